@@ -1,0 +1,34 @@
+import { Database as SQLite } from 'bun:sqlite'
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { drizzle, type BunSQLiteDatabase } from 'drizzle-orm/bun-sqlite'
+import * as schema from './schema'
+import { migrate } from './migrate'
+
+export type Database = BunSQLiteDatabase<typeof schema> & { $client: SQLite }
+
+/**
+ * Opens (creating if needed) the SQLite file with the pragmas of a trusted single-node deployment,
+ * and brings its schema up to date. `:memory:` works too.
+ */
+export function openDatabase(path: string): Database {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
+  const sqlite = new SQLite(path, { create: true, strict: true })
+  sqlite.exec('PRAGMA journal_mode = WAL')
+  sqlite.exec('PRAGMA busy_timeout = 5000')
+  sqlite.exec('PRAGMA synchronous = NORMAL')
+  sqlite.exec('PRAGMA foreign_keys = ON')
+  sqlite.exec('PRAGMA temp_store = MEMORY')
+  const db = drizzle({ client: sqlite, schema }) as Database
+  migrate(db)
+  return db
+}
+
+export function closeDatabase(db: Database): void {
+  // Folds the WAL back into the main file so a copied database is whole.
+  try {
+    db.$client.exec('PRAGMA wal_checkpoint(TRUNCATE)')
+  } finally {
+    db.$client.close()
+  }
+}

@@ -1,0 +1,203 @@
+import { sql } from 'drizzle-orm'
+import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import { LISTING_STATUSES, LOCATION_ZONES, POST_TYPES, REGISTRATION_STATUSES, ROLES, SALE_OR_RENT } from '../src/shared/constants'
+
+// Timestamps are stored as epoch milliseconds: compact, indexable, and serialised as ISO 8601 by JSON.
+const createdAt = () =>
+  integer('created_at', { mode: 'timestamp_ms' })
+    .notNull()
+    .default(sql`(cast(unixepoch('subsec') * 1000 as integer))`)
+const updatedAt = () =>
+  integer('updated_at', { mode: 'timestamp_ms' })
+    .notNull()
+    .default(sql`(cast(unixepoch('subsec') * 1000 as integer))`)
+
+export const countries = sqliteTable(
+  'countries',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    name: text('name').notNull(),
+    code: text('code').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('countries_name_unique').on(t.name), uniqueIndex('countries_code_unique').on(t.code)],
+)
+
+export const states = sqliteTable(
+  'states',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    countryId: integer('country_id')
+      .notNull()
+      .references(() => countries.id, { onDelete: 'restrict' }),
+    name: text('name').notNull(),
+    code: text('code').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('states_country_name_unique').on(t.countryId, t.name), uniqueIndex('states_code_unique').on(t.code)],
+)
+
+export const cities = sqliteTable(
+  'cities',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    stateId: integer('state_id')
+      .notNull()
+      .references(() => states.id, { onDelete: 'restrict' }),
+    name: text('name').notNull(),
+    newscoRegion: text('newsco_region'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('cities_state_name_unique').on(t.stateId, t.name)],
+)
+
+export const users = sqliteTable(
+  'users',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    // Stored lower-cased: emails compare case-insensitively.
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    fullName: text('full_name').notNull(),
+    phone: text('phone'),
+    role: text('role', { enum: ROLES }).notNull(),
+    isActive: integer('is_active', { mode: 'boolean' }).notNull().default(false),
+    registrationStatus: text('registration_status', { enum: REGISTRATION_STATUSES }).notNull().default('PENDING'),
+    rejectionReason: text('rejection_reason'),
+    idCardNumber: text('id_card_number'),
+    // Random file name under DATA_DIR/documents; never a path a client can reach directly.
+    idCardDocument: text('id_card_document'),
+    idCardDocumentType: text('id_card_document_type'),
+    cityId: integer('city_id').references(() => cities.id, { onDelete: 'restrict' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('users_email_unique').on(t.email),
+    uniqueIndex('users_id_card_number_unique').on(t.idCardNumber),
+    index('users_role_city_idx').on(t.role, t.cityId),
+    index('users_status_idx').on(t.registrationStatus, t.createdAt),
+  ],
+)
+
+export const sessions = sqliteTable(
+  'sessions',
+  {
+    // SHA-256 of the token, hex: a leaked database row cannot be replayed as a cookie.
+    id: text('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
+    createdAt: createdAt(),
+    userAgent: text('user_agent'),
+    ipAddress: text('ip_address'),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId)],
+)
+
+export const passwordResetTokens = sqliteTable(
+  'password_reset_tokens',
+  {
+    id: text('id').primaryKey(), // SHA-256 of the emailed token
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
+    usedAt: integer('used_at', { mode: 'timestamp_ms' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('password_reset_tokens_user_idx').on(t.userId)],
+)
+
+export const listings = sqliteTable(
+  'listings',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    entryId: text('entry_id').notNull(),
+    postType: text('post_type', { enum: POST_TYPES }).notNull(),
+    saleOrRent: text('sale_or_rent', { enum: SALE_OR_RENT }).notNull(),
+    propertyType: text('property_type').notNull(),
+    contactValue: text('contact_value').notNull(),
+    contactName: text('contact_name').notNull(),
+    budget: real('budget'),
+    size: real('size'),
+    location: text('location', { enum: LOCATION_ZONES }),
+    locality: text('locality'),
+    reference: text('reference'),
+    typeDetails: text('type_details'),
+    details: text('details'),
+    comments: text('comments'),
+    googleLocationUrl: text('google_location_url'),
+    status: text('status', { enum: LISTING_STATUSES }).notNull().default('ACTIVE'),
+    // The creation date as the user's calendar sees it (YYYY-MM-DD), used by date filters and "today".
+    date: text('date').notNull(),
+    ownerUserId: integer('owner_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    cityId: integer('city_id')
+      .notNull()
+      .references(() => cities.id, { onDelete: 'restrict' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('listings_entry_id_unique').on(t.entryId),
+    // Newest first is the default order; every filter index ends with it so a page is an index range scan.
+    index('listings_created_idx').on(t.createdAt, t.id),
+    index('listings_city_created_idx').on(t.cityId, t.createdAt, t.id),
+    index('listings_owner_created_idx').on(t.ownerUserId, t.createdAt, t.id),
+    index('listings_type_created_idx').on(t.postType, t.createdAt, t.id),
+    index('listings_status_created_idx').on(t.status, t.createdAt, t.id),
+    index('listings_date_idx').on(t.date, t.postType),
+    index('listings_budget_idx').on(t.budget),
+  ],
+)
+
+export const mailOutbox = sqliteTable(
+  'mail_outbox',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    toAddress: text('to_address').notNull(),
+    subject: text('subject').notNull(),
+    textBody: text('text_body').notNull(),
+    htmlBody: text('html_body'),
+    // PENDING until tried; SENT by SMTP; LOGGED when no SMTP is configured; FAILED after the last attempt.
+    status: text('status', { enum: ['PENDING', 'SENT', 'LOGGED', 'FAILED'] })
+      .notNull()
+      .default('PENDING'),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    sentAt: integer('sent_at', { mode: 'timestamp_ms' }),
+  },
+  (t) => [index('mail_outbox_status_idx').on(t.status, t.createdAt)],
+)
+
+export const auditEvents = sqliteTable(
+  'audit_events',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    // No foreign key: the trail outlives the people and rows it speaks of.
+    actorUserId: integer('actor_user_id'),
+    actorName: text('actor_name'),
+    action: text('action').notNull(),
+    entityType: text('entity_type').notNull(),
+    entityId: text('entity_id'),
+    // The city the event belongs to, so a module admin reads only their city's trail.
+    cityId: integer('city_id'),
+    before: text('before', { mode: 'json' }),
+    after: text('after', { mode: 'json' }),
+    reason: text('reason'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('audit_events_created_idx').on(t.createdAt),
+    index('audit_events_city_created_idx').on(t.cityId, t.createdAt),
+    index('audit_events_entity_idx').on(t.entityType, t.entityId),
+    index('audit_events_actor_idx').on(t.actorUserId, t.createdAt),
+  ],
+)

@@ -1,0 +1,103 @@
+import { useState, type FormEvent } from 'react'
+import { api, ApiError } from '../shared/api'
+import { checkForm, type FieldErrors, type ObjectSchema } from '../shared/form-rules'
+
+type Props = {
+  /** The login body's schema: the same rules the server applies. */
+  rules: ObjectSchema
+  /** Same-site path to go to after signing in (already checked by the server). */
+  redirectTo: string
+}
+
+/** Sign-in form: client-side checks with the server's messages, show/hide password, server errors shown as sent. */
+export default function LoginForm({ rules, redirectTo }: Props) {
+  const [values, setValues] = useState({ email: '', password: '' })
+  const [errors, setErrors] = useState<FieldErrors>({})
+  const [formError, setFormError] = useState<string | null>(null)
+  const [showPassword, setShowPassword] = useState(false)
+  const [submitting, setSubmitting] = useState(false)
+
+  const update = (name: keyof typeof values) => (e: { target: { value: string } }) => {
+    setValues((v) => ({ ...v, [name]: e.target.value }))
+    setErrors(({ [name]: _, ...rest }) => rest)
+  }
+
+  async function submit(e: FormEvent) {
+    e.preventDefault()
+    setFormError(null)
+    const found = checkForm(rules, values)
+    setErrors(found)
+    if (Object.keys(found).length > 0) return
+    setSubmitting(true)
+    try {
+      await api('/api/auth/login', { method: 'POST', json: values, retries: 0 })
+      window.location.assign(redirectTo)
+    } catch (err) {
+      setFormError(err instanceof ApiError ? err.message : 'An unexpected error occurred. Please try again.')
+      setSubmitting(false)
+    }
+  }
+
+  return (
+    <form className="space-y-4" noValidate onSubmit={submit}>
+      {formError && (
+        <div role="alert" className="alert alert-error text-sm">
+          {formError}
+        </div>
+      )}
+      <label className="form-control block">
+        <span className="label-text font-medium">Email</span>
+        <input
+          type="email"
+          name="email"
+          autoComplete="email"
+          className={`input input-bordered w-full mt-1 ${errors.email ? 'input-error' : ''}`}
+          value={values.email}
+          onChange={update('email')}
+          aria-invalid={!!errors.email}
+          placeholder="you@example.com"
+        />
+        {errors.email && <span className="text-error text-sm mt-1 block">{errors.email}</span>}
+      </label>
+      <label className="form-control block">
+        <span className="label-text font-medium">Password</span>
+        <div className="join w-full mt-1">
+          <input
+            type={showPassword ? 'text' : 'password'}
+            name="password"
+            autoComplete="current-password"
+            className={`input input-bordered join-item w-full ${errors.password ? 'input-error' : ''}`}
+            value={values.password}
+            onChange={update('password')}
+            aria-invalid={!!errors.password}
+          />
+          <button
+            type="button"
+            className="btn join-item"
+            onClick={() => setShowPassword((s) => !s)}
+            aria-label={showPassword ? 'Hide password' : 'Show password'}
+            aria-pressed={showPassword}
+          >
+            {showPassword ? 'Hide' : 'Show'}
+          </button>
+        </div>
+        {errors.password && <span className="text-error text-sm mt-1 block">{errors.password}</span>}
+      </label>
+      <div className="flex justify-end text-sm">
+        <a className="link link-primary" href="/forgot-password">
+          Forgot your password?
+        </a>
+      </div>
+      <button type="submit" className="btn btn-primary w-full" disabled={submitting}>
+        {submitting && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
+        {submitting ? 'Signing in...' : 'Sign in'}
+      </button>
+      <p className="text-center text-sm">
+        Don't have an account?{' '}
+        <a className="link link-primary" href="/register">
+          Register
+        </a>
+      </p>
+    </form>
+  )
+}

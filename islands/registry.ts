@@ -1,0 +1,6 @@
+// Every island by name. The server renders them by name (src/pages/island.tsx); the client hydrates them by name.
+import LoginForm from './auth/LoginForm'
+import Toaster from './shared/Toaster'
+
+export const islands = { LoginForm, Toaster }
+export type IslandName = keyof typeof islands

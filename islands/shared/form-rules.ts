@@ -1,0 +1,48 @@
+// Checks form values against a route's JSON Schema (a TypeBox model sent to the island as props),
+// so the browser shows the same messages the server's validation would, from one definition.
+
+export type FieldSchema = {
+  type?: string
+  minLength?: number
+  maxLength?: number
+  pattern?: string
+  minimum?: number
+  maximum?: number
+  error?: string
+  anyOf?: FieldSchema[]
+  const?: unknown
+}
+export type ObjectSchema = { properties: Record<string, FieldSchema>; required?: string[] }
+export type FieldErrors = Record<string, string>
+
+const messageOf = (s: FieldSchema, fallback: string) => s.error ?? fallback
+
+export function checkField(schema: FieldSchema, value: unknown, required: boolean): string | null {
+  const empty = value === undefined || value === null || value === ''
+  if (empty) return required ? messageOf(schema, 'This field is required') : null
+  if (schema.anyOf) {
+    return schema.anyOf.some((s) => (s.const !== undefined ? s.const === value : checkField(s, value, true) === null))
+      ? null
+      : messageOf(schema, 'Invalid value')
+  }
+  if (typeof value === 'string') {
+    if (schema.minLength !== undefined && value.length < schema.minLength) return messageOf(schema, `At least ${schema.minLength} characters`)
+    if (schema.maxLength !== undefined && value.length > schema.maxLength) return messageOf(schema, `At most ${schema.maxLength} characters`)
+    if (schema.pattern !== undefined && !new RegExp(schema.pattern).test(value)) return messageOf(schema, 'Invalid format')
+  }
+  if (typeof value === 'number') {
+    if (schema.minimum !== undefined && value < schema.minimum) return messageOf(schema, `At least ${schema.minimum}`)
+    if (schema.maximum !== undefined && value > schema.maximum) return messageOf(schema, `At most ${schema.maximum}`)
+  }
+  return null
+}
+
+export function checkForm(schema: ObjectSchema, values: Record<string, unknown>): FieldErrors {
+  const errors: FieldErrors = {}
+  const required = new Set(schema.required ?? [])
+  for (const [name, field] of Object.entries(schema.properties)) {
+    const message = checkField(field, values[name], required.has(name))
+    if (message) errors[name] = message
+  }
+  return errors
+}

@@ -1,0 +1,23 @@
+import { Elysia } from 'elysia'
+import { assetRoutes } from './http/assets'
+import type { AppContext } from './http/context'
+import { errorHandler } from './http/errors'
+import { securityHeaders } from './http/security'
+import { authPages } from './modules/auth'
+import { docsRoutes } from './modules/docs'
+import { healthRoutes } from './modules/health'
+import { publicPages } from './modules/public'
+
+/** The whole application, composed from feature modules. Tests call `createApp(ctx).handle(request)`. */
+export function createApp(ctx: AppContext) {
+  return new Elysia({ name: 'brokernet' })
+    .use(securityHeaders)
+    .use(errorHandler)
+    .use(docsRoutes())
+    .use(assetRoutes())
+    .use(healthRoutes(ctx))
+    .use(publicPages)
+    .use(authPages)
+}
+
+export type App = ReturnType<typeof createApp>

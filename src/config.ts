@@ -1,0 +1,73 @@
+import { resolve } from 'node:path'
+
+export type Config = {
+  port: number
+  dataDir: string
+  databasePath: string
+  adminEmail: string
+  /** Undefined: a password is generated when the first MASTER_ADMIN is created. */
+  adminPassword?: string
+  demoData: boolean
+  publicUrl: string
+  /** Undefined: mail is only written to the outbox and the log. */
+  smtpUrl?: string
+  production: boolean
+}
+
+/** A configuration mistake the operator must fix; its message is one line saying what to change. */
+export class ConfigError extends Error {}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+
+export const DEFAULT_ADMIN_EMAIL = 'admin@brokernet.local'
+
+/** Reads the environment once at start; every rule here stops the start with a message, never a stack trace. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const port = parsePort(env.PORT)
+  const dataDir = resolve(env.DATA_DIR?.trim() || './data')
+
+  const adminEmail = (env.ADMIN_EMAIL?.trim() || DEFAULT_ADMIN_EMAIL).toLowerCase()
+  if (!EMAIL.test(adminEmail)) throw new ConfigError(`ADMIN_EMAIL "${env.ADMIN_EMAIL}" is not an email address`)
+
+  const adminPassword = env.ADMIN_PASSWORD || undefined
+  if (adminPassword !== undefined && adminPassword.length < 8)
+    throw new ConfigError('ADMIN_PASSWORD must be at least 8 characters (or leave it unset to have one generated)')
+
+  const demo = env.DEMO_DATA?.trim() ?? ''
+  if (!['', '0', '1'].includes(demo)) throw new ConfigError(`DEMO_DATA must be 1 or 0, not "${demo}"`)
+
+  const publicUrl = parseUrl('PUBLIC_URL', env.PUBLIC_URL?.trim() || `http://localhost:${port || 3000}`, ['http:', 'https:'])
+  const smtpUrl = env.SMTP_URL?.trim() ? parseUrl('SMTP_URL', env.SMTP_URL.trim(), ['smtp:', 'smtps:']) : undefined
+
+  return {
+    port,
+    dataDir,
+    databasePath: resolve(dataDir, 'brokernet.db'),
+    adminEmail,
+    adminPassword,
+    demoData: demo === '1',
+    publicUrl: publicUrl.replace(/\/+$/, ''),
+    smtpUrl,
+    production: env.NODE_ENV === 'production',
+  }
+}
+
+function parsePort(raw: string | undefined): number {
+  if (raw === undefined || raw.trim() === '') return 3000
+  const port = Number(raw)
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new ConfigError(`PORT must be a whole number from 0 to 65535, not "${raw}"`)
+  return port
+}
+
+function parseUrl(name: string, raw: string, protocols: string[]): string {
+  let url: URL
+  try {
+    url = new URL(raw)
+  } catch {
+    throw new ConfigError(`${name} "${raw}" is not a URL (expected ${protocols.map((p) => p + '//…').join(' or ')})`)
+  }
+  if (!protocols.includes(url.protocol))
+    throw new ConfigError(`${name} must start with ${protocols.map((p) => p + '//').join(' or ')}, not "${url.protocol}//"`)
+  return raw
+}

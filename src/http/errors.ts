@@ -1,0 +1,95 @@
+import { ValueErrorType } from '@sinclair/typebox/errors'
+import { Elysia, ValidationError } from 'elysia'
+
+/**
+ * An error a service throws when the request cannot be honoured; its message is the `detail` clients read,
+ * so it must say what to fix and never leak internals.
+ */
+export class HttpError extends Error {
+  constructor(
+    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message)
+  }
+}
+
+export const badRequest = (detail: string) => new HttpError(400, detail)
+export const unauthorized = (detail = 'Not authenticated') => new HttpError(401, detail)
+export const forbidden = (detail = "You don't have permission to do this") => new HttpError(403, detail)
+export const notFound = (detail = 'Not found') => new HttpError(404, detail)
+export const conflict = (detail: string) => new HttpError(409, detail)
+export const unprocessable = (detail: string) => new HttpError(422, detail)
+
+export type ValidationIssue = { loc: (string | number)[]; msg: string; type: string }
+
+const ERROR_TYPE_NAMES = Object.fromEntries(
+  Object.entries(ValueErrorType).filter(([, v]) => typeof v === 'number').map(([k, v]) => [v, k]),
+) as Record<number, string>
+
+/** FastAPI-style validation items: `loc` starts with where the value came from (body, query, params...). */
+export function validationIssues(error: ValidationError): ValidationIssue[] {
+  const seen = new Set<string>()
+  const issues: ValidationIssue[] = []
+  for (const e of error.all) {
+    const path = 'path' in e && typeof e.path === 'string' ? e.path : ''
+    const loc = [error.type, ...path.split('/').filter(Boolean).map((p) => (/^\d+$/.test(p) ? Number(p) : p))]
+    // A schema's own `error` text is the message the SPEC asks for; TypeBox's summary is the fallback.
+    const custom = 'schema' in e ? (e.schema as { error?: unknown })?.error : undefined
+    const msg = typeof custom === 'string' ? custom : (e.summary ?? ('message' in e ? String(e.message) : 'Invalid value'))
+    const key = loc.join('.') + msg
+    if (seen.has(key)) continue
+    seen.add(key)
+    const type = 'type' in e && typeof e.type === 'number' ? snake(ERROR_TYPE_NAMES[e.type] ?? 'invalid') : 'invalid'
+    issues.push({ loc, msg, type })
+  }
+  return issues
+}
+
+const snake = (s: string) => s.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase()
+
+const isApi = (path: string) => path === '/api' || path.startsWith('/api/')
+
+/**
+ * One place turns every failure into the JSON the API promises: `{detail}` with the right status,
+ * never a stack trace. Unknown pages (not /api) send the browser home instead.
+ */
+export const errorHandler = new Elysia({ name: 'error-handler' })
+  .error({ HttpError })
+  .onError({ as: 'global' }, ({ code, error, request, set, path }) => {
+    switch (code) {
+      case 'HttpError':
+        set.status = error.status
+        Object.assign(set.headers, error.headers)
+        return { detail: error.message }
+      case 'VALIDATION':
+        set.status = 422
+        return { detail: validationIssues(error) }
+      case 'PARSE':
+        set.status = 400
+        return { detail: 'The request body could not be read: send valid JSON or form data matching its content type' }
+      case 'NOT_FOUND':
+        if (!isApi(path) && (request.method === 'GET' || request.method === 'HEAD')) {
+          set.status = 302
+          set.headers.location = '/'
+          return ''
+        }
+        set.status = 404
+        return { detail: 'Not found' }
+      case 'INVALID_COOKIE_SIGNATURE':
+        set.status = 401
+        return { detail: 'Not authenticated' }
+      default: {
+        // Elysia's own status() responses (e.g. 413 from the body limit) keep their status.
+        const status = typeof (error as { status?: unknown })?.status === 'number' ? (error as { status: number }).status : 500
+        if (status >= 400 && status < 500) {
+          set.status = status
+          return { detail: (error as Error).message || 'Bad request' }
+        }
+        console.error(`[error] ${request.method} ${path}:`, error)
+        set.status = 500
+        return { detail: 'Internal server error' }
+      }
+    }
+  })

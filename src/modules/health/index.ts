@@ -1,0 +1,18 @@
+import { Elysia } from 'elysia'
+import type { AppContext } from '../../http/context'
+import { HealthResponse } from './model'
+import { checkHealth } from './service'
+
+export const healthRoutes = ({ db }: AppContext) =>
+  new Elysia({ name: 'health', prefix: '/api' }).get(
+    '/health',
+    ({ set }) => {
+      const report = checkHealth(db)
+      if (report.status !== 'ok') set.status = 503
+      return report
+    },
+    {
+      response: { 200: HealthResponse, 503: HealthResponse },
+      detail: { tags: ['Health'], summary: 'Version and database status', security: [] },
+    },
+  )

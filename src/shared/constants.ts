@@ -1,0 +1,70 @@
+// Business constants of SPEC section 9, in one place so a change is one edit. Imported by server and islands.
+
+export const ROLES = ['MASTER_ADMIN', 'MODULE_ADMIN', 'BROKER'] as const
+export type Role = (typeof ROLES)[number]
+export const ROLE_LABELS: Record<Role, string> = {
+  MASTER_ADMIN: 'Master Admin',
+  MODULE_ADMIN: 'Module Admin',
+  BROKER: 'Broker',
+}
+
+export const REGISTRATION_STATUSES = ['PENDING', 'APPROVED', 'REJECTED'] as const
+export type RegistrationStatus = (typeof REGISTRATION_STATUSES)[number]
+
+export const POST_TYPES = ['REQ', 'AVL'] as const
+export type PostType = (typeof POST_TYPES)[number]
+export const POST_TYPE_LABELS: Record<PostType, string> = { REQ: 'Requirement', AVL: 'Availability' }
+
+export const SALE_OR_RENT = ['SALE', 'RENT'] as const
+export type SaleOrRent = (typeof SALE_OR_RENT)[number]
+
+export const LISTING_STATUSES = ['ACTIVE', 'CLOSED', 'ON_HOLD', 'SUSPENDED'] as const
+export type ListingStatus = (typeof LISTING_STATUSES)[number]
+
+export const LOCATION_ZONES = ['North', 'East', 'West', 'South', 'Central', 'Outskirts'] as const
+export type LocationZone = (typeof LOCATION_ZONES)[number]
+
+export const LIMITS = {
+  passwordMin: 8,
+  fullNameMin: 2,
+  phoneMin: 10,
+  contactValueMin: 5,
+  propertyTypeMin: 2,
+  geoNameMin: 2,
+  geoCodeMin: 2,
+  geoCodeMax: 10,
+  newscoRegionMax: 50,
+  registrationFileBytes: 5 * 1024 * 1024,
+  adminUploadFileBytes: 10 * 1024 * 1024,
+} as const
+
+export const PAGE_SIZES = [10, 25, 50, 100] as const
+export const DEFAULT_PAGE_SIZE = { dashboard: 25, service: 50 } as const
+
+export const BUDGET_RANGE = { min: 0, max: 10_000_000, step: 100_000 } as const
+
+export const ANALYTICS = { topBrokersLimit: 10, defaultPeriodDays: 30, presets: [7, 30, 90, 180, 365], maxRangeDays: 365 } as const
+
+export const SEARCH_DEBOUNCE_MS = 300
+
+/** Refresh intervals in milliseconds (SPEC section 9). */
+export const REFRESH_MS = {
+  dashboardListings: 120_000,
+  dashboardStats: 300_000,
+  myListings: 30_000,
+  userLists: 30_000,
+  pendingApprovalsScreen: 10_000,
+  pendingApprovalsNav: 30_000,
+} as const
+
+/** Toast lifetimes in milliseconds; loading toasts stay until replaced (SPEC section 9). */
+export const TOAST = {
+  successMs: 2000,
+  errorMs: 4000,
+  blankMs: 4000,
+  defaultMs: 4000,
+  max: 20,
+  maxWidthPx: 400,
+} as const
+
+export const SESSION_DAYS = 30

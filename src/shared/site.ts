@@ -1,0 +1,23 @@
+// Copy shown on public pages, in one place.
+
+export const SITE_NAME = 'Brokernet'
+
+/** Marketing claims of SPEC section 1: copy, not data. */
+export const MARKETING_STATS = [
+  { value: '500+', label: 'Verified Brokers' },
+  { value: '50+', label: 'Cities' },
+  { value: '15+', label: 'Countries' },
+  { value: '99%', label: 'Satisfaction Rate' },
+] as const
+
+export const SUPPORT = {
+  email: 'support@brokernet.example',
+  phone: '+91 22 4000 1234',
+  hours: 'Monday to Saturday, 9:00 to 18:00 IST',
+  address: 'Brokernet Support Desk, Bandra Kurla Complex, Mumbai 400051, India',
+} as const
+
+export const PUBLIC_NAV = [
+  { href: '/', label: 'Home' },
+  { href: '/about', label: 'About' },
+] as const
