@@ -5,3 +5,4 @@ declare module '*.svg' { const path: string; export default path }
 declare module '*.ico' { const path: string; export default path }
 declare module '*.png' { const path: string; export default path }
 declare module '*.sql' { const text: string; export default text }
+declare module '*.gz' { const path: string; export default path }

@@ -29,7 +29,7 @@ const ERROR_TYPE_NAMES = Object.fromEntries(
 ) as Record<number, string>
 
 /** FastAPI-style validation items: `loc` starts with where the value came from (body, query, params...). */
-export function validationIssues(error: ValidationError): ValidationIssue[] {
+export function validationIssues(error: Readonly<ValidationError>): ValidationIssue[] {
   const seen = new Set<string>()
   const issues: ValidationIssue[] = []
   for (const e of error.all) {

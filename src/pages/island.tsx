@@ -18,12 +18,12 @@ export function Island<N extends IslandName>({ name, props }: { name: N; props: 
   const collector = use(IslandContext)
   if (!collector) throw new Error(`<Island name="${name}"> rendered outside renderPage()`)
   const key = ++collector.count
-  const Component = islands[name] as (p: typeof props) => React.ReactNode
+  const Component = islands[name] as (p: object) => React.ReactNode
   return (
     <>
       <div data-island={name} data-island-key={key}>
         <ErrorBoundary>
-          <Component {...props} />
+          <Component {...(props as object)} />
         </ErrorBoundary>
       </div>
       <script type="application/json" id={`island-props-${key}`} dangerouslySetInnerHTML={{ __html: serializeProps(props) }} />

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react'
+import { formRules } from '../../pages/form-rules'
 import { Island } from '../../pages/island'
 import { PublicLayout } from '../public/layout'
 import { LoginBody } from './model'
@@ -22,7 +23,7 @@ function AuthCard({ current, title, subtitle, children }: { current: string; tit
 export function LoginPage({ redirectTo }: { redirectTo: string }) {
   return (
     <AuthCard current="/login" title="Sign in to Brokernet" subtitle="Welcome back. Sign in to reach your dashboard.">
-      <Island name="LoginForm" props={{ rules: LoginBody, redirectTo }} />
+      <Island name="LoginForm" props={{ rules: formRules(LoginBody), redirectTo }} />
     </AuthCard>
   )
 }

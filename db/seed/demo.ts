@@ -1,0 +1,411 @@
+import { and, eq, or, sql } from 'drizzle-orm'
+import type { Database } from '../client'
+import { cities, countries, listings, states, users } from '../schema'
+import { formatEntryId } from '../../src/modules/listings/entry-id'
+import { LOCATION_ZONES, type ListingStatus, type PostType, type RegistrationStatus, type SaleOrRent } from '../../src/shared/constants'
+import { DEMO_GEOGRAPHY } from './geography'
+
+export type DemoSeedOptions = {
+  /** One hash shared by every demo user: hashing is deliberately slow, so the caller does it once. */
+  passwordHash: string
+  /** How many listings to create; 300 by default. */
+  listings?: number
+  /** The moment the demo is "as of"; listings spread over the 120 days before it. */
+  now?: Date
+  /** Same seed and options, same data. */
+  seed?: number
+}
+
+export type GeographySeedResult = { countries: number; states: number; cities: number }
+export type DemoSeedResult = GeographySeedResult & { moduleAdmins: number; brokers: number; listings: number }
+
+const DAY_MS = 86_400_000
+const LISTING_SPAN_DAYS = 120
+
+// ---------------------------------------------------------------------------------------------------------------
+// Geography
+
+/** Inserts DEMO_GEOGRAPHY rows that are missing; returns how many of each it inserted. */
+export function seedGeography(db: Database): GeographySeedResult {
+  return db.$client.transaction(() => insertGeography(db).inserted)()
+}
+
+/** Also returns every demo city's id by name, which the people and listings below need. */
+function insertGeography(db: Database): { inserted: GeographySeedResult; cityIds: Map<string, number> } {
+  const inserted = { countries: 0, states: 0, cities: 0 }
+  const cityIds = new Map<string, number>()
+
+  for (const country of DEMO_GEOGRAPHY) {
+    // Matched by name or code: either one already taken means the country is there (both are unique).
+    let countryId = db
+      .select({ id: countries.id })
+      .from(countries)
+      .where(or(eq(countries.code, country.code), eq(countries.name, country.name)))
+      .get()?.id
+    if (countryId === undefined) {
+      countryId = db.insert(countries).values({ name: country.name, code: country.code }).returning({ id: countries.id }).get().id
+      inserted.countries++
+    }
+
+    for (const state of country.states) {
+      let stateId = db
+        .select({ id: states.id })
+        .from(states)
+        .where(or(eq(states.code, state.code), and(eq(states.countryId, countryId), eq(states.name, state.name))))
+        .get()?.id
+      if (stateId === undefined) {
+        stateId = db.insert(states).values({ countryId, name: state.name, code: state.code }).returning({ id: states.id }).get().id
+        inserted.states++
+      }
+
+      for (const city of state.cities) {
+        let cityId = db
+          .select({ id: cities.id })
+          .from(cities)
+          .where(and(eq(cities.stateId, stateId), eq(cities.name, city.name)))
+          .get()?.id
+        if (cityId === undefined) {
+          cityId = db
+            .insert(cities)
+            .values({ stateId, name: city.name, newscoRegion: city.newsco_region ?? null })
+            .returning({ id: cities.id })
+            .get().id
+          inserted.cities++
+        }
+        cityIds.set(city.name, cityId)
+      }
+    }
+  }
+  return { inserted, cityIds }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// People
+
+type PhoneStyle = 'IN' | 'US' | 'GB' | 'AE'
+
+type DemoPerson = { first: string; last: string; city: string; status: RegistrationStatus; rejectionReason?: string }
+
+const CITY_PHONE: Record<string, PhoneStyle> = {
+  Mumbai: 'IN',
+  Pune: 'IN',
+  Bengaluru: 'IN',
+  'New Delhi': 'IN',
+  Chennai: 'IN',
+  Hyderabad: 'IN',
+  'New York': 'US',
+  'Los Angeles': 'US',
+  London: 'GB',
+  Dubai: 'AE',
+}
+
+const MODULE_ADMINS: { city: string; fullName: string }[] = [
+  { city: 'Mumbai', fullName: 'Anil Deshmukh' },
+  { city: 'Bengaluru', fullName: 'Kavya Shetty' },
+  { city: 'New York', fullName: 'Sarah Mitchell' },
+  { city: 'London', fullName: 'James Whitaker' },
+  { city: 'Dubai', fullName: 'Khalid Al Nuaimi' },
+]
+
+const BROKERS: DemoPerson[] = [
+  { first: 'Rahul', last: 'Sharma', city: 'Mumbai', status: 'APPROVED' },
+  { first: 'Priya', last: 'Mehta', city: 'Mumbai', status: 'APPROVED' },
+  { first: 'Aarav', last: 'Desai', city: 'Mumbai', status: 'APPROVED' },
+  { first: 'Sneha', last: 'Kulkarni', city: 'Mumbai', status: 'PENDING' },
+  { first: 'Vikram', last: 'Joshi', city: 'Pune', status: 'APPROVED' },
+  { first: 'Ananya', last: 'Patil', city: 'Pune', status: 'APPROVED' },
+  { first: 'Karthik', last: 'Reddy', city: 'Bengaluru', status: 'APPROVED' },
+  { first: 'Divya', last: 'Rao', city: 'Bengaluru', status: 'APPROVED' },
+  { first: 'Arjun', last: 'Nair', city: 'Bengaluru', status: 'APPROVED' },
+  { first: 'Rohan', last: 'Kapoor', city: 'New Delhi', status: 'APPROVED' },
+  { first: 'Neha', last: 'Gupta', city: 'New Delhi', status: 'PENDING' },
+  { first: 'Lakshmi', last: 'Iyer', city: 'Chennai', status: 'APPROVED' },
+  {
+    first: 'Suresh',
+    last: 'Kumar',
+    city: 'Chennai',
+    status: 'REJECTED',
+    rejectionReason: 'The ID card image is unreadable; please register again with a clear scan.',
+  },
+  { first: 'Aditya', last: 'Varma', city: 'Hyderabad', status: 'APPROVED' },
+  { first: 'Michael', last: 'Johnson', city: 'New York', status: 'APPROVED' },
+  { first: 'Emily', last: 'Carter', city: 'New York', status: 'APPROVED' },
+  { first: 'David', last: 'Rosen', city: 'New York', status: 'PENDING' },
+  { first: 'Jessica', last: 'Martinez', city: 'Los Angeles', status: 'APPROVED' },
+  { first: 'Daniel', last: 'Kim', city: 'Los Angeles', status: 'APPROVED' },
+  { first: 'Oliver', last: 'Bennett', city: 'London', status: 'APPROVED' },
+  { first: 'Charlotte', last: 'Hughes', city: 'London', status: 'APPROVED' },
+  { first: 'Omar', last: 'Al Mansoori', city: 'Dubai', status: 'APPROVED' },
+  { first: 'Fatima', last: 'Haddad', city: 'Dubai', status: 'APPROVED' },
+  { first: 'Ahmed', last: 'Khan', city: 'Dubai', status: 'APPROVED' },
+]
+
+/** Real-looking numbers for the city's country, in E.164 so every one has 10+ digits. */
+function phoneFor(style: PhoneStyle, rand: Rand): string {
+  const digits = (n: number) => Array.from({ length: n }, () => Math.floor(rand() * 10)).join('')
+  switch (style) {
+    case 'IN':
+      return `+91${pick(rand, ['98', '97', '99', '88', '70'])}${digits(8)}`
+    case 'US':
+      return `+1${pick(rand, ['212', '646', '917', '310', '323', '213'])}${2 + Math.floor(rand() * 8)}${digits(6)}`
+    case 'GB':
+      return `+447${digits(9)}`
+    case 'AE':
+      return `+9715${pick(rand, ['0', '2', '5', '6'])}${digits(7)}`
+  }
+}
+
+const slug = (s: string) => s.toLowerCase().replace(/[^a-z]/g, '')
+
+// ---------------------------------------------------------------------------------------------------------------
+// Listings
+
+type PropertyCategory = 'home' | 'commercial' | 'land'
+type PropertyKind = { type: string; category: PropertyCategory; sale: [number, number]; rent: [number, number]; size: [number, number] }
+
+// Each kind's budgets sit inside the overall demo ranges (sale 2M-90M, rent 15k-500k), sized to what such a property costs.
+const PROPERTY_KINDS: PropertyKind[] = [
+  { type: 'Studio', category: 'home', sale: [2_000_000, 9_000_000], rent: [15_000, 45_000], size: [300, 550] },
+  { type: '2 BHK Apartment', category: 'home', sale: [4_000_000, 25_000_000], rent: [18_000, 90_000], size: [650, 1200] },
+  { type: '3 BHK Apartment', category: 'home', sale: [8_000_000, 45_000_000], rent: [30_000, 180_000], size: [1100, 2000] },
+  { type: 'Penthouse', category: 'home', sale: [30_000_000, 90_000_000], rent: [150_000, 500_000], size: [2500, 6000] },
+  { type: 'Villa', category: 'home', sale: [20_000_000, 90_000_000], rent: [90_000, 450_000], size: [2500, 8000] },
+  { type: 'Row House', category: 'home', sale: [10_000_000, 40_000_000], rent: [40_000, 150_000], size: [1400, 3000] },
+  { type: 'Office Space', category: 'commercial', sale: [6_000_000, 80_000_000], rent: [40_000, 500_000], size: [500, 10_000] },
+  { type: 'Retail Shop', category: 'commercial', sale: [3_000_000, 50_000_000], rent: [25_000, 300_000], size: [300, 2500] },
+  { type: 'Plot', category: 'land', sale: [3_000_000, 90_000_000], rent: [15_000, 100_000], size: [1000, 10_000] },
+  { type: 'Warehouse', category: 'land', sale: [10_000_000, 90_000_000], rent: [60_000, 500_000], size: [3000, 10_000] },
+]
+
+const LOCALITIES: Record<string, string[]> = {
+  Mumbai: ['Andheri West', 'Bandra West', 'Powai', 'Goregaon East', 'Lower Parel', 'Malad West', 'Chembur', 'Worli', 'Borivali'],
+  Pune: ['Kothrud', 'Baner', 'Hinjewadi', 'Viman Nagar', 'Kharadi', 'Wakad', 'Aundh'],
+  Bengaluru: ['Koramangala', 'Indiranagar', 'Whitefield', 'HSR Layout', 'Jayanagar', 'Hebbal', 'Electronic City', 'Marathahalli'],
+  'New Delhi': ['Vasant Kunj', 'Saket', 'Dwarka', 'Lajpat Nagar', 'Greater Kailash', 'Karol Bagh', 'Connaught Place', 'Rohini'],
+  Chennai: ['Adyar', 'T. Nagar', 'Anna Nagar', 'Velachery', 'OMR', 'Besant Nagar', 'Porur'],
+  Hyderabad: ['Gachibowli', 'Banjara Hills', 'Jubilee Hills', 'HITEC City', 'Kondapur', 'Madhapur', 'Kukatpally'],
+  'New York': ['Upper West Side', 'Chelsea', 'Tribeca', 'Harlem', 'Williamsburg', 'Astoria', 'Park Slope', 'Financial District'],
+  'Los Angeles': ['Santa Monica', 'Silver Lake', 'Koreatown', 'Echo Park', 'Westwood', 'Downtown LA', 'Venice', 'Pasadena'],
+  London: ['Camden', 'Islington', 'Shoreditch', 'Canary Wharf', 'Clapham', 'Hammersmith', 'Greenwich', 'Kensington'],
+  Dubai: ['Dubai Marina', 'Downtown Dubai', 'Jumeirah', 'Business Bay', 'Al Barsha', 'JLT', 'Deira', 'Palm Jumeirah'],
+}
+const GENERIC_LOCALITIES = ['City Centre', 'Old Town', 'Station Road', 'Lakeside', 'Riverside', 'Ring Road', 'Tech Park', 'Market Area']
+
+const AVL_OPENERS: Record<PropertyCategory, string[]> = {
+  home: ['Well-maintained', 'Newly renovated', 'Spacious', 'Bright, east-facing', 'Ready-to-move', 'Recently built'],
+  commercial: ['Well-maintained', 'Newly renovated', 'Spacious', 'Ready-to-use', 'Prime'],
+  land: ['Well-located', 'East-facing', 'Level', 'Prime', 'Freehold'],
+}
+const AVL_FEATURES: Record<PropertyCategory, string[]> = {
+  home: ['with covered parking', 'with 24x7 security', 'with a private terrace', 'on a high floor with open views', 'with power backup', 'with a modular kitchen'],
+  commercial: ['with glass frontage', 'with dedicated parking', 'with central air conditioning', 'on the ground floor', 'with high footfall', 'with a reception area'],
+  land: ['with clear title', 'with a wide road frontage', 'with truck access', 'with all approvals in place', 'with boundary wall done', 'on a corner'],
+}
+const AVL_CLOSERS = ['close to the metro', 'walking distance to schools and markets', 'near the main road', 'in a gated community', 'with easy access to the highway', 'a short drive from the business district']
+const REQ_CLIENTS: Record<PropertyCategory, string[]> = {
+  home: ['Family of four', 'Young couple', 'NRI client', 'Working professional', 'Retired couple', 'Investor'],
+  commercial: ['Corporate client', 'Retail chain', 'Start-up', 'Clinic owner', 'Investor'],
+  land: ['Developer', 'Logistics company', 'Investor', 'Manufacturing firm'],
+}
+const REQ_NEEDS = ['budget flexible for the right property', 'ready to close within a month', 'prefers a higher floor', 'needs parking for two cars', 'wants possession within 60 days', 'open to semi-furnished options']
+const REFERENCES = ['Walk-in client', 'Referred by an existing client', 'Property portal enquiry', 'Newspaper advertisement', 'Builder tie-up', 'Repeat client', 'Society notice board']
+const COMMENTS = ['Price slightly negotiable.', 'Keys with the broker; visits on weekends.', 'Urgent: client travelling next week.', 'Brokerage as per market norms.', 'Documents verified.', 'Available from next month.', 'Call before 7 pm.']
+
+const STATUS_WEIGHTS: [ListingStatus, number][] = [
+  ['ACTIVE', 80],
+  ['ON_HOLD', 8],
+  ['CLOSED', 9],
+  ['SUSPENDED', 3],
+]
+
+// ---------------------------------------------------------------------------------------------------------------
+// The whole demo
+
+/**
+ * Seeds geography, module admins, brokers and listings in one transaction: a failure leaves the database as it was.
+ * Meant for a database without demo users (first start, tests); the demo emails would otherwise collide.
+ */
+export function seedDemoData(db: Database, opts: DemoSeedOptions): DemoSeedResult {
+  const rand = mulberry32(opts.seed ?? 42)
+  const now = (opts.now ?? new Date()).getTime()
+  const listingCount = opts.listings ?? 300
+  const passwordHash = opts.passwordHash
+
+  return db.$client.transaction((): DemoSeedResult => {
+    const { inserted, cityIds } = insertGeography(db)
+    const cityId = (name: string) => {
+      const id = cityIds.get(name)
+      if (id === undefined) throw new Error(`demo city ${name} is not in DEMO_GEOGRAPHY`)
+      return id
+    }
+
+    const adminRows = MODULE_ADMINS.map((a) => {
+      const createdAt = new Date(now - (400 + Math.floor(rand() * 30)) * DAY_MS)
+      return {
+        email: `admin.${slug(a.city)}@brokernet.example`,
+        passwordHash,
+        fullName: a.fullName,
+        phone: phoneFor(CITY_PHONE[a.city]!, rand),
+        role: 'MODULE_ADMIN' as const,
+        isActive: true,
+        registrationStatus: 'APPROVED' as const,
+        cityId: cityId(a.city),
+        createdAt,
+        updatedAt: createdAt,
+      }
+    })
+    db.insert(users).values(adminRows).run()
+
+    const brokerRows = BROKERS.map((b, i) => {
+      // Approved brokers joined before the listings window; applicants are recent so they sit at the top of approvals.
+      const daysAgo = b.status === 'APPROVED' ? 130 + rand() * 230 : b.status === 'PENDING' ? rand() * 6 : 10 + rand() * 10
+      const createdAt = new Date(now - Math.floor(daysAgo * DAY_MS))
+      return {
+        email: `${slug(b.first)}.${slug(b.last)}@brokernet.example`,
+        passwordHash,
+        fullName: `${b.first} ${b.last}`,
+        phone: phoneFor(CITY_PHONE[b.city]!, rand),
+        role: 'BROKER' as const,
+        isActive: b.status === 'APPROVED',
+        registrationStatus: b.status,
+        rejectionReason: b.rejectionReason ?? null,
+        idCardNumber: `IDC${String(100 + i).padStart(4, '0')}${String(Math.floor(rand() * 10_000)).padStart(4, '0')}`,
+        cityId: cityId(b.city),
+        createdAt,
+        updatedAt: b.status === 'REJECTED' ? new Date(createdAt.getTime() + DAY_MS) : createdAt,
+      }
+    })
+    const brokerIds = db.insert(users).values(brokerRows).returning({ id: users.id, email: users.email }).all()
+    const idByEmail = new Map(brokerIds.map((r) => [r.email, r.id]))
+
+    const owners = BROKERS.flatMap((b, i) => {
+      if (b.status !== 'APPROVED') return []
+      const row = brokerRows[i]!
+      return [{ id: idByEmail.get(row.email)!, fullName: row.fullName, phone: row.phone, email: row.email, city: b.city, cityId: row.cityId }]
+    })
+
+    insertListings(db, rand, { count: listingCount, now, owners })
+
+    return { ...inserted, moduleAdmins: adminRows.length, brokers: brokerRows.length, listings: listingCount }
+  })()
+}
+
+type Owner = { id: number; fullName: string; phone: string; email: string; city: string; cityId: number }
+
+function insertListings(db: Database, rand: Rand, p: { count: number; now: number; owners: Owner[] }): void {
+  if (p.count <= 0) return
+  if (p.owners.length === 0) throw new Error('demo listings need at least one approved broker')
+
+  // Ids are assigned here rather than by SQLite so entry_id (which embeds the id) is written once, not patched after.
+  // Starting past the AUTOINCREMENT high-water mark keeps ids never-reused, as AUTOINCREMENT promises.
+  const seq = db.$client.query<{ seq: number }, []>("SELECT seq FROM sqlite_sequence WHERE name = 'listings'").get()?.seq ?? 0
+  const maxId = db.$client.query<{ maxId: number | null }, []>('SELECT max(id) AS maxId FROM listings').get()?.maxId ?? 0
+  const firstId = Math.max(seq, maxId) + 1
+
+  // Times are drawn first and sorted, so ids grow with created_at as they would in real use.
+  const startOfToday = Math.floor(p.now / DAY_MS) * DAY_MS
+  const todayCount = Math.min(p.count, Math.max(3, Math.round(p.count * 0.02)))
+  const times = Array.from({ length: p.count }, (_, i) =>
+    i < todayCount ? startOfToday + Math.floor(rand() * (p.now - startOfToday)) : p.now - Math.floor(rand() * LISTING_SPAN_DAYS * DAY_MS),
+  ).sort((a, b) => a - b)
+
+  // One prepared single-row insert, run per listing: drizzle builds the SQL once, where a multi-row insert rebuilds
+  // it for every batch; measured, that halves the time of 100k listings (inside a transaction each run is cheap).
+  const columns = [
+    'id', 'entryId', 'postType', 'saleOrRent', 'propertyType', 'contactValue', 'contactName', 'budget', 'size', 'location',
+    'locality', 'reference', 'details', 'comments', 'status', 'date', 'ownerUserId', 'cityId', 'createdAt', 'updatedAt',
+  ] as const
+  // Every placeholder needs a value (null included), which this type checks.
+  type Row = { [K in (typeof columns)[number]]: NonNullable<(typeof listings.$inferInsert)[K]> | null }
+  const insert = db
+    .insert(listings)
+    .values(Object.fromEntries(columns.map((c) => [c, sql.placeholder(c)])) as unknown as typeof listings.$inferInsert)
+    .prepare()
+
+  for (let i = 0; i < p.count; i++) {
+    const id = firstId + i
+    const owner = pick(rand, p.owners)
+    const kind = pick(rand, PROPERTY_KINDS)
+    // The first rows cycle through every value so even a tiny demo shows each zone, post type and deal type.
+    const postType: PostType = i < 2 ? (['REQ', 'AVL'] as const)[i]! : rand() < 0.45 ? 'REQ' : 'AVL'
+    const saleOrRent: SaleOrRent = i < 4 ? (i % 2 === 0 ? 'SALE' : 'RENT') : rand() < 0.55 ? 'SALE' : 'RENT'
+    const location = i < LOCATION_ZONES.length ? LOCATION_ZONES[i]! : pick(rand, LOCATION_ZONES)
+    const locality = pick(rand, LOCALITIES[owner.city] ?? GENERIC_LOCALITIES)
+    const status = weighted(rand, STATUS_WEIGHTS)
+    const createdAt = times[i]!
+    // A status other than ACTIVE was set some time after posting, never after `now`.
+    const updatedAt = status === 'ACTIVE' ? createdAt : createdAt + Math.floor(rand() * Math.min(p.now - createdAt, 10 * DAY_MS))
+
+    const row: Row = {
+      id,
+      entryId: formatEntryId(postType, owner.city, id),
+      postType,
+      saleOrRent,
+      propertyType: kind.type,
+      contactValue: rand() < 0.6 ? owner.phone : owner.email,
+      contactName: owner.fullName,
+      budget: roundTo(logUniform(rand, ...(saleOrRent === 'SALE' ? kind.sale : kind.rent)), 1000),
+      size: roundTo(kind.size[0] + rand() * (kind.size[1] - kind.size[0]), 10),
+      location,
+      locality,
+      reference: rand() < 0.3 ? pick(rand, REFERENCES) : null,
+      details: describe(rand, postType, saleOrRent, kind, locality),
+      comments: rand() < 0.35 ? pick(rand, COMMENTS) : null,
+      status,
+      date: new Date(createdAt).toISOString().slice(0, 10),
+      ownerUserId: owner.id,
+      cityId: owner.cityId,
+      createdAt: new Date(createdAt),
+      updatedAt: new Date(updatedAt),
+    }
+    insert.run(row)
+  }
+}
+
+/** One sentence in a broker's voice: what is on offer, or what the client wants. */
+function describe(rand: Rand, postType: PostType, saleOrRent: SaleOrRent, kind: PropertyKind, locality: string): string {
+  const type = kind.type.toLowerCase().replace('bhk', 'BHK')
+  if (postType === 'AVL') {
+    const deal = saleOrRent === 'SALE' ? 'for sale' : 'for rent'
+    return `${pick(rand, AVL_OPENERS[kind.category])} ${type} ${deal} in ${locality} ${pick(rand, AVL_FEATURES[kind.category])}, ${pick(rand, AVL_CLOSERS)}.`
+  }
+  const verb = saleOrRent === 'SALE' ? 'buy' : 'rent'
+  return `${pick(rand, REQ_CLIENTS[kind.category])} looking to ${verb} ${article(type)} ${type} in or near ${locality}, ${pick(rand, REQ_NEEDS)}.`
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Deterministic randomness: no Math.random, so a seed reproduces the demo exactly.
+
+type Rand = () => number
+
+/** mulberry32: tiny, fast, and good enough for demo data. Returns floats in [0, 1). */
+function mulberry32(seed: number): Rand {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+function pick<T>(rand: Rand, items: readonly T[]): T {
+  return items[Math.floor(rand() * items.length)]!
+}
+
+function weighted<T>(rand: Rand, options: [T, number][]): T {
+  const total = options.reduce((s, [, w]) => s + w, 0)
+  let r = rand() * total
+  for (const [value, w] of options) if ((r -= w) < 0) return value
+  return options[options.length - 1]![0]
+}
+
+/** Prices cluster at the low end of a range, as real ones do, instead of spreading evenly. */
+function logUniform(rand: Rand, min: number, max: number): number {
+  return Math.exp(Math.log(min) + rand() * (Math.log(max) - Math.log(min)))
+}
+
+const roundTo = (n: number, step: number) => Math.round(n / step) * step
+
+const article = (word: string) => (/^[AEIOU]/i.test(word) ? 'an' : 'a')

@@ -1,0 +1,58 @@
+import { count, eq } from 'drizzle-orm'
+import type { Database } from '../db/client'
+import { countries, users } from '../db/schema'
+import { seedDemoData } from '../db/seed/demo'
+import type { Config } from './config'
+
+/** The demo users' shared password: printed at first start so a newcomer can sign in as any role. */
+export const DEMO_PASSWORD = 'Demo@12345'
+
+export type BootstrapReport = {
+  admin: { email: string; created: boolean; generatedPassword?: string }
+  demo?: ReturnType<typeof seedDemoData>
+}
+
+/** 16 characters with upper, lower, digit and symbol: passes the registration password rules. */
+export function generatePassword(): string {
+  const sets = ['ABCDEFGHJKLMNPQRSTUVWXYZ', 'abcdefghijkmnopqrstuvwxyz', '23456789', '!@#$%^&*-_=+']
+  const all = sets.join('')
+  const pick = (s: string) => s[crypto.getRandomValues(new Uint32Array(1))[0]! % s.length]!
+  const chars = [...sets.map(pick), ...Array.from({ length: 12 }, () => pick(all))]
+  for (let i = chars.length - 1; i > 0; i--) {
+    const j = crypto.getRandomValues(new Uint32Array(1))[0]! % (i + 1)
+    ;[chars[i], chars[j]] = [chars[j]!, chars[i]!]
+  }
+  return chars.join('')
+}
+
+/**
+ * First-start duties: a MASTER_ADMIN exists (from ADMIN_EMAIL / ADMIN_PASSWORD, or a generated password
+ * reported once), and a brand-new database gets the demo data when DEMO_DATA=1.
+ */
+export async function bootstrap(db: Database, config: Config): Promise<BootstrapReport> {
+  const isNew = db.select({ n: count() }).from(users).get()!.n === 0 && db.select({ n: count() }).from(countries).get()!.n === 0
+
+  const report: BootstrapReport = { admin: { email: config.adminEmail, created: false } }
+  const existing = db.select({ email: users.email }).from(users).where(eq(users.role, 'MASTER_ADMIN')).limit(1).get()
+  if (existing) {
+    report.admin.email = existing.email
+  } else {
+    const password = config.adminPassword ?? generatePassword()
+    db.insert(users)
+      .values({
+        email: config.adminEmail,
+        passwordHash: await Bun.password.hash(password),
+        fullName: 'Master Admin',
+        role: 'MASTER_ADMIN',
+        isActive: true,
+        registrationStatus: 'APPROVED',
+      })
+      .run()
+    report.admin = { email: config.adminEmail, created: true, generatedPassword: config.adminPassword ? undefined : password }
+  }
+
+  if (config.demoData && isNew) {
+    report.demo = seedDemoData(db, { passwordHash: await Bun.password.hash(DEMO_PASSWORD) })
+  }
+  return report
+}

@@ -1,0 +1,64 @@
+// Opens the database, prepares it, and serves the app until SIGTERM or SIGINT.
+import { closeDatabase, openDatabase } from '../db/client'
+import { createApp } from './app'
+import { bootstrap, DEMO_PASSWORD } from './bootstrap'
+import { ConfigError, loadConfig } from './config'
+
+let config
+try {
+  config = loadConfig()
+} catch (e) {
+  if (e instanceof ConfigError) {
+    console.error(`Configuration error: ${e.message}`)
+    process.exit(1)
+  }
+  throw e
+}
+
+let db
+try {
+  db = openDatabase(config.databasePath)
+} catch (e) {
+  console.error(`Cannot open the database at ${config.databasePath}: ${(e as Error).message}. Check DATA_DIR.`)
+  process.exit(1)
+}
+
+const report = await bootstrap(db, config)
+const app = createApp({ db, config })
+
+let server
+try {
+  server = Bun.serve({ port: config.port, fetch: app.fetch, maxRequestBodySize: 12 * 1024 * 1024 })
+} catch (e) {
+  console.error(`Cannot listen on port ${config.port}: ${(e as Error).message}. Set PORT to a free port.`)
+  closeDatabase(db)
+  process.exit(1)
+}
+
+const url = `http://localhost:${server.port}`
+console.log(`Brokernet is running at ${url}`)
+console.log(`Database: ${config.databasePath}`)
+if (report.admin.created && report.admin.generatedPassword)
+  console.log(`Master admin created: ${report.admin.email} / ${report.admin.generatedPassword}  (shown once: keep it safe)`)
+else if (report.admin.created) console.log(`Master admin created: ${report.admin.email} (password from ADMIN_PASSWORD)`)
+else console.log(`Master admin: ${report.admin.email}`)
+if (report.demo)
+  console.log(
+    `Demo data loaded: ${report.demo.cities} cities, ${report.demo.brokers} brokers, ${report.demo.moduleAdmins} module admins, ` +
+      `${report.demo.listings} listings. Demo users sign in with password ${DEMO_PASSWORD}`,
+  )
+console.log(`API docs: ${url}/swagger`)
+
+let stopping = false
+async function shutdown(signal: string) {
+  if (stopping) return
+  stopping = true
+  console.log(`${signal} received: finishing in-flight requests`)
+  // stop(false) stops accepting and waits for requests in flight; then the database closes cleanly.
+  await server!.stop(false)
+  closeDatabase(db!)
+  console.log('Stopped')
+  process.exit(0)
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'))
+process.on('SIGINT', () => void shutdown('SIGINT'))

@@ -1,0 +1,39 @@
+import { chromium, type Browser, type Page } from 'playwright-core'
+import { CHROMIUM_PATH, ensureChromium } from '../../scripts/ensure-chromium'
+
+// Quiet on a closed network: no background traffic, no component updates.
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
+
+export async function launchBrowser(): Promise<Browser> {
+  if (!ensureChromium()) throw new Error(`Chromium is not installed at ${CHROMIUM_PATH}: run apt-get install -y chromium`)
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: FLAGS })
+}
+
+export type WatchedPage = { page: Page; consoleErrors: string[]; offHostRequests: string[] }
+
+/** A page that records console errors, page errors and any request that would leave the app's host. */
+export async function openPage(browser: Browser, baseUrl: string, viewport = { width: 1440, height: 900 }): Promise<WatchedPage> {
+  const context = await browser.newContext({ viewport })
+  const page = await context.newPage()
+  const consoleErrors: string[] = []
+  const offHostRequests: string[] = []
+  const host = new URL(baseUrl).host
+  page.on('console', (m) => {
+    if (m.type() === 'error') consoleErrors.push(m.text())
+  })
+  page.on('pageerror', (e) => consoleErrors.push(e.message))
+  page.on('request', (r) => {
+    const u = new URL(r.url())
+    if (!['data:', 'blob:'].includes(u.protocol) && u.host !== host) offHostRequests.push(r.url())
+  })
+  return { page, consoleErrors, offHostRequests }
+}
