@@ -1,4 +1,4 @@
-import { count, eq } from 'drizzle-orm'
+import { and, asc, count, eq } from 'drizzle-orm'
 import type { Database } from '../db/client'
 import { countries, users } from '../db/schema'
 import { seedDemoData } from '../db/seed/demo'
@@ -9,12 +9,12 @@ export const DEMO_PASSWORD = 'Demo@12345'
 
 export type BootstrapReport = {
   admin: { email: string; created: boolean; generatedPassword?: string }
-  demo?: ReturnType<typeof seedDemoData>
+  demo?: ReturnType<typeof seedDemoData> & { sampleBroker?: string; sampleModuleAdmin?: string }
 }
 
 /** 16 characters with upper, lower, digit and symbol: passes the registration password rules. */
 export function generatePassword(): string {
-  const sets = ['ABCDEFGHJKLMNPQRSTUVWXYZ', 'abcdefghijkmnopqrstuvwxyz', '23456789', '!@#$%^&*-_=+']
+  const sets = ['ABCDEFGHJKLMNPQRSTUVWXYZ', 'abcdefghijkmnopqrstuvwxyz', '23456789', '@#%+=-_']
   const all = sets.join('')
   const pick = (s: string) => s[crypto.getRandomValues(new Uint32Array(1))[0]! % s.length]!
   const chars = [...sets.map(pick), ...Array.from({ length: 12 }, () => pick(all))]
@@ -52,7 +52,16 @@ export async function bootstrap(db: Database, config: Config): Promise<Bootstrap
   }
 
   if (config.demoData && isNew) {
-    report.demo = seedDemoData(db, { passwordHash: await Bun.password.hash(DEMO_PASSWORD) })
+    const seeded = seedDemoData(db, { passwordHash: await Bun.password.hash(DEMO_PASSWORD) })
+    // One account of each demo role, so the start banner can say whom to sign in as.
+    const sample = (role: 'BROKER' | 'MODULE_ADMIN') =>
+      db
+        .select({ email: users.email })
+        .from(users)
+        .where(and(eq(users.role, role), eq(users.registrationStatus, 'APPROVED'), eq(users.isActive, true)))
+        .orderBy(asc(users.id))
+        .get()?.email
+    report.demo = { ...seeded, sampleBroker: sample('BROKER'), sampleModuleAdmin: sample('MODULE_ADMIN') }
   }
   return report
 }

@@ -45,8 +45,10 @@ else console.log(`Master admin: ${report.admin.email}`)
 if (report.demo)
   console.log(
     `Demo data loaded: ${report.demo.cities} cities, ${report.demo.brokers} brokers, ${report.demo.moduleAdmins} module admins, ` +
-      `${report.demo.listings} listings. Demo users sign in with password ${DEMO_PASSWORD}`,
+      `${report.demo.listings} listings.`,
   )
+if (report.demo?.sampleBroker)
+  console.log(`Demo users share the password ${DEMO_PASSWORD}, e.g. ${report.demo.sampleBroker} (broker), ${report.demo.sampleModuleAdmin} (module admin)`)
 console.log(`API docs: ${url}/swagger`)
 
 let stopping = false

@@ -1,5 +1,8 @@
 import { ValueErrorType } from '@sinclair/typebox/errors'
 import { Elysia, ValidationError } from 'elysia'
+import { createElement } from 'react'
+import { ErrorFallback } from '../../islands/shared/ErrorFallback'
+import { renderPage } from '../pages/render'
 
 /**
  * An error a service throws when the request cannot be honoured; its message is the `detail` clients read,
@@ -88,6 +91,9 @@ export const errorHandler = new Elysia({ name: 'error-handler' })
           return { detail: (error as Error).message || 'Bad request' }
         }
         console.error(`[error] ${request.method} ${path}:`, error)
+        // A page that failed to render gets the error page a person can act on; the API gets JSON.
+        if (!isApi(path) && request.method === 'GET')
+          return renderPage(createElement(ErrorFallback, { retryHref: path }), { title: 'Something went wrong', status: 500 })
         set.status = 500
         return { detail: 'Internal server error' }
       }

@@ -187,3 +187,19 @@ describe('error shapes', () => {
     expect(text).not.toContain('secret')
   })
 })
+
+describe('a page that fails to render', () => {
+  test("shows 'Something went wrong' with 'Try Again' and 'Refresh Page', status 500, no internals", async () => {
+    const app = new Elysia().use(securityHeaders).use(errorHandler).get('/broken', () => {
+      throw new Error('secret internals')
+    })
+    const original = console.error
+    console.error = () => {}
+    const res = await app.handle(new Request('http://localhost/broken'))
+    console.error = original
+    expect(res.status).toBe(500)
+    const html = await res.text()
+    for (const text of ['Something went wrong', 'Try Again', 'Refresh Page']) expect(html).toContain(text)
+    expect(html).not.toContain('secret')
+  })
+})

@@ -1,14 +1,15 @@
+import { Icon, type IconName } from '../../../islands/shared/icons'
 import { MARKETING_STATS, SUPPORT } from '../../shared/site'
 import { PublicLayout } from './layout'
 
 const FEATURES = [
-  { icon: '🛡️', title: 'Verified Brokers', text: 'Every member registers with an identity card and is approved by an administrator before joining.' },
-  { icon: '🏙️', title: 'Organised by City', text: 'City administrators look after their own brokers and listings, so the network stays local and relevant.' },
-  { icon: '📋', title: 'Requirements & Availabilities', text: 'Post what your clients need and what you have on offer, for sale or rent, and find the match.' },
-  { icon: '🔎', title: 'Powerful Search', text: 'Filter by type, zone, budget, city and date, or search by entry ID, broker or details.' },
-  { icon: '📊', title: 'Analytics & Reports', text: 'Administrators follow listing trends, top brokers and activity, and export reports.' },
-  { icon: '📤', title: 'Excel Export', text: 'Take the listings you filtered to your desk as a spreadsheet in one click.' },
-] as const
+  { icon: 'shield', title: 'Verified Brokers', text: 'Every member registers with an identity card and is approved by an administrator before joining.' },
+  { icon: 'building', title: 'Organised by City', text: 'City administrators look after their own brokers and listings, so the network stays local and relevant.' },
+  { icon: 'clipboard', title: 'Requirements & Availabilities', text: 'Post what your clients need and what you have on offer, for sale or rent, and find the match.' },
+  { icon: 'search', title: 'Powerful Search', text: 'Filter by type, zone, budget, city and date, or search by entry ID, broker or details.' },
+  { icon: 'chart', title: 'Analytics & Reports', text: 'Administrators follow listing trends, top brokers and activity, and export reports.' },
+  { icon: 'download', title: 'Excel Export', text: 'Take the listings you filtered to your desk as a spreadsheet in one click.' },
+] as const satisfies readonly { icon: IconName; title: string; text: string }[]
 
 export function LandingPage() {
   return (
@@ -34,8 +35,8 @@ export function LandingPage() {
       <section aria-label="Network in numbers" className="border-b border-base-300 bg-base-100">
         <dl className="mx-auto grid max-w-6xl grid-cols-2 gap-6 px-4 py-12 text-center md:grid-cols-4">
           {MARKETING_STATS.map((s) => (
-            <div key={s.label}>
-              <dt className="order-2 text-sm text-base-content/70">{s.label}</dt>
+            <div key={s.label} className="flex flex-col-reverse">
+              <dt className="text-sm text-base-content/70">{s.label}</dt>
               <dd className="text-4xl font-extrabold text-primary">{s.value}</dd>
             </div>
           ))}
@@ -52,7 +53,9 @@ export function LandingPage() {
             {FEATURES.map((f) => (
               <article key={f.title} className="card bg-base-100 shadow-sm">
                 <div className="card-body">
-                  <div className="text-3xl" aria-hidden="true">{f.icon}</div>
+                  <div className="flex h-12 w-12 items-center justify-center rounded-xl bg-primary/10 text-primary">
+                    <Icon name={f.icon} className="h-7 w-7" />
+                  </div>
                   <h3 className="card-title">{f.title}</h3>
                   <p className="text-base-content/70">{f.text}</p>
                 </div>
