@@ -11,8 +11,10 @@ const root = new URL('../..', import.meta.url).pathname
  * Starts the real server (source by default, or a compiled binary) on a free port with a temporary DATA_DIR,
  * and resolves once it prints its URL.
  */
-export async function startServer(opts: { command?: string[]; cwd?: string; env?: Record<string, string>; timeoutMs?: number } = {}) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'brokernet-server-'))
+export async function startServer(
+  opts: { command?: string[]; cwd?: string; env?: Record<string, string>; dataDir?: string; timeoutMs?: number } = {},
+) {
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'brokernet-server-'))
   const proc = Bun.spawn(opts.command ?? [process.execPath, 'src/server.ts'], {
     cwd: opts.cwd ?? root,
     env: { ...process.env, PORT: '0', DATA_DIR: dataDir, NODE_ENV: 'production', DEMO_DATA: '0', ...opts.env },

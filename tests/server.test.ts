@@ -1,0 +1,35 @@
+import { expect, test } from 'bun:test'
+import { startServer } from './support/server'
+
+const root = new URL('..', import.meta.url).pathname
+
+test('bad configuration stops the start with one line saying what to fix', () => {
+  const run = Bun.spawnSync([process.execPath, 'src/server.ts'], { cwd: root, env: { ...process.env, PORT: 'eighty' }, stdout: 'pipe', stderr: 'pipe' })
+  expect(run.exitCode).toBe(1)
+  expect(run.stderr.toString().trim()).toBe('Configuration error: PORT must be a whole number from 0 to 65535, not "eighty"')
+})
+
+test('a first start creates the master admin from ADMIN_EMAIL/ADMIN_PASSWORD once, and a restart keeps it', async () => {
+  const env = { ADMIN_EMAIL: 'Owner@Example.com', ADMIN_PASSWORD: 'Owner@12345' }
+  const first = await startServer({ env })
+  expect(first.output()).toContain('Master admin created: owner@example.com (password from ADMIN_PASSWORD)')
+  expect(first.output()).not.toContain('Owner@12345')
+  expect(first.output()).not.toContain('Demo data loaded')
+  const dataDir = first.dataDir
+  first.proc.kill('SIGTERM')
+  await first.proc.exited
+  const second = await startServer({ env: { ...env, DEMO_DATA: '1' }, dataDir })
+  // Not created again, and demo data only ever goes into a new database.
+  expect(second.output()).toContain('Master admin: owner@example.com')
+  expect(second.output()).not.toContain('Demo data loaded')
+  expect(await second.stop()).toBe(0)
+})
+
+test('without ADMIN_PASSWORD a password is generated, printed once, and it satisfies the password rules', async () => {
+  const s = await startServer()
+  const password = /Master admin created: admin@brokernet\.local \/ (\S+)/.exec(s.output())?.[1]
+  expect(password).toBeDefined()
+  expect(password!.length).toBeGreaterThanOrEqual(12)
+  for (const rule of [/[A-Z]/, /[a-z]/, /\d/, /[^A-Za-z0-9]/]) expect(password).toMatch(rule)
+  await s.stop()
+})
