@@ -5,6 +5,7 @@ import { errorHandler } from './http/errors'
 import { securityHeaders } from './http/security'
 import { authPages } from './modules/auth'
 import { docsRoutes } from './modules/docs'
+import { geographyRoutes } from './modules/geography'
 import { healthRoutes } from './modules/health'
 import { publicPages } from './modules/public'
 
@@ -16,6 +17,7 @@ export function createApp(ctx: AppContext) {
     .use(docsRoutes())
     .use(assetRoutes())
     .use(healthRoutes(ctx))
+    .use(geographyRoutes(ctx))
     .use(publicPages)
     .use(authPages)
 }

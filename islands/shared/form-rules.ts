@@ -9,30 +9,33 @@ export type FieldSchema = {
   minimum?: number
   maximum?: number
   error?: string
+  /** Per-rule messages (src/shared/schema.ts). */
+  errorMessage?: Partial<Record<'required' | 'minLength' | 'maxLength' | 'pattern' | 'minimum' | 'maximum' | 'type', string>>
   anyOf?: FieldSchema[]
   const?: unknown
 }
 export type ObjectSchema = { properties: Record<string, FieldSchema>; required?: string[] }
 export type FieldErrors = Record<string, string>
 
-const messageOf = (s: FieldSchema, fallback: string) => s.error ?? fallback
+const messageOf = (s: FieldSchema, fallback: string, rule?: keyof NonNullable<FieldSchema['errorMessage']>) =>
+  (rule && s.errorMessage?.[rule]) ?? s.error ?? fallback
 
 export function checkField(schema: FieldSchema, value: unknown, required: boolean): string | null {
   const empty = value === undefined || value === null || value === ''
-  if (empty) return required ? messageOf(schema, 'This field is required') : null
+  if (empty) return required ? messageOf(schema, 'This field is required', 'required') : null
   if (schema.anyOf) {
     return schema.anyOf.some((s) => (s.const !== undefined ? s.const === value : checkField(s, value, true) === null))
       ? null
       : messageOf(schema, 'Invalid value')
   }
   if (typeof value === 'string') {
-    if (schema.minLength !== undefined && value.length < schema.minLength) return messageOf(schema, `At least ${schema.minLength} characters`)
-    if (schema.maxLength !== undefined && value.length > schema.maxLength) return messageOf(schema, `At most ${schema.maxLength} characters`)
-    if (schema.pattern !== undefined && !new RegExp(schema.pattern).test(value)) return messageOf(schema, 'Invalid format')
+    if (schema.minLength !== undefined && value.length < schema.minLength) return messageOf(schema, `At least ${schema.minLength} characters`, 'minLength')
+    if (schema.maxLength !== undefined && value.length > schema.maxLength) return messageOf(schema, `At most ${schema.maxLength} characters`, 'maxLength')
+    if (schema.pattern !== undefined && !new RegExp(schema.pattern).test(value)) return messageOf(schema, 'Invalid format', 'pattern')
   }
   if (typeof value === 'number') {
-    if (schema.minimum !== undefined && value < schema.minimum) return messageOf(schema, `At least ${schema.minimum}`)
-    if (schema.maximum !== undefined && value > schema.maximum) return messageOf(schema, `At most ${schema.maximum}`)
+    if (schema.minimum !== undefined && value < schema.minimum) return messageOf(schema, `At least ${schema.minimum}`, 'minimum')
+    if (schema.maximum !== undefined && value > schema.maximum) return messageOf(schema, `At most ${schema.maximum}`, 'maximum')
   }
   return null
 }

@@ -31,24 +31,51 @@ const ERROR_TYPE_NAMES = Object.fromEntries(
   Object.entries(ValueErrorType).filter(([, v]) => typeof v === 'number').map(([k, v]) => [v, k]),
 ) as Record<number, string>
 
-/** FastAPI-style validation items: `loc` starts with where the value came from (body, query, params...). */
+/** The `errorMessage` rule a TypeBox error type stands for (see src/shared/schema.ts). */
+function ruleOf(typeName: string): string {
+  if (typeName === 'ObjectRequiredProperty') return 'required'
+  for (const rule of ['MinLength', 'MaxLength', 'Pattern', 'Minimum', 'Maximum'] as const)
+    if (typeName.endsWith(rule)) return rule[0]!.toLowerCase() + rule.slice(1)
+  if (typeName.endsWith('Format')) return 'pattern'
+  return 'type'
+}
+
+/**
+ * FastAPI-style validation items, one per field: `loc` starts with where the value came from (body, query, params).
+ * The message is the schema's own text for the rule that failed (an empty value counts as missing), else TypeBox's.
+ */
 export function validationIssues(error: Readonly<ValidationError>): ValidationIssue[] {
-  const seen = new Set<string>()
-  const issues: ValidationIssue[] = []
+  const byLoc = new Map<string, ValidationIssue>()
   for (const e of error.all) {
     const path = 'path' in e && typeof e.path === 'string' ? e.path : ''
     const loc = [error.type, ...path.split('/').filter(Boolean).map((p) => (/^\d+$/.test(p) ? Number(p) : p))]
-    // A schema's own `error` text is the message the SPEC asks for; TypeBox's summary is the fallback.
-    const custom = 'schema' in e ? (e.schema as { error?: unknown })?.error : undefined
-    const msg = typeof custom === 'string' ? custom : (e.summary ?? ('message' in e ? String(e.message) : 'Invalid value'))
-    const key = loc.join('.') + msg
-    if (seen.has(key)) continue
-    seen.add(key)
-    const type = 'type' in e && typeof e.type === 'number' ? snake(ERROR_TYPE_NAMES[e.type] ?? 'invalid') : 'invalid'
-    issues.push({ loc, msg, type })
+    const key = loc.join('.')
+    const typeName = 'type' in e && typeof e.type === 'number' ? (ERROR_TYPE_NAMES[e.type] ?? 'Invalid') : 'Invalid'
+    const schema = ('schema' in e ? e.schema : {}) as { error?: unknown; errorMessage?: Record<string, string> }
+    const value = 'value' in e ? e.value : undefined
+    const rule = value === '' || value === undefined ? 'required' : ruleOf(typeName)
+    const msg =
+      schema.errorMessage?.[rule] ??
+      schema.errorMessage?.[ruleOf(typeName)] ??
+      (typeof schema.error === 'string' ? schema.error : undefined) ??
+      e.summary ??
+      ('message' in e ? String(e.message) : 'Invalid value')
+    // The first problem found for a field is the one to fix; a missing value beats anything else said of it.
+    if (byLoc.has(key) && rule !== 'required') continue
+    byLoc.set(key, { loc, msg, type: snake(typeName) })
   }
-  return issues
+  return [...byLoc.values()]
 }
+
+/** A 422 for one field, shaped like schema validation: for rules a schema cannot say (existence, trimmed length). */
+export class FieldError extends HttpError {
+  constructor(
+    readonly issue: ValidationIssue,
+  ) {
+    super(422, issue.msg)
+  }
+}
+export const fieldError = (field: string, msg: string, where = 'body') => new FieldError({ loc: [where, field], msg, type: 'value_error' })
 
 const snake = (s: string) => s.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase()
 
@@ -59,9 +86,12 @@ const isApi = (path: string) => path === '/api' || path.startsWith('/api/')
  * never a stack trace. Unknown pages (not /api) send the browser home instead.
  */
 export const errorHandler = new Elysia({ name: 'error-handler' })
-  .error({ HttpError })
+  .error({ HttpError, FieldError })
   .onError({ as: 'global' }, ({ code, error, request, set, path }) => {
     switch (code) {
+      case 'FieldError':
+        set.status = 422
+        return { detail: [error.issue] }
       case 'HttpError':
         set.status = error.status
         Object.assign(set.headers, error.headers)

@@ -23,7 +23,10 @@ export const docsRoutes = () =>
         provider: null, // we serve our own page: the plugin's loads scripts from a CDN and inlines one
         documentation: {
           info: { title: 'Brokernet API', version: VERSION, description: DESCRIPTION },
-          tags: [{ name: 'Health', description: 'Liveness and version' }],
+          tags: [
+            { name: 'Health', description: 'Liveness and version' },
+            { name: 'Geographic', description: 'Countries, states and cities. Reading the lists is open; changes need a master admin.' },
+          ],
           components: {
             securitySchemes: {
               cookieAuth: { type: 'apiKey', in: 'cookie', name: 'brokernet_session', description: 'Set by POST /api/auth/login' },

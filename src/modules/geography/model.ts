@@ -1,0 +1,44 @@
+import { t } from 'elysia'
+import { LIMITS } from '../../shared/constants'
+import { id, text } from '../../shared/schema'
+
+// Field rules and messages of SPEC section 5 "Geographic form".
+const name = text({
+  min: LIMITS.geoNameMin,
+  max: 100,
+  messages: { required: 'Name is required', minLength: 'Name must be at least 2 characters', maxLength: 'Name must be at most 100 characters' },
+})
+const code = text({
+  min: LIMITS.geoCodeMin,
+  max: LIMITS.geoCodeMax,
+  messages: { required: 'Code is required', minLength: 'Code must be at least 2 characters', maxLength: 'Code must be at most 10 characters' },
+  description: 'Upper-cased by the server',
+})
+const regionTooLong = 'NEWSCO region must be at most 50 characters'
+// A union reports its own failure, not its members': it carries the message too.
+const newscoRegion = t.Optional(
+  t.Union([text({ max: LIMITS.newscoRegionMax, messages: { maxLength: regionTooLong } }), t.Null()], { errorMessage: { type: regionTooLong } }),
+)
+
+export const CountryBody = t.Object({ name, code })
+export const StateBody = t.Object({ name, code, country_id: id({ required: 'Country is required' }) })
+export const CityBody = t.Object({ name, state_id: id({ required: 'State is required' }), newsco_region: newscoRegion })
+export type CountryBody = typeof CountryBody.static
+export type StateBody = typeof StateBody.static
+export type CityBody = typeof CityBody.static
+
+export const Country = t.Object({ id: t.Integer(), name: t.String(), code: t.String() })
+export const State = t.Object({ id: t.Integer(), name: t.String(), code: t.String(), country_id: t.Integer() })
+export const City = t.Object({ id: t.Integer(), name: t.String(), state_id: t.Integer(), newsco_region: t.Union([t.String(), t.Null()]) })
+export const StateTree = t.Object({ ...State.properties, cities: t.Array(City) })
+export const CountryTree = t.Object({ ...Country.properties, states: t.Array(StateTree) })
+export type Country = typeof Country.static
+export type State = typeof State.static
+export type City = typeof City.static
+export type CountryTree = typeof CountryTree.static
+
+export const IdParams = t.Object({ id: t.Integer({ minimum: 1 }) })
+export const CountryIdParams = t.Object({ countryId: t.Integer({ minimum: 1 }) })
+export const StatesQuery = t.Object({ country_id: t.Optional(t.Integer({ minimum: 1 })) })
+export const CitiesQuery = t.Object({ state_id: t.Optional(t.Integer({ minimum: 1 })) })
+export const Detail = t.Object({ detail: t.String() })

@@ -1,0 +1,56 @@
+import { afterAll, expect, test } from 'bun:test'
+import { eq } from 'drizzle-orm'
+import { sessions } from '../../db/schema'
+import { createSession, invalidateUserSessions, sessionIdOf, validateSessionToken } from '../../src/modules/auth/session'
+import { can, grantFor } from '../../src/policy/permissions'
+import { signIn } from '../support/auth'
+import { createTestApp } from '../support/app'
+
+const h = createTestApp()
+afterAll(() => h.close())
+const DAY = 86_400_000
+
+test('only the hash of the token is stored', () => {
+  const { user } = signIn(h.db, 'BROKER')
+  const { token, session } = createSession(h.db, user.id)
+  expect(session.id).toBe(sessionIdOf(token))
+  expect(session.id).not.toContain(token)
+  expect(token.length).toBeGreaterThanOrEqual(32)
+  expect(h.db.select().from(sessions).where(eq(sessions.id, token)).get()).toBeUndefined()
+})
+
+test('sliding expiry: 30 days, renewed once past half its life; expired sessions are gone', () => {
+  const { user } = signIn(h.db, 'BROKER')
+  const { token, session } = createSession(h.db, user.id)
+  expect(session.expiresAt.getTime() - Date.now()).toBeGreaterThan(29.9 * DAY)
+  expect(validateSessionToken(h.db, token)!.renewed).toBe(false)
+
+  h.db.update(sessions).set({ expiresAt: new Date(Date.now() + 10 * DAY) }).where(eq(sessions.id, session.id)).run()
+  const renewed = validateSessionToken(h.db, token)!
+  expect(renewed.renewed).toBe(true)
+  expect(renewed.session.expiresAt.getTime() - Date.now()).toBeGreaterThan(29.9 * DAY)
+
+  h.db.update(sessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(sessions.id, session.id)).run()
+  expect(validateSessionToken(h.db, token)).toBeNull()
+  expect(h.db.select().from(sessions).where(eq(sessions.id, session.id)).get()).toBeUndefined()
+  expect(validateSessionToken(h.db, 'not-a-token')).toBeNull()
+})
+
+test("invalidating a user's sessions ends all of them", () => {
+  const { user, token } = signIn(h.db, 'BROKER')
+  const second = createSession(h.db, user.id).token
+  invalidateUserSessions(h.db, user.id)
+  expect(validateSessionToken(h.db, token)).toBeNull()
+  expect(validateSessionToken(h.db, second)).toBeNull()
+})
+
+test('permissions by role', () => {
+  expect(can('MASTER_ADMIN', 'manage:geography:any')).toBe(true)
+  expect(can('MODULE_ADMIN', 'manage:geography:any')).toBe(false)
+  expect(can('BROKER', 'read:geography:any')).toBe(true)
+  expect(can('MODULE_ADMIN', 'manage:user:city')).toBe(true)
+  expect(can('MODULE_ADMIN', 'manage:user:any')).toBe(false)
+  expect(can('MASTER_ADMIN', 'manage:user:city')).toBe(true) // any covers city
+  expect(grantFor('BROKER', 'manage:listing:any')).toBe('own')
+  expect(grantFor('BROKER', 'read:audit:any')).toBeNull()
+})
