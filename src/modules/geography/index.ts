@@ -1,4 +1,8 @@
 import { Elysia, t } from 'elysia'
+import { createElement } from 'react'
+import { can } from '../../policy/permissions'
+import { dashboardPage } from '../dashboard'
+import { GeographicPage } from './page'
 import { authGuard } from '../../http/auth'
 import type { AppContext } from '../../http/context'
 import { City, CityBody, CitiesQuery, Country, CountryBody, CountryIdParams, CountryTree, Detail, IdParams, State, StateBody, StatesQuery } from './model'
@@ -11,8 +15,16 @@ const errors = { 401: Detail, 403: Detail, 404: Detail, 409: Detail }
 /** Countries, states and cities (SPEC section 7 "Geographic"). Reading is open; changing is for master admins. */
 export const geographyRoutes = (ctx: AppContext) => {
   const { db } = ctx
-  return (
-    new Elysia({ name: 'geography', prefix: '/api/geographic' })
+  // The management screen; the data behind it is refused to non-masters by the API routes anyway.
+  const pages = new Elysia({ name: 'geography-pages' }).get(
+    '/dashboard/geographic',
+    dashboardPage(ctx, 'Geographic', (user) =>
+      createElement(GeographicPage, { user, hierarchy: can(user.role, 'manage:geography:any') ? geo.getHierarchy(db) : null }),
+    ),
+    { detail: { hide: true } },
+  )
+  const api = (
+    new Elysia({ name: 'geography-api', prefix: '/api/geographic' })
       .use(authGuard(ctx))
       // Public: registration needs them before anyone signs in.
       .get('/countries', () => geo.listCountries(db), { response: t.Array(Country), ...publicRoute('List countries') })
@@ -106,4 +118,5 @@ export const geographyRoutes = (ctx: AppContext) => {
         detail: { tags, summary: 'Delete a city no user or listing belongs to (409 otherwise)' },
       })
   )
+  return new Elysia({ name: 'geography' }).use(pages).use(api)
 }

@@ -1,0 +1,131 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { closeDatabase, openDatabase, type Database } from '../../db/client'
+import { SESSION_COOKIE } from '../../src/http/auth'
+import { signIn } from '../support/auth'
+import { launchBrowser, openPage, type WatchedPage } from '../support/browser'
+import { startServer, type RunningServer } from '../support/server'
+
+let server: RunningServer
+let browser: Browser
+let db: Database
+
+beforeAll(async () => {
+  server = await startServer()
+  browser = await launchBrowser()
+  // The test shares the server's SQLite file (WAL allows it) to create users and sessions directly.
+  db = openDatabase(join(server.dataDir, 'brokernet.db'))
+})
+afterAll(async () => {
+  closeDatabase(db)
+  await browser?.close()
+  await server?.stop()
+})
+
+async function openAs(role: 'MASTER_ADMIN' | 'MODULE_ADMIN', path: string): Promise<WatchedPage> {
+  const who = signIn(db, role)
+  const w = await openPage(browser, server.url)
+  await w.page.context().addCookies([{ name: SESSION_COOKIE, value: who.token, url: server.url }])
+  await w.page.goto(server.url + path)
+  return w
+}
+
+const hydrated = (page: Page) => page.waitForSelector('html[data-islands="hydrated"]')
+const dialog = (page: Page) => page.locator('dialog[open]')
+
+describe('geographic management', () => {
+  test('signed out: sent to /login, remembering the page', async () => {
+    const w = await openPage(browser, server.url)
+    await w.page.goto(server.url + '/dashboard/geographic')
+    expect(new URL(w.page.url()).pathname + new URL(w.page.url()).search).toBe('/login?redirect=%2Fdashboard%2Fgeographic')
+    await w.page.context().close()
+  })
+
+  test('a module admin is told Access Denied', async () => {
+    const w = await openAs('MODULE_ADMIN', '/dashboard/geographic')
+    await w.page.getByText('Access Denied').waitFor()
+    expect(await w.page.getByText('Only Master Administrators can manage geographic data.').isVisible()).toBe(true)
+    await w.page.context().close()
+  })
+
+  test('a master admin builds a country, a state and a city through the tree, edits one, moves a city with the cascading select, and sees a refused delete explained', async () => {
+    const w = await openAs('MASTER_ADMIN', '/dashboard/geographic')
+    const { page } = w
+    await hydrated(page)
+    await page.getByText('No Countries Found').waitFor()
+
+    // Validation with the server's messages, before anything is sent.
+    await page.getByRole('button', { name: 'Add First Country' }).click()
+    await dialog(page).getByRole('button', { name: 'Create Country' }).click()
+    await dialog(page).getByText('Name is required').waitFor()
+    expect(await dialog(page).getByText('Code is required').isVisible()).toBe(true)
+
+    // Country: the code is upper-cased as typed.
+    await dialog(page).getByLabel('Name').fill('Kenya')
+    await dialog(page).getByLabel('Code').fill('ke')
+    expect(await dialog(page).getByLabel('Code').inputValue()).toBe('KE')
+    await dialog(page).getByRole('button', { name: 'Create Country' }).click()
+    await page.locator('[data-country="Kenya"]').waitFor()
+    expect(await page.locator('[data-country="Kenya"] .badge').first().textContent()).toBe('KE')
+
+    // State under the country: its country select is locked.
+    await page.getByRole('button', { name: 'Add State Kenya' }).click()
+    expect(await dialog(page).locator('#geo-form-country').isDisabled()).toBe(true)
+    await dialog(page).getByLabel('Name').fill('Nairobi County')
+    await dialog(page).getByLabel('Code').fill('ke-nb')
+    await dialog(page).getByRole('button', { name: 'Create State' }).click()
+    await page.locator('[data-state="Nairobi County"]').waitFor()
+
+    // City under the state, with its NEWSCO region.
+    await page.getByRole('button', { name: 'Add City Nairobi County' }).click()
+    expect(await dialog(page).locator('#geo-form-state_id').isDisabled()).toBe(true)
+    await dialog(page).getByLabel('Name').fill('Nairobi')
+    await dialog(page).getByLabel('NEWSCO Region (optional)').fill('Central')
+    await dialog(page).getByRole('button', { name: 'Create City' }).click()
+    await page.locator('[data-city="Nairobi"]').getByText('NEWSCO: Central').waitFor()
+
+    // Edit the city's name.
+    await page.getByRole('button', { name: 'Edit Nairobi', exact: true }).click()
+    await dialog(page).getByLabel('Name').fill('Nairobi City')
+    await dialog(page).getByRole('button', { name: 'Save Changes' }).click()
+    await page.locator('[data-city="Nairobi City"]').waitFor()
+
+    // The cascading select: another country and state exist; moving the city there clears and reloads the state list.
+    await page.getByRole('button', { name: 'Add Country' }).click()
+    await dialog(page).getByLabel('Name').fill('Tanzania')
+    await dialog(page).getByLabel('Code').fill('TZ')
+    await dialog(page).getByRole('button', { name: 'Create Country' }).click()
+    await page.getByRole('button', { name: 'Add State Tanzania' }).click()
+    await dialog(page).getByLabel('Name').fill('Dar es Salaam')
+    await dialog(page).getByLabel('Code').fill('TZ-02')
+    await dialog(page).getByRole('button', { name: 'Create State' }).click()
+    await page.locator('[data-state="Dar es Salaam"]').waitFor()
+
+    await page.getByRole('button', { name: 'Edit Nairobi City' }).click()
+    const country = dialog(page).locator('#geo-form-country_id')
+    const state = dialog(page).locator('#geo-form-state_id')
+    expect(await country.isDisabled()).toBe(false)
+    expect(await state.inputValue()).not.toBe('')
+    await country.selectOption({ label: 'Tanzania' })
+    expect(await state.inputValue()).toBe('') // a new country clears the state
+    await state.locator('option', { hasText: 'Dar es Salaam' }).waitFor({ state: 'attached' })
+    expect(await state.locator('option').allTextContents()).toEqual(['Select state', 'Dar es Salaam'])
+    await state.selectOption({ label: 'Dar es Salaam' })
+    await dialog(page).getByRole('button', { name: 'Save Changes' }).click()
+    await page.locator('[data-state="Dar es Salaam"] [data-city="Nairobi City"]').waitFor()
+
+    // A refused delete is explained with the server's reason.
+    await page.getByRole('button', { name: 'Delete Kenya' }).click()
+    await dialog(page).getByText('Are you sure you want to delete "Kenya"? This action cannot be undone and may affect related data.').waitFor()
+    await dialog(page).getByRole('button', { name: 'Delete' }).click()
+    await dialog(page).getByText('Cannot delete "Kenya": it still has 1 state. Delete or move them first.').waitFor()
+    await page.keyboard.press('Escape')
+    expect(await dialog(page).count()).toBe(0)
+    expect(await page.locator('[data-country="Kenya"]').count()).toBe(1)
+
+    expect(w.consoleErrors.filter((e) => !e.includes('409'))).toEqual([])
+    expect(w.offHostRequests).toEqual([])
+    await page.context().close()
+  })
+})
