@@ -4,6 +4,7 @@ import type { AppContext } from './http/context'
 import { errorHandler } from './http/errors'
 import { securityHeaders } from './http/security'
 import { authPages } from './modules/auth'
+import { authApi } from './modules/auth/api'
 import { dashboardRoutes } from './modules/dashboard'
 import { docsRoutes } from './modules/docs'
 import { geographyRoutes } from './modules/geography'
@@ -18,6 +19,7 @@ export function createApp(ctx: AppContext) {
     .use(docsRoutes())
     .use(assetRoutes())
     .use(healthRoutes(ctx))
+    .use(authApi(ctx))
     .use(dashboardRoutes(ctx))
     .use(geographyRoutes(ctx))
     .use(publicPages)

@@ -19,13 +19,14 @@ export type PageUser = {
 
 type CookieJar = Record<string, Cookie<unknown>>
 
-/** The signed-in user of a page request (cookie only), with their place names; null when signed out. */
-export function pageUser({ db, config }: AppContext, cookie: CookieJar): PageUser | null {
-  const token = cookie[SESSION_COOKIE]?.value
+/** The signed-in user (by cookie, or a bearer header when given), with their place names; null when signed out. */
+export function pageUser({ db, config }: AppContext, cookie: CookieJar, authorization?: string): PageUser | null {
+  const bearer = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1]
+  const token = bearer ?? cookie[SESSION_COOKIE]?.value
   if (typeof token !== 'string' || !token) return null
   const result = validateSessionToken(db, token)
   if (!result) return null
-  if (result.renewed) cookie[SESSION_COOKIE]!.set({ value: token, ...sessionCookieOptions(config.publicUrl, result.session.expiresAt) })
+  if (result.renewed && !bearer) cookie[SESSION_COOKIE]!.set({ value: token, ...sessionCookieOptions(config.publicUrl, result.session.expiresAt) })
   const place = result.user.cityId
     ? db
         .select({ city: cities.name, state: states.name, country: countries.name })

@@ -42,6 +42,26 @@ describe('geographic management', () => {
     await w.page.context().close()
   })
 
+  test('signing in through the login page returns to the page asked for; Sign out lands on /login', async () => {
+    const password = 'Master@12345'
+    const { user } = signIn(db, 'MASTER_ADMIN', { passwordHash: await Bun.password.hash(password) })
+    const w = await openPage(browser, server.url)
+    await w.page.goto(server.url + '/dashboard/geographic')
+    await hydrated(w.page)
+    await w.page.getByLabel('Email').fill(user.email)
+    await w.page.locator('input[name="password"]').fill(password)
+    await w.page.getByRole('button', { name: 'Sign in' }).click()
+    await w.page.waitForURL(server.url + '/dashboard/geographic')
+    await w.page.getByRole('heading', { name: 'Geographic Management' }).waitFor()
+    await w.page.getByLabel('User menu').click()
+    await w.page.getByRole('button', { name: 'Sign out' }).click()
+    await w.page.waitForURL(server.url + '/login')
+    await w.page.goto(server.url + '/dashboard')
+    expect(new URL(w.page.url()).pathname).toBe('/login')
+    expect(w.consoleErrors).toEqual([])
+    await w.page.context().close()
+  })
+
   test('a module admin is told Access Denied', async () => {
     const w = await openAs('MODULE_ADMIN', '/dashboard/geographic')
     await w.page.getByText('Access Denied').waitFor()

@@ -25,6 +25,7 @@ export const docsRoutes = () =>
           info: { title: 'Brokernet API', version: VERSION, description: DESCRIPTION },
           tags: [
             { name: 'Health', description: 'Liveness and version' },
+            { name: 'Auth', description: 'Sign in and out; the current user' },
             { name: 'Geographic', description: 'Countries, states and cities. Reading the lists is open; changes need a master admin.' },
           ],
           components: {

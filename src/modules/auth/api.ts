@@ -1,0 +1,58 @@
+import { Elysia, t } from 'elysia'
+import { authGuard, SESSION_COOKIE, sessionCookieOptions } from '../../http/auth'
+import type { AppContext } from '../../http/context'
+import { pageUser } from '../../http/page-auth'
+import { LoginBody } from './model'
+import { login } from './service'
+import { invalidateSession, sessionIdOf } from './session'
+
+const tags = ['Auth']
+const Detail = t.Object({ detail: t.String() })
+export const CurrentUser = t.Object({
+  id: t.Integer(),
+  email: t.String(),
+  full_name: t.String(),
+  role: t.Union([t.Literal('MASTER_ADMIN'), t.Literal('MODULE_ADMIN'), t.Literal('BROKER')]),
+  is_active: t.Boolean(),
+  city_id: t.Union([t.Integer(), t.Null()]),
+  city_name: t.Union([t.String(), t.Null()]),
+  state_name: t.Union([t.String(), t.Null()]),
+  country_name: t.Union([t.String(), t.Null()]),
+})
+
+/** Sign-in and sign-out (SPEC section 7 "Auth"). Registration and password reset come with the accounts work. */
+export const authApi = (ctx: AppContext) =>
+  new Elysia({ name: 'auth-api', prefix: '/api/auth' })
+    .use(authGuard(ctx))
+    .post(
+      '/login',
+      async ({ body, cookie, request, server }) => {
+        const result = await login(ctx.db, body.email, body.password, {
+          userAgent: request.headers.get('user-agent'),
+          ipAddress: server?.requestIP(request)?.address ?? null,
+        })
+        cookie[SESSION_COOKIE]!.set({ value: result.token, ...sessionCookieOptions(ctx.config.publicUrl, result.session.expiresAt) })
+        return { user: pageUser(ctx, { [SESSION_COOKIE]: cookie[SESSION_COOKIE]! })!, token: result.token }
+      },
+      {
+        body: LoginBody,
+        response: { 200: t.Object({ user: CurrentUser, token: t.String({ description: 'For scripts: send as Authorization: Bearer <token>' }) }), 401: Detail, 403: Detail },
+        detail: { tags, summary: 'Sign in: sets the session cookie and returns the user and the session token', security: [] },
+      },
+    )
+    .get('/me', ({ cookie, headers }) => pageUser(ctx, cookie, headers.authorization)!, {
+      signedIn: true,
+      response: { 200: CurrentUser, 401: Detail, 403: Detail },
+      detail: { tags, summary: 'The signed-in user, with city, state and country names' },
+    })
+    .post(
+      '/logout',
+      ({ cookie, headers, set }) => {
+        const bearer = /^Bearer\s+(\S+)$/i.exec(headers.authorization ?? '')?.[1]
+        const token = bearer ?? cookie[SESSION_COOKIE]?.value
+        if (typeof token === 'string' && token) invalidateSession(ctx.db, sessionIdOf(token))
+        cookie[SESSION_COOKIE]?.remove()
+        set.status = 204
+      },
+      { detail: { tags, summary: 'Sign out: ends this session' } },
+    )
