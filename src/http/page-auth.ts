@@ -1,8 +1,9 @@
 import { eq } from 'drizzle-orm'
 import type { Cookie } from 'elysia'
+import type { Database } from '../../db/client'
 import { cities, countries, states, users } from '../../db/schema'
-import { validateSessionToken } from '../modules/auth/session'
-import { SESSION_COOKIE, sessionCookieOptions } from './auth'
+import type { SessionUser } from '../modules/auth/session'
+import { resumeSession } from './auth'
 import type { AppContext } from './context'
 
 export type PageUser = {
@@ -17,26 +18,17 @@ export type PageUser = {
   country_name: string | null
 }
 
-type CookieJar = Record<string, Cookie<unknown>>
-
-/** The signed-in user (by cookie, or a bearer header when given), with their place names; null when signed out. */
-export function pageUser({ db, config }: AppContext, cookie: CookieJar, authorization?: string): PageUser | null {
-  const bearer = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1]
-  const token = bearer ?? cookie[SESSION_COOKIE]?.value
-  if (typeof token !== 'string' || !token) return null
-  const result = validateSessionToken(db, token)
-  if (!result) return null
-  if (result.renewed && !bearer) cookie[SESSION_COOKIE]!.set({ value: token, ...sessionCookieOptions(config.publicUrl, result.session.expiresAt) })
-  const place = result.user.cityId
+/** The user as the API and pages show them: SPEC field names, with their city, state and country names. */
+export function describeUser(db: Database, u: SessionUser): PageUser {
+  const place = u.cityId
     ? db
         .select({ city: cities.name, state: states.name, country: countries.name })
         .from(cities)
         .innerJoin(states, eq(cities.stateId, states.id))
         .innerJoin(countries, eq(states.countryId, countries.id))
-        .where(eq(cities.id, result.user.cityId))
+        .where(eq(cities.id, u.cityId))
         .get()
     : undefined
-  const u = result.user
   return {
     id: u.id,
     email: u.email,
@@ -48,6 +40,12 @@ export function pageUser({ db, config }: AppContext, cookie: CookieJar, authoriz
     state_name: place?.state ?? null,
     country_name: place?.country ?? null,
   }
+}
+
+/** The signed-in user of a page request, described; null when signed out or the session has expired. */
+export function pageUser(ctx: AppContext, cookie: Record<string, Cookie<unknown>>): PageUser | null {
+  const user = resumeSession(ctx, {}, cookie)?.user
+  return user ? describeUser(ctx.db, user) : null
 }
 
 /** Where a signed-out visitor goes: the login page, remembering what they asked for. */

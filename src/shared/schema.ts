@@ -13,3 +13,6 @@ export const text = ({ min, max, pattern, messages, description, examples }: Tex
 
 export const id = (messages: RuleMessages, description?: string) =>
   t.Integer({ minimum: 1, errorMessage: { type: messages.required, minimum: messages.required, ...messages }, description })
+
+/** The body of every error answer but validation's: `{"detail": "..."}`. */
+export const ErrorDetail = t.Object({ detail: t.String() })

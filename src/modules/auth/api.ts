@@ -1,13 +1,12 @@
 import { Elysia, t } from 'elysia'
-import { authGuard, SESSION_COOKIE, sessionCookieOptions } from '../../http/auth'
+import { authGuard, endSession, SESSION_COOKIE, sessionCookieOptions } from '../../http/auth'
 import type { AppContext } from '../../http/context'
-import { pageUser } from '../../http/page-auth'
+import { describeUser } from '../../http/page-auth'
+import { ErrorDetail as Detail } from '../../shared/schema'
 import { LoginBody } from './model'
 import { login } from './service'
-import { invalidateSession, sessionIdOf } from './session'
 
 const tags = ['Auth']
-const Detail = t.Object({ detail: t.String() })
 export const CurrentUser = t.Object({
   id: t.Integer(),
   email: t.String(),
@@ -32,7 +31,7 @@ export const authApi = (ctx: AppContext) =>
           ipAddress: server?.requestIP(request)?.address ?? null,
         })
         cookie[SESSION_COOKIE]!.set({ value: result.token, ...sessionCookieOptions(ctx.config.publicUrl, result.session.expiresAt) })
-        return { user: pageUser(ctx, { [SESSION_COOKIE]: cookie[SESSION_COOKIE]! })!, token: result.token }
+        return { user: describeUser(ctx.db, result.user), token: result.token }
       },
       {
         body: LoginBody,
@@ -40,7 +39,7 @@ export const authApi = (ctx: AppContext) =>
         detail: { tags, summary: 'Sign in: sets the session cookie and returns the user and the session token', security: [] },
       },
     )
-    .get('/me', ({ cookie, headers }) => pageUser(ctx, cookie, headers.authorization)!, {
+    .get('/me', ({ user }) => describeUser(ctx.db, user), {
       signedIn: true,
       response: { 200: CurrentUser, 401: Detail, 403: Detail },
       detail: { tags, summary: 'The signed-in user, with city, state and country names' },
@@ -48,10 +47,7 @@ export const authApi = (ctx: AppContext) =>
     .post(
       '/logout',
       ({ cookie, headers, set }) => {
-        const bearer = /^Bearer\s+(\S+)$/i.exec(headers.authorization ?? '')?.[1]
-        const token = bearer ?? cookie[SESSION_COOKIE]?.value
-        if (typeof token === 'string' && token) invalidateSession(ctx.db, sessionIdOf(token))
-        cookie[SESSION_COOKIE]?.remove()
+        endSession(ctx.db, headers, cookie)
         set.status = 204
       },
       { detail: { tags, summary: 'Sign out: ends this session' } },

@@ -1,10 +1,9 @@
 import { Elysia, type Cookie } from 'elysia'
 import { createElement, type ReactElement } from 'react'
-import { SESSION_COOKIE } from '../../http/auth'
+import { endSession } from '../../http/auth'
 import type { AppContext } from '../../http/context'
 import { loginRedirect, pageUser, type PageUser } from '../../http/page-auth'
 import { renderPage } from '../../pages/render'
-import { invalidateSession, sessionIdOf } from '../auth/session'
 import { AccountInactive, DashboardHome } from './page'
 
 const hidden = { detail: { hide: true } }
@@ -29,9 +28,7 @@ export const dashboardRoutes = (ctx: AppContext) =>
     .post(
       '/logout',
       ({ cookie, redirect }) => {
-        const token = cookie[SESSION_COOKIE]?.value
-        if (typeof token === 'string' && token) invalidateSession(ctx.db, sessionIdOf(token))
-        cookie[SESSION_COOKIE]?.remove()
+        endSession(ctx.db, {}, cookie)
         return redirect('/login', 303)
       },
       hidden,

@@ -41,4 +41,4 @@ export const IdParams = t.Object({ id: t.Integer({ minimum: 1 }) })
 export const CountryIdParams = t.Object({ countryId: t.Integer({ minimum: 1 }) })
 export const StatesQuery = t.Object({ country_id: t.Optional(t.Integer({ minimum: 1 })) })
 export const CitiesQuery = t.Object({ state_id: t.Optional(t.Integer({ minimum: 1 })) })
-export const Detail = t.Object({ detail: t.String() })
+export { ErrorDetail as Detail } from '../../shared/schema'
