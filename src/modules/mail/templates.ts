@@ -1,0 +1,161 @@
+import type { MailMessage } from './service'
+
+type Recipient = { email: string; fullName: string }
+
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c])
+}
+
+/** Inline styles only: most mail clients drop <style> blocks and external stylesheets. */
+export function layout(title: string, bodyHtml: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title></head>
+<body style="margin:0;padding:24px;background:#f4f4f5;font-family:Arial,Helvetica,sans-serif;color:#18181b;">
+<div style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px;line-height:1.5;">
+<h1 style="font-size:20px;margin:0 0 16px;">${escapeHtml(title)}</h1>
+${bodyHtml}
+<p style="margin:24px 0 0;font-size:12px;color:#71717a;">Brokernet</p>
+</div>
+</body>
+</html>`
+}
+
+const paragraph = (html: string) => `<p style="margin:0 0 12px;">${html}</p>`
+
+const button = (href: string, label: string) =>
+  `<p style="margin:16px 0;"><a href="${escapeHtml(href)}" style="display:inline-block;background:#2563eb;color:#ffffff;padding:10px 18px;border-radius:6px;text-decoration:none;">${escapeHtml(label)}</a></p>` +
+  // Clients that block buttons or links still show the address to copy.
+  paragraph(`<span style="font-size:12px;color:#71717a;">${escapeHtml(href)}</span>`)
+
+export function registrationReceived(publicUrl: string, user: Recipient): MailMessage {
+  const subject = 'Registration received - Brokernet'
+  return {
+    to: user.email,
+    subject,
+    text: [
+      `Hello ${user.fullName},`,
+      '',
+      'Thank you for registering with Brokernet. Your registration is pending approval by an administrator.',
+      'Approval typically takes 1-2 business days. We will send you an email as soon as your account is approved.',
+      '',
+      `Brokernet - ${publicUrl}`,
+    ].join('\n'),
+    html: layout(
+      subject,
+      paragraph(`Hello ${escapeHtml(user.fullName)},`) +
+        paragraph('Thank you for registering with Brokernet. Your registration is pending approval by an administrator.') +
+        paragraph('Approval typically takes 1-2 business days. We will send you an email as soon as your account is approved.'),
+    ),
+  }
+}
+
+export function newRegistration(
+  publicUrl: string,
+  to: string,
+  user: Recipient & { cityName?: string | null; stateName?: string | null },
+): MailMessage {
+  const subject = `New broker registration: ${user.fullName}`
+  const place = [user.cityName, user.stateName].filter(Boolean).join(', ')
+  const link = `${publicUrl}/dashboard/approvals`
+  const details: [string, string][] = [
+    ['Name', user.fullName],
+    ['Email', user.email],
+    ...(place ? [['Location', place] as [string, string]] : []),
+  ]
+  return {
+    to,
+    subject,
+    text: [
+      'A new broker has registered and is waiting for approval.',
+      '',
+      ...details.map(([label, value]) => `${label}: ${value}`),
+      '',
+      `Review it at ${link}`,
+    ].join('\n'),
+    html: layout(
+      'New broker registration',
+      paragraph('A new broker has registered and is waiting for approval.') +
+        `<table style="border-collapse:collapse;margin:0 0 12px;">${details
+          .map(
+            ([label, value]) =>
+              `<tr><td style="padding:2px 12px 2px 0;color:#71717a;">${label}</td><td style="padding:2px 0;">${escapeHtml(value)}</td></tr>`,
+          )
+          .join('')}</table>` +
+        button(link, 'Review registrations'),
+    ),
+  }
+}
+
+export function registrationApproved(publicUrl: string, user: Recipient): MailMessage {
+  const subject = 'Your Brokernet account is approved'
+  const link = `${publicUrl}/login`
+  return {
+    to: user.email,
+    subject,
+    text: [
+      `Hello ${user.fullName},`,
+      '',
+      'Your Brokernet registration has been approved. You can now sign in:',
+      link,
+    ].join('\n'),
+    html: layout(
+      subject,
+      paragraph(`Hello ${escapeHtml(user.fullName)},`) +
+        paragraph('Your Brokernet registration has been approved. You can now sign in.') +
+        button(link, 'Sign in'),
+    ),
+  }
+}
+
+export function registrationRejected(publicUrl: string, user: Recipient, reason?: string | null): MailMessage {
+  const subject = 'Your Brokernet registration'
+  const why = reason?.trim()
+  return {
+    to: user.email,
+    subject,
+    text: [
+      `Hello ${user.fullName},`,
+      '',
+      'We are sorry: your Brokernet registration was not approved.',
+      ...(why ? [`Reason: ${why}`] : []),
+      '',
+      `Brokernet - ${publicUrl}`,
+    ].join('\n'),
+    html: layout(
+      subject,
+      paragraph(`Hello ${escapeHtml(user.fullName)},`) +
+        paragraph('We are sorry: your Brokernet registration was not approved.') +
+        (why ? paragraph(`<strong>Reason:</strong> ${escapeHtml(why)}`) : ''),
+    ),
+  }
+}
+
+export function passwordReset(publicUrl: string, user: Recipient, resetUrl: string): MailMessage {
+  const subject = 'Reset your Brokernet password'
+  return {
+    to: user.email,
+    subject,
+    text: [
+      `Hello ${user.fullName},`,
+      '',
+      'To choose a new Brokernet password, open this link:',
+      resetUrl,
+      '',
+      'The link is valid for one hour and can be used once.',
+      'If you did not ask to reset your password, ignore this mail: your password stays as it is.',
+      '',
+      `Brokernet - ${publicUrl}`,
+    ].join('\n'),
+    html: layout(
+      subject,
+      paragraph(`Hello ${escapeHtml(user.fullName)},`) +
+        paragraph('To choose a new Brokernet password, use the button below.') +
+        button(resetUrl, 'Reset password') +
+        paragraph('The link is valid for one hour and can be used once.') +
+        paragraph('If you did not ask to reset your password, ignore this mail: your password stays as it is.'),
+    ),
+  }
+}
