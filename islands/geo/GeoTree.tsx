@@ -1,7 +1,9 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { api, ApiError } from '../shared/api'
 import { checkForm, type FieldErrors, type ObjectSchema } from '../shared/form-rules'
 import { ConfirmDialog, Modal } from '../shared/Modal'
+import { fetchJson } from '../shared/query'
 import { toast } from '../shared/toast'
 import { GeoSelect, type GeoValue } from './GeoSelect'
 
@@ -19,27 +21,21 @@ type Deleting = { level: Level; id: number; name: string }
 const LABEL: Record<Level, string> = { country: 'Country', state: 'State', city: 'City' }
 const PATH: Record<Level, string> = { country: 'countries', state: 'states', city: 'cities' }
 const empty: Form = { name: '', code: '', newsco_region: '', country_id: null, state_id: null }
+const HIERARCHY_KEY = ['geographic', 'hierarchy'] as const
 
 /** The geography tree of the master admin: countries, their states, their cities, with add, edit and delete. */
 export default function GeoTree({ hierarchy, rules }: Props) {
-  const [tree, setTree] = useState(hierarchy)
-  const [loadError, setLoadError] = useState<string | null>(null)
-  const [loading, setLoading] = useState(false)
+  const queryClient = useQueryClient()
+  // The server's hierarchy is the first view (no fetch on load); saves and deletes invalidate it.
+  const query = useQuery({ queryKey: HIERARCHY_KEY, queryFn: () => fetchJson<Country[]>('/api/geographic/hierarchy'), initialData: hierarchy })
+  const tree = query.data
+  const loadError = query.isError ? 'Failed to load geographic data. Please try again.' : null
+  const loading = query.isFetching
+  const reload = () => void query.refetch()
+  const invalidate = () => void queryClient.invalidateQueries({ queryKey: HIERARCHY_KEY })
   const [open, setOpen] = useState<Set<string>>(new Set())
   const [editing, setEditing] = useState<Editing | null>(null)
   const [deleting, setDeleting] = useState<Deleting | null>(null)
-
-  async function reload() {
-    setLoading(true)
-    try {
-      setTree(await api<Country[]>('/api/geographic/hierarchy'))
-      setLoadError(null)
-    } catch (e) {
-      setLoadError('Failed to load geographic data. Please try again.')
-    } finally {
-      setLoading(false)
-    }
-  }
 
   const toggle = (key: string) => setOpen((s) => (s.has(key) ? (s.delete(key), new Set(s)) : new Set(s).add(key)))
   const expand = (...keys: string[]) => setOpen((s) => new Set([...s, ...keys]))
@@ -149,8 +145,8 @@ export default function GeoTree({ hierarchy, rules }: Props) {
         </ul>
       )}
 
-      {editing && <GeoForm editing={editing} tree={tree} rules={rules[editing.level]} onClose={() => setEditing(null)} onSaved={(saved) => (setEditing(null), revealParents(saved), reload())} />}
-      <DeleteDialog deleting={deleting} onClose={() => setDeleting(null)} onDeleted={() => (setDeleting(null), reload())} />
+      {editing && <GeoForm editing={editing} tree={tree} rules={rules[editing.level]} onClose={() => setEditing(null)} onSaved={(saved) => (setEditing(null), revealParents(saved), invalidate())} />}
+      <DeleteDialog deleting={deleting} onClose={() => setDeleting(null)} onDeleted={() => (setDeleting(null), invalidate())} />
     </div>
   )
 }

@@ -25,6 +25,7 @@ export function errorMessage(status: number, statusText: string, body: unknown):
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 export const retryDelay = (attempt: number) => Math.min(1000 * 2 ** attempt, 30_000)
 
+/** `retries` defaults to 3 for GET and 1 otherwise; React Query callers pass 0 (see ./query.ts fetchJson). */
 type Options = { method?: string; json?: unknown; form?: FormData; retries?: number }
 
 export async function api<T = unknown>(path: string, { method = 'GET', json, form, retries }: Options = {}): Promise<T> {
@@ -45,6 +46,7 @@ export async function api<T = unknown>(path: string, { method = 'GET', json, for
       }
       throw new ApiError(0, null, NETWORK_ERROR)
     }
+    // Only 5xx (and network failures, above) are retried: a 401 or any other 4xx is final.
     if (res.status >= 500 && attempt < maxRetries) {
       await sleep(retryDelay(attempt))
       continue

@@ -1,9 +1,13 @@
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query'
 import { createContext, use, type ComponentProps } from 'react'
 import { islands, type IslandName } from '../../islands/registry'
 import { ErrorBoundary } from '../../islands/shared/ErrorBoundary'
 
-/** Counts the islands of one page render; the page ships the client script only when it is above zero. */
-export type IslandCollector = { count: number }
+/**
+ * One page render's island state: `count` (the page ships the client script only when it is above zero) and
+ * the request's own QueryClient, which every island of the page shares, as in the browser.
+ */
+export type IslandCollector = { count: number; queryClient: QueryClient }
 export const IslandContext = createContext<IslandCollector | null>(null)
 
 /** JSON that is safe inside a <script>: no `<` can close the element or open a comment. */
@@ -22,9 +26,11 @@ export function Island<N extends IslandName>({ name, props }: { name: N; props: 
   return (
     <>
       <div data-island={name} data-island-key={key}>
-        <ErrorBoundary>
-          <Component {...(props as object)} />
-        </ErrorBoundary>
+        <QueryClientProvider client={collector.queryClient}>
+          <ErrorBoundary>
+            <Component {...(props as object)} />
+          </ErrorBoundary>
+        </QueryClientProvider>
       </div>
       <script type="application/json" id={`island-props-${key}`} dangerouslySetInnerHTML={{ __html: serializeProps(props) }} />
     </>

@@ -2,6 +2,7 @@ import { createStore, Provider } from 'jotai'
 import type { ReactElement } from 'react'
 import { renderToString } from 'react-dom/server'
 import { assetUrls } from '../../generated/assets'
+import { makeQueryClient } from '../../islands/shared/query'
 import { Island, IslandContext, type IslandCollector } from './island'
 
 export type PageOptions = {
@@ -14,11 +15,12 @@ export type PageOptions = {
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
 /**
- * Renders a whole page on the server. Each request gets its own Jotai store (state never leaks between
- * requests); the island script and the toast host are added only when the page holds an island.
+ * Renders a whole page on the server. Each request gets its own Jotai store and its own React Query client
+ * (state never leaks between requests; islands get server data as props and `initialData`, nothing is
+ * fetched). The island script and the toast host are added only when the page holds an island.
  */
 export function renderPage(body: ReactElement, { title, description, status = 200, headers = {} }: PageOptions): Response {
-  const collector: IslandCollector = { count: 0 }
+  const collector: IslandCollector = { count: 0, queryClient: makeQueryClient({ server: true }) }
   const store = createStore()
   const wrap = (el: ReactElement) =>
     renderToString(
