@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia'
 import { assetRoutes } from './http/assets'
+import { bodyLimit } from './http/body-limit'
 import type { AppContext } from './http/context'
 import { errorHandler } from './http/errors'
 import { securityHeaders } from './http/security'
@@ -16,6 +17,7 @@ export function createApp(ctx: AppContext) {
   return new Elysia({ name: 'brokernet' })
     .use(securityHeaders)
     .use(errorHandler)
+    .use(bodyLimit)
     .use(docsRoutes())
     .use(assetRoutes())
     .use(healthRoutes(ctx))
@@ -23,7 +25,7 @@ export function createApp(ctx: AppContext) {
     .use(dashboardRoutes(ctx))
     .use(geographyRoutes(ctx))
     .use(publicPages)
-    .use(authPages)
+    .use(authPages(ctx))
 }
 
 export type App = ReturnType<typeof createApp>

@@ -11,6 +11,12 @@ export type Config = {
   publicUrl: string
   /** Undefined: mail is only written to the outbox and the log. */
   smtpUrl?: string
+  /** Sender of every message: MAIL_FROM, else no-reply at PUBLIC_URL's host. */
+  mailFrom: string
+  /** Identity documents, stored under random names; never served by a static path. */
+  documentsDir: string
+  /** TRUST_PROXY=1: the client address is the first X-Forwarded-For entry (only behind a proxy that sets it). */
+  trustProxy: boolean
   production: boolean
 }
 
@@ -39,6 +45,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const publicUrl = parseUrl('PUBLIC_URL', env.PUBLIC_URL?.trim() || `http://localhost:${port || 3000}`, ['http:', 'https:'])
   const smtpUrl = env.SMTP_URL?.trim() ? parseUrl('SMTP_URL', env.SMTP_URL.trim(), ['smtp:', 'smtps:']) : undefined
 
+  const mailFrom = env.MAIL_FROM?.trim() || `Brokernet <no-reply@${new URL(publicUrl).hostname}>`
+  if (!/@/.test(mailFrom)) throw new ConfigError(`MAIL_FROM "${mailFrom}" has no email address in it`)
+
+  const trustProxy = env.TRUST_PROXY?.trim() ?? ''
+  if (!['', '0', '1'].includes(trustProxy)) throw new ConfigError(`TRUST_PROXY must be 1 or 0, not "${trustProxy}"`)
+
   return {
     port,
     dataDir,
@@ -48,6 +60,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     demoData: demo === '1',
     publicUrl: publicUrl.replace(/\/+$/, ''),
     smtpUrl,
+    mailFrom,
+    documentsDir: resolve(dataDir, 'documents'),
+    trustProxy: trustProxy === '1',
     production: env.NODE_ENV === 'production',
   }
 }

@@ -3,6 +3,8 @@ import { closeDatabase, openDatabase } from '../db/client'
 import { createApp } from './app'
 import { bootstrap, DEMO_PASSWORD } from './bootstrap'
 import { ConfigError, loadConfig } from './config'
+import { createContext } from './http/context'
+import { MAX_BODY_BYTES } from './http/body-limit'
 
 let config
 try {
@@ -24,11 +26,15 @@ try {
 }
 
 const report = await bootstrap(db, config)
-const app = createApp({ db, config })
+const ctx = createContext(db, config)
+const orphans = ctx.documents.sweepOrphans(db)
+if (orphans > 0) console.log(`Removed ${orphans} identity document file(s) that no user refers to`)
+ctx.mail.resume()
+const app = createApp(ctx)
 
 let server
 try {
-  server = Bun.serve({ port: config.port, fetch: app.fetch, maxRequestBodySize: 12 * 1024 * 1024 })
+  server = Bun.serve({ port: config.port, fetch: app.fetch, maxRequestBodySize: MAX_BODY_BYTES * 4 })
 } catch (e) {
   console.error(`Cannot listen on port ${config.port}: ${(e as Error).message}. Set PORT to a free port.`)
   closeDatabase(db)
@@ -58,6 +64,7 @@ async function shutdown(signal: string) {
   console.log(`${signal} received: finishing in-flight requests`)
   // stop(false) stops accepting and waits for requests in flight; then the database closes cleanly.
   await server!.stop(false)
+  await ctx.mail.close()
   closeDatabase(db!)
   console.log('Stopped')
   process.exit(0)

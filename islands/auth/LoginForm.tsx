@@ -45,9 +45,12 @@ export default function LoginForm({ rules, redirectTo }: Props) {
           {formError}
         </div>
       )}
-      <label className="form-control block">
-        <span className="label-text font-medium">Email</span>
+      <div className="form-control block">
+        <label htmlFor="login-email" className="label-text font-medium">
+          Email
+        </label>
         <input
+          id="login-email"
           type="email"
           name="email"
           autoComplete="email"
@@ -58,11 +61,14 @@ export default function LoginForm({ rules, redirectTo }: Props) {
           placeholder="you@example.com"
         />
         {errors.email && <span className="text-error text-sm mt-1 block">{errors.email}</span>}
-      </label>
-      <label className="form-control block">
-        <span className="label-text font-medium">Password</span>
+      </div>
+      <div className="form-control block">
+        <label htmlFor="login-password" className="label-text font-medium">
+          Password
+        </label>
         <div className="join w-full mt-1">
           <input
+            id="login-password"
             type={showPassword ? 'text' : 'password'}
             name="password"
             autoComplete="current-password"
@@ -82,7 +88,7 @@ export default function LoginForm({ rules, redirectTo }: Props) {
           </button>
         </div>
         {errors.password && <span className="text-error text-sm mt-1 block">{errors.password}</span>}
-      </label>
+      </div>
       <div className="flex justify-end text-sm">
         <a className="link link-primary" href="/forgot-password">
           Forgot your password?

@@ -12,6 +12,8 @@ export type FieldSchema = {
   /** Per-rule messages (src/shared/schema.ts). */
   errorMessage?: Partial<Record<'required' | 'minLength' | 'maxLength' | 'pattern' | 'minimum' | 'maximum' | 'type', string>>
   anyOf?: FieldSchema[]
+  /** Every member must pass; the first failing member's message is shown (e.g. the password rules, in order). */
+  allOf?: FieldSchema[]
   const?: unknown
 }
 export type ObjectSchema = { properties: Record<string, FieldSchema>; required?: string[] }
@@ -23,6 +25,13 @@ const messageOf = (s: FieldSchema, fallback: string, rule?: keyof NonNullable<Fi
 export function checkField(schema: FieldSchema, value: unknown, required: boolean): string | null {
   const empty = value === undefined || value === null || value === ''
   if (empty) return required ? messageOf(schema, 'This field is required', 'required') : null
+  if (schema.allOf) {
+    for (const member of schema.allOf) {
+      const message = checkField(member, value, true)
+      if (message) return message
+    }
+    return null
+  }
   if (schema.anyOf) {
     return schema.anyOf.some((s) => (s.const !== undefined ? s.const === value : checkField(s, value, true) === null))
       ? null

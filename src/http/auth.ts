@@ -3,6 +3,7 @@ import type { Database } from '../../db/client'
 import { can, grantFor, type Access, type Permission } from '../policy/permissions'
 import type { SessionUser } from '../modules/auth/session'
 import { invalidateSession, sessionIdOf, validateSessionToken } from '../modules/auth/session'
+import { ACCOUNT_INACTIVE } from '../modules/auth/service'
 import type { AppContext } from './context'
 import { forbidden, unauthorized } from './errors'
 
@@ -17,7 +18,7 @@ type Headers = Record<string, string | undefined>
 type CookieJar = Record<string, Cookie<unknown>>
 
 /** Where a session token came from: the browser cookie, or `Authorization: Bearer` from scripts. */
-function readToken(headers: Headers, cookie: CookieJar): { token: string; viaCookie: boolean } | null {
+export function readToken(headers: Headers, cookie: CookieJar): { token: string; viaCookie: boolean } | null {
   const bearer = /^Bearer\s+(\S+)$/i.exec(headers.authorization ?? '')?.[1]
   if (bearer) return { token: bearer, viaCookie: false }
   const value = cookie[SESSION_COOKIE]?.value
@@ -63,7 +64,7 @@ export const authGuard = (ctx: AppContext) => {
       const own = new URL(request.url).origin
       if (!origin || (origin !== own && !allowedOrigins.has(origin))) throw forbidden('Cross-site request refused: it must come from this site')
     }
-    if (!found.user.isActive) throw forbidden('Account inactive: your account is currently inactive. Please contact an administrator.')
+    if (!found.user.isActive) throw forbidden(ACCOUNT_INACTIVE)
     return found.user
   }
 

@@ -1,8 +1,34 @@
 import type { Database } from '../../db/client'
 import type { Config } from '../config'
+import { DocumentStore } from '../modules/documents/store'
+import { Mailer } from '../modules/mail/service'
+import { RATE_LIMITS } from '../shared/constants'
+import { RateLimiter } from './rate-limit'
+
+const limiter = ({ limit, windowMs }: { limit: number; windowMs: number }) => new RateLimiter(limit, windowMs)
+
+export const createLimits = () => ({
+  loginByAddress: limiter(RATE_LIMITS.failedLoginPerAddress),
+  loginByAccount: limiter(RATE_LIMITS.failedLoginPerAccount),
+  resetByAddress: limiter(RATE_LIMITS.resetRequestPerAddress),
+  resetByAccount: limiter(RATE_LIMITS.resetRequestPerAccount),
+  registerByAddress: limiter(RATE_LIMITS.registrationPerAddress),
+})
+export type Limits = ReturnType<typeof createLimits>
 
 /**
  * What every feature module needs from the running app. Modules are built by functions of it, so each test
  * file can compose an app on its own database (bun test runs files in one process).
  */
-export type AppContext = { db: Database; config: Config }
+export type AppContext = { db: Database; config: Config; mail: Mailer; documents: DocumentStore; limits: Limits }
+
+/** The services of one running app, over its database and configuration. */
+export function createContext(db: Database, config: Config, overrides: Partial<AppContext> = {}): AppContext {
+  return {
+    db,
+    config,
+    mail: overrides.mail ?? new Mailer(db, config),
+    documents: overrides.documents ?? new DocumentStore(config.documentsDir),
+    limits: overrides.limits ?? createLimits(),
+  }
+}

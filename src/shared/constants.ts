@@ -68,3 +68,15 @@ export const TOAST = {
 } as const
 
 export const SESSION_DAYS = 30
+
+const MINUTE_MS = 60_000
+/** Rate limits of sign-in and password reset (429 with Retry-After beyond them). */
+export const RATE_LIMITS = {
+  failedLoginPerAccount: { limit: 5, windowMs: 15 * MINUTE_MS },
+  failedLoginPerAddress: { limit: 20, windowMs: 15 * MINUTE_MS },
+  resetRequestPerAccount: { limit: 3, windowMs: 60 * MINUTE_MS },
+  resetRequestPerAddress: { limit: 10, windowMs: 60 * MINUTE_MS },
+  registrationPerAddress: { limit: 20, windowMs: 60 * MINUTE_MS },
+} as const
+
+export const RESET_TOKEN_MINUTES = 60

@@ -84,7 +84,7 @@ describe('signed-in lists', () => {
     const inactive = signIn(h.db, 'MASTER_ADMIN', { isActive: false })
     const res = await json(await h.request('/api/geographic/hierarchy', { headers: inactive.bearer }))
     expect(res.status).toBe(403)
-    expect(res.body.detail).toContain('Account inactive')
+    expect(res.body.detail).toBe('Account Inactive: Your account is currently inactive. Please contact an administrator.')
   })
 })
 

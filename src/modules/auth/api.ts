@@ -1,10 +1,15 @@
 import { Elysia, t } from 'elysia'
-import { authGuard, endSession, SESSION_COOKIE, sessionCookieOptions } from '../../http/auth'
+import { authGuard, endSession, readToken, SESSION_COOKIE, sessionCookieOptions } from '../../http/auth'
+import { clientAddress } from '../../http/client-address'
 import type { AppContext } from '../../http/context'
 import { describeUser } from '../../http/page-auth'
+import { LIMITS } from '../../shared/constants'
 import { ErrorDetail as Detail } from '../../shared/schema'
-import { LoginBody } from './model'
+import { ForgotPasswordBody, LoginBody, Message, RegisterBody, Registered, ResetPasswordBody } from './model'
+import { requestPasswordReset, resetPassword } from './password-reset'
+import { FILE_TOO_LARGE, REGISTERED, register } from './registration'
 import { login } from './service'
+import { createSession, invalidateSession, sessionIdOf } from './session'
 
 const tags = ['Auth']
 export const CurrentUser = t.Object({
@@ -18,25 +23,65 @@ export const CurrentUser = t.Object({
   state_name: t.Union([t.String(), t.Null()]),
   country_name: t.Union([t.String(), t.Null()]),
 })
+const SignedIn = t.Object({
+  user: CurrentUser,
+  token: t.String({ description: 'The session token, for scripts: send it as `Authorization: Bearer <token>`' }),
+})
 
-/** Sign-in and sign-out (SPEC section 7 "Auth"). Registration and password reset come with the accounts work. */
+// A registration body is the document plus a few short fields; anything much larger is refused before parsing.
+const REGISTRATION_BODY_LIMIT = LIMITS.registrationFileBytes + 64 * 1024
+
+/** Registration, sign-in, sessions and password reset (SPEC section 7 "Auth"). */
 export const authApi = (ctx: AppContext) =>
   new Elysia({ name: 'auth-api', prefix: '/api/auth' })
     .use(authGuard(ctx))
+    .resolve(({ request, server }) => ({ ipAddress: clientAddress(request, server, ctx.config.trustProxy) }))
+    .post(
+      '/register',
+      async ({ body, ipAddress, set }) => {
+        const user = await register(ctx, body, ipAddress)
+        set.status = 201
+        return { id: user.id, email: user.email, full_name: user.fullName, registration_status: 'PENDING' as const, message: REGISTERED }
+      },
+      {
+        parse: ({ request, status }) => {
+          if (Number(request.headers.get('content-length') ?? 0) > REGISTRATION_BODY_LIMIT) return status(413, { detail: FILE_TOO_LARGE })
+        },
+        // Browsers send untouched optional inputs as empty strings and an empty file part: both mean "not given".
+        transform: ({ body }) => {
+          const fields = body as Record<string, unknown>
+          for (const [key, value] of Object.entries(fields ?? {}))
+            if (value === '' || (value instanceof Blob && value.size === 0)) delete fields[key]
+        },
+        body: RegisterBody,
+        type: 'multipart/form-data',
+        response: { 201: Registered, 409: Detail, 413: Detail, 422: t.Any(), 429: Detail },
+        detail: {
+          tags,
+          security: [],
+          summary: 'Register as a broker (pending admin approval; does not sign in)',
+          description:
+            "Multipart form. `id_card_file` is optional: JPEG, PNG or PDF judged by its bytes, at most 5 MB. Errors: 409 `email already registered` or `id card number already registered`; 422 `invalid city` or `file type not allowed`; 413 `file too large`; 422 with a list of `{loc, msg}` for field rules; 429 when an address registers too often. Admins of the user's city and master admins are notified by mail.",
+        },
+      },
+    )
     .post(
       '/login',
-      async ({ body, cookie, request, server }) => {
-        const result = await login(ctx.db, body.email, body.password, {
-          userAgent: request.headers.get('user-agent'),
-          ipAddress: server?.requestIP(request)?.address ?? null,
-        })
+      async ({ body, cookie, request, ipAddress }) => {
+        const result = await login(ctx, body.email, body.password, { userAgent: request.headers.get('user-agent'), ipAddress })
         cookie[SESSION_COOKIE]!.set({ value: result.token, ...sessionCookieOptions(ctx.config.publicUrl, result.session.expiresAt) })
         return { user: describeUser(ctx.db, result.user), token: result.token }
       },
       {
         body: LoginBody,
-        response: { 200: t.Object({ user: CurrentUser, token: t.String({ description: 'For scripts: send as Authorization: Bearer <token>' }) }), 401: Detail, 403: Detail },
-        detail: { tags, summary: 'Sign in: sets the session cookie and returns the user and the session token', security: [] },
+        response: { 200: SignedIn, 401: Detail, 403: Detail, 429: Detail },
+        detail: {
+          tags,
+          security: [],
+          summary: 'Sign in: sets the session cookie and returns the user and the session token',
+          description:
+            'A wrong email or password is one 401 that does not say which. 403 says whether the registration is pending approval, was rejected, or the account is inactive. Failed attempts are limited per address and per account (429 with `Retry-After`). Scripts and Swagger UI send the returned `token` as `Authorization: Bearer <token>` (the Authorize button).',
+        },
       },
     )
     .get('/me', ({ user }) => describeUser(ctx.db, user), {
@@ -45,6 +90,22 @@ export const authApi = (ctx: AppContext) =>
       detail: { tags, summary: 'The signed-in user, with city, state and country names' },
     })
     .post(
+      '/refresh',
+      ({ user, headers, cookie, request }) => {
+        // A new token replaces the presented one, which stops working at once.
+        const old = readToken(headers, cookie)!
+        invalidateSession(ctx.db, sessionIdOf(old.token))
+        const next = createSession(ctx.db, user.id, { userAgent: request.headers.get('user-agent') })
+        if (old.viaCookie) cookie[SESSION_COOKIE]!.set({ value: next.token, ...sessionCookieOptions(ctx.config.publicUrl, next.session.expiresAt) })
+        return { user: describeUser(ctx.db, user), token: next.token }
+      },
+      {
+        signedIn: true,
+        response: { 200: SignedIn, 401: Detail, 403: Detail },
+        detail: { tags, summary: 'Rotate the session token: the old one ends, a new one (30 days) is returned and set as the cookie' },
+      },
+    )
+    .post(
       '/logout',
       ({ cookie, headers, set }) => {
         endSession(ctx.db, headers, cookie)
@@ -52,3 +113,24 @@ export const authApi = (ctx: AppContext) =>
       },
       { detail: { tags, summary: 'Sign out: ends this session' } },
     )
+    .post('/password/forgot', ({ body, ipAddress }) => ({ message: requestPasswordReset(ctx, body.email, ipAddress) }), {
+      body: ForgotPasswordBody,
+      response: { 200: Message, 422: t.Any(), 429: Detail },
+      detail: {
+        tags,
+        security: [],
+        summary: 'Ask for a password reset link by mail',
+        description:
+          'Answers the same whether or not the email has an account. The mailed link is valid for one hour and works once; asking again retires earlier links. Limited per address and per email (429 with `Retry-After`).',
+      },
+    })
+    .post('/password/reset', async ({ body, ipAddress }) => ({ message: await resetPassword(ctx, body, ipAddress) }), {
+      body: ResetPasswordBody,
+      response: { 200: Message, 400: Detail, 422: t.Any(), 429: Detail },
+      detail: {
+        tags,
+        security: [],
+        summary: 'Set a new password with the token from the mailed link',
+        description: 'Applies the registration password rules. Ends every session of the user. An unknown, used or expired token is a 400.',
+      },
+    })

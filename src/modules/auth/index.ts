@@ -1,13 +1,16 @@
 import { Elysia, t } from 'elysia'
 import { createElement } from 'react'
+import type { AppContext } from '../../http/context'
 import { renderPage } from '../../pages/render'
-import { LoginPage, PendingAuthPage } from './page'
+import { listCountries } from '../geography/service'
+import { ForgotPasswordPage, LoginPage, RegisterPage, ResetPasswordPage } from './page'
 import { safeRedirectPath } from './redirect'
 
 const page = { detail: { hide: true } }
 
 /** Sign-in, registration and password pages. */
-export const authPages = new Elysia({ name: 'auth-pages' })
+export const authPages = (ctx: AppContext) =>
+  new Elysia({ name: 'auth-pages' })
   .get(
     '/login',
     ({ query }) => renderPage(createElement(LoginPage, { redirectTo: safeRedirectPath(query.redirect) }), { title: 'Login' }),
@@ -15,43 +18,17 @@ export const authPages = new Elysia({ name: 'auth-pages' })
   )
   .get(
     '/register',
-    () =>
-      renderPage(
-        createElement(PendingAuthPage, {
-          current: '/register',
-          title: 'Create your broker account',
-          text: 'Registration with your identity card opens here shortly. Approval typically takes 1-2 business days.',
-        }),
-        { title: 'Register' },
-      ),
+    // Countries are read per request, so the first view's select is complete and current.
+    () => renderPage(createElement(RegisterPage, { countries: listCountries(ctx.db).map(({ id, name }) => ({ id, name })) }), { title: 'Register' }),
     page,
   )
-  .get(
-    '/forgot-password',
-    () =>
-      renderPage(
-        createElement(PendingAuthPage, {
-          current: '/forgot-password',
-          title: 'Forgot your password?',
-          text: 'Password reset by email opens here shortly. Until then, ask your administrator to help you sign in.',
-        }),
-        { title: 'Forgot password' },
-      ),
-    page,
-  )
+  .get('/forgot-password', () => renderPage(createElement(ForgotPasswordPage), { title: 'Forgot password' }), page)
   .get(
     '/reset-password',
     ({ query, redirect }) => {
       // SPEC: with no token the user is sent to /forgot-password.
       if (!query.token) return redirect('/forgot-password', 302)
-      return renderPage(
-        createElement(PendingAuthPage, {
-          current: '/reset-password',
-          title: 'Reset your password',
-          text: 'Password reset opens here shortly. Until then, ask your administrator to help you sign in.',
-        }),
-        { title: 'Reset password' },
-      )
+      return renderPage(createElement(ResetPasswordPage, { token: query.token }), { title: 'Reset password' })
     },
     { ...page, query: t.Object({ token: t.Optional(t.String()) }) },
   )

@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm'
-import type { Database } from '../../../db/client'
 import { users } from '../../../db/schema'
+import type { AppContext } from '../../http/context'
 import { forbidden, unauthorized } from '../../http/errors'
+import { enforce } from '../../http/rate-limit'
 import { createSession } from './session'
 
 // Verifying against this when the email is unknown makes both failures take the same time.
@@ -10,14 +11,34 @@ let dummyHash: Promise<string> | undefined
 const dummy = () => (dummyHash ??= Bun.password.hash(crypto.randomUUID()))
 
 export const WRONG_CREDENTIALS = 'Incorrect email or password'
+export const PENDING_APPROVAL = 'Your registration is pending approval by an administrator. You will receive an email once it is approved.'
+export const REGISTRATION_REJECTED = 'Your registration was rejected. Please contact an administrator if you think this is a mistake.'
+export const ACCOUNT_INACTIVE = 'Account Inactive: Your account is currently inactive. Please contact an administrator.'
 
-/** Checks the credentials and the account's standing, then opens a session. One message for either wrong field. */
-export async function login(db: Database, email: string, password: string, meta: { userAgent?: string | null; ipAddress?: string | null }) {
-  const user = db.select().from(users).where(eq(users.email, email.trim().toLowerCase())).get()
+export const normalizeEmail = (email: string) => email.trim().toLowerCase()
+
+type Meta = { userAgent?: string | null; ipAddress: string }
+
+/**
+ * Checks the credentials, then the account's standing, then opens a session. One message for either wrong field;
+ * failed attempts count per address and per account, and beyond the limit the password is not even checked.
+ */
+export async function login({ db, limits }: AppContext, email: string, password: string, meta: Meta) {
+  const account = normalizeEmail(email)
+  const keys: Parameters<typeof enforce>[0] = [
+    [limits.loginByAddress, meta.ipAddress],
+    [limits.loginByAccount, account],
+  ]
+  enforce(keys, 'failed sign-in attempts')
+  const user = db.select().from(users).where(eq(users.email, account)).get()
   const ok = await Bun.password.verify(password, user?.passwordHash.startsWith('$argon2') ? user.passwordHash : await dummy())
-  if (!user || !ok) throw unauthorized(WRONG_CREDENTIALS)
-  if (user.registrationStatus === 'PENDING') throw forbidden('Your registration is pending approval by an administrator.')
-  if (user.registrationStatus === 'REJECTED') throw forbidden('Your registration was rejected. Please contact support.')
-  if (!user.isActive) throw forbidden('Account inactive: your account is currently inactive. Please contact an administrator.')
+  if (!user || !ok) {
+    for (const [limiter, key] of keys) limiter.hit(key)
+    throw unauthorized(WRONG_CREDENTIALS)
+  }
+  limits.loginByAccount.reset(account)
+  if (user.registrationStatus === 'PENDING') throw forbidden(PENDING_APPROVAL)
+  if (user.registrationStatus === 'REJECTED') throw forbidden(REGISTRATION_REJECTED)
+  if (!user.isActive) throw forbidden(ACCOUNT_INACTIVE)
   return { user, ...createSession(db, user.id, meta) }
 }

@@ -57,6 +57,6 @@ export function invalidateSession(db: Database, sessionId: string): void {
 }
 
 /** Ends every session of a user: on deactivation, rejection and password change. */
-export function invalidateUserSessions(db: Database, userId: number): void {
+export function invalidateUserSessions(db: Pick<Database, 'delete'>, userId: number): void {
   db.delete(sessions).where(eq(sessions.userId, userId)).run()
 }

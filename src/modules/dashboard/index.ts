@@ -2,28 +2,68 @@ import { Elysia, type Cookie } from 'elysia'
 import { createElement, type ReactElement } from 'react'
 import { endSession } from '../../http/auth'
 import type { AppContext } from '../../http/context'
-import { loginRedirect, pageUser, type PageUser } from '../../http/page-auth'
+import { loginRedirect, pageUser } from '../../http/page-auth'
 import { renderPage } from '../../pages/render'
-import { AccountInactive, DashboardHome } from './page'
+import type { Role } from '../../shared/constants'
+import { AccessDenied, DashboardLayout, type ShellUser } from './layout'
+import { NAV_ITEMS } from './nav'
+import { AccountInactive, AdminHome, BrokerHome, BrokersOnly, SectionComing } from './page'
+import { adminStats, countPendingApprovals } from './service'
 
 const hidden = { detail: { hide: true } }
 
+type Guard = { roles: readonly Role[]; current: string; section: string; denied: ReactElement }
+
 /**
- * Renders a dashboard page for the signed-in, active user: signed out goes to /login (remembering the page),
- * inactive sees 'Account Inactive'. Role checks are the page's own, and the API behind it refuses regardless.
+ * Renders a dashboard page for the signed-in, active user, in the order of SPEC section 2: signed out goes to
+ * /login (remembering the page), inactive sees 'Account Inactive', a role not allowed sees the page's denial (403).
+ * The API behind every page refuses the same users whatever the page shows.
  */
 export const dashboardPage =
-  (ctx: AppContext, title: string, render: (user: PageUser) => ReactElement) =>
+  (ctx: AppContext, title: string, render: (user: ShellUser) => ReactElement, guard?: Guard) =>
   ({ request, cookie }: { request: Request; cookie: Record<string, Cookie<unknown>> }) => {
-    const user = pageUser(ctx, cookie)
-    if (!user) return loginRedirect(request)
-    if (!user.is_active) return renderPage(createElement(AccountInactive), { title: 'Account Inactive', status: 403 })
+    const found = pageUser(ctx, cookie)
+    if (!found) return loginRedirect(request)
+    if (!found.is_active) return renderPage(createElement(AccountInactive), { title: 'Account Inactive', status: 403 })
+    const user: ShellUser = { ...found, pendingApprovals: countPendingApprovals(ctx.db, found) }
+    if (guard && !guard.roles.includes(user.role))
+      return renderPage(createElement(DashboardLayout, { user, current: guard.current, section: guard.section, children: guard.denied }), { title, status: 403 })
     return renderPage(render(user), { title })
   }
 
-export const dashboardRoutes = (ctx: AppContext) =>
-  new Elysia({ name: 'dashboard' })
-    .get('/dashboard', dashboardPage(ctx, 'Dashboard', (user) => createElement(DashboardHome, { user })), hidden)
+const GENERIC_DENIAL = "You don't have permission to access this page."
+
+/** Sections whose screens come in later work: each is already guarded by role and says so plainly. */
+const COMING: { href: string; denied?: ReactElement }[] = [
+  { href: '/dashboard/listings' },
+  { href: '/dashboard/approvals' },
+  { href: '/dashboard/brokers' },
+  { href: '/dashboard/admins', denied: createElement(AccessDenied, { message: 'Only Master Admins can manage Module Admins.' }) },
+  { href: '/dashboard/analytics' },
+  { href: '/dashboard/audit' },
+]
+
+export const dashboardRoutes = (ctx: AppContext) => {
+  let app = new Elysia({ name: 'dashboard' })
+    .get(
+      '/dashboard',
+      dashboardPage(ctx, 'Dashboard', (user) =>
+        user.role === 'BROKER'
+          ? createElement(BrokerHome, { user })
+          : createElement(AdminHome, { user, stats: adminStats(ctx.db, user) }),
+      ),
+      hidden,
+    )
+    // SPEC: 'Access Restricted' for everyone but brokers, inside the shell.
+    .get(
+      '/dashboard/my-listings',
+      dashboardPage(ctx, 'My Listings', (user) =>
+        user.role === 'BROKER'
+          ? createElement(SectionComing, { user, href: '/dashboard/my-listings' })
+          : createElement(BrokersOnly, { user }),
+      ),
+      hidden,
+    )
     // A form post from the user menu: works without script, and always lands on /login (SPEC "Sign out").
     .post(
       '/logout',
@@ -33,3 +73,18 @@ export const dashboardRoutes = (ctx: AppContext) =>
       },
       hidden,
     )
+  for (const { href, denied } of COMING) {
+    const item = NAV_ITEMS.find((i) => i.href === href)!
+    app = app.get(
+      href,
+      dashboardPage(ctx, item.label, (user) => createElement(SectionComing, { user, href }), {
+        roles: item.roles,
+        current: href,
+        section: item.label,
+        denied: denied ?? createElement(AccessDenied, { message: GENERIC_DENIAL }),
+      }),
+      hidden,
+    ) as unknown as typeof app
+  }
+  return app
+}

@@ -4,7 +4,10 @@ import { ROLE_LABELS } from '../../shared/constants'
 import { SITE_NAME } from '../../shared/site'
 import { navFor } from './nav'
 
-type Props = { user: PageUser; current: string; section: string; children: ReactNode }
+/** The signed-in user as the shell shows them: with the count for the approvals badge (admins only). */
+export type ShellUser = PageUser & { pendingApprovals?: number | null }
+
+type Props = { user: ShellUser; current: string; section: string; children: ReactNode }
 
 /** The dashboard shell: sidebar by role, breadcrumbs, user menu. The phone drawer and the menu work without script. */
 export function DashboardLayout({ user, current, section, children }: Props) {
@@ -65,6 +68,11 @@ export function DashboardLayout({ user, current, section, children }: Props) {
               <li key={item.href}>
                 <a href={item.href} className={current === item.href ? 'menu-active' : undefined} aria-current={current === item.href ? 'page' : undefined}>
                   {item.label}
+                  {item.href === '/dashboard/approvals' && !!user.pendingApprovals && (
+                    <span className="badge badge-warning badge-sm ml-auto" data-pending-badge aria-label={`${user.pendingApprovals} pending approvals`}>
+                      {user.pendingApprovals}
+                    </span>
+                  )}
                 </a>
               </li>
             ))}
@@ -76,11 +84,11 @@ export function DashboardLayout({ user, current, section, children }: Props) {
 }
 
 /** 'Access Denied' and the reason, inside the shell (the server also refuses the data behind the page). */
-export function AccessDenied({ message }: { message: string }) {
+export function AccessDenied({ message, title = 'Access Denied' }: { message: string; title?: string }) {
   return (
     <div role="alert" className="card mx-auto mt-10 max-w-lg bg-base-100 shadow">
       <div className="card-body items-center text-center">
-        <h1 className="card-title text-2xl text-error">Access Denied</h1>
+        <h1 className="card-title text-2xl text-error">{title}</h1>
         <p>{message}</p>
         <a href="/dashboard" className="btn btn-primary btn-sm mt-2">
           Back to Dashboard

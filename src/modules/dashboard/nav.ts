@@ -15,7 +15,4 @@ export const NAV_ITEMS: NavItem[] = [
   { label: 'Audit Logs', href: '/dashboard/audit', roles: ['MASTER_ADMIN', 'MODULE_ADMIN'] },
 ]
 
-/** Sections whose screens exist in this build; the others join the navigation as they land. */
-const BUILT = new Set(['/dashboard', '/dashboard/geographic'])
-
-export const navFor = (role: Role) => NAV_ITEMS.filter((item) => item.roles.includes(role) && BUILT.has(item.href))
+export const navFor = (role: Role) => NAV_ITEMS.filter((item) => item.roles.includes(role))

@@ -1,29 +1,110 @@
-import type { PageUser } from '../../http/page-auth'
 import { ROLE_LABELS } from '../../shared/constants'
-import { DashboardLayout } from './layout'
-import { navFor } from './nav'
+import { AccessDenied, DashboardLayout, type ShellUser } from './layout'
+import { NAV_ITEMS } from './nav'
+import type { AdminStats } from './service'
 
-/** The dashboard's welcome page; the role views of later sections replace its body. */
-export function DashboardHome({ user }: { user: PageUser }) {
-  const sections = navFor(user.role).filter((i) => i.href !== '/dashboard')
+// SPEC section 2 "Admin listings": the welcome line and the capabilities by role.
+const CAPABILITIES = {
+  MASTER_ADMIN: [
+    'Manage all brokers across all cities',
+    'Manage module administrators',
+    'View global analytics and reports',
+    'Manage geographic data',
+    'Access audit logs and system monitoring',
+  ],
+  MODULE_ADMIN: [
+    'Manage brokers in the assigned city',
+    'View city-scoped analytics and reports',
+    'Access audit logs for the assigned city',
+    'Export data for the assigned city',
+  ],
+} as const
+
+const number = (n: number) => n.toLocaleString('en-US')
+
+export function AdminHome({ user, stats }: { user: ShellUser; stats: AdminStats }) {
+  const isMaster = user.role === 'MASTER_ADMIN'
+  const cards = [
+    { label: 'Active Brokers', value: stats.activeBrokers },
+    { label: 'Total Listings', value: stats.totalListings },
+    { label: 'This Month', value: stats.thisMonth },
+    { label: isMaster ? 'Cities' : 'Your City', value: stats.cities },
+  ]
   return (
     <DashboardLayout user={user} current="/dashboard" section="Dashboard">
-      <h1 className="text-2xl font-bold">Welcome, {user.full_name}</h1>
+      <div className="flex flex-wrap items-center gap-3">
+        <h1 className="text-2xl font-bold">{`Welcome back, ${user.full_name}!`}</h1>
+        {user.city_name && (
+          <span className="badge badge-outline" data-city-badge>
+            {`${user.city_name}, ${user.state_name}`}
+          </span>
+        )}
+      </div>
       <p className="mt-1 text-base-content/70">
-        {ROLE_LABELS[user.role]}
-        {user.city_name ? ` · ${user.city_name}, ${user.state_name}` : ''}
+        {`You have ${isMaster ? 'global' : 'city-level'} administrative access (${ROLE_LABELS[user.role]}).`}
       </p>
-      {sections.length > 0 && (
-        <div className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-          {sections.map((s) => (
-            <a key={s.href} href={s.href} className="card bg-base-100 shadow-sm transition hover:shadow-md">
-              <div className="card-body">
-                <h2 className="card-title">{s.label}</h2>
-              </div>
-            </a>
-          ))}
+      <div className="stats stats-vertical mt-6 w-full bg-base-100 shadow sm:stats-horizontal">
+        {cards.map((c) => (
+          <div key={c.label} className="stat">
+            <div className="stat-title">{c.label}</div>
+            <div className="stat-value text-primary">{number(c.value)}</div>
+          </div>
+        ))}
+      </div>
+      <div className="card mt-6 bg-base-100 shadow-sm">
+        <div className="card-body">
+          <h2 className="card-title text-lg">What you can do</h2>
+          <ul className="list-inside list-disc space-y-1 text-base-content/80">
+            {CAPABILITIES[isMaster ? 'MASTER_ADMIN' : 'MODULE_ADMIN'].map((c) => (
+              <li key={c}>{c}</li>
+            ))}
+          </ul>
         </div>
-      )}
+      </div>
+    </DashboardLayout>
+  )
+}
+
+export function BrokerHome({ user }: { user: ShellUser }) {
+  return (
+    <DashboardLayout user={user} current="/dashboard" section="Dashboard">
+      <h1 className="text-2xl font-bold">{`Welcome, ${user.full_name}`}</h1>
+      <p className="mt-1 text-base-content/70">{`Broker${user.city_name ? ` · ${user.city_name}, ${user.state_name}` : ''}`}</p>
+      <div className="mt-6 grid gap-4 sm:grid-cols-2">
+        <a href="/dashboard/listings" className="card bg-base-100 shadow-sm transition hover:shadow-md">
+          <div className="card-body">
+            <h2 className="card-title">Listings</h2>
+            <p className="text-base-content/70">Requirements and availabilities across the network.</p>
+          </div>
+        </a>
+        <a href="/dashboard/my-listings" className="card bg-base-100 shadow-sm transition hover:shadow-md">
+          <div className="card-body">
+            <h2 className="card-title">My Listings</h2>
+            <p className="text-base-content/70">The listings you posted, with their status.</p>
+          </div>
+        </a>
+      </div>
+    </DashboardLayout>
+  )
+}
+
+/** A section whose screen is not in this build yet: guarded like the real one, and honest about it. */
+export function SectionComing({ user, href }: { user: ShellUser; href: string }) {
+  const label = NAV_ITEMS.find((i) => i.href === href)?.label ?? 'This section'
+  return (
+    <DashboardLayout user={user} current={href} section={label}>
+      <h1 className="text-2xl font-bold">{label}</h1>
+      <div role="status" className="alert mt-6">
+        <span>{label} is not part of this build yet. The API for it is documented at /swagger as it lands.</span>
+      </div>
+    </DashboardLayout>
+  )
+}
+
+export function BrokersOnly({ user }: { user: ShellUser }) {
+  return (
+    <DashboardLayout user={user} current="/dashboard/my-listings" section="My Listings">
+      <AccessDenied title="Access Restricted" message="This page is only available for brokers." />
     </DashboardLayout>
   )
 }

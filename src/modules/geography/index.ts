@@ -2,6 +2,7 @@ import { Elysia, t } from 'elysia'
 import { createElement } from 'react'
 import { can } from '../../policy/permissions'
 import { dashboardPage } from '../dashboard'
+import { AccessDenied } from '../dashboard/layout'
 import { GeographicPage } from './page'
 import { authGuard } from '../../http/auth'
 import type { AppContext } from '../../http/context'
@@ -18,9 +19,12 @@ export const geographyRoutes = (ctx: AppContext) => {
   // The management screen; the data behind it is refused to non-masters by the API routes anyway.
   const pages = new Elysia({ name: 'geography-pages' }).get(
     '/dashboard/geographic',
-    dashboardPage(ctx, 'Geographic', (user) =>
-      createElement(GeographicPage, { user, hierarchy: can(user.role, 'manage:geography:any') ? geo.getHierarchy(db) : null }),
-    ),
+    dashboardPage(ctx, 'Geographic', (user) => createElement(GeographicPage, { user, hierarchy: geo.getHierarchy(db) }), {
+      roles: ['MASTER_ADMIN'],
+      current: '/dashboard/geographic',
+      section: 'Geographic',
+      denied: createElement(AccessDenied, { message: 'Only Master Administrators can manage geographic data.' }),
+    }),
     { detail: { hide: true } },
   )
   const api = (

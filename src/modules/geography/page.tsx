@@ -1,15 +1,12 @@
-import type { PageUser } from '../../http/page-auth'
 import { formRules } from '../../pages/form-rules'
 import { Island } from '../../pages/island'
-import { AccessDenied, DashboardLayout } from '../dashboard/layout'
+import { DashboardLayout, type ShellUser } from '../dashboard/layout'
 import { CityBody, CountryBody, StateBody, type CountryTree } from './model'
 
-export function GeographicPage({ user, hierarchy }: { user: PageUser; hierarchy: CountryTree[] | null }) {
+export function GeographicPage({ user, hierarchy }: { user: ShellUser; hierarchy: CountryTree[] }) {
   return (
     <DashboardLayout user={user} current="/dashboard/geographic" section="Geographic">
-      {hierarchy === null ? (
-        <AccessDenied message="Only Master Administrators can manage geographic data." />
-      ) : (
+      {
         <>
           <h1 className="text-2xl font-bold">Geographic Management</h1>
           <p className="mb-6 mt-1 text-base-content/70">Countries, states and cities of the network.</p>
@@ -18,7 +15,7 @@ export function GeographicPage({ user, hierarchy }: { user: PageUser; hierarchy:
             props={{ hierarchy, rules: { country: formRules(CountryBody), state: formRules(StateBody), city: formRules(CityBody) } }}
           />
         </>
-      )}
+      }
     </DashboardLayout>
   )
 }

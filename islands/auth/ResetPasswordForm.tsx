@@ -1,0 +1,149 @@
+import { useState, type FormEvent } from 'react'
+import { ACCOUNT_MESSAGES as M } from '../../src/shared/account-rules'
+import { api, ApiError } from '../shared/api'
+import { checkForm, type FieldErrors, type ObjectSchema } from '../shared/form-rules'
+
+type Props = {
+  /** The token from the emailed link (the page sends a visitor without one to /forgot-password). */
+  token: string
+  /** The reset body's schema: the password rules the server applies, in order. */
+  rules: ObjectSchema
+}
+
+type PasswordFieldProps = {
+  id: string
+  label: string
+  value: string
+  onChange: (value: string) => void
+  error?: string
+  autoComplete?: string
+  hint?: string
+}
+
+/** A password input with its Show/Hide toggle; shared by registration and reset. */
+export function PasswordField({ id, label, value, onChange, error, autoComplete = 'new-password', hint }: PasswordFieldProps) {
+  const [show, setShow] = useState(false)
+  const described = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ') || undefined
+  return (
+    <div className="form-control">
+      <label htmlFor={id} className="label-text block font-medium">
+        {label}
+      </label>
+      <div className="join mt-1 w-full">
+        <input
+          id={id}
+          name={id}
+          type={show ? 'text' : 'password'}
+          autoComplete={autoComplete}
+          className={`input input-bordered join-item w-full ${error ? 'input-error' : ''}`}
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+          aria-invalid={!!error}
+          aria-describedby={described}
+        />
+        <button
+          type="button"
+          className="btn join-item"
+          onClick={() => setShow((s) => !s)}
+          aria-label={`${show ? 'Hide' : 'Show'} ${label.toLowerCase()}`}
+          aria-pressed={show}
+        >
+          {show ? 'Hide' : 'Show'}
+        </button>
+      </div>
+      {hint && !error && (
+        <span id={`${id}-hint`} className="mt-1 block text-xs text-base-content/60">
+          {hint}
+        </span>
+      )}
+      {error && (
+        <span id={`${id}-error`} className="mt-1 block text-sm text-error">
+          {error}
+        </span>
+      )}
+    </div>
+  )
+}
+
+export const PASSWORD_HINT = 'At least 8 characters, with an uppercase letter, a lowercase letter, a number and a special character.'
+
+/** New password from an emailed link: the registration password rules, a matching confirmation, then a sign-in link. */
+export default function ResetPasswordForm({ token, rules }: Props) {
+  const [values, setValues] = useState({ password: '', confirm_password: '' })
+  const [errors, setErrors] = useState<FieldErrors>({})
+  const [formError, setFormError] = useState<{ message: string; linkExpired: boolean } | null>(null)
+  const [submitting, setSubmitting] = useState(false)
+  const [done, setDone] = useState(false)
+
+  const update = (name: keyof typeof values) => (value: string) => {
+    setValues((v) => ({ ...v, [name]: value }))
+    setErrors(({ [name]: _, ...rest }) => rest)
+  }
+
+  async function submit(e: FormEvent) {
+    e.preventDefault()
+    setFormError(null)
+    const found = checkForm(rules, { token, ...values })
+    if (values.confirm_password && values.confirm_password !== values.password) found.confirm_password = M.confirmMismatch
+    setErrors(found)
+    if (Object.keys(found).length > 0) return
+    setSubmitting(true)
+    try {
+      await api('/api/auth/password/reset', { method: 'POST', json: { token, ...values }, retries: 0 })
+      setDone(true)
+    } catch (err) {
+      setFormError(
+        err instanceof ApiError
+          ? { message: err.message, linkExpired: err.status === 400 }
+          : { message: 'An unexpected error occurred. Please try again.', linkExpired: false },
+      )
+    } finally {
+      setSubmitting(false)
+    }
+  }
+
+  if (done) {
+    return (
+      <div className="space-y-4 text-center" role="status">
+        <h2 className="text-xl font-bold text-success">Password Reset Successful!</h2>
+        <p className="text-base-content/80">Your password has been changed. You can now sign in with your new password.</p>
+        <a className="btn btn-primary w-full" href="/login">
+          Sign in
+        </a>
+      </div>
+    )
+  }
+
+  return (
+    <form className="space-y-4" noValidate onSubmit={submit}>
+      {formError && (
+        <div role="alert" className="alert alert-error text-sm">
+          <div>
+            <p>{formError.message}</p>
+            {formError.linkExpired && (
+              <a className="link mt-1 inline-block font-medium" href="/forgot-password">
+                Request a new link
+              </a>
+            )}
+          </div>
+        </div>
+      )}
+      {errors.token && (
+        <div role="alert" className="alert alert-error text-sm">
+          {errors.token}
+        </div>
+      )}
+      <PasswordField id="password" label="New Password" value={values.password} onChange={update('password')} error={errors.password} hint={PASSWORD_HINT} />
+      <PasswordField id="confirm_password" label="Confirm New Password" value={values.confirm_password} onChange={update('confirm_password')} error={errors.confirm_password} />
+      <button type="submit" className="btn btn-primary w-full" disabled={submitting}>
+        {submitting && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
+        {submitting ? 'Resetting...' : 'Reset Password'}
+      </button>
+      <p className="text-center text-sm">
+        <a className="link link-primary" href="/login">
+          Back to Login
+        </a>
+      </p>
+    </form>
+  )
+}

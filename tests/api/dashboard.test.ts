@@ -1,0 +1,130 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { users } from '../../db/schema'
+import type { Role } from '../../src/shared/constants'
+import { createTestApp } from '../support/app'
+import { signIn } from '../support/auth'
+import { seedPlace } from '../support/fixtures'
+
+const h = createTestApp()
+afterAll(() => h.close())
+let place: ReturnType<typeof seedPlace>
+
+beforeAll(() => {
+  place = seedPlace(h.db, ['Mumbai', 'Pune'])
+  const pending = (email: string, cityId: number) =>
+    ({ email, passwordHash: 'x', fullName: email, role: 'BROKER', isActive: false, registrationStatus: 'PENDING', cityId }) as const
+  h.db.insert(users).values([pending('p1@example.com', place.cities[0]!.id), pending('p2@example.com', place.cities[0]!.id), pending('p3@example.com', place.cities[1]!.id)]).run()
+})
+
+const as = (role: Role, cityId: number | null = place.cities[0]!.id) => signIn(h.db, role, { cityId, fullName: `Pat ${role}` }).browser
+const page = async (path: string, headers: Record<string, string>) => {
+  const res = await h.request(path, { headers })
+  return { status: res.status, html: await res.text(), location: res.headers.get('location') }
+}
+
+describe('the dashboard guard', () => {
+  test.each(['/dashboard', '/dashboard/listings', '/dashboard/my-listings', '/dashboard/approvals', '/dashboard/audit'])(
+    'signed out, %s goes to /login remembering the page',
+    async (path) => {
+      const res = await page(path + '?x=1', {})
+      expect(res.status).toBe(302)
+      expect(res.location).toBe(`/login?redirect=${encodeURIComponent(path + '?x=1')}`)
+    },
+  )
+
+  test("an inactive user sees 'Account Inactive'", async () => {
+    const res = await page('/dashboard', signIn(h.db, 'BROKER', { isActive: false }).browser)
+    expect(res.status).toBe(403)
+    expect(res.html).toContain('Account Inactive')
+    expect(res.html).toContain('Your account is currently inactive. Please contact an administrator.')
+  })
+
+  test.each([
+    ['BROKER', '/dashboard/approvals', "You don&#x27;t have permission to access this page."],
+    ['BROKER', '/dashboard/brokers', "You don&#x27;t have permission to access this page."],
+    ['BROKER', '/dashboard/analytics', "You don&#x27;t have permission to access this page."],
+    ['BROKER', '/dashboard/audit', "You don&#x27;t have permission to access this page."],
+    ['MODULE_ADMIN', '/dashboard/admins', 'Only Master Admins can manage Module Admins.'],
+    ['MODULE_ADMIN', '/dashboard/geographic', 'Only Master Administrators can manage geographic data.'],
+  ] as const)('%s on %s: Access Denied (403)', async (role, path, message) => {
+    const res = await page(path, as(role))
+    expect(res.status).toBe(403)
+    expect(res.html).toContain('Access Denied')
+    expect(res.html).toContain(message)
+  })
+
+  test.each(['MASTER_ADMIN', 'MODULE_ADMIN'] as const)("%s on /dashboard/my-listings: 'Access Restricted'", async (role) => {
+    const res = await page('/dashboard/my-listings', as(role))
+    expect(res.html).toContain('Access Restricted')
+    expect(res.html).toContain('This page is only available for brokers.')
+  })
+})
+
+describe('the shell', () => {
+  const navOf = (html: string) => [...html.slice(html.indexOf('<ul class="menu')).matchAll(/<li><a href="(\/dashboard[^"]*)"/g)].map((m) => m[1])
+
+  test('navigation by role (SPEC section 2)', async () => {
+    expect(navOf((await page('/dashboard', as('BROKER'))).html)).toEqual(['/dashboard', '/dashboard/listings', '/dashboard/my-listings'])
+    expect(navOf((await page('/dashboard', as('MODULE_ADMIN'))).html)).toEqual([
+      '/dashboard',
+      '/dashboard/listings',
+      '/dashboard/approvals',
+      '/dashboard/brokers',
+      '/dashboard/analytics',
+      '/dashboard/audit',
+    ])
+    expect(navOf((await page('/dashboard', as('MASTER_ADMIN', null))).html)).toEqual([
+      '/dashboard',
+      '/dashboard/listings',
+      '/dashboard/approvals',
+      '/dashboard/brokers',
+      '/dashboard/admins',
+      '/dashboard/geographic',
+      '/dashboard/analytics',
+      '/dashboard/audit',
+    ])
+  })
+
+  test('the approvals badge counts the pending registrations the admin may see', async () => {
+    const badge = (html: string) => /data-pending-badge[^>]*>(\d+)</.exec(html)?.[1]
+    expect(badge((await page('/dashboard', as('MASTER_ADMIN', null))).html)).toBe('3')
+    expect(badge((await page('/dashboard', as('MODULE_ADMIN', place.cities[0]!.id))).html)).toBe('2')
+    expect(badge((await page('/dashboard', as('MODULE_ADMIN', place.cities[1]!.id))).html)).toBe('1')
+    expect(badge((await page('/dashboard', as('BROKER'))).html)).toBeUndefined()
+  })
+
+  test('the user menu: name, email, role badge, city and state, and a sign-out form', async () => {
+    const { html } = await page('/dashboard', as('MODULE_ADMIN'))
+    expect(html).toContain('Pat MODULE_ADMIN')
+    expect(html).toContain('Module Admin')
+    expect(html).toContain(`Mumbai, ${place.state.name}`)
+    expect(html).toContain('action="/logout"')
+  })
+
+  test('the admin welcome: access level, city badge and capabilities by role', async () => {
+    const master = (await page('/dashboard', as('MASTER_ADMIN', null))).html
+    expect(master).toContain('global administrative access')
+    expect(master).toContain('Manage module administrators')
+    expect(master).toContain('Cities')
+    const moduleAdmin = (await page('/dashboard', as('MODULE_ADMIN'))).html
+    expect(moduleAdmin).toContain('city-level administrative access')
+    expect(moduleAdmin).toContain('Export data for the assigned city')
+    expect(moduleAdmin).toContain('Your City')
+    expect(moduleAdmin).toMatch(/data-city-badge[^>]*>Mumbai, /)
+  })
+
+  test('the broker welcome', async () => {
+    const { html, status } = await page('/dashboard', as('BROKER'))
+    expect(status).toBe(200)
+    expect(html).toContain('Welcome, Pat BROKER')
+    expect(html).not.toContain('administrative access')
+  })
+
+  test('sign out from the menu ends the session and lands on /login', async () => {
+    const who = signIn(h.db, 'BROKER')
+    const res = await h.request('/logout', { method: 'POST', headers: who.browser })
+    expect(res.status).toBe(303)
+    expect(res.headers.get('location')).toBe('/login')
+    expect((await h.request('/api/auth/me', { headers: who.bearer })).status).toBe(401)
+  })
+})
