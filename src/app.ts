@@ -11,6 +11,8 @@ import { docsRoutes } from './modules/docs'
 import { geographyRoutes } from './modules/geography'
 import { healthRoutes } from './modules/health'
 import { publicPages } from './modules/public'
+import { usersApi } from './modules/users'
+import { usersPages } from './modules/users/pages'
 
 /** The whole application, composed from feature modules. Tests call `createApp(ctx).handle(request)`. */
 export function createApp(ctx: AppContext) {
@@ -24,6 +26,8 @@ export function createApp(ctx: AppContext) {
     .use(authApi(ctx))
     .use(dashboardRoutes(ctx))
     .use(geographyRoutes(ctx))
+    .use(usersApi(ctx))
+    .use(usersPages(ctx))
     .use(publicPages)
     .use(authPages(ctx))
 }

@@ -34,7 +34,10 @@ const app = createApp(ctx)
 
 let server
 try {
-  server = Bun.serve({ port: config.port, fetch: app.fetch, maxRequestBodySize: MAX_BODY_BYTES * 4 })
+  // Through Elysia's listen, so handlers get the server: client addresses for rate limits, and no idle
+  // timeout on the approvals event stream. reusePort off: a port in use is an error, not a shared port.
+  app.listen({ port: config.port, maxRequestBodySize: MAX_BODY_BYTES * 4, reusePort: false, idleTimeout: 30 })
+  server = app.server!
 } catch (e) {
   console.error(`Cannot listen on port ${config.port}: ${(e as Error).message}. Set PORT to a free port.`)
   closeDatabase(db)
@@ -63,6 +66,7 @@ async function shutdown(signal: string) {
   stopping = true
   console.log(`${signal} received: finishing in-flight requests`)
   // stop(false) stops accepting and waits for requests in flight; then the database closes cleanly.
+  ctx.pending.close()
   await server!.stop(false)
   await ctx.mail.close()
   closeDatabase(db!)

@@ -9,6 +9,8 @@ export const CONTENT_SECURITY_POLICY = [
   "font-src 'self' data:",
   "connect-src 'self'",
   "object-src 'none'",
+  // The ID card dialog previews a fetched PDF in a frame of its blob: URL.
+  "frame-src 'self' blob:",
   "base-uri 'self'",
   "form-action 'self'",
   "frame-ancestors 'none'",

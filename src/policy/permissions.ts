@@ -28,7 +28,7 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     'read:analytics:city',
     'read:audit:city',
   ],
-  BROKER: ['read:geography:any', 'read:listing:any', 'manage:listing:own'],
+  BROKER: ['read:geography:any', 'read:user:own', 'read:listing:any', 'manage:listing:own'],
 }
 
 /** The permission as held by this role, at the widest access the role has (any > city > own), or null. */

@@ -64,8 +64,9 @@ export async function register(ctx: AppContext, body: RegisterBody, ipAddress: s
   const passwordHash = await Bun.password.hash(body.password)
   const stored = document ? await documents.save(document.bytes, document.type) : null
 
+  let user: typeof users.$inferSelect
   try {
-    return db.transaction((tx) => {
+    user = db.transaction((tx) => {
       const user = tx
         .insert(users)
         .values({
@@ -114,4 +115,6 @@ export async function register(ctx: AppContext, body: RegisterBody, ipAddress: s
     if (isUniqueViolation(e, 'id_card_number')) throw conflict(ID_CARD_TAKEN)
     throw e
   }
+  ctx.pending.changed(user.cityId)
+  return user
 }

@@ -8,7 +8,8 @@ import type { Role } from '../../shared/constants'
 import { AccessDenied, DashboardLayout, type ShellUser } from './layout'
 import { NAV_ITEMS } from './nav'
 import { AccountInactive, AdminHome, BrokerHome, BrokersOnly, SectionComing } from './page'
-import { adminStats, countPendingApprovals } from './service'
+import { countPending } from '../users/read'
+import { adminStats } from './service'
 
 const hidden = { detail: { hide: true } }
 
@@ -25,7 +26,7 @@ export const dashboardPage =
     const found = pageUser(ctx, cookie)
     if (!found) return loginRedirect(request)
     if (!found.is_active) return renderPage(createElement(AccountInactive), { title: 'Account Inactive', status: 403 })
-    const user: ShellUser = { ...found, pendingApprovals: countPendingApprovals(ctx.db, found) }
+    const user: ShellUser = { ...found, pendingApprovals: found.role === 'BROKER' ? null : countPending(ctx.db, { role: found.role, cityId: found.city_id }) }
     if (guard && !guard.roles.includes(user.role))
       return renderPage(createElement(DashboardLayout, { user, current: guard.current, section: guard.section, children: guard.denied }), { title, status: 403 })
     return renderPage(render(user), { title })
@@ -34,13 +35,10 @@ export const dashboardPage =
 const GENERIC_DENIAL = "You don't have permission to access this page."
 
 /** Sections whose screens come in later work: each is already guarded by role and says so plainly. */
-const COMING: { href: string; denied?: ReactElement }[] = [
-  { href: '/dashboard/listings' },
-  { href: '/dashboard/approvals' },
-  { href: '/dashboard/brokers' },
-  { href: '/dashboard/admins', denied: createElement(AccessDenied, { message: 'Only Master Admins can manage Module Admins.' }) },
-  { href: '/dashboard/analytics' },
-  { href: '/dashboard/audit' },
+const COMING = [
+  '/dashboard/listings',
+  '/dashboard/analytics',
+  '/dashboard/audit',
 ]
 
 export const dashboardRoutes = (ctx: AppContext) => {
@@ -73,7 +71,7 @@ export const dashboardRoutes = (ctx: AppContext) => {
       },
       hidden,
     )
-  for (const { href, denied } of COMING) {
+  for (const href of COMING) {
     const item = NAV_ITEMS.find((i) => i.href === href)!
     app = app.get(
       href,
@@ -81,7 +79,7 @@ export const dashboardRoutes = (ctx: AppContext) => {
         roles: item.roles,
         current: href,
         section: item.label,
-        denied: denied ?? createElement(AccessDenied, { message: GENERIC_DENIAL }),
+        denied: createElement(AccessDenied, { message: GENERIC_DENIAL }),
       }),
       hidden,
     ) as unknown as typeof app

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react'
 import type { PageUser } from '../../http/page-auth'
+import { Island } from '../../pages/island'
 import { ROLE_LABELS } from '../../shared/constants'
 import { SITE_NAME } from '../../shared/site'
 import { navFor } from './nav'
@@ -68,11 +69,7 @@ export function DashboardLayout({ user, current, section, children }: Props) {
               <li key={item.href}>
                 <a href={item.href} className={current === item.href ? 'menu-active' : undefined} aria-current={current === item.href ? 'page' : undefined}>
                   {item.label}
-                  {item.href === '/dashboard/approvals' && !!user.pendingApprovals && (
-                    <span className="badge badge-warning badge-sm ml-auto" data-pending-badge aria-label={`${user.pendingApprovals} pending approvals`}>
-                      {user.pendingApprovals}
-                    </span>
-                  )}
+                  {item.href === '/dashboard/approvals' && <Island name="PendingBadge" props={{ initial: user.pendingApprovals ?? 0 }} />}
                 </a>
               </li>
             ))}

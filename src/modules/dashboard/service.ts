@@ -3,14 +3,6 @@ import type { Database } from '../../../db/client'
 import { cities, listings, users } from '../../../db/schema'
 import type { PageUser } from '../../http/page-auth'
 
-/** Registrations waiting for this admin: all of them for a master admin, their city's for a module admin. */
-export function countPendingApprovals(db: Database, user: Pick<PageUser, 'role' | 'city_id'>): number | null {
-  if (user.role === 'BROKER') return null
-  if (user.role === 'MODULE_ADMIN' && user.city_id === null) return 0
-  const inScope = user.role === 'MODULE_ADMIN' ? eq(users.cityId, user.city_id!) : undefined
-  return db.select({ n: count() }).from(users).where(and(eq(users.registrationStatus, 'PENDING'), inScope)).get()!.n
-}
-
 export type AdminStats = { activeBrokers: number; totalListings: number; thisMonth: number; cities: number }
 
 /** The admin home's four cards, in the admin's scope (the original showed placeholders). */

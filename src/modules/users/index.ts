@@ -1,0 +1,137 @@
+import { Elysia, t } from 'elysia'
+import { authGuard } from '../../http/auth'
+import type { AppContext } from '../../http/context'
+import { ErrorDetail as Detail } from '../../shared/schema'
+import { ActivationBody, CreateUserBody, PendingApprovals, RejectQuery, UpdateUserBody, User, UserIdParams, UserList, UserListQuery } from './model'
+import { getUser, listPending, listUsers } from './read'
+import { approveUser, createUser, readIdCard, rejectUser, setUserActive, updateUser } from './service'
+import { pendingStream } from './stream'
+
+const tags = ['Users']
+const errors = { 401: Detail, 403: Detail, 404: Detail, 409: Detail }
+
+/** People: lists, approvals, creation, edits, activation and identity documents (SPEC section 7 "Users"). */
+export const usersApi = (ctx: AppContext) => {
+  const { db } = ctx
+  const describe = (id: number, actor: Parameters<typeof getUser>[1]) => getUser(db, actor, id)
+  return new Elysia({ name: 'users-api', prefix: '/api/users' })
+    .use(authGuard(ctx))
+    .get('/', ({ query, user }) => listUsers(db, user, query), {
+      permission: 'read:user:city',
+      query: UserListQuery,
+      response: { 200: UserList, ...errors },
+      detail: {
+        tags,
+        summary: 'List users, newest first',
+        description: 'A master admin sees everyone; a module admin only the brokers of their own city, whatever the filters say.',
+      },
+    })
+    .get('/pending/approvals', ({ user }) => listPending(db, user), {
+      permission: 'read:user:city',
+      response: { 200: PendingApprovals, ...errors },
+      detail: { tags, summary: 'Registrations waiting for approval in your scope, oldest first' },
+    })
+    .get('/pending/stream', ({ user, request, server }) => pendingStream(ctx, user, request, server), {
+      permission: 'read:user:city',
+      detail: {
+        tags,
+        summary: 'Live count of pending registrations (server-sent events)',
+        description: '`text/event-stream`: an event `pending` with `{"total": N}` on connect and whenever a registration in your scope is created, approved or rejected.',
+      },
+    })
+    .get('/:id', ({ params, user }) => getUser(db, user, params.id), {
+      signedIn: true,
+      params: UserIdParams,
+      response: { 200: User, ...errors },
+      detail: { tags, summary: 'One user', description: 'Admins within their scope; a broker only themself.' },
+    })
+    .post(
+      '/',
+      async ({ body, user, set }) => {
+        const created = await createUser(ctx, user, body)
+        set.status = 201
+        return describe(created.id, user)
+      },
+      {
+        permission: 'manage:user:city',
+        // Untouched optional inputs arrive as empty strings and an empty file part: both mean "not given".
+        transform: ({ body }) => {
+          const fields = body as Record<string, unknown>
+          for (const [key, value] of Object.entries(fields ?? {}))
+            if (value === '' || (value instanceof Blob && value.size === 0)) delete fields[key]
+        },
+        body: CreateUserBody,
+        type: 'multipart/form-data',
+        response: { 201: User, 413: Detail, 422: t.Any(), ...errors },
+        detail: {
+          tags,
+          summary: 'Add a broker or a module admin (approved and active)',
+          description:
+            'Multipart. A module admin adds brokers only, always in their own city. `id_card_document`: JPEG, PNG or PDF judged by its bytes, at most 10 MB (413 `file too large`, 422 `file type not allowed`). 409 `email already registered` / `id card number already registered`.',
+        },
+      },
+    )
+    .patch('/:id', ({ params, body, user }) => (updateUser(ctx, user, params.id, body), describe(params.id, user)), {
+      permission: 'manage:user:city',
+      params: UserIdParams,
+      body: UpdateUserBody,
+      response: { 200: User, 422: t.Any(), ...errors },
+      detail: { tags, summary: 'Edit name, phone, ID card number, or (master admin) city' },
+    })
+    .patch(
+      '/:id/activation',
+      ({ params, body, user }) => (setUserActive(ctx, user, params.id, body.is_active, body.reason), describe(params.id, user)),
+      {
+        permission: 'manage:user:city',
+        params: UserIdParams,
+        body: ActivationBody,
+        response: { 200: User, 422: t.Any(), ...errors },
+        detail: {
+          tags,
+          summary: 'Activate or deactivate a user',
+          description: 'Deactivation ends all of their sessions at once. Nobody deactivates themself or the last active master admin.',
+        },
+      },
+    )
+    .get(
+      '/:id/id-card',
+      async ({ params, user }) => {
+        const { file, type, filename } = readIdCard(ctx, user, params.id)
+        if (!(await file.exists())) return new Response(JSON.stringify({ detail: 'The ID card document file is missing' }), { status: 404, headers: { 'content-type': 'application/json' } })
+        return new Response(file, {
+          headers: {
+            'content-type': type,
+            'content-disposition': `attachment; filename="${filename}"`,
+            'x-content-type-options': 'nosniff',
+            'cache-control': 'no-store',
+          },
+        })
+      },
+      {
+        permission: 'read:user:city',
+        params: UserIdParams,
+        detail: { tags, summary: "A user's identity document (download)", description: 'Each view is written to the audit trail.' },
+      },
+    )
+    .post('/:id/approve', ({ params, user }) => (approveUser(ctx, user, params.id), describe(params.id, user)), {
+      permission: 'manage:user:city',
+      params: UserIdParams,
+      response: { 200: User, ...errors },
+      detail: {
+        tags,
+        summary: 'Approve a registration',
+        description: 'PENDING or REJECTED → APPROVED and active (a rejected user can be approved later); the user is told by mail. 409 when already approved.',
+      },
+    })
+    .post('/:id/reject', ({ params, query, user }) => (rejectUser(ctx, user, params.id, query.reason), describe(params.id, user)), {
+      permission: 'manage:user:city',
+      params: UserIdParams,
+      query: RejectQuery,
+      response: { 200: User, ...errors },
+      detail: {
+        tags,
+        summary: 'Reject a registration',
+        description: 'PENDING → REJECTED and inactive, the reason kept; the user is told by mail. 409 when not pending.',
+      },
+    })
+}

@@ -1,0 +1,40 @@
+import type { ObjectSchema } from '../../../islands/shared/form-rules'
+import { Island } from '../../pages/island'
+import { DashboardLayout, type ShellUser } from '../dashboard/layout'
+import type { UserList } from './model'
+
+type Props = {
+  user: ShellUser
+  kind: 'BROKER' | 'MODULE_ADMIN'
+  initial: UserList
+  countries: { id: number; name: string }[]
+  rules: { create: ObjectSchema; update: ObjectSchema }
+}
+
+const SCREEN = {
+  BROKER: {
+    current: '/dashboard/brokers',
+    section: 'Brokers',
+    title: 'Broker Management',
+    lead: (city: string | null) => (city ? `Brokers of ${city}: add, edit, activate and deactivate their accounts.` : 'Brokers across all cities: add, edit, activate and deactivate their accounts.'),
+  },
+  MODULE_ADMIN: {
+    current: '/dashboard/admins',
+    section: 'Module Admins',
+    title: 'Module Admin Management',
+    lead: () => 'City administrators: add them, assign their city, activate and deactivate their accounts.',
+  },
+} as const
+
+/** SPEC "Broker Management" / "Module Admin Management": the shell, a heading, and the UserManager island. */
+export function UserManagementPage({ user, kind, initial, countries, rules }: Props) {
+  const screen = SCREEN[kind]
+  const actor = { id: user.id, role: user.role, city_id: user.city_id, city_name: user.city_name, state_name: user.state_name }
+  return (
+    <DashboardLayout user={user} current={screen.current} section={screen.section}>
+      <h1 className="text-2xl font-bold">{screen.title}</h1>
+      <p className="mb-6 mt-1 text-base-content/70">{screen.lead(user.role === 'MODULE_ADMIN' ? user.city_name : null)}</p>
+      <Island name="UserManager" props={{ kind, actor, initial, countries, rules }} />
+    </DashboardLayout>
+  )
+}
