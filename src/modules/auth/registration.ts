@@ -31,8 +31,13 @@ export async function readIdDocument(file: File | undefined, maxBytes: number): 
   return { bytes, type }
 }
 
-const isUniqueViolation = (e: unknown, column: string) =>
-  e instanceof Error && /UNIQUE constraint failed/.test(e.message) && e.message.includes(`users.${column}`)
+/** The 409 for a unique index on users that refused a write (two requests racing for one email or ID card), or null. */
+export function duplicateUser(e: unknown) {
+  const failed = (column: string) => e instanceof Error && /UNIQUE constraint failed/.test(e.message) && e.message.includes(`users.${column}`)
+  if (failed('email')) return conflict(EMAIL_TAKEN)
+  if (failed('id_card_number')) return conflict(ID_CARD_TAKEN)
+  return null
+}
 
 /**
  * Creates a PENDING, inactive user with their document, and tells them and their city's admins by mail.
@@ -111,9 +116,7 @@ export async function register(ctx: AppContext, body: RegisterBody, ipAddress: s
   } catch (e) {
     if (stored) await documents.remove(stored)
     // Two registrations racing for the same email or ID card: the index decides, the loser hears why.
-    if (isUniqueViolation(e, 'email')) throw conflict(EMAIL_TAKEN)
-    if (isUniqueViolation(e, 'id_card_number')) throw conflict(ID_CARD_TAKEN)
-    throw e
+    throw duplicateUser(e) ?? e
   }
   ctx.pending.changed(user.cityId)
   return user

@@ -5,7 +5,7 @@ import type { AppContext } from '../../http/context'
 import { conflict, forbidden, notFound, unprocessable } from '../../http/errors'
 import { LIMITS } from '../../shared/constants'
 import { recordAudit } from '../audit/service'
-import { EMAIL_TAKEN, ID_CARD_TAKEN, INVALID_CITY, readIdDocument } from '../auth/registration'
+import { duplicateUser, EMAIL_TAKEN, ID_CARD_TAKEN, INVALID_CITY, readIdDocument } from '../auth/registration'
 import { normalizeEmail } from '../auth/service'
 import { invalidateUserSessions } from '../auth/session'
 import { extensionOf } from '../documents/store'
@@ -38,8 +38,6 @@ export function managedUser({ db }: AppContext, actor: Actor, id: number): User 
 }
 
 const actorOf = (a: Actor) => ({ id: a.id, fullName: a.fullName })
-const isUniqueViolation = (e: unknown, column: string) =>
-  e instanceof Error && /UNIQUE constraint failed/.test(e.message) && e.message.includes(`users.${column}`)
 
 function assertUnique(ctx: AppContext, fields: { email?: string; idCardNumber?: string | null }, exceptId?: number) {
   const other = (cond: ReturnType<typeof eq>) =>
@@ -97,9 +95,7 @@ export async function createUser(ctx: AppContext, actor: Actor, body: CreateUser
     })
   } catch (e) {
     if (stored) await ctx.documents.remove(stored)
-    if (isUniqueViolation(e, 'email')) throw conflict(EMAIL_TAKEN)
-    if (isUniqueViolation(e, 'id_card_number')) throw conflict(ID_CARD_TAKEN)
-    throw e
+    throw duplicateUser(e) ?? e
   }
 }
 
@@ -130,8 +126,7 @@ export function updateUser(ctx: AppContext, actor: Actor, id: number, body: Upda
       return after
     })
   } catch (e) {
-    if (isUniqueViolation(e, 'id_card_number')) throw conflict(ID_CARD_TAKEN)
-    throw e
+    throw duplicateUser(e) ?? e
   }
 }
 
