@@ -146,12 +146,14 @@ export const listings = sqliteTable(
   },
   (t) => [
     uniqueIndex('listings_entry_id_unique').on(t.entryId),
-    // Newest first is the default order; every filter index ends with it so a page is an index range scan.
-    index('listings_created_idx').on(t.createdAt, t.id),
-    index('listings_city_created_idx').on(t.cityId, t.createdAt, t.id),
-    index('listings_owner_created_idx').on(t.ownerUserId, t.createdAt, t.id),
-    index('listings_type_created_idx').on(t.postType, t.createdAt, t.id),
-    index('listings_status_created_idx').on(t.status, t.createdAt, t.id),
+    // Newest first is id order (ids grow with creation time); each filter index ends with id, so a page of
+    // a filtered list is a range scan of one index, and its total a count over the same range.
+    index('listings_city_id_idx').on(t.cityId, t.id),
+    index('listings_owner_id_idx').on(t.ownerUserId, t.id),
+    index('listings_status_id_idx').on(t.status, t.id),
+    index('listings_city_type_deal_idx').on(t.cityId, t.postType, t.saleOrRent, t.id),
+    index('listings_type_deal_idx').on(t.postType, t.saleOrRent, t.id),
+    index('listings_location_budget_idx').on(t.location, t.budget),
     index('listings_date_idx').on(t.date, t.postType),
     index('listings_budget_idx').on(t.budget),
   ],

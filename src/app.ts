@@ -11,6 +11,8 @@ import { docsRoutes } from './modules/docs'
 import { geographyRoutes } from './modules/geography'
 import { healthRoutes } from './modules/health'
 import { publicPages } from './modules/public'
+import { listingsApi } from './modules/listings'
+import { listingsPages } from './modules/listings/pages'
 import { usersApi } from './modules/users'
 import { usersPages } from './modules/users/pages'
 
@@ -27,6 +29,8 @@ export function createApp(ctx: AppContext) {
     .use(dashboardRoutes(ctx))
     .use(geographyRoutes(ctx))
     .use(usersApi(ctx))
+    .use(listingsApi(ctx))
+    .use(listingsPages(ctx))
     .use(usersPages(ctx))
     .use(publicPages)
     .use(authPages(ctx))

@@ -17,6 +17,8 @@ export type Config = {
   documentsDir: string
   /** TRUST_PROXY=1: the client address is the first X-Forwarded-For entry (only behind a proxy that sets it). */
   trustProxy: boolean
+  /** TZ: the calendar of listing dates and "today" (IANA name, default UTC). */
+  timeZone: string
   production: boolean
 }
 
@@ -51,6 +53,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const trustProxy = env.TRUST_PROXY?.trim() ?? ''
   if (!['', '0', '1'].includes(trustProxy)) throw new ConfigError(`TRUST_PROXY must be 1 or 0, not "${trustProxy}"`)
 
+  const timeZone = env.TZ?.trim() || 'UTC'
+  try {
+    new Intl.DateTimeFormat('en-CA', { timeZone })
+  } catch {
+    throw new ConfigError(`TZ "${timeZone}" is not a time zone (expected an IANA name such as UTC or Asia/Kolkata)`)
+  }
+
   return {
     port,
     dataDir,
@@ -63,6 +72,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mailFrom,
     documentsDir: resolve(dataDir, 'documents'),
     trustProxy: trustProxy === '1',
+    timeZone,
     production: env.NODE_ENV === 'production',
   }
 }

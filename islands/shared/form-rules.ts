@@ -25,6 +25,8 @@ const messageOf = (s: FieldSchema, fallback: string, rule?: keyof NonNullable<Fi
 export function checkField(schema: FieldSchema, value: unknown, required: boolean): string | null {
   const empty = value === undefined || value === null || value === ''
   if (empty) return required ? messageOf(schema, 'This field is required', 'required') : null
+  // A `null` member of a union accepts nothing else (e.g. budget: a number ≥ 0, or null).
+  if (schema.type === 'null') return messageOf(schema, 'Invalid value', 'type')
   if (schema.allOf) {
     for (const member of schema.allOf) {
       const message = checkField(member, value, true)
@@ -35,7 +37,7 @@ export function checkField(schema: FieldSchema, value: unknown, required: boolea
   if (schema.anyOf) {
     return schema.anyOf.some((s) => (s.const !== undefined ? s.const === value : checkField(s, value, true) === null))
       ? null
-      : messageOf(schema, 'Invalid value')
+      : messageOf(schema, 'Invalid value', 'type')
   }
   if (typeof value === 'string') {
     if (schema.minLength !== undefined && value.length < schema.minLength) return messageOf(schema, `At least ${schema.minLength} characters`, 'minLength')

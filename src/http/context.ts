@@ -3,6 +3,7 @@ import type { Config } from '../config'
 import { DocumentStore } from '../modules/documents/store'
 import { Mailer } from '../modules/mail/service'
 import { PendingEvents } from '../modules/users/events'
+import { CountCache } from '../modules/listings/read'
 import { RATE_LIMITS } from '../shared/constants'
 import { RateLimiter } from './rate-limit'
 
@@ -21,7 +22,7 @@ export type Limits = ReturnType<typeof createLimits>
  * What every feature module needs from the running app. Modules are built by functions of it, so each test
  * file can compose an app on its own database (bun test runs files in one process).
  */
-export type AppContext = { db: Database; config: Config; mail: Mailer; documents: DocumentStore; limits: Limits; pending: PendingEvents }
+export type AppContext = { db: Database; config: Config; mail: Mailer; documents: DocumentStore; limits: Limits; pending: PendingEvents; counts: CountCache }
 
 /** The services of one running app, over its database and configuration. */
 export function createContext(db: Database, config: Config, overrides: Partial<AppContext> = {}): AppContext {
@@ -32,5 +33,6 @@ export function createContext(db: Database, config: Config, overrides: Partial<A
     documents: overrides.documents ?? new DocumentStore(config.documentsDir),
     limits: overrides.limits ?? createLimits(),
     pending: overrides.pending ?? new PendingEvents(),
+    counts: overrides.counts ?? new CountCache(),
   }
 }

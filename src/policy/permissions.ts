@@ -23,7 +23,7 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     'read:geography:any',
     'read:user:city',
     'manage:user:city',
-    'read:listing:any',
+    'read:listing:city',
     'manage:listing:city',
     'read:analytics:city',
     'read:audit:city',

@@ -25,3 +25,27 @@ test('API error messages follow SPEC section 8: detail, error.message, message, 
   expect(errorMessage(400, 'Bad Request', { message: 'plain' })).toBe('plain')
   expect(errorMessage(502, 'Bad Gateway', 'oops')).toBe('HTTP 502: Bad Gateway')
 })
+
+test('unions with null: the browser refuses what the server refuses, with the union’s message', async () => {
+  const { CreateListingBody } = await import('../../src/modules/listings/model')
+  const listingRules = JSON.parse(JSON.stringify(CreateListingBody)) as ObjectSchema
+  const base = { post_type: 'REQ', sale_or_rent: 'SALE', contact_value: '98765', property_type: '2BHK' }
+  expect(checkForm(listingRules, { ...base, budget: -1, google_location_url: 'nope' })).toEqual({
+    budget: 'Budget must be positive',
+    google_location_url: 'Please enter a valid URL',
+  })
+  expect(checkForm(listingRules, { ...base, budget: 0, google_location_url: 'https://maps.example.com/x' })).toEqual({})
+  expect(Value.Check(CreateListingBody, { ...base, budget: -1 })).toBe(false)
+})
+
+test('the password rules in the browser: first failing rule, in order', async () => {
+  const { RegisterBody } = await import('../../src/modules/auth/model')
+  const reg = JSON.parse(JSON.stringify(RegisterBody)) as ObjectSchema
+  const pw = (password: string) => checkForm(reg, { email: 'a@b.co', full_name: 'Asha', city_id: 1, password }).password
+  expect(pw('Ab1!')).toBe('Password must be at least 8 characters')
+  expect(pw('abcdefg1!')).toBe('Password must contain at least one uppercase letter')
+  expect(pw('ABCDEFG1!')).toBe('Password must contain at least one lowercase letter')
+  expect(pw('Abcdefgh!')).toBe('Password must contain at least one number')
+  expect(pw('Abcdefgh1')).toBe('Password must contain at least one special character')
+  expect(pw('Abcdefg1!')).toBeUndefined()
+})

@@ -7,9 +7,8 @@ import { renderPage } from '../../pages/render'
 import type { Role } from '../../shared/constants'
 import { AccessDenied, DashboardLayout, type ShellUser } from './layout'
 import { NAV_ITEMS } from './nav'
-import { AccountInactive, AdminHome, BrokerHome, BrokersOnly, SectionComing } from './page'
+import { AccountInactive, SectionComing } from './page'
 import { countPending } from '../users/read'
-import { adminStats } from './service'
 
 const hidden = { detail: { hide: true } }
 
@@ -36,32 +35,12 @@ const GENERIC_DENIAL = "You don't have permission to access this page."
 
 /** Sections whose screens come in later work: each is already guarded by role and says so plainly. */
 const COMING = [
-  '/dashboard/listings',
   '/dashboard/analytics',
   '/dashboard/audit',
 ]
 
 export const dashboardRoutes = (ctx: AppContext) => {
   let app = new Elysia({ name: 'dashboard' })
-    .get(
-      '/dashboard',
-      dashboardPage(ctx, 'Dashboard', (user) =>
-        user.role === 'BROKER'
-          ? createElement(BrokerHome, { user })
-          : createElement(AdminHome, { user, stats: adminStats(ctx.db, user) }),
-      ),
-      hidden,
-    )
-    // SPEC: 'Access Restricted' for everyone but brokers, inside the shell.
-    .get(
-      '/dashboard/my-listings',
-      dashboardPage(ctx, 'My Listings', (user) =>
-        user.role === 'BROKER'
-          ? createElement(SectionComing, { user, href: '/dashboard/my-listings' })
-          : createElement(BrokersOnly, { user }),
-      ),
-      hidden,
-    )
     // A form post from the user menu: works without script, and always lands on /login (SPEC "Sign out").
     .post(
       '/logout',

@@ -22,7 +22,8 @@ const CAPABILITIES = {
 
 const number = (n: number) => n.toLocaleString('en-US')
 
-export function AdminHome({ user, stats }: { user: ShellUser; stats: AdminStats }) {
+/** The admin home's welcome line, stat cards and capabilities (SPEC "Admin listings"), without the shell. */
+export function AdminWelcome({ user, stats }: { user: ShellUser; stats: AdminStats }) {
   const isMaster = user.role === 'MASTER_ADMIN'
   const cards = [
     { label: 'Active Brokers', value: stats.activeBrokers },
@@ -31,7 +32,7 @@ export function AdminHome({ user, stats }: { user: ShellUser; stats: AdminStats 
     { label: isMaster ? 'Cities' : 'Your City', value: stats.cities },
   ]
   return (
-    <DashboardLayout user={user} current="/dashboard" section="Dashboard">
+    <>
       <div className="flex flex-wrap items-center gap-3">
         <h1 className="text-2xl font-bold">{`Welcome back, ${user.full_name}!`}</h1>
         {user.city_name && (
@@ -61,30 +62,7 @@ export function AdminHome({ user, stats }: { user: ShellUser; stats: AdminStats 
           </ul>
         </div>
       </div>
-    </DashboardLayout>
-  )
-}
-
-export function BrokerHome({ user }: { user: ShellUser }) {
-  return (
-    <DashboardLayout user={user} current="/dashboard" section="Dashboard">
-      <h1 className="text-2xl font-bold">{`Welcome, ${user.full_name}`}</h1>
-      <p className="mt-1 text-base-content/70">{`Broker${user.city_name ? ` · ${user.city_name}, ${user.state_name}` : ''}`}</p>
-      <div className="mt-6 grid gap-4 sm:grid-cols-2">
-        <a href="/dashboard/listings" className="card bg-base-100 shadow-sm transition hover:shadow-md">
-          <div className="card-body">
-            <h2 className="card-title">Listings</h2>
-            <p className="text-base-content/70">Requirements and availabilities across the network.</p>
-          </div>
-        </a>
-        <a href="/dashboard/my-listings" className="card bg-base-100 shadow-sm transition hover:shadow-md">
-          <div className="card-body">
-            <h2 className="card-title">My Listings</h2>
-            <p className="text-base-content/70">The listings you posted, with their status.</p>
-          </div>
-        </a>
-      </div>
-    </DashboardLayout>
+    </>
   )
 }
 

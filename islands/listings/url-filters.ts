@@ -1,0 +1,68 @@
+// Listing filters <-> URL query (SPEC section 5 "Listing filters from the URL query"): invalid values are ignored,
+// so a shared link reopens the same view and a mangled one still opens a sensible page.
+import { BUDGET_RANGE, LISTING_STATUSES, LOCATION_ZONES, PAGE_SIZES, POST_TYPES, SALE_OR_RENT } from '../../src/shared/constants'
+
+export type ListingFilterState = {
+  search?: string
+  post_type?: (typeof POST_TYPES)[number]
+  status?: (typeof LISTING_STATUSES)[number]
+  sale_or_rent?: (typeof SALE_OR_RENT)[number]
+  property_type?: string
+  location?: (typeof LOCATION_ZONES)[number]
+  min_budget?: number
+  max_budget?: number
+  date_from?: string
+  date_to?: string
+  country_id?: number
+  state_id?: number
+  city_id?: number
+  page?: number
+  per_page?: (typeof PAGE_SIZES)[number]
+}
+
+const oneOf = <T extends string>(values: readonly T[], v: string | null): T | undefined => (v && (values as readonly string[]).includes(v) ? (v as T) : undefined)
+const numeric = (v: string | null): number | undefined => (v !== null && /^\d+(\.\d+)?$/.test(v.trim()) ? Number(v) : undefined)
+const positiveInt = (v: string | null): number | undefined => {
+  const n = numeric(v)
+  return n !== undefined && Number.isInteger(n) && n >= 1 ? n : undefined
+}
+const isoDate = (v: string | null) => (v && /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(v)) ? v : undefined)
+const textValue = (v: string | null) => (v && v.trim() ? v.trim().slice(0, 200) : undefined)
+
+export function parseListingFilters(query: URLSearchParams | Record<string, string | undefined>): ListingFilterState {
+  const get = (k: string) => (query instanceof URLSearchParams ? query.get(k) : (query[k] ?? null))
+  const f: ListingFilterState = {
+    search: textValue(get('search')),
+    post_type: oneOf(POST_TYPES, get('post_type')),
+    status: oneOf(LISTING_STATUSES, get('status')),
+    sale_or_rent: oneOf(SALE_OR_RENT, get('sale_or_rent')),
+    property_type: textValue(get('property_type')),
+    location: oneOf(LOCATION_ZONES, get('location')),
+    min_budget: numeric(get('min_budget')),
+    // At or above the slider's top, the maximum means "no limit".
+    max_budget: (() => {
+      const n = numeric(get('max_budget'))
+      return n !== undefined && n < BUDGET_RANGE.max ? n : undefined
+    })(),
+    date_from: isoDate(get('date_from')),
+    date_to: isoDate(get('date_to')),
+    country_id: positiveInt(get('country_id')),
+    state_id: positiveInt(get('state_id')),
+    city_id: positiveInt(get('city_id')),
+    page: positiveInt(get('page')),
+    per_page: (() => {
+      const n = positiveInt(get('per_page'))
+      return n !== undefined && (PAGE_SIZES as readonly number[]).includes(n) ? (n as ListingFilterState['per_page']) : undefined
+    })(),
+  }
+  if (f.min_budget === 0) delete f.min_budget
+  return Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined)) as ListingFilterState
+}
+
+/** The query string of a filter state, keys in a stable order, empty values left out. */
+export function serializeListingFilters(f: ListingFilterState): string {
+  const params = new URLSearchParams()
+  for (const [k, v] of Object.entries(f)) if (v !== undefined && v !== '' && v !== null) params.set(k, String(v))
+  params.sort()
+  return params.toString()
+}

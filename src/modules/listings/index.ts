@@ -1,0 +1,93 @@
+import { Elysia, t } from 'elysia'
+import { authGuard } from '../../http/auth'
+import type { AppContext } from '../../http/context'
+import { ErrorDetail as Detail } from '../../shared/schema'
+import { dashboardStats } from '../analytics/service'
+import { exportListings } from './export'
+import { CreateListingBody, DashboardStats, Listing, ListingIdParams, ListingPage, ListingQuery, UpdateListingBody } from './model'
+import { getListing, listListings, myListings } from './read'
+import { createListing, deleteListing, updateListing } from './service'
+
+const tags = ['Listings']
+const errors = { 401: Detail, 403: Detail, 404: Detail, 409: Detail }
+
+/** Requirements and availabilities (SPEC section 7 "Listings"): every route decides the caller's scope itself. */
+export const listingsApi = (ctx: AppContext) => {
+  const { db } = ctx
+  return new Elysia({ name: 'listings-api' })
+    .use(authGuard(ctx))
+    .group('/api/listings', (app) =>
+      app
+        .get('/', ({ query, user }) => listListings(db, ctx.counts, user, query), {
+          signedIn: true,
+          query: ListingQuery,
+          response: { 200: ListingPage, ...errors },
+          detail: {
+            tags,
+            summary: 'List listings, newest first, with filters and the total',
+            description:
+              'Brokers see the whole network except other brokers’ SUSPENDED listings; a module admin sees their city; a master admin everything. `search` matches word prefixes of the entry ID, broker name, locality, property type and details, in any case (an entry ID typed in part, e.g. `MUM-0001`, finds it).',
+          },
+        })
+        .get('/my', ({ user }) => myListings(db, user), {
+          signedIn: true,
+          response: { 200: t.Array(Listing), ...errors },
+          detail: { tags, summary: 'The caller’s own listings, every status' },
+        })
+        .get('/export/xlsx', ({ query, user }) => exportListings(ctx, user, query), {
+          signedIn: true,
+          query: ListingQuery,
+          detail: { tags, summary: 'The filtered list as an .xlsx file (listings-YYYY-MM-DD.xlsx)', description: 'Same filters and scope as the list; every matching row, streamed.' },
+        })
+        .get('/:id', ({ params, user }) => getListing(db, user, params.id), {
+          signedIn: true,
+          params: ListingIdParams,
+          response: { 200: Listing, ...errors },
+          detail: { tags, summary: 'One listing' },
+        })
+        .post(
+          '/',
+          ({ body, user, set }) => {
+            const created = createListing(ctx, user, body)
+            set.status = 201
+            return getListing(db, user, created.id)
+          },
+          {
+            signedIn: true,
+            body: CreateListingBody,
+            response: { 201: Listing, 422: t.Any(), ...errors },
+            detail: {
+              tags,
+              summary: 'Post a listing',
+              description:
+                'Brokers: the listing takes the broker’s city and name as contact, whatever is sent. Admins: `city_id` (module admins: always their own) and `details` are required; the contact name defaults to the admin’s name.',
+            },
+          },
+        )
+        .patch('/:id', ({ params, body, user }) => (updateListing(ctx, user, params.id, body), getListing(db, user, params.id)), {
+          signedIn: true,
+          params: ListingIdParams,
+          body: UpdateListingBody,
+          response: { 200: Listing, 422: t.Any(), ...errors },
+          detail: {
+            tags,
+            summary: 'Change a listing (partial, e.g. only the status)',
+            description:
+              'Brokers change their own listings; module admins their city’s; master admins any. Status: SUSPENDED only from ACTIVE, and out of SUSPENDED only to ACTIVE (409 otherwise); ACTIVE, ON_HOLD and CLOSED move freely.',
+          },
+        })
+        .delete(
+          '/:id',
+          ({ params, user, set }) => {
+            deleteListing(ctx, user, params.id)
+            set.status = 204
+          },
+          { signedIn: true, params: ListingIdParams, detail: { tags, summary: 'Delete a listing (its last content stays in the audit trail)' } },
+        ),
+    )
+    .get('/api/analytics/dashboard', ({ user }) => dashboardStats(ctx, ctx.counts, user), {
+      signedIn: true,
+      response: { 200: DashboardStats, ...errors },
+      detail: { tags: ['Analytics'], summary: 'Figures of the stats strip, in the caller’s scope' },
+    })
+}

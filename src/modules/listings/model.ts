@@ -1,0 +1,141 @@
+import { t } from 'elysia'
+import { LIMITS, LISTING_STATUSES, LOCATION_ZONES } from '../../shared/constants'
+import { text } from '../../shared/schema'
+
+// SPEC section 3 "Listing", "Listing page response", "Listing filters"; section 5 "Broker listing form", "Admin create form".
+
+const Nullable = <T extends Parameters<typeof t.Union>[0][number]>(s: T) => t.Union([s, t.Null()])
+
+export const POST_TYPE_MESSAGE = 'Please select a post type'
+export const SALE_OR_RENT_MESSAGE = 'Please select sale or rent'
+
+const postType = t.Union([t.Literal('REQ'), t.Literal('AVL')], { errorMessage: { required: POST_TYPE_MESSAGE, type: POST_TYPE_MESSAGE } })
+const saleOrRent = t.Union([t.Literal('SALE'), t.Literal('RENT')], { errorMessage: { required: SALE_OR_RENT_MESSAGE, type: SALE_OR_RENT_MESSAGE } })
+const status = t.Union(
+  [t.Literal('ACTIVE'), t.Literal('CLOSED'), t.Literal('ON_HOLD'), t.Literal('SUSPENDED')],
+  { errorMessage: { type: `Status must be one of ${LISTING_STATUSES.join(', ')}` } },
+)
+const zone = t.Union(
+  [t.Literal('North'), t.Literal('East'), t.Literal('West'), t.Literal('South'), t.Literal('Central'), t.Literal('Outskirts')],
+  { errorMessage: { type: `Location must be one of ${LOCATION_ZONES.join(', ')}` } },
+)
+
+export const Listing = t.Object({
+  id: t.Integer(),
+  entry_id: t.String({ examples: ['REQ-MUM-000123'] }),
+  post_type: postType,
+  sale_or_rent: saleOrRent,
+  property_type: t.String(),
+  contact_value: t.String(),
+  contact_name: t.String(),
+  budget: Nullable(t.Number()),
+  size: Nullable(t.Number({ description: 'Square feet' })),
+  location: Nullable(zone),
+  locality: Nullable(t.String()),
+  reference: Nullable(t.String()),
+  type_details: Nullable(t.String()),
+  details: Nullable(t.String()),
+  comments: Nullable(t.String()),
+  google_location_url: Nullable(t.String()),
+  status,
+  date: t.String({ format: 'date', description: 'Creation date (YYYY-MM-DD)' }),
+  owner_user_id: t.Integer(),
+  owner_name: t.String({ description: 'Shown as Broker' }),
+  city_id: t.Integer(),
+  city_name: t.String(),
+  state_name: t.String(),
+  country_name: t.String(),
+  is_editable: t.Boolean({ description: 'True when the caller may change this listing' }),
+  created_at: t.String({ format: 'date-time' }),
+  updated_at: t.String({ format: 'date-time' }),
+})
+export type Listing = typeof Listing.static
+
+export const ListingPage = t.Object({
+  listings: t.Array(Listing),
+  total: t.Integer(),
+  total_pages: t.Integer(),
+  page: t.Integer(),
+  per_page: t.Integer(),
+})
+export type ListingPage = typeof ListingPage.static
+
+const optionalId = t.Optional(t.Integer({ minimum: 1 }))
+const isoDate = t.Optional(t.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', errorMessage: { pattern: 'Dates are YYYY-MM-DD' } }))
+export const ListingQuery = t.Object({
+  search: t.Optional(t.String({ maxLength: 200, description: 'Entry ID (or a part of it), broker name, locality, property type, details: word prefixes, any case' })),
+  post_type: t.Optional(postType),
+  location: t.Optional(zone),
+  sale_or_rent: t.Optional(saleOrRent),
+  property_type: t.Optional(t.String({ maxLength: 100 })),
+  country_id: optionalId,
+  state_id: optionalId,
+  city_id: optionalId,
+  date_from: isoDate,
+  date_to: isoDate,
+  min_budget: t.Optional(t.Number({ minimum: 0 })),
+  max_budget: t.Optional(t.Number({ minimum: 0 })),
+  status: t.Optional(status),
+  page: t.Optional(t.Integer({ minimum: 1, default: 1 })),
+  per_page: t.Optional(
+    t.Integer({ minimum: 1, maximum: 100, default: 50, description: 'One of 10, 25, 50, 100', errorMessage: { type: 'per_page must be 10, 25, 50 or 100', minimum: 'per_page must be 10, 25, 50 or 100', maximum: 'per_page must be 10, 25, 50 or 100' } }),
+  ),
+})
+export type ListingQuery = typeof ListingQuery.static
+export type ListingFilters = Omit<ListingQuery, 'page' | 'per_page'>
+
+const optionalText = (max: number, what: string) => t.Optional(Nullable(text({ max, messages: { maxLength: `${what} must be at most ${max} characters` } })))
+
+/** The broker form's rules (SPEC section 5); admins send the same body, plus `city_id`. */
+export const CreateListingBody = t.Object({
+  post_type: postType,
+  sale_or_rent: saleOrRent,
+  contact_value: text({ min: LIMITS.contactValueMin, max: 200, messages: { required: 'Contact value must be at least 5 characters', minLength: 'Contact value must be at least 5 characters', maxLength: 'Contact value must be at most 200 characters' } }),
+  property_type: text({ min: LIMITS.propertyTypeMin, max: 100, messages: { required: 'Property type is required', minLength: 'Property type is required', maxLength: 'Property type must be at most 100 characters' } }),
+  // A union reports its own failure, not its members': the message sits on the union too.
+  budget: t.Optional(t.Union([t.Number({ minimum: 0 }), t.Null()], { errorMessage: { type: 'Budget must be positive' } })),
+  size: t.Optional(t.Union([t.Number({ minimum: 0 }), t.Null()], { errorMessage: { type: 'Size must be positive' } })),
+  location: t.Optional(Nullable(zone)),
+  locality: optionalText(200, 'Locality'),
+  reference: optionalText(200, 'Reference'),
+  type_details: optionalText(500, 'Type details'),
+  details: optionalText(4000, 'Details'),
+  comments: optionalText(2000, 'Comments'),
+  google_location_url: t.Optional(
+    t.Union([t.String({ maxLength: 2000, pattern: '^https?://[^\\s]+\\.[^\\s]+$' }), t.Null()], { errorMessage: { type: 'Please enter a valid URL' } }),
+  ),
+  status: t.Optional(status),
+  contact_name: optionalText(100, 'Contact name'),
+  city_id: t.Optional(t.Integer({ minimum: 1, description: 'Admins: the listing’s city (module admins: always their own). Brokers: ignored, the broker’s city is used.' })),
+})
+export type CreateListingBody = typeof CreateListingBody.static
+
+/** Partial: any subset of the create fields, e.g. only `status`. */
+export const UpdateListingBody = t.Partial(CreateListingBody)
+export type UpdateListingBody = typeof UpdateListingBody.static
+
+export const ListingIdParams = t.Object({ id: t.Integer({ minimum: 1 }) })
+
+export const DashboardStats = t.Object({
+  total_requirements: t.Integer(),
+  total_availabilities: t.Integer(),
+  active_brokers: t.Integer(),
+  new_posts_today: t.Integer(),
+  scope: t.String({ description: "'global', or 'city' for a module admin" }),
+})
+export type DashboardStats = typeof DashboardStats.static
+
+/**
+ * The admin create form's rules (SPEC section 5 "Admin create form"): the islands check these in the browser; the
+ * server applies the same requirements to admins (city and details) with the same messages.
+ */
+export const AdminListingForm = t.Object({
+  post_type: t.Union([t.Literal('REQ'), t.Literal('AVL')], { errorMessage: { required: 'Post type is required', type: 'Post type is required' } }),
+  contact_value: text({ min: 1, max: 200, messages: { required: 'Contact value is required', minLength: 'Contact value is required' } }),
+  sale_or_rent: t.Union([t.Literal('SALE'), t.Literal('RENT')], { errorMessage: { required: 'Sale or rent is required', type: 'Sale or rent is required' } }),
+  property_type: text({ min: 1, max: 100, messages: { required: 'Property type is required', minLength: 'Property type is required' } }),
+  country_id: t.Integer({ minimum: 1, errorMessage: { required: 'Country is required', type: 'Country is required', minimum: 'Country is required' } }),
+  state_id: t.Integer({ minimum: 1, errorMessage: { required: 'State is required', type: 'State is required', minimum: 'State is required' } }),
+  city_id: t.Integer({ minimum: 1, errorMessage: { required: 'City is required', type: 'City is required', minimum: 'City is required' } }),
+  details: text({ min: 1, max: 4000, messages: { required: 'Details are required', minLength: 'Details are required' } }),
+})

@@ -1,0 +1,226 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { and, eq } from 'drizzle-orm'
+import { auditEvents, listings } from '../../db/schema'
+import { ftsQuery } from '../../src/modules/listings/read'
+import { createTestApp } from '../support/app'
+import { signIn, withJson, type SignedIn } from '../support/auth'
+import { seedPlace } from '../support/fixtures'
+
+const h = createTestApp()
+afterAll(() => h.close())
+let mumbai: number
+let pune: number
+let otherCountryCity: number
+let place: ReturnType<typeof seedPlace>
+let asha: SignedIn // broker, Mumbai
+let ravi: SignedIn // broker, Pune
+let mumbaiAdmin: SignedIn
+let master: SignedIn
+
+const base = { post_type: 'REQ', sale_or_rent: 'SALE', contact_value: '9876543210', property_type: '2BHK' }
+async function post(as: SignedIn, body: Record<string, unknown>) {
+  const res = await h.request('/api/listings', withJson(as.browser, { ...base, ...body }))
+  return { status: res.status, body: await res.json() }
+}
+const list = async (as: SignedIn, query = '') => (await h.request(`/api/listings/?${query}`, { headers: as.bearer })).json()
+const patch = (as: SignedIn, id: number, body: unknown) => h.request(`/api/listings/${id}`, withJson(as.browser, body, 'PATCH'))
+
+beforeAll(async () => {
+  place = seedPlace(h.db, ['Mumbai', 'Pune'])
+  mumbai = place.cities[0]!.id
+  pune = place.cities[1]!.id
+  otherCountryCity = seedPlace(h.db, ['Dubai']).cities[0]!.id
+  asha = signIn(h.db, 'BROKER', { cityId: mumbai, fullName: 'Asha Verma' })
+  ravi = signIn(h.db, 'BROKER', { cityId: pune, fullName: 'Ravi Kumar' })
+  mumbaiAdmin = signIn(h.db, 'MODULE_ADMIN', { cityId: mumbai, fullName: 'Mira Admin' })
+  master = signIn(h.db, 'MASTER_ADMIN', { cityId: null, fullName: 'Mona Master' })
+  await post(asha, { locality: 'Andheri West', details: 'Sea-facing flat near the metro', budget: 2_500_000, location: 'West', size: 850 })
+  await post(asha, { post_type: 'AVL', sale_or_rent: 'RENT', property_type: 'Shop', locality: 'Bandra', budget: 90_000, location: 'North' })
+  await post(ravi, { post_type: 'AVL', locality: 'Koregaon Park', details: 'Villa with garden', budget: 15_000_000, location: 'East', property_type: 'villa' })
+  await post(master, { city_id: otherCountryCity, details: 'Office in Downtown', property_type: 'Office', locality: 'Downtown' })
+})
+
+describe('creating', () => {
+  test('a broker’s listing takes their city and name, gets a readable entry ID, starts ACTIVE, and is audited', async () => {
+    const { status, body } = await post(asha, { city_id: pune, contact_name: 'Someone Else', comments: '  ', google_location_url: 'https://maps.example.com/?q=1' })
+    expect(status).toBe(201)
+    expect(body).toMatchObject({ city_id: mumbai, city_name: 'Mumbai', contact_name: 'Asha Verma', owner_name: 'Asha Verma', status: 'ACTIVE', comments: null, is_editable: true })
+    expect(body.entry_id).toBe(`REQ-MUM-${String(body.id).padStart(6, '0')}`)
+    expect(body.date).toMatch(/^\d{4}-\d{2}-\d{2}$/)
+    expect(h.db.select().from(auditEvents).where(and(eq(auditEvents.action, 'listing.create'), eq(auditEvents.entityId, String(body.id)))).all()).toHaveLength(1)
+  })
+
+  test('the broker form’s messages', async () => {
+    const res = await h.request('/api/listings', withJson(asha.browser, { contact_value: 'abc', property_type: 'x', budget: -1, size: -5, google_location_url: 'not a url' }))
+    expect(res.status).toBe(422)
+    const msgs = Object.fromEntries((await res.json()).detail.map((d: { loc: string[]; msg: string }) => [d.loc[1], d.msg]))
+    expect(msgs).toEqual({
+      post_type: 'Please select a post type',
+      sale_or_rent: 'Please select sale or rent',
+      contact_value: 'Contact value must be at least 5 characters',
+      property_type: 'Property type is required',
+      budget: 'Budget must be positive',
+      size: 'Size must be positive',
+      google_location_url: 'Please enter a valid URL',
+    })
+  })
+
+  test('admins: a module admin posts in their own city; a master admin must name a city, and details', async () => {
+    const mod = await post(mumbaiAdmin, { city_id: pune, details: 'From the admin' })
+    expect(mod.status).toBe(201)
+    expect(mod.body).toMatchObject({ city_id: mumbai, contact_name: 'Mira Admin' })
+    const noCity = await post(master, { details: 'x' })
+    expect(noCity.status).toBe(422)
+    expect(noCity.body.detail[0]).toMatchObject({ loc: ['body', 'city_id'], msg: 'City is required' })
+    const noDetails = await post(master, { city_id: pune })
+    expect(noDetails.body.detail[0]).toMatchObject({ loc: ['body', 'details'], msg: 'Details are required' })
+    const ok = await post(master, { city_id: pune, details: 'Listed by HQ', contact_name: 'HQ Desk' })
+    expect(ok.body).toMatchObject({ city_id: pune, contact_name: 'HQ Desk' })
+  })
+})
+
+describe('filters', () => {
+  const entries = (body: { listings: { entry_id: string; locality: string | null }[] }) => body.listings.map((l) => l.locality)
+
+  test.each([
+    ['post_type=AVL', (l: Record<string, unknown>) => l.post_type === 'AVL'],
+    ['sale_or_rent=RENT', (l: Record<string, unknown>) => l.sale_or_rent === 'RENT'],
+    ['location=East', (l: Record<string, unknown>) => l.location === 'East'],
+    ['property_type=VILLA', (l: Record<string, unknown>) => String(l.property_type).toLowerCase() === 'villa'],
+    ['min_budget=1000000&max_budget=3000000', (l: Record<string, unknown>) => (l.budget as number) >= 1e6 && (l.budget as number) <= 3e6],
+    ['status=ACTIVE', (l: Record<string, unknown>) => l.status === 'ACTIVE'],
+  ])('%s keeps only matching rows', async (query, keep) => {
+    const all = (await list(master, 'per_page=100')).listings
+    const body = await list(master, query)
+    expect(body.listings.length).toBeGreaterThan(0)
+    expect(body.listings.every(keep)).toBe(true)
+    expect(body.total).toBe(all.filter(keep).length)
+  })
+
+  test('city, state and country narrow by place', async () => {
+    expect(new Set((await list(master, `city_id=${pune}`)).listings.map((l: { city_id: number }) => l.city_id))).toEqual(new Set([pune]))
+    const byState = await list(master, `state_id=${place.state.id}`)
+    expect(byState.listings.every((l: { city_id: number }) => l.city_id === mumbai || l.city_id === pune)).toBe(true)
+    const byCountry = await list(master, `country_id=${place.country.id}&per_page=100`)
+    expect(byCountry.listings.some((l: { city_id: number }) => l.city_id === otherCountryCity)).toBe(false)
+    expect(byCountry.total).toBe((await list(master, 'per_page=100')).total - 1)
+  })
+
+  test('dates: from and to, inclusive', async () => {
+    const today = (await list(master)).listings[0].date
+    expect((await list(master, `date_from=${today}&date_to=${today}`)).total).toBe((await list(master)).total)
+    expect((await list(master, 'date_to=2000-01-01')).total).toBe(0)
+  })
+
+  test('search: word prefixes across locality, broker name, property type and details, any case', async () => {
+    expect(entries(await list(asha, 'search=andh'))).toEqual(['Andheri West'])
+    expect(entries(await list(asha, 'search=KOREGAON'))).toEqual(['Koregaon Park'])
+    expect((await list(asha, 'search=ravi')).listings.every((l: { owner_name: string }) => l.owner_name === 'Ravi Kumar')).toBe(true)
+    expect(entries(await list(asha, 'search=garden villa'))).toEqual(['Koregaon Park'])
+    expect((await list(asha, 'search=zzzz')).total).toBe(0)
+    // Quotes and operators are text, never FTS syntax.
+    expect((await h.request('/api/listings/?search=%22OR%20*%20NEAR(', { headers: asha.bearer })).status).toBe(200)
+  })
+
+  test('an entry ID typed in part finds it', async () => {
+    const [first] = (await list(asha, 'search=andheri')).listings
+    const id: string = first.entry_id
+    expect((await list(asha, `search=${id}`)).listings.map((l: { entry_id: string }) => l.entry_id)).toEqual([id])
+    expect((await list(asha, `search=${id.slice(4, -2)}`)).listings.map((l: { entry_id: string }) => l.entry_id)).toContain(id)
+    expect((await list(asha, `search=${id.toLowerCase()}`)).total).toBe(1)
+  })
+
+  test('pages: newest first, stable, with totals', async () => {
+    const all = (await list(master, 'per_page=100')).listings.map((l: { id: number }) => l.id)
+    expect(all).toEqual([...all].sort((a, b) => b - a))
+    const p1 = await list(master, 'per_page=10&page=1')
+    expect(p1).toMatchObject({ page: 1, per_page: 10, total: all.length, total_pages: Math.ceil(all.length / 10) })
+    expect((await h.request('/api/listings/?per_page=7', { headers: master.bearer })).status).toBe(422)
+  })
+
+  test('the ftsQuery builder', () => {
+    expect(ftsQuery('REQ-MUM-0001')).toBe('"req" + "mum" + "0001"*')
+    expect(ftsQuery('2bhk  Andheri')).toBe('"2bhk"* AND "andheri"*')
+    expect(ftsQuery(' "* ')).toBeNull()
+  })
+})
+
+describe('scope and status', () => {
+  test('a suspended listing is hidden from other brokers (list, detail, stats) and still shown to its owner', async () => {
+    const { body: mine } = await post(ravi, { locality: 'Hidden Lane' })
+    const before = await (await h.request('/api/analytics/dashboard', { headers: asha.bearer })).json()
+    expect((await patch(ravi, mine.id, { status: 'SUSPENDED' })).status).toBe(200)
+    expect((await list(asha, 'search=hidden')).total).toBe(0)
+    expect((await h.request(`/api/listings/${mine.id}`, { headers: asha.bearer })).status).toBe(404)
+    const after = await (await h.request('/api/analytics/dashboard', { headers: asha.bearer })).json()
+    expect(after.total_requirements).toBe(before.total_requirements - 1)
+    expect((await list(ravi, 'search=hidden')).total).toBe(1)
+    expect((await (await h.request('/api/listings/my', { headers: ravi.bearer })).json()).map((l: { id: number }) => l.id)).toContain(mine.id)
+    expect((await patch(ravi, mine.id, { status: 'ACTIVE' })).status).toBe(200)
+    expect((await list(asha, 'search=hidden')).total).toBe(1)
+  })
+
+  test('status moves: SUSPENDED only from ACTIVE, out of SUSPENDED only to ACTIVE; the others move freely', async () => {
+    const { body } = await post(asha, {})
+    for (const [to, code] of [
+      ['ON_HOLD', 200],
+      ['SUSPENDED', 409],
+      ['CLOSED', 200],
+      ['ACTIVE', 200],
+      ['SUSPENDED', 200],
+      ['CLOSED', 409],
+      ['ON_HOLD', 409],
+      ['ACTIVE', 200],
+    ] as const) {
+      const res = await patch(asha, body.id, { status: to })
+      expect({ to, status: res.status }).toEqual({ to, status: code })
+      if (code === 409) expect((await res.json()).detail).toBeString()
+    }
+  })
+
+  test('brokers change only their own; module admins their city’s (others are not found); master admins any', async () => {
+    const { body: ashas } = await post(asha, {})
+    const { body: ravis } = await post(ravi, {})
+    expect((await patch(asha, ravis.id, { details: 'mine now' })).status).toBe(403)
+    expect((await h.request(`/api/listings/${ravis.id}`, { method: 'DELETE', headers: asha.browser })).status).toBe(403)
+    expect((await patch(mumbaiAdmin, ravis.id, { status: 'SUSPENDED' })).status).toBe(404)
+    expect((await patch(mumbaiAdmin, ashas.id, { status: 'SUSPENDED' })).status).toBe(200)
+    expect((await patch(master, ravis.id, { details: 'edited by master' })).status).toBe(200)
+    const visible = await list(asha, 'per_page=100')
+    expect(visible.listings.find((l: { id: number }) => l.id === ravis.id).is_editable).toBe(false)
+    // A module admin reads only their city.
+    const modList = await list(mumbaiAdmin, 'per_page=100')
+    expect(modList.listings.every((l: { city_id: number }) => l.city_id === mumbai)).toBe(true)
+    expect((await h.request(`/api/listings/${ravis.id}`, { headers: mumbaiAdmin.bearer })).status).toBe(404)
+  })
+
+  test('delete: gone from every answer, its last content kept in the audit trail', async () => {
+    const { body } = await post(asha, { details: 'About to go' })
+    const res = await h.request(`/api/listings/${body.id}`, { method: 'DELETE', headers: asha.browser })
+    expect(res.status).toBe(204)
+    expect((await h.request(`/api/listings/${body.id}`, { headers: asha.bearer })).status).toBe(404)
+    expect((await list(asha, 'search=about')).total).toBe(0)
+    expect(h.db.select().from(listings).where(eq(listings.id, body.id)).get()).toBeUndefined()
+    const [event] = h.db.select().from(auditEvents).where(and(eq(auditEvents.action, 'listing.delete'), eq(auditEvents.entityId, String(body.id)))).all()
+    expect((event!.before as { details: string }).details).toBe('About to go')
+  })
+
+  test('totals follow changes at once (the count cache never serves a stale total)', async () => {
+    const before = (await list(asha)).total
+    await post(asha, {})
+    expect((await list(asha)).total).toBe(before + 1)
+  })
+
+  test('stats by scope', async () => {
+    const stats = async (as: SignedIn) => (await h.request('/api/analytics/dashboard', { headers: as.bearer })).json()
+    const g = await stats(master)
+    const c = await stats(mumbaiAdmin)
+    expect(g.scope).toBe('global')
+    expect(c.scope).toBe('city')
+    const cityCount = (await list(mumbaiAdmin, 'per_page=100')).listings
+    expect(c.total_requirements + c.total_availabilities).toBe(cityCount.length)
+    expect(c.new_posts_today).toBe(cityCount.length)
+    expect(g.total_requirements + g.total_availabilities).toBe((await list(master)).total)
+    expect(c.active_brokers).toBe(1)
+  })
+})
