@@ -224,3 +224,32 @@ describe('scope and status', () => {
     expect(c.active_brokers).toBe(1)
   })
 })
+
+describe('export', () => {
+  test('an .xlsx named listings-<date>.xlsx with the filtered rows, numbers and dates typed; same scope as the list', async () => {
+    const { readSheet } = await import('read-excel-file/node')
+    const res = await h.request('/api/listings/export/xlsx?post_type=REQ', { headers: asha.bearer })
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toContain('spreadsheetml')
+    expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="listings-\d{4}-\d{2}-\d{2}\.xlsx"$/)
+    const rows = await readSheet(Buffer.from(await res.arrayBuffer()))
+    const [header, ...data] = rows
+    expect(header!.slice(0, 3)).toEqual(['Entry ID', 'Type', 'Date'])
+    const listed = await list(asha, 'post_type=REQ&per_page=100')
+    expect(data.map((r) => r[0])).toEqual(listed.listings.map((l: { entry_id: string }) => l.entry_id))
+    expect(data.every((r) => r[1] === 'Requirement')).toBe(true)
+    expect(data[0]![2]).toBeInstanceOf(Date)
+    const budgetCol = header!.indexOf('Budget')
+    const withBudget = data.find((r) => r[budgetCol] !== null)!
+    expect(typeof withBudget[budgetCol]).toBe('number')
+  })
+
+  test('other brokers’ suspended listings are not exported', async () => {
+    const { body } = await post(ravi, { locality: 'Secret Street' })
+    await patch(ravi, body.id, { status: 'SUSPENDED' })
+    const { readSheet } = await import('read-excel-file/node')
+    const sheet = async (as: SignedIn) => readSheet(Buffer.from(await (await h.request('/api/listings/export/xlsx?search=secret', { headers: as.bearer })).arrayBuffer()))
+    expect((await sheet(asha)).length).toBe(1) // the header only
+    expect((await sheet(ravi)).length).toBe(2)
+  })
+})
