@@ -11,6 +11,7 @@ import { docsRoutes } from './modules/docs'
 import { geographyRoutes } from './modules/geography'
 import { healthRoutes } from './modules/health'
 import { publicPages } from './modules/public'
+import { analyticsApi } from './modules/analytics'
 import { listingsApi } from './modules/listings'
 import { listingsPages } from './modules/listings/pages'
 import { usersApi } from './modules/users'
@@ -31,6 +32,7 @@ export function createApp(ctx: AppContext) {
     .use(usersApi(ctx))
     .use(listingsApi(ctx))
     .use(listingsPages(ctx))
+    .use(analyticsApi(ctx))
     .use(usersPages(ctx))
     .use(publicPages)
     .use(authPages(ctx))

@@ -2,9 +2,8 @@ import { Elysia, t } from 'elysia'
 import { authGuard } from '../../http/auth'
 import type { AppContext } from '../../http/context'
 import { ErrorDetail as Detail } from '../../shared/schema'
-import { dashboardStats } from '../analytics/service'
 import { exportListings } from './export'
-import { CreateListingBody, DashboardStats, Listing, ListingIdParams, ListingPage, ListingQuery, UpdateListingBody } from './model'
+import { CreateListingBody, Listing, ListingIdParams, ListingPage, ListingQuery, UpdateListingBody } from './model'
 import { getListing, listListings, myListings } from './read'
 import { createListing, deleteListing, updateListing } from './service'
 
@@ -85,9 +84,4 @@ export const listingsApi = (ctx: AppContext) => {
           { signedIn: true, params: ListingIdParams, detail: { tags, summary: 'Delete a listing (its last content stays in the audit trail)' } },
         ),
     )
-    .get('/api/analytics/dashboard', ({ user }) => dashboardStats(ctx, ctx.counts, user), {
-      signedIn: true,
-      response: { 200: DashboardStats, ...errors },
-      detail: { tags: ['Analytics'], summary: 'Figures of the stats strip, in the caller’s scope' },
-    })
 }

@@ -116,19 +116,26 @@ export function toListing(r: Row, viewer: Viewer): Listing {
  * (data_version), so a total is never stale.
  */
 export class CountCache {
-  private readonly entries = new Map<string, number>()
+  private readonly entries = new Map<string, unknown>()
   private version = ''
 
   constructor(private readonly max = 1000) {}
 
-  get(db: Database, key: string, compute: () => number): number {
+  get size() {
+    return this.entries.size
+  }
+
+  clear() {
+    this.entries.clear()
+  }
+
+  get<T>(db: Database, key: string, compute: () => T): T {
     const version = this.currentVersion(db)
     if (version !== this.version) {
       this.entries.clear()
       this.version = version
     }
-    const hit = this.entries.get(key)
-    if (hit !== undefined) return hit
+    if (this.entries.has(key)) return this.entries.get(key) as T
     const value = compute()
     if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value!)
     this.entries.set(key, value)

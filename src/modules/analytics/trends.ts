@@ -1,0 +1,78 @@
+import { and, count, desc, asc, eq, gte, lte, sql } from 'drizzle-orm'
+import { listings, users } from '../../../db/schema'
+import type { AppContext } from '../../http/context'
+import { fieldError } from '../../http/errors'
+import { ANALYTICS } from '../../shared/constants'
+import { calendarDate } from '../../shared/dates'
+import type { Viewer } from '../listings/read'
+import { RANGE_ORDER, RANGE_TOO_LONG, type TopBrokers, type Trends, type TrendsQuery } from './model'
+
+const DAY_MS = 86_400_000
+const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10)
+const daysBetween = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS)
+
+/** Admin analytics are per city for a module admin, network-wide for a master admin. */
+const cityScope = (v: Viewer) => (v.role === 'MODULE_ADMIN' ? (v.cityId ?? -1) : null)
+export const scopeName = (v: Viewer) => (v.role === 'MODULE_ADMIN' ? 'city' : 'global')
+
+/** The day range asked for: a custom start/end (both, or one filling the other), else the last `days` days to today. */
+export function resolveRange(q: TrendsQuery, today: string): { start: string; end: string; days: number } {
+  if (q.start_date || q.end_date) {
+    const start = q.start_date ?? q.end_date!
+    const end = q.end_date ?? q.start_date!
+    if (Number.isNaN(Date.parse(start)) || Number.isNaN(Date.parse(end))) throw fieldError('start_date', 'Dates are YYYY-MM-DD', 'query')
+    if (start > end) throw fieldError('start_date', RANGE_ORDER, 'query')
+    const days = daysBetween(start, end) + 1
+    if (days > ANALYTICS.maxRangeDays) throw fieldError('end_date', RANGE_TOO_LONG, 'query')
+    return { start, end, days }
+  }
+  const days = q.days ?? ANALYTICS.defaultPeriodDays
+  return { start: addDays(today, -(days - 1)), end: today, days }
+}
+
+/** Listings per day by type, every day of the range present (zeros included), from one grouped index scan. */
+export function trends(ctx: AppContext, viewer: Viewer, q: TrendsQuery): Trends {
+  const { start, end, days } = resolveRange(q, calendarDate(Date.now(), ctx.config.timeZone))
+  const city = cityScope(viewer)
+  const rows = ctx.counts.get(ctx.db, `trends|${city}|${start}|${end}`, () =>
+    ctx.db
+      .select({ date: listings.date, postType: listings.postType, n: count() })
+      .from(listings)
+      .where(and(gte(listings.date, start), lte(listings.date, end), city === null ? undefined : eq(listings.cityId, city)))
+      .groupBy(listings.date, listings.postType)
+      .all(),
+  )
+  const daily: Trends['daily_stats'] = {}
+  for (let d = start; d <= end; d = addDays(d, 1)) daily[d] = { requirements: 0, availabilities: 0, total: 0 }
+  for (const r of rows) {
+    const day = daily[r.date]!
+    if (r.postType === 'REQ') day.requirements += r.n
+    else day.availabilities += r.n
+    day.total += r.n
+  }
+  return { period_days: days, start_date: start, end_date: end, scope: scopeName(viewer), daily_stats: daily }
+}
+
+/** Brokers by number of listings in scope; ties go to the earlier account (lower id), so the order is stable. */
+export function topBrokers(ctx: AppContext, viewer: Viewer, limit: number): TopBrokers {
+  const city = cityScope(viewer)
+  const top = ctx.counts.get(ctx.db, `top|${city}|${limit}`, () => {
+    const counts = ctx.db
+      .select({ userId: listings.ownerUserId, n: count().as('n') })
+      .from(listings)
+      .where(city === null ? undefined : eq(listings.cityId, city))
+      .groupBy(listings.ownerUserId)
+      .as('counts')
+    return ctx.db
+      .select({ user_id: users.id, full_name: users.fullName, email: users.email, listing_count: counts.n })
+      .from(counts)
+      .innerJoin(users, eq(users.id, counts.userId))
+      .where(eq(users.role, 'BROKER'))
+      .orderBy(desc(counts.n), asc(users.id))
+      .limit(limit)
+      .all()
+  })
+  return { scope: scopeName(viewer), top_brokers: top }
+}
+
+export const listingCount = (ctx: AppContext) => ctx.counts.get(ctx.db, 'health|listings', () => ctx.db.select({ n: sql<number>`count(*)` }).from(listings).get()!.n)
