@@ -12,6 +12,7 @@ import { geographyRoutes } from './modules/geography'
 import { healthRoutes } from './modules/health'
 import { publicPages } from './modules/public'
 import { analyticsApi } from './modules/analytics'
+import { auditApi } from './modules/audit'
 import { listingsApi } from './modules/listings'
 import { listingsPages } from './modules/listings/pages'
 import { usersApi } from './modules/users'
@@ -33,6 +34,7 @@ export function createApp(ctx: AppContext) {
     .use(listingsApi(ctx))
     .use(listingsPages(ctx))
     .use(analyticsApi(ctx))
+    .use(auditApi(ctx))
     .use(usersPages(ctx))
     .use(publicPages)
     .use(authPages(ctx))
