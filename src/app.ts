@@ -13,6 +13,7 @@ import { healthRoutes } from './modules/health'
 import { publicPages } from './modules/public'
 import { analyticsApi } from './modules/analytics'
 import { auditApi } from './modules/audit'
+import { insightsPages } from './modules/analytics/pages'
 import { listingsApi } from './modules/listings'
 import { listingsPages } from './modules/listings/pages'
 import { usersApi } from './modules/users'
@@ -35,6 +36,7 @@ export function createApp(ctx: AppContext) {
     .use(listingsPages(ctx))
     .use(analyticsApi(ctx))
     .use(auditApi(ctx))
+    .use(insightsPages(ctx))
     .use(usersPages(ctx))
     .use(publicPages)
     .use(authPages(ctx))

@@ -6,8 +6,7 @@ import { loginRedirect, pageUser } from '../../http/page-auth'
 import { renderPage } from '../../pages/render'
 import type { Role } from '../../shared/constants'
 import { AccessDenied, DashboardLayout, type ShellUser } from './layout'
-import { NAV_ITEMS } from './nav'
-import { AccountInactive, SectionComing } from './page'
+import { AccountInactive } from './page'
 import { countPending } from '../users/read'
 
 const hidden = { detail: { hide: true } }
@@ -31,16 +30,8 @@ export const dashboardPage =
     return renderPage(render(user), { title })
   }
 
-const GENERIC_DENIAL = "You don't have permission to access this page."
-
-/** Sections whose screens come in later work: each is already guarded by role and says so plainly. */
-const COMING = [
-  '/dashboard/analytics',
-  '/dashboard/audit',
-]
-
 export const dashboardRoutes = (ctx: AppContext) => {
-  let app = new Elysia({ name: 'dashboard' })
+  const app = new Elysia({ name: 'dashboard' })
     // A form post from the user menu: works without script, and always lands on /login (SPEC "Sign out").
     .post(
       '/logout',
@@ -50,18 +41,5 @@ export const dashboardRoutes = (ctx: AppContext) => {
       },
       hidden,
     )
-  for (const href of COMING) {
-    const item = NAV_ITEMS.find((i) => i.href === href)!
-    app = app.get(
-      href,
-      dashboardPage(ctx, item.label, (user) => createElement(SectionComing, { user, href }), {
-        roles: item.roles,
-        current: href,
-        section: item.label,
-        denied: createElement(AccessDenied, { message: GENERIC_DENIAL }),
-      }),
-      hidden,
-    ) as unknown as typeof app
-  }
   return app
 }

@@ -1,6 +1,5 @@
 import { ROLE_LABELS } from '../../shared/constants'
 import { AccessDenied, DashboardLayout, type ShellUser } from './layout'
-import { NAV_ITEMS } from './nav'
 import type { AdminStats } from './service'
 
 // SPEC section 2 "Admin listings": the welcome line and the capabilities by role.
@@ -63,19 +62,6 @@ export function AdminWelcome({ user, stats }: { user: ShellUser; stats: AdminSta
         </div>
       </div>
     </>
-  )
-}
-
-/** A section whose screen is not in this build yet: guarded like the real one, and honest about it. */
-export function SectionComing({ user, href }: { user: ShellUser; href: string }) {
-  const label = NAV_ITEMS.find((i) => i.href === href)?.label ?? 'This section'
-  return (
-    <DashboardLayout user={user} current={href} section={label}>
-      <h1 className="text-2xl font-bold">{label}</h1>
-      <div role="status" className="alert mt-6">
-        <span>{label} is not part of this build yet. The API for it is documented at /swagger as it lands.</span>
-      </div>
-    </DashboardLayout>
   )
 }
 
