@@ -1,13 +1,18 @@
 // Every island by name. The server renders them by name (src/pages/island.tsx); the client hydrates them by name.
+import AnalyticsBoard from './analytics/AnalyticsBoard'
+import AuditLog from './audit/AuditLog'
 import ForgotPasswordForm from './auth/ForgotPasswordForm'
 import LoginForm from './auth/LoginForm'
 import RegisterForm from './auth/RegisterForm'
 import ResetPasswordForm from './auth/ResetPasswordForm'
 import GeoTree from './geo/GeoTree'
+import AdminListings from './listings/admin/AdminListings'
+import BrokerListings from './listings/BrokerListings'
+import MyListings from './listings/MyListings'
 import PendingBadge from './shell/PendingBadge'
 import Toaster from './shared/Toaster'
 import ApprovalsBoard from './users/ApprovalsBoard'
 import UserManager from './users/UserManager'
 
-export const islands = { LoginForm, RegisterForm, ForgotPasswordForm, ResetPasswordForm, GeoTree, Toaster, UserManager, ApprovalsBoard, PendingBadge }
+export const islands = { AnalyticsBoard, LoginForm, RegisterForm, ForgotPasswordForm, ResetPasswordForm, GeoTree, Toaster, UserManager, ApprovalsBoard, PendingBadge, BrokerListings, MyListings, AdminListings, AuditLog }
 export type IslandName = keyof typeof islands

@@ -34,9 +34,15 @@ export function currencyFor(country: string | null | undefined): Currency {
   const lower = country.toLowerCase()
   const insensitive = TABLE.find(([name]) => name.toLowerCase() === lower)
   if (insensitive) return insensitive[1]
-  // Partial: "Republic of India" finds India; short codes only match whole words ("UK" not inside "Ukraine").
-  const partial = TABLE.find(([name]) =>
-    name.length <= 3 ? new RegExp(`\\b${name}\\b`, 'i').test(country) : lower.includes(name.toLowerCase()) || name.toLowerCase().includes(lower),
+  // Partial, by words: "Republic of India" finds India, "Emirates" or "Arab" the UAE, "Aus" Australia. Table names match
+  // as whole words ("UK" not inside "Ukraine"); what was typed matches the start of a word, from 3 letters on ("US" is
+  // not inside "Australia").
+  const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  const input = country.trim()
+  const partial = TABLE.find(
+    ([name]) =>
+      new RegExp(`(^|[^\\p{L}])${escape(name)}($|[^\\p{L}])`, 'iu').test(input) ||
+      (input.length >= 3 && new RegExp(`(^|[^\\p{L}])${escape(input)}`, 'iu').test(name)),
   )
   return partial?.[1] ?? DEFAULT_CURRENCY
 }

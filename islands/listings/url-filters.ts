@@ -26,8 +26,14 @@ const positiveInt = (v: string | null): number | undefined => {
   const n = numeric(v)
   return n !== undefined && Number.isInteger(n) && n >= 1 ? n : undefined
 }
-const isoDate = (v: string | null) => (v && /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(v)) ? v : undefined)
-const textValue = (v: string | null) => (v && v.trim() ? v.trim().slice(0, 200) : undefined)
+// A real calendar day: Date.parse rolls '2026-02-31' over to March 3 instead of refusing it, so compare the round trip.
+const isoDate = (v: string | null) => {
+  if (!v || !/^\d{4}-\d{2}-\d{2}$/.test(v)) return undefined
+  const t = Date.parse(`${v}T00:00:00Z`)
+  return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === v ? v : undefined
+}
+// Capped at the API's own limits (ListingQuery: search 200, property_type 100), so a parsed link is never refused.
+const textValue = (v: string | null, max = 200) => (v && v.trim() ? v.trim().slice(0, max) : undefined)
 
 export function parseListingFilters(query: URLSearchParams | Record<string, string | undefined>): ListingFilterState {
   const get = (k: string) => (query instanceof URLSearchParams ? query.get(k) : (query[k] ?? null))
@@ -36,7 +42,7 @@ export function parseListingFilters(query: URLSearchParams | Record<string, stri
     post_type: oneOf(POST_TYPES, get('post_type')),
     status: oneOf(LISTING_STATUSES, get('status')),
     sale_or_rent: oneOf(SALE_OR_RENT, get('sale_or_rent')),
-    property_type: textValue(get('property_type')),
+    property_type: textValue(get('property_type'), 100),
     location: oneOf(LOCATION_ZONES, get('location')),
     min_budget: numeric(get('min_budget')),
     // At or above the slider's top, the maximum means "no limit".

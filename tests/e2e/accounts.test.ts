@@ -139,7 +139,7 @@ describe('account journey', () => {
     await input(w.page, 'Password').fill(NEW_PASSWORD)
     await w.page.getByRole('button', { name: 'Sign in' }).click()
     await w.page.waitForURL(server.url + '/dashboard')
-    await w.page.getByText('Welcome, Meera Iyer').waitFor()
+    await w.page.getByText('Welcome back, Meera Iyer!').waitFor()
     expect(realErrors(w)).toEqual([])
     expect(w.offHostRequests).toEqual([])
     await w.page.context().close()

@@ -1,14 +1,22 @@
-// Placeholder until the audit log screen lands (being written now): keeps the route compiling.
+import { Island } from '../../pages/island'
 import { DashboardLayout, type ShellUser } from '../dashboard/layout'
 import type { AuditPage } from './model'
 
 export type AuditLogProps = { user: ShellUser; initial: AuditPage }
 
+/** Who changed what, and when: a module admin reads their city's trail, a master admin everyone's. */
+const lead = (user: ShellUser) =>
+  user.role === 'MODULE_ADMIN'
+    ? `Every recorded change in ${user.city_name ?? 'your city'}: who did what, when, and what it changed.`
+    : 'Every recorded change across all cities: who did what, when, and what it changed.'
+
+/** The audit log screen: the shell, a heading, and the AuditLog island (first page rendered by the server). */
 export function AuditLogPage({ user, initial }: AuditLogProps) {
   return (
     <DashboardLayout user={user} current="/dashboard/audit" section="Audit Logs">
       <h1 className="text-2xl font-bold">Audit Logs</h1>
-      <p>{initial.total}</p>
+      <p className="mb-6 mt-1 text-base-content/70">{lead(user)}</p>
+      <Island name="AuditLog" props={{ initial }} />
     </DashboardLayout>
   )
 }

@@ -1,6 +1,8 @@
-// Placeholder until the admin listings grid lands (being written now): keeps the route compiling.
+// SPEC "Admin listings": the admin's home (/dashboard: welcome, then the grid) and the listings page
+// (/dashboard/listings: the grid alone). The grid is the AdminListings island; its first view comes complete from here.
 import type { ObjectSchema } from '../../../islands/shared/form-rules'
 import type { ListingFilterState } from '../../../islands/listings/url-filters'
+import { Island } from '../../pages/island'
 import { DashboardLayout, type ShellUser } from '../dashboard/layout'
 import { AdminWelcome } from '../dashboard/page'
 import type { AdminStats } from '../dashboard/service'
@@ -18,12 +20,26 @@ export type AdminListingsProps = {
   rules: { create: ObjectSchema; edit: ObjectSchema }
 }
 
-export function AdminListingsPage({ user, current, initial, stats }: AdminListingsProps) {
+export function AdminListingsPage({ user, current, initial, filters, stats, suspended, countries, rules }: AdminListingsProps) {
+  const home = current === '/dashboard'
+  // Only admins get this page (the route decides); the island's actor is narrowed to the two admin roles.
+  const role = user.role === 'MASTER_ADMIN' ? 'MASTER_ADMIN' : 'MODULE_ADMIN'
+  const actor = {
+    id: user.id,
+    role,
+    full_name: user.full_name,
+    city_id: user.city_id,
+    city_name: user.city_name,
+    state_name: user.state_name,
+    country_name: user.country_name,
+  } as const
   return (
-    <DashboardLayout user={user} current={current} section={current === '/dashboard' ? 'Dashboard' : 'Listings'}>
-      {current === '/dashboard' && <AdminWelcome user={user} stats={stats} />}
-      <h2 className="text-xl font-bold">Listings Management</h2>
-      <p>{initial.total}</p>
+    <DashboardLayout user={user} current={current} section={home ? 'Dashboard' : 'Listings'}>
+      {home && <AdminWelcome user={user} stats={stats} />}
+      <Island
+        name="AdminListings"
+        props={{ actor, initial, filters, suspended, countries, rules, headingLevel: home ? 2 : 1 }}
+      />
     </DashboardLayout>
   )
 }

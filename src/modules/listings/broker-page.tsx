@@ -1,6 +1,6 @@
-// Placeholder until the broker listings screen lands (being written now): keeps the route compiling.
 import type { ObjectSchema } from '../../../islands/shared/form-rules'
 import type { ListingFilterState } from '../../../islands/listings/url-filters'
+import { Island } from '../../pages/island'
 import { DashboardLayout, type ShellUser } from '../dashboard/layout'
 import type { DashboardStats, ListingPage } from './model'
 
@@ -13,10 +13,16 @@ export type BrokerListingsProps = {
   rules: ObjectSchema
 }
 
-export function BrokerListingsPage({ user, current, initial }: BrokerListingsProps) {
+/**
+ * SPEC "Broker dashboard (listings)" at /dashboard and /dashboard/listings: the shell and the BrokerListings island,
+ * whose first view (the page for the URL's filters, the statistics) is complete in the server's HTML.
+ */
+export function BrokerListingsPage({ user, current, initial, filters, stats, rules }: BrokerListingsProps) {
+  // Only what the island shows goes into the page's props, not the whole session user.
+  const viewer = { id: user.id, full_name: user.full_name, city_name: user.city_name, state_name: user.state_name, country_name: user.country_name }
   return (
     <DashboardLayout user={user} current={current} section={current === '/dashboard' ? 'Dashboard' : 'Listings'}>
-      <p>{initial.total} listings</p>
+      <Island name="BrokerListings" props={{ user: viewer, initial, filters, stats, rules }} />
     </DashboardLayout>
   )
 }

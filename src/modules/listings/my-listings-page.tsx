@@ -1,15 +1,16 @@
-// Placeholder until the My Listings screen lands (being written now): keeps the route compiling.
 import type { ObjectSchema } from '../../../islands/shared/form-rules'
+import { Island } from '../../pages/island'
 import { DashboardLayout, type ShellUser } from '../dashboard/layout'
 import type { Listing } from './model'
 
 export type MyListingsProps = { user: ShellUser; initial: Listing[]; rules: ObjectSchema }
 
-export function MyListingsPage({ user, initial }: MyListingsProps) {
+/** SPEC "My Listings (BROKER)": the shell and the MyListings island, its first view complete in the server's HTML. */
+export function MyListingsPage({ user, initial, rules }: MyListingsProps) {
+  const viewer = { id: user.id, full_name: user.full_name, city_name: user.city_name, state_name: user.state_name, country_name: user.country_name }
   return (
     <DashboardLayout user={user} current="/dashboard/my-listings" section="My Listings">
-      <h1 className="text-2xl font-bold">My Listings</h1>
-      <p>{initial.length}</p>
+      <Island name="MyListings" props={{ user: viewer, initial, rules }} />
     </DashboardLayout>
   )
 }

@@ -1,0 +1,133 @@
+// Texts, labels and formats of the audit log screen, one place each, shared by the island, its table and its dialog.
+import type { AuditEvent } from '../../src/modules/audit/model'
+
+export const AUDIT_TEXT = {
+  empty: 'No audit events found',
+  filteredEmpty: 'Try adjusting your filters',
+  start: 'Changes to listings, people and geography will appear here as they happen.',
+  errorTitle: 'Error Loading Audit Logs',
+  loadFailed: 'Failed to load audit logs',
+  actorPlaceholder: 'Filter by actor name...',
+  many: 'events',
+  system: 'System',
+} as const
+
+/** The trail changes whenever anyone changes anything: refreshed like the user lists (SPEC section 9, 30 s). */
+export const AUDIT_REFRESH_MS = 30_000
+
+const ACTION_LABELS: Record<string, string> = {
+  'listing.create': 'Listing created',
+  'listing.update': 'Listing updated',
+  'listing.suspend': 'Listing suspended',
+  'listing.reactivate': 'Listing reactivated',
+  'listing.delete': 'Listing deleted',
+  'user.register': 'User registered',
+  'user.create': 'User created',
+  'user.update': 'User updated',
+  'user.approve': 'User approved',
+  'user.reject': 'User rejected',
+  'user.activate': 'User activated',
+  'user.deactivate': 'User deactivated',
+  'user.password_reset': 'Password reset',
+  'user.id_card_view': 'ID card viewed',
+  'country.create': 'Country created',
+  'country.update': 'Country updated',
+  'country.delete': 'Country deleted',
+  'state.create': 'State created',
+  'state.update': 'State updated',
+  'state.delete': 'State deleted',
+  'city.create': 'City created',
+  'city.update': 'City updated',
+  'city.delete': 'City deleted',
+}
+
+/** 'listing.update' → 'Listing updated'; an action not known here shows as its raw name. */
+export const actionLabel = (action: string) => ACTION_LABELS[action] ?? action
+
+/** 'listing' → 'Listing'. */
+export const entityTypeLabel = (type: string) => (type ? type.charAt(0).toUpperCase() + type.slice(1).replace(/_/g, ' ') : type)
+
+/** 'Listing #42', or just 'Listing' when the event names no row. */
+export const entityLabel = (e: Pick<AuditEvent, 'entity_type' | 'entity_id'>) => `${entityTypeLabel(e.entity_type)}${e.entity_id ? ` #${e.entity_id}` : ''}`
+
+export const actorLabel = (e: Pick<AuditEvent, 'actor_name'>) => e.actor_name ?? AUDIT_TEXT.system
+
+/** Tone of an action's badge: removals red, creations green, the rest neutral. */
+export function actionTone(action: string): string {
+  const verb = action.split('.').at(-1) ?? ''
+  if (['delete', 'reject', 'deactivate', 'suspend'].includes(verb)) return 'badge-error'
+  if (['create', 'register', 'approve', 'activate', 'reactivate'].includes(verb)) return 'badge-success'
+  return 'badge-ghost'
+}
+
+export type AuditFilters = { actor: string; action: string; entity_type: string; date_from: string; date_to: string }
+export const NO_FILTERS: AuditFilters = { actor: '', action: '', entity_type: '', date_from: '', date_to: '' }
+
+export const isFiltered = (f: AuditFilters) => Object.values(f).some((v) => v.trim() !== '')
+
+/** The query of GET /api/audit and its CSV export: only the filters that are set. */
+export function filterQuery(f: AuditFilters): URLSearchParams {
+  const q = new URLSearchParams()
+  for (const key of ['actor', 'action', 'entity_type', 'date_from', 'date_to'] as const) {
+    const v = f[key].trim()
+    if (v) q.set(key, v)
+  }
+  return q
+}
+
+export function listUrl(f: AuditFilters, page: number, perPage: number): string {
+  const q = filterQuery(f)
+  q.set('page', String(page))
+  q.set('per_page', String(perPage))
+  return `/api/audit?${q}`
+}
+
+export function exportUrl(f: AuditFilters): string {
+  const q = filterQuery(f).toString()
+  return `/api/audit/export.csv${q ? `?${q}` : ''}`
+}
+
+const TIME_FORMATS = new Map<string, Intl.DateTimeFormat>()
+
+/**
+ * 'Nov 21, 2026, 3:04:05 PM' in `timeZone` (the browser's own when not given). The server and the hydrating
+ * browser pass 'UTC', so both print the same text; the island then switches to the browser's zone.
+ */
+export function formatTime(iso: string, timeZone?: string): string {
+  const at = new Date(iso)
+  if (Number.isNaN(at.getTime())) return iso
+  const key = timeZone ?? ''
+  let format = TIME_FORMATS.get(key)
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'medium', timeZone })
+    TIME_FORMATS.set(key, format)
+  }
+  return format.format(at) + (timeZone === 'UTC' ? ' UTC' : '')
+}
+
+/** One field of the before/after comparison; `undefined` means the field is absent on that side. */
+export type FieldDiff = { field: string; before: unknown; after: unknown; changed: boolean }
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
+
+/**
+ * Before and after, field by field, in the order the fields were recorded (before's, then fields only after has).
+ * A side that is not an object (e.g. a bare value) is compared as one field named 'value'.
+ */
+export function diffFields(before: unknown, after: unknown): FieldDiff[] {
+  const b = before === null || before === undefined ? {} : isRecord(before) ? before : { value: before }
+  const a = after === null || after === undefined ? {} : isRecord(after) ? after : { value: after }
+  const fields = [...new Set([...Object.keys(b), ...Object.keys(a)])]
+  return fields.map((field) => ({ field, before: b[field], after: a[field], changed: !(field in b && field in a && same(b[field], a[field])) }))
+}
+
+/** What the event's two sides hold: both (a change), only after (a creation), only before (a removal), or neither. */
+export function eventShape(e: Pick<AuditEvent, 'before' | 'after'>): 'change' | 'created' | 'removed' | 'none' {
+  const hasBefore = e.before !== null && e.before !== undefined
+  const hasAfter = e.after !== null && e.after !== undefined
+  return hasBefore && hasAfter ? 'change' : hasAfter ? 'created' : hasBefore ? 'removed' : 'none'
+}
+
+/** A value as indented JSON; strings too, so "" and null stay distinguishable. */
+export const formatValue = (v: unknown) => (v === undefined ? '' : JSON.stringify(v, null, 2))

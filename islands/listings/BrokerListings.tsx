@@ -1,0 +1,214 @@
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useEffect, useState } from 'react'
+import type { DashboardStats, Listing, ListingPage } from '../../src/modules/listings/model'
+import { DEFAULT_PAGE_SIZE, REFRESH_MS, type PAGE_SIZES } from '../../src/shared/constants'
+import { ApiError } from '../shared/api'
+import type { ObjectSchema } from '../shared/form-rules'
+import { Icon } from '../shared/icons'
+import { PageSizeSelect, Pagination } from '../shared/Pagination'
+import { fetchJson, shouldRetry } from '../shared/query'
+import { toast } from '../shared/toast'
+import { currencyFor } from './currency'
+import { DeleteListingDialog } from './DeleteListingDialog'
+import { FilterBar } from './FilterBar'
+import { exportFileName, exportUrl, invalidateListingQueries, LISTING_TEXT, listingsUrl, showingResults, type ListingViewer } from './listing-format'
+import { ListingDetailsDialog } from './ListingDetailsDialog'
+import { ListingFormDialog } from './ListingFormDialog'
+import { BROKER_COLUMNS, ListingTable } from './ListingTable'
+import { StatsStrip } from './StatsStrip'
+import { useListingFilters } from './useListingFilters'
+import type { ListingFilterState } from './url-filters'
+
+export type BrokerListingsIslandProps = {
+  user: ListingViewer
+  /** The page the server rendered for `filters` (its page and per_page included). */
+  initial: ListingPage
+  /** parseListingFilters of the request's query. */
+  filters: ListingFilterState
+  stats: DashboardStats
+  /** formRules(CreateListingBody). */
+  rules: ObjectSchema
+}
+
+type PageSize = (typeof PAGE_SIZES)[number]
+
+/** The listing query retries once, and never on a 4xx (SPEC section 9). */
+const retryOnce = (failureCount: number, error: unknown) => failureCount < 1 && shouldRetry('query', failureCount, error)
+
+/**
+ * SPEC "Broker dashboard (listings)": header, filters mirrored in the URL, statistics, the 14-column table with the
+ * broker's own rows highlighted, paging, and the details, create, edit and delete dialogs.
+ */
+export default function BrokerListings({ user, initial, filters, stats, rules }: BrokerListingsIslandProps) {
+  const queryClient = useQueryClient()
+  const currency = currencyFor(user.country_name)
+  const f = useListingFilters({ initial: { ...filters, page: initial.page, per_page: initial.per_page as PageSize }, defaultPerPage: DEFAULT_PAGE_SIZE.dashboard })
+
+  // The server's page is the first view of its own key only; any other view is fetched.
+  const [first] = useState(() => JSON.stringify(f.applied))
+  const [renderedAt] = useState(() => Date.now())
+  const query = useQuery({
+    queryKey: ['listings', f.applied],
+    queryFn: () => fetchJson<ListingPage>(listingsUrl(f.applied)),
+    initialData: JSON.stringify(f.applied) === first ? initial : undefined,
+    initialDataUpdatedAt: renderedAt,
+    placeholderData: keepPreviousData,
+    refetchInterval: REFRESH_MS.dashboardListings,
+    retry: retryOnce,
+  })
+
+  const list = query.data
+  // Fewer pages than before (e.g. the last row of the last page was deleted): go to the new last page.
+  useEffect(() => {
+    if (list && list.total_pages > 0 && (f.applied.page ?? 1) > list.total_pages) f.setPage(list.total_pages)
+  }, [list, f.applied.page, f.setPage])
+
+  const [viewing, setViewing] = useState<Listing | null>(null)
+  const [form, setForm] = useState<{ listing: Listing | null } | null>(null)
+  const [deleting, setDeleting] = useState<Listing | null>(null)
+  const [exporting, setExporting] = useState(false)
+  const refreshAll = () => void invalidateListingQueries(queryClient)
+
+  async function exportXlsx() {
+    setExporting(true)
+    try {
+      const res = await fetch(exportUrl(f.applied), { credentials: 'same-origin' })
+      if (!res.ok) throw new Error('Export failed')
+      const name = /filename="?([^";]+)"?/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? exportFileName()
+      const url = URL.createObjectURL(await res.blob())
+      const a = Object.assign(document.createElement('a'), { href: url, download: name })
+      document.body.append(a)
+      a.click()
+      a.remove()
+      setTimeout(() => URL.revokeObjectURL(url), 1000)
+    } catch (err) {
+      // SPEC section 8: dashboard export failures are only logged.
+      console.error('[listings] export failed', err)
+    } finally {
+      setExporting(false)
+    }
+  }
+
+  // A failed view with other filters would otherwise show the previous filters' rows as if they matched.
+  const rows = query.isError && query.isPlaceholderData ? undefined : list
+  const loadError = query.isError ? (query.error instanceof ApiError && query.error.status && query.error.message ? query.error.message : LISTING_TEXT.loadFailed) : null
+  const place = [user.city_name, user.state_name].filter(Boolean).join(', ')
+  const editActions = (l: Listing) =>
+    l.is_editable ? (
+      <>
+        <button type="button" className="btn btn-ghost btn-xs" aria-label={`Edit ${l.entry_id}`} onClick={() => setForm({ listing: l })}>
+          Edit
+        </button>
+        <button type="button" className="btn btn-ghost btn-xs text-error" aria-label={`Delete ${l.entry_id}`} onClick={() => setDeleting(l)}>
+          Delete
+        </button>
+      </>
+    ) : null
+
+  return (
+    <div className="space-y-5">
+      <div className="flex flex-wrap items-start justify-between gap-4">
+        <div>
+          <h1 className="text-2xl font-bold">{`Welcome back, ${user.full_name}!`}</h1>
+          <p className="mt-1 text-base-content/70">
+            {place ? `Listings across the network · you post from ${place}` : 'Listings across the network'}
+          </p>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <button type="button" className="btn btn-outline btn-sm" onClick={refreshAll} disabled={query.isFetching}>
+            {query.isFetching && !query.isPlaceholderData ? <span className="loading loading-spinner loading-xs" aria-hidden="true" /> : null}
+            Refresh
+          </button>
+          <button type="button" className="btn btn-outline btn-sm" onClick={() => void exportXlsx()} disabled={exporting}>
+            <Icon name="download" className="h-4 w-4" />
+            {exporting ? 'Exporting...' : 'Export'}
+          </button>
+          <button type="button" className="btn btn-primary btn-sm" onClick={() => setForm({ listing: null })}>
+            New Listing
+          </button>
+        </div>
+      </div>
+
+      <FilterBar value={f.view} onChange={f.change} onClear={f.clear} active={f.active} />
+      <StatsStrip initial={stats} />
+
+      {loadError && (
+        <div role="alert" className="alert alert-error flex flex-col items-start gap-2">
+          <h2 className="font-bold">{LISTING_TEXT.loadErrorTitle}</h2>
+          <p>{loadError}</p>
+          <button type="button" className="btn btn-sm" onClick={() => void query.refetch()}>
+            Retry
+          </button>
+        </div>
+      )}
+
+      {rows && (
+        <div className="card bg-base-100 shadow-sm">
+          {rows.listings.length === 0 ? (
+            <div className="card-body items-center text-center" data-empty>
+              <h2 className="card-title">{LISTING_TEXT.emptyTitle}</h2>
+              <p className="text-base-content/70">{LISTING_TEXT.emptyText}</p>
+            </div>
+          ) : (
+            <ListingTable
+              label="Listings"
+              listings={rows.listings}
+              columns={BROKER_COLUMNS}
+              currency={currency}
+              viewerId={user.id}
+              highlightOwn
+              actions={editActions}
+              onRowClick={setViewing}
+              busy={query.isPlaceholderData && query.isFetching}
+            />
+          )}
+          <div className="flex flex-wrap items-center justify-between gap-3 border-t border-base-300 px-4 py-3">
+            <p className="text-sm text-base-content/70">{rows.total > 0 ? showingResults(rows.page, rows.per_page, rows.total) : ''}</p>
+            <div className="flex flex-wrap items-center gap-3">
+              <Pagination page={rows.page} totalPages={rows.total_pages} onPage={f.setPage} label="Listing pages" />
+              <PageSizeSelect id="listing-per-page" value={f.applied.per_page ?? DEFAULT_PAGE_SIZE.dashboard} onChange={(n) => f.setPerPage(n as PageSize)} />
+            </div>
+          </div>
+        </div>
+      )}
+
+      <ListingDetailsDialog
+        listing={viewing}
+        currency={currency}
+        viewerId={user.id}
+        onClose={() => setViewing(null)}
+        actions={
+          viewing?.is_editable ? (
+            <>
+              <button type="button" className="btn btn-outline" onClick={() => (setViewing(null), setForm({ listing: viewing }))}>
+                Edit
+              </button>
+              <button type="button" className="btn btn-outline btn-error" onClick={() => (setViewing(null), setDeleting(viewing))}>
+                Delete
+              </button>
+            </>
+          ) : null
+        }
+      />
+      <ListingFormDialog
+        open={form !== null}
+        listing={form?.listing}
+        rules={rules}
+        note={form?.listing ? null : `Posted as ${user.full_name}${place ? ` in ${place}` : ''}.`}
+        onClose={() => setForm(null)}
+        onSaved={(_saved, mode) => {
+          setForm(null)
+          toast.success(mode === 'create' ? LISTING_TEXT.my.created : LISTING_TEXT.my.updated)
+          // A new listing is the newest: show it at the top of the first page.
+          if (mode === 'create') f.setPage(1)
+          refreshAll()
+        }}
+      />
+      <DeleteListingDialog
+        listing={deleting}
+        onClose={() => setDeleting(null)}
+        onDeleted={() => (toast.success(LISTING_TEXT.my.deleted), refreshAll())}
+      />
+    </div>
+  )
+}

@@ -1,0 +1,176 @@
+import { BUDGET_RANGE, LISTING_STATUSES, LOCATION_ZONES, POST_TYPE_LABELS, POST_TYPES, SALE_OR_RENT } from '../../src/shared/constants'
+import { GeoSelect, type GeoOption, type GeoValue } from '../geo/GeoSelect'
+import { Icon } from '../shared/icons'
+import { FILTER_CURRENCY, formatMoney, type Currency } from './currency'
+import { LISTING_TEXT, PROPERTY_TYPE_SUGGESTIONS, saleOrRentLabel, STATUS_LABELS } from './listing-format'
+import type { ListingFilters } from './useListingFilters'
+import type { ListingFilterState } from './url-filters'
+
+export type FilterBarProps = {
+  /** What the controls show: `useListingFilters().view`. */
+  value: ListingFilterState
+  /** Any filter changed; `undefined` clears it. `useListingFilters().change` applies selects at once and debounces text and budgets. */
+  onChange: (patch: Partial<ListingFilters>) => void
+  onClear: () => void
+  /** Whether any filter is set (enables Clear filters); `useListingFilters().active`. */
+  active: boolean
+  /** Country, state and city selects (SPEC section 6: master and module admins only); changing a level clears the ones below. */
+  showGeo?: boolean
+  /** Countries for the geo selects' first view (states and cities load as they are chosen). */
+  countries?: GeoOption[]
+  /** Levels shown read-only, e.g. a module admin's own city. */
+  lockedGeo?: Partial<Record<keyof GeoValue, boolean>>
+  /** The budget sliders' symbol: the rupee sign by default (SPEC section 9). */
+  currency?: Currency
+  /** Prefix of the controls' ids, so two bars on one page do not clash. */
+  idPrefix?: string
+}
+
+/** The network's property types, plus the one in the URL if it is another (the server matches it exactly, in any case). */
+const propertyTypeOptions = (current: string | undefined) => {
+  const same = (p: string) => !!current && p.toLowerCase() === current.toLowerCase()
+  const options: { value: string; label: string }[] = PROPERTY_TYPE_SUGGESTIONS.map((p) => ({ value: same(p) ? current! : p, label: p }))
+  if (current && !options.some((o) => o.value === current)) options.push({ value: current, label: current })
+  return options
+}
+
+/**
+ * The listing filters of SPEC sections 2 and 9: search, post type, sale or rent, property type, zone, status, date range,
+ * budget range (0 to 10,000,000 in steps of 100,000; the top means no limit), country/state/city for admins, Clear.
+ * Controlled: the state lives in `useListingFilters`, which mirrors it in the URL.
+ */
+export function FilterBar({ value, onChange, onClear, active, showGeo = false, countries, lockedGeo, currency = FILTER_CURRENCY, idPrefix = 'listing-filter' }: FilterBarProps) {
+  const id = (name: string) => `${idPrefix}-${name}`
+  const min = value.min_budget ?? BUDGET_RANGE.min
+  const max = value.max_budget ?? BUDGET_RANGE.max
+  const select = <K extends keyof ListingFilters>(name: K, label: string, options: readonly { value: string; label: string }[], all: string) => (
+    <div className="form-control">
+      <label htmlFor={id(name)} className="label-text mb-1 block text-xs font-medium uppercase tracking-wide text-base-content/60">
+        {label}
+      </label>
+      <select
+        id={id(name)}
+        className="select select-bordered select-sm w-full"
+        value={(value[name] as string | undefined) ?? ''}
+        onChange={(e) => onChange({ [name]: e.target.value || undefined } as Partial<ListingFilters>)}
+      >
+        <option value="">{all}</option>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  )
+  const geo: GeoValue = { country_id: value.country_id ?? null, state_id: value.state_id ?? null, city_id: value.city_id ?? null }
+
+  return (
+    <section aria-label="Listing filters" className="card bg-base-100 shadow-sm">
+      <div className="card-body gap-4 p-4">
+        <div className="flex flex-wrap items-center gap-3">
+          <label className="input input-bordered input-sm flex min-w-64 flex-1 items-center gap-2">
+            <span className="sr-only">Search listings</span>
+            <Icon name="search" className="h-4 w-4 opacity-60" />
+            <input
+              id={id('search')}
+              type="search"
+              className="grow"
+              placeholder={LISTING_TEXT.searchPlaceholder}
+              value={value.search ?? ''}
+              onChange={(e) => onChange({ search: e.target.value || undefined })}
+            />
+          </label>
+          <button type="button" className="btn btn-ghost btn-sm" onClick={onClear} disabled={!active}>
+            Clear filters
+          </button>
+        </div>
+
+        <div className="grid gap-3 sm:grid-cols-2 md:grid-cols-3 xl:grid-cols-5">
+          {select('post_type', 'Post type', POST_TYPES.map((p) => ({ value: p, label: POST_TYPE_LABELS[p] })), 'All types')}
+          {select('sale_or_rent', 'Sale / Rent', SALE_OR_RENT.map((v) => ({ value: v, label: saleOrRentLabel(v) })), 'Sale & rent')}
+          {select('property_type', 'Property type', propertyTypeOptions(value.property_type), 'Any property')}
+          {select('location', 'Zone', LOCATION_ZONES.map((z) => ({ value: z, label: z })), 'All zones')}
+          {select('status', 'Status', LISTING_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] })), 'All statuses')}
+        </div>
+
+        <div className="grid items-end gap-3 md:grid-cols-3">
+          <div className="form-control">
+            <span className="label-text mb-1 block text-xs font-medium uppercase tracking-wide text-base-content/60">Date range</span>
+            <div className="flex items-center gap-1">
+              <input
+                id={id('date_from')}
+                type="date"
+                aria-label="From date"
+                className="input input-bordered input-sm w-full min-w-0 px-2"
+                value={value.date_from ?? ''}
+                max={value.date_to}
+                onChange={(e) => onChange({ date_from: e.target.value || undefined })}
+              />
+              <input
+                id={id('date_to')}
+                type="date"
+                aria-label="To date"
+                className="input input-bordered input-sm w-full min-w-0 px-2"
+                value={value.date_to ?? ''}
+                min={value.date_from}
+                onChange={(e) => onChange({ date_to: e.target.value || undefined })}
+              />
+            </div>
+          </div>
+          <BudgetSlider
+            id={id('min_budget')}
+            label="Min budget"
+            value={min}
+            text={formatMoney(min, currency)}
+            onChange={(n) => onChange({ min_budget: n > BUDGET_RANGE.min ? Math.min(n, max) : undefined })}
+          />
+          <BudgetSlider
+            id={id('max_budget')}
+            label="Max budget"
+            value={max}
+            text={max >= BUDGET_RANGE.max ? 'No limit' : formatMoney(max, currency)}
+            onChange={(n) => onChange({ max_budget: n < BUDGET_RANGE.max ? Math.max(n, min) : undefined })}
+          />
+        </div>
+
+        {showGeo && (
+          <GeoSelect
+            idPrefix={id('geo')}
+            value={geo}
+            locked={lockedGeo}
+            initial={countries ? { countries } : undefined}
+            placeholders={{ country_id: 'All countries', state_id: 'All states', city_id: 'All cities' }}
+            onChange={(next) => onChange({ country_id: next.country_id ?? undefined, state_id: next.state_id ?? undefined, city_id: next.city_id ?? undefined })}
+          />
+        )}
+      </div>
+    </section>
+  )
+}
+
+function BudgetSlider({ id, label, value, text, onChange }: { id: string; label: string; value: number; text: string; onChange: (n: number) => void }) {
+  return (
+    <div className="form-control">
+      <div className="mb-1 flex items-center justify-between text-xs">
+        <label htmlFor={id} className="font-medium uppercase tracking-wide text-base-content/60">
+          {label}
+        </label>
+        <output htmlFor={id} className="font-semibold" data-budget-text>
+          {text}
+        </output>
+      </div>
+      <input
+        id={id}
+        type="range"
+        className="range range-primary range-xs"
+        min={BUDGET_RANGE.min}
+        max={BUDGET_RANGE.max}
+        step={BUDGET_RANGE.step}
+        value={value}
+        aria-valuetext={text}
+        onChange={(e) => onChange(Number(e.target.value))}
+      />
+    </div>
+  )
+}

@@ -1,0 +1,117 @@
+import type { ReactNode } from 'react'
+import type { Listing } from '../../src/modules/listings/model'
+import { Modal } from '../shared/Modal'
+import { formatMoney, formatSize, type Currency } from './currency'
+import {
+  formatListingDate,
+  LISTING_TEXT,
+  listingPlace,
+  postTypeBadgeClass,
+  postTypeLabel,
+  safeMapUrl,
+  saleOrRentLabel,
+  STATUS_LABELS,
+  statusBadgeClass,
+} from './listing-format'
+
+export type ListingDetailsDialogProps = {
+  /** The listing shown; null keeps the dialog closed. */
+  listing: Listing | null
+  currency: Currency
+  onClose: () => void
+  /** 'Listing Details' by default; My Listings says 'My Listing'. */
+  title?: string
+  /** Tags the listing 'Your Listing' when it is the viewer's. */
+  viewerId?: number | null
+  /** Buttons of the Actions section (e.g. Edit, Delete), shown before Close. */
+  actions?: ReactNode
+}
+
+/**
+ * Everything about one listing (SPEC "Broker dashboard": full details, basic info, contact, property, actions), with
+ * a 'View on map' link for its Google location, opened in a new tab.
+ */
+export function ListingDetailsDialog({ listing, currency, onClose, title = 'Listing Details', viewerId = null, actions }: ListingDetailsDialogProps) {
+  return (
+    <Modal open={listing !== null} title={title} size="lg" onClose={onClose}>
+      {listing && <Details listing={listing} currency={currency} own={viewerId !== null && listing.owner_user_id === viewerId} actions={actions} onClose={onClose} />}
+    </Modal>
+  )
+}
+
+function Details({ listing: l, currency, own, actions, onClose }: { listing: Listing; currency: Currency; own: boolean; actions?: ReactNode; onClose: () => void }) {
+  const map = safeMapUrl(l.google_location_url)
+  return (
+    <div className="space-y-5" data-listing-details={l.entry_id}>
+      <div className="flex flex-wrap items-center gap-2">
+        <span className="font-mono text-lg font-semibold">{l.entry_id}</span>
+        <span className={`badge ${postTypeBadgeClass(l.post_type)}`}>{postTypeLabel(l.post_type)}</span>
+        <span className={`badge ${statusBadgeClass(l.status)}`}>{STATUS_LABELS[l.status]}</span>
+        {own && <span className="badge badge-primary">{LISTING_TEXT.yourListing}</span>}
+      </div>
+
+      <Section title="Full Details">
+        <p className="whitespace-pre-wrap break-words">{l.details || <span className="text-base-content/50">No details given.</span>}</p>
+        {l.type_details && <Row label="Type details" value={l.type_details} />}
+        {l.comments && <Row label="Comments" value={l.comments} />}
+      </Section>
+
+      <div className="grid gap-5 sm:grid-cols-2">
+        <Section title="Basic Info">
+          <Row label="Entry ID" value={l.entry_id} />
+          <Row label="Post type" value={postTypeLabel(l.post_type)} />
+          <Row label="Sale / Rent" value={saleOrRentLabel(l.sale_or_rent)} />
+          <Row label="Status" value={STATUS_LABELS[l.status]} />
+          <Row label="Date" value={formatListingDate(l.date)} />
+          <Row label="Reference" value={l.reference} />
+        </Section>
+        <Section title="Contact">
+          <Row label="Contact name" value={l.contact_name} />
+          <Row label="Contact" value={l.contact_value} />
+          <Row label="Broker" value={l.owner_name} />
+        </Section>
+      </div>
+
+      <Section title="Property">
+        <div className="grid gap-x-5 sm:grid-cols-2">
+          <Row label="Property type" value={l.property_type} />
+          <Row label="Budget" value={formatMoney(l.budget, currency)} />
+          <Row label="Size" value={formatSize(l.size)} />
+          <Row label="Location zone" value={l.location} />
+          <Row label="Locality" value={l.locality} />
+          <Row label="City" value={[listingPlace(l), l.country_name].filter(Boolean).join(', ')} />
+        </div>
+        {map && (
+          <a href={map} target="_blank" rel="noopener noreferrer" className="link link-primary mt-2 inline-block">
+            View on map
+          </a>
+        )}
+      </Section>
+
+      <div className="modal-action mt-2 flex-wrap" aria-label="Actions">
+        {actions}
+        <button type="button" className="btn btn-ghost" onClick={onClose}>
+          Close
+        </button>
+      </div>
+    </div>
+  )
+}
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <section className="rounded-box border border-base-300 p-4">
+      <h4 className="mb-2 text-xs font-semibold uppercase tracking-wide text-base-content/60">{title}</h4>
+      {children}
+    </section>
+  )
+}
+
+function Row({ label, value }: { label: string; value: string | null | undefined }) {
+  return (
+    <div className="flex justify-between gap-4 py-1 text-sm">
+      <span className="text-base-content/60">{label}</span>
+      <span className="text-right font-medium break-words">{value || '—'}</span>
+    </div>
+  )
+}

@@ -1,0 +1,204 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useMemo, useState } from 'react'
+import type { Listing } from '../../src/modules/listings/model'
+import { REFRESH_MS, type ListingStatus } from '../../src/shared/constants'
+import type { ObjectSchema } from '../shared/form-rules'
+import { Icon } from '../shared/icons'
+import { fetchJson, sendJson } from '../shared/query'
+import { toast } from '../shared/toast'
+import { currencyFor } from './currency'
+import { DeleteListingDialog } from './DeleteListingDialog'
+import { invalidateListingQueries, LISTING_TEXT, listingErrorMessage, STATUS_LABELS, type ListingViewer } from './listing-format'
+import { ListingDetailsDialog } from './ListingDetailsDialog'
+import { ListingFormDialog } from './ListingFormDialog'
+import { ListingTable, MY_LISTINGS_COLUMNS, RowMenu, type RowMenuItem } from './ListingTable'
+
+export type MyListingsIslandProps = {
+  user: ListingViewer
+  /** GET /api/listings/my as the server read it: every status, newest first. */
+  initial: Listing[]
+  /** formRules(CreateListingBody). */
+  rules: ObjectSchema
+}
+
+export const MY_LISTINGS_URL = '/api/listings/my'
+const FILTER_STATUSES = ['ACTIVE', 'SUSPENDED', 'CLOSED'] as const satisfies readonly ListingStatus[]
+type StatusFilter = '' | (typeof FILTER_STATUSES)[number]
+
+/** SPEC section 9: entry_id, property_type, locality or details contain the text, in any case. */
+export function matchesSearch(l: Listing, search: string): boolean {
+  const q = search.trim().toLowerCase()
+  if (!q) return true
+  return [l.entry_id, l.property_type, l.locality, l.details].some((v) => v?.toLowerCase().includes(q))
+}
+
+/** Counts by status for the cards and the status filter. */
+export function countByStatus(listings: Listing[]) {
+  const counts = { total: listings.length, ACTIVE: 0, SUSPENDED: 0, CLOSED: 0, ON_HOLD: 0 }
+  for (const l of listings) counts[l.status]++
+  return counts
+}
+
+/**
+ * SPEC "My Listings (BROKER)": the broker's own listings of every status, searched and filtered in the browser,
+ * with create, edit, suspend or reactivate, and delete.
+ */
+export default function MyListings({ user, initial, rules }: MyListingsIslandProps) {
+  const queryClient = useQueryClient()
+  const currency = currencyFor(user.country_name)
+  const [renderedAt] = useState(() => Date.now())
+  const query = useQuery({
+    queryKey: ['my-listings'],
+    queryFn: () => fetchJson<Listing[]>(MY_LISTINGS_URL),
+    initialData: initial,
+    initialDataUpdatedAt: renderedAt,
+    refetchInterval: REFRESH_MS.myListings,
+  })
+  const all = query.data
+  const counts = useMemo(() => countByStatus(all), [all])
+
+  const [search, setSearch] = useState('')
+  const [status, setStatus] = useState<StatusFilter>('')
+  const shown = useMemo(() => all.filter((l) => (!status || l.status === status) && matchesSearch(l, search)), [all, status, search])
+
+  const [viewing, setViewing] = useState<Listing | null>(null)
+  const [form, setForm] = useState<{ listing: Listing | null } | null>(null)
+  const [deleting, setDeleting] = useState<Listing | null>(null)
+  const refreshAll = () => void invalidateListingQueries(queryClient)
+
+  const changeStatus = useMutation({
+    mutationFn: ({ listing, to }: { listing: Listing; to: 'ACTIVE' | 'SUSPENDED' }) => sendJson<Listing>(`/api/listings/${listing.id}`, 'PATCH', { status: to }),
+    onSuccess: (_saved, { to }) => (toast.success(to === 'SUSPENDED' ? LISTING_TEXT.my.suspended : LISTING_TEXT.my.reactivated), refreshAll()),
+    onError: (err) => toast.error(listingErrorMessage(err, LISTING_TEXT.my.statusFailed)),
+  })
+
+  /** Edit, Suspend (from ACTIVE) or Reactivate (from SUSPENDED), Delete: SPEC section 4. */
+  const menuItems = (l: Listing): RowMenuItem[] => {
+    const items: RowMenuItem[] = [{ label: 'Edit', onSelect: () => setForm({ listing: l }) }]
+    if (l.status === 'ACTIVE') items.push({ label: 'Suspend', onSelect: () => changeStatus.mutate({ listing: l, to: 'SUSPENDED' }) })
+    if (l.status === 'SUSPENDED') items.push({ label: 'Reactivate', tone: 'success', onSelect: () => changeStatus.mutate({ listing: l, to: 'ACTIVE' }) })
+    items.push({ label: 'Delete', tone: 'error', onSelect: () => setDeleting(l) })
+    return items
+  }
+
+  const cards = [
+    { label: 'Total', value: counts.total, tone: 'text-primary' },
+    { label: 'Active', value: counts.ACTIVE, tone: 'text-success' },
+    { label: 'Suspended', value: counts.SUSPENDED, tone: 'text-error' },
+    { label: 'Closed', value: counts.CLOSED, tone: 'text-base-content/70' },
+  ]
+
+  return (
+    <div className="space-y-5">
+      <div className="flex flex-wrap items-start justify-between gap-4">
+        <div>
+          <h1 className="text-2xl font-bold">{LISTING_TEXT.my.title}</h1>
+          <p className="mt-1 text-base-content/70">The requirements and availabilities you posted, in every status.</p>
+        </div>
+        <button type="button" className="btn btn-primary btn-sm" onClick={() => setForm({ listing: null })}>
+          Add New Listing
+        </button>
+      </div>
+
+      <div className="stats stats-vertical w-full bg-base-100 shadow-sm sm:stats-horizontal" aria-label="My listing counts">
+        {cards.map((c) => (
+          <div key={c.label} className="stat" data-count={c.label}>
+            <div className="stat-title">{c.label}</div>
+            <div className={`stat-value text-3xl ${c.tone}`}>{c.value.toLocaleString('en-US')}</div>
+          </div>
+        ))}
+      </div>
+
+      <div className="flex flex-wrap items-center gap-3">
+        <label className="input input-bordered input-sm flex min-w-64 flex-1 items-center gap-2">
+          <span className="sr-only">Search my listings</span>
+          <Icon name="search" className="h-4 w-4 opacity-60" />
+          <input type="search" className="grow" placeholder="Search by Entry ID, property type, locality or details..." value={search} onChange={(e) => setSearch(e.target.value)} />
+        </label>
+        <select id="my-listings-status" aria-label="Status" className="select select-bordered select-sm w-48" value={status} onChange={(e) => setStatus(e.target.value as StatusFilter)}>
+          <option value="">{`All statuses (${counts.total})`}</option>
+          {FILTER_STATUSES.map((s) => (
+            <option key={s} value={s}>{`${STATUS_LABELS[s]} (${counts[s]})`}</option>
+          ))}
+        </select>
+        <button type="button" className="btn btn-outline btn-sm" onClick={refreshAll} disabled={query.isFetching}>
+          {query.isFetching && <span className="loading loading-spinner loading-xs" aria-hidden="true" />}
+          Refresh
+        </button>
+      </div>
+
+      {query.isError && (
+        <div role="alert" className="alert alert-error flex flex-col items-start gap-2">
+          <h2 className="font-bold">{LISTING_TEXT.my.loadFailed}</h2>
+          <button type="button" className="btn btn-sm" onClick={() => void query.refetch()}>
+            Try Again
+          </button>
+        </div>
+      )}
+
+      <div className="card bg-base-100 shadow-sm">
+        {shown.length === 0 ? (
+          <div className="card-body items-center text-center" data-empty>
+            <h2 className="card-title">No listings</h2>
+            <p className="text-base-content/70">{LISTING_TEXT.my.empty}</p>
+          </div>
+        ) : (
+          <ListingTable
+            label="My listings"
+            listings={shown}
+            columns={MY_LISTINGS_COLUMNS}
+            currency={currency}
+            viewerId={user.id}
+            scrollClassName="max-h-[700px] overflow-auto"
+            rowClassName={(l) => (l.status === 'SUSPENDED' ? 'bg-error/10 hover:bg-error/15' : '')}
+            actions={(l) => <RowMenu label={`Actions for ${l.entry_id}`} items={menuItems(l)} />}
+            onRowClick={setViewing}
+          />
+        )}
+      </div>
+
+      <ListingDetailsDialog
+        title="My Listing"
+        listing={viewing}
+        currency={currency}
+        onClose={() => setViewing(null)}
+        actions={
+          viewing && (
+            <>
+              <button type="button" className="btn btn-outline" onClick={() => (setViewing(null), setForm({ listing: viewing }))}>
+                Edit
+              </button>
+              {viewing.status === 'ACTIVE' && (
+                <button type="button" className="btn btn-outline" onClick={() => (setViewing(null), changeStatus.mutate({ listing: viewing, to: 'SUSPENDED' }))}>
+                  Suspend
+                </button>
+              )}
+              {viewing.status === 'SUSPENDED' && (
+                <button type="button" className="btn btn-outline btn-success" onClick={() => (setViewing(null), changeStatus.mutate({ listing: viewing, to: 'ACTIVE' }))}>
+                  Reactivate
+                </button>
+              )}
+              <button type="button" className="btn btn-outline btn-error" onClick={() => (setViewing(null), setDeleting(viewing))}>
+                Delete
+              </button>
+            </>
+          )
+        }
+      />
+      <ListingFormDialog
+        open={form !== null}
+        listing={form?.listing}
+        rules={rules}
+        onClose={() => setForm(null)}
+        onSaved={(_saved, mode) => (setForm(null), toast.success(mode === 'create' ? LISTING_TEXT.my.created : LISTING_TEXT.my.updated), refreshAll())}
+        onFailed={(err, mode) => toast.error(listingErrorMessage(err, mode === 'create' ? LISTING_TEXT.my.createFailed : LISTING_TEXT.my.updateFailed))}
+      />
+      <DeleteListingDialog
+        listing={deleting}
+        onClose={() => setDeleting(null)}
+        onDeleted={() => (toast.success(LISTING_TEXT.my.deleted), refreshAll())}
+        onFailed={(err) => toast.error(listingErrorMessage(err, LISTING_TEXT.my.deleteFailed))}
+      />
+    </div>
+  )
+}

@@ -1,0 +1,253 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useEffect, useState } from 'react'
+import type { Listing, ListingPage } from '../../../src/modules/listings/model'
+import { DEFAULT_PAGE_SIZE, REFRESH_MS, type ListingStatus, type PAGE_SIZES } from '../../../src/shared/constants'
+import type { GeoOption } from '../../geo/GeoSelect'
+import { ApiError } from '../../shared/api'
+import type { ObjectSchema } from '../../shared/form-rules'
+import { ConfirmDialog } from '../../shared/Modal'
+import { PageSizeSelect, Pagination } from '../../shared/Pagination'
+import { fetchJson, sendJson, shouldRetry } from '../../shared/query'
+import { toast } from '../../shared/toast'
+import { currencyFor, FILTER_CURRENCY } from '../currency'
+import { FilterBar } from '../FilterBar'
+import { invalidateListingQueries, listingsUrl, showingResults } from '../listing-format'
+import { ListingDetailsDialog } from '../ListingDetailsDialog'
+import { ListingTable, type RowMenuItem } from '../ListingTable'
+import { useListingFilters } from '../useListingFilters'
+import type { ListingFilterState } from '../url-filters'
+import { ADMIN_COLUMNS } from './admin-columns'
+import { AdminRowMenu } from './AdminRowMenu'
+import { deleteMessage, failureMessage, TEXT, type AdminActor } from './admin-text'
+import { AdminBanner } from './AdminBanner'
+import { AdminCreateDialog } from './AdminCreateDialog'
+import { AdminEditDialog } from './AdminEditDialog'
+import { ZoneChips } from './ZoneChips'
+
+export type AdminListingsIslandProps = {
+  actor: AdminActor
+  /** The page the server rendered for `filters` (its page and per_page included). */
+  initial: ListingPage
+  /** parseListingFilters of the request's query. */
+  filters: ListingFilterState
+  /** Suspended listings in the admin's scope, as the server counted them. */
+  suspended: number
+  countries: GeoOption[]
+  /** create: formRules(AdminListingForm); edit: formRules(UpdateListingBody). */
+  rules: { create: ObjectSchema; edit: ObjectSchema }
+  /** The grid's title is the page's h1 on /dashboard/listings, an h2 under the welcome on /dashboard. */
+  headingLevel?: 1 | 2
+}
+
+type PageSize = (typeof PAGE_SIZES)[number]
+
+/** The listing query retries once, and never on a 4xx (SPEC section 9). */
+const retryOnce = (failureCount: number, error: unknown) => failureCount < 1 && shouldRetry('query', failureCount, error)
+/** The banner's count: the total of the smallest page (10) of SUSPENDED listings in the admin's scope. */
+const suspendedUrl = listingsUrl({ status: 'SUSPENDED', page: 1, per_page: 10 })
+
+/**
+ * SPEC "Admin listings": the Admin Mode banner, then 'Listings Management' with Add Listing, zone chips, the filters
+ * (country, state and city for a master admin), the 14-column table with Edit / Suspend / Unsuspend / Delete,
+ * paging, and the admin create, edit and delete dialogs. The server scopes the rows (a module admin: their city).
+ */
+export default function AdminListings({ actor, initial, filters, suspended, countries, rules, headingLevel = 2 }: AdminListingsIslandProps) {
+  const queryClient = useQueryClient()
+  const master = actor.role === 'MASTER_ADMIN'
+  const f = useListingFilters({ initial: { ...filters, page: initial.page, per_page: initial.per_page as PageSize }, defaultPerPage: DEFAULT_PAGE_SIZE.dashboard })
+
+  // The server's page is the first view of its own key only; any other view is fetched.
+  const [first] = useState(() => JSON.stringify(f.applied))
+  const [renderedAt] = useState(() => Date.now())
+  const query = useQuery({
+    queryKey: ['admin-listings', f.applied],
+    queryFn: () => fetchJson<ListingPage>(listingsUrl(f.applied)),
+    initialData: JSON.stringify(f.applied) === first ? initial : undefined,
+    initialDataUpdatedAt: renderedAt,
+    placeholderData: keepPreviousData,
+    refetchInterval: REFRESH_MS.dashboardListings,
+    retry: retryOnce,
+  })
+  const suspendedCount = useQuery({
+    queryKey: ['admin-status-counts', 'SUSPENDED'],
+    queryFn: () => fetchJson<ListingPage>(suspendedUrl).then((p) => p.total),
+    initialData: suspended,
+    initialDataUpdatedAt: renderedAt,
+    refetchInterval: REFRESH_MS.dashboardListings,
+    retry: retryOnce,
+  })
+
+  const list = query.data
+  // Fewer pages than before (e.g. the last row of the last page was deleted): go to the new last page.
+  useEffect(() => {
+    if (list && list.total_pages > 0 && (f.applied.page ?? 1) > list.total_pages) f.setPage(list.total_pages)
+  }, [list, f.applied.page, f.setPage])
+
+  const [viewing, setViewing] = useState<Listing | null>(null)
+  const [adding, setAdding] = useState(false)
+  const [editing, setEditing] = useState<Listing | null>(null)
+  const [deleting, setDeleting] = useState<Listing | null>(null)
+  const refreshAll = () => void invalidateListingQueries(queryClient)
+
+  const changeStatus = useMutation({
+    mutationFn: ({ listing, status }: { listing: Listing; status: ListingStatus }) => sendJson<Listing>(`/api/listings/${listing.id}`, 'PATCH', { status }),
+    onSuccess: (_saved, { status }) => (toast.success(status === 'SUSPENDED' ? TEXT.suspended : TEXT.reactivated), refreshAll()),
+    onError: (err) => toast.error(failureMessage(err, TEXT.updateFailed)),
+  })
+  const remove = useMutation({
+    mutationFn: (listing: Listing) => sendJson<void>(`/api/listings/${listing.id}`, 'DELETE'),
+    // One toast from start to end: 'Deleting listing...' is replaced by the outcome.
+    onMutate: () => ({ toastId: toast.loading(TEXT.deleting) }),
+    onSuccess: (_r, _l, started) => (toast.success(TEXT.deleted, started.toastId), refreshAll()),
+    onError: (err, _l, started) => toast.error(failureMessage(err, TEXT.deleteFailed), started?.toastId),
+  })
+
+  const menu = (l: Listing) => {
+    const items: RowMenuItem[] = [{ label: 'Edit', onSelect: () => setEditing(l) }]
+    if (l.status === 'ACTIVE') items.push({ label: 'Suspend', tone: 'warning', onSelect: () => changeStatus.mutate({ listing: l, status: 'SUSPENDED' }) })
+    if (l.status === 'SUSPENDED') items.push({ label: 'Unsuspend', tone: 'success', onSelect: () => changeStatus.mutate({ listing: l, status: 'ACTIVE' }) })
+    items.push({ label: 'Delete', tone: 'error', onSelect: () => setDeleting(l) })
+    return <AdminRowMenu label={`Actions for ${l.entry_id}`} items={items} />
+  }
+
+  const goToPage = (page: number) => {
+    f.setPage(page)
+    window.scrollTo({ top: 0, behavior: 'smooth' })
+  }
+
+  // A failed view with other filters would otherwise show the previous filters' rows as if they matched.
+  const rows = query.isError && query.isPlaceholderData ? undefined : list
+  const loadError = query.isError ? (query.error instanceof ApiError && query.error.status && query.error.message ? query.error.message : TEXT.loadFailed) : null
+  const Heading = headingLevel === 1 ? 'h1' : 'h2'
+
+  return (
+    <div className={`${headingLevel === 2 ? 'mt-8' : ''} space-y-4`} data-admin-listings data-fetching={query.isFetching || suspendedCount.isFetching || undefined}>
+      <AdminBanner actor={actor} suspended={suspendedCount.data} onShowSuspended={() => f.change({ status: 'SUSPENDED' })} />
+
+      <section className="space-y-4" aria-labelledby="admin-listings-title">
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <div>
+            <Heading id="admin-listings-title" className="text-2xl font-bold">
+              {TEXT.title}
+            </Heading>
+            <p className="text-sm text-base-content/70">{master ? 'Every listing of the network, in every status.' : `Every listing of ${actor.city_name ?? 'your city'}, in every status.`}</p>
+          </div>
+          <div className="flex flex-wrap gap-2">
+            <button type="button" className="btn btn-outline btn-sm" onClick={refreshAll} disabled={query.isFetching}>
+              Refresh
+            </button>
+            <button type="button" className="btn btn-primary btn-sm" onClick={() => setAdding(true)}>
+              {TEXT.add}
+            </button>
+          </div>
+        </div>
+
+        <ZoneChips rows={rows?.listings ?? []} total={rows?.total ?? 0} active={f.applied.location} onPick={(zone) => f.change({ location: zone })} />
+
+        <FilterBar
+          idPrefix="admin-filter"
+          value={f.view}
+          onChange={f.change}
+          onClear={f.clear}
+          active={f.active}
+          showGeo={master}
+          countries={countries}
+          currency={master ? FILTER_CURRENCY : currencyFor(actor.country_name)}
+        />
+
+        {loadError && (
+          <div role="alert" className="alert alert-error flex flex-col items-start gap-2">
+            <h3 className="font-bold">{TEXT.loadError}</h3>
+            <p>{loadError}</p>
+            <button type="button" className="btn btn-sm" onClick={() => void query.refetch()}>
+              Retry
+            </button>
+          </div>
+        )}
+
+        {rows && (
+          <div className="card bg-base-100 shadow-sm">
+            {rows.listings.length === 0 ? (
+              <div className="card-body items-center text-center" data-empty>
+                <h3 className="card-title">{TEXT.empty}</h3>
+                <p className="text-base-content/70">{TEXT.emptyHint}</p>
+              </div>
+            ) : (
+              <ListingTable
+                label={TEXT.title}
+                listings={rows.listings}
+                columns={ADMIN_COLUMNS}
+                currency={currencyFor(actor.country_name)}
+                viewerId={actor.id}
+                actions={menu}
+                onRowClick={setViewing}
+                rowClassName={(l) => (l.status === 'SUSPENDED' ? 'bg-error/5' : '')}
+                busy={query.isPlaceholderData && query.isFetching}
+              />
+            )}
+            <div className="flex flex-wrap items-center justify-between gap-3 border-t border-base-300 px-4 py-3">
+              <p className="text-sm text-base-content/70" data-showing>
+                {rows.total > 0 ? showingResults(rows.page, rows.per_page, rows.total) : ''}
+              </p>
+              <div className="flex flex-wrap items-center gap-3">
+                <Pagination page={rows.page} totalPages={rows.total_pages} onPage={goToPage} label="Listing pages" />
+                <PageSizeSelect id="admin-per-page" value={f.applied.per_page ?? DEFAULT_PAGE_SIZE.dashboard} onChange={(n) => f.setPerPage(n as PageSize)} />
+              </div>
+            </div>
+          </div>
+        )}
+      </section>
+
+      <ListingDetailsDialog
+        listing={viewing}
+        currency={currencyFor(viewing?.country_name)}
+        onClose={() => setViewing(null)}
+        actions={
+          viewing ? (
+            <>
+              <button type="button" className="btn btn-outline" onClick={() => (setViewing(null), setEditing(viewing))}>
+                Edit
+              </button>
+              <button type="button" className="btn btn-outline btn-error" onClick={() => (setViewing(null), setDeleting(viewing))}>
+                Delete
+              </button>
+            </>
+          ) : null
+        }
+      />
+      <AdminCreateDialog
+        open={adding}
+        actor={actor}
+        countries={countries}
+        rules={rules.create}
+        fieldRules={rules.edit}
+        onClose={() => setAdding(false)}
+        onCreated={() => {
+          setAdding(false)
+          toast.success(TEXT.created)
+          // The new listing is the newest: show it at the top of the first page.
+          f.setPage(1)
+          refreshAll()
+        }}
+      />
+      <AdminEditDialog
+        listing={editing}
+        rules={rules.edit}
+        onClose={() => setEditing(null)}
+        onSaved={() => (setEditing(null), toast.success(TEXT.updated), refreshAll())}
+      />
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Delete Listing"
+        message={deleting ? deleteMessage(deleting.entry_id) : ''}
+        confirmLabel="Delete Listing"
+        tone="error"
+        onClose={() => setDeleting(null)}
+        onConfirm={() => {
+          if (deleting) remove.mutate(deleting)
+          setDeleting(null)
+        }}
+      />
+    </div>
+  )
+}

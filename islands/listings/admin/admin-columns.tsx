@@ -1,0 +1,43 @@
+// The admin grid's 14 columns: the broker dashboard's set, with the status under the entry ID (admins see every
+// status) and each budget in its own listing's currency (a master admin's rows span countries).
+import type { Listing } from '../../../src/modules/listings/model'
+import { currencyFor, formatMoney } from '../currency'
+import { STATUS_LABELS, statusBadgeClass } from '../listing-format'
+import { LISTING_COLUMNS as C, listingColumn, type ListingColumnDef } from '../ListingTable'
+
+function EntryWithStatus({ listing }: { listing: Listing }) {
+  return (
+    <div className="flex flex-col items-start gap-1">
+      <span className="font-mono text-xs font-semibold whitespace-nowrap">{listing.entry_id}</span>
+      <span className={`badge badge-xs whitespace-nowrap ${statusBadgeClass(listing.status)}`}>{STATUS_LABELS[listing.status]}</span>
+    </div>
+  )
+}
+
+const entryId = listingColumn.accessor('entry_id', { header: 'Entry ID', cell: ({ row }) => <EntryWithStatus listing={row.original} /> })
+const budget = listingColumn.accessor('budget', {
+  header: 'Budget',
+  cell: ({ row }) =>
+    row.original.budget === null ? (
+      <span className="text-base-content/40">—</span>
+    ) : (
+      <span className="whitespace-nowrap font-medium">{formatMoney(row.original.budget, currencyFor(row.original.country_name))}</span>
+    ),
+})
+
+export const ADMIN_COLUMNS: ListingColumnDef[] = [
+  entryId,
+  C.type,
+  C.date,
+  C.contact,
+  C.saleOrRent,
+  C.propertyType,
+  budget,
+  C.size,
+  C.zone,
+  C.locality,
+  C.broker,
+  C.reference,
+  C.details,
+  C.actions,
+]

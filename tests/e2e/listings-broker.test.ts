@@ -1,0 +1,360 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { and, count, desc, eq, ne, or } from 'drizzle-orm'
+import type { Browser, Page } from 'playwright-core'
+import { closeDatabase, openDatabase, type Database } from '../../db/client'
+import { listings, users } from '../../db/schema'
+import { SESSION_COOKIE } from '../../src/http/auth'
+import { createSession } from '../../src/modules/auth/session'
+import { launchBrowser, openPage, type WatchedPage } from '../support/browser'
+import { startServer, type RunningServer } from '../support/server'
+
+// The broker dashboard and My Listings in a real Chromium against the real server with the demo network
+// (SPEC section 2 "Broker dashboard (listings)", "My Listings").
+let server: RunningServer
+let browser: Browser
+let db: Database
+let broker: typeof users.$inferSelect
+let token: string
+
+beforeAll(async () => {
+  server = await startServer({ env: { DEMO_DATA: '1' }, timeoutMs: 60_000 })
+  browser = await launchBrowser()
+  // The server's own SQLite file (WAL allows sharing): a demo broker signs in through a session made directly.
+  db = openDatabase(join(server.dataDir, 'brokernet.db'))
+  broker = db.select().from(users).where(eq(users.email, 'rahul.sharma@brokernet.example')).get()!
+  expect(broker).toMatchObject({ role: 'BROKER', isActive: true })
+  token = createSession(db, broker.id).token
+})
+afterAll(async () => {
+  if (db) closeDatabase(db)
+  await browser?.close()
+  await server?.stop()
+})
+
+const hydrated = (page: Page) => page.waitForSelector('html[data-islands="hydrated"]')
+const dialog = (page: Page) => page.locator('dialog[open]')
+const bodyRows = (page: Page) => page.locator('table tbody tr')
+const rowOf = (page: Page, entryId: string) => page.locator(`tr[data-entry-id="${entryId}"]`)
+/** Opens a row's action menu; a click that lands while a closing dialog still fades out is tried again. */
+async function openMenu(page: Page, entryId: string) {
+  const menu = page.getByRole('menu', { name: `Actions for ${entryId}` })
+  for (let attempt = 0; attempt < 5 && !(await menu.isVisible()); attempt++) {
+    await rowOf(page, entryId).getByRole('button', { name: `Actions for ${entryId}` }).click()
+    await menu.waitFor({ timeout: 1000 }).catch(() => undefined)
+  }
+  await menu.waitFor()
+  return menu
+}
+const successToast = (page: Page, text: string) => page.locator('[data-toast="success"]').filter({ hasText: text })
+/** Browsers log refused requests ("status of 403"); those answers are under test here, not faults. */
+const realErrors = (w: WatchedPage) => w.consoleErrors.filter((e) => !/status of (400|401|403|404|409|422)\b/.test(e))
+
+async function open(path: string): Promise<WatchedPage> {
+  const w = await openPage(browser, server.url)
+  await w.page.context().addCookies([{ name: SESSION_COOKIE, value: token, url: server.url }])
+  await w.page.goto(server.url + path)
+  await hydrated(w.page)
+  return w
+}
+async function done(w: WatchedPage) {
+  expect(realErrors(w)).toEqual([])
+  expect(w.offHostRequests).toEqual([])
+  await w.page.context().close()
+}
+
+/** What the broker may see: every listing but other brokers' suspended ones. */
+const visible = () => or(ne(listings.status, 'SUSPENDED'), eq(listings.ownerUserId, broker.id))
+const countWhere = (...conds: Parameters<typeof and>) => db.select({ n: count() }).from(listings).where(and(visible(), ...conds)).get()!.n
+const stored = (entryId: string) => db.select().from(listings).where(eq(listings.entryId, entryId)).get()
+
+const MARKER = 'Sea-facing villa with a private garden, e2e marker'
+let created: string // entry_id of the listing made below
+
+describe('the broker dashboard', () => {
+  test('the first page is complete in the server HTML: welcome, statistics, 25 rows, the footer', async () => {
+    const res = await fetch(server.url + '/dashboard/listings', { headers: { cookie: `${SESSION_COOKIE}=${token}` } })
+    expect(res.status).toBe(200)
+    const html = await res.text()
+    expect(html).toContain('Welcome back, Rahul Sharma!')
+    expect(html).toContain('Mumbai, Maharashtra')
+    for (const label of ['Total Requirements', 'Total Availabilities', 'Active Brokers', 'New Posts Today']) expect(html).toContain(label)
+    for (const header of ['Entry ID', 'Sale/Rent', 'Property Type', 'Location Zone', 'Locality', 'Broker', 'Reference', 'Details', 'Actions']) expect(html).toContain(`>${header}</th>`)
+    expect(html.match(/<tr[^>]*data-listing-id=/g)?.length).toBe(25)
+    expect(html).toContain(`Showing 1 to 25 of ${countWhere()} results`)
+    expect(html).toContain('Search by Entry ID, Broker Name, or details...')
+    expect(html).not.toContain('loading-spinner')
+    // The broker's own rows are tagged on the server already.
+    const own = db.select().from(listings).where(eq(listings.ownerUserId, broker.id)).orderBy(desc(listings.createdAt), desc(listings.id)).get()
+    if (own && html.includes(`data-entry-id="${own.entryId}"`)) expect(html).toContain('Your Listing')
+  })
+
+  test('create a listing: the rules are named on a bad submit, then it is stored and shown first as Your Listing', async () => {
+    const w = await open('/dashboard/listings')
+    const { page } = w
+    await page.getByRole('button', { name: 'New Listing' }).click()
+    const d = dialog(page)
+    // The new-listing defaults: REQ, SALE, ACTIVE.
+    expect(await d.getByLabel('Post Type').inputValue()).toBe('REQ')
+    expect(await d.getByLabel('Sale or Rent').inputValue()).toBe('SALE')
+    expect(await d.getByLabel('Status').inputValue()).toBe('ACTIVE')
+    expect(await d.getByLabel('Status').locator('option').allTextContents()).toEqual(['Active', 'On Hold', 'Closed'])
+    expect(await d.getByLabel('Budget').getAttribute('step')).toBe('1000')
+    expect(await d.getByLabel('Size (sq ft)').getAttribute('step')).toBe('1')
+
+    await d.getByLabel('Budget').fill('-5')
+    await d.getByLabel('Google Location URL').fill('not a url')
+    await d.getByRole('button', { name: 'Create Listing' }).click()
+    for (const message of ['Contact value must be at least 5 characters', 'Property type is required', 'Budget must be positive', 'Please enter a valid URL'])
+      await d.getByText(message).waitFor()
+    // Editing a field clears its message only.
+    await d.getByLabel('Contact (phone or email)').fill('+91 98200 12345')
+    expect(await d.getByText('Contact value must be at least 5 characters').count()).toBe(0)
+    expect(await d.getByText('Property type is required').count()).toBe(1)
+
+    await d.getByLabel('Post Type').selectOption('AVL')
+    await d.getByLabel('Sale or Rent').selectOption('RENT')
+    await d.getByLabel('Property Type').fill('Villa')
+    await d.getByLabel('Budget').fill('150000')
+    await d.getByLabel('Size (sq ft)').fill('2400')
+    await d.getByLabel('Location Zone').selectOption('West')
+    await d.getByLabel('Locality').fill('Juhu')
+    await d.getByLabel('Details', { exact: true }).fill(MARKER)
+    await d.getByLabel('Google Location URL').fill('https://maps.google.com/?q=Juhu+Mumbai')
+    await d.getByRole('button', { name: 'Create Listing' }).click()
+
+    await successToast(page, 'Listing created successfully!').waitFor()
+    expect(await dialog(page).count()).toBe(0)
+    const newest = db.select().from(listings).orderBy(desc(listings.id)).get()!
+    created = newest.entryId
+    expect(newest).toMatchObject({
+      postType: 'AVL',
+      saleOrRent: 'RENT',
+      propertyType: 'Villa',
+      budget: 150000,
+      size: 2400,
+      location: 'West',
+      locality: 'Juhu',
+      details: MARKER,
+      status: 'ACTIVE',
+      ownerUserId: broker.id,
+      cityId: broker.cityId!,
+      contactName: broker.fullName,
+      reference: null,
+    })
+    const first = bodyRows(page).first()
+    await page.waitForFunction((id) => document.querySelector('table tbody tr')?.getAttribute('data-entry-id') === id, created)
+    expect(await first.getAttribute('data-own')).toBe('true')
+    expect(await first.textContent()).toContain('Your Listing')
+    expect(await first.textContent()).toContain('₹150,000')
+    expect(await first.textContent()).toContain('2,400 sq ft')
+    // The details cell is cut to one line, the whole text in its tooltip.
+    expect(await first.locator(`[title="${MARKER}"]`).count()).toBe(1)
+    await done(w)
+  })
+
+  test('a row click opens the details; only the own listing offers Edit and Delete', async () => {
+    const w = await open('/dashboard/listings')
+    const { page } = w
+    await rowOf(page, created).locator('td').nth(5).click()
+    const d = dialog(page)
+    await d.getByRole('heading', { name: 'Listing Details' }).waitFor()
+    for (const section of ['Full Details', 'Basic Info', 'Contact', 'Property']) await d.getByRole('heading', { name: section }).waitFor()
+    expect(await d.textContent()).toContain(MARKER)
+    expect(await d.textContent()).toContain('Your Listing')
+    const map = d.getByRole('link', { name: 'View on map' })
+    expect(await map.getAttribute('href')).toBe('https://maps.google.com/?q=Juhu+Mumbai')
+    expect(await map.getAttribute('target')).toBe('_blank')
+    expect(await map.getAttribute('rel')).toContain('noopener')
+    expect(await d.getByRole('button', { name: 'Edit' }).isVisible()).toBe(true)
+    await page.keyboard.press('Escape')
+    expect(await dialog(page).count()).toBe(0)
+
+    // Someone else's listing: readable, not changeable.
+    const other = page.locator('table tbody tr:not([data-own])').first()
+    const otherId = (await other.getAttribute('data-entry-id'))!
+    expect(await other.getByRole('button', { name: `Edit ${otherId}` }).count()).toBe(0)
+    await other.locator('td').nth(1).click()
+    await d.getByText(otherId).first().waitFor()
+    expect(await d.getByRole('button', { name: 'Edit' }).count()).toBe(0)
+    expect(await d.getByRole('button', { name: 'Delete' }).count()).toBe(0)
+    await d.getByRole('button', { name: 'Close' }).first().click()
+    expect(await dialog(page).count()).toBe(0)
+    await done(w)
+  })
+
+  test('edit the listing: the form opens with its values; an emptied field is cleared', async () => {
+    const w = await open('/dashboard/listings')
+    const { page } = w
+    await rowOf(page, created).getByRole('button', { name: `Edit ${created}` }).click()
+    const d = dialog(page)
+    await d.getByRole('heading', { name: `Edit Listing ${created}` }).waitFor()
+    expect(await d.getByLabel('Property Type').inputValue()).toBe('Villa')
+    expect(await d.getByLabel('Budget').inputValue()).toBe('150000')
+    await d.getByLabel('Budget').fill('175000')
+    await d.getByLabel('Locality').fill('')
+    await d.getByRole('button', { name: 'Update Listing' }).click()
+    await successToast(page, 'Listing updated successfully!').waitFor()
+    await rowOf(page, created).getByText('₹175,000').waitFor()
+    expect(stored(created)).toMatchObject({ budget: 175000, locality: null, propertyType: 'Villa', status: 'ACTIVE' })
+    await done(w)
+  })
+
+  test('filters from a shared URL: only matching rows, the controls show them, an invalid value is ignored', async () => {
+    const w = await open('/dashboard/listings?post_type=AVL&location=North&per_page=10&status=BOGUS')
+    const { page } = w
+    const total = countWhere(eq(listings.postType, 'AVL'), eq(listings.location, 'North'))
+    expect(total).toBeGreaterThan(10)
+    await page.getByText(`Showing 1 to 10 of ${total} results`).waitFor()
+    expect(await bodyRows(page).count()).toBe(10)
+    for (const text of await bodyRows(page).allTextContents()) {
+      expect(text).toContain('Availability')
+      expect(text).toContain('North')
+    }
+    expect(await page.locator('#listing-filter-post_type').inputValue()).toBe('AVL')
+    expect(await page.locator('#listing-filter-location').inputValue()).toBe('North')
+    expect(await page.locator('#listing-filter-status').inputValue()).toBe('')
+    expect(await page.locator('#listing-per-page').inputValue()).toBe('10')
+    // The URL keeps what applies and drops what was ignored.
+    const url = new URL(page.url())
+    expect(url.searchParams.get('status')).toBeNull()
+    expect(Object.fromEntries(url.searchParams)).toEqual({ location: 'North', per_page: '10', post_type: 'AVL' })
+
+    // Page 2 is in the URL too.
+    await page.getByRole('navigation', { name: 'Listing pages' }).getByRole('button', { name: 'Page 2' }).click()
+    await page.getByText(`Showing 11 to ${Math.min(20, total)} of ${total} results`).waitFor()
+    expect(new URL(page.url()).searchParams.get('page')).toBe('2')
+
+    // A select applies at once and starts again at page 1.
+    await page.locator('#listing-filter-sale_or_rent').selectOption('SALE')
+    const sales = countWhere(eq(listings.postType, 'AVL'), eq(listings.location, 'North'), eq(listings.saleOrRent, 'SALE'))
+    await page.getByText(new RegExp(`Showing 1 to ${Math.min(10, sales)} of ${sales} results`)).waitFor()
+    expect(new URL(page.url()).searchParams.get('sale_or_rent')).toBe('SALE')
+    expect(new URL(page.url()).searchParams.get('page')).toBeNull()
+    await done(w)
+  })
+
+  test('typing a search waits 300 ms, then one request, and the URL carries it; Clear filters empties it', async () => {
+    const w = await open('/dashboard/listings')
+    const { page } = w
+    const searches: string[] = []
+    page.on('request', (r) => {
+      const url = new URL(r.url())
+      if (url.pathname === '/api/listings/' && url.searchParams.has('search')) searches.push(url.searchParams.get('search')!)
+    })
+    await page.getByPlaceholder('Search by Entry ID, Broker Name, or details...').pressSequentially('garden', { delay: 60 })
+    await page.waitForURL((u) => u.searchParams.get('search') === 'garden')
+    await page.waitForFunction(() => document.querySelectorAll('table tbody tr').length >= 1 && !document.querySelector('table[aria-busy]'))
+    expect(searches).toEqual(['garden'])
+    expect(await rowOf(page, created).count()).toBe(1)
+
+    await page.getByPlaceholder('Search by Entry ID, Broker Name, or details...').fill('zzqqxx-nothing')
+    await page.getByText('No Listings Found').waitFor()
+    expect(await page.getByText('No listings match your current filters.').isVisible()).toBe(true)
+
+    await page.getByRole('button', { name: 'Clear filters' }).click()
+    await page.waitForURL((u) => u.search === '')
+    await page.getByText(`Showing 1 to 25 of ${countWhere()} results`).waitFor()
+    expect(await page.getByPlaceholder('Search by Entry ID, Broker Name, or details...').inputValue()).toBe('')
+    await done(w)
+  })
+
+  test('Export downloads listings-YYYY-MM-DD.xlsx with the current filters', async () => {
+    const w = await open('/dashboard/listings?post_type=REQ')
+    const { page } = w
+    const asked: string[] = []
+    page.on('request', (r) => r.url().includes('/export/xlsx') && asked.push(r.url()))
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export' }).click()])
+    expect(download.suggestedFilename()).toMatch(/^listings-\d{4}-\d{2}-\d{2}\.xlsx$/)
+    const bytes = readFileSync((await download.path())!)
+    expect(bytes.subarray(0, 2).toString('latin1')).toBe('PK')
+    expect(new URL(asked[0]!).searchParams.get('post_type')).toBe('REQ')
+    await done(w)
+  })
+
+  test('a failed load shows the error panel with the reason, and Retry recovers', async () => {
+    const w = await open('/dashboard/listings')
+    const { page } = w
+    await page.route(/\/api\/listings\/\?/, (route) => route.fulfill({ status: 403, contentType: 'application/json', body: JSON.stringify({ detail: 'Not allowed right now' }) }))
+    await page.locator('#listing-filter-post_type').selectOption('REQ')
+    const panel = page.getByRole('alert').filter({ hasText: 'Error Loading Listings' })
+    await panel.getByText('Not allowed right now').waitFor()
+    expect(await page.locator('table').count()).toBe(0)
+    await page.unroute(/\/api\/listings\/\?/)
+    await panel.getByRole('button', { name: 'Retry' }).click()
+    await bodyRows(page).first().waitFor()
+    expect(await panel.count()).toBe(0)
+    await done(w)
+  })
+})
+
+describe('My Listings', () => {
+  test('counts, search and status filter; suspend and reactivate from the row menu; delete after the confirmation', async () => {
+    const w = await open('/dashboard/my-listings')
+    const { page } = w
+    await page.getByRole('heading', { name: 'My Listings' }).waitFor()
+    const mine = db.select().from(listings).where(eq(listings.ownerUserId, broker.id)).all()
+    const card = (label: string) => page.locator(`[data-count="${label}"] .stat-value`)
+    expect(await card('Total').textContent()).toBe(String(mine.length))
+    expect(await bodyRows(page).count()).toBe(mine.length)
+    expect(await bodyRows(page).first().getAttribute('data-entry-id')).toBe(created)
+    expect(await page.locator('thead th').allTextContents()).toEqual(['Entry ID', 'Status', 'Type', 'Date', 'Property Type', 'Budget', 'Location', 'Details', 'Actions'])
+    const suspendedBefore = mine.filter((l) => l.status === 'SUSPENDED').length
+
+    // Local search: case-insensitive, over entry ID, property type, locality and details.
+    await page.getByPlaceholder(/Search by Entry ID/).fill('E2E MARKER')
+    await page.waitForFunction(() => document.querySelectorAll('table tbody tr').length === 1)
+    await page.getByPlaceholder(/Search by Entry ID/).fill('')
+
+    // Suspend from the row menu: the toast, the red row, the counts.
+    const row = rowOf(page, created)
+    await (await openMenu(page, created)).getByRole('menuitem', { name: 'Suspend' }).click()
+    await successToast(page, 'Listing suspended successfully!').waitFor()
+    await page.waitForFunction((id) => document.querySelector(`tr[data-entry-id="${id}"]`)?.getAttribute('data-status') === 'SUSPENDED', created)
+    expect(await row.getAttribute('class')).toContain('bg-error/10')
+    expect(await card('Suspended').textContent()).toBe(String(suspendedBefore + 1))
+    expect(stored(created)!.status).toBe('SUSPENDED')
+
+    // The status filter shows it among the suspended ones.
+    await page.getByLabel('Status').selectOption('SUSPENDED')
+    expect(await bodyRows(page).count()).toBe(suspendedBefore + 1)
+    await page.getByLabel('Status').selectOption('')
+
+    // Reactivate: the menu offers it only now.
+    const menu = await openMenu(page, created)
+    expect(await menu.getByRole('menuitem', { name: 'Suspend' }).count()).toBe(0)
+    await menu.getByRole('menuitem', { name: 'Reactivate' }).click()
+    await successToast(page, 'Listing reactivated successfully!').waitFor()
+    await page.waitForFunction((id) => document.querySelector(`tr[data-entry-id="${id}"]`)?.getAttribute('data-status') === 'ACTIVE', created)
+    expect(stored(created)!.status).toBe('ACTIVE')
+
+    // A row click opens 'My Listing'.
+    await row.locator('td').nth(4).click()
+    await dialog(page).getByRole('heading', { name: 'My Listing' }).waitFor()
+    await page.keyboard.press('Escape')
+
+    // Delete: confirmation first; Cancel keeps it.
+    await (await openMenu(page, created)).getByRole('menuitem', { name: 'Delete' }).click()
+    const d = dialog(page)
+    await d.getByText(`Are you sure you want to delete listing ${created}? This action cannot be undone.`).waitFor()
+    await d.getByRole('button', { name: 'Cancel' }).click()
+    expect(await dialog(page).count()).toBe(0)
+    expect(stored(created)).toBeDefined()
+    await (await openMenu(page, created)).getByRole('menuitem', { name: 'Delete' }).click()
+    await dialog(page).getByRole('button', { name: 'Delete' }).click()
+    await successToast(page, 'Listing deleted successfully!').waitFor()
+    await row.waitFor({ state: 'detached' })
+    expect(stored(created)).toBeUndefined()
+    expect(await card('Total').textContent()).toBe(String(mine.length - 1))
+    await done(w)
+  })
+
+  test('an admin is told the page is for brokers only', async () => {
+    const admin = db.select().from(users).where(eq(users.role, 'MODULE_ADMIN')).get()!
+    const res = await fetch(server.url + '/dashboard/my-listings', { headers: { cookie: `${SESSION_COOKIE}=${createSession(db, admin.id).token}` } })
+    const html = await res.text()
+    expect(html).toContain('Access Restricted')
+    expect(html).toContain('This page is only available for brokers.')
+  })
+})
