@@ -1,23 +1,22 @@
-// The browser entry: finds each server-rendered island and hydrates it with its serialised props.
+// The browser entry: finds each server-rendered island, loads its code, and hydrates it with its serialised props.
 // Every island shares one Jotai store and one React Query client.
 import { QueryClientProvider } from '@tanstack/react-query'
 import { Provider } from 'jotai'
 import { hydrateRoot } from 'react-dom/client'
-import { islands, type IslandName } from './registry'
+import { loaders } from './loaders'
+import type { IslandName } from './registry'
 import { ErrorBoundary } from './shared/ErrorBoundary'
 import { browserQueryClient } from './shared/query'
 import { browserStore } from './shared/store'
 
 const queryClient = browserQueryClient()
 
-for (const el of document.querySelectorAll<HTMLElement>('[data-island]')) {
+async function hydrate(el: HTMLElement) {
   const name = el.dataset.island as IslandName
-  const Island = islands[name] as (props: object) => React.ReactNode
   const propsEl = document.getElementById(`island-props-${el.dataset.islandKey}`)
-  if (!Island || !propsEl) {
-    console.error(`[islands] cannot hydrate "${name}"`)
-    continue
-  }
+  const load = loaders[name]
+  if (!load || !propsEl) return console.error(`[islands] cannot hydrate "${name}"`)
+  const Island = (await load()).default as (props: object) => React.ReactNode
   hydrateRoot(
     el,
     <Provider store={browserStore}>
@@ -30,5 +29,7 @@ for (const el of document.querySelectorAll<HTMLElement>('[data-island]')) {
   )
 }
 
+// Chunks load in parallel; a failed one leaves its region as the server drew it and the rest still come alive.
+await Promise.allSettled([...document.querySelectorAll<HTMLElement>('[data-island]')].map(hydrate))
 // Lets tests and scripts know the islands are live.
 document.documentElement.dataset.islands = 'hydrated'

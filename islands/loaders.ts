@@ -1,0 +1,23 @@
+// The browser loads each island's code only on pages that hold it: one small entry, then one chunk per island
+// (shared code in common chunks). The type keeps this list and the server's registry in step.
+import type { ComponentType } from 'react'
+import type { IslandName } from './registry'
+
+type Loader = () => Promise<{ default: ComponentType<never> }>
+
+export const loaders: Record<IslandName, Loader> = {
+  AnalyticsBoard: () => import('./analytics/AnalyticsBoard'),
+  AuditLog: () => import('./audit/AuditLog'),
+  ForgotPasswordForm: () => import('./auth/ForgotPasswordForm'),
+  LoginForm: () => import('./auth/LoginForm'),
+  RegisterForm: () => import('./auth/RegisterForm'),
+  ResetPasswordForm: () => import('./auth/ResetPasswordForm'),
+  GeoTree: () => import('./geo/GeoTree'),
+  AdminListings: () => import('./listings/admin/AdminListings'),
+  BrokerListings: () => import('./listings/BrokerListings'),
+  MyListings: () => import('./listings/MyListings'),
+  PendingBadge: () => import('./shell/PendingBadge'),
+  Toaster: () => import('./shared/Toaster'),
+  ApprovalsBoard: () => import('./users/ApprovalsBoard'),
+  UserManager: () => import('./users/UserManager'),
+}
