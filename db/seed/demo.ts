@@ -82,7 +82,7 @@ function insertGeography(db: Database): { inserted: GeographySeedResult; cityIds
 // ---------------------------------------------------------------------------------------------------------------
 // People
 
-type PhoneStyle = 'IN' | 'US' | 'GB' | 'AE'
+export type PhoneStyle = 'IN' | 'US' | 'GB' | 'AE'
 
 type DemoPerson = { first: string; last: string; city: string; status: RegistrationStatus; rejectionReason?: string }
 
@@ -141,7 +141,7 @@ const BROKERS: DemoPerson[] = [
 ]
 
 /** Real-looking numbers for the city's country, in E.164 so every one has 10+ digits. */
-function phoneFor(style: PhoneStyle, rand: Rand): string {
+export function phoneFor(style: PhoneStyle, rand: Rand): string {
   const digits = (n: number) => Array.from({ length: n }, () => Math.floor(rand() * 10)).join('')
   switch (style) {
     case 'IN':
@@ -155,16 +155,16 @@ function phoneFor(style: PhoneStyle, rand: Rand): string {
   }
 }
 
-const slug = (s: string) => s.toLowerCase().replace(/[^a-z]/g, '')
+export const slug = (s: string) => s.toLowerCase().replace(/[^a-z]/g, '')
 
 // ---------------------------------------------------------------------------------------------------------------
 // Listings
 
-type PropertyCategory = 'home' | 'commercial' | 'land'
-type PropertyKind = { type: string; category: PropertyCategory; sale: [number, number]; rent: [number, number]; size: [number, number] }
+export type PropertyCategory = 'home' | 'commercial' | 'land'
+export type PropertyKind = { type: string; category: PropertyCategory; sale: [number, number]; rent: [number, number]; size: [number, number] }
 
 // Each kind's budgets sit inside the overall demo ranges (sale 2M-90M, rent 15k-500k), sized to what such a property costs.
-const PROPERTY_KINDS: PropertyKind[] = [
+export const PROPERTY_KINDS: PropertyKind[] = [
   { type: 'Studio', category: 'home', sale: [2_000_000, 9_000_000], rent: [15_000, 45_000], size: [300, 550] },
   { type: '2 BHK Apartment', category: 'home', sale: [4_000_000, 25_000_000], rent: [18_000, 90_000], size: [650, 1200] },
   { type: '3 BHK Apartment', category: 'home', sale: [8_000_000, 45_000_000], rent: [30_000, 180_000], size: [1100, 2000] },
@@ -177,7 +177,7 @@ const PROPERTY_KINDS: PropertyKind[] = [
   { type: 'Warehouse', category: 'land', sale: [10_000_000, 90_000_000], rent: [60_000, 500_000], size: [3000, 10_000] },
 ]
 
-const LOCALITIES: Record<string, string[]> = {
+export const LOCALITIES: Record<string, string[]> = {
   Mumbai: ['Andheri West', 'Bandra West', 'Powai', 'Goregaon East', 'Lower Parel', 'Malad West', 'Chembur', 'Worli', 'Borivali'],
   Pune: ['Kothrud', 'Baner', 'Hinjewadi', 'Viman Nagar', 'Kharadi', 'Wakad', 'Aundh'],
   Bengaluru: ['Koramangala', 'Indiranagar', 'Whitefield', 'HSR Layout', 'Jayanagar', 'Hebbal', 'Electronic City', 'Marathahalli'],
@@ -189,7 +189,7 @@ const LOCALITIES: Record<string, string[]> = {
   London: ['Camden', 'Islington', 'Shoreditch', 'Canary Wharf', 'Clapham', 'Hammersmith', 'Greenwich', 'Kensington'],
   Dubai: ['Dubai Marina', 'Downtown Dubai', 'Jumeirah', 'Business Bay', 'Al Barsha', 'JLT', 'Deira', 'Palm Jumeirah'],
 }
-const GENERIC_LOCALITIES = ['City Centre', 'Old Town', 'Station Road', 'Lakeside', 'Riverside', 'Ring Road', 'Tech Park', 'Market Area']
+export const GENERIC_LOCALITIES = ['City Centre', 'Old Town', 'Station Road', 'Lakeside', 'Riverside', 'Ring Road', 'Tech Park', 'Market Area']
 
 const AVL_OPENERS: Record<PropertyCategory, string[]> = {
   home: ['Well-maintained', 'Newly renovated', 'Spacious', 'Bright, east-facing', 'Ready-to-move', 'Recently built'],
@@ -208,10 +208,10 @@ const REQ_CLIENTS: Record<PropertyCategory, string[]> = {
   land: ['Developer', 'Logistics company', 'Investor', 'Manufacturing firm'],
 }
 const REQ_NEEDS = ['budget flexible for the right property', 'ready to close within a month', 'prefers a higher floor', 'needs parking for two cars', 'wants possession within 60 days', 'open to semi-furnished options']
-const REFERENCES = ['Walk-in client', 'Referred by an existing client', 'Property portal enquiry', 'Newspaper advertisement', 'Builder tie-up', 'Repeat client', 'Society notice board']
-const COMMENTS = ['Price slightly negotiable.', 'Keys with the broker; visits on weekends.', 'Urgent: client travelling next week.', 'Brokerage as per market norms.', 'Documents verified.', 'Available from next month.', 'Call before 7 pm.']
+export const REFERENCES = ['Walk-in client', 'Referred by an existing client', 'Property portal enquiry', 'Newspaper advertisement', 'Builder tie-up', 'Repeat client', 'Society notice board']
+export const COMMENTS = ['Price slightly negotiable.', 'Keys with the broker; visits on weekends.', 'Urgent: client travelling next week.', 'Brokerage as per market norms.', 'Documents verified.', 'Available from next month.', 'Call before 7 pm.']
 
-const STATUS_WEIGHTS: [ListingStatus, number][] = [
+export const STATUS_WEIGHTS: [ListingStatus, number][] = [
   ['ACTIVE', 80],
   ['ON_HOLD', 8],
   ['CLOSED', 9],
@@ -363,7 +363,7 @@ function insertListings(db: Database, rand: Rand, p: { count: number; now: numbe
 }
 
 /** One sentence in a broker's voice: what is on offer, or what the client wants. */
-function describe(rand: Rand, postType: PostType, saleOrRent: SaleOrRent, kind: PropertyKind, locality: string): string {
+export function describe(rand: Rand, postType: PostType, saleOrRent: SaleOrRent, kind: PropertyKind, locality: string): string {
   const type = kind.type.toLowerCase().replace('bhk', 'BHK')
   if (postType === 'AVL') {
     const deal = saleOrRent === 'SALE' ? 'for sale' : 'for rent'
@@ -376,10 +376,10 @@ function describe(rand: Rand, postType: PostType, saleOrRent: SaleOrRent, kind: 
 // ---------------------------------------------------------------------------------------------------------------
 // Deterministic randomness: no Math.random, so a seed reproduces the demo exactly.
 
-type Rand = () => number
+export type Rand = () => number
 
 /** mulberry32: tiny, fast, and good enough for demo data. Returns floats in [0, 1). */
-function mulberry32(seed: number): Rand {
+export function mulberry32(seed: number): Rand {
   let a = seed >>> 0
   return () => {
     a = (a + 0x6d2b79f5) >>> 0
@@ -390,11 +390,11 @@ function mulberry32(seed: number): Rand {
   }
 }
 
-function pick<T>(rand: Rand, items: readonly T[]): T {
+export function pick<T>(rand: Rand, items: readonly T[]): T {
   return items[Math.floor(rand() * items.length)]!
 }
 
-function weighted<T>(rand: Rand, options: [T, number][]): T {
+export function weighted<T>(rand: Rand, options: [T, number][]): T {
   const total = options.reduce((s, [, w]) => s + w, 0)
   let r = rand() * total
   for (const [value, w] of options) if ((r -= w) < 0) return value
@@ -402,10 +402,10 @@ function weighted<T>(rand: Rand, options: [T, number][]): T {
 }
 
 /** Prices cluster at the low end of a range, as real ones do, instead of spreading evenly. */
-function logUniform(rand: Rand, min: number, max: number): number {
+export function logUniform(rand: Rand, min: number, max: number): number {
   return Math.exp(Math.log(min) + rand() * (Math.log(max) - Math.log(min)))
 }
 
-const roundTo = (n: number, step: number) => Math.round(n / step) * step
+export const roundTo = (n: number, step: number) => Math.round(n / step) * step
 
 const article = (word: string) => (/^[AEIOU]/i.test(word) ? 'an' : 'a')

@@ -1,0 +1,109 @@
+// `bun run seed:bench`: the benchmark database, a network at full size, in its own file (never the app's).
+//
+//   bun run seed:bench [--out ./data/bench.db] [--listings 1000000] [--cities 200] [--brokers 20000] [--seed 42]
+//                      [--force] [--keep-indexes] [--fts-triggers]
+//
+// A file that already holds a bench database of the requested size is reused as it is (nothing is done); one of
+// another size is rebuilt; a file this seed did not make is never touched. The build goes to `<out>.building` and is
+// renamed over `<out>` only when complete, so an interrupted seed leaves no half-built database behind.
+// --keep-indexes / --fts-triggers load with the listings indexes and the FTS trigger in place (slower; for comparing).
+// Every user's password is the demo password (src/bootstrap.ts), the master admin is admin@brokernet.local.
+import { Database as SQLite } from 'bun:sqlite'
+import { existsSync, renameSync, rmSync, statSync } from 'node:fs'
+import { basename, resolve } from 'node:path'
+import { closeDatabase, openDatabase } from '../db/client'
+import { inspectBenchDatabase, seedBench, type BenchSize } from '../db/seed/bench'
+import { DEMO_PASSWORD } from '../src/bootstrap'
+import { loadConfig } from '../src/config'
+
+const args = process.argv.slice(2)
+const flag = (name: string) => args.includes(`--${name}`)
+function option(name: string, fallback: string): string {
+  const i = args.indexOf(`--${name}`)
+  if (i < 0) return fallback
+  const v = args[i + 1]
+  if (v === undefined || v.startsWith('--')) fail(`--${name} needs a value`)
+  return v
+}
+function count(name: string, fallback: number): number {
+  const raw = option(name, String(fallback)).replace(/[_,]/g, '')
+  const n = Number(raw)
+  if (!Number.isInteger(n) || n < 0) fail(`--${name} must be a whole number, not "${raw}"`)
+  return n
+}
+function fail(message: string): never {
+  console.error(`seed:bench: ${message}`)
+  process.exit(1)
+}
+
+const out = resolve(option('out', './data/bench.db'))
+const size: BenchSize = { listings: count('listings', 1_000_000), cities: count('cities', 200), brokers: count('brokers', 20_000) }
+const seed = count('seed', 42)
+
+// Never the app's database, whatever DATA_DIR says.
+let appDb: string | undefined
+try {
+  appDb = loadConfig().databasePath
+} catch {}
+if (basename(out) === 'brokernet.db' || out === appDb) fail(`refusing to write ${out}: that is the app's database file name; choose another --out`)
+
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`
+const sizeText = `${size.listings.toLocaleString('en')} listings, ${size.cities} cities, ${size.brokers.toLocaleString('en')} brokers`
+
+if (existsSync(out) && !flag('force')) {
+  const sqlite = new SQLite(out)
+  let seen
+  try {
+    seen = inspectBenchDatabase(sqlite, size)
+  } finally {
+    sqlite.close()
+  }
+  if (seen.verdict === 'match') {
+    console.log(`${out} already holds ${sizeText} (${mb(statSync(out).size)}): reusing it, nothing to do.`)
+    process.exit(0)
+  }
+  if (seen.verdict === 'foreign') fail(`${out} exists and was not made by this seed: not touching it (choose another --out, or remove it yourself)`)
+  console.log(
+    `${out} holds ${seen.found.listings.toLocaleString('en')} listings, ${seen.found.cities} cities, ${seen.found.brokers.toLocaleString('en')} brokers: rebuilding it.`,
+  )
+}
+
+const started = performance.now()
+const tmp = `${out}.building`
+const removeDb = (path: string) => {
+  for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(path + suffix, { force: true })
+}
+removeDb(tmp)
+console.log(`Seeding ${tmp} with ${sizeText}...`)
+const passwordHash = await Bun.password.hash(DEMO_PASSWORD)
+const db = openDatabase(tmp)
+let result
+try {
+  result = seedBench(db, {
+    ...size,
+    seed,
+    passwordHash,
+    dropIndexes: !flag('keep-indexes'),
+    bulkFts: !flag('fts-triggers'),
+    onProgress: (m) => console.log(`  ${m}`),
+  })
+  closeDatabase(db)
+} catch (e) {
+  try {
+    db.$client.close()
+  } catch {}
+  removeDb(tmp)
+  fail((e as Error).message)
+}
+removeDb(out)
+renameSync(tmp, out)
+
+const seconds = (performance.now() - started) / 1000
+const phases = Object.entries(result.phases)
+  .map(([k, v]) => `${k} ${v.toFixed(1)} s`)
+  .join(', ')
+console.log(
+  `Done in ${seconds.toFixed(1)} s (${phases}): ${result.countries} countries, ${result.states} states, ${result.cities} cities, ` +
+    `${result.brokers.toLocaleString('en')} brokers, ${result.moduleAdmins} module admins, 1 master admin, ${result.listings.toLocaleString('en')} listings.`,
+)
+console.log(`${out}: ${mb(statSync(out).size)}. Users sign in with the demo password (${DEMO_PASSWORD}); master admin admin@brokernet.local.`)
