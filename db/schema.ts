@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 import { LISTING_STATUSES, LOCATION_ZONES, POST_TYPES, REGISTRATION_STATUSES, ROLES, SALE_OR_RENT } from '../src/shared/constants'
 
 // Timestamps are stored as epoch milliseconds: compact, indexable, and serialised as ISO 8601 by JSON.
@@ -80,6 +80,7 @@ export const users = sqliteTable(
     uniqueIndex('users_id_card_number_unique').on(t.idCardNumber),
     index('users_role_city_idx').on(t.role, t.cityId),
     index('users_status_idx').on(t.registrationStatus, t.createdAt),
+    index('users_role_active_city_idx').on(t.role, t.isActive, t.cityId),
   ],
 )
 
@@ -148,15 +149,38 @@ export const listings = sqliteTable(
     uniqueIndex('listings_entry_id_unique').on(t.entryId),
     // Newest first is id order (ids grow with creation time); each filter index ends with id, so a page of
     // a filtered list is a range scan of one index, and its total a count over the same range.
-    index('listings_city_id_idx').on(t.cityId, t.id),
-    index('listings_owner_id_idx').on(t.ownerUserId, t.id),
+    // status and owner close the filter indexes so a broker's visibility rule (not others' SUSPENDED) is read from
+    // the index, never from the rows.
+    index('listings_visibility_idx').on(t.id, t.status, t.ownerUserId),
+    index('listings_city_id_idx').on(t.cityId, t.id, t.status, t.ownerUserId),
+    index('listings_owner_id_idx').on(t.ownerUserId, t.status, t.id),
     index('listings_status_id_idx').on(t.status, t.id),
-    index('listings_city_type_deal_idx').on(t.cityId, t.postType, t.saleOrRent, t.id),
-    index('listings_type_deal_idx').on(t.postType, t.saleOrRent, t.id),
-    index('listings_location_budget_idx').on(t.location, t.budget),
+    index('listings_city_type_deal_idx').on(t.cityId, t.postType, t.saleOrRent, t.id, t.status, t.ownerUserId),
+    index('listings_type_deal_idx').on(t.postType, t.saleOrRent, t.id, t.status, t.ownerUserId),
+    index('listings_location_budget_idx').on(t.location, t.budget, t.status, t.ownerUserId),
     index('listings_date_idx').on(t.date, t.postType),
+    // A city's days (trends, "this month", "today" for a module admin), read from the index alone.
+    index('listings_city_date_idx').on(t.cityId, t.date, t.postType),
     index('listings_budget_idx').on(t.budget),
   ],
+)
+
+/**
+ * How many listings there are per city, type, deal, status and zone, kept by triggers (migration 0004): totals of the
+ * common filters are a sum over a few thousand rows instead of a count over a million.
+ */
+export const listingCounts = sqliteTable(
+  'listing_counts',
+  {
+    cityId: integer('city_id').notNull(),
+    postType: text('post_type').notNull(),
+    saleOrRent: text('sale_or_rent').notNull(),
+    status: text('status').notNull(),
+    // '' when the listing has no zone: part of the key, and SQLite keys treat NULLs as all different.
+    location: text('location').notNull(),
+    n: integer('n').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.cityId, t.postType, t.saleOrRent, t.status, t.location] })],
 )
 
 export const mailOutbox = sqliteTable(

@@ -329,7 +329,9 @@ export function seedBench(db: Database, opts: BenchSeedOptions): BenchSeedResult
         }
       }
       if (opts.bulkFts ?? true) {
-        const trg = sqlite.query<{ name: string; sql: string }, []>("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name = 'listings_fts_after_insert'").all()
+        const trg = sqlite
+          .query<{ name: string; sql: string }, []>("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name IN ('listings_fts_after_insert', 'listing_counts_after_insert')")
+          .all()
         for (const t of trg) {
           saved.triggers.push(t.sql)
           sqlite.exec(`DROP TRIGGER "${t.name}"`)
@@ -404,6 +406,13 @@ export function seedBench(db: Database, opts: BenchSeedOptions): BenchSeedResult
         sqlite.exec(
           'INSERT INTO listings_fts(rowid, entry_id, owner_name, locality, property_type, details) ' +
             'SELECT l.id, l.entry_id, (SELECT full_name FROM users WHERE id = l.owner_user_id), l.locality, l.property_type, l.details FROM listings l ORDER BY l.id',
+        )
+        // The counts the insert trigger would have kept, in one grouped pass (added to any rows already counted).
+        sqlite.exec(
+          "INSERT INTO listing_counts (city_id, post_type, sale_or_rent, status, location, n) " +
+            "SELECT city_id, post_type, sale_or_rent, status, coalesce(location, ''), count(*) FROM listings WHERE id >= " +
+            firstId +
+            ' GROUP BY 1, 2, 3, 4, 5 ON CONFLICT DO UPDATE SET n = n + excluded.n',
         )
         for (const s of saved.triggers) sqlite.exec(s)
         phase('fts')

@@ -253,3 +253,40 @@ describe('export', () => {
     expect((await sheet(ravi)).length).toBe(2)
   })
 })
+
+describe('totals from the counts table', () => {
+  test('agree with counting the rows, for every role and combination of the common filters, after every kind of change', async () => {
+    const { and: andSql, count: countSql } = await import('drizzle-orm')
+    const { filterCondition, visibleTo } = await import('../../src/modules/listings/read')
+    // Changes of every kind first: status moves, a zone change, a move of city, a deletion.
+    const { body: a } = await post(ravi, { location: 'South' })
+    await patch(ravi, a.id, { status: 'SUSPENDED' })
+    const { body: b } = await post(asha, {})
+    await patch(asha, b.id, { location: 'Central', post_type: 'AVL', sale_or_rent: 'RENT' })
+    await patch(master, b.id, { city_id: pune })
+    const { body: c } = await post(asha, {})
+    await h.request(`/api/listings/${c.id}`, { method: 'DELETE', headers: asha.browser })
+
+    const combos = [
+      '',
+      'post_type=REQ',
+      'status=SUSPENDED',
+      'status=ACTIVE&sale_or_rent=SALE',
+      `city_id=${pune}`,
+      `city_id=${mumbai}&post_type=AVL`,
+      `state_id=${place.state.id}&location=Central`,
+      `country_id=${place.country.id}&status=SUSPENDED`,
+      'location=South',
+    ]
+    for (const who of [asha, ravi, mumbaiAdmin, master]) {
+      const viewer = { id: who.user.id, role: who.user.role, cityId: who.user.cityId }
+      for (const q of combos) {
+        const filters = Object.fromEntries(new URLSearchParams(q)) as Record<string, string>
+        const typed = Object.fromEntries(Object.entries(filters).map(([k, v]) => [k, k.endsWith('_id') ? Number(v) : v]))
+        const rows = h.db.select({ n: countSql() }).from(listings).where(andSql(visibleTo(viewer), filterCondition(typed))).get()!.n
+        const api = (await list(who, q)).total
+        expect({ who: who.user.fullName, q, total: api }).toEqual({ who: who.user.fullName, q, total: rows })
+      }
+    }
+  })
+})

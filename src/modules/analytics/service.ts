@@ -2,7 +2,7 @@ import { and, count, eq } from 'drizzle-orm'
 import { listings, users } from '../../../db/schema'
 import type { AppContext } from '../../http/context'
 import { calendarDate } from '../../shared/dates'
-import { CountCache, visibleTo, type Viewer } from '../listings/read'
+import { CountCache, countListings, visibleTo, type Viewer } from '../listings/read'
 import type { DashboardStats } from '../listings/model'
 
 /**
@@ -15,8 +15,7 @@ export function dashboardStats(ctx: AppContext, cache: CountCache, viewer: Viewe
   const scopeKey = viewer.role === 'BROKER' ? `broker:${viewer.id}` : `city:${cityId}`
   const today = calendarDate(Date.now(), ctx.config.timeZone)
   const visible = visibleTo(viewer)
-  const byType = (postType: 'REQ' | 'AVL') =>
-    cache.get(db, `stats|${scopeKey}|${postType}`, () => db.select({ n: count() }).from(listings).where(and(visible, eq(listings.postType, postType))).get()!.n)
+  const byType = (postType: 'REQ' | 'AVL') => countListings(db, cache, viewer, { post_type: postType })
   return {
     total_requirements: byType('REQ'),
     total_availabilities: byType('AVL'),

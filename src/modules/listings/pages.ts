@@ -39,7 +39,7 @@ export const listingsPages = (ctx: AppContext) => {
       current,
       initial,
       filters,
-      stats: adminStats(db, user),
+      stats: adminStats(ctx, user),
       suspended: countSuspended(ctx, viewer),
       countries: listCountries(db).map(({ id, name }) => ({ id, name })),
       rules: { create: formRules(AdminListingForm), edit: formRules(UpdateListingBody) },

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, gte, inArray, lt, lte, ne, or, sql, type SQL } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
-import { cities, countries, listings, states, users } from '../../../db/schema'
+import { cities, countries, listingCounts, listings, states, users } from '../../../db/schema'
 import { PAGE_SIZES, type Role } from '../../shared/constants'
 import { fieldError, notFound } from '../../http/errors'
 import type { Listing, ListingFilters, ListingPage, ListingQuery } from './model'
@@ -148,6 +148,55 @@ export class CountCache {
   }
 }
 
+/** Filters the counts table can answer: everything but text search, property type, dates and budget. */
+const COUNTABLE = new Set(['country_id', 'state_id', 'city_id', 'post_type', 'sale_or_rent', 'status', 'location'])
+
+/**
+ * The total for the common filters from `listing_counts` (a few thousand rows kept by triggers) instead of counting a
+ * million listings; null when a filter needs the rows themselves. A broker's total adds their own suspended listings,
+ * which only they see, to everyone's non-suspended ones.
+ */
+function countFromTotals(db: Database, v: Viewer, f: ListingFilters): number | null {
+  const used = Object.entries(f).filter(([, value]) => value !== undefined && value !== '')
+  if (!used.every(([k]) => COUNTABLE.has(k))) return null
+  const lc = listingCounts
+  const city = v.role === 'MODULE_ADMIN' ? (v.cityId ?? -1) : f.city_id
+  const where = and(
+    city !== undefined ? eq(lc.cityId, city) : undefined,
+    v.role === 'MODULE_ADMIN' && f.city_id !== undefined && f.city_id !== city ? sql`0` : undefined,
+    f.state_id && city === undefined ? inArray(lc.cityId, sql`(select id from cities where state_id = ${f.state_id})`) : undefined,
+    f.country_id && city === undefined && !f.state_id
+      ? inArray(lc.cityId, sql`(select c.id from cities c join states s on s.id = c.state_id where s.country_id = ${f.country_id})`)
+      : undefined,
+    f.post_type ? eq(lc.postType, f.post_type) : undefined,
+    f.sale_or_rent ? eq(lc.saleOrRent, f.sale_or_rent) : undefined,
+    f.status ? eq(lc.status, f.status) : undefined,
+    f.location ? eq(lc.location, f.location) : undefined,
+  )
+  if (v.role !== 'BROKER') return db.select({ n: sql<number>`coalesce(sum(${lc.n}), 0)` }).from(lc).where(where).get()!.n
+  const others = db.select({ n: sql<number>`coalesce(sum(${lc.n}), 0)` }).from(lc).where(and(where, ne(lc.status, 'SUSPENDED'))).get()!.n
+  if (f.status && f.status !== 'SUSPENDED') return others
+  const ownSuspended = db
+    .select({ n: count() })
+    .from(listings)
+    .where(and(eq(listings.ownerUserId, v.id), eq(listings.status, 'SUSPENDED'), filterCondition(f)))
+    .get()!.n
+  return (f.status === 'SUSPENDED' ? 0 : others) + ownSuspended
+}
+
+/** The number of listings a viewer sees with these filters. */
+export function countListings(db: Database, cache: CountCache, v: Viewer, f: ListingFilters): number {
+  return cache.get(db, `${scopeKey(v)}|${JSON.stringify(f)}`, () => {
+    const fromTotals = countFromTotals(db, v, f)
+    if (fromTotals !== null) return fromTotals
+    const match = f.search ? ftsQuery(f.search) : null
+    const rest = and(visibleTo(v), filterCondition({ ...f, search: undefined }))
+    // A search and nothing else (a master admin's): the search index alone knows how many match.
+    if (match && rest === undefined) return db.get<{ n: number }>(sql`select count(*) as n from listings_fts where listings_fts match ${match}`)!.n
+    return db.select({ n: count() }).from(listings).where(and(visibleTo(v), filterCondition(f))).get()!.n
+  })
+}
+
 const scopeKey = (v: Viewer) => (v.role === 'MASTER_ADMIN' ? 'all' : v.role === 'MODULE_ADMIN' ? `city:${v.cityId}` : `broker:${v.id}`)
 
 export function listListings(db: Database, cache: CountCache, viewer: Viewer, q: ListingQuery): ListingPage {
@@ -156,17 +205,27 @@ export function listListings(db: Database, cache: CountCache, viewer: Viewer, q:
   if (!(PAGE_SIZES as readonly number[]).includes(perPage)) throw fieldError('per_page', 'per_page must be 10, 25, 50 or 100', 'query')
   const { page: _p, per_page: _pp, ...filters } = q
   const where = and(visibleTo(viewer), filterCondition(filters))
-  const total = cache.get(db, `${scopeKey(viewer)}|${JSON.stringify(filters)}`, () => db.select({ n: count() }).from(listings).where(where).get()!.n)
-  // The page's ids come from the filter indexes alone; the joins then run for those rows only.
-  const ids = db
-    .select({ id: listings.id })
-    .from(listings)
-    .where(where)
-    .orderBy(desc(listings.id))
-    .limit(perPage)
-    .offset((page - 1) * perPage)
-    .all()
-    .map((r) => r.id)
+  const total = countListings(db, cache, viewer, filters)
+  // The page's ids come from the indexes alone; the joins then run for those rows only. A text search walks the
+  // search index newest first (its rowid is the listing id) and stops at the page, however many rows match.
+  const match = filters.search ? ftsQuery(filters.search) : null
+  const ids = match
+    ? db
+        .all<{ id: number }>(
+          sql`select listings.id as id from listings_fts f join listings on listings.id = f.rowid where listings_fts match ${match} and ${
+            and(visibleTo(viewer), filterCondition({ ...filters, search: undefined })) ?? sql`1`
+          } order by f.rowid desc limit ${perPage} offset ${(page - 1) * perPage}`,
+        )
+        .map((r) => r.id)
+    : db
+        .select({ id: listings.id })
+        .from(listings)
+        .where(where)
+        .orderBy(desc(listings.id))
+        .limit(perPage)
+        .offset((page - 1) * perPage)
+        .all()
+        .map((r) => r.id)
   const rows = ids.length ? selectRows(db).where(inArray(listings.id, ids)).orderBy(desc(listings.id)).all() : []
   return { listings: rows.map((r) => toListing(r, viewer)), total, total_pages: Math.ceil(total / perPage), page, per_page: perPage }
 }

@@ -1,0 +1,1 @@
+CREATE INDEX `listings_city_date_idx` ON `listings` (`city_id`,`date`,`post_type`);
