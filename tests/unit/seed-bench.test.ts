@@ -37,6 +37,14 @@ describe('seedBench (small)', () => {
     expect(n(db, 'SELECT count(*) AS n FROM listings')).toBe(2000)
   })
 
+  test('listing_counts holds exactly the grouped counts of the listings (the bulk path fills what the trigger would)', () => {
+    const grouped = db.$client
+      .query("SELECT city_id, post_type, sale_or_rent, status, coalesce(location, '') AS location, count(*) AS n FROM listings GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5")
+      .all()
+    const kept = db.$client.query('SELECT city_id, post_type, sale_or_rent, status, location, n FROM listing_counts WHERE n > 0 ORDER BY 1, 2, 3, 4, 5').all()
+    expect(kept).toEqual(grouped)
+  })
+
   test('listings_fts holds one row per listing', () => {
     expect(n(db, 'SELECT count(*) AS n FROM listings_fts')).toBe(2000)
   })
