@@ -290,3 +290,13 @@ describe('totals from the counts table', () => {
     }
   })
 })
+
+describe('search totals', () => {
+  test('a master admin’s search with no other filter is counted by the search index alone, and agrees', async () => {
+    const viaIndex = await list(master, 'search=andheri')
+    const narrowed = await list(master, 'search=andheri&per_page=100&status=ACTIVE')
+    expect(viaIndex.total).toBeGreaterThan(0)
+    expect(viaIndex.total).toBe(viaIndex.listings.length)
+    expect(narrowed.total).toBeLessThanOrEqual(viaIndex.total)
+  })
+})

@@ -192,7 +192,7 @@ export function countListings(db: Database, cache: CountCache, v: Viewer, f: Lis
     const match = f.search ? ftsQuery(f.search) : null
     const rest = and(visibleTo(v), filterCondition({ ...f, search: undefined }))
     // A search and nothing else (a master admin's): the search index alone knows how many match.
-    if (match && rest === undefined) return db.get<{ n: number }>(sql`select count(*) as n from listings_fts where listings_fts match ${match}`)!.n
+    if (match && rest === undefined) return db.all<{ n: number }>(sql`select count(*) as n from listings_fts where listings_fts match ${match}`)[0]!.n
     return db.select({ n: count() }).from(listings).where(and(visibleTo(v), filterCondition(f))).get()!.n
   })
 }
