@@ -176,11 +176,11 @@ function countFromTotals(db: Database, v: Viewer, f: ListingFilters): number | n
   if (v.role !== 'BROKER') return db.select({ n: sql<number>`coalesce(sum(${lc.n}), 0)` }).from(lc).where(where).get()!.n
   const others = db.select({ n: sql<number>`coalesce(sum(${lc.n}), 0)` }).from(lc).where(and(where, ne(lc.status, 'SUSPENDED'))).get()!.n
   if (f.status && f.status !== 'SUSPENDED') return others
-  const ownSuspended = db
-    .select({ n: count() })
-    .from(listings)
-    .where(and(eq(listings.ownerUserId, v.id), eq(listings.status, 'SUSPENDED'), filterCondition(f)))
-    .get()!.n
+  // Through the owner's index, always: a broker has a handful of listings, while the planner would otherwise pick a
+  // filter's index and walk half the table (measured: 60 ms for post_type alone).
+  const ownSuspended = db.all<{ n: number }>(
+    sql`select count(*) as n from listings indexed by listings_owner_id_idx where ${and(eq(listings.ownerUserId, v.id), eq(listings.status, 'SUSPENDED'), filterCondition(f))}`,
+  )[0]!.n
   return (f.status === 'SUSPENDED' ? 0 : others) + ownSuspended
 }
 
