@@ -183,6 +183,29 @@ export const listingCounts = sqliteTable(
   (t) => [primaryKey({ columns: [t.cityId, t.postType, t.saleOrRent, t.status, t.location] })],
 )
 
+/** Listings per day, city and type, kept by triggers (migration 0005): a year of trends is a sum over these rows. */
+export const listingDailyCounts = sqliteTable(
+  'listing_daily_counts',
+  {
+    date: text('date').notNull(),
+    cityId: integer('city_id').notNull(),
+    postType: text('post_type').notNull(),
+    n: integer('n').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.date, t.cityId, t.postType] }), index('listing_daily_counts_city_idx').on(t.cityId, t.date)],
+)
+
+/** Listings per owner and city, kept by triggers (migration 0005): the top brokers without grouping a million rows. */
+export const ownerListingCounts = sqliteTable(
+  'owner_listing_counts',
+  {
+    ownerUserId: integer('owner_user_id').notNull(),
+    cityId: integer('city_id').notNull(),
+    n: integer('n').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.ownerUserId, t.cityId] }), index('owner_listing_counts_city_idx').on(t.cityId, t.n)],
+)
+
 export const mailOutbox = sqliteTable(
   'mail_outbox',
   {

@@ -5,6 +5,7 @@ import m1 from './0001_rainy_blindfold.sql' with { type: 'text' }
 import m2 from './0002_listings_search.sql' with { type: 'text' }
 import m3 from './0003_listing_counts.sql' with { type: 'text' }
 import m4 from './0004_listings_city_date.sql' with { type: 'text' }
+import m5 from './0005_analytics_counts.sql' with { type: 'text' }
 
 export const migrationJournal = journal
 export const migrationFiles: Record<string, string> = {
@@ -13,4 +14,5 @@ export const migrationFiles: Record<string, string> = {
   '0002_listings_search': m2,
   '0003_listing_counts': m3,
   '0004_listings_city_date': m4,
+  '0005_analytics_counts': m5,
 }

@@ -330,7 +330,7 @@ export function seedBench(db: Database, opts: BenchSeedOptions): BenchSeedResult
       }
       if (opts.bulkFts ?? true) {
         const trg = sqlite
-          .query<{ name: string; sql: string }, []>("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name IN ('listings_fts_after_insert', 'listing_counts_after_insert')")
+          .query<{ name: string; sql: string }, []>("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name IN ('listings_fts_after_insert', 'listing_counts_after_insert', 'analytics_counts_after_insert')")
           .all()
         for (const t of trg) {
           saved.triggers.push(t.sql)
@@ -413,6 +413,16 @@ export function seedBench(db: Database, opts: BenchSeedOptions): BenchSeedResult
             "SELECT city_id, post_type, sale_or_rent, status, coalesce(location, ''), count(*) FROM listings WHERE id >= " +
             firstId +
             ' GROUP BY 1, 2, 3, 4, 5 ON CONFLICT DO UPDATE SET n = n + excluded.n',
+        )
+        sqlite.exec(
+          'INSERT INTO listing_daily_counts (date, city_id, post_type, n) SELECT date, city_id, post_type, count(*) FROM listings WHERE id >= ' +
+            firstId +
+            ' GROUP BY 1, 2, 3 ON CONFLICT DO UPDATE SET n = n + excluded.n',
+        )
+        sqlite.exec(
+          'INSERT INTO owner_listing_counts (owner_user_id, city_id, n) SELECT owner_user_id, city_id, count(*) FROM listings WHERE id >= ' +
+            firstId +
+            ' GROUP BY 1, 2 ON CONFLICT DO UPDATE SET n = n + excluded.n',
         )
         for (const s of saved.triggers) sqlite.exec(s)
         phase('fts')

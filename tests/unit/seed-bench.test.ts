@@ -43,6 +43,10 @@ describe('seedBench (small)', () => {
       .all()
     const kept = db.$client.query('SELECT city_id, post_type, sale_or_rent, status, location, n FROM listing_counts WHERE n > 0 ORDER BY 1, 2, 3, 4, 5').all()
     expect(kept).toEqual(grouped)
+    const daily = db.$client.query('SELECT date, city_id, post_type, count(*) AS n FROM listings GROUP BY 1, 2, 3 ORDER BY 1, 2, 3').all()
+    expect(db.$client.query('SELECT date, city_id, post_type, n FROM listing_daily_counts WHERE n > 0 ORDER BY 1, 2, 3').all()).toEqual(daily)
+    const owners = db.$client.query('SELECT owner_user_id, city_id, count(*) AS n FROM listings GROUP BY 1, 2 ORDER BY 1, 2').all()
+    expect(db.$client.query('SELECT owner_user_id, city_id, n FROM owner_listing_counts WHERE n > 0 ORDER BY 1, 2').all()).toEqual(owners)
   })
 
   test('listings_fts holds one row per listing', () => {

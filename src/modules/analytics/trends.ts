@@ -1,5 +1,5 @@
-import { and, count, desc, asc, eq, gte, lte, sql } from 'drizzle-orm'
-import { listings, users } from '../../../db/schema'
+import { and, asc, desc, eq, gte, lte, sql } from 'drizzle-orm'
+import { listingDailyCounts, listings, ownerListingCounts, users } from '../../../db/schema'
 import type { AppContext } from '../../http/context'
 import { fieldError } from '../../http/errors'
 import { ANALYTICS } from '../../shared/constants'
@@ -30,16 +30,17 @@ export function resolveRange(q: TrendsQuery, today: string): { start: string; en
   return { start: addDays(today, -(days - 1)), end: today, days }
 }
 
-/** Listings per day by type, every day of the range present (zeros included), from one grouped index scan. */
+/** Listings per day by type, every day of the range present (zeros included), from the daily counts kept by triggers. */
 export function trends(ctx: AppContext, viewer: Viewer, q: TrendsQuery): Trends {
   const { start, end, days } = resolveRange(q, calendarDate(Date.now(), ctx.config.timeZone))
   const city = cityScope(viewer)
+  const d = listingDailyCounts
   const rows = ctx.counts.get(ctx.db, `trends|${city}|${start}|${end}`, () =>
     ctx.db
-      .select({ date: listings.date, postType: listings.postType, n: count() })
-      .from(listings)
-      .where(and(gte(listings.date, start), lte(listings.date, end), city === null ? undefined : eq(listings.cityId, city)))
-      .groupBy(listings.date, listings.postType)
+      .select({ date: d.date, postType: d.postType, n: sql<number>`sum(${d.n})` })
+      .from(d)
+      .where(and(gte(d.date, start), lte(d.date, end), city === null ? undefined : eq(d.cityId, city)))
+      .groupBy(d.date, d.postType)
       .all(),
   )
   const daily: Trends['daily_stats'] = {}
@@ -56,19 +57,20 @@ export function trends(ctx: AppContext, viewer: Viewer, q: TrendsQuery): Trends 
 /** Brokers by number of listings in scope; ties go to the earlier account (lower id), so the order is stable. */
 export function topBrokers(ctx: AppContext, viewer: Viewer, limit: number): TopBrokers {
   const city = cityScope(viewer)
+  const o = ownerListingCounts
   const top = ctx.counts.get(ctx.db, `top|${city}|${limit}`, () => {
-    const counts = ctx.db
-      .select({ userId: listings.ownerUserId, n: count().as('n') })
-      .from(listings)
-      .where(city === null ? undefined : eq(listings.cityId, city))
-      .groupBy(listings.ownerUserId)
-      .as('counts')
+    const perOwner = ctx.db
+      .select({ userId: o.ownerUserId, n: sql<number>`sum(${o.n})`.as('n') })
+      .from(o)
+      .where(city === null ? undefined : eq(o.cityId, city))
+      .groupBy(o.ownerUserId)
+      .as('per_owner')
     return ctx.db
-      .select({ user_id: users.id, full_name: users.fullName, email: users.email, listing_count: counts.n })
-      .from(counts)
-      .innerJoin(users, eq(users.id, counts.userId))
-      .where(eq(users.role, 'BROKER'))
-      .orderBy(desc(counts.n), asc(users.id))
+      .select({ user_id: users.id, full_name: users.fullName, email: users.email, listing_count: perOwner.n })
+      .from(perOwner)
+      .innerJoin(users, eq(users.id, perOwner.userId))
+      .where(and(eq(users.role, 'BROKER'), sql`${perOwner.n} > 0`))
+      .orderBy(desc(perOwner.n), asc(users.id))
       .limit(limit)
       .all()
   })
