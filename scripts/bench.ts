@@ -137,7 +137,7 @@ async function foundation(): Promise<string[]> {
 // =================================================================================================================
 // Listings at full size
 
-const TARGET = { queryMedian: 5, queryP99: 25, readsPerSecond: 2000, pageMedian: 20, exportSeconds: 5, exportPeakMb: 300, othersP99: 100 }
+const TARGET = { queryMedian: 5, queryP99: 25, readsPerSecond: 2000, pageMedian: 20, analyticsMedian: 50, exportSeconds: 5, exportPeakMb: 300, othersP99: 100 }
 const SAMPLES = Math.max(200, Number(argValue('samples') ?? 200))
 const WARMUP = 5
 const PAGE_COLD_SAMPLES = 50
@@ -334,6 +334,22 @@ async function listingsSection(): Promise<{ lines: string[]; rows: Row[]; plans:
       const met = warm.median <= TARGET.pageMedian && cold.median <= TARGET.pageMedian
       rows.push({ what: `GET /dashboard/listings HTML, ${s.label}`, warm, cold, target: `median ≤ ${TARGET.pageMedian} ms`, met })
       console.log(`  GET /dashboard/listings, ${s.label}: warm ${fmt(warm.median)} / p99 ${fmt(warm.p99)}; cold ${fmt(cold.median)} / p99 ${fmt(cold.p99)}`)
+    }
+
+    // --- 3b. Analytics answers (issue target: median ≤ 50 ms each), as the master admin and the big city's module admin.
+    const cityAdmin = one<{ id: number }>("SELECT id FROM users WHERE role = 'MODULE_ADMIN' AND city_id = ? ORDER BY id LIMIT 1", bigCity.id)
+    const analyticsSubjects = [
+      { label: 'master admin', token: subjects.master.token },
+      { label: `module admin (${bigCity.name})`, token: session(cityAdmin.id) },
+    ]
+    for (const path of ['/api/analytics/dashboard', '/api/analytics/trends?days=30', '/api/analytics/trends?days=365', '/api/analytics/top-brokers?limit=10']) {
+      for (const a of analyticsSubjects) {
+        const warm = await measure(path, bearer(a.token), false)
+        const cold = await measure(path, bearer(a.token), true, PAGE_COLD_SAMPLES)
+        const met = warm.median <= TARGET.analyticsMedian && cold.median <= TARGET.analyticsMedian
+        rows.push({ what: `GET ${path}, ${a.label}`, warm, cold, target: `median ≤ ${TARGET.analyticsMedian} ms`, met })
+        console.log(`  GET ${path}, ${a.label}: warm ${fmt(warm.median)} / p99 ${fmt(warm.p99)}; cold ${fmt(cold.median)} / p99 ${fmt(cold.p99)}`)
+      }
     }
 
     // --- 4. A real server on the bench database.
