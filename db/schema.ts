@@ -183,7 +183,7 @@ export const listingCounts = sqliteTable(
   (t) => [primaryKey({ columns: [t.cityId, t.postType, t.saleOrRent, t.status, t.location] })],
 )
 
-/** Listings per day, city and type, kept by triggers (migration 0005): a year of trends is a sum over these rows. */
+/** Listings per day, city and type, kept by triggers (migrations 0005, 0007); city_id 0 holds the whole network's days. */
 export const listingDailyCounts = sqliteTable(
   'listing_daily_counts',
   {

@@ -7,6 +7,7 @@ import m3 from './0003_listing_counts.sql' with { type: 'text' }
 import m4 from './0004_listings_city_date.sql' with { type: 'text' }
 import m5 from './0005_analytics_counts.sql' with { type: 'text' }
 import m6 from './0006_daily_counts_covering.sql' with { type: 'text' }
+import m7 from './0007_network_daily_counts.sql' with { type: 'text' }
 
 export const migrationJournal = journal
 export const migrationFiles: Record<string, string> = {
@@ -17,4 +18,5 @@ export const migrationFiles: Record<string, string> = {
   '0004_listings_city_date': m4,
   '0005_analytics_counts': m5,
   '0006_daily_counts_covering': m6,
+  '0007_network_daily_counts': m7,
 }

@@ -420,6 +420,11 @@ export function seedBench(db: Database, opts: BenchSeedOptions): BenchSeedResult
             ' GROUP BY 1, 2, 3 ON CONFLICT DO UPDATE SET n = n + excluded.n',
         )
         sqlite.exec(
+          'INSERT INTO listing_daily_counts (date, city_id, post_type, n) SELECT date, 0, post_type, count(*) FROM listings WHERE id >= ' +
+            firstId +
+            ' GROUP BY 1, 3 ON CONFLICT DO UPDATE SET n = n + excluded.n',
+        )
+        sqlite.exec(
           'INSERT INTO owner_listing_counts (owner_user_id, city_id, n) SELECT owner_user_id, city_id, count(*) FROM listings WHERE id >= ' +
             firstId +
             ' GROUP BY 1, 2 ON CONFLICT DO UPDATE SET n = n + excluded.n',

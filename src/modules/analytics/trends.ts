@@ -39,7 +39,8 @@ export function trends(ctx: AppContext, viewer: Viewer, q: TrendsQuery): Trends 
     ctx.db
       .select({ date: d.date, postType: d.postType, n: sql<number>`sum(${d.n})` })
       .from(d)
-      .where(and(gte(d.date, start), lte(d.date, end), city === null ? undefined : eq(d.cityId, city)))
+      // City 0 holds the network's days (migration 0007).
+      .where(and(gte(d.date, start), lte(d.date, end), eq(d.cityId, city ?? 0)))
       .groupBy(d.date, d.postType)
       .all(),
   )
