@@ -13,11 +13,10 @@ import { currencyFor, FILTER_CURRENCY } from '../currency'
 import { FilterBar } from '../FilterBar'
 import { invalidateListingQueries, listingsUrl, showingResults } from '../listing-format'
 import { ListingDetailsDialog } from '../ListingDetailsDialog'
-import { ListingTable, type RowMenuItem } from '../ListingTable'
+import { ListingTable, RowMenu, type RowMenuItem } from '../ListingTable'
 import { useListingFilters } from '../useListingFilters'
 import type { ListingFilterState } from '../url-filters'
 import { ADMIN_COLUMNS } from './admin-columns'
-import { AdminRowMenu } from './AdminRowMenu'
 import { deleteMessage, failureMessage, TEXT, type AdminActor } from './admin-text'
 import { AdminBanner } from './AdminBanner'
 import { AdminCreateDialog } from './AdminCreateDialog'
@@ -107,7 +106,7 @@ export default function AdminListings({ actor, initial, filters, suspended, coun
     if (l.status === 'ACTIVE') items.push({ label: 'Suspend', tone: 'warning', onSelect: () => changeStatus.mutate({ listing: l, status: 'SUSPENDED' }) })
     if (l.status === 'SUSPENDED') items.push({ label: 'Unsuspend', tone: 'success', onSelect: () => changeStatus.mutate({ listing: l, status: 'ACTIVE' }) })
     items.push({ label: 'Delete', tone: 'error', onSelect: () => setDeleting(l) })
-    return <AdminRowMenu label={`Actions for ${l.entry_id}`} items={items} />
+    return <RowMenu label={`Actions for ${l.entry_id}`} items={items} />
   }
 
   const goToPage = (page: number) => {
