@@ -10,6 +10,7 @@ import { requestPasswordReset, resetPassword } from './password-reset'
 import { FILE_TOO_LARGE, REGISTERED, register } from './registration'
 import { login } from './service'
 import { createSession, invalidateSession, sessionIdOf } from './session'
+import { dropEmptyFormFields } from '../../http/form-data'
 
 const tags = ['Auth']
 export const CurrentUser = t.Object({
@@ -47,12 +48,7 @@ export const authApi = (ctx: AppContext) =>
         parse: ({ request, status }) => {
           if (Number(request.headers.get('content-length') ?? 0) > REGISTRATION_BODY_LIMIT) return status(413, { detail: FILE_TOO_LARGE })
         },
-        // Browsers send untouched optional inputs as empty strings and an empty file part: both mean "not given".
-        transform: ({ body }) => {
-          const fields = body as Record<string, unknown>
-          for (const [key, value] of Object.entries(fields ?? {}))
-            if (value === '' || (value instanceof Blob && value.size === 0)) delete fields[key]
-        },
+        transform: dropEmptyFormFields,
         body: RegisterBody,
         type: 'multipart/form-data',
         response: { 201: Registered, 409: Detail, 413: Detail, 422: t.Any(), 429: Detail },

@@ -6,6 +6,7 @@ import { ActivationBody, CreateUserBody, PendingApprovals, RejectQuery, UpdateUs
 import { getUser, listPending, listUsers } from './read'
 import { approveUser, createUser, readIdCard, rejectUser, setUserActive, updateUser } from './service'
 import { pendingStream } from './stream'
+import { dropEmptyFormFields } from '../../http/form-data'
 
 const tags = ['Users']
 const errors = { 401: Detail, 403: Detail, 404: Detail, 409: Detail }
@@ -54,12 +55,7 @@ export const usersApi = (ctx: AppContext) => {
       },
       {
         permission: 'manage:user:city',
-        // Untouched optional inputs arrive as empty strings and an empty file part: both mean "not given".
-        transform: ({ body }) => {
-          const fields = body as Record<string, unknown>
-          for (const [key, value] of Object.entries(fields ?? {}))
-            if (value === '' || (value instanceof Blob && value.size === 0)) delete fields[key]
-        },
+        transform: dropEmptyFormFields,
         body: CreateUserBody,
         type: 'multipart/form-data',
         response: { 201: User, 413: Detail, 422: t.Any(), ...errors },
