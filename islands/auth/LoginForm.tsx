@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react'
 import { api, ApiError } from '../shared/api'
 import { checkForm, type FieldErrors, type ObjectSchema } from '../shared/form-rules'
+import { PasswordField } from './PasswordField'
 
 type Props = {
   /** The login body's schema: the same rules the server applies. */
@@ -14,7 +15,6 @@ export default function LoginForm({ rules, redirectTo }: Props) {
   const [values, setValues] = useState({ email: '', password: '' })
   const [errors, setErrors] = useState<FieldErrors>({})
   const [formError, setFormError] = useState<string | null>(null)
-  const [showPassword, setShowPassword] = useState(false)
   const [submitting, setSubmitting] = useState(false)
 
   const update = (name: keyof typeof values) => (e: { target: { value: string } }) => {
@@ -62,33 +62,14 @@ export default function LoginForm({ rules, redirectTo }: Props) {
         />
         {errors.email && <span className="text-error text-sm mt-1 block">{errors.email}</span>}
       </div>
-      <div className="form-control block">
-        <label htmlFor="login-password" className="label-text font-medium">
-          Password
-        </label>
-        <div className="join w-full mt-1">
-          <input
-            id="login-password"
-            type={showPassword ? 'text' : 'password'}
-            name="password"
-            autoComplete="current-password"
-            className={`input input-bordered join-item w-full ${errors.password ? 'input-error' : ''}`}
-            value={values.password}
-            onChange={update('password')}
-            aria-invalid={!!errors.password}
-          />
-          <button
-            type="button"
-            className="btn join-item"
-            onClick={() => setShowPassword((s) => !s)}
-            aria-label={showPassword ? 'Hide password' : 'Show password'}
-            aria-pressed={showPassword}
-          >
-            {showPassword ? 'Hide' : 'Show'}
-          </button>
-        </div>
-        {errors.password && <span className="text-error text-sm mt-1 block">{errors.password}</span>}
-      </div>
+      <PasswordField
+        id="password"
+        label="Password"
+        autoComplete="current-password"
+        value={values.password}
+        onChange={(password) => update('password')({ target: { value: password } })}
+        error={errors.password}
+      />
       <div className="flex justify-end text-sm">
         <a className="link link-primary" href="/forgot-password">
           Forgot your password?

@@ -5,7 +5,7 @@ import { GeoSelect, type GeoOption, type GeoValue } from '../geo/GeoSelect'
 import { api, ApiError } from '../shared/api'
 import { FileDrop } from '../shared/FileDrop'
 import { checkForm, type FieldErrors, type ObjectSchema } from '../shared/form-rules'
-import { PASSWORD_HINT, PasswordField } from './ResetPasswordForm'
+import { PASSWORD_HINT, PasswordField } from './PasswordField'
 
 type Props = {
   /** The registration body's schema: the same rules and messages the server applies. */
