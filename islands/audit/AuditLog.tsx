@@ -21,6 +21,7 @@ import {
 } from './audit-format'
 import { AuditDetailsDialog } from './AuditDetailsDialog'
 import { AuditTable } from './AuditTable'
+import { LoadError } from '../shared/LoadError'
 
 type Props = {
   /** Page 1 of the unfiltered trail, as the server rendered it (25 a page, SPEC section 9's dashboard default). */
@@ -168,13 +169,7 @@ export default function AuditLog({ initial }: Props) {
       </div>
 
       {loadError && (
-        <div role="alert" className="alert alert-error flex flex-col items-start gap-2">
-          <h2 className="font-bold">{AUDIT_TEXT.errorTitle}</h2>
-          <p>{loadError}</p>
-          <button type="button" className="btn btn-sm" onClick={() => void query.refetch()}>
-            Retry
-          </button>
-        </div>
+        <LoadError title={AUDIT_TEXT.errorTitle} message={loadError} onRetry={() => void query.refetch()} />
       )}
 
       {!rows && !loadError && (

@@ -6,7 +6,7 @@ import { ApiError } from '../shared/api'
 import type { ObjectSchema } from '../shared/form-rules'
 import { Icon } from '../shared/icons'
 import { PageSizeSelect, Pagination } from '../shared/Pagination'
-import { fetchJson, shouldRetry } from '../shared/query'
+import { fetchJson, retryUpTo } from '../shared/query'
 import { toast } from '../shared/toast'
 import { currencyFor } from './currency'
 import { DeleteListingDialog } from './DeleteListingDialog'
@@ -18,6 +18,7 @@ import { BROKER_COLUMNS, ListingTable } from './ListingTable'
 import { StatsStrip } from './StatsStrip'
 import { useListingFilters } from './useListingFilters'
 import type { ListingFilterState } from './url-filters'
+import { LoadError } from '../shared/LoadError'
 
 export type BrokerListingsIslandProps = {
   user: ListingViewer
@@ -33,7 +34,7 @@ export type BrokerListingsIslandProps = {
 type PageSize = (typeof PAGE_SIZES)[number]
 
 /** The listing query retries once, and never on a 4xx (SPEC section 9). */
-const retryOnce = (failureCount: number, error: unknown) => failureCount < 1 && shouldRetry('query', failureCount, error)
+const retryOnce = retryUpTo(1)
 
 /**
  * SPEC "Broker dashboard (listings)": header, filters mirrored in the URL, statistics, the 14-column table with the
@@ -133,13 +134,7 @@ export default function BrokerListings({ user, initial, filters, stats, rules }:
       <StatsStrip initial={stats} />
 
       {loadError && (
-        <div role="alert" className="alert alert-error flex flex-col items-start gap-2">
-          <h2 className="font-bold">{LISTING_TEXT.loadErrorTitle}</h2>
-          <p>{loadError}</p>
-          <button type="button" className="btn btn-sm" onClick={() => void query.refetch()}>
-            Retry
-          </button>
-        </div>
+        <LoadError title={LISTING_TEXT.loadErrorTitle} message={loadError} onRetry={() => void query.refetch()} />
       )}
 
       {rows && (

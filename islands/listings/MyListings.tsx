@@ -12,6 +12,7 @@ import { invalidateListingQueries, LISTING_TEXT, listingErrorMessage, STATUS_LAB
 import { ListingDetailsDialog } from './ListingDetailsDialog'
 import { ListingFormDialog } from './ListingFormDialog'
 import { ListingTable, MY_LISTINGS_COLUMNS, RowMenu, type RowMenuItem } from './ListingTable'
+import { LoadError } from '../shared/LoadError'
 
 export type MyListingsIslandProps = {
   user: ListingViewer
@@ -128,12 +129,7 @@ export default function MyListings({ user, initial, rules }: MyListingsIslandPro
       </div>
 
       {query.isError && (
-        <div role="alert" className="alert alert-error flex flex-col items-start gap-2">
-          <h2 className="font-bold">{LISTING_TEXT.my.loadFailed}</h2>
-          <button type="button" className="btn btn-sm" onClick={() => void query.refetch()}>
-            Try Again
-          </button>
-        </div>
+        <LoadError title={LISTING_TEXT.my.loadFailed} onRetry={() => void query.refetch()} retryLabel="Try Again" />
       )}
 
       <div className="card bg-base-100 shadow-sm">

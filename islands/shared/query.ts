@@ -45,6 +45,9 @@ export function shouldRetry(kind: 'query' | 'mutation', failureCount: number, er
   return isRetryable(error) && failureCount < MAX_RETRIES[kind]
 }
 
+/** A query's own retry budget, under the same rules (SPEC section 9: the listing query retries once, analytics twice). */
+export const retryUpTo = (max: number) => (failureCount: number, error: unknown) => isRetryable(error) && failureCount < max
+
 export { retryDelay }
 
 /** The message of SPEC section 8's global handler for a failed mutation. */

@@ -15,6 +15,7 @@ import { EditUserDialog } from './EditUserDialog'
 import IdCardDialog from './IdCardDialog'
 import { UserTable, type RowActions } from './UserTable'
 import { ACTIVATION_FAILED, activationText, FILTERED_EMPTY, KIND_TEXT, SEARCH_PLACEHOLDER, showingText, type Actor, type ManagedRole } from './user-format'
+import { LoadError } from '../shared/LoadError'
 
 type Props = {
   kind: ManagedRole
@@ -126,13 +127,7 @@ export default function UserManager({ kind, actor, initial, countries, rules }: 
       )}
 
       {loadError && (
-        <div role="alert" className="alert alert-error flex flex-col items-start gap-2">
-          <h2 className="font-bold">{text.errorTitle}</h2>
-          <p>{loadError}</p>
-          <button type="button" className="btn btn-sm" onClick={() => void query.refetch()}>
-            Retry
-          </button>
-        </div>
+        <LoadError title={text.errorTitle} message={loadError} onRetry={() => void query.refetch()} />
       )}
 
       {rows && (

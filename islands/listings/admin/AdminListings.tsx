@@ -7,7 +7,7 @@ import { ApiError } from '../../shared/api'
 import type { ObjectSchema } from '../../shared/form-rules'
 import { ConfirmDialog } from '../../shared/Modal'
 import { PageSizeSelect, Pagination } from '../../shared/Pagination'
-import { fetchJson, sendJson, shouldRetry } from '../../shared/query'
+import { fetchJson, sendJson, retryUpTo } from '../../shared/query'
 import { toast } from '../../shared/toast'
 import { currencyFor, FILTER_CURRENCY } from '../currency'
 import { FilterBar } from '../FilterBar'
@@ -22,6 +22,7 @@ import { AdminBanner } from './AdminBanner'
 import { AdminCreateDialog } from './AdminCreateDialog'
 import { AdminEditDialog } from './AdminEditDialog'
 import { ZoneChips } from './ZoneChips'
+import { LoadError } from '../../shared/LoadError'
 
 export type AdminListingsIslandProps = {
   actor: AdminActor
@@ -41,7 +42,7 @@ export type AdminListingsIslandProps = {
 type PageSize = (typeof PAGE_SIZES)[number]
 
 /** The listing query retries once, and never on a 4xx (SPEC section 9). */
-const retryOnce = (failureCount: number, error: unknown) => failureCount < 1 && shouldRetry('query', failureCount, error)
+const retryOnce = retryUpTo(1)
 /** The banner's count: the total of the smallest page (10) of SUSPENDED listings in the admin's scope. */
 const suspendedUrl = listingsUrl({ status: 'SUSPENDED', page: 1, per_page: 10 })
 
@@ -155,13 +156,7 @@ export default function AdminListings({ actor, initial, filters, suspended, coun
         />
 
         {loadError && (
-          <div role="alert" className="alert alert-error flex flex-col items-start gap-2">
-            <h3 className="font-bold">{TEXT.loadError}</h3>
-            <p>{loadError}</p>
-            <button type="button" className="btn btn-sm" onClick={() => void query.refetch()}>
-              Retry
-            </button>
-          </div>
+          <LoadError title={TEXT.loadError} message={loadError} onRetry={() => void query.refetch()} heading="h3" />
         )}
 
         {rows && (
