@@ -2,9 +2,9 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { useMemo, useState } from 'react'
 import type { TopBrokers, Trends } from '../../src/modules/analytics/model'
 import type { DashboardStats } from '../../src/modules/listings/model'
-import { ANALYTICS } from '../../src/shared/constants'
+import { ANALYTICS, REFRESH_MS } from '../../src/shared/constants'
 import { Icon } from '../shared/icons'
-import { fetchJson, shouldRetry } from '../shared/query'
+import { fetchJson, retryUpTo } from '../shared/query'
 import { DateRangeDialog } from './DateRangeDialog'
 import { DistributionPie } from './DistributionPie'
 import { formatDay, rangeDays, trendsUrl, type DateRange } from './range'
@@ -23,8 +23,8 @@ export type AnalyticsBoardProps = {
 
 /** SPEC section 9: analytics queries refetch every 300 s and retry 2 times (network failures and 5xx only, as every query). */
 const ANALYTICS_QUERY = {
-  refetchInterval: 300_000,
-  retry: (failureCount: number, error: unknown) => failureCount < 2 && shouldRetry('query', failureCount, error),
+  refetchInterval: REFRESH_MS.analytics,
+  retry: retryUpTo(ANALYTICS.queryRetries),
 } as const
 
 const KEYS = {

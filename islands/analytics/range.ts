@@ -1,15 +1,9 @@
 // Calendar-date arithmetic and the custom range rules of SPEC section 5 ("Custom analytics date range").
 // Dates are YYYY-MM-DD strings, as the API speaks them, computed in UTC so no time zone shifts a day.
-import { ANALYTICS } from '../../src/shared/constants'
+import { ANALYTICS, ANALYTICS_RANGE_MESSAGES } from '../../src/shared/constants'
 
-/**
- * The same sentences as src/modules/analytics/model.ts (RANGE_ORDER, RANGE_TOO_LONG). Repeated, not imported:
- * that module builds TypeBox schemas with Elysia's `t`, which would pull Elysia into the browser bundle.
- */
-export const RANGE_MESSAGES = {
-  order: 'Start date must be before or equal to end date',
-  tooLong: 'Date range cannot exceed 365 days',
-} as const
+/** The server's own sentences for a refused range (src/shared/constants.ts). */
+export const RANGE_MESSAGES = ANALYTICS_RANGE_MESSAGES
 
 export type DateRange = { start: string; end: string }
 

@@ -1,5 +1,6 @@
 // Texts, labels and formats of the audit log screen, one place each, shared by the island, its table and its dialog.
 import type { AuditEvent } from '../../src/modules/audit/model'
+import { REFRESH_MS } from '../../src/shared/constants'
 
 export const AUDIT_TEXT = {
   empty: 'No audit events found',
@@ -12,8 +13,8 @@ export const AUDIT_TEXT = {
   system: 'System',
 } as const
 
-/** The trail changes whenever anyone changes anything: refreshed like the user lists (SPEC section 9, 30 s). */
-export const AUDIT_REFRESH_MS = 30_000
+/** The trail changes whenever anyone changes anything: refreshed like the user lists. */
+export const AUDIT_REFRESH_MS = REFRESH_MS.auditLog
 
 const ACTION_LABELS: Record<string, string> = {
   'listing.create': 'Listing created',

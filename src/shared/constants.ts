@@ -43,7 +43,13 @@ export const DEFAULT_PAGE_SIZE = { dashboard: 25, service: 50 } as const
 
 export const BUDGET_RANGE = { min: 0, max: 10_000_000, step: 100_000 } as const
 
-export const ANALYTICS = { topBrokersLimit: 10, defaultPeriodDays: 30, presets: [7, 30, 90, 180, 365], maxRangeDays: 365 } as const
+export const ANALYTICS = { topBrokersLimit: 10, defaultPeriodDays: 30, presets: [7, 30, 90, 180, 365], maxRangeDays: 365, queryRetries: 2 } as const
+
+/** The custom range's rules (SPEC section 5), said by the server's 422 and the picker's alert alike. */
+export const ANALYTICS_RANGE_MESSAGES = {
+  order: 'Start date must be before or equal to end date',
+  tooLong: 'Date range cannot exceed 365 days',
+} as const
 
 export const SEARCH_DEBOUNCE_MS = 300
 
@@ -55,6 +61,9 @@ export const REFRESH_MS = {
   userLists: 30_000,
   pendingApprovalsScreen: 10_000,
   pendingApprovalsNav: 30_000,
+  analytics: 300_000,
+  // Not in the SPEC (the original had no audit log): as often as the other lists.
+  auditLog: 30_000,
 } as const
 
 /** Toast lifetimes in milliseconds; loading toasts stay until replaced (SPEC section 9). */

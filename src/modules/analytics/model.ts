@@ -1,9 +1,9 @@
 import { t } from 'elysia'
-import { ANALYTICS } from '../../shared/constants'
+import { ANALYTICS, ANALYTICS_RANGE_MESSAGES } from '../../shared/constants'
 
 // SPEC section 3 "Trends response", "Top brokers response"; section 5 "Custom analytics date range".
-export const RANGE_ORDER = 'Start date must be before or equal to end date'
-export const RANGE_TOO_LONG = 'Date range cannot exceed 365 days'
+export const RANGE_ORDER = ANALYTICS_RANGE_MESSAGES.order
+export const RANGE_TOO_LONG = ANALYTICS_RANGE_MESSAGES.tooLong
 
 const date = t.Optional(t.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', errorMessage: { pattern: 'Dates are YYYY-MM-DD' } }))
 export const TrendsQuery = t.Object({
