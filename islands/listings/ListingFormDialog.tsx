@@ -1,8 +1,8 @@
 import { useMutation } from '@tanstack/react-query'
-import { useMemo, useState, type FormEvent, type ReactNode } from 'react'
+import { useState, type FormEvent, type ReactNode } from 'react'
 import type { CreateListingBody, Listing, UpdateListingBody } from '../../src/modules/listings/model'
 import { LOCATION_ZONES, POST_TYPE_LABELS, POST_TYPES, SALE_OR_RENT, type ListingStatus } from '../../src/shared/constants'
-import { checkForm, type FieldErrors, type FieldSchema, type ObjectSchema } from '../shared/form-rules'
+import { checkForm, type FieldErrors, type ObjectSchema } from '../shared/form-rules'
 import { Modal } from '../shared/Modal'
 import { sendJson } from '../shared/query'
 import { describeListingError, LISTING_TEXT, PROPERTY_TYPE_SUGGESTIONS, saleOrRentLabel, STATUS_LABELS } from './listing-format'
@@ -117,25 +117,6 @@ function parsed(name: Name, raw: string): string | number | undefined {
 }
 
 /**
- * The rules with their `null` alternative taken off (`budget: number ≥ 0 | null` → `number ≥ 0`): the form sends no
- * nulls on create, and the shared checker would otherwise accept anything through the `null` branch. A union's
- * message (`errorMessage.type`, which the server reports for any failure inside it) becomes the field's message.
- */
-export function withoutNullables(rules: ObjectSchema): ObjectSchema {
-  const withFallback = (s: FieldSchema): FieldSchema => (s.error || !s.errorMessage?.type ? s : { ...s, error: s.errorMessage.type })
-  const strip = (s: FieldSchema): FieldSchema => {
-    const members = s.anyOf?.filter((m) => m.type !== 'null')
-    if (!s.anyOf || !members || members.length === s.anyOf.length) return withFallback(s)
-    if (members.length === 1) {
-      const member = withFallback(members[0]!)
-      return { ...member, error: member.error ?? s.error ?? s.errorMessage?.type, errorMessage: { ...s.errorMessage, ...member.errorMessage } }
-    }
-    return withFallback({ ...s, anyOf: members })
-  }
-  return { ...rules, properties: Object.fromEntries(Object.entries(rules.properties).map(([k, s]) => [k, strip(s)])) }
-}
-
-/**
  * The request body. Create: every filled field, empty ones (budget, size, URL, texts) left out. Edit: only what
  * changed; a field emptied that had a value is sent as null (cleared), and an untouched SUSPENDED status stays so.
  */
@@ -156,7 +137,6 @@ export function listingPayload(values: Values, listing: Listing | null): CreateL
 
 function ListingForm({ listing, rules, onClose, onSaved, onFailed, note }: Omit<ListingFormDialogProps, 'open' | 'listing'> & { listing: Listing | null }) {
   const mode = listing ? 'edit' : 'create'
-  const schema = useMemo(() => withoutNullables(rules), [rules])
   const [values, setValues] = useState<Values>(() => formValues(listing))
   const [errors, setErrors] = useState<FieldErrors>({})
   const [banner, setBanner] = useState<string | null>(null)
@@ -184,7 +164,7 @@ function ListingForm({ listing, rules, onClose, onSaved, onFailed, note }: Omit<
     e.preventDefault()
     setBanner(null)
     const checked = Object.fromEntries(NAMES.map((n) => [n, parsed(n, values[n])]))
-    const found = checkForm(schema, checked)
+    const found = checkForm(rules, checked)
     // Only the form's fields: contact_name and city_id are the server's to fill for a broker.
     const mine = Object.fromEntries(Object.entries(found).filter(([k]) => (NAMES as string[]).includes(k)))
     setErrors(mine)

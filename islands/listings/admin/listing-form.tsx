@@ -2,7 +2,7 @@
 import type { ReactNode } from 'react'
 import type { Listing } from '../../../src/modules/listings/model'
 import { LISTING_STATUSES, LOCATION_ZONES, type ListingStatus, type LocationZone } from '../../../src/shared/constants'
-import { checkForm, type FieldErrors, type FieldSchema, type ObjectSchema } from '../../shared/form-rules'
+import { checkForm, type FieldErrors, type ObjectSchema } from '../../shared/form-rules'
 import { PROPERTY_TYPE_SUGGESTIONS, STATUS_LABELS } from '../listing-format'
 
 export type ListingFormValues = {
@@ -78,25 +78,10 @@ export function payloadOf(v: ListingFormValues) {
   return out
 }
 
-/**
- * A JSON Schema whose nullable fields (`anyOf: [X, null]`) are checked as X: the browser's checker has no `null`
- * type, so a nullable member would otherwise let any value through. Empty values are never checked (optional).
- */
-export function strictRules(schema: ObjectSchema): ObjectSchema {
-  const properties: Record<string, FieldSchema> = {}
-  for (const [name, s] of Object.entries(schema.properties)) {
-    const members = s.anyOf?.filter((m) => m.type !== 'null')
-    const only = s.anyOf && members?.length === 1 && members.length < s.anyOf.length ? members[0]! : null
-    // The union's own message (e.g. 'Please enter a valid URL') speaks for any rule of the member without one.
-    properties[name] = only ? { ...only, error: only.error ?? s.errorMessage?.type ?? s.error, errorMessage: { ...only.errorMessage } } : s
-  }
-  return { ...schema, properties }
-}
-
 /** Errors of `values` under `rules`, ignoring fields left empty (null) that the rules do not require. */
 export function checkPayload(rules: ObjectSchema, payload: Record<string, unknown>): FieldErrors {
   const values = Object.fromEntries(Object.entries(payload).map(([k, v]) => [k, v === null ? undefined : v]))
-  const errors = checkForm(strictRules(rules), values)
+  const errors = checkForm(rules, values)
   for (const k of ['budget', 'size'] as const) if (typeof payload[k] === 'number' && Number.isNaN(payload[k])) errors[k] = `${k === 'budget' ? 'Budget' : 'Size'} must be a number`
   return errors
 }
