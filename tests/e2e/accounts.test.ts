@@ -8,7 +8,7 @@ import { seedGeography } from '../../db/seed/demo'
 import { loadConfig } from '../../src/config'
 import { createContext, type AppContext } from '../../src/http/context'
 import { approveUser } from '../../src/modules/users/service'
-import { launchBrowser, openPage, type WatchedPage } from '../support/browser'
+import { launchBrowser, openPage, type WatchedPage, hydrated } from '../support/browser'
 import { startServer, type RunningServer } from '../support/server'
 import { startSmtp } from '../support/smtp'
 
@@ -36,7 +36,6 @@ afterAll(async () => {
   await smtp?.close()
 })
 
-const hydrated = (page: Page) => page.waitForSelector('html[data-islands="hydrated"]')
 const input = (page: Page, label: string) => page.getByLabel(label, { exact: true })
 const path = (page: Page) => new URL(page.url()).pathname + new URL(page.url()).search
 /** Browsers log refused requests ("status of 403"); those answers are under test here, not faults. */

@@ -9,7 +9,7 @@ import type { TopBrokers, Trends } from '../../src/modules/analytics/model'
 import type { DashboardStats } from '../../src/modules/listings/model'
 import { SESSION_COOKIE } from '../../src/http/auth'
 import { signIn, type SignedIn } from '../support/auth'
-import { launchBrowser, openPage, type WatchedPage } from '../support/browser'
+import { launchBrowser, openPage, type WatchedPage, hydrated, openDialog } from '../support/browser'
 import { startServer, type RunningServer } from '../support/server'
 
 // The analytics screen (SPEC "Analytics & Reports") in a real Chromium against the real server with the demo data.
@@ -41,9 +41,8 @@ async function api<T>(who: SignedIn, path: string): Promise<T> {
 }
 
 const fmt = (n: number) => n.toLocaleString('en-US')
-const hydrated = (page: Page) => page.waitForSelector('html[data-islands="hydrated"]')
 const chart = (page: Page) => page.locator('[data-trends-chart]')
-const dialog = (page: Page) => page.locator('dialog[open]')
+const dialog = openDialog
 const period = (page: Page) => page.getByRole('combobox', { name: 'Period' })
 const isTrends = (r: PwRequest) => new URL(r.url()).pathname === '/api/analytics/trends'
 const analyticsRequests = (page: Page) => {

@@ -4,11 +4,12 @@ import { join } from 'node:path'
 import { eq } from 'drizzle-orm'
 import type { Browser, Page } from 'playwright-core'
 import { closeDatabase, openDatabase, type Database } from '../../db/client'
-import { cities, users } from '../../db/schema'
+import { users } from '../../db/schema'
 import { seedGeography } from '../../db/seed/demo'
 import { SESSION_COOKIE } from '../../src/http/auth'
 import { signIn } from '../support/auth'
-import { launchBrowser, openPage, type WatchedPage } from '../support/browser'
+import { launchBrowser, openPage, type WatchedPage, hydrated, openDialog } from '../support/browser'
+import { cityIdByName } from '../support/fixtures'
 import { startServer, type RunningServer } from '../support/server'
 
 // The approvals screen in a real Chromium against the real server: registrations come in through the public API
@@ -25,7 +26,7 @@ beforeAll(async () => {
   // The server's own SQLite file (WAL allows sharing): geography, admins and their sessions are made directly.
   db = openDatabase(join(server.dataDir, 'brokernet.db'))
   seedGeography(db)
-  const cityId = (name: string) => db.select({ id: cities.id }).from(cities).where(eq(cities.name, name)).get()!.id
+  const cityId = (name: string) => cityIdByName(db, name)
   mumbai = cityId('Mumbai')
   pune = cityId('Pune')
 })
@@ -67,8 +68,7 @@ async function openAs(who: ReturnType<typeof signIn>, path: string, opts: { watc
   return w
 }
 
-const hydrated = (page: Page) => page.waitForSelector('html[data-islands="hydrated"]')
-const dialog = (page: Page) => page.locator('dialog[open]')
+const dialog = openDialog
 const card = (page: Page, email: string) => page.locator(`[data-pending-user="${email}"]`)
 const totalBadge = (page: Page) => page.locator('[data-pending-total]')
 const navBadge = (page: Page) => page.locator('[data-pending-badge]')

@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { eq } from 'drizzle-orm'
 import type { Browser, Page } from 'playwright-core'
 import { closeDatabase, openDatabase, type Database } from '../../db/client'
-import { auditEvents, cities } from '../../db/schema'
+import { auditEvents } from '../../db/schema'
 import { seedGeography } from '../../db/seed/demo'
 import { SESSION_COOKIE } from '../../src/http/auth'
 import { signIn, type SignedIn } from '../support/auth'
-import { launchBrowser, openPage, type WatchedPage } from '../support/browser'
+import { launchBrowser, openPage, type WatchedPage, hydrated, openDialog } from '../support/browser'
+import { cityIdByName } from '../support/fixtures'
 import { startServer, type RunningServer } from '../support/server'
 
 // The audit log screen (issue "a real audit log") in a real Chromium against the real server: a change made through
@@ -29,7 +29,7 @@ beforeAll(async () => {
   // The test shares the server's SQLite file (WAL allows it) to create users, sessions and old events directly.
   db = openDatabase(join(server.dataDir, 'brokernet.db'))
   seedGeography(db)
-  const cityId = (name: string) => db.select({ id: cities.id }).from(cities).where(eq(cities.name, name)).get()!.id
+  const cityId = (name: string) => cityIdByName(db, name)
   const pune = cityId('Pune')
   const mumbai = cityId('Mumbai')
   master = signIn(db, 'MASTER_ADMIN', { cityId: null, fullName: 'Mona Master' })
@@ -71,8 +71,7 @@ afterAll(async () => {
   await server?.stop()
 })
 
-const hydrated = (page: Page) => page.waitForSelector('html[data-islands="hydrated"]')
-const dialog = (page: Page) => page.locator('dialog[open]')
+const dialog = openDialog
 const bodyRows = (page: Page) => page.locator('table[aria-label="Audit events"] tbody tr')
 const waitForRows = (page: Page, n: number) => page.waitForFunction((n) => document.querySelectorAll('table[aria-label="Audit events"] tbody tr').length === n, n)
 /** Every reload after a filter change has landed. */

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { closeDatabase, openDatabase, type Database } from '../../db/client'
 import { SESSION_COOKIE } from '../../src/http/auth'
 import { signIn } from '../support/auth'
-import { launchBrowser, openPage, type WatchedPage } from '../support/browser'
+import { launchBrowser, openPage, type WatchedPage, hydrated, openDialog } from '../support/browser'
 import { startServer, type RunningServer } from '../support/server'
 
 let server: RunningServer
@@ -31,8 +31,7 @@ async function openAs(role: 'MASTER_ADMIN' | 'MODULE_ADMIN', path: string): Prom
   return w
 }
 
-const hydrated = (page: Page) => page.waitForSelector('html[data-islands="hydrated"]')
-const dialog = (page: Page) => page.locator('dialog[open]')
+const dialog = openDialog
 
 describe('geographic management', () => {
   test('signed out: sent to /login, remembering the page', async () => {

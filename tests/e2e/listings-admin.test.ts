@@ -3,10 +3,11 @@ import { join } from 'node:path'
 import { and, count, eq, inArray } from 'drizzle-orm'
 import type { Browser, Page } from 'playwright-core'
 import { closeDatabase, openDatabase, type Database } from '../../db/client'
-import { cities, listings } from '../../db/schema'
+import { listings } from '../../db/schema'
 import { SESSION_COOKIE } from '../../src/http/auth'
 import { signIn } from '../support/auth'
-import { launchBrowser, openPage, type WatchedPage } from '../support/browser'
+import { launchBrowser, openPage, type WatchedPage, hydrated, openDialog } from '../support/browser'
+import { cityIdByName } from '../support/fixtures'
 import { startServer, type RunningServer } from '../support/server'
 
 // The admin listings grid (SPEC section 2 "Admin listings") in a real Chromium against the real server with the demo data.
@@ -21,7 +22,7 @@ beforeAll(async () => {
   browser = await launchBrowser()
   // The test shares the server's SQLite file (WAL allows it) to create admins and sessions, and to check rows.
   db = openDatabase(join(server.dataDir, 'brokernet.db'))
-  const cityId = (name: string) => db.select({ id: cities.id }).from(cities).where(eq(cities.name, name)).get()!.id
+  const cityId = (name: string) => cityIdByName(db, name)
   mumbai = cityId('Mumbai')
   pune = cityId('Pune')
 })
@@ -31,8 +32,7 @@ afterAll(async () => {
   await server?.stop()
 })
 
-const hydrated = (page: Page) => page.waitForSelector('html[data-islands="hydrated"]')
-const dialog = (page: Page) => page.locator('dialog[open]')
+const dialog = openDialog
 const bodyRows = (page: Page) => page.locator('table[aria-label="Listings Management"] tbody tr')
 const toast = (page: Page, kind: string, text: string) => page.locator(`[data-toast="${kind}"]`).filter({ hasText: text })
 /**

@@ -7,7 +7,7 @@ import { closeDatabase, openDatabase, type Database } from '../../db/client'
 import { listings, users } from '../../db/schema'
 import { SESSION_COOKIE } from '../../src/http/auth'
 import { createSession } from '../../src/modules/auth/session'
-import { launchBrowser, openPage, type WatchedPage } from '../support/browser'
+import { launchBrowser, openPage, type WatchedPage, hydrated, openDialog } from '../support/browser'
 import { startServer, type RunningServer } from '../support/server'
 
 // The broker dashboard and My Listings in a real Chromium against the real server with the demo network
@@ -33,8 +33,7 @@ afterAll(async () => {
   await server?.stop()
 })
 
-const hydrated = (page: Page) => page.waitForSelector('html[data-islands="hydrated"]')
-const dialog = (page: Page) => page.locator('dialog[open]')
+const dialog = openDialog
 const bodyRows = (page: Page) => page.locator('table tbody tr')
 const rowOf = (page: Page, entryId: string) => page.locator(`tr[data-entry-id="${entryId}"]`)
 /** Opens a row's action menu; a click that lands while a closing dialog still fades out is tried again. */

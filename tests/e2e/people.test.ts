@@ -3,12 +3,12 @@ import { join } from 'node:path'
 import { and, count, eq } from 'drizzle-orm'
 import type { Browser, Page } from 'playwright-core'
 import { closeDatabase, openDatabase, type Database } from '../../db/client'
-import { cities, users } from '../../db/schema'
+import { users } from '../../db/schema'
 import { seedGeography } from '../../db/seed/demo'
 import { SESSION_COOKIE } from '../../src/http/auth'
 import { signIn } from '../support/auth'
-import { launchBrowser, openPage, type WatchedPage } from '../support/browser'
-import { FILE_BYTES } from '../support/fixtures'
+import { launchBrowser, openPage, type WatchedPage, hydrated, openDialog } from '../support/browser'
+import { FILE_BYTES, cityIdByName } from '../support/fixtures'
 import { startServer, type RunningServer } from '../support/server'
 
 // Broker and module admin management in a real Chromium against the real server (SPEC section 2).
@@ -24,7 +24,7 @@ beforeAll(async () => {
   // The test shares the server's SQLite file (WAL allows it) to create users and sessions directly.
   db = openDatabase(join(server.dataDir, 'brokernet.db'))
   seedGeography(db)
-  const cityId = (name: string) => db.select({ id: cities.id }).from(cities).where(eq(cities.name, name)).get()!.id
+  const cityId = (name: string) => cityIdByName(db, name)
   pune = cityId('Pune')
   mumbai = cityId('Mumbai')
 })
@@ -34,8 +34,7 @@ afterAll(async () => {
   await server?.stop()
 })
 
-const hydrated = (page: Page) => page.waitForSelector('html[data-islands="hydrated"]')
-const dialog = (page: Page) => page.locator('dialog[open]')
+const dialog = openDialog
 const row = (page: Page, email: string) => page.locator(`tr[data-user-email="${email}"]`)
 const bodyRows = (page: Page) => page.locator('table tbody tr')
 /** Browsers log refused requests ("status of 403"); those answers are under test here, not faults. */

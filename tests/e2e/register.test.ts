@@ -6,7 +6,7 @@ import { closeDatabase, openDatabase, type Database } from '../../db/client'
 import { users } from '../../db/schema'
 import { seedGeography } from '../../db/seed/demo'
 import { SESSION_COOKIE } from '../../src/http/auth'
-import { launchBrowser, openPage, type WatchedPage } from '../support/browser'
+import { launchBrowser, openPage, type WatchedPage, hydrated } from '../support/browser'
 import { startServer, type RunningServer } from '../support/server'
 
 let server: RunningServer
@@ -26,7 +26,6 @@ afterAll(async () => {
   await server?.stop()
 })
 
-const hydrated = (page: Page) => page.waitForSelector('html[data-islands="hydrated"]')
 /** A 1×1 PNG: small, and a real image by its bytes, as the server checks. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64')
 const STRONG = 'Str0ng!Pass'

@@ -37,3 +37,9 @@ export async function openPage(browser: Browser, baseUrl: string, viewport = { w
   })
   return { page, consoleErrors, offHostRequests }
 }
+
+/** Resolves once every island on the page is live (islands/client.tsx sets the flag). */
+export const hydrated = (page: Page) => page.waitForSelector('html[data-islands="hydrated"]')
+
+/** The dialog open on the page (the app's Modal is a <dialog>). */
+export const openDialog = (page: Page) => page.locator('dialog[open]')

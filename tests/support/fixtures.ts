@@ -1,3 +1,4 @@
+import { eq } from 'drizzle-orm'
 import type { Database } from '../../db/client'
 import { cities, countries, states, users } from '../../db/schema'
 
@@ -42,3 +43,6 @@ export const FILE_BYTES = {
   pdf: () => new TextEncoder().encode('%PDF-1.7\n1 0 obj\n<<>>\nendobj\n%%EOF\n'),
   text: () => new TextEncoder().encode('just some text, not an image'),
 }
+
+/** A city's id by its name, e.g. one of the demo geography's. */
+export const cityIdByName = (db: Database, name: string) => db.select({ id: cities.id }).from(cities).where(eq(cities.name, name)).get()!.id
