@@ -4,10 +4,9 @@ import type { AuditEvent, AuditPage } from '../../src/modules/audit/model'
 import { SEARCH_DEBOUNCE_MS } from '../../src/shared/constants'
 import { ApiError } from '../shared/api'
 import { Icon } from '../shared/icons'
-import { PageSizeSelect, Pagination } from '../shared/Pagination'
+import { PageSizeSelect, Pagination, showingText } from '../shared/Pagination'
 import { fetchJson } from '../shared/query'
 import { useDebounce } from '../shared/useDebounce'
-import { showingText } from '../users/user-format'
 import {
   actionLabel,
   AUDIT_REFRESH_MS,

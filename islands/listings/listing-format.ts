@@ -6,6 +6,7 @@ import { POST_TYPE_LABELS, type ListingStatus } from '../../src/shared/constants
 import { ApiError } from '../shared/api'
 import type { FieldErrors } from '../shared/form-rules'
 import { serializeListingFilters, type ListingFilterState } from './url-filters'
+import { showingText } from '../shared/Pagination'
 
 export { formatMoney, formatSize } from './currency'
 
@@ -75,11 +76,7 @@ export function formatListingDate(date: string): string {
 export const listingPlace = (l: Pick<Listing, 'city_name' | 'state_name'>) => [l.city_name, l.state_name].filter(Boolean).join(', ')
 
 /** 'Showing 26 to 50 of 312 results' (SPEC section 9). */
-export function showingResults(page: number, perPage: number, total: number): string {
-  const from = total === 0 ? 0 : (page - 1) * perPage + 1
-  const to = Math.min(page * perPage, total)
-  return `Showing ${from} to ${to} of ${total} results`
-}
+export const showingResults = (page: number, perPage: number, total: number): string => showingText(page, perPage, total, 'results')
 
 /** Only http(s) links are offered as 'View on map': anything else (javascript:, data:) is not a map. */
 export const safeMapUrl = (url: string | null | undefined) => (url && /^https?:\/\//i.test(url.trim()) ? url.trim() : null)

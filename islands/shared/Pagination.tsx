@@ -2,6 +2,13 @@ import { PAGE_SIZES } from '../../src/shared/constants'
 
 export type PageItem = number | 'gap'
 
+/** The footer under every paged list (SPEC section 9): 'Showing 1 to 10 of 42 brokers'. */
+export function showingText(page: number, perPage: number, total: number, noun: string): string {
+  const from = total === 0 ? 0 : (page - 1) * perPage + 1
+  const to = Math.min(page * perPage, total)
+  return `Showing ${from} to ${to} of ${total} ${noun}`
+}
+
 /** Pages either side of the current one that are always shown (SPEC section 9). */
 const WINDOW = 2
 

@@ -63,9 +63,4 @@ export const initialOf = (name: string) => name.trim().charAt(0).toUpperCase() |
 /** 'Pune, Maharashtra', or null without a city. */
 export const placeOf = (u: Pick<User, 'city_name' | 'state_name'>) => (u.city_name ? [u.city_name, u.state_name].filter(Boolean).join(', ') : null)
 
-/** 'Showing 1 to 10 of 42 brokers'. */
-export function showingText(page: number, perPage: number, total: number, noun: string) {
-  const from = total === 0 ? 0 : (page - 1) * perPage + 1
-  const to = Math.min(page * perPage, total)
-  return `Showing ${from} to ${to} of ${total} ${noun}`
-}
+export { showingText } from '../shared/Pagination'

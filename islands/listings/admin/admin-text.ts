@@ -3,6 +3,7 @@
 import type { ListingStatus } from '../../../src/shared/constants'
 import { ApiError } from '../../shared/api'
 import type { FieldErrors } from '../../shared/form-rules'
+import { LISTING_TEXT } from '../listing-format'
 
 /** The signed-in admin, as the island needs them. */
 export type AdminActor = {
@@ -18,10 +19,10 @@ export type AdminActor = {
 export const TEXT = {
   title: 'Listings Management',
   add: 'Add Listing',
-  empty: 'No Listings Found',
-  emptyHint: 'No listings match your current filters.',
-  loadError: 'Error Loading Listings',
-  loadFailed: 'Failed to load listings',
+  empty: LISTING_TEXT.emptyTitle,
+  emptyHint: LISTING_TEXT.emptyText,
+  loadError: LISTING_TEXT.loadErrorTitle,
+  loadFailed: LISTING_TEXT.loadFailed,
   suspended: 'Listing suspended successfully',
   reactivated: 'Listing reactivated successfully',
   updated: 'Listing updated successfully',
