@@ -42,6 +42,9 @@ export function describeUser(db: Database, u: SessionUser): PageUser {
   }
 }
 
+/** The page user as services see a caller: id, role and city decide every scope. */
+export const viewerOf = (u: Pick<PageUser, 'id' | 'role' | 'city_id'>) => ({ id: u.id, role: u.role, cityId: u.city_id })
+
 /** The signed-in user of a page request, described; null when signed out or the session has expired. */
 export function pageUser(ctx: AppContext, cookie: Record<string, Cookie<unknown>>): PageUser | null {
   const user = resumeSession(ctx, {}, cookie)?.user

@@ -9,6 +9,7 @@ import { AccessDenied, type ShellUser } from '../dashboard/layout'
 import { AnalyticsPage } from './page'
 import { dashboardStats } from './service'
 import { topBrokers, trends } from './trends'
+import { viewerOf } from '../../http/page-auth'
 
 const hidden = { detail: { hide: true } }
 const denied = createElement(AccessDenied, { message: "You don't have permission to access this page." })
@@ -16,7 +17,6 @@ const admins = ['MASTER_ADMIN', 'MODULE_ADMIN'] as const
 
 /** Analytics and the audit log: admins only, first view complete from the server. */
 export const insightsPages = (ctx: AppContext) => {
-  const viewerOf = (u: ShellUser) => ({ id: u.id, role: u.role, cityId: u.city_id })
   return new Elysia({ name: 'insights-pages' })
     .get(
       '/dashboard/analytics',

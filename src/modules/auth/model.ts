@@ -2,7 +2,7 @@ import { t } from 'elysia'
 import { ACCOUNT_MESSAGES as M, PASSWORD_RULES } from '../../shared/account-rules'
 import { LIMITS } from '../../shared/constants'
 import { EMAIL_PATTERN } from '../../shared/patterns'
-import { ErrorDetail, id, text } from '../../shared/schema'
+import { id, text } from '../../shared/schema'
 
 // Field rules and messages of SPEC section 5. The islands receive these schemas as their form rules.
 
@@ -55,4 +55,3 @@ export const ResetPasswordBody = t.Object({
 export type ResetPasswordBody = typeof ResetPasswordBody.static
 
 export const Message = t.Object({ message: t.String() })
-export { ErrorDetail }

@@ -14,8 +14,9 @@ import { AdminListingsPage } from './admin-page'
 import { BrokerListingsPage } from './broker-page'
 import { AdminListingForm, CreateListingBody, UpdateListingBody } from './model'
 import { MyListingsPage } from './my-listings-page'
-import { listListings, myListings, type Viewer } from './read'
+import { listListings, myListings } from './read'
 import { countSuspended } from './service'
+import { viewerOf } from '../../http/page-auth'
 
 const hidden = { detail: { hide: true } }
 
@@ -25,7 +26,6 @@ const hidden = { detail: { hide: true } }
  */
 export const listingsPages = (ctx: AppContext) => {
   const { db } = ctx
-  const viewerOf = (u: ShellUser): Viewer => ({ id: u.id, role: u.role, cityId: u.city_id })
 
   const listingView = (current: '/dashboard' | '/dashboard/listings') => (query: Record<string, string | undefined>) => (user: ShellUser) => {
     const filters: ListingFilterState = parseListingFilters(query)

@@ -9,6 +9,7 @@ import { ApprovalsPage } from './approvals-page'
 import { UserManagementPage } from './management-page'
 import { CreateUserBody, UpdateUserBody } from './model'
 import { listPending, listUsers } from './read'
+import { viewerOf } from '../../http/page-auth'
 
 const hidden = { detail: { hide: true } }
 const generic = createElement(AccessDenied, { message: "You don't have permission to access this page." })
@@ -17,19 +18,18 @@ const FIRST_PAGE = { page: 1, per_page: 50 }
 /** The approvals and people screens; first views complete from the server, the API refuses the same users. */
 export const usersPages = (ctx: AppContext) => {
   const { db } = ctx
-  const actorOf = (u: { role: 'MASTER_ADMIN' | 'MODULE_ADMIN' | 'BROKER'; city_id: number | null }) => ({ role: u.role, cityId: u.city_id })
   const management = (kind: 'BROKER' | 'MODULE_ADMIN') => (user: Parameters<Parameters<typeof dashboardPage>[2]>[0]) =>
     createElement(UserManagementPage, {
       user,
       kind,
-      initial: listUsers(db, actorOf(user), { ...FIRST_PAGE, role: kind }),
+      initial: listUsers(db, viewerOf(user), { ...FIRST_PAGE, role: kind }),
       countries: listCountries(db).map(({ id, name }) => ({ id, name })),
       rules: { create: formRules(CreateUserBody), update: formRules(UpdateUserBody) },
     })
   return new Elysia({ name: 'users-pages' })
     .get(
       '/dashboard/approvals',
-      dashboardPage(ctx, 'User Approvals', (user) => createElement(ApprovalsPage, { user, initial: listPending(db, actorOf(user)) }), {
+      dashboardPage(ctx, 'User Approvals', (user) => createElement(ApprovalsPage, { user, initial: listPending(db, viewerOf(user)) }), {
         roles: ['MASTER_ADMIN', 'MODULE_ADMIN'],
         current: '/dashboard/approvals',
         section: 'User Approvals',
