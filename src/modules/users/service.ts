@@ -5,13 +5,13 @@ import type { AppContext } from '../../http/context'
 import { conflict, forbidden, notFound, unprocessable } from '../../http/errors'
 import { LIMITS } from '../../shared/constants'
 import { recordAudit } from '../audit/service'
-import { duplicateUser, EMAIL_TAKEN, ID_CARD_TAKEN, INVALID_CITY, readIdDocument } from '../auth/registration'
 import { normalizeEmail } from '../auth/service'
 import { invalidateUserSessions } from '../auth/session'
 import { extensionOf } from '../documents/store'
 import { registrationApproved, registrationRejected } from '../mail/templates'
 import type { CreateUserBody, UpdateUserBody } from './model'
 import { visibleTo } from './read'
+import { assertUniqueUser, duplicateUser, insertUserWithDocument, INVALID_CITY, readIdDocument } from './store'
 
 type User = typeof users.$inferSelect
 
@@ -39,13 +39,6 @@ export function managedUser({ db }: AppContext, actor: Actor, id: number): User 
 
 const actorOf = (a: Actor) => ({ id: a.id, fullName: a.fullName })
 
-function assertUnique(ctx: AppContext, fields: { email?: string; idCardNumber?: string | null }, exceptId?: number) {
-  const other = (cond: ReturnType<typeof eq>) =>
-    ctx.db.select({ id: users.id }).from(users).where(and(cond, exceptId ? ne(users.id, exceptId) : undefined)).get()
-  if (fields.email && other(eq(users.email, fields.email))) throw conflict(EMAIL_TAKEN)
-  if (fields.idCardNumber && other(eq(users.idCardNumber, fields.idCardNumber))) throw conflict(ID_CARD_TAKEN)
-}
-
 function assertCity(ctx: AppContext, cityId: number) {
   if (!ctx.db.select({ id: cities.id }).from(cities).where(eq(cities.id, cityId)).get()) throw unprocessable(INVALID_CITY)
 }
@@ -66,37 +59,30 @@ export async function createUser(ctx: AppContext, actor: Actor, body: CreateUser
   if (!fullName) throw unprocessable('Full name is required')
   if (!phone) throw unprocessable('Phone number is required')
   assertCity(ctx, cityId)
-  assertUnique(ctx, { email, idCardNumber })
+  assertUniqueUser(ctx.db, { email, idCardNumber })
 
   const document = await readIdDocument(body.id_card_document, LIMITS.adminUploadFileBytes)
   const passwordHash = await Bun.password.hash(body.password)
-  const stored = document ? await ctx.documents.save(document.bytes, document.type) : null
-  try {
-    return ctx.db.transaction((tx) => {
-      const user = tx
-        .insert(users)
-        .values({
-          email,
-          passwordHash,
-          fullName,
-          phone,
-          role: body.role,
-          isActive: true,
-          registrationStatus: 'APPROVED',
-          idCardNumber,
-          idCardDocument: stored,
-          idCardDocumentType: document?.type.mime ?? null,
-          cityId,
-        })
-        .returning()
-        .get()
-      recordAudit(tx, { actor: actorOf(actor), action: 'user.create', entityType: 'user', entityId: user.id, cityId, after: auditView(user) })
-      return user
-    })
-  } catch (e) {
-    if (stored) await ctx.documents.remove(stored)
-    throw duplicateUser(e) ?? e
-  }
+  return insertUserWithDocument(ctx, document, (tx, stored) => {
+    const user = tx
+      .insert(users)
+      .values({
+        email,
+        passwordHash,
+        fullName,
+        phone,
+        role: body.role,
+        isActive: true,
+        registrationStatus: 'APPROVED',
+        idCardNumber,
+        ...stored,
+        cityId,
+      })
+      .returning()
+      .get()
+    recordAudit(tx, { actor: actorOf(actor), action: 'user.create', entityType: 'user', entityId: user.id, cityId, after: auditView(user) })
+    return user
+  })
 }
 
 /** Edits name, phone and ID card number; the city only by a master admin (the original's Edit only logged). */
@@ -117,7 +103,7 @@ export function updateUser(ctx: AppContext, actor: Actor, id: number, body: Upda
     assertCity(ctx, body.city_id)
     changes.cityId = body.city_id
   }
-  assertUnique(ctx, { idCardNumber: changes.idCardNumber }, id)
+  assertUniqueUser(ctx.db, { idCardNumber: changes.idCardNumber }, id)
   if (Object.keys(changes).length === 0) return before
   try {
     return ctx.db.transaction((tx) => {
