@@ -17,7 +17,7 @@ const errors = { 401: Detail, 403: Detail }
 export const analyticsApi = (ctx: AppContext) =>
   new Elysia({ name: 'analytics-api', prefix: '/api/analytics' })
     .use(authGuard(ctx))
-    .get('/dashboard', ({ user }) => dashboardStats(ctx, ctx.counts, user), {
+    .get('/dashboard', ({ user }) => dashboardStats(ctx, user), {
       signedIn: true,
       response: { 200: DashboardStats, ...errors },
       detail: { tags, summary: 'Stats strip: requirements, availabilities, active brokers, new today', description: 'Master admin: global; module admin: their city; broker: the network as they may see it.' },

@@ -27,7 +27,7 @@ export const insightsPages = (ctx: AppContext) => {
           const v = viewerOf(user)
           return createElement(AnalyticsPage, {
             user,
-            initial: { dashboard: dashboardStats(ctx, ctx.counts, v), trends: trends(ctx, v, {}), topBrokers: topBrokers(ctx, v, 10) },
+            initial: { dashboard: dashboardStats(ctx, v), trends: trends(ctx, v, {}), topBrokers: topBrokers(ctx, v, 10) },
             today: calendarDate(Date.now(), ctx.config.timeZone),
           })
         },

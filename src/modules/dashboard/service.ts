@@ -1,8 +1,9 @@
 import { and, count, eq, gte } from 'drizzle-orm'
-import { cities, listings, users } from '../../../db/schema'
+import { cities, listings } from '../../../db/schema'
 import type { AppContext } from '../../http/context'
 import type { PageUser } from '../../http/page-auth'
 import { calendarDate } from '../../shared/dates'
+import { activeBrokers } from '../analytics/service'
 import { countListings } from '../listings/read'
 
 export type AdminStats = { activeBrokers: number; totalListings: number; thisMonth: number; cities: number }
@@ -14,11 +15,7 @@ export function adminStats(ctx: AppContext, user: Pick<PageUser, 'id' | 'role' |
   const monthStart = `${calendarDate(Date.now(), ctx.config.timeZone).slice(0, 7)}-01`
   const viewer = { id: user.id, role: user.role, cityId: user.city_id }
   return counts.get(db, `admin-stats|${city}|${monthStart}`, () => ({
-    activeBrokers: db
-      .select({ n: count() })
-      .from(users)
-      .where(and(eq(users.role, 'BROKER'), eq(users.isActive, true), city === null ? undefined : eq(users.cityId, city)))
-      .get()!.n,
+    activeBrokers: activeBrokers(ctx, city),
     totalListings: countListings(db, counts, viewer, {}),
     thisMonth: db
       .select({ n: count() })

@@ -33,7 +33,7 @@ export const listingsPages = (ctx: AppContext) => {
     const { page = 1, per_page = DEFAULT_PAGE_SIZE.dashboard, ...rest } = filters
     const initial = listListings(db, ctx.counts, viewer, { ...rest, page, per_page })
     if (user.role === 'BROKER')
-      return createElement(BrokerListingsPage, { user, current, initial, filters, stats: dashboardStats(ctx, ctx.counts, viewer), rules: formRules(CreateListingBody) })
+      return createElement(BrokerListingsPage, { user, current, initial, filters, stats: dashboardStats(ctx, viewer), rules: formRules(CreateListingBody) })
     return createElement(AdminListingsPage, {
       user,
       current,
