@@ -9,19 +9,18 @@
 //   bun run bench [--no-listings] [--listings-only] [--db ./data/bench.db] [--samples 200]
 //                 [--bench-listings 1000000] [--bench-cities 200] [--bench-brokers 20000]   (the seed's size)
 //   BENCH_LISTINGS=0 bun run bench      (same as --no-listings)
-import { and, count, desc, type SQL } from 'drizzle-orm'
 import { existsSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync, readFileSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { closeDatabase, openDatabase } from '../db/client'
-import { listings } from '../db/schema'
 import { createApp } from '../src/app'
 import { loadConfig } from '../src/config'
 import { SESSION_COOKIE } from '../src/http/auth'
 import { createContext } from '../src/http/context'
 import { createSession } from '../src/modules/auth/session'
 import type { ListingFilters } from '../src/modules/listings/model'
-import { CountCache, filterCondition, visibleTo, type Viewer } from '../src/modules/listings/read'
+import { CountCache } from '../src/modules/listings/count-cache'
+import { allOf, filterWhere, searchWhere, visibleTo, type Viewer } from '../src/modules/listings/where'
 import { createTestApp } from '../tests/support/app'
 
 const root = new URL('..', import.meta.url).pathname
@@ -263,9 +262,9 @@ async function listingsSection(): Promise<{ lines: string[]; rows: Row[]; plans:
 
     /** The SQL listListings runs for a case (total, then the page's ids), with SQLite's plan for each. */
     function planOf(title: string, viewer: Viewer, c: Case) {
-      const where: SQL | undefined = and(visibleTo(viewer), filterCondition(c.filters))
-      const countQ = db.select({ n: count() }).from(listings).where(where).toSQL()
-      const idsQ = db.select({ id: listings.id }).from(listings).where(where).orderBy(desc(listings.id)).limit(25).offset(((c.page ?? 1) - 1) * 25).toSQL()
+      const where = allOf(visibleTo(viewer), filterWhere(c.filters), searchWhere(c.filters))
+      const countQ = { sql: `select count(*) from listings where ${where.sql}`, params: where.params }
+      const idsQ = { sql: `select id from listings where ${where.sql} order by id desc limit 25 offset ${((c.page ?? 1) - 1) * 25}`, params: where.params }
       for (const [what, q] of [['total', countQ], ['page ids', idsQ]] as const) {
         const steps = explain(q.sql, q.params as (string | number)[])
         const depth = new Map<number, number>()
@@ -449,7 +448,10 @@ async function listingsSection(): Promise<{ lines: string[]; rows: Row[]; plans:
     }
     for (const location of ['North', 'East', 'West', 'South', 'Central', 'Outskirts'] as const)
       for (const post_type of ['REQ', 'AVL'] as const) candidates.push({ location, post_type }, { location, post_type, sale_or_rent: 'SALE' })
-    const sized = candidates.map((f) => ({ f, n: db.select({ n: count() }).from(listings).where(filterCondition(f)).get()!.n }))
+    const sized = candidates.map((f) => {
+      const where = filterWhere(f)
+      return { f, n: one<{ n: number }>(`SELECT count(*) AS n FROM listings WHERE ${where.sql}`, ...(where.params as (string | number)[])).n }
+    })
     const pickExport = sized.sort((a, b) => Math.abs(a.n - EXPORT_ROWS) - Math.abs(b.n - EXPORT_ROWS))[0]!
     const exportQuery = new URLSearchParams(Object.entries(pickExport.f).map(([k, v]) => [k, String(v)]))
     const exportPath = `/api/listings/export/xlsx?${exportQuery}`

@@ -3,7 +3,7 @@ import type { Config } from '../config'
 import { DocumentStore } from '../modules/documents/store'
 import { Mailer } from '../modules/mail/service'
 import { PendingEvents } from '../modules/users/events'
-import { CountCache } from '../modules/listings/read'
+import { CountCache } from '../modules/listings/count-cache'
 import { RATE_LIMITS } from '../shared/constants'
 import { RateLimiter } from './rate-limit'
 

@@ -1,6 +1,5 @@
-import { sha256 } from '@oslojs/crypto/sha2'
-import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from '@oslojs/encoding'
-import { eq } from 'drizzle-orm'
+import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding'
+import { eq, sql } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
 import { sessions, users } from '../../../db/schema'
 import { SESSION_DAYS } from '../../shared/constants'
@@ -20,7 +19,7 @@ export function generateSessionToken(): string {
   return encodeBase32LowerCaseNoPadding(bytes)
 }
 
-export const sessionIdOf = (token: string) => encodeHexLowerCase(sha256(new TextEncoder().encode(token)))
+export const sessionIdOf = (token: string) => Bun.SHA256.hash(token, 'hex')
 
 export function createSession(db: Database, userId: number, meta: { userAgent?: string | null; ipAddress?: string | null } = {}) {
   const token = generateSessionToken()
@@ -32,10 +31,17 @@ export function createSession(db: Database, userId: number, meta: { userAgent?: 
   return { token, session }
 }
 
+// Every signed-in request runs this lookup: compiled once per database, not per request.
+const lookups = new WeakMap<Database, ReturnType<typeof prepareLookup>>()
+const prepareLookup = (db: Database) =>
+  db.select().from(sessions).innerJoin(users, eq(sessions.userId, users.id)).where(eq(sessions.id, sql.placeholder('id'))).prepare()
+
 /** The session and its user for a token, extending the session when due; null when unknown or expired. */
 export function validateSessionToken(db: Database, token: string): { session: Session; user: SessionUser; renewed: boolean } | null {
+  let lookup = lookups.get(db)
+  if (!lookup) lookups.set(db, (lookup = prepareLookup(db)))
   // Lookup by the hash's primary key: no comparison of secrets in user space, so nothing to time.
-  const row = db.select().from(sessions).innerJoin(users, eq(sessions.userId, users.id)).where(eq(sessions.id, sessionIdOf(token))).get()
+  const row = lookup.get({ id: sessionIdOf(token) })
   if (!row) return null
   const { sessions: session, users: user } = row
   const now = Date.now()

@@ -1,6 +1,7 @@
 import { Elysia, t } from 'elysia'
 import { authGuard } from '../../http/auth'
 import type { AppContext } from '../../http/context'
+import { json } from '../../http/json'
 import { ErrorDetail as Detail } from '../../shared/schema'
 import { exportListings } from './export'
 import { CreateListingBody, Listing, ListingIdParams, ListingPage, ListingQuery, UpdateListingBody } from './model'
@@ -17,7 +18,7 @@ export const listingsApi = (ctx: AppContext) => {
     .use(authGuard(ctx))
     .group('/api/listings', (app) =>
       app
-        .get('/', ({ query, user }) => listListings(db, ctx.counts, user, query), {
+        .get('/', ({ query, user }) => json(listListings(db, ctx.counts, user, query)), {
           signedIn: true,
           query: ListingQuery,
           response: { 200: ListingPage, ...errors },
@@ -28,7 +29,7 @@ export const listingsApi = (ctx: AppContext) => {
               'Brokers see the whole network except other brokers’ SUSPENDED listings; a module admin sees their city; a master admin everything. `search` matches word prefixes of the entry ID, broker name, locality, property type and details, in any case (an entry ID typed in part, e.g. `MUM-0001`, finds it).',
           },
         })
-        .get('/my', ({ user }) => myListings(db, user), {
+        .get('/my', ({ user }) => json(myListings(db, user)), {
           signedIn: true,
           response: { 200: t.Array(Listing), ...errors },
           detail: { tags, summary: 'The caller’s own listings, every status' },
@@ -38,7 +39,7 @@ export const listingsApi = (ctx: AppContext) => {
           query: ListingQuery,
           detail: { tags, summary: 'The filtered list as an .xlsx file (listings-YYYY-MM-DD.xlsx)', description: 'Same filters and scope as the list; every matching row, streamed.' },
         })
-        .get('/:id', ({ params, user }) => getListing(db, user, params.id), {
+        .get('/:id', ({ params, user }) => json(getListing(db, user, params.id)), {
           signedIn: true,
           params: ListingIdParams,
           response: { 200: Listing, ...errors },

@@ -7,7 +7,7 @@ import { calendarDate } from '../../shared/dates'
 import { recordAudit } from '../audit/service'
 import { formatEntryId } from './entry-id'
 import type { CreateListingBody, UpdateListingBody } from './model'
-import { canEdit, type Viewer, visibleTo } from './read'
+import { asDrizzle, canEdit, visibleTo, type Viewer } from './where'
 
 type Actor = Viewer & { fullName: string }
 type Row = typeof listings.$inferSelect
@@ -128,7 +128,8 @@ export function createListing(ctx: AppContext, actor: Actor, body: CreateListing
 
 /** The listing an actor may change: invisible ones are "not found"; visible but not theirs is 403. */
 function changeable(ctx: AppContext, actor: Actor, id: number): Row {
-  const row = ctx.db.select().from(listings).where(and(eq(listings.id, id), visibleTo(actor))).get()
+  const visible = visibleTo(actor)
+  const row = ctx.db.select().from(listings).where(and(eq(listings.id, id), visible ? asDrizzle(visible) : undefined)).get()
   if (!row) throw notFound('Listing not found')
   if (!canEdit(actor, row)) throw forbidden('You can only change your own listings')
   return row
@@ -167,6 +168,7 @@ export function deleteListing(ctx: AppContext, actor: Actor, id: number): void {
 
 /** Suspended listings in an admin's scope: the admin banner's "needing attention". */
 export function countSuspended(ctx: AppContext, viewer: Viewer): number {
-  return ctx.db.select({ n: count() }).from(listings).where(and(visibleTo(viewer), eq(listings.status, 'SUSPENDED'))).get()!.n
+  const visible = visibleTo(viewer)
+  return ctx.db.select({ n: count() }).from(listings).where(and(visible ? asDrizzle(visible) : undefined, eq(listings.status, 'SUSPENDED'))).get()!.n
 }
 

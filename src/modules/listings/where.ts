@@ -1,0 +1,83 @@
+import { sql as drizzleSql, type SQL } from 'drizzle-orm'
+import type { SQLQueryBindings } from 'bun:sqlite'
+import type { Role } from '../../shared/constants'
+import type { ListingFilters } from './model'
+
+/** Who is asking: what they may see and change depends on nothing else. */
+export type Viewer = { id: number; role: Role; cityId: number | null }
+
+/**
+ * A piece of a WHERE clause over `listings`, with `?` placeholders. The list, its totals and the export build their
+ * SQL text from these by hand: the same filters give the same text, so the compiled statement is reused.
+ */
+export type Clause = { sql: string; params: SQLQueryBindings[] }
+
+export const TRUE: Clause = { sql: '1', params: [] }
+
+/** Every clause, all required (`1` when there is none); each is parenthesised, so the result is safe to combine. */
+export function allOf(...clauses: (Clause | null | undefined)[]): Clause {
+  const present = clauses.filter((c): c is Clause => !!c && c.sql !== '1')
+  if (present.length === 0) return TRUE
+  return { sql: present.map((c) => `(${c.sql})`).join(' and '), params: present.flatMap((c) => c.params) }
+}
+
+/**
+ * The listings a viewer may see: a master admin all; a module admin their city's; a broker the whole network except
+ * other brokers' suspended listings (their own they always see).
+ */
+export function visibleTo(v: Viewer): Clause | null {
+  if (v.role === 'MASTER_ADMIN') return null
+  if (v.role === 'MODULE_ADMIN') return v.cityId === null ? { sql: '0', params: [] } : { sql: 'listings.city_id = ?', params: [v.cityId] }
+  return { sql: "(listings.status <> 'SUSPENDED' or listings.owner_user_id = ?)", params: [v.id] }
+}
+
+/** May the viewer change this listing? Brokers their own; module admins their city's; master admins any. */
+export const canEdit = (v: Viewer, l: { ownerUserId: number; cityId: number }) =>
+  v.role === 'MASTER_ADMIN' || (v.role === 'MODULE_ADMIN' && v.cityId === l.cityId) || (v.role === 'BROKER' && l.ownerUserId === v.id)
+
+/**
+ * FTS5 query for what a person types: every word must match as a prefix in some searchable column; a word made of
+ * parts (an entry ID such as "MUM-0001") must match those parts in sequence, the last as a prefix.
+ */
+export function ftsQuery(search: string): string | null {
+  const words = search
+    .toLowerCase()
+    .split(/\s+/)
+    .map((w) => w.split(/[^\p{L}\p{N}]+/u).filter(Boolean))
+    .filter((parts) => parts.length > 0)
+    .slice(0, 8)
+  if (words.length === 0) return null
+  return words.map((parts) => parts.map((p, i) => `"${p}"${i === parts.length - 1 ? '*' : ''}`).join(' + ')).join(' AND ')
+}
+
+const is = (sql: string, value: SQLQueryBindings | undefined): Clause | null => (value === undefined || value === '' ? null : { sql, params: [value] })
+
+/** Every filter of SPEC section 3 but the text search, as one clause (city, state and country narrow through the city). */
+export function filterWhere(f: ListingFilters): Clause {
+  return allOf(
+    is('listings.post_type = ?', f.post_type),
+    is('listings.sale_or_rent = ?', f.sale_or_rent),
+    is('listings.location = ?', f.location),
+    is('listings.status = ?', f.status),
+    is('listings.property_type = ? collate nocase', f.property_type?.trim()),
+    is('listings.city_id = ?', f.city_id),
+    f.city_id ? null : is('listings.city_id in (select id from cities where state_id = ?)', f.state_id),
+    f.city_id || f.state_id ? null : is('listings.city_id in (select c.id from cities c join states s on s.id = c.state_id where s.country_id = ?)', f.country_id),
+    is('listings.date >= ?', f.date_from),
+    is('listings.date <= ?', f.date_to),
+    f.min_budget !== undefined && f.min_budget > 0 ? is('listings.budget >= ?', f.min_budget) : null,
+    is('listings.budget <= ?', f.max_budget),
+  )
+}
+
+/** The text search as a clause (null without one): the listing ids the search index matches. */
+export function searchWhere(f: ListingFilters): Clause | null {
+  const match = f.search ? ftsQuery(f.search) : null
+  return match ? { sql: 'listings.id in (select rowid from listings_fts where listings_fts match ?)', params: [match] } : null
+}
+
+/** The same clause for Drizzle's query builder (writes and a few counts go through Drizzle). */
+export function asDrizzle(c: Clause): SQL {
+  const parts = `(${c.sql})`.split('?')
+  return drizzleSql.join(parts.flatMap((text, i) => (i < c.params.length ? [drizzleSql.raw(text), drizzleSql`${c.params[i]}`] : [drizzleSql.raw(text)])))
+}

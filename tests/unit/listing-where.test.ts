@@ -1,0 +1,26 @@
+import { describe, expect, test } from 'bun:test'
+import { SQLiteSyncDialect } from 'drizzle-orm/sqlite-core'
+import { allOf, asDrizzle, filterWhere, visibleTo } from '../../src/modules/listings/where'
+
+describe('listing clauses', () => {
+  test('a combined clause keeps each part whole: a broker’s "or" never escapes into the rest', () => {
+    const broker = visibleTo({ id: 7, role: 'BROKER', cityId: 1 })!
+    const both = allOf({ sql: 'listings.id = ?', params: [3] }, broker)
+    expect(both.sql).toBe("(listings.id = ?) and ((listings.status <> 'SUSPENDED' or listings.owner_user_id = ?))")
+    expect(both.params).toEqual([3, 7])
+    const q = new SQLiteSyncDialect().sqlToQuery(asDrizzle(broker))
+    expect(q.sql).toBe("((listings.status <> 'SUSPENDED' or listings.owner_user_id = ?))")
+    expect(q.params).toEqual([7])
+  })
+
+  test('no filter is "1"; empty values are no filter; a city beats its state and country', () => {
+    expect(allOf(visibleTo({ id: 1, role: 'MASTER_ADMIN', cityId: null }), filterWhere({}))).toEqual({ sql: '1', params: [] })
+    expect(filterWhere({ property_type: '', status: undefined })).toEqual({ sql: '1', params: [] })
+    const f = filterWhere({ city_id: 4, state_id: 2, country_id: 1, min_budget: 0, max_budget: 10 })
+    expect(f).toEqual({ sql: '(listings.city_id = ?) and (listings.budget <= ?)', params: [4, 10] })
+  })
+
+  test('a module admin without a city sees nothing', () => {
+    expect(visibleTo({ id: 1, role: 'MODULE_ADMIN', cityId: null })).toEqual({ sql: '0', params: [] })
+  })
+})
