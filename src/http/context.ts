@@ -3,9 +3,12 @@ import type { Config } from '../config'
 import { DocumentStore } from '../modules/documents/store'
 import { Mailer } from '../modules/mail/service'
 import { PendingEvents } from '../modules/users/events'
-import { CountCache } from '../modules/listings/count-cache'
+import { SnapshotCache } from '../../db/snapshot-cache'
 import { RATE_LIMITS } from '../shared/constants'
 import { RateLimiter } from './rate-limit'
+
+/** Whole list pages kept until the data changes: a page of 25 listings is about 25 KB, of 100 about 100 KB. */
+const PAGE_CACHE_ENTRIES = 256
 
 const limiter = ({ limit, windowMs }: { limit: number; windowMs: number }) => new RateLimiter(limit, windowMs)
 
@@ -22,7 +25,7 @@ export type Limits = ReturnType<typeof createLimits>
  * What every feature module needs from the running app. Modules are built by functions of it, so each test
  * file can compose an app on its own database (bun test runs files in one process).
  */
-export type AppContext = { db: Database; config: Config; mail: Mailer; documents: DocumentStore; limits: Limits; pending: PendingEvents; counts: CountCache }
+export type AppContext = { db: Database; config: Config; mail: Mailer; documents: DocumentStore; limits: Limits; pending: PendingEvents; counts: SnapshotCache; pages: SnapshotCache }
 
 /** The services of one running app, over its database and configuration. */
 export function createContext(db: Database, config: Config, overrides: Partial<AppContext> = {}): AppContext {
@@ -33,6 +36,7 @@ export function createContext(db: Database, config: Config, overrides: Partial<A
     documents: overrides.documents ?? new DocumentStore(config.documentsDir),
     limits: overrides.limits ?? createLimits(),
     pending: overrides.pending ?? new PendingEvents(),
-    counts: overrides.counts ?? new CountCache(),
+    counts: overrides.counts ?? new SnapshotCache(),
+    pages: overrides.pages ?? new SnapshotCache(PAGE_CACHE_ENTRIES),
   }
 }

@@ -139,6 +139,29 @@ describe('filters', () => {
     expect((await h.request('/api/listings/?per_page=7', { headers: master.bearer })).status).toBe(422)
   })
 
+  test('pages are cached until the data changes: a write here, or by another connection to the file, shows at once', async () => {
+    const { Database } = await import('bun:sqlite')
+    const { body } = await post(asha, { details: 'cache probe' })
+    const first = await list(master, 'search=probe')
+    expect(first.listings.map((l: { details: string }) => l.details)).toEqual(['cache probe'])
+    expect(await list(master, 'search=probe')).toEqual(first) // served again
+    expect(h.ctx.pages.size).toBeGreaterThan(0)
+    await patch(asha, body.id, { details: 'cache probe edited' })
+    expect((await list(master, 'search=probe')).listings[0].details).toBe('cache probe edited')
+    // Another process (a second connection to the same file, as `bun run geo:import` or a backup tool would be).
+    const other = new Database(h.config.databasePath)
+    try {
+      other.query('UPDATE listings SET details = ? WHERE id = ?').run('cache probe from elsewhere', body.id)
+    } finally {
+      other.close()
+    }
+    expect((await list(master, 'search=probe')).listings[0].details).toBe('cache probe from elsewhere')
+    // Each viewer has their own page: a broker's editable rows are theirs alone.
+    const asAsha = (await list(asha, 'search=probe')).listings[0]
+    const asRavi = (await list(ravi, 'search=probe')).listings[0]
+    expect([asAsha.is_editable, asRavi.is_editable]).toEqual([true, false])
+  })
+
   test('answers match the documented schemas (the read routes skip per-request response validation)', async () => {
     const { Value } = await import('@sinclair/typebox/value')
     const { Listing, ListingPage } = await import('../../src/modules/listings/model')

@@ -1,11 +1,11 @@
 import { Elysia, t } from 'elysia'
 import { authGuard } from '../../http/auth'
 import type { AppContext } from '../../http/context'
-import { json } from '../../http/json'
+import { json, jsonText } from '../../http/json'
 import { ErrorDetail as Detail } from '../../shared/schema'
 import { exportListings } from './export'
 import { CreateListingBody, Listing, ListingIdParams, ListingPage, ListingQuery, UpdateListingBody } from './model'
-import { getListing, listListings, myListings } from './read'
+import { getListing, listListings, myListings, pageKey } from './read'
 import { createListing, deleteListing, updateListing } from './service'
 
 const tags = ['Listings']
@@ -18,7 +18,7 @@ export const listingsApi = (ctx: AppContext) => {
     .use(authGuard(ctx))
     .group('/api/listings', (app) =>
       app
-        .get('/', ({ query, user }) => json(listListings(db, ctx.counts, user, query)), {
+        .get('/', ({ query, user }) => jsonText(ctx.pages.get(db, pageKey(user, query), () => JSON.stringify(listListings(db, ctx.counts, user, query)))), {
           signedIn: true,
           query: ListingQuery,
           response: { 200: ListingPage, ...errors },

@@ -1,12 +1,12 @@
-import type { Database } from '../../../db/client'
-import { statement } from '../../../db/statements'
+import type { Database } from './client'
+import { statement } from './statements'
 
 /**
- * Totals are the costly half of a page at a million rows; they are cached per viewer scope and filters, and the cache
- * forgets everything as soon as the database changes: this connection's writes (total_changes) or another process's
- * (data_version), so a total is never stale.
+ * Answers computed from the database as it is now (totals, aggregates, whole pages), forgotten as soon as the database
+ * changes: this connection's writes (total_changes) or another process's (data_version), so nothing served is stale.
+ * The check is one cheap statement per lookup; oldest entries go first past `max`.
  */
-export class CountCache {
+export class SnapshotCache {
   private readonly entries = new Map<string, unknown>()
   private version = ''
 
