@@ -8,6 +8,7 @@ import m4 from './0004_listings_city_date.sql' with { type: 'text' }
 import m5 from './0005_analytics_counts.sql' with { type: 'text' }
 import m6 from './0006_daily_counts_covering.sql' with { type: 'text' }
 import m7 from './0007_network_daily_counts.sql' with { type: 'text' }
+import m8 from './0008_network_counts_and_suspended_search.sql' with { type: 'text' }
 
 export const migrationJournal = journal
 export const migrationFiles: Record<string, string> = {
@@ -19,4 +20,5 @@ export const migrationFiles: Record<string, string> = {
   '0005_analytics_counts': m5,
   '0006_daily_counts_covering': m6,
   '0007_network_daily_counts': m7,
+  '0008_network_counts_and_suspended_search': m8,
 }

@@ -330,7 +330,7 @@ export function seedBench(db: Database, opts: BenchSeedOptions): BenchSeedResult
       }
       if (opts.bulkFts ?? true) {
         const trg = sqlite
-          .query<{ name: string; sql: string }, []>("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name IN ('listings_fts_after_insert', 'listing_counts_after_insert', 'analytics_counts_after_insert')")
+          .query<{ name: string; sql: string }, []>("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name IN ('listings_fts_after_insert', 'listings_fts_suspended_after_insert', 'listing_counts_after_insert', 'analytics_counts_after_insert')")
           .all()
         for (const t of trg) {
           saved.triggers.push(t.sql)
@@ -407,12 +407,24 @@ export function seedBench(db: Database, opts: BenchSeedOptions): BenchSeedResult
           'INSERT INTO listings_fts(rowid, entry_id, owner_name, locality, property_type, details) ' +
             'SELECT l.id, l.entry_id, (SELECT full_name FROM users WHERE id = l.owner_user_id), l.locality, l.property_type, l.details FROM listings l ORDER BY l.id',
         )
+        sqlite.exec(
+          'INSERT INTO listings_fts_suspended(rowid, entry_id, owner_name, locality, property_type, details) ' +
+            "SELECT l.id, l.entry_id, (SELECT full_name FROM users WHERE id = l.owner_user_id), l.locality, l.property_type, l.details FROM listings l WHERE l.id >= " +
+            firstId +
+            " AND l.status = 'SUSPENDED' ORDER BY l.id",
+        )
         // The counts the insert trigger would have kept, in one grouped pass (added to any rows already counted).
         sqlite.exec(
           "INSERT INTO listing_counts (city_id, post_type, sale_or_rent, status, location, n) " +
             "SELECT city_id, post_type, sale_or_rent, status, coalesce(location, ''), count(*) FROM listings WHERE id >= " +
             firstId +
             ' GROUP BY 1, 2, 3, 4, 5 ON CONFLICT DO UPDATE SET n = n + excluded.n',
+        )
+        sqlite.exec(
+          "INSERT INTO listing_counts (city_id, post_type, sale_or_rent, status, location, n) " +
+            "SELECT 0, post_type, sale_or_rent, status, coalesce(location, ''), count(*) FROM listings WHERE id >= " +
+            firstId +
+            ' GROUP BY 2, 3, 4, 5 ON CONFLICT DO UPDATE SET n = n + excluded.n',
         )
         sqlite.exec(
           'INSERT INTO listing_daily_counts (date, city_id, post_type, n) SELECT date, city_id, post_type, count(*) FROM listings WHERE id >= ' +

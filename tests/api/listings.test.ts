@@ -296,7 +296,7 @@ describe('export', () => {
 
 describe('totals from the counts table', () => {
   test('agree with counting the rows, for every role and combination of the common filters, after every kind of change', async () => {
-    const { allOf, filterWhere, visibleTo } = await import('../../src/modules/listings/where')
+    const { allOf, filterWhere, searchWhere, visibleTo } = await import('../../src/modules/listings/where')
     // Changes of every kind first: status moves, a zone change, a move of city, a deletion.
     const { body: a } = await post(ravi, { location: 'South' })
     await patch(ravi, a.id, { status: 'SUSPENDED' })
@@ -305,6 +305,18 @@ describe('totals from the counts table', () => {
     await patch(master, b.id, { city_id: pune })
     const { body: c } = await post(asha, {})
     await h.request(`/api/listings/${c.id}`, { method: 'DELETE', headers: asha.browser })
+    // Suspended and searched: edited while suspended, reactivated, deleted while suspended.
+    const { body: d } = await post(asha, { details: 'lakeside villa' })
+    await patch(asha, d.id, { status: 'SUSPENDED' })
+    await patch(asha, d.id, { details: 'lakeside villa renovated' })
+    const { body: e } = await post(ravi, { details: 'lakeside plot' })
+    await patch(ravi, e.id, { status: 'SUSPENDED' })
+    await patch(ravi, e.id, { status: 'ACTIVE' })
+    const { body: g } = await post(ravi, { details: 'lakeside shop' })
+    await patch(ravi, g.id, { status: 'SUSPENDED' })
+    const { body: k } = await post(ravi, { details: 'lakeside office' })
+    await patch(ravi, k.id, { status: 'SUSPENDED' })
+    await h.request(`/api/listings/${k.id}`, { method: 'DELETE', headers: ravi.browser })
 
     const combos = [
       '',
@@ -316,18 +328,25 @@ describe('totals from the counts table', () => {
       `state_id=${place.state.id}&location=Central`,
       `country_id=${place.country.id}&status=SUSPENDED`,
       'location=South',
+      'search=lakeside',
+      'search=renovated',
+      'search=2bhk',
+      'search=lakeside&status=SUSPENDED',
     ]
     for (const who of [asha, ravi, mumbaiAdmin, master]) {
       const viewer = { id: who.user.id, role: who.user.role, cityId: who.user.cityId }
       for (const q of combos) {
         const filters = Object.fromEntries(new URLSearchParams(q)) as Record<string, string>
         const typed = Object.fromEntries(Object.entries(filters).map(([k, v]) => [k, k.endsWith('_id') ? Number(v) : v]))
-        const where = allOf(visibleTo(viewer), filterWhere(typed))
+        const where = allOf(visibleTo(viewer), filterWhere(typed), searchWhere(typed))
         const rows = h.db.$client.query<{ n: number }, SQLQueryBindings[]>(`SELECT count(*) AS n FROM listings WHERE ${where.sql}`).get(...where.params)!.n
         const api = (await list(who, q)).total
         expect({ who: who.user.fullName, q, total: api }).toEqual({ who: who.user.fullName, q, total: rows })
       }
     }
+    expect(h.db.$client.query('SELECT rowid AS id FROM listings_fts_suspended ORDER BY rowid').all()).toEqual(
+      h.db.$client.query("SELECT id FROM listings WHERE status = 'SUSPENDED' ORDER BY id").all(),
+    )
     // The analytics counts kept by the same changes agree with grouping the rows.
     const q = (text: string) => h.db.$client.query(text).all()
     expect(q('SELECT date, city_id, post_type, n FROM listing_daily_counts WHERE n > 0 AND city_id <> 0 ORDER BY 1, 2, 3')).toEqual(

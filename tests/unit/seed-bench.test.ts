@@ -41,8 +41,12 @@ describe('seedBench (small)', () => {
     const grouped = db.$client
       .query("SELECT city_id, post_type, sale_or_rent, status, coalesce(location, '') AS location, count(*) AS n FROM listings GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5")
       .all()
-    const kept = db.$client.query('SELECT city_id, post_type, sale_or_rent, status, location, n FROM listing_counts WHERE n > 0 ORDER BY 1, 2, 3, 4, 5').all()
+    const kept = db.$client.query('SELECT city_id, post_type, sale_or_rent, status, location, n FROM listing_counts WHERE n > 0 AND city_id <> 0 ORDER BY 1, 2, 3, 4, 5').all()
     expect(kept).toEqual(grouped)
+    const networkTotals = db.$client
+      .query("SELECT post_type, sale_or_rent, status, coalesce(location, '') AS location, count(*) AS n FROM listings GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4")
+      .all()
+    expect(db.$client.query('SELECT post_type, sale_or_rent, status, location, n FROM listing_counts WHERE n > 0 AND city_id = 0 ORDER BY 1, 2, 3, 4').all()).toEqual(networkTotals)
     const daily = db.$client.query('SELECT date, city_id, post_type, count(*) AS n FROM listings GROUP BY 1, 2, 3 ORDER BY 1, 2, 3').all()
     expect(db.$client.query('SELECT date, city_id, post_type, n FROM listing_daily_counts WHERE n > 0 AND city_id <> 0 ORDER BY 1, 2, 3').all()).toEqual(daily)
     const network = db.$client.query('SELECT date, post_type, count(*) AS n FROM listings GROUP BY 1, 2 ORDER BY 1, 2').all()
@@ -51,8 +55,11 @@ describe('seedBench (small)', () => {
     expect(db.$client.query('SELECT owner_user_id, city_id, n FROM owner_listing_counts WHERE n > 0 ORDER BY 1, 2').all()).toEqual(owners)
   })
 
-  test('listings_fts holds one row per listing', () => {
+  test('listings_fts holds one row per listing; listings_fts_suspended one per suspended listing', () => {
     expect(n(db, 'SELECT count(*) AS n FROM listings_fts')).toBe(2000)
+    const suspended = db.$client.query<{ id: number }, []>("SELECT id FROM listings WHERE status = 'SUSPENDED' ORDER BY id").all()
+    expect(suspended.length).toBeGreaterThan(0)
+    expect(db.$client.query('SELECT rowid AS id FROM listings_fts_suspended ORDER BY rowid').all()).toEqual(suspended)
   })
 
   test("entry IDs are formatEntryId of the listing's post type, city and id; ids grow with time", () => {

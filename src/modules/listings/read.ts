@@ -42,7 +42,8 @@ const COUNTABLE = new Set(['country_id', 'state_id', 'city_id', 'post_type', 'sa
 function countFromTotals(db: Database, v: Viewer, f: ListingFilters): number | null {
   const used = Object.entries(f).filter(([, value]) => value !== undefined && value !== '')
   if (!used.every(([k]) => COUNTABLE.has(k))) return null
-  const city = v.role === 'MODULE_ADMIN' ? (v.cityId ?? -1) : f.city_id
+  // City 0 holds the network's counts: the place to read when no place narrows the list.
+  const city = v.role === 'MODULE_ADMIN' ? (v.cityId ?? -1) : (f.city_id ?? (f.state_id || f.country_id ? undefined : 0))
   const is = (sql: string, value: SQLQueryBindings | undefined): Clause | null => (value === undefined ? null : { sql, params: [value] })
   const where = allOf(
     is('city_id = ?', city),
@@ -65,6 +66,9 @@ function countFromTotals(db: Database, v: Viewer, f: ListingFilters): number | n
   return (f.status === 'SUSPENDED' ? 0 : others) + ownSuspended
 }
 
+const ftsCount = (db: Database, index: 'listings_fts' | 'listings_fts_suspended', match: string) =>
+  countOf(db, `select count(*) as n from ${index} where ${index} match ?`, [match])
+
 const scopeKey = (v: Viewer) => (v.role === 'MASTER_ADMIN' ? 'all' : v.role === 'MODULE_ADMIN' ? `city:${v.cityId}` : `broker:${v.id}`)
 
 /** A page as one viewer sees it (their own rows are editable, their suspended ones visible), for any order of the query. */
@@ -78,8 +82,18 @@ export function countListings(db: Database, cache: SnapshotCache, v: Viewer, f: 
     if (fromTotals !== null) return fromTotals
     const match = f.search ? ftsQuery(f.search) : null
     const rest = allOf(visibleTo(v), filterWhere(f))
-    // A search and nothing else (a master admin's): the search index alone knows how many match.
-    if (match && rest.sql === '1') return countOf(db, 'select count(*) as n from listings_fts where listings_fts match ?', [match])
+    // A search and nothing else: the search indexes alone know how many match. A broker sees every match but other
+    // brokers' suspended ones, which have an index of their own (a few percent of all listings).
+    if (match && rest.sql === '1') return ftsCount(db, 'listings_fts', match)
+    if (match && v.role === 'BROKER' && filterWhere(f).sql === '1') {
+      const ownSuspended = countOf(
+        db,
+        `select count(*) as n from listings_fts_suspended where listings_fts_suspended match ? and rowid in
+          (select id from listings indexed by listings_owner_id_idx where owner_user_id = ? and status = 'SUSPENDED')`,
+        [match, v.id],
+      )
+      return ftsCount(db, 'listings_fts', match) - ftsCount(db, 'listings_fts_suspended', match) + ownSuspended
+    }
     const where = allOf(rest, searchWhere(f))
     return countOf(db, `select count(*) as n from listings where ${where.sql}`, where.params)
   })
