@@ -1,5 +1,5 @@
-import { and, count, eq, gte } from 'drizzle-orm'
-import { cities, listings } from '../../../db/schema'
+import { and, count, eq, gte, sql } from 'drizzle-orm'
+import { cities, listingDailyCounts } from '../../../db/schema'
 import type { AppContext } from '../../http/context'
 import type { PageUser } from '../../http/page-auth'
 import { calendarDate } from '../../shared/dates'
@@ -17,10 +17,11 @@ export function adminStats(ctx: AppContext, user: Pick<PageUser, 'id' | 'role' |
   return counts.get(db, `admin-stats|${city}|${monthStart}`, () => ({
     activeBrokers: activeBrokers(ctx, city),
     totalListings: countListings(db, counts, viewer, {}),
+    // From the daily counts (city 0 is the network): a month is a few dozen rows, not tens of thousands of listings.
     thisMonth: db
-      .select({ n: count() })
-      .from(listings)
-      .where(and(city === null ? undefined : eq(listings.cityId, city), gte(listings.date, monthStart)))
+      .select({ n: sql<number>`coalesce(sum(${listingDailyCounts.n}), 0)` })
+      .from(listingDailyCounts)
+      .where(and(eq(listingDailyCounts.cityId, city ?? 0), gte(listingDailyCounts.date, monthStart)))
       .get()!.n,
     cities: city === null ? db.select({ n: count() }).from(cities).get()!.n : 1,
   }))

@@ -7,6 +7,7 @@ import { calendarDate } from '../../shared/dates'
 import { recordAudit } from '../audit/service'
 import { formatEntryId } from './entry-id'
 import type { CreateListingBody, UpdateListingBody } from './model'
+import { countListings } from './read'
 import { asDrizzle, canEdit, visibleTo, type Viewer } from './where'
 
 type Actor = Viewer & { fullName: string }
@@ -166,9 +167,6 @@ export function deleteListing(ctx: AppContext, actor: Actor, id: number): void {
   })
 }
 
-/** Suspended listings in an admin's scope: the admin banner's "needing attention". */
-export function countSuspended(ctx: AppContext, viewer: Viewer): number {
-  const visible = visibleTo(viewer)
-  return ctx.db.select({ n: count() }).from(listings).where(and(visible ? asDrizzle(visible) : undefined, eq(listings.status, 'SUSPENDED'))).get()!.n
-}
+/** Suspended listings in an admin's scope: the admin banner's "needing attention" (from the kept totals). */
+export const countSuspended = (ctx: AppContext, viewer: Viewer): number => countListings(ctx.db, ctx.counts, viewer, { status: 'SUSPENDED' })
 
