@@ -146,8 +146,11 @@ describe('filters', () => {
     expect(first.listings.map((l: { details: string }) => l.details)).toEqual(['cache probe'])
     expect(await list(master, 'search=probe')).toEqual(first) // served again
     expect(h.ctx.pages.size).toBeGreaterThan(0)
+    const mine = async () => (await (await h.request('/api/listings/my', { headers: asha.bearer })).json()).find((l: { id: number }) => l.id === body.id)
+    expect((await mine()).details).toBe('cache probe')
     await patch(asha, body.id, { details: 'cache probe edited' })
     expect((await list(master, 'search=probe')).listings[0].details).toBe('cache probe edited')
+    expect((await mine()).details).toBe('cache probe edited')
     // Another process (a second connection to the same file, as `bun run geo:import` or a backup tool would be).
     const other = new Database(h.config.databasePath)
     try {

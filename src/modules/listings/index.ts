@@ -29,7 +29,7 @@ export const listingsApi = (ctx: AppContext) => {
               'Brokers see the whole network except other brokers’ SUSPENDED listings; a module admin sees their city; a master admin everything. `search` matches word prefixes of the entry ID, broker name, locality, property type and details, in any case (an entry ID typed in part, e.g. `MUM-0001`, finds it).',
           },
         })
-        .get('/my', ({ user }) => json(myListings(db, user)), {
+        .get('/my', ({ user }) => jsonText(ctx.pages.get(db, `my|${user.id}`, () => JSON.stringify(myListings(db, user)))), {
           signedIn: true,
           response: { 200: t.Array(Listing), ...errors },
           detail: { tags, summary: 'The caller’s own listings, every status' },
