@@ -311,10 +311,11 @@ async function listingsSection(): Promise<{ lines: string[]; rows: Row[]; plans:
       [`median broker, ${typical.n} listings`, subjects.broker.token, typical.n],
       [`busiest broker, ${busiest.n} listings`, busiestToken, busiest.n],
     ] as const) {
-      const s = await measure('/api/listings/my', bearer(token), false)
-      const met = meets(s, TARGET.queryMedian, TARGET.queryP99)
-      rows.push({ what: `GET /api/listings/my (${label})`, warm: s, target: `median ≤ ${TARGET.queryMedian} ms, p99 ≤ ${TARGET.queryP99} ms`, met, note: 'nothing cached' })
-      console.log(`  GET /api/listings/my (${label}): ${fmt(s.median)} / p99 ${fmt(s.p99)}`)
+      const warm = await measure('/api/listings/my', bearer(token), false)
+      const s = await measure('/api/listings/my', bearer(token), true)
+      const met = meets(warm, TARGET.queryMedian, TARGET.queryP99) && meets(s, TARGET.queryMedian, TARGET.queryP99)
+      rows.push({ what: `GET /api/listings/my (${label})`, warm, cold: s, target: `median ≤ ${TARGET.queryMedian} ms, p99 ≤ ${TARGET.queryP99} ms`, met })
+      console.log(`  GET /api/listings/my (${label}): warm ${fmt(warm.median)} / p99 ${fmt(warm.p99)}; cold ${fmt(s.median)} / p99 ${fmt(s.p99)}`)
       if (!met && n > 0)
         plans.push({
           title: `/api/listings/my (${label})`,
@@ -436,9 +437,24 @@ async function listingsSection(): Promise<{ lines: string[]; rows: Row[]; plans:
           figure: `${Math.round(rate).toLocaleString('en')} reads/s; median ${fmt(r.median)}, p99 ${fmt(r.p99)}${errors ? `; ${errors} errors` : ''}`,
           target: `≥ ${TARGET.readsPerSecond.toLocaleString('en')} reads/s`,
           met: rate >= TARGET.readsPerSecond && errors === 0,
-          note: 'warm (totals cached as served); the client shares the CPU',
+          note: 'as served: totals and pages cached until the data changes; the client shares the CPU',
         })
         console.log(`  health ${Math.round(health.rate)} requests/s; mix ${Math.round(rate)} reads/s, p99 ${fmt(r.p99)}, ${errors} errors`)
+        // The same kinds of read, each asked for 40 different pages in turn: more distinct answers than the page cache
+        // keeps (256), visited in a cycle, so every read is computed (the totals stay cached, as they would).
+        const misses = Array.from({ length: 40 }, (_, i) =>
+          cases.flatMap((c) =>
+            (['master', 'broker'] as const).map((who) => ({ path: listPath({ ...c, page: (c.page ?? 1) + i }), headers: bearer(subjects[who].token) })),
+          ),
+        ).flat()
+        const u = await hammer(server.base, misses, MIX_SECONDS)
+        rows.push({
+          what: `the same reads, every one a page-cache miss (${misses.length} distinct pages in a cycle), ${CONCURRENCY} in flight, ${u.elapsed.toFixed(1)} s`,
+          figure: `${Math.round(u.rate).toLocaleString('en')} reads/s; median ${fmt(u.median)}, p99 ${fmt(u.p99)}${u.errors ? `; ${u.errors} errors` : ''}`,
+          target: '(context: nothing served from the page cache)',
+          met: null,
+        })
+        console.log(`  uncached mix ${Math.round(u.rate)} reads/s, p99 ${fmt(u.p99)}, ${u.errors} errors`)
       } finally {
         await server.stop()
       }
@@ -570,7 +586,7 @@ if (!listingsWanted) {
   for (const line of listingsReport.lines) console.log(line)
   const cell = (s?: Stat) => (s ? `${fmt(s.median)} / ${fmt(s.p99)}${s.n !== SAMPLES ? ` (n=${s.n})` : ''}` : '')
   console.log(`\nListings (in process unless said; median / p99 over ${SAMPLES} requests each; cold = no cached totals, stats or pages)\n`)
-  console.log('| What | Warm (as served) | Cold (no cached totals) | Target | Met |')
+  console.log('| What | Warm (as served) | Cold (no cached totals or pages) | Target | Met |')
   console.log('|---|---|---|---|---|')
   for (const r of listingsReport.rows) {
     const warm = r.figure ?? cell(r.warm)

@@ -9,6 +9,7 @@ import m5 from './0005_analytics_counts.sql' with { type: 'text' }
 import m6 from './0006_daily_counts_covering.sql' with { type: 'text' }
 import m7 from './0007_network_daily_counts.sql' with { type: 'text' }
 import m8 from './0008_network_counts_and_suspended_search.sql' with { type: 'text' }
+import m9 from './0009_listings_location_id.sql' with { type: 'text' }
 
 export const migrationJournal = journal
 export const migrationFiles: Record<string, string> = {
@@ -21,4 +22,5 @@ export const migrationFiles: Record<string, string> = {
   '0006_daily_counts_covering': m6,
   '0007_network_daily_counts': m7,
   '0008_network_counts_and_suspended_search': m8,
+  '0009_listings_location_id': m9,
 }

@@ -98,6 +98,31 @@ describe('filters', () => {
     expect(body.total).toBe(all.filter(keep).length)
   })
 
+  test('a budget range in a zone: the same pages whichever of the zone’s indexes the walk-or-sort choice takes', async () => {
+    for (let i = 0; i < 14; i++) await post(i % 2 ? asha : ravi, { location: 'North', budget: 1_000_000 + i * 100_000, status: undefined })
+    const { body: hidden } = await post(ravi, { location: 'North', budget: 1_050_000 })
+    await patch(ravi, hidden.id, { status: 'SUSPENDED' })
+    for (const as of [asha, master, mumbaiAdmin])
+      for (const [range, sizes] of [
+        ['min_budget=1&max_budget=10000000', [10, 25]], // every zone listing matches: walking the zone wins
+        ['min_budget=1000000&max_budget=1100000', [10]], // a narrow range: sorting its few matches wins
+      ] as const)
+        for (const perPage of sizes)
+          for (const page of [1, 2]) {
+            const query = `location=North&${range}&per_page=${perPage}&page=${page}`
+            const body = await list(as, query)
+            const viewer = { id: as.user.id, role: as.user.role, cityId: as.user.cityId }
+            const { allOf, filterWhere, visibleTo } = await import('../../src/modules/listings/where')
+            const filters = Object.fromEntries([...new URLSearchParams(range)].map(([k, v]) => [k, Number(v)]))
+            const where = allOf(visibleTo(viewer), filterWhere({ location: 'North', ...filters }))
+            const expected = h.db.$client
+              .query<{ id: number }, SQLQueryBindings[]>(`SELECT id FROM listings NOT INDEXED WHERE ${where.sql} ORDER BY id DESC LIMIT ${perPage} OFFSET ${(page - 1) * perPage}`)
+              .all(...where.params)
+              .map((r) => r.id)
+            expect({ query, ids: body.listings.map((l: { id: number }) => l.id) }).toEqual({ query, ids: expected })
+          }
+  })
+
   test('city, state and country narrow by place', async () => {
     expect(new Set((await list(master, `city_id=${pune}`)).listings.map((l: { city_id: number }) => l.city_id))).toEqual(new Set([pune]))
     const byState = await list(master, `state_id=${place.state.id}`)

@@ -99,14 +99,35 @@ export function countListings(db: Database, cache: SnapshotCache, v: Viewer, f: 
   })
 }
 
+/** Filters a zone-and-budget page may be read for through one of the zone's two indexes. */
+const ZONE_PLAN = new Set(['location', 'min_budget', 'max_budget', 'post_type', 'sale_or_rent', 'status'])
+
+/**
+ * A budget range within a zone has two ways to its page, and SQLite cannot tell them apart without statistics of the
+ * range: read every match through (zone, budget) and sort them, or walk the zone newest first through (zone, id) until
+ * the page is full. The walk reads about (offset + limit) × zone size / matches entries; the sort all matches, each
+ * costlier. The total, known by now, decides (measured: 2.1 ms sorting 13,000 matches against 0.06 ms walking).
+ */
+function zoneIndex(db: Database, viewer: Viewer, f: ListingFilters, total: number, end: number): string {
+  const used = Object.entries(f).filter(([, value]) => value !== undefined && value !== '')
+  if (!f.location || (f.min_budget === undefined && f.max_budget === undefined) || !used.every(([k]) => ZONE_PLAN.has(k))) return ''
+  const city = viewer.role === 'MODULE_ADMIN' ? (viewer.cityId ?? -1) : 0
+  const zone = countOf(db, 'select coalesce(sum(n), 0) as n from listing_counts where city_id = ? and location = ?', [city, f.location])
+  const walk = total === 0 ? Infinity : (end * zone) / total
+  return walk < 4 * total ? 'indexed by listings_location_id_idx' : 'indexed by listings_location_budget_idx'
+}
+
 /** The ids of one page, newest first, from the indexes alone (the joins then run for these rows only). */
-function pageIds(db: Database, viewer: Viewer, filters: ListingFilters, limit: number, offset: number): number[] {
+function pageIds(db: Database, viewer: Viewer, filters: ListingFilters, total: number, limit: number, offset: number): number[] {
   const match = filters.search ? ftsQuery(filters.search) : null
   const rest = allOf(visibleTo(viewer), filterWhere(filters))
   // A text search walks the search index newest first (its rowid is the listing id) and stops at the page.
   const [sql, params] = match
     ? [`select listings.id as id from listings_fts f join listings on listings.id = f.rowid where listings_fts match ? and ${rest.sql} order by f.rowid desc limit ? offset ?`, [match, ...rest.params, limit, offset]]
-    : [`select listings.id as id from listings where ${rest.sql} order by listings.id desc limit ? offset ?`, [...rest.params, limit, offset]]
+    : [
+        `select listings.id as id from listings ${zoneIndex(db, viewer, filters, total, offset + limit)} where ${rest.sql} order by listings.id desc limit ? offset ?`,
+        [...rest.params, limit, offset],
+      ]
   return statement<{ id: number }>(db.$client, sql)
     .all(...(params as SQLQueryBindings[]))
     .map((r) => r.id)
@@ -120,7 +141,7 @@ export function listListings(db: Database, cache: SnapshotCache, viewer: Viewer,
   if (!(PAGE_SIZES as readonly number[]).includes(perPage)) throw fieldError('per_page', 'per_page must be 10, 25, 50 or 100', 'query')
   const { page: _p, per_page: _pp, ...filters } = q
   const total = countListings(db, cache, viewer, filters)
-  const ids = pageIds(db, viewer, filters, perPage, (page - 1) * perPage)
+  const ids = pageIds(db, viewer, filters, total, perPage, (page - 1) * perPage)
   const found = ids.length ? rows(db, byIds, [JSON.stringify(ids)]) : []
   return { listings: found.map((r) => toListing(r, viewer)), total, total_pages: Math.ceil(total / perPage), page, per_page: perPage }
 }

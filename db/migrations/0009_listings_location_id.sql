@@ -1,0 +1,1 @@
+CREATE INDEX `listings_location_id_idx` ON `listings` (`location`,`id`,`budget`,`status`,`owner_user_id`);
