@@ -1,16 +1,22 @@
 import type { Database } from './client'
 import { statement } from './statements'
 
+type Limits = { entries?: number; /** Summed `weigh` of the entries (e.g. bytes of cached answers). */ weight?: number; weigh?: (value: unknown) => number }
+
 /**
  * Answers computed from the database as it is now (totals, aggregates, whole pages), forgotten as soon as the database
  * changes: this connection's writes (total_changes) or another process's (data_version), so nothing served is stale.
- * The check is one cheap statement per lookup; oldest entries go first past `max`.
+ * The check is one cheap statement per lookup; past the limits the least recently used entries go first.
  */
 export class SnapshotCache {
-  private readonly entries = new Map<string, unknown>()
+  private readonly entries = new Map<string, { value: unknown; weight: number }>()
   private version = ''
+  private weight = 0
+  private readonly limits: Required<Limits>
 
-  constructor(private readonly max = 1000) {}
+  constructor(limits: Limits = {}) {
+    this.limits = { entries: 1000, weight: Infinity, weigh: () => 0, ...limits }
+  }
 
   get size() {
     return this.entries.size
@@ -18,18 +24,31 @@ export class SnapshotCache {
 
   clear() {
     this.entries.clear()
+    this.weight = 0
   }
 
   get<T>(db: Database, key: string, compute: () => T): T {
     const version = this.currentVersion(db)
     if (version !== this.version) {
-      this.entries.clear()
+      this.clear()
       this.version = version
     }
-    if (this.entries.has(key)) return this.entries.get(key) as T
+    const hit = this.entries.get(key)
+    if (hit) {
+      this.entries.delete(key)
+      this.entries.set(key, hit)
+      return hit.value as T
+    }
     const value = compute()
-    if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value!)
-    this.entries.set(key, value)
+    const weight = this.limits.weigh(value)
+    if (weight > this.limits.weight) return value
+    this.entries.set(key, { value, weight })
+    this.weight += weight
+    while (this.entries.size > this.limits.entries || this.weight > this.limits.weight) {
+      const [oldest, entry] = this.entries.entries().next().value!
+      this.entries.delete(oldest)
+      this.weight -= entry.weight
+    }
     return value
   }
 

@@ -16,7 +16,7 @@ import { closeDatabase, openDatabase } from '../db/client'
 import { createApp } from '../src/app'
 import { loadConfig } from '../src/config'
 import { SESSION_COOKIE } from '../src/http/auth'
-import { createContext } from '../src/http/context'
+import { createContext, createPageCache } from '../src/http/context'
 import { createSession } from '../src/modules/auth/session'
 import type { ListingFilters } from '../src/modules/listings/model'
 import { SnapshotCache } from '../db/snapshot-cache'
@@ -243,7 +243,7 @@ async function listingsSection(): Promise<{ lines: string[]; rows: Row[]; plans:
     /** One request through app.handle; cold: fresh caches first, so no total, stat or page comes from a cache. */
     const forgetCaches = () => {
       ctx.counts = new SnapshotCache()
-      ctx.pages = new SnapshotCache()
+      ctx.pages = createPageCache()
     }
     async function once(path: string, headers: Record<string, string>, cold: boolean): Promise<{ ms: number; status: number; body: ArrayBuffer }> {
       if (cold) forgetCaches()

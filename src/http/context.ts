@@ -7,8 +7,13 @@ import { SnapshotCache } from '../../db/snapshot-cache'
 import { RATE_LIMITS } from '../shared/constants'
 import { RateLimiter } from './rate-limit'
 
-/** Whole list pages kept until the data changes: a page of 25 listings is about 25 KB, of 100 about 100 KB. */
-const PAGE_CACHE_ENTRIES = 256
+/**
+ * Whole list answers kept until the data changes, within 32 MB of JSON (a page of 25 listings is about 25 KB; a broker's
+ * `/my` of 850 listings about 850 KB).
+ */
+const PAGE_CACHE = { entries: 1024, weight: 32 * 1024 * 1024, weigh: (body: unknown) => (typeof body === 'string' ? body.length * 2 : 0) }
+
+export const createPageCache = () => new SnapshotCache(PAGE_CACHE)
 
 const limiter = ({ limit, windowMs }: { limit: number; windowMs: number }) => new RateLimiter(limit, windowMs)
 
@@ -37,6 +42,6 @@ export function createContext(db: Database, config: Config, overrides: Partial<A
     limits: overrides.limits ?? createLimits(),
     pending: overrides.pending ?? new PendingEvents(),
     counts: overrides.counts ?? new SnapshotCache(),
-    pages: overrides.pages ?? new SnapshotCache(PAGE_CACHE_ENTRIES),
+    pages: overrides.pages ?? createPageCache(),
   }
 }
