@@ -13,6 +13,7 @@ let mumbai: number
 let pune: number
 let otherCountryCity: number
 let place: ReturnType<typeof seedPlace>
+let otherPlace: ReturnType<typeof seedPlace>
 let asha: SignedIn // broker, Mumbai
 let ravi: SignedIn // broker, Pune
 let mumbaiAdmin: SignedIn
@@ -30,7 +31,8 @@ beforeAll(async () => {
   place = seedPlace(h.db, ['Mumbai', 'Pune'])
   mumbai = place.cities[0]!.id
   pune = place.cities[1]!.id
-  otherCountryCity = seedPlace(h.db, ['Dubai']).cities[0]!.id
+  otherPlace = seedPlace(h.db, ['Dubai'])
+  otherCountryCity = otherPlace.cities[0]!.id
   asha = signIn(h.db, 'BROKER', { cityId: mumbai, fullName: 'Asha Verma' })
   ravi = signIn(h.db, 'BROKER', { cityId: pune, fullName: 'Ravi Kumar' })
   mumbaiAdmin = signIn(h.db, 'MODULE_ADMIN', { cityId: mumbai, fullName: 'Mira Admin' })
@@ -356,6 +358,8 @@ describe('totals from the counts table', () => {
       `state_id=${place.state.id}&location=Central`,
       `country_id=${place.country.id}&status=SUSPENDED`,
       'location=South',
+      `state_id=${otherPlace.state.id}`,
+      `country_id=${otherPlace.country.id}&post_type=REQ`,
       'search=lakeside',
       'search=renovated',
       'search=2bhk',

@@ -42,14 +42,16 @@ const COUNTABLE = new Set(['country_id', 'state_id', 'city_id', 'post_type', 'sa
 function countFromTotals(db: Database, v: Viewer, f: ListingFilters): number | null {
   const used = Object.entries(f).filter(([, value]) => value !== undefined && value !== '')
   if (!used.every(([k]) => COUNTABLE.has(k))) return null
-  // City 0 holds the network's counts: the place to read when no place narrows the list.
-  const city = v.role === 'MODULE_ADMIN' ? (v.cityId ?? -1) : (f.city_id ?? (f.state_id || f.country_id ? undefined : 0))
+  // City 0 holds the network's counts: the place to read when no place narrows the list. A module admin's city is
+  // their scope, which a state or country filter may still exclude (a city filter beats both, as in the list).
+  const placeless = !f.city_id && !f.state_id && !f.country_id
+  const city = v.role === 'MODULE_ADMIN' ? (v.cityId ?? -1) : (f.city_id ?? (placeless ? 0 : undefined))
   const is = (sql: string, value: SQLQueryBindings | undefined): Clause | null => (value === undefined ? null : { sql, params: [value] })
   const where = allOf(
     is('city_id = ?', city),
     v.role === 'MODULE_ADMIN' && f.city_id !== undefined && f.city_id !== city ? { sql: '0', params: [] } : null,
-    city === undefined ? is('city_id in (select id from cities where state_id = ?)', f.state_id) : null,
-    city === undefined && !f.state_id ? is('city_id in (select c.id from cities c join states s on s.id = c.state_id where s.country_id = ?)', f.country_id) : null,
+    f.city_id === undefined ? is('city_id in (select id from cities where state_id = ?)', f.state_id) : null,
+    f.city_id === undefined && !f.state_id ? is('city_id in (select c.id from cities c join states s on s.id = c.state_id where s.country_id = ?)', f.country_id) : null,
     is('post_type = ?', f.post_type),
     is('sale_or_rent = ?', f.sale_or_rent),
     is('status = ?', f.status),
