@@ -45,20 +45,21 @@ try {
 }
 
 const url = `http://localhost:${server.port}`
-console.log(`Brokernet is running at ${url}`)
-console.log(`Database: ${config.databasePath}`)
+// One write for the whole banner: whoever reads the log (people, the start-up tests) sees it whole or not at all.
+const banner = [`Brokernet is running at ${url}`, `Database: ${config.databasePath}`]
 if (report.admin.created && report.admin.generatedPassword)
-  console.log(`Master admin created: ${report.admin.email} / ${report.admin.generatedPassword}  (shown once: keep it safe)`)
-else if (report.admin.created) console.log(`Master admin created: ${report.admin.email} (password from ADMIN_PASSWORD)`)
-else console.log(`Master admin: ${report.admin.email}`)
+  banner.push(`Master admin created: ${report.admin.email} / ${report.admin.generatedPassword}  (shown once: keep it safe)`)
+else if (report.admin.created) banner.push(`Master admin created: ${report.admin.email} (password from ADMIN_PASSWORD)`)
+else banner.push(`Master admin: ${report.admin.email}`)
 if (report.demo)
-  console.log(
+  banner.push(
     `Demo data loaded: ${report.demo.cities} cities, ${report.demo.brokers} brokers, ${report.demo.moduleAdmins} module admins, ` +
       `${report.demo.listings} listings.`,
   )
 if (report.demo?.sampleBroker)
-  console.log(`Demo users share the password ${DEMO_PASSWORD}, e.g. ${report.demo.sampleBroker} (broker), ${report.demo.sampleModuleAdmin} (module admin)`)
-console.log(`API docs: ${url}/swagger`)
+  banner.push(`Demo users share the password ${DEMO_PASSWORD}, e.g. ${report.demo.sampleBroker} (broker), ${report.demo.sampleModuleAdmin} (module admin)`)
+banner.push(`API docs: ${url}/swagger`)
+console.log(banner.join('\n'))
 
 let stopping = false
 async function shutdown(signal: string) {

@@ -32,7 +32,8 @@ export async function startServer(
   const deadline = Date.now() + (opts.timeoutMs ?? 20_000)
   let url: string | undefined
   while (!url) {
-    url = /running at (http:\/\/\S+)/.exec(out)?.[1]
+    // The banner ends with the API docs line (one write; see src/server.ts).
+    url = /running at (http:\/\/\S+)[\s\S]*API docs: /.exec(out)?.[1]
     if (url) break
     if (proc.exitCode !== null || Date.now() > deadline) {
       proc.kill()
