@@ -6,6 +6,7 @@ import { ConfirmDialog, Modal } from '../shared/Modal'
 import { fetchJson } from '../shared/query'
 import { toast } from '../shared/toast'
 import { GeoSelect, type GeoValue } from './GeoSelect'
+import { FormActions } from '../shared/form-parts'
 
 type City = { id: number; name: string; state_id: number; newsco_region: string | null }
 type State = { id: number; name: string; code: string; country_id: number; cities: City[] }
@@ -282,15 +283,9 @@ function GeoForm({ editing, tree, rules, onClose, onSaved }: FormProps) {
             <input name="newsco_region" maxLength={50} className="input input-bordered w-full" value={values.newsco_region} onChange={(e) => set({ newsco_region: e.target.value })} />
           </Field>
         )}
-        <div className="modal-action">
-          <button type="button" className="btn btn-ghost" onClick={onClose} disabled={saving}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn-primary" disabled={saving}>
-            {saving && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
-            {mode === 'edit' ? 'Save Changes' : `Create ${LABEL[level]}`}
-          </button>
-        </div>
+        <FormActions busy={saving} onCancel={onClose}>
+          {mode === 'edit' ? 'Save Changes' : `Create ${LABEL[level]}`}
+        </FormActions>
       </form>
     </Modal>
   )

@@ -6,6 +6,7 @@ import { checkForm, type FieldErrors, type ObjectSchema } from '../shared/form-r
 import { Modal } from '../shared/Modal'
 import { sendJson } from '../shared/query'
 import { describeListingError, LISTING_TEXT, PROPERTY_TYPE_SUGGESTIONS, saleOrRentLabel, STATUS_LABELS } from './listing-format'
+import { Field, FormActions } from '../shared/form-parts'
 
 /** The broker form's statuses (SPEC section 4): SUSPENDED is the admins' and the row menu's, not the form's. */
 export const FORM_STATUSES = ['ACTIVE', 'ON_HOLD', 'CLOSED'] as const satisfies readonly ListingStatus[]
@@ -240,31 +241,10 @@ function ListingForm({ listing, rules, onClose, onSaved, onFailed, note }: Omit<
       {textarea('details', 'Details', 4)}
       {textarea('comments', 'Comments', 2)}
       {input('google_location_url', 'Google Location URL', { type: 'url', placeholder: 'https://maps.google.com/...' })}
-      <div className="modal-action">
-        <button type="button" className="btn btn-ghost" onClick={onClose} disabled={busy}>
-          Cancel
-        </button>
-        <button type="submit" className="btn btn-primary" disabled={busy}>
-          {busy && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
-          {listing ? 'Update Listing' : 'Create Listing'}
-        </button>
-      </div>
+      <FormActions busy={busy} onCancel={onClose}>
+        {listing ? 'Update Listing' : 'Create Listing'}
+      </FormActions>
     </form>
   )
 }
 
-function Field({ id, label, error, children }: { id: string; label: string; error?: string; children: ReactNode }) {
-  return (
-    <div className="form-control">
-      <label htmlFor={id} className="label-text mb-1 block font-medium">
-        {label}
-      </label>
-      {children}
-      {error && (
-        <span id={`${id}-error`} className="mt-1 block text-sm text-error">
-          {error}
-        </span>
-      )}
-    </div>
-  )
-}

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query'
-import { useState, type FormEvent, type ReactNode } from 'react'
+import { useState, type FormEvent } from 'react'
 import type { User } from '../../src/modules/users/model'
 import { ID_CARD_ACCEPT } from '../../src/shared/account-rules'
 import { LIMITS } from '../../src/shared/constants'
@@ -9,6 +9,7 @@ import { FileDrop } from '../shared/FileDrop'
 import { checkForm, type FieldErrors, type ObjectSchema } from '../shared/form-rules'
 import { Modal } from '../shared/Modal'
 import { CREATE_FAILED, KIND_TEXT, type Actor, type ManagedRole } from './user-format'
+import { Field, FormActions } from '../shared/form-parts'
 
 type Props = {
   open: boolean
@@ -157,31 +158,10 @@ function AddUserForm({ kind, actor, countries, rules, onClose, onCreated }: Omit
         hint="JPG, PNG, PDF, max 10MB"
         error={errors.id_card_document}
       />
-      <div className="modal-action">
-        <button type="button" className="btn btn-ghost" onClick={onClose} disabled={busy}>
-          Cancel
-        </button>
-        <button type="submit" className="btn btn-primary" disabled={busy}>
-          {busy && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
-          Create {KIND_TEXT[kind].title}
-        </button>
-      </div>
+      <FormActions busy={busy} onCancel={onClose}>
+        Create {KIND_TEXT[kind].title}
+      </FormActions>
     </form>
   )
 }
 
-export function Field({ id, label, error, children }: { id: string; label: string; error?: string; children: ReactNode }) {
-  return (
-    <div className="form-control">
-      <label htmlFor={id} className="label-text mb-1 block font-medium">
-        {label}
-      </label>
-      {children}
-      {error && (
-        <span id={`${id}-error`} className="mt-1 block text-sm text-error">
-          {error}
-        </span>
-      )}
-    </div>
-  )
-}

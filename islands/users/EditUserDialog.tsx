@@ -5,8 +5,9 @@ import { GeoSelect, type GeoOption, type GeoValue } from '../geo/GeoSelect'
 import { sendJson } from '../shared/query'
 import { checkForm, type FieldErrors, type ObjectSchema } from '../shared/form-rules'
 import { Modal } from '../shared/Modal'
-import { describeUserError, Field } from './AddUserDialog'
+import { describeUserError } from './AddUserDialog'
 import { KIND_TEXT, UPDATE_FAILED, type Actor, type ManagedRole } from './user-format'
+import { Field, FormActions } from '../shared/form-parts'
 
 type Props = {
   user: User | null
@@ -118,15 +119,9 @@ function EditUserForm({ user, actor, countries, rules, onClose, onSaved }: Omit<
           <input id="edit-user-city" className="input input-bordered w-full" readOnly value={[user.city_name, user.state_name].filter(Boolean).join(', ') || 'No city assigned'} />
         </Field>
       )}
-      <div className="modal-action">
-        <button type="button" className="btn btn-ghost" onClick={onClose} disabled={busy}>
-          Cancel
-        </button>
-        <button type="submit" className="btn btn-primary" disabled={busy}>
-          {busy && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
-          Save Changes
-        </button>
-      </div>
+      <FormActions busy={busy} onCancel={onClose}>
+        Save Changes
+      </FormActions>
     </form>
   )
 }

@@ -6,7 +6,8 @@ import { checkForm, type FieldErrors, type ObjectSchema } from '../../shared/for
 import { Modal } from '../../shared/Modal'
 import { sendJson } from '../../shared/query'
 import { describeFormError, TEXT, type AdminActor } from './admin-text'
-import { checkPayload, CREATE_STATUSES, EMPTY_FORM, Field, ListingFields, payloadOf, type ListingFormValues } from './listing-form'
+import { checkPayload, CREATE_STATUSES, EMPTY_FORM, ListingFields, payloadOf, type ListingFormValues } from './listing-form'
+import { Field, FormActions } from '../../shared/form-parts'
 
 type Props = {
   open: boolean
@@ -115,15 +116,9 @@ function AdminCreateForm({ actor, countries, rules, fieldRules, onClose, onCreat
         required={REQUIRED}
         contactNamePlaceholder={actor.full_name}
       />
-      <div className="modal-action">
-        <button type="button" className="btn btn-ghost" onClick={onClose} disabled={busy}>
-          Cancel
-        </button>
-        <button type="submit" className="btn btn-primary" disabled={busy}>
-          {busy && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
-          Create Listing
-        </button>
-      </div>
+      <FormActions busy={busy} onCancel={onClose}>
+        Create Listing
+      </FormActions>
     </form>
   )
 }

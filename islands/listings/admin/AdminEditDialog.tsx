@@ -7,6 +7,7 @@ import { sendJson } from '../../shared/query'
 import { toast } from '../../shared/toast'
 import { describeFormError, failureMessage, statusAllowed, TEXT } from './admin-text'
 import { ALL_STATUSES, checkPayload, formOf, ListingFields, payloadOf, type ListingFormValues } from './listing-form'
+import { FormActions } from '../../shared/form-parts'
 
 type Props = {
   listing: Listing | null
@@ -77,15 +78,9 @@ function AdminEditForm({ listing, rules, onClose, onSaved }: Omit<Props, 'listin
         statusDisabled={(s) => !statusAllowed(listing.status, s)}
         required={REQUIRED}
       />
-      <div className="modal-action">
-        <button type="button" className="btn btn-ghost" onClick={onClose} disabled={busy}>
-          Cancel
-        </button>
-        <button type="submit" className="btn btn-primary" disabled={busy}>
-          {busy && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
-          Save Changes
-        </button>
-      </div>
+      <FormActions busy={busy} onCancel={onClose}>
+        Save Changes
+      </FormActions>
     </form>
   )
 }

@@ -1,9 +1,9 @@
 // The listing fields of the admin create and edit dialogs: values, the payload they become, and the inputs.
-import type { ReactNode } from 'react'
 import type { Listing } from '../../../src/modules/listings/model'
 import { LISTING_STATUSES, LOCATION_ZONES, type ListingStatus, type LocationZone } from '../../../src/shared/constants'
 import { checkForm, type FieldErrors, type ObjectSchema } from '../../shared/form-rules'
 import { PROPERTY_TYPE_SUGGESTIONS, STATUS_LABELS } from '../listing-format'
+import { Field } from '../../shared/form-parts'
 
 export type ListingFormValues = {
   post_type: '' | 'REQ' | 'AVL'
@@ -186,18 +186,3 @@ export function ListingFields({ idPrefix, values, errors, onChange, statuses, st
 export const ALL_STATUSES = LISTING_STATUSES
 export const CREATE_STATUSES = LISTING_STATUSES.filter((s) => s !== 'SUSPENDED')
 
-export function Field({ id, label, error, children }: { id: string; label: string; error?: string; children: ReactNode }) {
-  return (
-    <div className="form-control">
-      <label htmlFor={id} className="label-text mb-1 block font-medium">
-        {label}
-      </label>
-      {children}
-      {error && (
-        <span id={`${id}-error`} className="mt-1 block text-sm text-error">
-          {error}
-        </span>
-      )}
-    </div>
-  )
-}
