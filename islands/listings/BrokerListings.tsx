@@ -1,24 +1,22 @@
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
-import { useEffect, useState } from 'react'
+import { useQueryClient } from '@tanstack/react-query'
+import { useState } from 'react'
 import type { DashboardStats, Listing, ListingPage } from '../../src/modules/listings/model'
-import { DEFAULT_PAGE_SIZE, REFRESH_MS, type PAGE_SIZES } from '../../src/shared/constants'
-import { ApiError } from '../shared/api'
+import { DEFAULT_PAGE_SIZE } from '../../src/shared/constants'
 import type { ObjectSchema } from '../shared/form-rules'
 import { Icon } from '../shared/icons'
 import { PageSizeSelect, Pagination } from '../shared/Pagination'
-import { fetchJson, retryUpTo } from '../shared/query'
 import { toast } from '../shared/toast'
 import { currencyFor } from './currency'
 import { DeleteListingDialog } from './DeleteListingDialog'
 import { FilterBar } from './FilterBar'
-import { exportFileName, exportUrl, invalidateListingQueries, LISTING_TEXT, listingsUrl, showingResults, type ListingViewer } from './listing-format'
+import { exportFileName, exportUrl, invalidateListingQueries, LISTING_TEXT, showingResults, type ListingViewer } from './listing-format'
 import { ListingDetailsDialog } from './ListingDetailsDialog'
 import { ListingFormDialog } from './ListingFormDialog'
 import { BROKER_COLUMNS, ListingTable } from './ListingTable'
 import { StatsStrip } from './StatsStrip'
-import { useListingFilters } from './useListingFilters'
 import type { ListingFilterState } from './url-filters'
 import { LoadError } from '../shared/LoadError'
+import { useListingPage, type PageSize } from './useListingPage'
 
 export type BrokerListingsIslandProps = {
   user: ListingViewer
@@ -31,11 +29,6 @@ export type BrokerListingsIslandProps = {
   rules: ObjectSchema
 }
 
-type PageSize = (typeof PAGE_SIZES)[number]
-
-/** The listing query retries once, and never on a 4xx (SPEC section 9). */
-const retryOnce = retryUpTo(1)
-
 /**
  * SPEC "Broker dashboard (listings)": header, filters mirrored in the URL, statistics, the 14-column table with the
  * broker's own rows highlighted, paging, and the details, create, edit and delete dialogs.
@@ -43,26 +36,7 @@ const retryOnce = retryUpTo(1)
 export default function BrokerListings({ user, initial, filters, stats, rules }: BrokerListingsIslandProps) {
   const queryClient = useQueryClient()
   const currency = currencyFor(user.country_name)
-  const f = useListingFilters({ initial: { ...filters, page: initial.page, per_page: initial.per_page as PageSize }, defaultPerPage: DEFAULT_PAGE_SIZE.dashboard })
-
-  // The server's page is the first view of its own key only; any other view is fetched.
-  const [first] = useState(() => JSON.stringify(f.applied))
-  const [renderedAt] = useState(() => Date.now())
-  const query = useQuery({
-    queryKey: ['listings', f.applied],
-    queryFn: () => fetchJson<ListingPage>(listingsUrl(f.applied)),
-    initialData: JSON.stringify(f.applied) === first ? initial : undefined,
-    initialDataUpdatedAt: renderedAt,
-    placeholderData: keepPreviousData,
-    refetchInterval: REFRESH_MS.dashboardListings,
-    retry: retryOnce,
-  })
-
-  const list = query.data
-  // Fewer pages than before (e.g. the last row of the last page was deleted): go to the new last page.
-  useEffect(() => {
-    if (list && list.total_pages > 0 && (f.applied.page ?? 1) > list.total_pages) f.setPage(list.total_pages)
-  }, [list, f.applied.page, f.setPage])
+  const { f, query, list, rows, loadError } = useListingPage({ queryKey: 'listings', initial, filters })
 
   const [viewing, setViewing] = useState<Listing | null>(null)
   const [form, setForm] = useState<{ listing: Listing | null } | null>(null)
@@ -90,9 +64,6 @@ export default function BrokerListings({ user, initial, filters, stats, rules }:
     }
   }
 
-  // A failed view with other filters would otherwise show the previous filters' rows as if they matched.
-  const rows = query.isError && query.isPlaceholderData ? undefined : list
-  const loadError = query.isError ? (query.error instanceof ApiError && query.error.status && query.error.message ? query.error.message : LISTING_TEXT.loadFailed) : null
   const place = [user.city_name, user.state_name].filter(Boolean).join(', ')
   const editActions = (l: Listing) =>
     l.is_editable ? (

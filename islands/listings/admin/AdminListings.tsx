@@ -1,20 +1,18 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { useEffect, useState } from 'react'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useState } from 'react'
 import type { Listing, ListingPage } from '../../../src/modules/listings/model'
-import { DEFAULT_PAGE_SIZE, REFRESH_MS, type ListingStatus, type PAGE_SIZES } from '../../../src/shared/constants'
+import { DEFAULT_PAGE_SIZE, REFRESH_MS, type ListingStatus } from '../../../src/shared/constants'
 import type { GeoOption } from '../../geo/GeoSelect'
-import { ApiError } from '../../shared/api'
 import type { ObjectSchema } from '../../shared/form-rules'
 import { ConfirmDialog } from '../../shared/Modal'
 import { PageSizeSelect, Pagination } from '../../shared/Pagination'
-import { fetchJson, sendJson, retryUpTo } from '../../shared/query'
+import { fetchJson, sendJson } from '../../shared/query'
 import { toast } from '../../shared/toast'
 import { currencyFor, FILTER_CURRENCY } from '../currency'
 import { FilterBar } from '../FilterBar'
 import { invalidateListingQueries, listingsUrl, showingResults } from '../listing-format'
 import { ListingDetailsDialog } from '../ListingDetailsDialog'
 import { ListingTable, RowMenu, type RowMenuItem } from '../ListingTable'
-import { useListingFilters } from '../useListingFilters'
 import type { ListingFilterState } from '../url-filters'
 import { ADMIN_COLUMNS } from './admin-columns'
 import { deleteMessage, failureMessage, TEXT, type AdminActor } from './admin-text'
@@ -23,6 +21,7 @@ import { AdminCreateDialog } from './AdminCreateDialog'
 import { AdminEditDialog } from './AdminEditDialog'
 import { ZoneChips } from './ZoneChips'
 import { LoadError } from '../../shared/LoadError'
+import { retryOnce, useListingPage, type PageSize } from '../useListingPage'
 
 export type AdminListingsIslandProps = {
   actor: AdminActor
@@ -39,10 +38,6 @@ export type AdminListingsIslandProps = {
   headingLevel?: 1 | 2
 }
 
-type PageSize = (typeof PAGE_SIZES)[number]
-
-/** The listing query retries once, and never on a 4xx (SPEC section 9). */
-const retryOnce = retryUpTo(1)
 /** The banner's count: the total of the smallest page (10) of SUSPENDED listings in the admin's scope. */
 const suspendedUrl = listingsUrl({ status: 'SUSPENDED', page: 1, per_page: 10 })
 
@@ -54,20 +49,7 @@ const suspendedUrl = listingsUrl({ status: 'SUSPENDED', page: 1, per_page: 10 })
 export default function AdminListings({ actor, initial, filters, suspended, countries, rules, headingLevel = 2 }: AdminListingsIslandProps) {
   const queryClient = useQueryClient()
   const master = actor.role === 'MASTER_ADMIN'
-  const f = useListingFilters({ initial: { ...filters, page: initial.page, per_page: initial.per_page as PageSize }, defaultPerPage: DEFAULT_PAGE_SIZE.dashboard })
-
-  // The server's page is the first view of its own key only; any other view is fetched.
-  const [first] = useState(() => JSON.stringify(f.applied))
-  const [renderedAt] = useState(() => Date.now())
-  const query = useQuery({
-    queryKey: ['admin-listings', f.applied],
-    queryFn: () => fetchJson<ListingPage>(listingsUrl(f.applied)),
-    initialData: JSON.stringify(f.applied) === first ? initial : undefined,
-    initialDataUpdatedAt: renderedAt,
-    placeholderData: keepPreviousData,
-    refetchInterval: REFRESH_MS.dashboardListings,
-    retry: retryOnce,
-  })
+  const { f, query, list, rows, loadError, renderedAt } = useListingPage({ queryKey: 'admin-listings', initial, filters })
   const suspendedCount = useQuery({
     queryKey: ['admin-status-counts', 'SUSPENDED'],
     queryFn: () => fetchJson<ListingPage>(suspendedUrl).then((p) => p.total),
@@ -76,12 +58,6 @@ export default function AdminListings({ actor, initial, filters, suspended, coun
     refetchInterval: REFRESH_MS.dashboardListings,
     retry: retryOnce,
   })
-
-  const list = query.data
-  // Fewer pages than before (e.g. the last row of the last page was deleted): go to the new last page.
-  useEffect(() => {
-    if (list && list.total_pages > 0 && (f.applied.page ?? 1) > list.total_pages) f.setPage(list.total_pages)
-  }, [list, f.applied.page, f.setPage])
 
   const [viewing, setViewing] = useState<Listing | null>(null)
   const [adding, setAdding] = useState(false)
@@ -115,9 +91,6 @@ export default function AdminListings({ actor, initial, filters, suspended, coun
     window.scrollTo({ top: 0, behavior: 'smooth' })
   }
 
-  // A failed view with other filters would otherwise show the previous filters' rows as if they matched.
-  const rows = query.isError && query.isPlaceholderData ? undefined : list
-  const loadError = query.isError ? (query.error instanceof ApiError && query.error.status && query.error.message ? query.error.message : TEXT.loadFailed) : null
   const Heading = headingLevel === 1 ? 'h1' : 'h2'
 
   return (
