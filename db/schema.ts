@@ -258,3 +258,20 @@ export const auditEvents = sqliteTable(
     index('audit_events_actor_idx').on(t.actorUserId, t.createdAt),
   ],
 )
+
+/**
+ * Rate-limit counters in fixed windows (failed sign-ins, reset requests, registrations), per limiter and key. In the
+ * database rather than a process's memory, so the limits hold for every process serving the same database and
+ * survive a restart.
+ */
+export const rateLimits = sqliteTable(
+  'rate_limits',
+  {
+    bucket: text('bucket').notNull(),
+    key: text('key').notNull(),
+    count: integer('count').notNull(),
+    /** Epoch milliseconds when the window ends. */
+    resetAt: integer('reset_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.bucket, t.key] }), index('rate_limits_reset_idx').on(t.resetAt)],
+)

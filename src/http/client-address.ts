@@ -9,5 +9,11 @@ export function clientAddress(request: Request, server: Server<unknown> | null |
     const forwarded = request.headers.get('x-forwarded-for')?.split(',')[0]?.trim()
     if (forwarded) return forwarded
   }
-  return server?.requestIP(request)?.address ?? 'unknown'
+  return plainAddress(server?.requestIP(request)?.address ?? 'unknown')
 }
+
+/**
+ * An IPv4 peer of a dual-stack socket shows as `::ffff:203.0.113.7`; it is the same client as `203.0.113.7` (what a
+ * proxy's X-Forwarded-For says), so limits count it under one key.
+ */
+export const plainAddress = (address: string) => (/^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(address) ? address.slice(7) : address)

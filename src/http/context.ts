@@ -15,15 +15,17 @@ const PAGE_CACHE = { entries: 1024, weight: 32 * 1024 * 1024, weigh: (body: unkn
 
 export const createPageCache = () => new SnapshotCache(PAGE_CACHE)
 
-const limiter = ({ limit, windowMs }: { limit: number; windowMs: number }) => new RateLimiter(limit, windowMs)
-
-export const createLimits = () => ({
-  loginByAddress: limiter(RATE_LIMITS.failedLoginPerAddress),
-  loginByAccount: limiter(RATE_LIMITS.failedLoginPerAccount),
-  resetByAddress: limiter(RATE_LIMITS.resetRequestPerAddress),
-  resetByAccount: limiter(RATE_LIMITS.resetRequestPerAccount),
-  registerByAddress: limiter(RATE_LIMITS.registrationPerAddress),
-})
+/** The limiters of SPEC's rate limits, each counting in its own bucket of the `rate_limits` table. */
+export const createLimits = (db: Database) => {
+  const limiter = (bucket: keyof typeof RATE_LIMITS) => new RateLimiter(db, bucket, RATE_LIMITS[bucket].limit, RATE_LIMITS[bucket].windowMs)
+  return {
+    loginByAddress: limiter('failedLoginPerAddress'),
+    loginByAccount: limiter('failedLoginPerAccount'),
+    resetByAddress: limiter('resetRequestPerAddress'),
+    resetByAccount: limiter('resetRequestPerAccount'),
+    registerByAddress: limiter('registrationPerAddress'),
+  }
+}
 export type Limits = ReturnType<typeof createLimits>
 
 /**
@@ -39,7 +41,7 @@ export function createContext(db: Database, config: Config, overrides: Partial<A
     config,
     mail: overrides.mail ?? new Mailer(db, config),
     documents: overrides.documents ?? new DocumentStore(config.documentsDir),
-    limits: overrides.limits ?? createLimits(),
+    limits: overrides.limits ?? createLimits(db),
     pending: overrides.pending ?? new PendingEvents(),
     counts: overrides.counts ?? new SnapshotCache(),
     pages: overrides.pages ?? createPageCache(),

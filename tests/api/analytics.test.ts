@@ -6,7 +6,7 @@ import { signIn, type SignedIn } from '../support/auth'
 import { seedPlace } from '../support/fixtures'
 
 // A known dataset, written straight into the table, so every figure below is computed by hand.
-const h = createTestApp({ TZ: 'Asia/Kolkata' })
+const h = await createTestApp({ TZ: 'Asia/Kolkata' })
 afterAll(() => h.close())
 const DAY = 86_400_000
 const today = calendarDate(Date.now(), 'Asia/Kolkata')

@@ -3,7 +3,7 @@ import { createTestApp } from '../support/app'
 import { signIn, withJson, type SignedIn } from '../support/auth'
 import { seedPlace } from '../support/fixtures'
 
-const h = createTestApp()
+const h = await createTestApp()
 afterAll(() => h.close())
 let master: SignedIn
 let adminA: SignedIn

@@ -3,7 +3,7 @@ import { users } from '../../db/schema'
 import { SESSION_COOKIE } from '../../src/http/auth'
 import { createTestApp, jsonBody } from '../support/app'
 
-const h = createTestApp()
+const h = await createTestApp()
 afterAll(() => h.close())
 const PASSWORD = 'Broker@123'
 

@@ -5,7 +5,7 @@ import { createTestApp } from '../support/app'
 import { signIn } from '../support/auth'
 import { seedPlace } from '../support/fixtures'
 
-const h = createTestApp()
+const h = await createTestApp()
 afterAll(() => h.close())
 let place: ReturnType<typeof seedPlace>
 

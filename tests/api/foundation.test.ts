@@ -5,7 +5,7 @@ import { errorHandler, conflict } from '../../src/http/errors'
 import { securityHeaders } from '../../src/http/security'
 import { createTestApp, jsonBody } from '../support/app'
 
-const h = createTestApp()
+const h = await createTestApp()
 afterAll(() => h.close())
 
 describe('health', () => {
@@ -19,12 +19,12 @@ describe('health', () => {
   })
 
   test('a database that no longer answers makes health 503', async () => {
-    const broken = createTestApp()
+    const broken = await createTestApp()
     broken.db.$client.exec('DROP TABLE __drizzle_migrations')
     const res = await broken.request('/api/health')
     expect(res.status).toBe(503)
     expect((await res.json()).database.ok).toBe(false)
-    broken.close()
+    await broken.close()
   })
 })
 

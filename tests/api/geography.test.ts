@@ -4,7 +4,7 @@ import { auditEvents, listings, sessions } from '../../db/schema'
 import { signIn, withJson, type SignedIn } from '../support/auth'
 import { createTestApp } from '../support/app'
 
-const h = createTestApp()
+const h = await createTestApp()
 let master: SignedIn
 let moduleAdmin: SignedIn
 let broker: SignedIn

@@ -7,7 +7,7 @@ import { createTestApp } from '../support/app'
 import { signIn, withJson, type SignedIn } from '../support/auth'
 import { seedPlace } from '../support/fixtures'
 
-const h = createTestApp()
+const h = await createTestApp()
 afterAll(() => h.close())
 let mumbai: number
 let pune: number
@@ -172,7 +172,8 @@ describe('filters', () => {
     const first = await list(master, 'search=probe')
     expect(first.listings.map((l: { details: string }) => l.details)).toEqual(['cache probe'])
     expect(await list(master, 'search=probe')).toEqual(first) // served again
-    expect(h.ctx.pages.size).toBeGreaterThan(0)
+    // The page cache lives in the answering process: visible only when that is this one.
+    if (h.inProcess) expect(h.ctx.pages.size).toBeGreaterThan(0)
     const mine = async () => (await (await h.request('/api/listings/my', { headers: asha.bearer })).json()).find((l: { id: number }) => l.id === body.id)
     expect((await mine()).details).toBe('cache probe')
     await patch(asha, body.id, { details: 'cache probe edited' })

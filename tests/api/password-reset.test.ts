@@ -10,14 +10,14 @@ let smtp: Awaited<ReturnType<typeof startSmtp>>
 let h: TestApp
 beforeAll(async () => {
   smtp = await startSmtp()
-  h = createTestApp({ SMTP_URL: smtp.url, PUBLIC_URL: 'http://brokernet.test' })
+  h = await createTestApp({ SMTP_URL: smtp.url, PUBLIC_URL: 'http://brokernet.test' })
 })
 afterAll(async () => {
-  h.close()
+  await h.close()
   await smtp.close()
 })
 beforeEach(() => {
-  h.ctx.limits.resetByAddress.reset('unknown')
+  h.ctx.limits.resetByAddress.reset(h.address)
 })
 
 const forgot = (email: string) => h.request('/api/auth/password/forgot', jsonBody({ email }))
@@ -67,7 +67,7 @@ describe('password reset by mail', () => {
     expect(known.status).toBe(200)
     expect(unknown.status).toBe(200)
     expect(await known.json()).toEqual(await unknown.json())
-    await h.ctx.mail.idle()
+    await h.mailIdle()
     const to = h.db.select({ to: mailOutbox.toAddress }).from(mailOutbox).all().map((r) => r.to)
     expect(to).toContain('known@example.com')
     expect(to).not.toContain('nobody-here@example.com')
@@ -108,9 +108,9 @@ describe('password reset by mail', () => {
     expect(res.status).toBe(429)
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0)
 
-    h.ctx.limits.resetByAddress.reset('unknown')
+    h.ctx.limits.resetByAddress.reset(h.address)
     const limiter = h.ctx.limits.resetByAddress
-    for (let i = 0; i < limiter.limit; i++) limiter.hit('unknown')
+    for (let i = 0; i < limiter.limit; i++) limiter.hit(h.address)
     expect((await forgot(`fresh${Date.now()}@example.com`)).status).toBe(429)
   })
 

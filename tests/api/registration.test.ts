@@ -6,7 +6,7 @@ import { LIMITS } from '../../src/shared/constants'
 import { createTestApp } from '../support/app'
 import { createUser, FILE_BYTES, seedPlace } from '../support/fixtures'
 
-const h = createTestApp()
+const h = await createTestApp()
 afterAll(() => h.close())
 let place: ReturnType<typeof seedPlace>
 
@@ -18,7 +18,7 @@ beforeAll(async () => {
 })
 
 // Every request here comes from one address; the per-address limit has its own test below.
-beforeEach(() => h.ctx.limits.registerByAddress.reset('unknown'))
+beforeEach(() => h.ctx.limits.registerByAddress.reset(h.address))
 
 let seq = 0
 function form(overrides: Record<string, string | File | undefined> = {}) {
@@ -50,7 +50,7 @@ describe('POST /api/auth/register', () => {
     const user = userByEmail('nisha.patel@example.com')!
     expect(user).toMatchObject({ role: 'BROKER', isActive: false, registrationStatus: 'PENDING', phone: '+91 98765 43210', idCardNumber: 'ID-001' })
     expect(user.passwordHash.startsWith('$argon2id$')).toBe(true)
-    await h.ctx.mail.idle()
+    await h.mailIdle()
     const to = h.db.select().from(mailOutbox).all().map((m) => m.toAddress).sort()
     expect(to).toEqual(['city-admin@example.com', 'master@example.com', 'nisha.patel@example.com'])
     expect(h.db.select().from(auditEvents).where(eq(auditEvents.action, 'user.register')).all()).toHaveLength(1)
@@ -173,7 +173,7 @@ describe('POST /api/auth/register', () => {
   test('an address that registers too often: 429 with Retry-After', async () => {
     const limiter = h.ctx.limits.registerByAddress
     // Counted as if limit - 1 had registered already (each real one costs a password hash).
-    for (let i = 1; i < limiter.limit; i++) limiter.hit('unknown')
+    for (let i = 1; i < limiter.limit; i++) limiter.hit(h.address)
     expect((await post(form())).status).toBe(201)
     const res = await post(form())
     expect(res.status).toBe(429)

@@ -6,7 +6,7 @@ import { approveUser, rejectUser, setUserActive } from '../../src/modules/users/
 import { createTestApp, jsonBody } from '../support/app'
 import { createUser, seedPlace } from '../support/fixtures'
 
-const h = createTestApp()
+const h = await createTestApp()
 afterAll(() => h.close())
 const PASSWORD = 'Broker@123'
 let master: Actor
@@ -16,7 +16,7 @@ beforeAll(async () => {
   master = { ...(await createUser(h.db, { email: 'master@example.com', role: 'MASTER_ADMIN', fullName: 'Master' })), access: 'any' }
 })
 beforeEach(() => {
-  h.ctx.limits.loginByAddress.reset('unknown')
+  h.ctx.limits.loginByAddress.reset(h.address)
 })
 
 const login = (email: string, password = PASSWORD) => h.request('/api/auth/login', jsonBody({ email, password }))
@@ -52,13 +52,13 @@ describe('sessions', () => {
   })
 
   test('the cookie is Secure when PUBLIC_URL is https', async () => {
-    const secure = createTestApp({ PUBLIC_URL: 'https://brokers.example.com' })
+    const secure = await createTestApp({ PUBLIC_URL: 'https://brokers.example.com' })
     try {
       await createUser(secure.db, { email: 'tls@example.com' })
       const res = await secure.request('/api/auth/login', jsonBody({ email: 'tls@example.com', password: PASSWORD }))
       expect(res.headers.get('set-cookie')).toContain('Secure')
     } finally {
-      secure.close()
+      await secure.close()
     }
   })
 
@@ -123,7 +123,7 @@ describe('rate limits on sign-in', () => {
 
   test('one address failing across many accounts is stopped too', async () => {
     const limiter = h.ctx.limits.loginByAddress
-    for (let i = 1; i < limiter.limit; i++) limiter.hit('unknown')
+    for (let i = 1; i < limiter.limit; i++) limiter.hit(h.address)
     expect((await login(`someone${Date.now()}@example.com`, 'Wrong@1234')).status).toBe(401)
     const res = await login('anyone-else@example.com', 'Wrong@1234')
     expect(res.status).toBe(429)

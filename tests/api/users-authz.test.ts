@@ -6,7 +6,7 @@ import { signIn } from '../support/auth'
 import { FILE_BYTES, seedPlace } from '../support/fixtures'
 
 // Every users route, tried by every kind of caller: the server, not the UI, decides who may do what.
-const h = createTestApp()
+const h = await createTestApp()
 afterAll(() => h.close())
 let cityA: number
 let cityB: number

@@ -6,7 +6,7 @@ import { createTestApp } from '../support/app'
 import { signIn, withJson, type SignedIn } from '../support/auth'
 import { FILE_BYTES, seedPlace } from '../support/fixtures'
 
-const h = createTestApp()
+const h = await createTestApp()
 afterAll(() => h.close())
 let cityA: number
 let cityB: number
@@ -111,7 +111,7 @@ describe('approvals', () => {
     expect(res.status).toBe(200)
     expect(await res.json()).toMatchObject({ registration_status: 'APPROVED', is_active: true })
     expect((await (await h.request('/api/users/pending/approvals', { headers: moduleAdmin.bearer })).json()).total).toBe(before - 1)
-    await h.ctx.mail.idle()
+    await h.mailIdle()
     expect(h.db.select().from(mailOutbox).where(and(eq(mailOutbox.toAddress, reg.email), eq(mailOutbox.subject, 'Your Brokernet account is approved'))).all()).toHaveLength(1)
     expect(auditOf(reg.id, 'user.approve')[0]).toMatchObject({ actorUserId: moduleAdmin.user.id })
     const again = await h.request(`/api/users/${reg.id}/approve`, { method: 'POST', headers: moduleAdmin.browser })
@@ -125,7 +125,7 @@ describe('approvals', () => {
     const res = await h.request(`/api/users/${reg.id}/reject?reason=${encodeURIComponent('ID card unreadable')}`, { method: 'POST', headers: master.browser })
     expect(await res.json()).toMatchObject({ registration_status: 'REJECTED', is_active: false, rejection_reason: 'ID card unreadable' })
     expect(auditOf(reg.id, 'user.reject')[0]).toMatchObject({ reason: 'ID card unreadable', actorUserId: master.user.id })
-    await h.ctx.mail.idle()
+    await h.mailIdle()
     const mail = h.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, reg.email)).all().find((m) => m.subject === 'Your Brokernet registration')
     expect(mail?.textBody).toContain('ID card unreadable')
     // Activation cannot skip approval.

@@ -1,41 +1,97 @@
+import { eq } from 'drizzle-orm'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { closeDatabase, openDatabase, type Database } from '../../db/client'
+import { mailOutbox, users } from '../../db/schema'
 import { createApp } from '../../src/app'
 import { loadConfig, type Config } from '../../src/config'
 import { createContext, type AppContext } from '../../src/http/context'
+import { startServer } from './server'
+
+/**
+ * Where the API suites send their requests. Unset: in process, through `app.handle` (fast, no port).
+ * `BROKERNET_BINARY=/path/to/brokernet`: over real HTTP to that compiled binary, started once per test app on the
+ * same temporary database, so the artifact self-hosters run is the thing tested (`bun run test` runs both).
+ */
+export const BINARY = process.env.BROKERNET_BINARY || undefined
 
 export type TestApp = {
+  /** The in-process app; under BROKERNET_BINARY it is not the one answering (see `inProcess`). */
   app: ReturnType<typeof createApp>
+  /** The test's own connection to the app's database: fixtures write through it, assertions read through it. */
   db: Database
   config: Config
+  /** Services over the same database, for fixtures and direct service calls (their rows are what the app reads). */
   ctx: AppContext
   dataDir: string
-  /** A request to the app as a browser or script would send it, without a network. */
+  /** True when requests go through `app.handle`; false when a compiled binary answers over HTTP. */
+  inProcess: boolean
+  /** The client address the app sees for these requests (what its rate limits count by). */
+  address: string
+  /** A request to the app as a browser or script would send it. */
   request: (path: string, init?: RequestInit) => Promise<Response>
-  close: () => void
+  /** Resolves once the app has delivered (or given up on) every mail it queued. */
+  mailIdle: () => Promise<void>
+  /** Stops the binary, if any, and removes the database and its folder. */
+  close: () => Promise<void>
 }
 
 /** A fresh app on its own migrated SQLite file in a temporary DATA_DIR: the real thing, not a mock. */
-export function createTestApp(env: Record<string, string> = {}, overrides: Partial<AppContext> = {}): TestApp {
+export async function createTestApp(env: Record<string, string> = {}, overrides: Partial<AppContext> = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'brokernet-test-'))
   const config = loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'production', ...env })
   const db = openDatabase(config.databasePath)
   const ctx = createContext(db, config, overrides)
   const app = createApp(ctx)
+  const base = { app, db, config, ctx, dataDir }
+  if (!BINARY)
+    return {
+      ...base,
+      inProcess: true,
+      address: 'unknown', // app.handle has no server, so no peer address
+      request: (path, init) => app.handle(new Request(`http://localhost${path}`, init)),
+      mailIdle: () => ctx.mail.idle(),
+      close: async () => {
+        await ctx.mail.close()
+        closeDatabase(db)
+        rmSync(dataDir, { recursive: true, force: true })
+      },
+    }
+
+  const server = await startServer({ command: [BINARY], dataDir, env: { DEMO_DATA: '0', ...env } })
+  // Its first start created a master admin in the empty database; the in-process app starts without one, and both
+  // targets must start from the same state.
+  db.delete(users).where(eq(users.email, config.adminEmail)).run()
+  // By address, not name: the address the app sees (and counts rate limits by) is then known.
+  const base127 = server.url.replace('//localhost:', '//127.0.0.1:')
+  const origin = new URL(base127).origin
   return {
-    app,
-    db,
-    config,
-    ctx,
-    dataDir,
-    request: (path, init) => app.handle(new Request(`http://localhost${path}`, init)),
-    close: () => {
-      void ctx.mail.close()
-      closeDatabase(db)
-      rmSync(dataDir, { recursive: true, force: true })
+    ...base,
+    inProcess: false,
+    address: '127.0.0.1',
+    request: (path, init = {}) => {
+      const headers = new Headers(init.headers)
+      // Fixtures speak of the app's own origin as http://localhost (what app.handle sees); over HTTP it has a port.
+      if (headers.get('origin') === 'http://localhost') headers.set('origin', origin)
+      // Answers as sent: no redirect followed, no gzip undone (app.handle does neither).
+      return fetch(base127 + path, { ...init, headers, redirect: 'manual', decompress: false })
     },
+    mailIdle: () => outboxSettled(db),
+    close: async () => {
+      await ctx.mail.close()
+      closeDatabase(db)
+      await server.stop() // and removes dataDir
+    },
+  }
+}
+
+/** The binary's mailer works on its own: wait until no outbox row is still PENDING (delivered, logged or failed). */
+async function outboxSettled(db: Database, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs
+  while (db.select({ id: mailOutbox.id }).from(mailOutbox).where(eq(mailOutbox.status, 'PENDING')).get()) {
+    if (Date.now() > deadline) throw new Error('mail still pending after 20 s')
+    await Bun.sleep(20)
   }
 }
 
@@ -44,3 +100,4 @@ export const jsonBody = (body: unknown, method = 'POST'): RequestInit => ({
   headers: { 'content-type': 'application/json' },
   body: JSON.stringify(body),
 })
+

@@ -6,7 +6,7 @@ import { can, grantFor } from '../../src/policy/permissions'
 import { signIn } from '../support/auth'
 import { createTestApp } from '../support/app'
 
-const h = createTestApp()
+const h = await createTestApp()
 afterAll(() => h.close())
 const DAY = 86_400_000
 
