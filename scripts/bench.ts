@@ -88,7 +88,7 @@ async function foundation(): Promise<string[]> {
   }
 
   // 2. Landing page weight and 3. in-process latency.
-  const h = createTestApp()
+  const h = await createTestApp()
   const landing = await (await h.request('/')).text()
   const linked = [...landing.matchAll(/<(?:script[^>]*src|link[^>]*rel="stylesheet"[^>]*href)="([^"]+)"/g)].map((m) => m[1]!)
   let raw = 0
