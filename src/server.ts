@@ -4,7 +4,7 @@ import { createApp } from './app'
 import { bootstrap, DEMO_PASSWORD } from './bootstrap'
 import { ConfigError, loadConfig } from './config'
 import { createContext } from './http/context'
-import { MAX_BODY_BYTES } from './http/body-limit'
+import { TRANSPORT_BODY_LIMIT } from './http/body-limit'
 
 let config
 try {
@@ -36,7 +36,7 @@ let server
 try {
   // Through Elysia's listen, so handlers get the server: client addresses for rate limits, and no idle
   // timeout on the approvals event stream. reusePort off: a port in use is an error, not a shared port.
-  app.listen({ port: config.port, maxRequestBodySize: MAX_BODY_BYTES * 4, reusePort: false, idleTimeout: 30 })
+  app.listen({ port: config.port, maxRequestBodySize: TRANSPORT_BODY_LIMIT, reusePort: false, idleTimeout: 30 })
   server = app.server!
 } catch (e) {
   console.error(`Cannot listen on port ${config.port}: ${(e as Error).message}. Set PORT to a free port.`)

@@ -19,6 +19,9 @@ export type FieldSchema = {
 export type ObjectSchema = { properties: Record<string, FieldSchema>; required?: string[] }
 export type FieldErrors = Record<string, string>
 
+/** Characters as people (and JSON Schema's maxLength) count them: an emoji is one, as on the server. */
+const characterCount = (s: string) => [...s].length
+
 const messageOf = (s: FieldSchema, fallback: string, rule?: keyof NonNullable<FieldSchema['errorMessage']>) =>
   (rule && s.errorMessage?.[rule]) ?? s.error ?? fallback
 
@@ -40,8 +43,9 @@ export function checkField(schema: FieldSchema, value: unknown, required: boolea
       : messageOf(schema, 'Invalid value', 'type')
   }
   if (typeof value === 'string') {
-    if (schema.minLength !== undefined && value.length < schema.minLength) return messageOf(schema, `At least ${schema.minLength} characters`, 'minLength')
-    if (schema.maxLength !== undefined && value.length > schema.maxLength) return messageOf(schema, `At most ${schema.maxLength} characters`, 'maxLength')
+    const length = characterCount(value)
+    if (schema.minLength !== undefined && length < schema.minLength) return messageOf(schema, `At least ${schema.minLength} characters`, 'minLength')
+    if (schema.maxLength !== undefined && length > schema.maxLength) return messageOf(schema, `At most ${schema.maxLength} characters`, 'maxLength')
     if (schema.pattern !== undefined && !new RegExp(schema.pattern).test(value)) return messageOf(schema, 'Invalid format', 'pattern')
   }
   if (typeof value === 'number') {

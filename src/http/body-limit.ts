@@ -1,14 +1,46 @@
 import { Elysia } from 'elysia'
+import { HttpError } from './errors'
 
 /** The largest request body the app reads: an identity document of 10 MB (admin upload) plus its form fields. */
 export const MAX_BODY_BYTES = 11 * 1024 * 1024
 
 /**
- * Refuses a declared body over the limit before anything reads it, with the API's JSON error. (Bun's own limit,
- * set higher in server.ts, still stops bodies that declare no length, but answers without a JSON `detail`.)
+ * Bun's own limit, set out of the way: over it Bun answers a bare 413 with no JSON before the app sees the request.
+ * The app's limit above is what applies; nothing is read past it.
  */
-export const bodyLimit = new Elysia({ name: 'body-limit' }).onRequest(({ request }) => {
-  const length = Number(request.headers.get('content-length') ?? 0)
-  if (length > MAX_BODY_BYTES)
-    return Response.json({ detail: `Request body too large: the limit is ${MAX_BODY_BYTES / 1024 / 1024} MB` }, { status: 413 })
-})
+export const TRANSPORT_BODY_LIMIT = Number.MAX_SAFE_INTEGER
+
+const tooLarge = () => new HttpError(413, `Request body too large: the limit is ${MAX_BODY_BYTES / 1024 / 1024} MB`)
+
+/**
+ * Whether a body sent without a declared length (chunked) stays within the limit, read from a copy of the stream
+ * and stopped as soon as it does not: the original is then parsed as usual. At most the limit is ever buffered.
+ */
+async function withinLimit(request: Request): Promise<boolean> {
+  const reader = request.clone().body!.getReader()
+  let bytes = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) return true
+    bytes += value.byteLength
+    if (bytes > MAX_BODY_BYTES) {
+      void reader.cancel()
+      return false
+    }
+  }
+}
+
+/**
+ * One limit for every request body, always answered with the API's JSON error (the server is started with a
+ * transport limit far above it, so Bun never answers a bare 413 of its own):
+ * - a declared length over the limit is refused before anything is read;
+ * - a body without a declared length is counted as it is read, before any route parses it.
+ */
+export const bodyLimit = new Elysia({ name: 'body-limit' })
+  .onRequest(({ request }) => {
+    const length = Number(request.headers.get('content-length') ?? 0)
+    if (length > MAX_BODY_BYTES) return Response.json({ detail: tooLarge().message }, { status: 413 })
+  })
+  .onParse({ as: 'global' }, async ({ request }) => {
+    if (request.body && !request.headers.has('content-length') && !(await withinLimit(request))) throw tooLarge()
+  })

@@ -1,8 +1,11 @@
+import { Kind } from '@sinclair/typebox'
 import { ValueErrorType } from '@sinclair/typebox/errors'
+import { brokenTextRule, TEXT_KIND } from '../shared/schema'
 import { Elysia, ValidationError } from 'elysia'
 import { createElement } from 'react'
 import { ErrorFallback } from '../../islands/shared/ErrorFallback'
 import { renderPage } from '../pages/render'
+import { logText } from './log-text'
 
 /**
  * An error a service throws when the request cannot be honoured; its message is the `detail` clients read,
@@ -10,7 +13,7 @@ import { renderPage } from '../pages/render'
  */
 export class HttpError extends Error {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429,
+    readonly status: 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 429,
     message: string,
     readonly headers: Record<string, string> = {},
   ) {
@@ -51,18 +54,20 @@ export function validationIssues(error: Readonly<ValidationError>): ValidationIs
     const loc = [error.type, ...path.split('/').filter(Boolean).map((p) => (/^\d+$/.test(p) ? Number(p) : p))]
     const key = loc.join('.')
     const typeName = 'type' in e && typeof e.type === 'number' ? (ERROR_TYPE_NAMES[e.type] ?? 'Invalid') : 'Invalid'
-    const schema = ('schema' in e ? e.schema : {}) as { error?: unknown; errorMessage?: Record<string, string> }
+    const schema = ('schema' in e ? e.schema : {}) as { error?: unknown; errorMessage?: Record<string, string>; minLength?: number; maxLength?: number; pattern?: string; multiline?: boolean }
     const value = 'value' in e ? e.value : undefined
-    const rule = value === '' || value === undefined ? 'required' : ruleOf(typeName)
+    // A text field (src/shared/schema.ts) reports only "not a Text"; which of its rules failed is worked out here.
+    const textRule = (schema as Record<symbol, unknown>)[Kind] === TEXT_KIND ? (brokenTextRule(schema, value) ?? 'type') : null
+    const rule = value === '' || value === undefined ? 'required' : (textRule ?? ruleOf(typeName))
     const msg =
       schema.errorMessage?.[rule] ??
-      schema.errorMessage?.[ruleOf(typeName)] ??
+      (textRule ? undefined : schema.errorMessage?.[ruleOf(typeName)]) ??
       (typeof schema.error === 'string' ? schema.error : undefined) ??
       e.summary ??
       ('message' in e ? String(e.message) : 'Invalid value')
     // The first problem found for a field is the one to fix; a missing value beats anything else said of it.
     if (byLoc.has(key) && rule !== 'required') continue
-    byLoc.set(key, { loc, msg, type: snake(typeName) })
+    byLoc.set(key, { loc, msg, type: textRule ? `string_${snake(rule)}` : snake(typeName) })
   }
   return [...byLoc.values()]
 }
@@ -78,6 +83,9 @@ export class FieldError extends HttpError {
 export const fieldError = (field: string, msg: string, where = 'body') => new FieldError({ loc: [where, field], msg, type: 'value_error' })
 
 const snake = (s: string) => s.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase()
+
+/** The methods some route answers; any other (TRACE, CONNECT, made-up ones) is a 405 wherever it is sent. */
+const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
 
 const isApi = (path: string) => path === '/api' || path.startsWith('/api/')
 
@@ -99,10 +107,23 @@ export const errorHandler = new Elysia({ name: 'error-handler' })
       case 'VALIDATION':
         set.status = 422
         return { detail: validationIssues(error) }
-      case 'PARSE':
+      case 'PARSE': {
+        // Elysia wraps whatever a parse hook throws (the guard's 401/403, a body limit's 413) in a ParseError.
+        const cause = (error as Error).cause
+        if (cause instanceof HttpError) {
+          set.status = cause.status
+          Object.assign(set.headers, cause.headers)
+          return { detail: cause.message }
+        }
         set.status = 400
         return { detail: 'The request body could not be read: send valid JSON or form data matching its content type' }
+      }
       case 'NOT_FOUND':
+        if (!KNOWN_METHODS.has(request.method)) {
+          set.status = 405
+          set.headers.allow = [...KNOWN_METHODS].join(', ')
+          return { detail: `Method ${request.method} is not allowed` }
+        }
         if (!isApi(path) && (request.method === 'GET' || request.method === 'HEAD')) {
           set.status = 302
           set.headers.location = '/'
@@ -120,7 +141,7 @@ export const errorHandler = new Elysia({ name: 'error-handler' })
           set.status = status
           return { detail: (error as Error).message || 'Bad request' }
         }
-        console.error(`[error] ${request.method} ${path}:`, error)
+        console.error(`[error] ${request.method} ${logText(path)}:`, error)
         // A page that failed to render gets the error page a person can act on; the API gets JSON.
         if (!isApi(path) && request.method === 'GET')
           return renderPage(createElement(ErrorFallback, { retryHref: path }), { title: 'Something went wrong', status: 500 })

@@ -39,6 +39,8 @@ export const LIMITS = {
 } as const
 
 export const PAGE_SIZES = [10, 25, 50, 100] as const
+/** The last page number a list accepts: far past any real list, and small enough that offsets stay exact. */
+export const MAX_PAGE = 1_000_000
 export const DEFAULT_PAGE_SIZE = { dashboard: 25, service: 50 } as const
 
 export const BUDGET_RANGE = { min: 0, max: 10_000_000, step: 100_000 } as const

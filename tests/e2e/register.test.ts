@@ -83,7 +83,8 @@ describe('registration page', () => {
     for (const message of [
       'Full name must be at least 2 characters',
       'Please enter a valid email address',
-      'Password is required',
+      // SPEC section 5 "Register": the first password rule's message, also for an empty password.
+      'Password must be at least 8 characters',
       'Please select a country',
       'Please select a state',
       'Please select a city',

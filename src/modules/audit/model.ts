@@ -1,4 +1,5 @@
 import { t } from 'elysia'
+import { pageNumber, text } from '../../shared/schema'
 
 export const AuditEvent = t.Object({
   id: t.Integer(),
@@ -18,12 +19,12 @@ export type AuditEvent = typeof AuditEvent.static
 
 const date = t.Optional(t.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', errorMessage: { pattern: 'Dates are YYYY-MM-DD' } }))
 export const AuditQuery = t.Object({
-  actor: t.Optional(t.String({ maxLength: 100, description: 'Part of the actor’s name' })),
-  action: t.Optional(t.String({ maxLength: 50 })),
-  entity_type: t.Optional(t.String({ maxLength: 30 })),
+  actor: t.Optional(text({ max: 100, messages: {}, description: 'Part of the actor’s name' })),
+  action: t.Optional(text({ max: 50, messages: {} })),
+  entity_type: t.Optional(text({ max: 30, messages: {} })),
   date_from: date,
   date_to: date,
-  page: t.Optional(t.Integer({ minimum: 1, default: 1 })),
+  page: t.Optional(pageNumber),
   per_page: t.Optional(t.Integer({ minimum: 1, maximum: 100, default: 50 })),
 })
 export type AuditQuery = typeof AuditQuery.static

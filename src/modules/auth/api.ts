@@ -3,6 +3,7 @@ import { authGuard, endSession, readToken, SESSION_COOKIE, sessionCookieOptions 
 import { clientAddress } from '../../http/client-address'
 import type { AppContext } from '../../http/context'
 import { describeUser } from '../../http/page-auth'
+import { HttpError } from '../../http/errors'
 import { LIMITS } from '../../shared/constants'
 import { ErrorDetail as Detail } from '../../shared/schema'
 import { ForgotPasswordBody, LoginBody, Message, RegisterBody, Registered, ResetPasswordBody } from './model'
@@ -45,8 +46,9 @@ export const authApi = (ctx: AppContext) =>
         return { id: user.id, email: user.email, full_name: user.fullName, registration_status: 'PENDING' as const, message: REGISTERED }
       },
       {
-        parse: ({ request, status }) => {
-          if (Number(request.headers.get('content-length') ?? 0) > REGISTRATION_BODY_LIMIT) return status(413, { detail: FILE_TOO_LARGE })
+        parse: ({ request }) => {
+          // Thrown, not returned: a parse hook's return value is taken as the body.
+          if (Number(request.headers.get('content-length') ?? 0) > REGISTRATION_BODY_LIMIT) throw new HttpError(413, FILE_TOO_LARGE)
         },
         transform: dropEmptyFormFields,
         body: RegisterBody,
@@ -103,11 +105,14 @@ export const authApi = (ctx: AppContext) =>
     )
     .post(
       '/logout',
-      ({ cookie, headers, set }) => {
-        endSession(ctx.db, headers, cookie)
+      ({ cookie, headers, request, set }) => {
+        endSession(ctx, request, headers, cookie)
         set.status = 204
       },
-      { detail: { tags, summary: 'Sign out: ends this session' } },
+      {
+        response: { 204: t.Void({ description: 'Signed out (also when there was no session)' }), 403: Detail },
+        detail: { tags, summary: 'Sign out: ends this session', description: 'A cookie-borne sign-out must come from this site (403 otherwise), like every cookie-authenticated change.' },
+      },
     )
     .post('/password/forgot', ({ body, ipAddress }) => ({ message: requestPasswordReset(ctx, body.email, ipAddress) }), {
       body: ForgotPasswordBody,

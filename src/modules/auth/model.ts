@@ -14,15 +14,16 @@ const email = text({ max: 254, pattern: EMAIL_PATTERN, messages: { required: M.e
  */
 export const NewPassword = t.Intersect(
   [
-    text({ min: LIMITS.passwordMin, max: 128, messages: { required: M.passwordRequired, minLength: M.passwordMin, maxLength: M.passwordMax } }),
+    // SPEC section 5 "Register": an empty password gets the first rule's message, not a 'required' of its own.
+    text({ min: LIMITS.passwordMin, max: 128, messages: { required: M.passwordMin, minLength: M.passwordMin, maxLength: M.passwordMax } }),
     ...PASSWORD_RULES.map((r) => text({ pattern: r.pattern, messages: { pattern: r.message } })),
   ],
-  { errorMessage: { required: M.passwordRequired }, description: 'At least 8 characters, with an uppercase letter, a lowercase letter, a number and a special character' },
+  { errorMessage: { required: M.passwordMin }, description: 'At least 8 characters, with an uppercase letter, a lowercase letter, a number and a special character' },
 )
 
 export const LoginBody = t.Object({
   email: t.String({ pattern: EMAIL_PATTERN, error: 'Please enter a valid email address' }),
-  password: t.String({ minLength: 1, error: 'Password is required' }),
+  password: t.String({ minLength: 1, error: M.passwordRequired }),
 })
 export type LoginBody = typeof LoginBody.static
 

@@ -1,33 +1,35 @@
 import { Elysia, type Cookie } from 'elysia'
-import { createElement, type ReactElement } from 'react'
+import type { ReactElement } from 'react'
 import { endSession } from '../../http/auth'
 import type { AppContext } from '../../http/context'
 import { loginRedirect, pageUser } from '../../http/page-auth'
-import { renderPage } from '../../pages/render'
 import type { Role } from '../../shared/constants'
-import { AccessDenied, DashboardLayout, type ShellUser } from './layout'
-import { AccountInactive } from './page'
+import type { ShellUser } from './layout'
 import { countPending } from '../users/read'
 
 const hidden = { detail: { hide: true } }
 
-type Guard = { roles: readonly Role[]; current: string; section: string; denied: ReactElement }
+/** Who may see a page, and the message of the 'Access Denied' card everyone else gets in the shell. */
+type Guard = { roles: readonly Role[]; current: string; section: string; denied: string }
 
 /**
  * Renders a dashboard page for the signed-in, active user, in the order of SPEC section 2: signed out goes to
  * /login (remembering the page), inactive sees 'Account Inactive', a role not allowed sees the page's denial (403).
  * The API behind every page refuses the same users whatever the page shows.
+ *
+ * React and the page components are not loaded at start (docs/decisions/004-lazy-start.md): the shell comes from
+ * ./shell and `render` imports its page's view module, both on the first page request.
  */
 export const dashboardPage =
-  (ctx: AppContext, title: string, render: (user: ShellUser) => ReactElement, guard?: Guard) =>
-  ({ request, cookie }: { request: Request; cookie: Record<string, Cookie<unknown>> }) => {
+  (ctx: AppContext, title: string, render: (user: ShellUser) => Promise<ReactElement>, guard?: Guard) =>
+  async ({ request, cookie }: { request: Request; cookie: Record<string, Cookie<unknown>> }) => {
     const found = pageUser(ctx, cookie)
     if (!found) return loginRedirect(request)
-    if (!found.is_active) return renderPage(createElement(AccountInactive), { title: 'Account Inactive', status: 403 })
+    const shell = await import('./shell')
+    if (!found.is_active) return shell.accountInactive()
     const user: ShellUser = { ...found, pendingApprovals: found.role === 'BROKER' ? null : countPending(ctx.db, { role: found.role, cityId: found.city_id }) }
-    if (guard && !guard.roles.includes(user.role))
-      return renderPage(createElement(DashboardLayout, { user, current: guard.current, section: guard.section, children: guard.denied }), { title, status: 403 })
-    return renderPage(render(user), { title })
+    if (guard && !guard.roles.includes(user.role)) return shell.deniedPage(user, title, guard)
+    return shell.shellPage(await render(user), title)
   }
 
 export const dashboardRoutes = (ctx: AppContext) => {
@@ -35,8 +37,8 @@ export const dashboardRoutes = (ctx: AppContext) => {
     // A form post from the user menu: works without script, and always lands on /login (SPEC "Sign out").
     .post(
       '/logout',
-      ({ cookie, redirect }) => {
-        endSession(ctx.db, {}, cookie)
+      ({ cookie, headers, request, redirect }) => {
+        endSession(ctx, request, headers, cookie)
         return redirect('/login', 303)
       },
       hidden,

@@ -1,6 +1,6 @@
 import { t } from 'elysia'
 import { LIMITS, LISTING_STATUSES, LOCATION_ZONES } from '../../shared/constants'
-import { text } from '../../shared/schema'
+import { pageNumber, text } from '../../shared/schema'
 
 // SPEC section 3 "Listing", "Listing page response", "Listing filters"; section 5 "Broker listing form", "Admin create form".
 
@@ -63,11 +63,11 @@ export type ListingPage = typeof ListingPage.static
 const optionalId = t.Optional(t.Integer({ minimum: 1 }))
 const isoDate = t.Optional(t.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', errorMessage: { pattern: 'Dates are YYYY-MM-DD' } }))
 export const ListingQuery = t.Object({
-  search: t.Optional(t.String({ maxLength: 200, description: 'Entry ID (or a part of it), broker name, locality, property type, details: word prefixes, any case' })),
+  search: t.Optional(text({ max: 200, messages: {}, description: 'Entry ID (or a part of it), broker name, locality, property type, details: word prefixes, any case' })),
   post_type: t.Optional(postType),
   location: t.Optional(zone),
   sale_or_rent: t.Optional(saleOrRent),
-  property_type: t.Optional(t.String({ maxLength: 100 })),
+  property_type: t.Optional(text({ max: 100, messages: {} })),
   country_id: optionalId,
   state_id: optionalId,
   city_id: optionalId,
@@ -76,7 +76,7 @@ export const ListingQuery = t.Object({
   min_budget: t.Optional(t.Number({ minimum: 0 })),
   max_budget: t.Optional(t.Number({ minimum: 0 })),
   status: t.Optional(status),
-  page: t.Optional(t.Integer({ minimum: 1, default: 1 })),
+  page: t.Optional(pageNumber),
   per_page: t.Optional(
     t.Integer({ minimum: 1, maximum: 100, default: 50, description: 'One of 10, 25, 50, 100', errorMessage: { type: 'per_page must be 10, 25, 50 or 100', minimum: 'per_page must be 10, 25, 50 or 100', maximum: 'per_page must be 10, 25, 50 or 100' } }),
   ),
@@ -84,7 +84,8 @@ export const ListingQuery = t.Object({
 export type ListingQuery = typeof ListingQuery.static
 export type ListingFilters = Omit<ListingQuery, 'page' | 'per_page'>
 
-const optionalText = (max: number, what: string) => t.Optional(Nullable(text({ max, messages: { maxLength: `${what} must be at most ${max} characters` } })))
+const optionalText = (max: number, what: string, multiline = false) =>
+  t.Optional(Nullable(text({ max, multiline, messages: { maxLength: `${what} must be at most ${max} characters` } })))
 
 /** The broker form's rules (SPEC section 5); admins send the same body, plus `city_id`. */
 export const CreateListingBody = t.Object({
@@ -98,9 +99,9 @@ export const CreateListingBody = t.Object({
   location: t.Optional(Nullable(zone)),
   locality: optionalText(200, 'Locality'),
   reference: optionalText(200, 'Reference'),
-  type_details: optionalText(500, 'Type details'),
-  details: optionalText(4000, 'Details'),
-  comments: optionalText(2000, 'Comments'),
+  type_details: optionalText(500, 'Type details', true),
+  details: optionalText(4000, 'Details', true),
+  comments: optionalText(2000, 'Comments', true),
   google_location_url: t.Optional(
     t.Union([t.String({ maxLength: 2000, pattern: '^https?://[^\\s]+\\.[^\\s]+$' }), t.Null()], { errorMessage: { type: 'Please enter a valid URL' } }),
   ),
@@ -137,5 +138,5 @@ export const AdminListingForm = t.Object({
   country_id: t.Integer({ minimum: 1, errorMessage: { required: 'Country is required', type: 'Country is required', minimum: 'Country is required' } }),
   state_id: t.Integer({ minimum: 1, errorMessage: { required: 'State is required', type: 'State is required', minimum: 'State is required' } }),
   city_id: t.Integer({ minimum: 1, errorMessage: { required: 'City is required', type: 'City is required', minimum: 'City is required' } }),
-  details: text({ min: 1, max: 4000, messages: { required: 'Details are required', minLength: 'Details are required' } }),
+  details: text({ min: 1, max: 4000, multiline: true, messages: { required: 'Details are required', minLength: 'Details are required' } }),
 })

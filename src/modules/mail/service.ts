@@ -1,8 +1,9 @@
 import { and, eq } from 'drizzle-orm'
-import { createTransport, type Transporter } from 'nodemailer'
+import type { Transporter } from 'nodemailer'
 import type { Database } from '../../../db/client'
 import { mailOutbox } from '../../../db/schema'
 import type { Config } from '../../config'
+import { logText } from '../../http/log-text'
 
 export type MailMessage = { to: string; subject: string; text: string; html: string }
 
@@ -13,7 +14,8 @@ const DEFAULT_RETRY_DELAYS_MS = [2_000, 10_000, 60_000, 300_000]
  * never waits on (or fails because of) an SMTP server, and nothing is lost across a restart.
  */
 export class Mailer {
-  private readonly transport: Transporter | null
+  /** The pooled SMTP transport, made at the first delivery: nodemailer is imported then, not at start. */
+  private transport: Promise<Transporter> | null = null
   private readonly retryDelaysMs: number[]
   /** Ids queued, waiting for a retry or being delivered: what idle() waits on, and what resume() must not deliver twice. */
   private readonly tracked = new Set<number>()
@@ -29,10 +31,14 @@ export class Mailer {
     options: { retryDelaysMs?: number[] } = {},
   ) {
     this.retryDelaysMs = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS
+  }
+
+  /** nodemailer and its transport on first use (docs/decisions/004-lazy-start.md); only called when SMTP_URL is set. */
+  private smtp(url: string): Promise<Transporter> {
     // Explicit timeouts: nodemailer's 10-minute socket default would hold up retries and shutdown on a silent server.
-    this.transport = config.smtpUrl
-      ? createTransport({ url: config.smtpUrl, pool: true, connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 60_000 })
-      : null
+    return (this.transport ??= import('nodemailer').then(({ createTransport }) =>
+      createTransport({ url, pool: true, connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 60_000 }),
+    ))
   }
 
   send(...messages: MailMessage[]): void {
@@ -74,8 +80,10 @@ export class Mailer {
     }
     this.retryTimers.clear()
     // A graceful pool close lets a delivery already on the wire finish, so its row gets its final status.
-    this.transport?.close()
+    const closeTransport = () => void this.transport?.then((transport) => transport.close())
+    closeTransport()
     await this.idle()
+    closeTransport() // one a delivery in flight made after close() began (closing twice is harmless)
   }
 
   private enqueue(id: number): void {
@@ -110,17 +118,18 @@ export class Mailer {
         .get()
       if (!row) return
 
-      if (!this.transport) {
-        console.info(`[mail] to ${row.toAddress}: ${row.subject} (SMTP_URL not set: kept in the outbox)`)
-        // A developer without SMTP still needs the reset and approval links.
-        if (!this.config.production) console.info(row.textBody)
+      if (!this.config.smtpUrl) {
+        console.info(`[mail] to ${logText(row.toAddress)}: ${logText(row.subject)} (SMTP_URL not set: kept in the outbox)`)
+        // A developer without SMTP still needs the reset and approval links (each line of the body marked as the mail's).
+        if (!this.config.production) console.info(row.textBody.split('\n').map((line) => `[mail]   ${logText(line)}`).join('\n'))
         this.update(id, { status: 'LOGGED' })
         return
       }
 
       const attempts = row.attempts + 1
       try {
-        await this.transport.sendMail({
+        const transport = await this.smtp(this.config.smtpUrl)
+        await transport.sendMail({
           from: this.config.mailFrom,
           to: row.toAddress,
           subject: row.subject,

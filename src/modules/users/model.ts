@@ -1,7 +1,10 @@
 import { t } from 'elysia'
 import { LIMITS, PAGE_SIZES } from '../../shared/constants'
 import { EMAIL_PATTERN } from '../../shared/patterns'
-import { id, text } from '../../shared/schema'
+import { id, pageNumber, text } from '../../shared/schema'
+
+/** Why an account was deactivated or a registration rejected: free text, line breaks allowed. */
+const reason = text({ max: 500, multiline: true, messages: { maxLength: 'The reason must be at most 500 characters' } })
 
 // SPEC section 3 "User", "User list response", "Pending approvals response"; section 5 "Add Broker / Add Module Admin form".
 
@@ -42,13 +45,13 @@ export type UserList = typeof UserList.static
 const optionalId = t.Optional(t.Integer({ minimum: 1 }))
 export const UserListQuery = t.Object({
   role: t.Optional(Role),
-  search: t.Optional(t.String({ maxLength: 200, description: 'Name, email or ID card number (case-insensitive, partial)' })),
+  search: t.Optional(text({ max: 200, messages: {}, description: 'Name, email or ID card number (case-insensitive, partial)' })),
   country_id: optionalId,
   state_id: optionalId,
   city_id: optionalId,
   is_active: t.Optional(t.Boolean()),
   registration_status: t.Optional(t.Union([t.Literal('PENDING'), t.Literal('APPROVED'), t.Literal('REJECTED')])),
-  page: t.Optional(t.Integer({ minimum: 1, default: 1 })),
+  page: t.Optional(pageNumber),
   per_page: t.Optional(t.Integer({ minimum: 1, maximum: 100, default: 50, description: `Usually one of ${PAGE_SIZES.join(', ')}; at most 100` })),
 })
 export type UserListQuery = typeof UserListQuery.static
@@ -90,7 +93,7 @@ export type UpdateUserBody = typeof UpdateUserBody.static
 
 export const ActivationBody = t.Object({
   is_active: t.Boolean({ errorMessage: { required: 'is_active is required', type: 'is_active must be true or false' } }),
-  reason: t.Optional(t.String({ maxLength: 500 })),
+  reason: t.Optional(reason),
 })
-export const RejectQuery = t.Object({ reason: t.Optional(t.String({ maxLength: 500 })) })
+export const RejectQuery = t.Object({ reason: t.Optional(reason) })
 export const UserIdParams = t.Object({ id: t.Integer({ minimum: 1 }) })
