@@ -1,35 +1,64 @@
-// Runs every suite (unit, API, browser, binary) with bun test and ends with one line: "N passed, N failed".
+// Runs every suite with bun test and ends with one line: "N passed, N failed".
+//  1. the type check (counted as one test);
+//  2. builds dist/brokernet, the program self-hosters run;
+//  3. every suite in process (unit, API through app.handle, browser, server start-up, the binary's own test);
+//  4. the API suites again, over HTTP against dist/brokernet (tests/support/app.ts, BROKERNET_BINARY): what ships is
+//     what is tested.
+// With arguments (`bun run test tests/e2e`), only `bun test <arguments>`, in process.
 import { ensureChromium } from './ensure-chromium'
 
+const root = new URL('..', import.meta.url).pathname
 const args = process.argv.slice(2)
 ensureChromium() // browser tests fail with its message when it is missing; the others still run
 
+type Run = { passed: number; failed: number; ok: boolean }
+
 // The type check counts as one more test: a type error fails the run like any other.
-const typecheck = Bun.spawnSync([process.execPath, 'x', 'tsc', '--noEmit', '-p', '.'], { stdout: 'inherit', stderr: 'inherit' })
+const typecheck = Bun.spawnSync([process.execPath, 'x', 'tsc', '--noEmit', '-p', '.'], { cwd: root, stdout: 'inherit', stderr: 'inherit' })
 const typecheckPassed = typecheck.exitCode === 0
 console.log(typecheckPassed ? '(pass) typecheck' : '(fail) typecheck')
 
-const proc = Bun.spawn([process.execPath, 'test', '--timeout', '120000', ...args], {
-  stdout: 'pipe',
-  stderr: 'pipe',
-  env: { ...process.env, FORCE_COLOR: '0' },
-})
+async function bunTest(testArgs: string[], env: Record<string, string> = {}): Promise<Run> {
+  const proc = Bun.spawn([process.execPath, 'test', '--timeout', '120000', ...testArgs], {
+    cwd: root,
+    stdout: 'pipe',
+    stderr: 'pipe',
+    env: { ...process.env, FORCE_COLOR: '0', ...env },
+  })
+  let tail = ''
+  async function relay(stream: ReadableStream<Uint8Array>, out: NodeJS.WriteStream) {
+    const decoder = new TextDecoder()
+    for await (const chunk of stream) {
+      const text = decoder.decode(chunk, { stream: true })
+      out.write(text)
+      tail = (tail + text).slice(-4000)
+    }
+  }
+  await Promise.all([relay(proc.stdout, process.stdout), relay(proc.stderr, process.stderr)])
+  const code = await proc.exited
+  const passed = Number(/^\s*(\d+) pass\s*$/m.exec(tail)?.[1] ?? 0)
+  const failed = Number(/^\s*(\d+) fail\s*$/m.exec(tail)?.[1] ?? 0)
+  // A crash before the summary counts as a failure, so the line never reads green by accident.
+  return { passed, failed: code !== 0 && failed === 0 ? 1 : failed, ok: code === 0 && passed > 0 }
+}
 
-let tail = ''
-async function relay(stream: ReadableStream<Uint8Array>, out: NodeJS.WriteStream) {
-  const decoder = new TextDecoder()
-  for await (const chunk of stream) {
-    const text = decoder.decode(chunk, { stream: true })
-    out.write(text)
-    tail = (tail + text).slice(-4000)
+const runs: Run[] = []
+if (args.length > 0) runs.push(await bunTest(args))
+else {
+  const build = Bun.spawnSync([process.execPath, 'scripts/build-binary.ts'], { cwd: root, stdout: 'inherit', stderr: 'inherit' })
+  const built = build.exitCode === 0
+  console.log(built ? '(pass) build dist/brokernet' : '(fail) build dist/brokernet')
+  runs.push({ passed: built ? 1 : 0, failed: built ? 0 : 1, ok: built })
+  const binary = `${root}dist/brokernet`
+  // In process; the binary's own test (tests/binary.test.ts) starts the build above instead of building again.
+  runs.push(await bunTest([], built ? { BROKERNET_BUILT: binary } : {}))
+  if (built) {
+    console.log('\nThe API suites again, over HTTP against dist/brokernet:')
+    runs.push(await bunTest(['tests/api'], { BROKERNET_BINARY: binary }))
   }
 }
-await Promise.all([relay(proc.stdout, process.stdout), relay(proc.stderr, process.stderr)])
-const code = await proc.exited
 
-const passed = Number(/^\s*(\d+) pass\s*$/m.exec(tail)?.[1] ?? 0)
-const failed = Number(/^\s*(\d+) fail\s*$/m.exec(tail)?.[1] ?? 0)
-// A crash before the summary counts as a failure, so the line never reads green by accident.
-const reportedFailed = code !== 0 && failed === 0 ? 1 : failed
-console.log(`${passed + (typecheckPassed ? 1 : 0)} passed, ${reportedFailed + (typecheckPassed ? 0 : 1)} failed`)
-process.exit(code === 0 && passed > 0 && typecheckPassed ? 0 : 1)
+const passed = runs.reduce((n, r) => n + r.passed, 0) + (typecheckPassed ? 1 : 0)
+const failed = runs.reduce((n, r) => n + r.failed, 0) + (typecheckPassed ? 0 : 1)
+console.log(`${passed} passed, ${failed} failed`)
+process.exit(runs.every((r) => r.ok) && typecheckPassed ? 0 : 1)

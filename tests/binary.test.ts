@@ -10,10 +10,15 @@ let server: RunningServer
 let dir: string
 
 beforeAll(async () => {
-  const build = Bun.spawnSync([process.execPath, 'scripts/build-binary.ts'], { cwd: root, stdout: 'pipe', stderr: 'pipe' })
-  if (build.exitCode !== 0) throw new Error(`build failed:\n${build.stdout}${build.stderr}`)
+  // `bun run test` builds it once for this file and the API suites' HTTP run (BROKERNET_BUILT); alone, this file builds.
+  let built = process.env.BROKERNET_BUILT
+  if (!built) {
+    const build = Bun.spawnSync([process.execPath, 'scripts/build-binary.ts'], { cwd: root, stdout: 'pipe', stderr: 'pipe' })
+    if (build.exitCode !== 0) throw new Error(`build failed:\n${build.stdout}${build.stderr}`)
+    built = join(root, 'dist/brokernet')
+  }
   dir = mkdtempSync(join(tmpdir(), 'brokernet-bin-'))
-  copyFileSync(join(root, 'dist/brokernet'), join(dir, 'brokernet'))
+  copyFileSync(built, join(dir, 'brokernet'))
   Bun.spawnSync(['chmod', '+x', join(dir, 'brokernet')])
   server = await startServer({ command: [join(dir, 'brokernet')], cwd: dir, env: { DEMO_DATA: '1', NODE_ENV: '' } })
 }, 240_000)

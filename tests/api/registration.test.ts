@@ -106,14 +106,36 @@ describe('POST /api/auth/register', () => {
     expect(documentFiles()).toHaveLength(before)
   })
 
-  test('a body far over the limit is refused before it is read', async () => {
-    const res = await h.request('/api/auth/register', {
+  test('a body far over the limit is refused with the JSON 413, whether its length is declared or streamed', async () => {
+    const declared = await h.request('/api/auth/register', {
       method: 'POST',
-      headers: { 'content-type': 'multipart/form-data; boundary=x', 'content-length': String(50 * 1024 * 1024) },
-      body: '--x--',
+      headers: { 'content-type': 'multipart/form-data; boundary=x' },
+      body: new Uint8Array(50 * 1024 * 1024),
     })
+    expect(declared.status).toBe(413)
+    expect((await declared.json()).detail).toBeString()
+    let left = 13 // 13 MB in 1 MB pieces, no declared length
+    const streamed = await h.request('/api/auth/register', {
+      method: 'POST',
+      headers: { 'content-type': 'multipart/form-data; boundary=x' },
+      body: new ReadableStream<Uint8Array>({
+        pull(c) {
+          c.enqueue(new Uint8Array(1024 * 1024))
+          if (--left === 0) c.close()
+        },
+      }),
+    })
+    expect(streamed.status).toBe(413)
+    expect((await streamed.json()).detail).toBe('Request body too large: the limit is 11 MB')
+  })
+
+  test('a document between the registration limit and the body limit: 413 file too large, not a 422 about every field', async () => {
+    const bytes = new Uint8Array(7 * 1024 * 1024)
+    bytes.set(FILE_BYTES.jpeg())
+    const res = await post(form({ email: 'seven-mb@example.com', id_card_file: new File([bytes], 'id.jpg', { type: 'image/jpeg' }) }))
     expect(res.status).toBe(413)
-    expect((await res.json()).detail).toBeString()
+    expect(await res.json()).toEqual({ detail: 'file too large' })
+    expect(userByEmail('seven-mb@example.com')).toBeUndefined()
   })
 
   test('an email registered in any letter case: 409 email already registered', async () => {
