@@ -77,8 +77,28 @@ export const text = ({ min, max, pattern, messages, description, examples, multi
 export const id = (messages: RuleMessages, description?: string) =>
   t.Integer({ minimum: 1, errorMessage: { type: messages.required, minimum: messages.required, ...messages }, description })
 
-/** `page` of every paginated list: from 1, and bounded, so no offset arithmetic can overflow. */
-export const pageNumber = t.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1, errorMessage: { minimum: 'page starts at 1', maximum: `page must be at most ${MAX_PAGE.toLocaleString('en-US')}` } })
+/** 1000000 -> '1,000,000' (what toLocaleString('en-US') writes, without loading ICU's number formats at start). */
+const grouped = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',')
+
+/**
+ * `page` of every paginated list: a whole number from 1 to MAX_PAGE, so no offset arithmetic can overflow. Written out
+ * rather than `t.Integer({ maximum })`: Elysia checks a query integer's bounds after converting it, and a failure
+ * there loses the field's name (`loc: ["property"]`); here the bounds are part of the check itself.
+ */
+const PAGE_PATTERN = `^(?:[1-9][0-9]{0,${String(MAX_PAGE).length - 2}}|${MAX_PAGE})$`
+if (!/^10*$/.test(String(MAX_PAGE))) throw new Error('PAGE_PATTERN assumes MAX_PAGE is a power of ten')
+const PAGE_MESSAGE = `page must be a whole number from 1 to ${MAX_PAGE.toLocaleString('en-US')}`
+export const pageNumber = t
+  .Transform(
+    // A query string holds text only; the OpenAPI document shows it as the integer it stands for (docs/document.ts).
+    t.String({
+      pattern: PAGE_PATTERN,
+      description: `From 1 (the default) to ${MAX_PAGE.toLocaleString('en-US')}`,
+      errorMessage: { pattern: PAGE_MESSAGE, type: PAGE_MESSAGE },
+    }),
+  )
+  .Decode((value) => Number(value))
+  .Encode((value) => String(value))
 
 /** The body of every error answer but validation's: `{"detail": "..."}`. */
 export const ErrorDetail = t.Object({ detail: t.String() })
