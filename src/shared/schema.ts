@@ -85,7 +85,7 @@ const grouped = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',')
  * rather than `t.Integer({ maximum })`: Elysia checks a query integer's bounds after converting it, and a failure
  * there loses the field's name (`loc: ["property"]`); here the bounds are part of the check itself.
  */
-const PAGE_PATTERN = `^(?:[1-9][0-9]{0,${String(MAX_PAGE).length - 2}}|${MAX_PAGE})$`
+export const PAGE_PATTERN = `^(?:[1-9][0-9]{0,${String(MAX_PAGE).length - 2}}|${MAX_PAGE})$`
 if (!/^10*$/.test(String(MAX_PAGE))) throw new Error('PAGE_PATTERN assumes MAX_PAGE is a power of ten')
 const PAGE_MESSAGE = `page must be a whole number from 1 to ${MAX_PAGE.toLocaleString('en-US')}`
 export const pageNumber = t
@@ -99,6 +99,14 @@ export const pageNumber = t
   )
   .Decode((value) => Number(value))
   .Encode((value) => String(value))
+
+/** An answer that is a file (OpenAPI `detail.responses`): the document says which types it may be. */
+export const fileAnswer = (description: string, ...types: string[]) => ({
+  200: { description, content: Object.fromEntries(types.map((type) => [type, { schema: { type: 'string' as const, format: 'binary' } }])) },
+})
+
+/** A 204 answer: nothing in the body. */
+export const NoContent = (description: string) => t.Void({ description })
 
 /** The body of every error answer but validation's: `{"detail": "..."}`. */
 export const ErrorDetail = t.Object({ detail: t.String() })

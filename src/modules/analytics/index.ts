@@ -2,6 +2,7 @@ import { Elysia } from 'elysia'
 import { authGuard } from '../../http/auth'
 import type { AppContext } from '../../http/context'
 import { ErrorDetail as Detail } from '../../shared/schema'
+import { Message } from '../auth/model'
 import { DashboardStats } from '../listings/model'
 import { AnalyticsHealth, TopBrokers, TopBrokersQuery, Trends, TrendsQuery } from './model'
 import { dashboardStats } from './service'
@@ -44,7 +45,7 @@ export const analyticsApi = (ctx: AppContext) =>
         ctx.counts.clear()
         return { message: 'Analytics cache cleared' }
       },
-      { permission: 'read:analytics:city', detail: { tags, summary: 'Forget cached figures (they are also dropped at every change)' } },
+      { permission: 'read:analytics:city', response: { 200: Message, ...errors }, detail: { tags, summary: 'Forget cached figures (they are also dropped at every change)' } },
     )
     .get('/health', () => ({ status: 'ok' as const, cache_entries: ctx.counts.size, listings: listingCount(ctx), time_zone: ctx.config.timeZone }), {
       permission: 'read:analytics:city',

@@ -1,7 +1,7 @@
 import { Elysia, t } from 'elysia'
 import { authGuard } from '../../http/auth'
 import type { AppContext } from '../../http/context'
-import { ErrorDetail as Detail } from '../../shared/schema'
+import { ErrorDetail as Detail, fileAnswer } from '../../shared/schema'
 import { AuditEvent, AuditPage, AuditQuery } from './model'
 import { auditCsv, getAuditEvent, listAudit } from './read'
 
@@ -38,7 +38,7 @@ export const auditApi = (ctx: AppContext) =>
           },
         })
       },
-      { permission: 'read:audit:city', query: AuditQuery, detail: { tags, summary: 'The filtered audit trail as CSV' } },
+      { permission: 'read:audit:city', query: AuditQuery, detail: { tags, summary: 'The filtered audit trail as CSV', responses: fileAnswer('The trail, as an attachment', 'text/csv') } },
     )
     .get('/:id', ({ user, params }) => getAuditEvent(ctx.db, user, params.id), {
       permission: 'read:audit:city',

@@ -111,7 +111,13 @@ export const authApi = (ctx: AppContext) =>
       },
       {
         response: { 204: t.Void({ description: 'Signed out (also when there was no session)' }), 403: Detail },
-        detail: { tags, summary: 'Sign out: ends this session', description: 'A cookie-borne sign-out must come from this site (403 otherwise), like every cookie-authenticated change.' },
+        detail: {
+          tags,
+          summary: 'Sign out: ends this session',
+          description: 'Without a session it is a 204 as well. A cookie-borne sign-out must come from this site (403 otherwise), like every cookie-authenticated change.',
+          // A session is optional here (`{}`: none is fine).
+          security: [{}, { cookieAuth: [] }, { bearerAuth: [] }],
+        },
       },
     )
     .post('/password/forgot', ({ body, ipAddress }) => ({ message: requestPasswordReset(ctx, body.email, ipAddress) }), {

@@ -1,7 +1,7 @@
 import { Elysia, t } from 'elysia'
 import { authGuard } from '../../http/auth'
 import type { AppContext } from '../../http/context'
-import { ErrorDetail as Detail } from '../../shared/schema'
+import { ErrorDetail as Detail, fileAnswer } from '../../shared/schema'
 import { ActivationBody, CreateUserBody, PendingApprovals, RejectQuery, UpdateUserBody, User, UserIdParams, UserList, UserListQuery } from './model'
 import { getUser, listPending, listUsers } from './read'
 import { approveUser, createUser, readIdCard, rejectUser, setUserActive, updateUser } from './service'
@@ -38,6 +38,7 @@ export const usersApi = (ctx: AppContext) => {
         tags,
         summary: 'Live count of pending registrations (server-sent events)',
         description: '`text/event-stream`: an event `pending` with `{"total": N}` on connect and whenever a registration in your scope is created, approved or rejected.',
+        responses: { 200: { description: 'The event stream; it stays open', content: { 'text/event-stream': { schema: { type: 'string' } } } } },
       },
     })
     .get('/:id', ({ params, user }) => getUser(db, user, params.id), {
@@ -106,7 +107,12 @@ export const usersApi = (ctx: AppContext) => {
       {
         permission: 'read:user:city',
         params: UserIdParams,
-        detail: { tags, summary: "A user's identity document (download)", description: 'Each view is written to the audit trail.' },
+        detail: {
+          tags,
+          summary: "A user's identity document (download)",
+          description: 'Each view is written to the audit trail. 404 when the user has no document.',
+          responses: fileAnswer('The document, as an attachment, in the type it was stored as', 'image/jpeg', 'image/png', 'application/pdf'),
+        },
       },
     )
     .post('/:id/approve', ({ params, user }) => (approveUser(ctx, user, params.id), describe(params.id, user)), {
