@@ -1,7 +1,7 @@
 import { and, asc, count, eq } from 'drizzle-orm'
 import type { Database } from '../db/client'
 import { countries, users } from '../db/schema'
-import { seedDemoData } from '../db/seed/demo'
+import type { seedDemoData } from '../db/seed/demo'
 import type { Config } from './config'
 
 /** The demo users' shared password: printed at first start so a newcomer can sign in as any role. */
@@ -52,6 +52,8 @@ export async function bootstrap(db: Database, config: Config): Promise<Bootstrap
   }
 
   if (config.demoData && isNew) {
+    // Imported only here: the demo data (and its generator) is not loaded by a start on an existing database.
+    const { seedDemoData } = await import('../db/seed/demo')
     const seeded = seedDemoData(db, { passwordHash: await Bun.password.hash(DEMO_PASSWORD) })
     // One account of each demo role, so the start banner can say whom to sign in as.
     const sample = (role: 'BROKER' | 'MODULE_ADMIN') =>

@@ -1,50 +1,14 @@
-import { createStore, Provider } from 'jotai'
 import type { ReactElement } from 'react'
-import { renderToString } from 'react-dom/server'
-import { assetUrls } from '../../generated/assets'
-import { makeQueryClient } from '../../islands/shared/query'
-import { Island, IslandContext, type IslandCollector } from './island'
+import type { PageOptions } from './document'
 
-export type PageOptions = {
-  title: string
-  description?: string
-  status?: number
-  headers?: Record<string, string>
-}
-
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+export type { PageOptions } from './document'
 
 /**
- * Renders a whole page on the server. Each request gets its own Jotai store and its own React Query client
- * (state never leaks between requests; islands get server data as props and `initialData`, nothing is
- * fetched). The island script and the toast host are added only when the page holds an island.
+ * Renders a whole page on the server (./document.tsx). That module brings React's server renderer and every
+ * island, which a start does not need: a synchronous `require` loads it on the first page rendered, so the server
+ * answers its first request without them and `renderPage` stays a plain function for every caller (pages and the
+ * error handler alike). In the compiled binary it is a chunk of its own (docs/decisions/004-lazy-start.md).
  */
-export function renderPage(body: ReactElement, { title, description, status = 200, headers = {} }: PageOptions): Response {
-  const collector: IslandCollector = { count: 0, queryClient: makeQueryClient({ server: true }) }
-  const store = createStore()
-  const wrap = (el: ReactElement) =>
-    renderToString(
-      <IslandContext value={collector}>
-        <Provider store={store}>{el}</Provider>
-      </IslandContext>,
-    )
-  let html = wrap(body)
-  const hasIslands = collector.count > 0
-  if (hasIslands) html += wrap(<Island name="Toaster" props={{}} />)
-
-  const doc = `<!doctype html>
-<html lang="en" data-theme="corporate">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title === 'Brokernet' ? title : `${title} · Brokernet`)}</title>
-<meta name="description" content="${escapeHtml(description ?? 'Brokernet: the verified network where real-estate brokers post and discover requirements and availabilities.')}">
-<link rel="icon" href="${assetUrls.favicon}" type="image/svg+xml">
-<link rel="stylesheet" href="${assetUrls.css}">
-${hasIslands ? `<script type="module" src="${assetUrls.client}"></script>\n` : ''}</head>
-<body class="min-h-screen bg-base-200 text-base-content antialiased">
-${html}
-</body>
-</html>`
-  return new Response(doc, { status, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache', ...headers } })
+export function renderPage(body: ReactElement, options: PageOptions): Response {
+  return (require('./document') as typeof import('./document')).renderPage(body, options)
 }

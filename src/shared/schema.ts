@@ -87,13 +87,13 @@ const grouped = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',')
  */
 export const PAGE_PATTERN = `^(?:[1-9][0-9]{0,${String(MAX_PAGE).length - 2}}|${MAX_PAGE})$`
 if (!/^10*$/.test(String(MAX_PAGE))) throw new Error('PAGE_PATTERN assumes MAX_PAGE is a power of ten')
-const PAGE_MESSAGE = `page must be a whole number from 1 to ${MAX_PAGE.toLocaleString('en-US')}`
+const PAGE_MESSAGE = `page must be a whole number from 1 to ${grouped(MAX_PAGE)}`
 export const pageNumber = t
   .Transform(
     // A query string holds text only; the OpenAPI document shows it as the integer it stands for (docs/document.ts).
     t.String({
       pattern: PAGE_PATTERN,
-      description: `From 1 (the default) to ${MAX_PAGE.toLocaleString('en-US')}`,
+      description: `From 1 (the default) to ${grouped(MAX_PAGE)}`,
       errorMessage: { pattern: PAGE_MESSAGE, type: PAGE_MESSAGE },
     }),
   )

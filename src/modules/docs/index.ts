@@ -1,4 +1,3 @@
-import { openapi } from '@elysia/openapi'
 import { Elysia } from 'elysia'
 import { assetUrls } from '../../../generated/assets'
 import { VERSION } from '../../version'
@@ -13,35 +12,57 @@ const DESCRIPTION = [
   '**Errors** are JSON `{"detail": "..."}`; validation errors are `{"detail": [{"loc": [...], "msg": "...", "type": "..."}]}` with status 422.',
 ].join('\n')
 
-/** The OpenAPI 3.1 document at /swagger/json and Swagger UI at /swagger, every asset served from this program. */
-export const docsRoutes = () =>
-  new Elysia({ name: 'docs' })
-    .use(
-      openapi({
-        path: '/swagger',
-        specPath: '/swagger/json',
-        provider: null, // we serve our own page: the plugin's loads scripts from a CDN and inlines one
-        documentation: {
-          info: { title: 'Brokernet API', version: VERSION, description: DESCRIPTION },
-          tags: [
-            { name: 'Health', description: 'Liveness and version' },
-            { name: 'Auth', description: 'Sign in and out; the current user' },
-            { name: 'Geographic', description: 'Countries, states and cities. Reading the lists is open; changes need a master admin.' },
-          ],
-          components: {
-            securitySchemes: {
-              cookieAuth: { type: 'apiKey', in: 'cookie', name: 'brokernet_session', description: 'Set by POST /api/auth/login' },
-              bearerAuth: { type: 'http', scheme: 'bearer', description: 'The session token, for scripts and integrations' },
-            },
-          },
-          security: [{ cookieAuth: [] }, { bearerAuth: [] }],
+const documentation = {
+  info: { title: 'Brokernet API', description: DESCRIPTION, version: VERSION },
+  tags: [
+    { name: 'Health', description: 'Liveness and version' },
+    { name: 'Auth', description: 'Sign in and out; the current user' },
+    { name: 'Geographic', description: 'Countries, states and cities. Reading the lists is open; changes need a master admin.' },
+  ],
+  components: {
+    securitySchemes: {
+      cookieAuth: { type: 'apiKey', in: 'cookie', name: 'brokernet_session', description: 'Set by POST /api/auth/login' },
+      bearerAuth: { type: 'http', scheme: 'bearer', description: 'The session token, for scripts and integrations' },
+    },
+  },
+  security: [{ cookieAuth: [] }, { bearerAuth: [] }],
+}
+const OPENAPI_VERSION = '3.1.2' // @elysia/openapi's default
+const exclude = { paths: [/^(?!\/api\/)/] }
+
+/**
+ * The OpenAPI 3.1 document at /swagger/json and Swagger UI at /swagger, every asset served from this program.
+ *
+ * The document is @elysia/openapi's own (`toOpenAPISchema` over every route of the app, merged with our
+ * documentation exactly as its `openapi()` plugin does), but the plugin and its 270 KB are imported on the first
+ * request of the document rather than at start (docs/decisions/004-lazy-start.md). Built once: routes do not
+ * change after start.
+ */
+export const docsRoutes = () => {
+  let cached: Record<string, unknown> | undefined
+  const docs = new Elysia({ name: 'docs' })
+  return docs
+    .get(
+      '/swagger/json',
+      async function openAPISchema() {
+        if (cached) return cached
+        const { toOpenAPISchema } = await import('@elysia/openapi')
+        // `docs` reaches the whole app's routes once the app has used it (getGlobalRoutes), as the plugin did.
+        const { paths, components: { schemas } } = toOpenAPISchema(docs, exclude, undefined, undefined, OPENAPI_VERSION)
+        return (cached = { ...documentation, openapi: OPENAPI_VERSION, paths, components: { ...documentation.components, schemas } })
+      },
+      {
+        error({ error }) {
+          console.log('[@elysiajs/openapi] error at specPath')
+          console.warn(error)
         },
-        exclude: { paths: [/^(?!\/api\/)/] },
-      }),
+        detail: { hide: true },
+      },
     )
     .get('/swagger', () => new Response(swaggerPage, { headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' } }), {
       detail: { hide: true },
     })
+}
 
 const swaggerPage = `<!doctype html>
 <html lang="en">

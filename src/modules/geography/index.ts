@@ -1,9 +1,6 @@
 import { Elysia, t } from 'elysia'
-import { createElement } from 'react'
 import { can } from '../../policy/permissions'
 import { dashboardPage } from '../dashboard'
-import { AccessDenied } from '../dashboard/layout'
-import { GeographicPage } from './page'
 import { authGuard } from '../../http/auth'
 import type { AppContext } from '../../http/context'
 import { City, CityBody, CitiesQuery, Country, CountryBody, CountryIdParams, CountryTree, Detail, IdParams, State, StateBody, StatesQuery } from './model'
@@ -19,11 +16,11 @@ export const geographyRoutes = (ctx: AppContext) => {
   // The management screen; the data behind it is refused to non-masters by the API routes anyway.
   const pages = new Elysia({ name: 'geography-pages' }).get(
     '/dashboard/geographic',
-    dashboardPage(ctx, 'Geographic', (user) => createElement(GeographicPage, { user, hierarchy: geo.getHierarchy(db) }), {
+    dashboardPage(ctx, 'Geographic', async (user) => (await import('./views')).geographicView(ctx, user), {
       roles: ['MASTER_ADMIN'],
       current: '/dashboard/geographic',
       section: 'Geographic',
-      denied: createElement(AccessDenied, { message: 'Only Master Administrators can manage geographic data.' }),
+      denied: 'Only Master Administrators can manage geographic data.',
     }),
     { detail: { hide: true } },
   )

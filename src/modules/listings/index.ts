@@ -3,7 +3,6 @@ import { authGuard } from '../../http/auth'
 import type { AppContext } from '../../http/context'
 import { json, jsonText } from '../../http/json'
 import { ErrorDetail as Detail } from '../../shared/schema'
-import { exportListings } from './export'
 import { CreateListingBody, Listing, ListingIdParams, ListingPage, ListingQuery, UpdateListingBody } from './model'
 import { getListing, listListings, myListings, pageKey } from './read'
 import { createListing, deleteListing, updateListing } from './service'
@@ -34,7 +33,8 @@ export const listingsApi = (ctx: AppContext) => {
           response: { 200: t.Array(Listing), ...errors },
           detail: { tags, summary: 'The caller’s own listings, every status' },
         })
-        .get('/export/xlsx', ({ query, user }) => exportListings(ctx, user, query), {
+        // The .xlsx writer (and fflate) is imported on the first export, not at start (docs/decisions/004-lazy-start.md).
+        .get('/export/xlsx', async ({ query, user }) => (await import('./export')).exportListings(ctx, user, query), {
           signedIn: true,
           query: ListingQuery,
           detail: { tags, summary: 'The filtered list as an .xlsx file (listings-YYYY-MM-DD.xlsx)', description: 'Same filters and scope as the list; every matching row, streamed.' },

@@ -1,12 +1,9 @@
 import { Elysia } from 'elysia'
-import { renderPage } from '../../pages/render'
-import { AboutPage } from './about'
-import { LandingPage } from './page'
-import { createElement } from 'react'
 
 const page = { detail: { hide: true } }
+const views = () => import('./views')
 
-/** The public marketing site (SPEC section 2 "Public routes"). */
+/** The public marketing site (SPEC section 2 "Public routes"), rendered by ./views, loaded on the first page request. */
 export const publicPages = new Elysia({ name: 'public-pages' })
-  .get('/', () => renderPage(createElement(LandingPage), { title: 'Brokernet' }), page)
-  .get('/about', () => renderPage(createElement(AboutPage), { title: 'About' }), page)
+  .get('/', async () => (await views()).landingPage(), page)
+  .get('/about', async () => (await views()).aboutPage(), page)

@@ -1,35 +1,19 @@
 import { Elysia } from 'elysia'
-import { createElement } from 'react'
 import type { AppContext } from '../../http/context'
-import { formRules } from '../../pages/form-rules'
 import { dashboardPage } from '../dashboard'
-import { AccessDenied } from '../dashboard/layout'
-import { listCountries } from '../geography/service'
-import { ApprovalsPage } from './approvals-page'
-import { UserManagementPage } from './management-page'
-import { CreateUserBody, UpdateUserBody } from './model'
-import { listPending, listUsers } from './read'
-import { viewerOf } from '../../http/page-auth'
+import type { ShellUser } from '../dashboard/layout'
 
 const hidden = { detail: { hide: true } }
-const generic = createElement(AccessDenied, { message: "You don't have permission to access this page." })
-const FIRST_PAGE = { page: 1, per_page: 50 }
+const generic = "You don't have permission to access this page."
+const views = () => import('./views')
 
 /** The approvals and people screens; first views complete from the server, the API refuses the same users. */
 export const usersPages = (ctx: AppContext) => {
-  const { db } = ctx
-  const management = (kind: 'BROKER' | 'MODULE_ADMIN') => (user: Parameters<Parameters<typeof dashboardPage>[2]>[0]) =>
-    createElement(UserManagementPage, {
-      user,
-      kind,
-      initial: listUsers(db, viewerOf(user), { ...FIRST_PAGE, role: kind }),
-      countries: listCountries(db).map(({ id, name }) => ({ id, name })),
-      rules: { create: formRules(CreateUserBody), update: formRules(UpdateUserBody) },
-    })
+  const management = (kind: 'BROKER' | 'MODULE_ADMIN') => async (user: ShellUser) => (await views()).managementView(ctx, kind, user)
   return new Elysia({ name: 'users-pages' })
     .get(
       '/dashboard/approvals',
-      dashboardPage(ctx, 'User Approvals', (user) => createElement(ApprovalsPage, { user, initial: listPending(db, viewerOf(user)) }), {
+      dashboardPage(ctx, 'User Approvals', async (user) => (await views()).approvalsView(ctx, user), {
         roles: ['MASTER_ADMIN', 'MODULE_ADMIN'],
         current: '/dashboard/approvals',
         section: 'User Approvals',
@@ -48,7 +32,7 @@ export const usersPages = (ctx: AppContext) => {
         roles: ['MASTER_ADMIN'],
         current: '/dashboard/admins',
         section: 'Module Admins',
-        denied: createElement(AccessDenied, { message: 'Only Master Admins can manage Module Admins.' }),
+        denied: 'Only Master Admins can manage Module Admins.',
       }),
       hidden,
     )

@@ -1,0 +1,9 @@
+import { createElement } from 'react'
+import type { AppContext } from '../../http/context'
+import type { ShellUser } from '../dashboard/layout'
+import { GeographicPage } from './page'
+import { getHierarchy } from './service'
+
+// Page views, imported by the page route on its first request (docs/decisions/004-lazy-start.md).
+
+export const geographicView = (ctx: AppContext, user: ShellUser) => createElement(GeographicPage, { user, hierarchy: getHierarchy(ctx.db) })

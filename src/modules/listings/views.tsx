@@ -1,0 +1,46 @@
+import { createElement } from 'react'
+import { parseListingFilters, type ListingFilterState } from '../../../islands/listings/url-filters'
+import type { AppContext } from '../../http/context'
+import { viewerOf } from '../../http/page-auth'
+import { formRules } from '../../pages/form-rules'
+import { DEFAULT_PAGE_SIZE } from '../../shared/constants'
+import { dashboardStats } from '../analytics/service'
+import type { ShellUser } from '../dashboard/layout'
+import { BrokersOnly } from '../dashboard/page'
+import { adminStats } from '../dashboard/service'
+import { listCountries } from '../geography/service'
+import { AdminListingsPage } from './admin-page'
+import { BrokerListingsPage } from './broker-page'
+import { AdminListingForm, CreateListingBody, UpdateListingBody } from './model'
+import { MyListingsPage } from './my-listings-page'
+import { listListings, myListings } from './read'
+import { countSuspended } from './service'
+
+// Page views, imported by the page routes on their first request (docs/decisions/004-lazy-start.md).
+
+/** Admins get the admin grid and everyone else the broker view; the first page comes from the URL's filters. */
+export const listingView = (ctx: AppContext, current: '/dashboard' | '/dashboard/listings', query: Record<string, string | undefined>, user: ShellUser) => {
+  const { db } = ctx
+  const filters: ListingFilterState = parseListingFilters(query)
+  const viewer = viewerOf(user)
+  const { page = 1, per_page = DEFAULT_PAGE_SIZE.dashboard, ...rest } = filters
+  const initial = listListings(db, ctx.counts, viewer, { ...rest, page, per_page })
+  if (user.role === 'BROKER')
+    return createElement(BrokerListingsPage, { user, current, initial, filters, stats: dashboardStats(ctx, viewer), rules: formRules(CreateListingBody) })
+  return createElement(AdminListingsPage, {
+    user,
+    current,
+    initial,
+    filters,
+    stats: adminStats(ctx, user),
+    suspended: countSuspended(ctx, viewer),
+    countries: listCountries(db).map(({ id, name }) => ({ id, name })),
+    rules: { create: formRules(AdminListingForm), edit: formRules(UpdateListingBody) },
+  })
+}
+
+/** SPEC: 'Access Restricted' for everyone but brokers, inside the shell. */
+export const myListingsView = (ctx: AppContext, user: ShellUser) =>
+  user.role === 'BROKER'
+    ? createElement(MyListingsPage, { user, initial: myListings(ctx.db, viewerOf(user)), rules: formRules(CreateListingBody) })
+    : createElement(BrokersOnly, { user })

@@ -1,0 +1,53 @@
+import { createStore, Provider } from 'jotai'
+import type { ReactElement } from 'react'
+import { renderToString } from 'react-dom/server'
+import { assetUrls } from '../../generated/assets'
+import { makeQueryClient } from '../../islands/shared/query'
+import { Island, IslandContext, type IslandCollector } from './island'
+
+export type PageOptions = {
+  title: string
+  description?: string
+  status?: number
+  headers?: Record<string, string>
+}
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+
+// The page renderer behind ./render.tsx, which loads this module (React's server renderer, Jotai, React Query and
+// every island) on the first page it renders rather than at start (docs/decisions/004-lazy-start.md).
+
+/**
+ * Renders a whole page on the server. Each request gets its own Jotai store and its own React Query client
+ * (state never leaks between requests; islands get server data as props and `initialData`, nothing is
+ * fetched). The island script and the toast host are added only when the page holds an island.
+ */
+export function renderPage(body: ReactElement, { title, description, status = 200, headers = {} }: PageOptions): Response {
+  const collector: IslandCollector = { count: 0, queryClient: makeQueryClient({ server: true }) }
+  const store = createStore()
+  const wrap = (el: ReactElement) =>
+    renderToString(
+      <IslandContext value={collector}>
+        <Provider store={store}>{el}</Provider>
+      </IslandContext>,
+    )
+  let html = wrap(body)
+  const hasIslands = collector.count > 0
+  if (hasIslands) html += wrap(<Island name="Toaster" props={{}} />)
+
+  const doc = `<!doctype html>
+<html lang="en" data-theme="corporate">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title === 'Brokernet' ? title : `${title} · Brokernet`)}</title>
+<meta name="description" content="${escapeHtml(description ?? 'Brokernet: the verified network where real-estate brokers post and discover requirements and availabilities.')}">
+<link rel="icon" href="${assetUrls.favicon}" type="image/svg+xml">
+<link rel="stylesheet" href="${assetUrls.css}">
+${hasIslands ? `<script type="module" src="${assetUrls.client}"></script>\n` : ''}</head>
+<body class="min-h-screen bg-base-200 text-base-content antialiased">
+${html}
+</body>
+</html>`
+  return new Response(doc, { status, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache', ...headers } })
+}
