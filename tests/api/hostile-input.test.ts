@@ -80,7 +80,9 @@ describe('bodies and methods', () => {
       const res = await h.request('/api/listings/', { method })
       expect(res.status).toBe(405)
       expect(res.headers.get('allow')).toContain('GET')
-      expect((await res.json()).detail).toContain(method)
+      expect(res.headers.get('content-type')).toContain('application/json')
+      // (Bun's fetch hands a TRACE answer over without its body; the server sends it, as curl shows.)
+      if (method !== 'TRACE' || h.inProcess) expect((await res.json()).detail).toBe(`Method ${method} is not allowed`)
     }
     expect((await h.request('/api/nowhere', { method: 'DELETE' })).status).toBe(404)
   })

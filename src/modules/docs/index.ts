@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import { assetUrls } from '../../../generated/assets'
 import { VERSION } from '../../version'
+import { completeDocument } from './document'
 
 const DESCRIPTION = [
   'The JSON API of Brokernet. Every path lives under `/api`.',
@@ -49,7 +50,9 @@ export const docsRoutes = () => {
         const { toOpenAPISchema } = await import('@elysia/openapi')
         // `docs` reaches the whole app's routes once the app has used it (getGlobalRoutes), as the plugin did.
         const { paths, components: { schemas } } = toOpenAPISchema(docs, exclude, undefined, undefined, OPENAPI_VERSION)
-        return (cached = { ...documentation, openapi: OPENAPI_VERSION, paths, components: { ...documentation.components, schemas } })
+        const doc = { ...documentation, openapi: OPENAPI_VERSION, paths, components: { ...documentation.components, schemas } }
+        // What the plugin leaves out or says its own way (./document.ts).
+        return (cached = completeDocument(doc, docs['getGlobalRoutes']() as Parameters<typeof completeDocument>[1]))
       },
       {
         error({ error }) {

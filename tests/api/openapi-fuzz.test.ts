@@ -1,0 +1,149 @@
+// The API held to its own OpenAPI document (/swagger/json), for every operation and every kind of caller:
+//  - a smoke test: each operation called anonymously and as each role with a plausible request;
+//  - a property-based test (fast-check): requests generated from the documented schemas, valid and hostile
+//    (wrong types, missing fields, control characters, look-alike numbers, malformed JSON, unknown ids).
+// Either way no answer may be a 5xx, carry a status the operation does not document, or a body outside its schema.
+// Run in process and, by `bun run test`, against the compiled binary.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { eq } from 'drizzle-orm'
+import fc from 'fast-check'
+import { auditEvents, users } from '../../db/schema'
+import { SESSION_COOKIE } from '../../src/http/auth'
+import { createSession } from '../../src/modules/auth/session'
+import { createTestApp } from '../support/app'
+import { signIn } from '../support/auth'
+import { FILE_BYTES, seedPlace } from '../support/fixtures'
+import { answerProblem, buildRequest, operationsOf, pathId, plausible, textArb, valueArb, type Json, type Operation, type Pool } from '../support/openapi'
+
+const h = await createTestApp()
+afterAll(() => h.close())
+
+let doc: Json
+let operations: Operation[]
+let pool: Pool
+/** Who calls: nobody, each role, and accounts that may not act (pending, inactive). */
+const callers: Record<string, number | null> = { anonymous: null }
+
+beforeAll(async () => {
+  doc = await (await h.request('/swagger/json')).json()
+  operations = operationsOf(doc)
+  const place = seedPlace(h.db, ['Mumbai', 'Pune'])
+  const city = place.cities[0]!.id
+  callers.broker = signIn(h.db, 'BROKER', { cityId: city, fullName: 'Asha Verma' }).user.id
+  callers['module admin'] = signIn(h.db, 'MODULE_ADMIN', { cityId: city }).user.id
+  callers['master admin'] = signIn(h.db, 'MASTER_ADMIN', { cityId: null }).user.id
+  callers.pending = signIn(h.db, 'BROKER', { cityId: city, isActive: false, registrationStatus: 'PENDING' }).user.id
+  callers.inactive = signIn(h.db, 'BROKER', { cityId: city, isActive: false }).user.id
+  const listing = await h.request('/api/listings', {
+    method: 'POST',
+    headers: { ...headersOf('broker'), 'content-type': 'application/json' },
+    body: JSON.stringify({ post_type: 'AVL', sale_or_rent: 'RENT', contact_value: '9876543210', property_type: '2 BHK', budget: 45000, location: 'West' }),
+  })
+  expect(listing.status).toBe(201)
+  const doc0 = await h.ctx.documents.save(FILE_BYTES.png(), { mime: 'image/png', ext: 'png' })
+  const applicant = signIn(h.db, 'BROKER', { cityId: city, isActive: false, registrationStatus: 'PENDING', idCardDocument: doc0, idCardDocumentType: 'image/png' }).user
+  pool = {
+    city,
+    state: place.state.id,
+    country: place.country.id,
+    listing: (await listing.json()).id,
+    user: applicant.id,
+    audit: h.db.select({ id: auditEvents.id }).from(auditEvents).limit(1).get()!.id,
+  }
+})
+
+/**
+ * Headers of a caller, with a session made for this request (an earlier request may have signed them out or ended
+ * their sessions; the test is about answers, not about who is left standing). Mutations by cookie carry our Origin.
+ */
+function headersOf(caller: string, viaCookie = false): Record<string, string> {
+  const id = callers[caller]
+  if (id == null) return {}
+  // Fuzzed requests may deactivate a role; bring it back so every role keeps being tried.
+  if (caller !== 'pending' && caller !== 'inactive') h.db.update(users).set({ isActive: true, registrationStatus: 'APPROVED' }).where(eq(users.id, id)).run()
+  const { token } = createSession(h.db, id)
+  return viaCookie ? { cookie: `${SESSION_COOKIE}=${token}`, origin: 'http://localhost' } : { authorization: `Bearer ${token}` }
+}
+
+const parametersOf = (o: Operation, where: 'path' | 'query') => ((o.op.parameters ?? []) as Json[]).filter((p) => p.in === where)
+const bodySchemaOf = (o: Operation): Json | undefined => Object.values<Json>(o.op.requestBody?.content ?? {})[0]?.schema
+
+async function call(o: Operation, built: ReturnType<typeof buildRequest>) {
+  const res = await h.request(built.path, built.init)
+  return answerProblem(o, res)
+}
+
+describe('the checker', () => {
+  // Without this, a checker that accepts everything would make both tests below pass whatever the API did.
+  test('refuses a 5xx, an undocumented status or type, and a body outside its schema; accepts a documented answer', async () => {
+    const o: Operation = {
+      method: 'GET',
+      path: '/x',
+      op: { responses: { '200': { content: { 'application/json': { schema: { type: 'object', required: ['n'], properties: { n: { type: 'integer' } } } } } }, '204': { description: 'none' } } },
+    }
+    const answer = (status: number, body: string, type = 'application/json') => new Response(body || null, { status, headers: { 'content-type': type } })
+    expect(await answerProblem(o, answer(200, '{"n":1}'))).toBeNull()
+    expect(await answerProblem(o, answer(204, ''))).toBeNull()
+    expect(await answerProblem(o, answer(500, '{"detail":"x"}'))).toContain('server error')
+    expect(await answerProblem(o, answer(404, '{"detail":"x"}'))).toContain('status not documented')
+    expect(await answerProblem(o, answer(200, '{"n":"1"}'))).toContain('outside its schema')
+    expect(await answerProblem(o, answer(200, 'n=1', 'text/plain'))).toContain('content type')
+  })
+})
+
+describe('smoke: every documented operation, as every caller, with a plausible request', () => {
+  test('the document lists the API', () => {
+    expect(operations.length).toBeGreaterThan(40)
+  })
+
+  test('no 5xx and every answer as documented', async () => {
+    const problems: string[] = []
+    // Deletions last, so the others find what they ask for.
+    const ordered = [...operations].sort((a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE'))
+    for (const o of ordered) {
+      for (const caller of Object.keys(callers)) {
+        const params = Object.fromEntries(parametersOf(o, 'path').map((p) => [p.name, String(pathId(o.path, p.name, pool))]))
+        const query = Object.fromEntries(parametersOf(o, 'query').filter((p) => p.required).map((p) => [p.name, String(plausible(p.schema, p.name, pool))]))
+        const schema = bodySchemaOf(o)
+        const body = schema ? plausible(schema, 'body', pool) : undefined
+        const problem = await call(o, buildRequest(o, { params, query, body }, headersOf(caller, caller === 'broker')))
+        if (problem) problems.push(`${caller}: ${problem}`)
+      }
+    }
+    expect(problems).toEqual([])
+  }, 120_000)
+})
+
+describe('property: generated requests get documented answers', () => {
+  const hostilePath = fc.constantFrom('0', '-1', '0x10', '1e2', '+1', 'abc', '99999999999999999999', ' 1', '1.5', '%2F')
+
+  test('for every operation, valid and hostile requests from every caller', async () => {
+    const problems: string[] = []
+    for (const o of operations) {
+      const pathParams = parametersOf(o, 'path')
+      const queryParams = parametersOf(o, 'query')
+      const schema = bodySchemaOf(o)
+      const request = fc.record({
+        caller: fc.constantFrom(...Object.keys(callers)),
+        viaCookie: fc.boolean(),
+        params: fc.record(
+          Object.fromEntries(pathParams.map((p) => [p.name, fc.oneof(fc.constant(String(pathId(o.path, p.name, pool))), fc.integer({ min: 1, max: 5000 }).map(String), hostilePath)])),
+        ),
+        query: fc.record(Object.fromEntries(queryParams.map((p) => [p.name, textArb(p.schema, p.name, pool)])), { requiredKeys: [] }),
+        body: schema ? fc.option(valueArb(schema, 'body', pool), { freq: 8 }) : fc.constant(undefined),
+        rawBody: schema ? fc.option(fc.constantFrom('{', '{"a":', 'null', '[]', '"text"', '\u0000'), { freq: 10 }) : fc.constant(null),
+      })
+      await fc.assert(
+        fc.asyncProperty(request, async (r) => {
+          const built = buildRequest(o, { params: r.params, query: r.query, body: r.body ?? undefined, rawBody: r.rawBody ?? undefined }, headersOf(r.caller, r.viaCookie))
+          const problem = await call(o, built)
+          if (problem) problems.push(`${r.caller}${r.viaCookie ? ' (cookie)' : ''} ${built.path}: ${problem}`)
+          return problem === null
+        }),
+        // Registration and sign-in hash passwords (about 0.2 s each): fewer runs there.
+        { numRuns: /\/auth\/(register|login|password)/.test(o.path) ? 20 : 100, endOnFailure: true },
+      ).catch(() => undefined) // every problem is collected and reported below, all operations together
+    }
+    expect(problems).toEqual([])
+  }, 600_000)
+})
