@@ -5,6 +5,7 @@ import { authGuard } from '../../http/auth'
 import type { AppContext } from '../../http/context'
 import { City, CityBody, CitiesQuery, Country, CountryBody, CountryIdParams, CountryTree, Detail, IdParams, State, StateBody, StatesQuery } from './model'
 import * as geo from './service'
+import { NoContent } from '../../shared/schema'
 
 const tags = ['Geographic']
 const publicRoute = (summary: string) => ({ detail: { tags, summary, security: [] } })
@@ -80,6 +81,7 @@ export const geographyRoutes = (ctx: AppContext) => {
       .delete('/countries/:id', ({ user, params, set }) => (geo.deleteCountry(db, user, params.id), (set.status = 204), undefined), {
         permission: 'manage:geography:any',
         params: IdParams,
+        response: { 204: NoContent('Deleted'), ...errors },
         detail: { tags, summary: 'Delete a country that has no states (409 otherwise)' },
       })
       .post('/states', ({ user, body, set }) => ((set.status = 201), geo.createState(db, user, body)), {
@@ -98,6 +100,7 @@ export const geographyRoutes = (ctx: AppContext) => {
       .delete('/states/:id', ({ user, params, set }) => (geo.deleteState(db, user, params.id), (set.status = 204), undefined), {
         permission: 'manage:geography:any',
         params: IdParams,
+        response: { 204: NoContent('Deleted'), ...errors },
         detail: { tags, summary: 'Delete a state that has no cities (409 otherwise)' },
       })
       .post('/cities', ({ user, body, set }) => ((set.status = 201), geo.createCity(db, user, body)), {
@@ -116,6 +119,7 @@ export const geographyRoutes = (ctx: AppContext) => {
       .delete('/cities/:id', ({ user, params, set }) => (geo.deleteCity(db, user, params.id), (set.status = 204), undefined), {
         permission: 'manage:geography:any',
         params: IdParams,
+        response: { 204: NoContent('Deleted'), ...errors },
         detail: { tags, summary: 'Delete a city no user or listing belongs to (409 otherwise)' },
       })
   )

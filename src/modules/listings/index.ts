@@ -2,7 +2,7 @@ import { Elysia, t } from 'elysia'
 import { authGuard } from '../../http/auth'
 import type { AppContext } from '../../http/context'
 import { json, jsonText } from '../../http/json'
-import { ErrorDetail as Detail } from '../../shared/schema'
+import { ErrorDetail as Detail, fileAnswer, NoContent } from '../../shared/schema'
 import { CreateListingBody, Listing, ListingIdParams, ListingPage, ListingQuery, UpdateListingBody } from './model'
 import { getListing, listListings, myListings, pageKey } from './read'
 import { createListing, deleteListing, updateListing } from './service'
@@ -37,7 +37,13 @@ export const listingsApi = (ctx: AppContext) => {
         .get('/export/xlsx', async ({ query, user }) => (await import('./export')).exportListings(ctx, user, query), {
           signedIn: true,
           query: ListingQuery,
-          detail: { tags, summary: 'The filtered list as an .xlsx file (listings-YYYY-MM-DD.xlsx)', description: 'Same filters and scope as the list; every matching row, streamed.' },
+          detail: {
+            tags,
+            summary: 'The filtered list as an .xlsx file (listings-YYYY-MM-DD.xlsx)',
+            description: 'Same filters and scope as the list; every matching row, streamed.',
+            // The type written out: importing it from ./xlsx would load the writer at start.
+            responses: fileAnswer('The workbook, as an attachment', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'),
+          },
         })
         .get('/:id', ({ params, user }) => json(getListing(db, user, params.id)), {
           signedIn: true,
@@ -82,7 +88,12 @@ export const listingsApi = (ctx: AppContext) => {
             deleteListing(ctx, user, params.id)
             set.status = 204
           },
-          { signedIn: true, params: ListingIdParams, detail: { tags, summary: 'Delete a listing (its last content stays in the audit trail)' } },
+          {
+            signedIn: true,
+            params: ListingIdParams,
+            response: { 204: NoContent('Deleted'), ...errors },
+            detail: { tags, summary: 'Delete a listing (its last content stays in the audit trail)' },
+          },
         ),
     )
 }
