@@ -91,6 +91,38 @@ describe('the checker', () => {
   })
 })
 
+describe('the document', () => {
+  const op = (method: string, path: string) => doc.paths[path][method]
+  test('documents what outside testing found missing', () => {
+    for (const path of ['/api/listings/{id}', '/api/geographic/countries/{id}', '/api/geographic/states/{id}', '/api/geographic/cities/{id}']) {
+      expect(Object.keys(op('delete', path).responses)).toEqual(expect.arrayContaining(['204', '401', '403', '404', '422']))
+    }
+    expect(op('delete', '/api/geographic/countries/{id}').responses['409']).toBeDefined()
+    expect(Object.keys(op('get', '/api/users/{id}/id-card').responses['200'].content)).toEqual(['image/jpeg', 'image/png', 'application/pdf'])
+    expect(Object.keys(op('get', '/api/listings/export/xlsx').responses['200'].content)).toEqual(['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'])
+    expect(Object.keys(op('get', '/api/audit/export.csv').responses['200'].content)).toEqual(['text/csv'])
+    expect(op('post', '/api/auth/logout').responses['204']).toBeDefined()
+    expect(op('post', '/api/auth/logout').responses['401']).toBeUndefined() // a session is optional there
+    expect(op('post', '/api/analytics/cache/invalidate').responses['200'].content['application/json'].schema.properties.message).toBeDefined()
+    expect(op('get', '/api/listings/{id}').responses['422']).toBeDefined()
+    expect(op('post', '/api/listings/').responses['400']).toBeDefined()
+    expect(op('post', '/api/listings/').responses['413']).toBeDefined()
+  })
+
+  test('request bodies, ids and nullable fields as a client reads them', () => {
+    const register = op('post', '/api/auth/register').requestBody.content['multipart/form-data'].schema
+    expect(Object.keys(register.properties)).toEqual(expect.arrayContaining(['email', 'password', 'full_name', 'phone', 'id_card_number', 'city_id', 'id_card_file']))
+    expect(op('post', '/api/listings/').requestBody.content['application/json'].schema.required).toEqual(expect.arrayContaining(['post_type', 'sale_or_rent']))
+    for (const { path, op: o } of operations)
+      for (const p of (o.parameters ?? []) as Json[]) if (p.in === 'path') expect({ path, schema: p.schema }).toEqual({ path, schema: { type: 'integer', minimum: 1 } })
+    const listing = op('get', '/api/listings/{id}').responses['200'].content['application/json'].schema
+    expect(listing.properties.location.enum).toContain(null)
+    expect(listing.properties.id).toEqual({ type: 'integer' })
+    const page = (op('get', '/api/listings/').parameters as Json[]).find((p) => p.name === 'page')!
+    expect(page.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 1_000_000 })
+  })
+})
+
 describe('smoke: every documented operation, as every caller, with a plausible request', () => {
   test('the document lists the API', () => {
     expect(operations.length).toBeGreaterThan(40)

@@ -29,7 +29,8 @@ const documentation = {
   security: [{ cookieAuth: [] }, { bearerAuth: [] }],
 }
 const OPENAPI_VERSION = '3.1.2' // @elysia/openapi's default
-const exclude = { paths: [/^(?!\/api\/)/] }
+// staticFile: a path with a dot (/api/audit/export.csv) is an API route here, not a file.
+const exclude = { paths: [/^(?!\/api\/)/], staticFile: false }
 
 /**
  * The OpenAPI 3.1 document at /swagger/json and Swagger UI at /swagger, every asset served from this program.
