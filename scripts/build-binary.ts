@@ -4,10 +4,19 @@
 // Not minified, on purpose (docs/decisions/003-unminified-binary.md): Elysia decides what each handler reads from the
 // request by reading the handler's source text, and minified text makes it miss `headers`, so every signed-in route
 // answered 500. Minifying saved 1.7 MB of 122 MB and no start-up time.
+//
+// Built for a quick start (docs/decisions/004-lazy-start.md):
+//  - --splitting: what the app imports lazily (pages, the OpenAPI generator, nodemailer, the xlsx writer, the demo
+//    seed) becomes chunks of their own inside the executable, loaded when first imported, not at start;
+//  - --compile-jit-policy: JavaScriptCore's tier-up thresholds are raised while the run-once start-up code runs (it
+//    stays in the interpreter instead of being compiled for nothing); src/server.ts sets the normal policy back
+//    a second after it listens.
 import { statSync } from 'node:fs'
 import { resolve } from 'node:path'
 
 const root = new URL('..', import.meta.url).pathname
+/** Tier-up thresholds ×100 during start-up: in effect no JIT until src/server.ts calls Bun.unsafe.setJITPolicy(1). */
+const START_JIT_POLICY = 100
 const outfile = resolve(root, process.argv[2] ?? 'dist/brokernet')
 const started = performance.now()
 const proc = Bun.spawnSync(
@@ -17,6 +26,8 @@ const proc = Bun.spawnSync(
     '--compile',
     '--bytecode',
     '--format=esm',
+    '--splitting',
+    `--compile-jit-policy=${START_JIT_POLICY}`,
     // The binary always runs in production mode: no stack traces or request echoes in answers.
     '--define',
     'process.env.NODE_ENV="production"',

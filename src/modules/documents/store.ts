@@ -1,5 +1,4 @@
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs'
-import { rename, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { isNotNull } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
@@ -38,6 +37,8 @@ export class DocumentStore {
     const name = `${Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('hex')}.${type.ext}`
     const temp = join(this.dir, name + TEMP_SUFFIX)
     await Bun.write(temp, bytes, { mode: 0o600 })
+    // node:fs/promises is imported when a document is stored or removed, not at start (docs/decisions/004-lazy-start.md).
+    const { rename } = await import('node:fs/promises')
     await rename(temp, join(this.dir, name))
     return name
   }
@@ -50,7 +51,9 @@ export class DocumentStore {
   }
 
   async remove(name: string): Promise<void> {
-    if (NAME.test(name)) await rm(join(this.dir, name), { force: true })
+    if (!NAME.test(name)) return
+    const { rm } = await import('node:fs/promises')
+    await rm(join(this.dir, name), { force: true })
   }
 
   /** Removes files no user points at (and unfinished writes) older than a minute: left by a crash mid-registration. */
