@@ -1,12 +1,13 @@
 // `bun run bench`: the foundation's speed and weight, measured in one run and reported as medians.
-//  - the binary's size and its time from start to first answer (dist/brokernet, built if missing)
+//  - the binary's size and its time from start to first answer (dist/brokernet, built if missing, or --binary), beside
+//    a hello-world `Bun.serve` compiled with the same flags and started in the same run (the ratio is the target: 3x)
 //  - the bytes of script and CSS the landing page downloads (raw and gzip)
 //  - median latency of a page and of /api/health through app.handle
 // and listings at full size (a bench database of 1,000,000 listings, seeded by `bun run seed:bench` when missing;
 // the first seed takes about a minute or two): list queries warm and cold, mixed reads at 64 in flight against a
 // real server, the listings page, and the 100k-row export. Printed as a markdown table with the targets.
 //
-//   bun run bench [--no-listings] [--listings-only] [--db ./data/bench.db] [--samples 200]
+//   bun run bench [--no-listings] [--listings-only] [--binary /tmp/brokernet] [--db ./data/bench.db] [--samples 200]
 //                 [--bench-listings 1000000] [--bench-cities 200] [--bench-brokers 20000]   (the seed's size)
 //   BENCH_LISTINGS=0 bun run bench      (same as --no-listings)
 import { existsSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync, readFileSync } from 'node:fs'
@@ -50,17 +51,23 @@ const loadAtStart = loadAverage()
 
 async function foundation(): Promise<string[]> {
   // 1. Binary.
-  const binary = join(root, 'dist/brokernet')
+  const binary = resolve(argValue('binary') ?? join(root, 'dist/brokernet'))
   if (!existsSync(binary)) {
-    console.log('building dist/brokernet...')
+    console.log(`building ${binary}...`)
     const b = Bun.spawnSync([process.execPath, 'run', 'build'], { cwd: root, stdout: 'inherit', stderr: 'inherit' })
     if (b.exitCode !== 0) process.exit(1)
   }
-  /** Milliseconds from spawning the binary to its first successful answer. */
-  async function timeStart(dataDir: string): Promise<number> {
+  // The yardstick: a hello-world Bun.serve compiled by the same script with the same flags (scripts/build-binary.ts).
+  const helloDir = mkdtempSync(join(tmpdir(), 'brokernet-bench-hello-'))
+  const hello = join(helloDir, 'hello')
+  writeFileSync(join(helloDir, 'hello.ts'), "Bun.serve({ port: Number(process.env.PORT), fetch: () => new Response('ok') })\n")
+  const hb = Bun.spawnSync([process.execPath, 'scripts/build-binary.ts', hello, join(helloDir, 'hello.ts')], { cwd: root, stdout: 'ignore', stderr: 'inherit' })
+  if (hb.exitCode !== 0) process.exit(1)
+  /** Milliseconds from spawning a binary to its first successful answer to GET /api/health (polled every millisecond). */
+  async function timeStart(executable: string, dataDir: string): Promise<number> {
     const port = 20000 + Math.floor(Math.random() * 20000)
     const t0 = performance.now()
-    const proc = Bun.spawn([binary], {
+    const proc = Bun.spawn([executable], {
       env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, ADMIN_PASSWORD: 'Bench@12345' },
       stdout: 'ignore',
       stderr: 'ignore',
@@ -69,7 +76,7 @@ async function foundation(): Promise<string[]> {
       try {
         if ((await fetch(`http://127.0.0.1:${port}/api/health`)).ok) break
       } catch {}
-      await Bun.sleep(2)
+      await Bun.sleep(1)
     }
     const ms = performance.now() - t0
     proc.kill('SIGTERM')
@@ -77,15 +84,18 @@ async function foundation(): Promise<string[]> {
     return ms
   }
   // A first start creates the database and hashes the admin's password (argon2id, about 250 ms by design);
-  // every later start opens an existing database.
+  // every later start opens an existing database. The hello-world starts between them, in the same run.
   const firstStarts: number[] = []
   const restarts: number[] = []
+  const helloStarts: number[] = []
   for (let i = 0; i < 7; i++) {
     const dataDir = mkdtempSync(join(tmpdir(), 'brokernet-bench-'))
-    firstStarts.push(await timeStart(dataDir))
-    restarts.push(await timeStart(dataDir))
+    firstStarts.push(await timeStart(binary, dataDir))
+    restarts.push(await timeStart(binary, dataDir))
+    helloStarts.push(await timeStart(hello, dataDir))
     rmSync(dataDir, { recursive: true, force: true })
   }
+  rmSync(helloDir, { recursive: true, force: true })
 
   // 2. Landing page weight and 3. in-process latency.
   const h = await createTestApp()
@@ -125,6 +135,7 @@ async function foundation(): Promise<string[]> {
   return [
     `  binary size                       ${(statSync(binary).size / 1024 / 1024).toFixed(1)} MB`,
     `  binary start to first answer      ${fmt(median(restarts))} (existing database; 7 starts)`,
+    `  hello-world Bun.serve, same flags ${fmt(median(helloStarts))} (7 starts, same run): brokernet takes ${(median(restarts) / median(helloStarts)).toFixed(1)}x (target 3x)`,
     `  first start (new database)        ${fmt(median(firstStarts))} (migrations + admin password hash; 7 starts)`,
     `  landing page downloads            ${kb(raw)} raw / ${kb(gz)} gzip (script ${kb(scriptBytes)}), ${linked.length} file(s)`,
     `  island client (pages with forms)  ${kb(clientRaw)} raw / ${kb(clientGz)} gzip`,

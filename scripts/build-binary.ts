@@ -1,5 +1,6 @@
 // Compiles the server, its embedded assets and migrations into one executable: dist/brokernet (or the path given:
-// `bun scripts/build-binary.ts /tmp/brokernet`).
+// `bun scripts/build-binary.ts /tmp/brokernet`). A second argument compiles another entry point with exactly the same
+// flags (the benchmark's hello-world: `bun scripts/build-binary.ts /tmp/hello /tmp/hello.ts`).
 //
 // Not minified, on purpose (docs/decisions/003-unminified-binary.md): Elysia decides what each handler reads from the
 // request by reading the handler's source text, and minified text makes it miss `headers`, so every signed-in route
@@ -18,6 +19,7 @@ const root = new URL('..', import.meta.url).pathname
 /** Tier-up thresholds ×100 during start-up: in effect no JIT until src/server.ts calls Bun.unsafe.setJITPolicy(1). */
 const START_JIT_POLICY = 100
 const outfile = resolve(root, process.argv[2] ?? 'dist/brokernet')
+const entry = process.argv[3] ? resolve(process.argv[3]) : 'src/server.ts'
 const started = performance.now()
 const proc = Bun.spawnSync(
   [
@@ -31,7 +33,7 @@ const proc = Bun.spawnSync(
     // The binary always runs in production mode: no stack traces or request echoes in answers.
     '--define',
     'process.env.NODE_ENV="production"',
-    'src/server.ts',
+    entry,
     '--outfile',
     outfile,
   ],
