@@ -11,7 +11,7 @@
 //    seed) becomes chunks of their own inside the executable, loaded when first imported, not at start;
 //  - --compile-jit-policy: JavaScriptCore's tier-up thresholds are raised while the run-once start-up code runs (it
 //    stays in the interpreter instead of being compiled for nothing); src/server.ts sets the normal policy back
-//    a second after it listens.
+//    100 ms after it listens.
 import { statSync } from 'node:fs'
 import { resolve } from 'node:path'
 

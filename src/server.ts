@@ -39,8 +39,9 @@ try {
   app.listen({ port: config.port, maxRequestBodySize: TRANSPORT_BODY_LIMIT, reusePort: false, idleTimeout: 30 })
   server = app.server!
   // The binary starts with JavaScriptCore's JIT held back (scripts/build-binary.ts): start-up code runs once and is
-  // not worth compiling. Normal policy once the first requests are behind it (a no-op under `bun src/server.ts`).
-  setTimeout(() => Bun.unsafe.setJITPolicy(1), 1000).unref()
+  // not worth compiling. Normal policy a moment after listening, once a first request (a health check) has been
+  // answered; requests in that window run interpreted (a no-op under `bun src/server.ts`).
+  setTimeout(() => Bun.unsafe.setJITPolicy(1), 100).unref()
 } catch (e) {
   console.error(`Cannot listen on port ${config.port}: ${(e as Error).message}. Set PORT to a free port.`)
   closeDatabase(db)
