@@ -9,7 +9,7 @@ export const DEMO_PASSWORD = 'Demo@12345'
 
 export type BootstrapReport = {
   admin: { email: string; created: boolean; generatedPassword?: string }
-  demo?: ReturnType<typeof seedDemoData> & { sampleBroker?: string; sampleModuleAdmin?: string }
+  demo?: ReturnType<typeof seedDemoData> & { idCards: number; sampleBroker?: string; sampleModuleAdmin?: string }
 }
 
 /** 16 characters with upper, lower, digit and symbol: passes the registration password rules. */
@@ -55,6 +55,15 @@ export async function bootstrap(db: Database, config: Config): Promise<Bootstrap
     // Imported only here: the demo data (and its generator) is not loaded by a start on an existing database.
     const { seedDemoData } = await import('../db/seed/demo')
     const seeded = seedDemoData(db, { passwordHash: await Bun.password.hash(DEMO_PASSWORD) })
+    // Sample identity cards (PNGs marked SAMPLE) in the document store, served like uploaded ones. Without them the
+    // demo still works: a failure to write them is reported, not fatal.
+    let idCards = 0
+    try {
+      const [{ seedDemoIdCards }, { DocumentStore }] = await Promise.all([import('../db/seed/demo-documents'), import('./modules/documents/store')])
+      idCards = await seedDemoIdCards(db, new DocumentStore(config.documentsDir))
+    } catch (e) {
+      console.error(`Demo ID card documents not written: ${(e as Error).message}`)
+    }
     // One account of each demo role, so the start banner can say whom to sign in as.
     const sample = (role: 'BROKER' | 'MODULE_ADMIN') =>
       db
@@ -63,7 +72,7 @@ export async function bootstrap(db: Database, config: Config): Promise<Bootstrap
         .where(and(eq(users.role, role), eq(users.registrationStatus, 'APPROVED'), eq(users.isActive, true)))
         .orderBy(asc(users.id))
         .get()?.email
-    report.demo = { ...seeded, sampleBroker: sample('BROKER'), sampleModuleAdmin: sample('MODULE_ADMIN') }
+    report.demo = { ...seeded, idCards, sampleBroker: sample('BROKER'), sampleModuleAdmin: sample('MODULE_ADMIN') }
   }
   return report
 }

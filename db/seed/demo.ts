@@ -20,6 +20,8 @@ export type GeographySeedResult = { countries: number; states: number; cities: n
 export type DemoSeedResult = GeographySeedResult & { moduleAdmins: number; brokers: number; listings: number }
 
 const DAY_MS = 86_400_000
+/** Every demo user's email is at this domain. */
+export const DEMO_EMAIL_DOMAIN = 'brokernet.example'
 const LISTING_SPAN_DAYS = 120
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -242,7 +244,7 @@ export function seedDemoData(db: Database, opts: DemoSeedOptions): DemoSeedResul
     const adminRows = MODULE_ADMINS.map((a) => {
       const createdAt = new Date(now - (400 + Math.floor(rand() * 30)) * DAY_MS)
       return {
-        email: `admin.${slug(a.city)}@brokernet.example`,
+        email: `admin.${slug(a.city)}@${DEMO_EMAIL_DOMAIN}`,
         passwordHash,
         fullName: a.fullName,
         phone: phoneFor(CITY_PHONE[a.city]!, rand),
@@ -261,7 +263,7 @@ export function seedDemoData(db: Database, opts: DemoSeedOptions): DemoSeedResul
       const daysAgo = b.status === 'APPROVED' ? 130 + rand() * 230 : b.status === 'PENDING' ? rand() * 6 : 10 + rand() * 10
       const createdAt = new Date(now - Math.floor(daysAgo * DAY_MS))
       return {
-        email: `${slug(b.first)}.${slug(b.last)}@brokernet.example`,
+        email: `${slug(b.first)}.${slug(b.last)}@${DEMO_EMAIL_DOMAIN}`,
         passwordHash,
         fullName: `${b.first} ${b.last}`,
         phone: phoneFor(CITY_PHONE[b.city]!, rand),

@@ -1,12 +1,22 @@
 import { useEffect, useState } from 'react'
-import { api } from '../shared/api'
+import { api, ApiError } from '../shared/api'
 import { Icon } from '../shared/icons'
 import { Modal } from '../shared/Modal'
+import { NO_ID_CARD_DOCUMENT } from './user-format'
 
-type Props = { open: boolean; onClose: () => void; userId: number; fullName: string }
+type Props = {
+  open: boolean
+  onClose: () => void
+  userId: number
+  fullName: string
+  /** Their ID card number, shown when there is no document to show. */
+  idCardNumber?: string | null
+  /** False when the list already says there is no document: nothing to load, and nothing failed. */
+  hasDocument?: boolean
+}
 
 type Loaded = { url: string; type: string }
-type State = { status: 'idle' | 'loading' } | { status: 'error'; message: string } | { status: 'loaded'; doc: Loaded }
+type State = { status: 'idle' | 'loading' | 'missing' } | { status: 'error'; message: string } | { status: 'loaded'; doc: Loaded }
 
 const LOAD_FAILED = 'Failed to load ID card'
 const EXTENSIONS: Record<string, string> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'application/pdf': 'pdf' }
@@ -21,17 +31,19 @@ export function idCardFileName(fullName: string, contentType: string): string {
  * A person's identity document (SPEC "ID Card Document dialog"): fetched only when asked for, hidden until asked
  * again, downloadable under the person's name. The document lives as a blob: URL, released when the dialog closes.
  */
-export default function IdCardDialog({ open, onClose, userId, fullName }: Props) {
+export default function IdCardDialog({ open, onClose, userId, fullName, idCardNumber = null, hasDocument = true }: Props) {
   return (
     <Modal open={open} title={`ID Card Document: ${fullName}`} size="lg" onClose={onClose}>
       {/* Rendered only while open: closing unmounts the viewer, which releases the document. */}
-      <IdCardViewer key={userId} userId={userId} fullName={fullName} />
+      <IdCardViewer key={userId} userId={userId} fullName={fullName} idCardNumber={idCardNumber} hasDocument={hasDocument} />
     </Modal>
   )
 }
 
-function IdCardViewer({ userId, fullName }: { userId: number; fullName: string }) {
-  const [state, setState] = useState<State>({ status: 'idle' })
+type ViewerProps = { userId: number; fullName: string; idCardNumber: string | null; hasDocument: boolean }
+
+function IdCardViewer({ userId, fullName, idCardNumber, hasDocument }: ViewerProps) {
+  const [state, setState] = useState<State>({ status: hasDocument ? 'idle' : 'missing' })
   const [shown, setShown] = useState(false)
   const url = state.status === 'loaded' ? state.doc.url : null
   useEffect(() => () => void (url && URL.revokeObjectURL(url)), [url])
@@ -46,6 +58,8 @@ function IdCardViewer({ userId, fullName }: { userId: number; fullName: string }
       const type = res.headers.get('content-type') || blob.type
       setState({ status: 'loaded', doc: { url: URL.createObjectURL(blob), type } })
     } catch (e) {
+      // The server's own "no document" answer (the document went after the list was loaded) is a fact, not a failure.
+      if (e instanceof ApiError && e.status === 404 && e.message === NO_ID_CARD_DOCUMENT) return setState({ status: 'missing' })
       setState({ status: 'error', message: e instanceof Error && e.message ? e.message : LOAD_FAILED })
     }
   }
@@ -58,6 +72,23 @@ function IdCardViewer({ userId, fullName }: { userId: number; fullName: string }
     a.click()
     a.remove()
   }
+
+  if (state.status === 'missing')
+    return (
+      <div
+        className="flex min-h-48 flex-col items-center justify-center gap-2 rounded-box border border-dashed border-base-300 bg-base-200 p-6 text-center"
+        data-id-card-missing
+      >
+        <Icon name="clipboard" className="h-10 w-10 text-base-content/60" />
+        <p className="font-medium">No ID card document on file</p>
+        {idCardNumber && (
+          <p className="text-base-content/70">
+            ID card number: <span className="font-mono">{idCardNumber}</span>
+          </p>
+        )}
+        <p className="text-sm text-base-content/60">No document was uploaded for {fullName}.</p>
+      </div>
+    )
 
   if (state.status === 'error')
     return (

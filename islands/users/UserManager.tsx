@@ -168,7 +168,16 @@ export default function UserManager({ kind, actor, initial, countries, rules }: 
         onClose={() => setEditing(null)}
         onSaved={() => (setEditing(null), toast.success(`${text.title} updated successfully`), refresh())}
       />
-      {viewing && <IdCardDialog open onClose={() => setViewing(null)} userId={viewing.id} fullName={viewing.full_name} />}
+      {viewing && (
+        <IdCardDialog
+          open
+          onClose={() => setViewing(null)}
+          userId={viewing.id}
+          fullName={viewing.full_name}
+          idCardNumber={viewing.id_card_number}
+          hasDocument={!!viewing.id_card_document_url}
+        />
+      )}
       <ActivationDialog kind={kind} user={toggling} onClose={() => setToggling(null)} onDone={refresh} />
     </div>
   )

@@ -35,6 +35,8 @@ export const SEARCH_PLACEHOLDER = 'Search by name, email, or ID card number...'
 export const CREATE_FAILED = 'Failed to create user. Please try again.'
 export const UPDATE_FAILED = 'Failed to update user. Please try again.'
 export const ACTIVATION_FAILED = 'Failed to change the account status. Please try again.'
+/** The server's 404 detail for a user without an identity document (GET /api/users/{id}/id-card). */
+export const NO_ID_CARD_DOCUMENT = 'This user has no ID card document'
 
 /** The activation confirmation of SPEC sections 4 and 8, and the fixed reason sent with it. */
 export function activationText(kind: ManagedRole, user: Pick<User, 'full_name' | 'is_active'>) {

@@ -6,6 +6,7 @@ import { closeDatabase, openDatabase, type Database } from '../../db/client'
 import { users } from '../../db/schema'
 import { seedGeography } from '../../db/seed/demo'
 import { SESSION_COOKIE } from '../../src/http/auth'
+import { createSession } from '../../src/modules/auth/session'
 import { signIn } from '../support/auth'
 import { launchBrowser, openPage, type WatchedPage, hydrated, openDialog } from '../support/browser'
 import { FILE_BYTES, cityIdByName } from '../support/fixtures'
@@ -184,6 +185,21 @@ describe('broker management by a module admin', () => {
     await page.waitForFunction(() => document.querySelectorAll('table tbody tr').length === 3)
   })
 
+  test('an ID card number without a document: the dialog says so plainly, with the number, and offers no retry', async () => {
+    const { page } = w
+    await row(page, kavya.email).getByRole('button', { name: 'View ID card of Kavya Rao' }).click()
+    const d = dialog(page)
+    await d.getByText('No ID card document on file').waitFor()
+    expect(await d.textContent()).toContain('ID card number: MH-PN-0777')
+    // A fact, not a failure: no error box, no Try again, nothing to load.
+    expect(await d.getByRole('alert').count()).toBe(0)
+    expect(await d.locator('.alert-error').count()).toBe(0)
+    expect(await d.getByRole('button', { name: 'Try again' }).count()).toBe(0)
+    expect(await d.getByRole('button', { name: 'Load ID Card' }).count()).toBe(0)
+    await page.keyboard.press('Escape')
+    expect(await dialog(page).count()).toBe(0)
+  })
+
   test('deactivate after the confirmation, the status becomes Inactive; then activate again', async () => {
     const { page } = w
     const r = row(page, kavya.email)
@@ -343,6 +359,50 @@ describe('management by the master admin', () => {
     await page.waitForFunction(() => document.querySelectorAll('table tbody tr').length === 1)
     expect(await panel.count()).toBe(0)
     expect(realErrors(w)).toEqual([])
+    await page.context().close()
+  })
+})
+
+describe('the demo data (DEMO_DATA=1)', () => {
+  let demo: RunningServer
+  let demoDb: Database
+  beforeAll(async () => {
+    demo = await startServer({ env: { DEMO_DATA: '1' }, timeoutMs: 60_000 })
+    demoDb = openDatabase(join(demo.dataDir, 'brokernet.db'))
+  })
+  afterAll(async () => {
+    if (demoDb) closeDatabase(demoDb)
+    await demo?.stop()
+  })
+
+  /** A window signed in as a demo account (a session made for it directly, as sign-in would). */
+  async function openAsDemo(email: string, path: string, viewport?: { width: number; height: number }) {
+    const user = demoDb.select().from(users).where(eq(users.email, email)).get()!
+    const { token } = createSession(demoDb, user.id)
+    const w = await openPage(browser, demo.url, viewport)
+    await w.page.context().addCookies([{ name: SESSION_COOKIE, value: token, url: demo.url }])
+    await w.page.goto(demo.url + path)
+    await hydrated(w.page)
+    return w
+  }
+
+  test("a demo broker's sample ID card: Load ID Card, Show Document shows a real image", async () => {
+    const w = await openAsDemo('admin.mumbai@brokernet.example', '/dashboard/brokers')
+    const { page } = w
+    await row(page, 'rahul.sharma@brokernet.example').getByRole('button', { name: 'View ID card of Rahul Sharma' }).click()
+    const d = dialog(page)
+    await d.getByRole('button', { name: 'Load ID Card' }).click()
+    await d.getByRole('button', { name: 'Show Document' }).click()
+    const img = d.locator('img')
+    await img.waitFor()
+    await page.waitForFunction(() => (document.querySelector('dialog[open] img') as HTMLImageElement | null)?.complete)
+    expect(await img.evaluate((el: HTMLImageElement) => [el.naturalWidth, el.naturalHeight])).toEqual([856, 540])
+    expect(await d.getByText('No ID card document on file').count()).toBe(0)
+    const [download] = await Promise.all([page.waitForEvent('download'), d.getByRole('button', { name: 'Download' }).click()])
+    expect(download.suggestedFilename()).toBe('Rahul_Sharma_id_card.png')
+    await page.keyboard.press('Escape')
+    expect(realErrors(w)).toEqual([])
+    expect(w.offHostRequests).toEqual([])
     await page.context().close()
   })
 })

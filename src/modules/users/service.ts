@@ -9,6 +9,7 @@ import { normalizeEmail } from '../auth/service'
 import { invalidateUserSessions } from '../auth/session'
 import { extensionOf } from '../documents/store'
 import { registrationApproved, registrationRejected } from '../mail/templates'
+import { NO_ID_CARD_DOCUMENT } from '../../../islands/users/user-format'
 import type { CreateUserBody, UpdateUserBody } from './model'
 import { visibleTo } from './read'
 import { assertUniqueUser, duplicateUser, insertUserWithDocument, INVALID_CITY, readIdDocument } from './store'
@@ -192,7 +193,7 @@ export function setUserActive(ctx: AppContext, actor: Actor, id: number, isActiv
 export function readIdCard(ctx: AppContext, actor: Actor, id: number) {
   const user = managedUser(ctx, actor, id)
   const file = ctx.documents.file(user.idCardDocument)
-  if (!file) throw notFound('This user has no ID card document')
+  if (!file) throw notFound(NO_ID_CARD_DOCUMENT)
   recordAudit(ctx.db, { actor: actorOf(actor), action: 'user.id_card_view', entityType: 'user', entityId: id, cityId: user.cityId })
   const type = user.idCardDocumentType ?? 'application/octet-stream'
   const filename = `${user.fullName.trim().replace(/\s+/g, '_').replace(/[^\w.-]/g, '') || 'user'}_id_card.${extensionOf(type)}`

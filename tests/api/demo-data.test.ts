@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { and, eq, isNotNull, like } from 'drizzle-orm'
+import { inflateSync } from 'node:zlib'
+import { users } from '../../db/schema'
+import { DEMO_EMAIL_DOMAIN } from '../../db/seed/demo'
+import { bootstrap, type BootstrapReport } from '../../src/bootstrap'
+import { createSession } from '../../src/modules/auth/session'
+import { createTestApp } from '../support/app'
+import { signIn, type SignedIn } from '../support/auth'
+
+// The demo data as a first start loads it (DEMO_DATA=1 on a new database), served by the app like any other data.
+const h = await createTestApp()
+afterAll(() => h.close())
+let report: BootstrapReport
+let master: SignedIn
+
+beforeAll(async () => {
+  report = await bootstrap(h.db, { ...h.config, demoData: true, adminPassword: 'Owner@12345' })
+  master = signIn(h.db, 'MASTER_ADMIN', { fullName: 'Mona Master' })
+})
+
+const demoBrokers = () =>
+  h.db
+    .select()
+    .from(users)
+    .where(and(eq(users.role, 'BROKER'), like(users.email, `%@${DEMO_EMAIL_DOMAIN}`)))
+    .all()
+
+/** The chunks of a PNG, each checked against its CRC. */
+function pngChunks(bytes: Uint8Array) {
+  expect([...bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  const chunks: { type: string; data: Uint8Array }[] = []
+  for (let at = 8; at < bytes.length; ) {
+    const length = view.getUint32(at)
+    const type = new TextDecoder().decode(bytes.subarray(at + 4, at + 8))
+    const data = bytes.subarray(at + 8, at + 8 + length)
+    expect(view.getUint32(at + 8 + length)).toBe(Bun.hash.crc32(bytes.subarray(at + 4, at + 8 + length)))
+    chunks.push({ type, data })
+    at += 12 + length
+  }
+  return chunks
+}
+
+describe('demo identity documents', () => {
+  test('every demo broker has a sample document, stored through the document store', () => {
+    const brokers = demoBrokers()
+    expect(brokers.length).toBeGreaterThanOrEqual(20)
+    expect(report.demo?.idCards).toBe(brokers.length)
+    for (const b of brokers) {
+      expect(b.idCardNumber).toBeTruthy()
+      expect(b.idCardDocument).toMatch(/^[a-f0-9]{32}\.png$/)
+      expect(b.idCardDocumentType).toBe('image/png')
+    }
+    // Module admins have no ID card number, so no card either.
+    const admins = h.db.select().from(users).where(and(eq(users.role, 'MODULE_ADMIN'), isNotNull(users.idCardDocument))).all()
+    expect(admins).toEqual([])
+  })
+
+  test("a demo broker's document downloads as image/png: a real 856×540 image, like an uploaded one", async () => {
+    const rahul = demoBrokers().find((b) => b.fullName === 'Rahul Sharma')!
+    const list = await (await h.request(`/api/users?role=BROKER&search=rahul`, { headers: master.bearer })).json()
+    const item = list.users.find((u: { id: number }) => u.id === rahul.id)
+    expect(item.id_card_document_url).toBe(`/api/users/${rahul.id}/id-card`)
+
+    const res = await h.request(item.id_card_document_url, { headers: master.bearer })
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toBe('image/png')
+    expect(res.headers.get('content-disposition')).toBe('attachment; filename="Rahul_Sharma_id_card.png"')
+    const bytes = new Uint8Array(await res.arrayBuffer())
+    const chunks = pngChunks(bytes)
+    expect(chunks.map((c) => c.type)).toEqual(['IHDR', 'PLTE', 'IDAT', 'IEND'])
+    const ihdr = new DataView(chunks[0]!.data.buffer, chunks[0]!.data.byteOffset)
+    expect([ihdr.getUint32(0), ihdr.getUint32(4)]).toEqual([856, 540])
+    // Every row: filter byte, then one palette index per pixel.
+    expect(inflateSync(chunks[2]!.data).length).toBe((856 + 1) * 540)
+  })
+
+  test('a demo module admin sees the documents of their city’s applicants too (pending approvals)', async () => {
+    const admin = h.db.select().from(users).where(eq(users.email, `admin.mumbai@${DEMO_EMAIL_DOMAIN}`)).get()!
+    const { token } = createSession(h.db, admin.id)
+    const headers = { authorization: `Bearer ${token}` }
+    const pending = await (await h.request('/api/users/pending/approvals', { headers })).json()
+    const sneha = pending.pending_users.find((u: { full_name: string }) => u.full_name === 'Sneha Kulkarni')
+    expect(sneha.id_card_document_url).toBe(`/api/users/${sneha.id}/id-card`)
+    const res = await h.request(sneha.id_card_document_url, { headers })
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toBe('image/png')
+  })
+
+  test('different people get different cards', async () => {
+    const [a, b] = demoBrokers()
+    const bytes = async (id: number) => new Uint8Array(await (await h.request(`/api/users/${id}/id-card`, { headers: master.bearer })).arrayBuffer())
+    expect(Buffer.from(await bytes(a!.id)).equals(Buffer.from(await bytes(b!.id)))).toBe(false)
+  })
+})
