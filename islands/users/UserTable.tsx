@@ -28,20 +28,38 @@ const person = (title: string) =>
             </div>
           </div>
           <div className="min-w-0">
-            <p className="font-medium">{u.full_name}</p>
-            <p className="text-xs text-base-content/60">{u.id_card_number ? `ID: ${u.id_card_number}` : 'No ID card'}</p>
+            <p className="font-medium break-words">{u.full_name}</p>
+            <p className="text-xs whitespace-nowrap text-base-content/60">{u.id_card_number ? `ID: ${u.id_card_number}` : 'No ID card'}</p>
           </div>
         </div>
       )
     },
   })
 
+/**
+ * An email that breaks, when it must, right after the @, never inside a word while there is room; a single part
+ * too long for a phone's card still wraps (break-words) rather than widen the page.
+ */
+export function Email({ address }: { address: string }) {
+  const at = address.lastIndexOf('@')
+  if (at < 0) return <>{address}</>
+  return (
+    <>
+      {address.slice(0, at + 1)}
+      <wbr />
+      {address.slice(at + 1)}
+    </>
+  )
+}
+
 const contact = column.accessor('email', {
   header: 'Contact',
   cell: ({ row }) => (
     <div className="min-w-0">
-      <p className="break-all">{row.original.email}</p>
-      <p className="text-sm text-base-content/60">{row.original.phone ?? '—'}</p>
+      <p className="break-words">
+        <Email address={row.original.email} />
+      </p>
+      <p className="text-sm whitespace-nowrap text-base-content/60">{row.original.phone ?? '—'}</p>
     </div>
   ),
 })
@@ -66,7 +84,7 @@ const status = column.accessor('is_active', {
   cell: ({ row }) => {
     const u = row.original
     return (
-      <div className="flex flex-wrap gap-1">
+      <div className="flex flex-wrap items-start gap-1 @min-[60rem]:flex-col">
         <span className={`badge badge-sm ${u.is_active ? 'badge-success' : 'badge-ghost'}`}>{u.is_active ? 'Active' : 'Inactive'}</span>
         {u.registration_status === 'PENDING' && <span className="badge badge-sm badge-warning">Pending</span>}
         {u.registration_status === 'REJECTED' && <span className="badge badge-sm badge-error">Rejected</span>}
@@ -84,24 +102,28 @@ const COLUMNS = {
   MODULE_ADMIN: column.columns([person('Module Admin'), contact, location('Assigned City', 'No city assigned'), status, joined, actions]),
 }
 
+/** On a card (a phone, mostly) the buttons are finger-sized. */
+const TAP = '@max-[60rem]:h-9 @max-[60rem]:px-3'
+
 function Actions({ user }: { user: User }) {
   const act = use(ActionsContext)!
   // Only approved accounts are switched on and off here; registrations are decided under User Approvals.
   const canToggle = user.registration_status === 'APPROVED'
+  // One line, always: on a phone's card the three buttons fit the width; the table keeps their column wide enough.
   return (
-    <div className="flex flex-wrap gap-1">
+    <div className="flex flex-nowrap gap-1 whitespace-nowrap @max-[60rem]:-ml-2">
       {(user.id_card_number || user.id_card_document_url) && (
-        <button type="button" className="btn btn-ghost btn-xs" aria-label={`View ID card of ${user.full_name}`} onClick={() => act.viewIdCard(user)}>
+        <button type="button" className={`btn btn-ghost btn-xs ${TAP}`} aria-label={`View ID card of ${user.full_name}`} onClick={() => act.viewIdCard(user)}>
           View ID Card
         </button>
       )}
-      <button type="button" className="btn btn-ghost btn-xs" aria-label={`Edit ${user.full_name}`} onClick={() => act.edit(user)}>
+      <button type="button" className={`btn btn-ghost btn-xs ${TAP}`} aria-label={`Edit ${user.full_name}`} onClick={() => act.edit(user)}>
         Edit
       </button>
       {canToggle && (
         <button
           type="button"
-          className={`btn btn-ghost btn-xs ${user.is_active ? 'text-error' : 'text-info'}`}
+          className={`btn btn-ghost btn-xs ${TAP} ${user.is_active ? 'text-error' : 'text-info'}`}
           aria-label={`${user.is_active ? 'Deactivate' : 'Activate'} ${user.full_name}`}
           onClick={() => act.toggleActive(user)}
         >
@@ -109,7 +131,7 @@ function Actions({ user }: { user: User }) {
         </button>
       )}
       {user.registration_status === 'PENDING' && (
-        <a className="btn btn-ghost btn-xs" href="/dashboard/approvals">
+        <a className={`btn btn-ghost btn-xs ${TAP}`} href="/dashboard/approvals">
           Review
         </a>
       )}
@@ -124,25 +146,41 @@ export function UserTable({ kind, users, actions: rowActions, busy }: Props) {
   const table = useTable({ features, columns: COLUMNS[kind], data: users, getRowId: (u) => String(u.id) })
   return (
     <ActionsContext value={rowActions}>
-      <div className={`overflow-x-auto transition-opacity ${busy ? 'opacity-60' : ''}`}>
-        <table className="table" aria-label={KIND_TEXT[kind].many} aria-busy={busy || undefined}>
-          <thead>
+      {/*
+        One table, two layouts by the room it has (a container query, so the sidebar and the phone both count): from
+        60rem a table (its narrowest is about 56rem: names wrap between words, emails after the @, actions never);
+        below, each row is a card with labelled fields, so nothing is scrolled sideways and every row's actions are on
+        screen. The scroll box is a last resort for data wider than that (a 40-letter word in a name).
+      */}
+      <div className={`@container overflow-x-auto transition-opacity ${busy ? 'opacity-60' : ''}`}>
+        <table className="table @max-[60rem]:block" aria-label={KIND_TEXT[kind].many} aria-busy={busy || undefined}>
+          <thead className="@max-[60rem]:sr-only">
             {table.getHeaderGroups().map((group) => (
               <tr key={group.id}>
                 {group.headers.map((header) => (
-                  <th key={header.id}>{header.isPlaceholder ? null : <table.FlexRender header={header} />}</th>
+                  <th key={header.id} className="whitespace-nowrap @min-[60rem]:px-3">
+                    {header.isPlaceholder ? null : <table.FlexRender header={header} />}
+                  </th>
                 ))}
               </tr>
             ))}
           </thead>
-          <tbody>
+          <tbody className="@max-[60rem]:block">
             {table.getRowModel().rows.map((row) => (
-              <tr key={row.id} className="hover:bg-base-200/50" data-user-email={row.original.email}>
-                {row.getAllCells().map((cell) => (
-                  <td key={cell.id}>
-                    <table.FlexRender cell={cell} />
-                  </td>
-                ))}
+              <tr
+                key={row.id}
+                className="hover:bg-base-200/50 @max-[60rem]:grid @max-[60rem]:grid-cols-2 @min-[36rem]:@max-[60rem]:grid-cols-6 @max-[60rem]:gap-x-4 @max-[60rem]:gap-y-3 @max-[60rem]:border-b @max-[60rem]:border-base-content/5 @max-[60rem]:px-4 @max-[60rem]:py-4 @max-[60rem]:last:border-b-0"
+                data-user-email={row.original.email}
+              >
+                {row.getAllCells().map((cell) => {
+                  const header = cell.column.columnDef.header
+                  const label = typeof header === 'string' ? header : undefined
+                  return (
+                    <td key={cell.id} data-label={label} className={`@min-[60rem]:px-3 ${CARD_CELL[cell.column.id] ?? CARD_CELL.default}`}>
+                      <table.FlexRender cell={cell} />
+                    </td>
+                  )
+                })}
               </tr>
             ))}
           </tbody>
@@ -150,4 +188,18 @@ export function UserTable({ kind, users, actions: rowActions, busy }: Props) {
       </div>
     </ActionsContext>
   )
+}
+
+/**
+ * How each cell sits in the card layout: on a phone the person across the top, contact across, location and status
+ * side by side, joined, then the actions across the bottom; from 36rem person and contact share the first line and
+ * location, status and joined the second. Fields other than the person are labelled with their column's
+ * header (data-label), which the table shows in its head instead.
+ */
+const LABELLED = "@max-[60rem]:block @max-[60rem]:border-0 @max-[60rem]:p-0 @max-[60rem]:min-w-0 @max-[60rem]:before:mb-0.5 @max-[60rem]:before:block @max-[60rem]:before:text-xs @max-[60rem]:before:font-medium @max-[60rem]:before:text-base-content/60 @max-[60rem]:before:content-[attr(data-label)]"
+const CARD_CELL: Record<string, string> = {
+  full_name: '@max-[60rem]:col-span-2 @min-[36rem]:col-span-3 @max-[60rem]:block @max-[60rem]:border-0 @max-[60rem]:p-0',
+  email: `${LABELLED} @max-[60rem]:col-span-2 @min-[36rem]:col-span-3`,
+  actions: '@max-[60rem]:col-span-2 @min-[36rem]:col-span-6 @max-[60rem]:block @max-[60rem]:border-0 @max-[60rem]:p-0',
+  default: `${LABELLED} @min-[36rem]:col-span-2`,
 }

@@ -386,6 +386,68 @@ describe('the demo data (DEMO_DATA=1)', () => {
     return w
   }
 
+  for (const [size, viewport] of [
+    ['1440×900', { width: 1440, height: 900 }],
+    ['390×844 (a phone)', { width: 390, height: 844 }],
+  ] as const)
+    test(`broker management at ${size}: no sideways scroll, emails whole, actions on one line and on screen`, async () => {
+      const w = await openAsDemo('admin@brokernet.local', '/dashboard/brokers', viewport)
+      const { page } = w
+      await row(page, 'omar.almansoori@brokernet.example').waitFor()
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth)).toBe(true)
+
+      // Every email: on one line at 1440 (the row has room); on a phone at most broken right after the @.
+      const emails = await page.locator('tbody tr td:nth-child(2) p:first-child').evaluateAll((els) =>
+        // The lines each address is laid out on, read from where each character is drawn.
+        els.map((el) => {
+          const lines: { top: number; text: string }[] = []
+          const text = el.firstChild ? [...el.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE) : []
+          for (const node of text)
+            for (let i = 0; i < node.textContent!.length; i++) {
+              const range = document.createRange()
+              range.setStart(node, i)
+              range.setEnd(node, i + 1)
+              const top = range.getBoundingClientRect().top
+              const line = lines.find((l) => Math.abs(l.top - top) < 2)
+              if (line) line.text += node.textContent![i]
+              else lines.push({ top, text: node.textContent![i]! })
+            }
+          return lines.map((l) => l.text)
+        }),
+      )
+      expect(emails.length).toBeGreaterThanOrEqual(20)
+      for (const lines of emails) {
+        if (viewport.width >= 1440) expect(lines).toHaveLength(1)
+        for (const line of lines.slice(0, -1)) expect(line).toEndWith('@')
+      }
+
+      // Row actions never wrap: each row's buttons share one line.
+      const wrapped = await page.locator('tbody tr').evaluateAll((rows) =>
+        rows.filter((r) => {
+          const buttons = [...r.querySelectorAll('td:last-child :is(button, a)')].map((b) => b.getBoundingClientRect().top)
+          return Math.max(...buttons) - Math.min(...buttons) > 1
+        }).length,
+      )
+      expect(wrapped).toBe(0)
+
+      // The first row that can be switched on or off: its action is visible, inside the window, and not scrolled to.
+      const first = page.locator('tbody tr').filter({ has: page.getByRole('button', { name: /^(Deactivate|Activate) / }) }).first()
+      const action = first.getByRole('button', { name: /^(Deactivate|Activate) / })
+      expect(await action.isVisible()).toBe(true)
+      const box = await action.evaluate((el) => {
+        const r = el.getBoundingClientRect()
+        const hit = document.elementFromPoint(r.left + r.width / 2, Math.min(r.top + r.height / 2, innerHeight - 1))
+        const scroller = el.closest('.overflow-x-auto')
+        return { left: r.left, right: r.right, scrollX, scrolled: scroller?.scrollLeft ?? 0, reachable: r.top > innerHeight || el.contains(hit) }
+      })
+      expect(box.left).toBeGreaterThanOrEqual(0)
+      expect(box.right).toBeLessThanOrEqual(viewport.width)
+      expect([box.scrollX, box.scrolled]).toEqual([0, 0])
+      expect(box.reachable).toBe(true)
+      expect(realErrors(w)).toEqual([])
+      await page.context().close()
+    })
+
   test("a demo broker's sample ID card: Load ID Card, Show Document shows a real image", async () => {
     const w = await openAsDemo('admin.mumbai@brokernet.example', '/dashboard/brokers')
     const { page } = w
