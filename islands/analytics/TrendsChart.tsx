@@ -22,6 +22,18 @@ const COUNT_STEPS = [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1_000, 2_000, 
 
 const dayLabel = uPlot.fmtDate('{MMM} {D}, {YYYY}')
 const LINES = [SERIES.requirements, SERIES.availabilities]
+/** The legend's first label: the day under the pointer, or the latest day while the pointer is elsewhere. */
+export const LEGEND_DATE = { hovered: 'Date', latest: 'Latest' }
+
+/**
+ * The legend's value of series `sidx` at `idx`; with no pointer over the chart (idx null), the latest day's, so
+ * the legend reads as the period's last figures rather than a row of dashes.
+ */
+function legendValue(u: uPlot, sidx: number, idx: number | null): number | null {
+  const values = u.data[sidx] ?? []
+  const at = idx ?? values.length - 1
+  return at >= 0 ? (values[at] ?? null) : null
+}
 
 function options(width: number, height: number): uPlot.Options {
   return {
@@ -31,6 +43,15 @@ function options(width: number, height: number): uPlot.Options {
     // Room on the right for the last day's label, centred on the edge.
     padding: [12, 24, 0, 0],
     cursor: { drag: { x: false, y: false } },
+    hooks: {
+      // Says which day the legend shows: the hovered one, or the latest.
+      setLegend: [
+        (u) => {
+          const label = u.root.querySelector<HTMLElement>('.u-legend .u-series:first-child .u-label')
+          if (label) label.textContent = u.legend.idx == null ? LEGEND_DATE.latest : LEGEND_DATE.hovered
+        },
+      ],
+    },
     // Filled squares in the series' colours, as the pie's legend and the stat cards show them.
     legend: { live: true, markers: { fill: (_u, i) => LINES[i - 1]?.color ?? 'transparent' } },
     scales: {
@@ -42,13 +63,22 @@ function options(width: number, height: number): uPlot.Options {
       { ...AXIS, incrs: COUNT_STEPS, values: (_u, splits) => splits.map((v) => v.toLocaleString('en-US')) },
     ],
     series: [
-      { label: 'Date', value: (_u: uPlot, v: number | null) => (v == null ? '–' : dayLabel(utc(v))) },
+      {
+        label: LEGEND_DATE.hovered,
+        value: (u: uPlot, _v: number | null, sidx: number, idx: number | null) => {
+          const v = legendValue(u, sidx, idx)
+          return v == null ? '–' : dayLabel(utc(v))
+        },
+      },
       ...LINES.map((s) => ({
         label: s.label,
         stroke: s.color,
         width: 2,
         points: { size: 5, fill: s.color },
-        value: (_u: uPlot, v: number | null) => (v == null ? '–' : v.toLocaleString('en-US')),
+        value: (u: uPlot, _v: number | null, sidx: number, idx: number | null) => {
+          const v = legendValue(u, sidx, idx)
+          return v == null ? '–' : v.toLocaleString('en-US')
+        },
       })),
     ],
   }
@@ -57,7 +87,7 @@ function options(width: number, height: number): uPlot.Options {
 /**
  * Requirements and Availabilities per day (uPlot, drawn on a canvas). The server renders the box at its final
  * height and the chart mounts into it on hydration, so nothing moves; it follows the box's width as the window
- * resizes, the legend (with values under the cursor) taking its share of the fixed height.
+ * resizes, the legend (with values under the cursor, else the latest day's) taking its share of the fixed height.
  */
 export function TrendsChart({ points }: { points: TrendPoint[] }) {
   const hostRef = useRef<HTMLDivElement>(null)
@@ -80,6 +110,8 @@ export function TrendsChart({ points }: { points: TrendPoint[] }) {
       el.style.minWidth = i === 0 ? '7.5em' : '3.5em'
       el.style.textAlign = 'left'
     })
+    const dateLabel = chart.root.querySelector<HTMLElement>('.u-legend .u-series:first-child .u-label')
+    if (dateLabel) dateLabel.style.minWidth = '3.5em' // 'Latest' and 'Date' take the same room
     const fit = () => {
       const legend = chart.root.querySelector<HTMLElement>('.u-legend')?.offsetHeight ?? 0
       const width = host.clientWidth

@@ -146,6 +146,46 @@ describe('a master admin', () => {
     await done(w)
   })
 
+  test("the legend shows the latest day's figures until the pointer is over the chart, then the hovered day's", async () => {
+    const w = await openAs(master)
+    const { page } = w
+    const trends = await api<Trends>(master, '/api/analytics/trends?days=30')
+    const days = Object.keys(trends.daily_stats).sort()
+    const dayText = (date: string) => new Date(`${date}T00:00:00Z`).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' })
+    const legend = async () => {
+      const cells = chart(page).locator('.u-legend .u-series')
+      return Promise.all([0, 1, 2].map(async (i) => [await cells.nth(i).locator('.u-label').textContent(), await cells.nth(i).locator('.u-value').textContent()]))
+    }
+    const latest = trends.daily_stats[days.at(-1)!]!
+    const showsLatest = [
+      ['Latest', dayText(days.at(-1)!)],
+      ['Requirements', fmt(latest.requirements)],
+      ['Availabilities', fmt(latest.availabilities)],
+    ]
+    // Never a row of dashes: before any pointer, the period's last day.
+    expect(await legend()).toEqual(showsLatest)
+    expect(await chart(page).locator('.u-legend').textContent()).not.toContain('–')
+
+    // Over the chart: the day under the pointer (a day in the period), named 'Date'.
+    const over = (await chart(page).locator('.u-over').boundingBox())!
+    await page.mouse.move(over.x + over.width * 0.3, over.y + over.height / 2)
+    await page.waitForFunction(() => document.querySelector('[data-trends-chart] .u-legend .u-series .u-label')?.textContent === 'Date')
+    const [date, req, avl] = await legend()
+    const hovered = days.find((d) => dayText(d) === date![1])
+    expect(hovered).toBeDefined()
+    expect(hovered).not.toBe(days.at(-1))
+    expect([req, avl]).toEqual([
+      ['Requirements', fmt(trends.daily_stats[hovered!]!.requirements)],
+      ['Availabilities', fmt(trends.daily_stats[hovered!]!.availabilities)],
+    ])
+
+    // Away from the chart: back to the latest day.
+    await page.mouse.move(5, 5)
+    await page.waitForFunction(() => document.querySelector('[data-trends-chart] .u-legend .u-series .u-label')?.textContent === 'Latest')
+    expect(await legend()).toEqual(showsLatest)
+    await done(w)
+  })
+
   test('each period asks for its days and the chart shows that many points; 30 comes back from the cache', async () => {
     const w = await openAs(master)
     const { page } = w
