@@ -1,7 +1,8 @@
 import { useState, type ReactNode } from 'react'
 import type { AuditEvent } from '../../src/modules/audit/model'
 import { Modal } from '../shared/Modal'
-import { actorLabel, diffFields, entityLabel, eventShape, formatValue, type FieldDiff } from './audit-format'
+import type { AuditNames } from '../../src/modules/audit/model'
+import { actorLabel, changeSummary, diffFields, entityName, eventShape, fieldLabel, NO_NAMES, shownValue, type FieldDiff } from './audit-format'
 import { ActionBadge, EventTime } from './AuditTable'
 
 type Props = { event: AuditEvent | null; onClose: () => void }
@@ -32,12 +33,12 @@ function Details({ event: e }: { event: AuditEvent }) {
         <Item label="Action">
           <ActionBadge action={e.action} />
         </Item>
-        <Item label="Entity">{entityLabel(e)}</Item>
+        <Item label="Entity">{entityName(e)}</Item>
         <Item label="Reason" wide>
           {e.reason ?? <span className="text-base-content/50">No reason given</span>}
         </Item>
         <Item label="Summary" wide>
-          {e.summary}
+          {changeSummary(e)}
         </Item>
       </dl>
       {shape === 'none' ? (
@@ -95,7 +96,14 @@ function Changes({ event, shape }: { event: AuditEvent; shape: 'change' | 'creat
           </thead>
           <tbody>
             {fields.map((f) => (
-              <FieldRow key={f.field} diff={f} highlight={shape === 'change' && f.changed} showBefore={showBefore} showAfter={showAfter} />
+              <FieldRow
+                key={f.field}
+                diff={f}
+                names={event.names ?? NO_NAMES}
+                highlight={shape === 'change' && f.changed}
+                showBefore={showBefore}
+                showAfter={showAfter}
+              />
             ))}
           </tbody>
         </table>
@@ -104,29 +112,39 @@ function Changes({ event, shape }: { event: AuditEvent; shape: 'change' | 'creat
   )
 }
 
-function FieldRow({ diff, highlight, showBefore, showAfter }: { diff: FieldDiff; highlight: boolean; showBefore: boolean; showAfter: boolean }) {
+type RowProps = { diff: FieldDiff; names: AuditNames; highlight: boolean; showBefore: boolean; showAfter: boolean }
+
+/** One field: its label (the recorded name on hover), then each side as a reader says it. */
+function FieldRow({ diff, names, highlight, showBefore, showAfter }: RowProps) {
   return (
     <tr data-field={diff.field} data-changed={highlight || undefined} className={highlight ? 'bg-warning/15' : undefined}>
-      <th scope="row" className="align-top font-mono text-xs font-medium">
-        {diff.field}
+      <th scope="row" className="align-top text-sm font-medium" title={diff.field}>
+        {fieldLabel(diff.field)}
         {highlight && <span className="sr-only"> (changed)</span>}
       </th>
-      {showBefore && <Value value={diff.before} tone={highlight ? 'text-error' : undefined} />}
-      {showAfter && <Value value={diff.after} tone={highlight ? 'text-success' : undefined} />}
+      {showBefore && <Value field={diff.field} value={diff.before} names={names} tone={highlight ? 'text-error' : undefined} />}
+      {showAfter && <Value field={diff.field} value={diff.after} names={names} tone={highlight ? 'text-success' : undefined} />}
     </tr>
   )
 }
 
-function Value({ value, tone }: { value: unknown; tone?: string }) {
+function Value({ field, value, names, tone }: { field: string; value: unknown; names: AuditNames; tone?: string }) {
+  if (value === undefined)
+    return (
+      <td className="align-top">
+        <span className="text-xs italic text-base-content/50">absent</span>
+      </td>
+    )
+  const shown = shownValue(field, value, names)
   return (
     <td className="align-top">
-      {value === undefined ? (
-        <span className="text-xs italic text-base-content/50">absent</span>
-      ) : (
-        <pre className={`whitespace-pre-wrap break-all font-mono text-xs ${tone ?? ''}`} data-value>
-          {formatValue(value)}
-        </pre>
-      )}
+      <pre
+        className={`whitespace-pre-wrap font-mono text-xs [overflow-wrap:anywhere] ${shown.muted ? 'text-base-content/50' : (tone ?? '')}`}
+        title={shown.title}
+        data-value
+      >
+        {shown.text}
+      </pre>
     </td>
   )
 }

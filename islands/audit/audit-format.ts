@@ -1,5 +1,5 @@
 // Texts, labels and formats of the audit log screen, one place each, shared by the island, its table and its dialog.
-import type { AuditEvent } from '../../src/modules/audit/model'
+import type { AuditEvent, AuditNames } from '../../src/modules/audit/model'
 import { REFRESH_MS } from '../../src/shared/constants'
 
 export const AUDIT_TEXT = {
@@ -132,3 +132,109 @@ export function eventShape(e: Pick<AuditEvent, 'before' | 'after'>): 'change' | 
 
 /** A value as indented JSON; strings too, so "" and null stay distinguishable. */
 export const formatValue = (v: unknown) => (v === undefined ? '' : JSON.stringify(v, null, 2))
+
+// ---------------------------------------------------------------------------------------------------------------
+// Field labels and values as a reader says them: users are recorded in snake_case, listings and geography rows in
+// camelCase; both come here as snake_case.
+
+const snakeCase = (k: string) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
+
+/** Every field the app writes to the trail (users, registrations, listings, countries, states, cities). */
+export const FIELD_LABELS: Record<string, string> = {
+  // people
+  email: 'Email',
+  full_name: 'Full name',
+  phone: 'Phone',
+  role: 'Role',
+  is_active: 'Active',
+  registration_status: 'Registration status',
+  id_card_number: 'ID card number',
+  id_card_document: 'ID card document',
+  // listings
+  entry_id: 'Entry ID',
+  post_type: 'Post type',
+  sale_or_rent: 'Sale/Rent',
+  property_type: 'Property type',
+  contact_value: 'Contact',
+  contact_name: 'Contact name',
+  budget: 'Budget',
+  size: 'Size (sq ft)',
+  location: 'Location zone',
+  locality: 'Locality',
+  reference: 'Reference',
+  type_details: 'Type details',
+  details: 'Details',
+  comments: 'Comments',
+  google_location_url: 'Google location URL',
+  status: 'Status',
+  date: 'Date',
+  owner_user_id: 'Broker',
+  // geography
+  name: 'Name',
+  code: 'Code',
+  newsco_region: 'NEWSCO region',
+  // shared
+  id: 'ID',
+  city_id: 'City',
+  state_id: 'State',
+  country_id: 'Country',
+  created_at: 'Created',
+  updated_at: 'Updated',
+  value: 'Value',
+}
+
+/** 'city_id' and 'cityId' → 'City'; a field not known here in words: 'someNewField' → 'Some new field'. */
+export function fieldLabel(field: string): string {
+  const key = snakeCase(field)
+  if (FIELD_LABELS[key]) return FIELD_LABELS[key]
+  const words = key.replace(/_/g, ' ').trim()
+  return words ? words.charAt(0).toUpperCase() + words.slice(1) : field
+}
+
+/** Fields whose value is the id of another row, and where its name is found. */
+const REFERENCES: Record<string, { kind: keyof AuditNames; label: string }> = {
+  city_id: { kind: 'cities', label: 'City' },
+  state_id: { kind: 'states', label: 'State' },
+  country_id: { kind: 'countries', label: 'Country' },
+  owner_user_id: { kind: 'users', label: 'User' },
+}
+
+export const NO_NAMES: AuditNames = { users: {}, cities: {}, states: {}, countries: {}, listings: {} }
+
+/** How one side of a field reads: `text` is shown; `title`, when set, is the raw value behind it. */
+export type ShownValue = { text: string; title?: string; muted?: boolean }
+
+/**
+ * A value as a reader wants it: null as '—', ids as the names the server sent ('Mumbai', with 'City #3' on hover),
+ * yes/no for flags, grouped digits for numbers; text stays quoted, so an empty text and no value differ.
+ */
+export function shownValue(field: string, value: unknown, names: AuditNames = NO_NAMES): ShownValue {
+  if (value === null || value === undefined) return { text: '—', muted: true }
+  const ref = REFERENCES[snakeCase(field)]
+  if (ref && typeof value === 'number') {
+    const name = names[ref.kind]?.[String(value)]
+    return name ? { text: name, title: `${ref.label} #${value}` } : { text: `${ref.label} #${value}`, title: 'No longer exists' }
+  }
+  if (typeof value === 'boolean') return { text: value ? 'Yes' : 'No', title: String(value) }
+  if (typeof value === 'number') return { text: value.toLocaleString('en-US'), title: value >= 10_000 ? String(value) : undefined }
+  return { text: formatValue(value) }
+}
+
+const ENTITY_KINDS: Record<string, keyof AuditNames> = { user: 'users', city: 'cities', state: 'states', country: 'countries', listing: 'listings' }
+
+/** 'User #12 · Rahul Sharma', 'Listing #42 · REQ-MUM-000042', or entityLabel's text when there is no name. */
+export function entityName(e: Pick<AuditEvent, 'entity_type' | 'entity_id' | 'names'>): string {
+  const kind = ENTITY_KINDS[e.entity_type]
+  const name = kind && e.entity_id ? e.names?.[kind]?.[e.entity_id] : undefined
+  return name ? `${entityLabel(e)} · ${name}` : entityLabel(e)
+}
+
+/** In words, what the event did to its fields: 'Changed: Details, Status', 'Created', 'Removed'. */
+export function changeSummary(e: Pick<AuditEvent, 'action' | 'before' | 'after'>): string {
+  const shape = eventShape(e)
+  if (shape === 'created') return 'Created'
+  if (shape === 'removed') return 'Removed'
+  if (shape === 'none') return actionLabel(e.action)
+  const changed = diffFields(e.before, e.after).filter((f) => f.changed)
+  return changed.length ? `Changed: ${changed.map((f) => fieldLabel(f.field)).join(', ')}` : 'Nothing changed'
+}

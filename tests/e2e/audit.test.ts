@@ -166,6 +166,36 @@ describe('the master admin', () => {
     expect(await dialog(page).count()).toBe(0)
   })
 
+  test('the details speak in labels and names: City shows Pune, Broker the owner, no value a dash; no raw field names or ids', async () => {
+    const { page } = w
+    await bodyRows(page).first().getByRole('button', { name: 'View' }).click()
+    const d = dialog(page)
+    await d.getByRole('heading', { name: 'Audit Event Details' }).waitFor()
+    const field = (name: string) => d.locator(`tr[data-field="${name}"]`)
+    const label = async (name: string) => (await field(name).locator('th').textContent())!.replace(' (changed)', '')
+    expect(await label('cityId')).toBe('City')
+    expect(await field('cityId').locator('[data-value]').allTextContents()).toEqual(['Pune', 'Pune'])
+    expect(await field('cityId').locator('[data-value]').first().getAttribute('title')).toMatch(/^City #\d+$/)
+    expect(await label('ownerUserId')).toBe('Broker')
+    expect(await field('ownerUserId').locator('[data-value]').allTextContents()).toEqual(['Asha Verma', 'Asha Verma'])
+    expect(await label('budget')).toBe('Budget')
+    expect(await field('budget').locator('[data-value]').allTextContents()).toEqual(['—', '—'])
+    expect(await label('details')).toBe('Details')
+    expect(await label('saleOrRent')).toBe('Sale/Rent')
+    // The recorded name is still there, on hover.
+    expect(await field('saleOrRent').locator('th').getAttribute('title')).toBe('saleOrRent')
+    // Every row is labelled in words: no camelCase or snake_case name, no bare number where a name belongs.
+    const labels = await d.locator('tbody th').allTextContents()
+    expect(labels.length).toBeGreaterThan(15)
+    expect(labels.filter((l) => /[a-z][A-Z]|_/.test(l))).toEqual([])
+    const listing = (await (await fetch(`${server.url}/api/listings/${listingId}`, { headers: master.bearer })).json()) as { entry_id: string }
+    const meta = await d.locator('dl').textContent()
+    expect(meta).toContain(`Listing #${listingId} · ${listing.entry_id}`)
+    expect(meta).toContain('Changed: Details, Status')
+    await page.keyboard.press('Escape')
+    expect(await dialog(page).count()).toBe(0)
+  })
+
   test('filter by action, then by actor (after typing pauses), by entity type and by date; the empty state', async () => {
     const { page } = w
     const asked: URLSearchParams[] = []

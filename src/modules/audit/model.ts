@@ -1,6 +1,25 @@
 import { t } from 'elysia'
 import { pageNumber, text } from '../../shared/schema'
 
+const idNames = (what: string) =>
+  t.Record(t.String({ pattern: '^[0-9]+$' }), t.String(), { description: `${what} by id, for the ids this event mentions that can be named` })
+
+/** The names behind the ids an event's entity, before and after mention, so a reader sees "Mumbai", not 3. */
+export const AuditNames = t.Object(
+  {
+    users: idNames('Full names of users'),
+    cities: idNames('City names'),
+    states: idNames('State names'),
+    countries: idNames('Country names'),
+    listings: idNames('Entry IDs of listings'),
+  },
+  {
+    description:
+      'Names for ids in `entity_id`, `before` and `after` (`city_id`/`cityId`, `state_id`/`stateId`, `country_id`/`countryId`, `owner_user_id`/`ownerUserId`), read when the event is; a row removed since is named from the event itself when it holds the name, else left out',
+  },
+)
+export type AuditNames = typeof AuditNames.static
+
 export const AuditEvent = t.Object({
   id: t.Integer(),
   created_at: t.String({ format: 'date-time' }),
@@ -14,6 +33,7 @@ export const AuditEvent = t.Object({
   summary: t.String({ description: 'What changed, in one line' }),
   before: t.Unknown(),
   after: t.Unknown(),
+  names: AuditNames,
 })
 export type AuditEvent = typeof AuditEvent.static
 
