@@ -52,6 +52,37 @@ describe('public site in a real browser', () => {
     await w.page.context().close()
   })
 
+  test('short public pages fill the window: the footer ends at its bottom, no white band above it', async () => {
+    const cases = [
+      ['/forgot-password', { width: 1440, height: 900 }],
+      ['/login', { width: 1440, height: 900 }],
+      ['/login', { width: 1440, height: 1400 }],
+      ['/reset-password?token=abc', { width: 1440, height: 1200 }],
+      ['/forgot-password', { width: 390, height: 844 }],
+    ] as const
+    for (const [path, viewport] of cases) {
+      const w = await openPage(browser, server.url, viewport)
+      await w.page.goto(server.url + path)
+      const m = await w.page.evaluate(() => {
+        const footer = document.querySelector('footer')!.getBoundingClientRect()
+        const backdrop = document.querySelector('main > *')!.getBoundingClientRect()
+        return { footerTop: footer.top, footerBottom: footer.bottom, backdropBottom: backdrop.bottom, page: document.documentElement.scrollHeight, window: innerHeight }
+      })
+      const where = `${path} at ${viewport.width}×${viewport.height}`
+      // The content's backdrop reaches the footer: nothing of another colour between them.
+      expect({ where, gap: m.footerTop - m.backdropBottom }).toEqual({ where, gap: 0 })
+      // A page shorter than the window ends at the window's bottom edge, footer last.
+      if (m.page <= m.window) expect({ where, bottom: m.footerBottom }).toEqual({ where, bottom: m.window })
+      else expect(m.footerBottom).toBe(m.page)
+      await w.page.context().close()
+    }
+    // The first one (/forgot-password at 1440×900) is a short page: the case the layout is for.
+    const w = await openPage(browser, server.url)
+    await w.page.goto(server.url + '/forgot-password')
+    expect(await w.page.evaluate(() => [document.documentElement.scrollHeight, document.querySelector('footer')!.getBoundingClientRect().bottom])).toEqual([900, 900])
+    await w.page.context().close()
+  })
+
   test('an unknown path lands on /', async () => {
     const w = await openPage(browser, server.url)
     await w.page.goto(server.url + '/definitely/not/here')

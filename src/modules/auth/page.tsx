@@ -10,8 +10,8 @@ type AuthCardProps = { current: string; title: string; subtitle: string; wide?: 
 /** The public auth pages' frame: one centred card, narrow for sign-in and password forms, wider for registration. */
 function AuthCard({ current, title, subtitle, wide = false, children }: AuthCardProps) {
   return (
-    <PublicLayout current={current}>
-      <div className="flex justify-center bg-base-200 px-4 py-12 sm:py-20">
+    <PublicLayout current={current} fill>
+      <div className="flex items-start justify-center bg-base-200 px-4 py-12 sm:py-20">
         <div className={`card w-full ${wide ? 'max-w-2xl' : 'max-w-md'} bg-base-100 shadow-xl`}>
           <div className="card-body px-5 sm:px-8">
             <h1 className="text-center text-2xl font-bold">{title}</h1>

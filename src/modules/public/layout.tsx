@@ -95,11 +95,16 @@ export function PublicFooter() {
   )
 }
 
-export function PublicLayout({ current, children }: { current: string; children: ReactNode }) {
+/**
+ * Header, content, footer; the page is at least the window's height (dvh: a phone's own toolbars counted), so the
+ * footer ends at the bottom of the window on a short page. `fill`: the content's one child stretches over the room
+ * left (the auth pages' grey backdrop), instead of leaving a white band above the footer.
+ */
+export function PublicLayout({ current, fill = false, children }: { current: string; fill?: boolean; children: ReactNode }) {
   return (
-    <div className="flex min-h-screen flex-col bg-base-100">
+    <div className="flex min-h-dvh flex-col bg-base-100">
       <PublicHeader current={current} />
-      <main className="flex-1">{children}</main>
+      <main className={fill ? 'flex flex-1 flex-col *:flex-1' : 'flex-1'}>{children}</main>
       <PublicFooter />
     </div>
   )
