@@ -245,6 +245,11 @@ const TONES = { error: 'text-error', warning: 'text-warning', success: 'text-suc
 /**
  * A row's action menu: a button and a popover list in the top layer (so a scrolling table never clips it),
  * anchored to the button; Escape or a click elsewhere closes it.
+ *
+ * No transition or animation (`transition-none animate-none`): daisyUI's `.dropdown[popover]` grows in from
+ * scale .95 over 0.2 s and, once closed, stays rendered for 0.2 s more (display and overlay transitions). So the
+ * items of a just-opened menu were still moving under the pointer, and a closed menu was still on screen, and
+ * found by its role, while it faded out. The menu now appears in place and disappears at once.
  */
 export function RowMenu({ label, items }: { label: string; items: RowMenuItem[] }) {
   const raw = useId()
@@ -266,7 +271,7 @@ export function RowMenu({ label, items }: { label: string; items: RowMenuItem[] 
           <circle cx="12" cy="19" r="1.8" />
         </svg>
       </button>
-      <ul ref={menu} id={id} popover="auto" role="menu" aria-label={label} className="dropdown dropdown-end menu w-44 rounded-box bg-base-100 p-1 shadow-lg [position-try-fallbacks:flip-block]">
+      <ul ref={menu} id={id} popover="auto" role="menu" aria-label={label} className="dropdown dropdown-end menu w-44 rounded-box bg-base-100 p-1 shadow-lg transition-none animate-none [position-try-fallbacks:flip-block]">
         {items.map((item) => (
           <li key={item.label} role="none">
             <button

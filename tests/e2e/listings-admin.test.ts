@@ -63,8 +63,9 @@ async function openMenu(page: Page, entryId: string) {
   await settled(page)
   const button = page.getByRole('button', { name: `Actions for ${entryId}` })
   // The menu is anchored to its button: bring the button into view first, so clicking an item never scrolls the page
-  // (and the menu with it) between Playwright's aim and its click.
-  await button.evaluate((el) => el.scrollIntoView({ block: 'center', inline: 'center' }))
+  // (and the menu with it) between Playwright's aim and its click. Instantly: the page's CSS asks for smooth scrolling,
+  // which would still be moving the button, and the menu, while the item is clicked.
+  await button.evaluate((el) => el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' }))
   await button.click()
   const menu = page.getByRole('menu', { name: `Actions for ${entryId}` })
   await menu.waitFor()

@@ -36,13 +36,10 @@ afterAll(async () => {
 const dialog = openDialog
 const bodyRows = (page: Page) => page.locator('table tbody tr')
 const rowOf = (page: Page, entryId: string) => page.locator(`tr[data-entry-id="${entryId}"]`)
-/** Opens a row's action menu; a click that lands while a closing dialog still fades out is tried again. */
+/** Opens a row's action menu: one click, as a user would. */
 async function openMenu(page: Page, entryId: string) {
+  await rowOf(page, entryId).getByRole('button', { name: `Actions for ${entryId}` }).click()
   const menu = page.getByRole('menu', { name: `Actions for ${entryId}` })
-  for (let attempt = 0; attempt < 5 && !(await menu.isVisible()); attempt++) {
-    await rowOf(page, entryId).getByRole('button', { name: `Actions for ${entryId}` }).click()
-    await menu.waitFor({ timeout: 1000 }).catch(() => undefined)
-  }
   await menu.waitFor()
   return menu
 }
