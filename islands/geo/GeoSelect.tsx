@@ -59,7 +59,9 @@ function useLevel(level: Level, parent: number | null, initial: GeoOption[] | un
 
 /**
  * Country → state → city. A level stays disabled until its parent is chosen, and changing a level clears the
- * levels below it (SPEC section 4 "Filters").
+ * levels below it (SPEC section 4 "Filters"). A level's validation message waits until the level can be used:
+ * "Please select a state" under a State that cannot be opened yet asks the impossible; once a country is chosen
+ * the State's message shows (if the form still has it).
  */
 export function GeoSelect({ value, onChange, depth = 'city', errors = {}, locked = {}, initial = {}, placeholders = {}, idPrefix = 'geo' }: Props) {
   const countries = useLevel('country_id', null, initial.countries)
@@ -83,7 +85,8 @@ export function GeoSelect({ value, onChange, depth = 'city', errors = {}, locked
     <div className={`grid gap-3 ${depth === 'city' ? 'sm:grid-cols-3' : 'sm:grid-cols-2'}`}>
       {levels.map(({ level, label, data, parentChosen }) => {
         const id = `${idPrefix}-${level}`
-        const error = errors[level] ?? data.error
+        // A locked level is shown as it is; any other one says nothing about itself before its parent is chosen.
+        const error = (parentChosen || locked[level] ? errors[level] : undefined) ?? data.error
         return (
           <div key={level} className="form-control">
             <label htmlFor={id} className="label-text mb-1 block font-medium">

@@ -50,7 +50,8 @@ function EditUserForm({ user, actor, countries, rules, onClose, onSaved }: Omit<
 
   const clear = (...names: string[]) => setErrors((e) => Object.fromEntries(Object.entries(e).filter(([k]) => !names.includes(k))))
   const update = (name: TextName) => (value: string) => (setValues((v) => ({ ...v, [name]: value })), clear(name))
-  const changeGeo = (next: GeoValue) => (clear('country_id', 'state_id', 'city_id'), setGeo(next))
+  // Only the levels that changed lose their message: a State still to pick says so once a country makes it usable.
+  const changeGeo = (next: GeoValue) => (clear(...(['country_id', 'state_id', 'city_id'] as const).filter((k) => next[k] !== geo[k])), setGeo(next))
   const geoTouched = geo.country_id !== user.country_id || geo.state_id !== user.state_id || geo.city_id !== user.city_id
 
   /** Only what changed; a phone nobody ever gave may stay empty, one that exists may not be erased. */
