@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { users } from '../../db/schema'
+import { listings, users } from '../../db/schema'
 import type { Role } from '../../src/shared/constants'
 import { createTestApp } from '../support/app'
 import { signIn } from '../support/auth'
@@ -111,6 +111,47 @@ describe('the shell', () => {
     expect(moduleAdmin).toContain('Export data for the assigned city')
     expect(moduleAdmin).toContain('Your City')
     expect(moduleAdmin).toMatch(/data-city-badge[^>]*>Mumbai, /)
+  })
+
+  test("a module admin's 'Your City' card names their city and its active listings, not a fixed 1", async () => {
+    const [mumbai, pune] = place.cities
+    const owner = signIn(h.db, 'BROKER', { cityId: mumbai!.id, fullName: 'Lister' }).user
+    let seq = 0
+    const listing = (cityId: number, status: 'ACTIVE' | 'SUSPENDED' | 'CLOSED') => {
+      seq++
+      return {
+        entryId: `T-${seq}`,
+        postType: 'REQ',
+        saleOrRent: 'SALE',
+        propertyType: 'Flat',
+        contactValue: '9876543210',
+        contactName: 'Lister',
+        status,
+        date: '2026-01-01',
+        ownerUserId: owner.id,
+        cityId,
+      } as const
+    }
+    h.db.insert(listings).values([listing(mumbai!.id, 'ACTIVE'), listing(mumbai!.id, 'ACTIVE'), listing(mumbai!.id, 'ACTIVE'), listing(mumbai!.id, 'SUSPENDED'), listing(mumbai!.id, 'CLOSED'), listing(pune!.id, 'ACTIVE')]).run()
+
+    const card = (html: string, key: string) => new RegExp(`data-admin-stat="${key}"[^>]*>(.*?)</div></div>`).exec(html)?.[1] ?? ''
+    /** The card's texts, one after another: 'Your City|Mumbai|3 active listings'. */
+    const text = (html: string) => html.replace(/<[^>]+>/g, '|').replace(/\|+/g, '|').replace(/^\||\|$/g, '')
+    const moduleAdmin = (await page('/dashboard', as('MODULE_ADMIN', mumbai!.id))).html
+    // Your City: the name, and its live listings (three active; the suspended and closed ones are in Total Listings).
+    expect(text(card(moduleAdmin, 'your_city'))).toBe('Your City|Mumbai|3 active listings')
+    expect(text(card(moduleAdmin, 'total_listings'))).toBe('Total Listings|5')
+    expect(card(moduleAdmin, 'cities')).toBe('')
+
+    const inPune = (await page('/dashboard', as('MODULE_ADMIN', pune!.id))).html
+    expect(text(card(inPune, 'your_city'))).toBe('Your City|Pune|1 active listing')
+    const unplaced = (await page('/dashboard', as('MODULE_ADMIN', null))).html
+    expect(text(card(unplaced, 'your_city'))).toBe('Your City|—|No city assigned')
+
+    // The master admin keeps the network's number of cities.
+    const master = (await page('/dashboard', as('MASTER_ADMIN', null))).html
+    expect(text(card(master, 'cities'))).toMatch(/^Cities\|\d+$/)
+    expect(card(master, 'your_city')).toBe('')
   })
 
   test('the broker welcome', async () => {

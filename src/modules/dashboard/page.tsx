@@ -24,11 +24,16 @@ const number = (n: number) => n.toLocaleString('en-US')
 /** The admin home's welcome line, stat cards and capabilities (SPEC "Admin listings"), without the shell. */
 export function AdminWelcome({ user, stats }: { user: ShellUser; stats: AdminStats }) {
   const isMaster = user.role === 'MASTER_ADMIN'
-  const cards = [
-    { label: 'Active Brokers', value: stats.activeBrokers },
-    { label: 'Total Listings', value: stats.totalListings },
-    { label: 'This Month', value: stats.thisMonth },
-    { label: isMaster ? 'Cities' : 'Your City', value: stats.cities },
+  const cards: { label: string; value: number | string; desc?: string; key: string }[] = [
+    { key: 'active_brokers', label: 'Active Brokers', value: stats.activeBrokers },
+    { key: 'total_listings', label: 'Total Listings', value: stats.totalListings },
+    { key: 'this_month', label: 'This Month', value: stats.thisMonth },
+    isMaster
+      ? { key: 'cities', label: 'Cities', value: stats.cities }
+      : // A module admin's one city: its name, and its live listings (Total Listings counts every status).
+        stats.city
+        ? { key: 'your_city', label: 'Your City', value: stats.city.name, desc: `${number(stats.city.activeListings)} active ${stats.city.activeListings === 1 ? 'listing' : 'listings'}` }
+        : { key: 'your_city', label: 'Your City', value: '—', desc: 'No city assigned' },
   ]
   return (
     <>
@@ -45,9 +50,16 @@ export function AdminWelcome({ user, stats }: { user: ShellUser; stats: AdminSta
       </p>
       <div className="stats stats-vertical mt-6 w-full bg-base-100 shadow sm:stats-horizontal">
         {cards.map((c) => (
-          <div key={c.label} className="stat">
+          <div key={c.key} className="stat" data-admin-stat={c.key}>
             <div className="stat-title">{c.label}</div>
-            <div className="stat-value text-primary">{number(c.value)}</div>
+            {typeof c.value === 'number' ? (
+              <div className="stat-value text-primary">{number(c.value)}</div>
+            ) : (
+              <div className="stat-value truncate text-2xl leading-10 text-primary sm:text-3xl" title={c.value}>
+                {c.value}
+              </div>
+            )}
+            {c.desc && <div className="stat-desc">{c.desc}</div>}
           </div>
         ))}
       </div>

@@ -6,7 +6,18 @@ import { calendarDate } from '../../shared/dates'
 import { activeBrokers } from '../analytics/service'
 import { countListings } from '../listings/read'
 
-export type AdminStats = { activeBrokers: number; totalListings: number; thisMonth: number; cities: number }
+/** A module admin's own city for the fourth card: its name and how many of its listings are live (ACTIVE). */
+export type CityFigure = { name: string; activeListings: number }
+
+export type AdminStats = {
+  activeBrokers: number
+  totalListings: number
+  thisMonth: number
+  /** Cities in the network (master admin); 1 for a module admin. */
+  cities: number
+  /** A module admin's city, or null (a master admin, or a module admin not assigned to one). */
+  city: CityFigure | null
+}
 
 /** The admin home's four cards, in the admin's scope (the original showed placeholders); cached until a change. */
 export function adminStats(ctx: AppContext, user: Pick<PageUser, 'id' | 'role' | 'city_id'>): AdminStats {
@@ -24,5 +35,16 @@ export function adminStats(ctx: AppContext, user: Pick<PageUser, 'id' | 'role' |
       .where(and(eq(listingDailyCounts.cityId, city ?? 0), gte(listingDailyCounts.date, monthStart)))
       .get()!.n,
     cities: city === null ? db.select({ n: count() }).from(cities).get()!.n : 1,
+    city: city === null ? null : cityFigure(ctx, viewer, city),
   }))
+}
+
+/**
+ * "Your City" (SPEC: a fixed '1'): the city's name and its live listings. Total Listings beside it counts every
+ * status; this is what brokers of the city can act on today.
+ */
+function cityFigure(ctx: AppContext, viewer: Parameters<typeof countListings>[2], cityId: number): CityFigure | null {
+  const row = ctx.db.select({ name: cities.name }).from(cities).where(eq(cities.id, cityId)).get()
+  if (!row) return null
+  return { name: row.name, activeListings: countListings(ctx.db, ctx.counts, viewer, { status: 'ACTIVE' }) }
 }
