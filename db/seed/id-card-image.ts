@@ -137,7 +137,16 @@ class Bitmap {
     for (const ch of text) {
       const rows = FONT.get(ch) ?? FONT.get('?')!
       if (ch === '—') this.rect(cx, y + 3 * scale, glyphWidth(ch) * scale, scale, color)
-      else for (let r = 0; r < 7; r++) for (let c = 0; c < 5; c++) if ((rows[r]! >> (4 - c)) & 1) this.rect(cx + c * scale, y + r * scale, scale, scale, color)
+      else
+        for (let r = 0; r < 7; r++)
+          // One fill per run of lit columns, not per cell (the binary draws these without a JIT).
+          for (let c = 0; c < 5; c++) {
+            if (!((rows[r]! >> (4 - c)) & 1)) continue
+            let end = c + 1
+            while (end < 5 && (rows[r]! >> (4 - end)) & 1) end++
+            this.rect(cx + c * scale, y + r * scale, (end - c) * scale, scale, color)
+            c = end
+          }
       cx += (glyphWidth(ch) + 1) * scale
     }
   }
