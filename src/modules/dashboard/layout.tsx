@@ -19,7 +19,9 @@ export function DashboardLayout({ user, current, section, children }: Props) {
       <input id="dashboard-drawer" type="checkbox" className="drawer-toggle" aria-label="Toggle navigation" />
       <div className="drawer-content flex min-h-screen flex-col">
         <header className="navbar sticky top-0 z-30 border-b border-base-300 bg-base-100 px-4">
-          <label htmlFor="dashboard-drawer" className="btn btn-ghost btn-square lg:hidden" aria-label="Open navigation">
+          {/* A <label> may not carry aria-label: its name is text for screen readers only. */}
+          <label htmlFor="dashboard-drawer" className="btn btn-ghost btn-square lg:hidden">
+            <span className="sr-only">Open navigation</span>
             <svg xmlns="http://www.w3.org/2000/svg" className="h-6 w-6" fill="none" viewBox="0 0 24 24" stroke="currentColor" aria-hidden="true">
               <path strokeLinecap="round" strokeLinejoin="round" strokeWidth={2} d="M4 6h16M4 12h16M4 18h16" />
             </svg>
@@ -32,14 +34,15 @@ export function DashboardLayout({ user, current, section, children }: Props) {
               {section !== 'Dashboard' && <li aria-current="page">{section}</li>}
             </ul>
           </nav>
-          <details className="dropdown dropdown-end" data-user-menu>
-            <summary className="btn btn-ghost gap-2 normal-case" aria-label="User menu">
-              <span className="avatar avatar-placeholder">
+          {/* The group is the "User menu"; its button is named by what it shows, the user's name (on a phone, for screen readers only). */}
+          <details className="dropdown dropdown-end" data-user-menu aria-label="User menu">
+            <summary className="btn btn-ghost gap-2 normal-case">
+              <span className="avatar avatar-placeholder" aria-hidden="true">
                 <span className="w-8 rounded-full bg-primary text-primary-content">
                   <span>{user.full_name.charAt(0).toUpperCase()}</span>
                 </span>
               </span>
-              <span className="hidden sm:inline">{user.full_name}</span>
+              <span className="sr-only sm:not-sr-only">{user.full_name}</span>
             </summary>
             <div className="dropdown-content z-40 mt-2 w-72 rounded-box border border-base-300 bg-base-100 p-4 shadow-lg">
               <p className="font-semibold">{user.full_name}</p>
@@ -58,7 +61,9 @@ export function DashboardLayout({ user, current, section, children }: Props) {
         <main className="flex-1 p-4 sm:p-6">{children}</main>
       </div>
       <div className="drawer-side z-40">
-        <label htmlFor="dashboard-drawer" className="drawer-overlay" aria-label="Close navigation" />
+        <label htmlFor="dashboard-drawer" className="drawer-overlay">
+          <span className="sr-only">Close navigation</span>
+        </label>
         <aside className="min-h-full w-64 border-r border-base-300 bg-base-100">
           <a href="/" className="flex h-16 items-center gap-2 px-4 text-xl font-bold text-primary">
             <img src="/favicon.svg" alt="" width={28} height={28} />
