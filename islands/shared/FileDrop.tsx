@@ -100,7 +100,8 @@ export function FileDrop({ id, name = id, label, value, onChange, accept, maxByt
   const labelId = `${id}-label`
   const hintId = `${id}-hint`
   const errorId = `${id}-error`
-  const describedBy = [hint && hintId, shown && errorId].filter(Boolean).join(' ') || undefined
+  const zoneId = `${id}-zone`
+  const describedBy = shown ? errorId : undefined
 
   return (
     <div className="form-control">
@@ -129,9 +130,11 @@ export function FileDrop({ id, name = id, label, value, onChange, accept, maxByt
       ) : (
         <div
           ref={zone}
+          id={zoneId}
           role="button"
           tabIndex={0}
-          aria-labelledby={labelId}
+          // Named by the field's label and then by what the zone shows (the prompt and the hint), so the name holds the visible text.
+          aria-labelledby={`${labelId} ${zoneId}`}
           aria-describedby={describedBy}
           aria-invalid={!!shown}
           onClick={open}
@@ -144,7 +147,7 @@ export function FileDrop({ id, name = id, label, value, onChange, accept, maxByt
           <Svg d={UPLOAD} className="h-8 w-8 text-base-content/50" />
           <span className="text-sm">
             <span className="font-medium text-primary">Click to upload</span> or drag and drop
-          </span>
+          </span>{' '}
           {hint && (
             <span id={hintId} className="text-xs text-base-content/60">
               {hint}
