@@ -35,7 +35,7 @@ function Details({ event: e }: { event: AuditEvent }) {
         </Item>
         <Item label="Entity">{entityName(e)}</Item>
         <Item label="Reason" wide>
-          {e.reason ?? <span className="text-base-content/50">No reason given</span>}
+          {e.reason ?? <span className="text-base-content/70">No reason given</span>}
         </Item>
         <Item label="Summary" wide>
           {changeSummary(e)}
@@ -132,14 +132,14 @@ function Value({ field, value, names, tone }: { field: string; value: unknown; n
   if (value === undefined)
     return (
       <td className="align-top">
-        <span className="text-xs italic text-base-content/50">absent</span>
+        <span className="text-xs italic text-base-content/70">absent</span>
       </td>
     )
   const shown = shownValue(field, value, names)
   return (
     <td className="align-top">
       <pre
-        className={`whitespace-pre-wrap font-mono text-xs [overflow-wrap:anywhere] ${shown.muted ? 'text-base-content/50' : (tone ?? '')}`}
+        className={`whitespace-pre-wrap font-mono text-xs [overflow-wrap:anywhere] ${shown.muted ? 'text-base-content/70' : (tone ?? '')}`}
         title={shown.title}
         data-value
       >
