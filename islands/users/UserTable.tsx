@@ -69,7 +69,7 @@ const location = (title: string, emptyText: string | null) =>
     header: title,
     cell: ({ row }) => {
       const u = row.original
-      if (!u.city_name) return emptyText ? <span className="font-medium text-orange-600">{emptyText}</span> : <span className="text-base-content/50">—</span>
+      if (!u.city_name) return emptyText ? <span className="font-medium text-warning">{emptyText}</span> : <span className="text-base-content/70">—</span>
       return (
         <div>
           <p>{u.city_name}</p>
