@@ -6,7 +6,7 @@ import type { ObjectSchema } from '../shared/form-rules'
 import { Icon } from '../shared/icons'
 import { PageSizeSelect, Pagination } from '../shared/Pagination'
 import { toast } from '../shared/toast'
-import { currencyFor } from './currency'
+import { userCurrency } from './currency'
 import { DeleteListingDialog } from './DeleteListingDialog'
 import { FilterBar } from './FilterBar'
 import { exportFileName, exportUrl, invalidateListingQueries, LISTING_TEXT, showingResults, type ListingViewer } from './listing-format'
@@ -35,7 +35,6 @@ export type BrokerListingsIslandProps = {
  */
 export default function BrokerListings({ user, initial, filters, stats, rules }: BrokerListingsIslandProps) {
   const queryClient = useQueryClient()
-  const currency = currencyFor(user.country_name)
   const { f, query, list, rows, loadError } = useListingPage({ queryKey: 'listings', initial, filters })
 
   const [viewing, setViewing] = useState<Listing | null>(null)
@@ -101,7 +100,7 @@ export default function BrokerListings({ user, initial, filters, stats, rules }:
         </div>
       </div>
 
-      <FilterBar value={f.view} onChange={f.change} onClear={f.clear} active={f.active} />
+      <FilterBar value={f.view} onChange={f.change} onClear={f.clear} active={f.active} currency={userCurrency(user.country_name)} />
       <StatsStrip initial={stats} />
 
       {loadError && (
@@ -120,7 +119,6 @@ export default function BrokerListings({ user, initial, filters, stats, rules }:
               label="Listings"
               listings={rows.listings}
               columns={BROKER_COLUMNS}
-              currency={currency}
               viewerId={user.id}
               highlightOwn
               actions={editActions}
@@ -140,7 +138,6 @@ export default function BrokerListings({ user, initial, filters, stats, rules }:
 
       <ListingDetailsDialog
         listing={viewing}
-        currency={currency}
         viewerId={user.id}
         onClose={() => setViewing(null)}
         actions={

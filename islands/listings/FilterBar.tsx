@@ -20,7 +20,7 @@ export type FilterBarProps = {
   countries?: GeoOption[]
   /** Levels shown read-only, e.g. a module admin's own city. */
   lockedGeo?: Partial<Record<keyof GeoValue, boolean>>
-  /** The budget sliders' symbol: the rupee sign by default (SPEC section 9). */
+  /** The budget sliders' currency: the user's (`userCurrency`), the rupee sign by default (SPEC section 9). */
   currency?: Currency
   /** Prefix of the controls' ids, so two bars on one page do not clash. */
   idPrefix?: string

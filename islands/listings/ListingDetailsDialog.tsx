@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react'
 import type { Listing } from '../../src/modules/listings/model'
 import { Modal } from '../shared/Modal'
-import { formatMoney, formatSize, type Currency } from './currency'
+import { formatMoney, formatSize, listingCurrency } from './currency'
 import {
   formatListingDate,
   LISTING_TEXT,
@@ -17,7 +17,6 @@ import {
 export type ListingDetailsDialogProps = {
   /** The listing shown; null keeps the dialog closed. */
   listing: Listing | null
-  currency: Currency
   onClose: () => void
   /** 'Listing Details' by default; My Listings says 'My Listing'. */
   title?: string
@@ -31,15 +30,15 @@ export type ListingDetailsDialogProps = {
  * Everything about one listing (SPEC "Broker dashboard": full details, basic info, contact, property, actions), with
  * a 'View on map' link for its Google location, opened in a new tab.
  */
-export function ListingDetailsDialog({ listing, currency, onClose, title = 'Listing Details', viewerId = null, actions }: ListingDetailsDialogProps) {
+export function ListingDetailsDialog({ listing, onClose, title = 'Listing Details', viewerId = null, actions }: ListingDetailsDialogProps) {
   return (
     <Modal open={listing !== null} title={title} size="lg" onClose={onClose}>
-      {listing && <Details listing={listing} currency={currency} own={viewerId !== null && listing.owner_user_id === viewerId} actions={actions} onClose={onClose} />}
+      {listing && <Details listing={listing} own={viewerId !== null && listing.owner_user_id === viewerId} actions={actions} onClose={onClose} />}
     </Modal>
   )
 }
 
-function Details({ listing: l, currency, own, actions, onClose }: { listing: Listing; currency: Currency; own: boolean; actions?: ReactNode; onClose: () => void }) {
+function Details({ listing: l, own, actions, onClose }: { listing: Listing; own: boolean; actions?: ReactNode; onClose: () => void }) {
   const map = safeMapUrl(l.google_location_url)
   return (
     <div className="space-y-5" data-listing-details={l.entry_id}>
@@ -75,7 +74,7 @@ function Details({ listing: l, currency, own, actions, onClose }: { listing: Lis
       <Section title="Property">
         <div className="grid gap-x-5 sm:grid-cols-2">
           <Row label="Property type" value={l.property_type} />
-          <Row label="Budget" value={formatMoney(l.budget, currency)} />
+          <Row label="Budget" value={formatMoney(l.budget, listingCurrency(l))} />
           <Row label="Size" value={formatSize(l.size)} />
           <Row label="Location zone" value={l.location} />
           <Row label="Locality" value={l.locality} />

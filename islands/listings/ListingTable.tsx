@@ -1,7 +1,7 @@
 import { createColumnHelper, tableFeatures, useTable, type ColumnDef } from '@tanstack/react-table'
 import { createContext, use, useEffect, useId, useRef, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react'
 import type { Listing } from '../../src/modules/listings/model'
-import { formatMoney, formatSize, type Currency } from './currency'
+import { formatMoney, formatSize, listingCurrency, moneyWithCode } from './currency'
 import {
   formatListingDate,
   LISTING_TEXT,
@@ -24,13 +24,12 @@ export type ListingColumnDef = ColumnDef<typeof features, Listing, any>
 
 /** What the cells need from the screen; read it in a custom column's cell with `useListingTable()`. */
 export type ListingTableEnv = {
-  currency: Currency
   /** The signed-in user: their rows are highlighted and tagged 'Your Listing' when `highlightOwn` is on. */
   viewerId: number | null
   highlightOwn: boolean
   actions?: (listing: Listing) => ReactNode
 }
-const EnvContext = createContext<ListingTableEnv>({ currency: { symbol: '$', code: 'USD' }, viewerId: null, highlightOwn: false })
+const EnvContext = createContext<ListingTableEnv>({ viewerId: null, highlightOwn: false })
 export const useListingTable = () => use(EnvContext)
 
 const isOwn = (env: ListingTableEnv, l: Listing) => env.highlightOwn && env.viewerId !== null && l.owner_user_id === env.viewerId
@@ -45,9 +44,15 @@ function EntryId({ listing }: { listing: Listing }) {
   )
 }
 
-function Budget({ value }: { value: number | null }) {
-  const { currency } = useListingTable()
-  return value === null ? <span className="text-base-content/40">—</span> : <span className="whitespace-nowrap font-medium">{formatMoney(value, currency)}</span>
+/** A price in the currency of the listing's country (SPEC section 3), whoever looks at it; the ISO code on hover. */
+export function Budget({ listing }: { listing: Listing }) {
+  if (listing.budget === null) return <span className="text-base-content/40">—</span>
+  const currency = listingCurrency(listing)
+  return (
+    <span className="whitespace-nowrap font-medium" title={moneyWithCode(listing.budget, currency)} data-currency={currency.code}>
+      {formatMoney(listing.budget, currency)}
+    </span>
+  )
 }
 
 /** Long text cut to one line; the whole of it in a tooltip on hover (SPEC: details cells). */
@@ -81,7 +86,7 @@ export const LISTING_COLUMNS = {
   }),
   saleOrRent: listingColumn.accessor('sale_or_rent', { header: 'Sale/Rent', cell: ({ getValue }) => saleOrRentLabel(getValue()) }),
   propertyType: listingColumn.accessor('property_type', { header: 'Property Type', cell: ({ getValue }) => <span className="whitespace-nowrap">{getValue()}</span> }),
-  budget: listingColumn.accessor('budget', { header: 'Budget', cell: ({ getValue }) => <Budget value={getValue()} /> }),
+  budget: listingColumn.accessor('budget', { header: 'Budget', cell: ({ row }) => <Budget listing={row.original} /> }),
   size: listingColumn.accessor('size', { header: 'Size', cell: ({ getValue }) => <span className="whitespace-nowrap">{dash(formatSize(getValue()))}</span> }),
   zone: listingColumn.accessor('location', { header: 'Location Zone', cell: ({ getValue }) => dash(getValue()) }),
   locality: listingColumn.accessor('locality', { header: 'Locality', cell: ({ getValue }) => <TruncatedText text={getValue()} width="max-w-[10rem]" /> }),
@@ -148,7 +153,6 @@ export type ListingTableProps = {
   listings: Listing[]
   /** The column set: BROKER_COLUMNS, MY_LISTINGS_COLUMNS, or your own (a constant array, not a new one each render). */
   columns: ListingColumnDef[]
-  currency: Currency
   viewerId?: number | null
   /** Highlight the viewer's own rows and tag them 'Your Listing' (the broker dashboard). */
   highlightOwn?: boolean
@@ -172,7 +176,6 @@ const fromControl = (target: EventTarget | null) => target instanceof Element &&
 export function ListingTable({
   listings,
   columns,
-  currency,
   viewerId = null,
   highlightOwn = false,
   actions,
@@ -183,7 +186,7 @@ export function ListingTable({
   scrollClassName = 'overflow-x-auto',
 }: ListingTableProps) {
   const table = useTable({ features, columns, data: listings, getRowId: (l) => String(l.id) })
-  const env: ListingTableEnv = { currency, viewerId, highlightOwn, actions }
+  const env: ListingTableEnv = { viewerId, highlightOwn, actions }
   const open = (l: Listing) => (e: MouseEvent | KeyboardEvent) => {
     if (!onRowClick || fromControl(e.target)) return
     if ('key' in e) {

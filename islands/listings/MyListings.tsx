@@ -6,7 +6,6 @@ import type { ObjectSchema } from '../shared/form-rules'
 import { Icon } from '../shared/icons'
 import { fetchJson, sendJson } from '../shared/query'
 import { toast } from '../shared/toast'
-import { currencyFor } from './currency'
 import { DeleteListingDialog } from './DeleteListingDialog'
 import { invalidateListingQueries, LISTING_TEXT, listingErrorMessage, STATUS_LABELS, type ListingViewer } from './listing-format'
 import { ListingDetailsDialog } from './ListingDetailsDialog'
@@ -46,7 +45,6 @@ export function countByStatus(listings: Listing[]) {
  */
 export default function MyListings({ user, initial, rules }: MyListingsIslandProps) {
   const queryClient = useQueryClient()
-  const currency = currencyFor(user.country_name)
   const [renderedAt] = useState(() => Date.now())
   const query = useQuery({
     queryKey: ['my-listings'],
@@ -143,7 +141,6 @@ export default function MyListings({ user, initial, rules }: MyListingsIslandPro
             label="My listings"
             listings={shown}
             columns={MY_LISTINGS_COLUMNS}
-            currency={currency}
             viewerId={user.id}
             scrollClassName="max-h-[700px] overflow-auto"
             rowClassName={(l) => (l.status === 'SUSPENDED' ? 'bg-error/10 hover:bg-error/15' : '')}
@@ -156,7 +153,6 @@ export default function MyListings({ user, initial, rules }: MyListingsIslandPro
       <ListingDetailsDialog
         title="My Listing"
         listing={viewing}
-        currency={currency}
         onClose={() => setViewing(null)}
         actions={
           viewing && (

@@ -8,7 +8,7 @@ import { ConfirmDialog } from '../../shared/Modal'
 import { PageSizeSelect, Pagination } from '../../shared/Pagination'
 import { fetchJson, sendJson } from '../../shared/query'
 import { toast } from '../../shared/toast'
-import { currencyFor, FILTER_CURRENCY } from '../currency'
+import { userCurrency } from '../currency'
 import { FilterBar } from '../FilterBar'
 import { invalidateListingQueries, listingsUrl, showingResults } from '../listing-format'
 import { ListingDetailsDialog } from '../ListingDetailsDialog'
@@ -91,6 +91,9 @@ export default function AdminListings({ actor, initial, filters, suspended, coun
     window.scrollTo({ top: 0, behavior: 'smooth' })
   }
 
+  // Budgets typed in the filters are in the currency of the country filtered by, else the admin's own.
+  const filterCurrency = userCurrency(countries.find((c) => c.id === f.view.country_id)?.name ?? actor.country_name)
+
   const Heading = headingLevel === 1 ? 'h1' : 'h2'
 
   return (
@@ -125,7 +128,7 @@ export default function AdminListings({ actor, initial, filters, suspended, coun
           active={f.active}
           showGeo={master}
           countries={countries}
-          currency={master ? FILTER_CURRENCY : currencyFor(actor.country_name)}
+          currency={filterCurrency}
         />
 
         {loadError && (
@@ -144,7 +147,6 @@ export default function AdminListings({ actor, initial, filters, suspended, coun
                 label={TEXT.title}
                 listings={rows.listings}
                 columns={ADMIN_COLUMNS}
-                currency={currencyFor(actor.country_name)}
                 viewerId={actor.id}
                 actions={menu}
                 onRowClick={setViewing}
@@ -167,7 +169,6 @@ export default function AdminListings({ actor, initial, filters, suspended, coun
 
       <ListingDetailsDialog
         listing={viewing}
-        currency={currencyFor(viewing?.country_name)}
         onClose={() => setViewing(null)}
         actions={
           viewing ? (
