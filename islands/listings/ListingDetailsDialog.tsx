@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react'
 import type { Listing } from '../../src/modules/listings/model'
+import { Email } from '../shared/Email'
 import { Modal } from '../shared/Modal'
-import { formatMoney, formatSize, listingCurrency } from './currency'
+import { formatMoney, formatSize, listingCurrency, moneyWithCode } from './currency'
 import {
   formatListingDate,
   LISTING_TEXT,
@@ -41,9 +42,9 @@ export function ListingDetailsDialog({ listing, onClose, title = 'Listing Detail
 function Details({ listing: l, own, actions, onClose }: { listing: Listing; own: boolean; actions?: ReactNode; onClose: () => void }) {
   const map = safeMapUrl(l.google_location_url)
   return (
-    <div className="space-y-5" data-listing-details={l.entry_id}>
+    <div className="min-w-0 space-y-5" data-listing-details={l.entry_id}>
       <div className="flex flex-wrap items-center gap-2">
-        <span className="font-mono text-lg font-semibold">{l.entry_id}</span>
+        <span className="min-w-0 font-mono text-lg font-semibold [overflow-wrap:anywhere]">{l.entry_id}</span>
         <span className={`badge ${postTypeBadgeClass(l.post_type)}`}>{postTypeLabel(l.post_type)}</span>
         <span className={`badge ${statusBadgeClass(l.status)}`}>{STATUS_LABELS[l.status]}</span>
         {own && <span className="badge badge-primary">{LISTING_TEXT.yourListing}</span>}
@@ -55,7 +56,7 @@ function Details({ listing: l, own, actions, onClose }: { listing: Listing; own:
         {l.comments && <Row label="Comments" value={l.comments} />}
       </Section>
 
-      <div className="grid gap-5 sm:grid-cols-2">
+      <div className="grid gap-5 sm:grid-cols-2 [&>*]:min-w-0">
         <Section title="Basic Info">
           <Row label="Entry ID" value={l.entry_id} />
           <Row label="Post type" value={postTypeLabel(l.post_type)} />
@@ -66,15 +67,17 @@ function Details({ listing: l, own, actions, onClose }: { listing: Listing; own:
         </Section>
         <Section title="Contact">
           <Row label="Contact name" value={l.contact_name} />
-          <Row label="Contact" value={l.contact_value} />
+          <Row label="Contact" value={l.contact_value}>
+            {l.contact_value.includes('@') ? <Email address={l.contact_value} /> : l.contact_value}
+          </Row>
           <Row label="Broker" value={l.owner_name} />
         </Section>
       </div>
 
       <Section title="Property">
-        <div className="grid gap-x-5 sm:grid-cols-2">
+        <div className="grid gap-x-5 sm:grid-cols-2 [&>*]:min-w-0">
           <Row label="Property type" value={l.property_type} />
-          <Row label="Budget" value={formatMoney(l.budget, listingCurrency(l))} />
+          <Row label="Budget" value={formatMoney(l.budget, listingCurrency(l))} title={l.budget === null ? undefined : moneyWithCode(l.budget, listingCurrency(l))} />
           <Row label="Size" value={formatSize(l.size)} />
           <Row label="Location zone" value={l.location} />
           <Row label="Locality" value={l.locality} />
@@ -99,18 +102,24 @@ function Details({ listing: l, own, actions, onClose }: { listing: Listing; own:
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
-    <section className="rounded-box border border-base-300 p-4">
+    <section className="min-w-0 rounded-box border border-base-300 p-3 sm:p-4">
       <h4 className="mb-2 text-xs font-semibold uppercase tracking-wide text-base-content/60">{title}</h4>
       {children}
     </section>
   )
 }
 
-function Row({ label, value }: { label: string; value: string | null | undefined }) {
+/**
+ * A label and its value on one line while they fit; a long value (an entry ID, an email, a locality) wraps inside its
+ * half, at the @ of an email first, and never pushes the dialog wider than the screen.
+ */
+function Row({ label, value, title, children }: { label: string; value: string | null | undefined; title?: string; children?: ReactNode }) {
   return (
     <div className="flex justify-between gap-4 py-1 text-sm">
-      <span className="text-base-content/60">{label}</span>
-      <span className="text-right font-medium break-words">{value || '—'}</span>
+      <span className="shrink-0 text-base-content/60">{label}</span>
+      <span className="min-w-0 text-right font-medium [overflow-wrap:anywhere]" title={title}>
+        {value ? (children ?? value) : '—'}
+      </span>
     </div>
   )
 }
