@@ -19,6 +19,8 @@ type Props = {
   /** Placeholder texts; filters say 'All countries', forms 'Select country'. */
   placeholders?: Partial<Record<Level, string>>
   idPrefix?: string
+  /** Every level must be chosen: labels marked with an asterisk, selects `aria-required`. */
+  required?: boolean
 }
 
 const SOURCES: Record<Level, (parent: number | null) => string | null> = {
@@ -61,7 +63,7 @@ function useLevel(level: Level, parent: number | null, initial: GeoOption[] | un
  * Country → state → city. A level stays disabled until its parent is chosen, and changing a level clears the
  * levels below it (SPEC section 4 "Filters").
  */
-export function GeoSelect({ value, onChange, depth = 'city', errors = {}, locked = {}, initial = {}, placeholders = {}, idPrefix = 'geo' }: Props) {
+export function GeoSelect({ value, onChange, depth = 'city', errors = {}, locked = {}, initial = {}, placeholders = {}, idPrefix = 'geo', required = false }: Props) {
   const countries = useLevel('country_id', null, initial.countries)
   const states = useLevel('state_id', value.country_id, initial.states)
   const cities = useLevel('city_id', value.state_id, initial.cities)
@@ -87,7 +89,7 @@ export function GeoSelect({ value, onChange, depth = 'city', errors = {}, locked
         return (
           <div key={level} className="form-control">
             <label htmlFor={id} className="label-text mb-1 block font-medium">
-              {label}
+              {required ? `${label} *` : label}
             </label>
             <select
               id={id}
@@ -96,6 +98,7 @@ export function GeoSelect({ value, onChange, depth = 'city', errors = {}, locked
               value={value[level] ?? ''}
               disabled={!parentChosen || locked[level] || data.loading}
               aria-invalid={!!error}
+              aria-required={required || undefined}
               onChange={(e) => choose(level, e.target.value)}
             >
               <option value="">{data.loading ? 'Loading...' : (placeholders[level] ?? `Select ${label.toLowerCase()}`)}</option>

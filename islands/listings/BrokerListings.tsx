@@ -157,6 +157,7 @@ export default function BrokerListings({ user, initial, filters, stats, rules }:
         open={form !== null}
         listing={form?.listing}
         rules={rules}
+        currency={userCurrency(user.country_name)}
         note={form?.listing ? null : `Posted as ${user.full_name}${place ? ` in ${place}` : ''}.`}
         onClose={() => setForm(null)}
         onSaved={(_saved, mode) => {

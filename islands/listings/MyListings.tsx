@@ -6,6 +6,7 @@ import type { ObjectSchema } from '../shared/form-rules'
 import { Icon } from '../shared/icons'
 import { fetchJson, sendJson } from '../shared/query'
 import { toast } from '../shared/toast'
+import { userCurrency } from './currency'
 import { DeleteListingDialog } from './DeleteListingDialog'
 import { invalidateListingQueries, LISTING_TEXT, listingErrorMessage, STATUS_LABELS, type ListingViewer } from './listing-format'
 import { ListingDetailsDialog } from './ListingDetailsDialog'
@@ -181,6 +182,7 @@ export default function MyListings({ user, initial, rules }: MyListingsIslandPro
         open={form !== null}
         listing={form?.listing}
         rules={rules}
+        currency={userCurrency(user.country_name)}
         onClose={() => setForm(null)}
         onSaved={(_saved, mode) => (setForm(null), toast.success(mode === 'create' ? LISTING_TEXT.my.created : LISTING_TEXT.my.updated), refreshAll())}
         onFailed={(err, mode) => toast.error(listingErrorMessage(err, mode === 'create' ? LISTING_TEXT.my.createFailed : LISTING_TEXT.my.updateFailed))}

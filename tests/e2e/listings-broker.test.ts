@@ -103,7 +103,7 @@ describe('the broker dashboard', () => {
     expect(await d.getByLabel('Size (sq ft)').getAttribute('step')).toBe('1')
 
     await d.getByLabel('Budget').fill('-5')
-    await d.getByLabel('Google Location URL').fill('not a url')
+    await d.getByLabel('Google Maps Link').fill('not a url')
     await d.getByRole('button', { name: 'Create Listing' }).click()
     for (const message of ['Contact value must be at least 5 characters', 'Property type is required', 'Budget must be positive', 'Please enter a valid URL'])
       await d.getByText(message).waitFor()
@@ -120,7 +120,7 @@ describe('the broker dashboard', () => {
     await d.getByLabel('Location Zone').selectOption('West')
     await d.getByLabel('Locality').fill('Juhu')
     await d.getByLabel('Details', { exact: true }).fill(MARKER)
-    await d.getByLabel('Google Location URL').fill('https://maps.google.com/?q=Juhu+Mumbai')
+    await d.getByLabel('Google Maps Link').fill('https://maps.google.com/?q=Juhu+Mumbai')
     await d.getByRole('button', { name: 'Create Listing' }).click()
 
     await successToast(page, 'Listing created successfully!').waitFor()
