@@ -77,11 +77,11 @@ export default function BrokerListings({ user, initial, filters, stats, rules }:
     ) : null
 
   return (
-    <div className="space-y-5">
-      <div className="flex flex-wrap items-start justify-between gap-4">
+    <div className="space-y-3 sm:space-y-5">
+      <div className="flex flex-wrap items-start justify-between gap-3 sm:gap-4">
         <div>
-          <h1 className="text-2xl font-bold">{`Welcome back, ${user.full_name}!`}</h1>
-          <p className="mt-1 text-base-content/70">
+          <h1 className="text-xl font-bold sm:text-2xl">{`Welcome back, ${user.full_name}!`}</h1>
+          <p className="mt-1 text-sm text-base-content/70 sm:text-base">
             {place ? `Listings across the network · you post from ${place}` : 'Listings across the network'}
           </p>
         </div>
@@ -122,6 +122,8 @@ export default function BrokerListings({ user, initial, filters, stats, rules }:
               viewerId={user.id}
               highlightOwn
               actions={editActions}
+              actionsWidth={7.5}
+              storageKey="broker"
               onRowClick={setViewing}
               busy={query.isPlaceholderData && query.isFetching}
             />

@@ -2,7 +2,7 @@
 // status).
 import type { Listing } from '../../../src/modules/listings/model'
 import { STATUS_LABELS, statusBadgeClass } from '../listing-format'
-import { LISTING_COLUMNS as C, listingColumn, type ListingColumnDef } from '../ListingTable'
+import { LISTING_COLUMNS as C, CARD_FIELDS, listingColumn, type ListingColumnDef } from '../ListingTable'
 
 function EntryWithStatus({ listing }: { listing: Listing }) {
   return (
@@ -31,3 +31,6 @@ export const ADMIN_COLUMNS: ListingColumnDef[] = [
   C.details,
   C.actions,
 ]
+
+/** The admin's card: the status is under the entry ID already. */
+export const ADMIN_CARD_FIELDS = CARD_FIELDS.filter((f) => f !== 'status')
