@@ -122,7 +122,7 @@ export default function BrokerListings({ user, initial, filters, stats, rules }:
               viewerId={user.id}
               highlightOwn
               actions={editActions}
-              actionsWidth={7.5}
+              actionsWidth={7.75}
               storageKey="broker"
               onRowClick={setViewing}
               busy={query.isPlaceholderData && query.isFetching}

@@ -105,7 +105,7 @@ export const LISTING_COLUMNS = {
     cell: ({ row }) => (
       <div className="min-w-0">
         <p className="whitespace-nowrap">{dash(row.original.location)}</p>
-        {row.original.locality && <TruncatedText text={row.original.locality} width="max-w-[8rem] text-xs text-base-content/60" />}
+        {row.original.locality && <TruncatedText text={row.original.locality} width="max-w-[7rem] text-xs text-base-content/60" />}
       </div>
     ),
   }),
@@ -121,7 +121,7 @@ export const LISTING_COLUMNS = {
   }),
   broker: listingColumn.accessor('owner_name', { header: 'Broker', cell: ({ getValue }) => <TruncatedText text={getValue()} width="max-w-[7rem]" /> }),
   reference: listingColumn.accessor('reference', { header: 'Reference', cell: ({ getValue }) => <TruncatedText text={getValue()} width="max-w-[8rem]" /> }),
-  details: listingColumn.accessor('details', { header: 'Details', cell: ({ getValue }) => <TruncatedText text={getValue()} width="max-w-[13rem]" /> }),
+  details: listingColumn.accessor('details', { header: 'Details', cell: ({ getValue }) => <TruncatedText text={getValue()} width="max-w-[12rem]" /> }),
   status: listingColumn.accessor('status', {
     header: 'Status',
     cell: ({ row }) => <span className={`badge badge-sm whitespace-nowrap ${statusBadgeClass(row.original.status)}`}>{STATUS_LABELS[row.original.status]}</span>,
@@ -177,11 +177,11 @@ const FIT: Record<string, { width: number; rank: number }> = {
   post_type: { width: 7.25, rank: 0 },
   property_type: { width: 8, rank: 0 },
   budget: { width: 7, rank: 0 },
-  actions: { width: 4.5, rank: 0 },
-  status: { width: 6, rank: 1 },
-  sale_or_rent: { width: 5.5, rank: 1 },
+  actions: { width: 6.5, rank: 0 },
+  status: { width: 6.5, rank: 1 },
+  sale_or_rent: { width: 6, rank: 1 },
   locality: { width: 8, rank: 2 },
-  location_summary: { width: 9, rank: 2 },
+  location_summary: { width: 8, rank: 2 },
   owner_name: { width: 8, rank: 3 },
   city_name: { width: 8, rank: 3 },
   date: { width: 6.25, rank: 4 },
@@ -189,34 +189,55 @@ const FIT: Record<string, { width: number; rank: number }> = {
   location: { width: 8, rank: 6 },
   contact_name: { width: 15, rank: 7 },
   reference: { width: 9, rank: 8 },
-  details: { width: 14, rank: 9 },
+  details: { width: 13, rank: 9 },
 }
 const DEFAULT_FIT = { width: 8, rank: 10 }
 
 /** Under this width (rem) of the table's box, rows are cards. */
 const CARDS_BELOW = 40
-// Literal class names (Tailwind finds them in this file): a column shown from a container width, in 2rem steps.
+// Literal class names (Tailwind finds them in this file): a column shown from a container width, in 1rem steps up to
+// 80rem, then coarser.
 const SHOW_FROM: Record<number, string> = {
   40: '@min-[40rem]:table-cell',
+  41: '@min-[41rem]:table-cell',
   42: '@min-[42rem]:table-cell',
+  43: '@min-[43rem]:table-cell',
   44: '@min-[44rem]:table-cell',
+  45: '@min-[45rem]:table-cell',
   46: '@min-[46rem]:table-cell',
+  47: '@min-[47rem]:table-cell',
   48: '@min-[48rem]:table-cell',
+  49: '@min-[49rem]:table-cell',
   50: '@min-[50rem]:table-cell',
+  51: '@min-[51rem]:table-cell',
   52: '@min-[52rem]:table-cell',
+  53: '@min-[53rem]:table-cell',
   54: '@min-[54rem]:table-cell',
+  55: '@min-[55rem]:table-cell',
   56: '@min-[56rem]:table-cell',
+  57: '@min-[57rem]:table-cell',
   58: '@min-[58rem]:table-cell',
+  59: '@min-[59rem]:table-cell',
   60: '@min-[60rem]:table-cell',
+  61: '@min-[61rem]:table-cell',
   62: '@min-[62rem]:table-cell',
+  63: '@min-[63rem]:table-cell',
   64: '@min-[64rem]:table-cell',
+  65: '@min-[65rem]:table-cell',
   66: '@min-[66rem]:table-cell',
+  67: '@min-[67rem]:table-cell',
   68: '@min-[68rem]:table-cell',
+  69: '@min-[69rem]:table-cell',
   70: '@min-[70rem]:table-cell',
+  71: '@min-[71rem]:table-cell',
   72: '@min-[72rem]:table-cell',
+  73: '@min-[73rem]:table-cell',
   74: '@min-[74rem]:table-cell',
+  75: '@min-[75rem]:table-cell',
   76: '@min-[76rem]:table-cell',
+  77: '@min-[77rem]:table-cell',
   78: '@min-[78rem]:table-cell',
+  79: '@min-[79rem]:table-cell',
   80: '@min-[80rem]:table-cell',
   84: '@min-[84rem]:table-cell',
   88: '@min-[88rem]:table-cell',
@@ -283,7 +304,7 @@ export type ListingTableProps = {
   highlightOwn?: boolean
   /** A row's action buttons (shown in the 'actions' column and on the card). Clicks inside them never open the row. */
   actions?: (listing: Listing) => ReactNode
-  /** How wide the actions get (rem, padding included): 4.5 for a menu button (default), more for buttons. */
+  /** How wide the actions get (rem, padding included; the header also holds the Columns button): 6.5 for a menu button (default), more for buttons. */
   actionsWidth?: number
   /** A click (or Enter) on a row or card, e.g. to open ListingDetailsDialog. */
   onRowClick?: (listing: Listing) => void
@@ -293,7 +314,11 @@ export type ListingTableProps = {
   busy?: boolean
   /** The table's accessible name. */
   label: string
-  /** Classes of the table's scrolling box (default: sideways scroll only, a last resort), e.g. 'max-h-[700px] overflow-auto'. */
+  /**
+   * Classes of the table's own scrolling box, e.g. 'max-h-[700px] overflow-auto' (the header then sticks to the top of
+   * that box). Without one the page scrolls the table: its header sticks under the shell's top bar, and the table
+   * scrolls sideways in its box only once the user has shown more columns than fit.
+   */
   scrollClassName?: string
   /** The card's fields (CARD_FIELDS by default), e.g. without the broker on the broker's own list. */
   cardFields?: readonly CardField[]
@@ -321,12 +346,12 @@ export function ListingTable({
   viewerId = null,
   highlightOwn = false,
   actions,
-  actionsWidth = 4.5,
+  actionsWidth = 6.5,
   onRowClick,
   rowTone,
   busy,
   label,
-  scrollClassName = 'overflow-x-auto',
+  scrollClassName,
   cardFields = CARD_FIELDS,
   storageKey,
 }: ListingTableProps) {
@@ -345,6 +370,16 @@ export function ListingTable({
   const from = useMemo(() => columnThresholds(tableIds, actionsWidth), [tableIds, actionsWidth])
   const display = (id: string) => (overrides[id] === true ? '' : overrides[id] === false ? 'hidden' : autoClass(from[id] ?? 0))
   const place = (id: string) => (id === 'entry_id' ? STICKY_START : id === 'actions' ? STICKY_END : '')
+  // Every header cell sticks to the top (of the table's own box, or under the shell's 4rem top bar when the page
+  // scrolls); the corner cells also to their side, above the rest.
+  const headPlace = (id: string) =>
+    `sticky ${scrollClassName ? 'top-0' : 'top-16'} bg-base-100 ${
+      id === 'entry_id'
+        ? 'left-0 z-[3] shadow-[inset_-1px_0_0_var(--color-base-300),inset_0_-1px_0_var(--color-base-300)]'
+        : id === 'actions'
+          ? 'right-0 z-[3] shadow-[inset_1px_0_0_var(--color-base-300),inset_0_-1px_0_var(--color-base-300)]'
+          : 'z-[2] shadow-[inset_0_-1px_0_var(--color-base-300)]'
+    }`
 
   const env: ListingTableEnv = { viewerId, highlightOwn, actions }
   const open = (l: Listing) => (e: MouseEvent | KeyboardEvent) => {
@@ -360,20 +395,23 @@ export function ListingTable({
   const headerGroups = table.getHeaderGroups()
   const tableRef = useRef<HTMLTableElement>(null)
   const choosable = tableIds.filter((id) => !ALWAYS.has(id))
+  // The fitted columns never overflow (their widths are bounded), so the page's vertical scroll keeps the header in
+  // view (clip, unlike auto, makes no scroll box); columns the user added may, and then the box scrolls sideways.
+  const scrollBox = scrollClassName ?? (Object.values(overrides).some(Boolean) ? 'overflow-x-auto' : 'overflow-x-clip')
   const menuId = `column-menu-${useId().replace(/[^a-zA-Z0-9_-]/g, '')}`
 
   return (
     <EnvContext value={env}>
       <div className={`@container transition-opacity ${busy ? 'opacity-60' : ''}`} data-listing-table>
-        <div className={`hidden @min-[40rem]:block ${scrollClassName}`}>
-          <table ref={tableRef} className="table table-sm table-pin-rows" aria-label={label} aria-busy={busy || undefined}>
+        <div className={`hidden @min-[40rem]:block ${scrollBox}`}>
+          <table ref={tableRef} className="table table-sm" aria-label={label} aria-busy={busy || undefined}>
             <thead>
               {headerGroups.map((group) => (
                 <tr key={group.id}>
                   {group.headers.map((header) => {
                     const id = header.column.id
                     return (
-                      <th key={header.id} data-column={id} className={`whitespace-nowrap px-2 ${display(id)} ${place(id)} ${place(id) ? 'z-[2]' : ''}`}>
+                      <th key={header.id} data-column={id} className={`whitespace-nowrap px-2 ${display(id)} ${headPlace(id)}`}>
                         {id === 'actions' && storageKey && <ColumnMenuButton menuId={menuId} />}
                         {header.isPlaceholder ? null : <table.FlexRender header={header} />}
                       </th>
