@@ -519,7 +519,7 @@ function ListingCard({
         <p className="flex min-w-0 items-baseline gap-1.5 text-sm">
           {has('property_type') && <span className="min-w-0 font-medium [&_.truncate]:max-w-[11rem]">{field('property_type')}</span>}
           {has('size') && l.size !== null && (
-            <span className="shrink-0 text-base-content/60">
+            <span className="shrink-0 text-base-content/70">
               · {field('size')}
             </span>
           )}
@@ -530,13 +530,13 @@ function ListingCard({
         <dl className="mt-1.5 grid grid-cols-2 gap-x-3 text-xs">
           {has('locality') && (
             <div className="min-w-0">
-              <dt className="text-base-content/60">Locality</dt>
+              <dt className="text-base-content/70">Locality</dt>
               <dd className="[&_.truncate]:max-w-full">{field('locality')}</dd>
             </div>
           )}
           {has('owner_name') && (
             <div className="min-w-0">
-              <dt className="text-base-content/60">Broker</dt>
+              <dt className="text-base-content/70">Broker</dt>
               <dd className="[&_.truncate]:max-w-full">{field('owner_name')}</dd>
             </div>
           )}
