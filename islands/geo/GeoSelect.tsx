@@ -19,6 +19,8 @@ type Props = {
   /** Placeholder texts; filters say 'All countries', forms 'Select country'. */
   placeholders?: Partial<Record<Level, string>>
   idPrefix?: string
+  /** Every level must be chosen: labels marked with an asterisk, selects `aria-required`. */
+  required?: boolean
 }
 
 const SOURCES: Record<Level, (parent: number | null) => string | null> = {
@@ -63,7 +65,7 @@ function useLevel(level: Level, parent: number | null, initial: GeoOption[] | un
  * "Please select a state" under a State that cannot be opened yet asks the impossible; once a country is chosen
  * the State's message shows (if the form still has it).
  */
-export function GeoSelect({ value, onChange, depth = 'city', errors = {}, locked = {}, initial = {}, placeholders = {}, idPrefix = 'geo' }: Props) {
+export function GeoSelect({ value, onChange, depth = 'city', errors = {}, locked = {}, initial = {}, placeholders = {}, idPrefix = 'geo', required = false }: Props) {
   const countries = useLevel('country_id', null, initial.countries)
   const states = useLevel('state_id', value.country_id, initial.states)
   const cities = useLevel('city_id', value.state_id, initial.cities)
@@ -90,7 +92,7 @@ export function GeoSelect({ value, onChange, depth = 'city', errors = {}, locked
         return (
           <div key={level} className="form-control">
             <label htmlFor={id} className="label-text mb-1 block font-medium">
-              {label}
+              {required ? `${label} *` : label}
             </label>
             <select
               id={id}
@@ -99,6 +101,7 @@ export function GeoSelect({ value, onChange, depth = 'city', errors = {}, locked
               value={value[level] ?? ''}
               disabled={!parentChosen || locked[level] || data.loading}
               aria-invalid={!!error}
+              aria-required={required || undefined}
               onChange={(e) => choose(level, e.target.value)}
             >
               <option value="">{data.loading ? 'Loading...' : (placeholders[level] ?? `Select ${label.toLowerCase()}`)}</option>

@@ -6,7 +6,7 @@ import type { ObjectSchema } from '../shared/form-rules'
 import { Icon } from '../shared/icons'
 import { PageSizeSelect, Pagination } from '../shared/Pagination'
 import { toast } from '../shared/toast'
-import { currencyFor } from './currency'
+import { userCurrency } from './currency'
 import { DeleteListingDialog } from './DeleteListingDialog'
 import { FilterBar } from './FilterBar'
 import { exportFileName, exportUrl, invalidateListingQueries, LISTING_TEXT, showingResults, type ListingViewer } from './listing-format'
@@ -35,7 +35,6 @@ export type BrokerListingsIslandProps = {
  */
 export default function BrokerListings({ user, initial, filters, stats, rules }: BrokerListingsIslandProps) {
   const queryClient = useQueryClient()
-  const currency = currencyFor(user.country_name)
   const { f, query, list, rows, loadError } = useListingPage({ queryKey: 'listings', initial, filters })
 
   const [viewing, setViewing] = useState<Listing | null>(null)
@@ -78,11 +77,11 @@ export default function BrokerListings({ user, initial, filters, stats, rules }:
     ) : null
 
   return (
-    <div className="space-y-5">
-      <div className="flex flex-wrap items-start justify-between gap-4">
+    <div className="space-y-3 sm:space-y-5">
+      <div className="flex flex-wrap items-start justify-between gap-3 sm:gap-4">
         <div>
-          <h1 className="text-2xl font-bold">{`Welcome back, ${user.full_name}!`}</h1>
-          <p className="mt-1 text-base-content/70">
+          <h1 className="text-xl font-bold sm:text-2xl">{`Welcome back, ${user.full_name}!`}</h1>
+          <p className="mt-1 text-sm text-base-content/70 sm:text-base">
             {place ? `Listings across the network · you post from ${place}` : 'Listings across the network'}
           </p>
         </div>
@@ -101,7 +100,7 @@ export default function BrokerListings({ user, initial, filters, stats, rules }:
         </div>
       </div>
 
-      <FilterBar value={f.view} onChange={f.change} onClear={f.clear} active={f.active} />
+      <FilterBar value={f.view} onChange={f.change} onClear={f.clear} active={f.active} currency={userCurrency(user.country_name)} />
       <StatsStrip initial={stats} />
 
       {loadError && (
@@ -120,10 +119,11 @@ export default function BrokerListings({ user, initial, filters, stats, rules }:
               label="Listings"
               listings={rows.listings}
               columns={BROKER_COLUMNS}
-              currency={currency}
               viewerId={user.id}
               highlightOwn
               actions={editActions}
+              actionsWidth={7.75}
+              storageKey="broker"
               onRowClick={setViewing}
               busy={query.isPlaceholderData && query.isFetching}
             />
@@ -140,7 +140,6 @@ export default function BrokerListings({ user, initial, filters, stats, rules }:
 
       <ListingDetailsDialog
         listing={viewing}
-        currency={currency}
         viewerId={user.id}
         onClose={() => setViewing(null)}
         actions={
@@ -160,6 +159,7 @@ export default function BrokerListings({ user, initial, filters, stats, rules }:
         open={form !== null}
         listing={form?.listing}
         rules={rules}
+        currency={userCurrency(user.country_name)}
         note={form?.listing ? null : `Posted as ${user.full_name}${place ? ` in ${place}` : ''}.`}
         onClose={() => setForm(null)}
         onSaved={(_saved, mode) => {

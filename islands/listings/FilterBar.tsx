@@ -1,3 +1,4 @@
+import { useState } from 'react'
 import { BUDGET_RANGE, LISTING_STATUSES, LOCATION_ZONES, POST_TYPE_LABELS, POST_TYPES, SALE_OR_RENT } from '../../src/shared/constants'
 import { GeoSelect, type GeoOption, type GeoValue } from '../geo/GeoSelect'
 import { Icon } from '../shared/icons'
@@ -20,7 +21,7 @@ export type FilterBarProps = {
   countries?: GeoOption[]
   /** Levels shown read-only, e.g. a module admin's own city. */
   lockedGeo?: Partial<Record<keyof GeoValue, boolean>>
-  /** The budget sliders' symbol: the rupee sign by default (SPEC section 9). */
+  /** The budget sliders' currency: the user's (`userCurrency`), the rupee sign by default (SPEC section 9). */
   currency?: Currency
   /** Prefix of the controls' ids, so two bars on one page do not clash. */
   idPrefix?: string
@@ -41,6 +42,10 @@ const propertyTypeOptions = (current: string | undefined) => {
  */
 export function FilterBar({ value, onChange, onClear, active, showGeo = false, countries, lockedGeo, currency = FILTER_CURRENCY, idPrefix = 'listing-filter' }: FilterBarProps) {
   const id = (name: string) => `${idPrefix}-${name}`
+  // On a phone the filters other than the search fold away behind a Filters button that counts those set; from
+  // 768 px they are always shown.
+  const [open, setOpen] = useState(false)
+  const set = panelCount(value, showGeo)
   const min = value.min_budget ?? BUDGET_RANGE.min
   const max = value.max_budget ?? BUDGET_RANGE.max
   const select = <K extends keyof ListingFilters>(name: K, label: string, options: readonly { value: string; label: string }[], all: string) => (
@@ -67,9 +72,9 @@ export function FilterBar({ value, onChange, onClear, active, showGeo = false, c
 
   return (
     <section aria-label="Listing filters" className="card bg-base-100 shadow-sm">
-      <div className="card-body gap-4 p-4">
-        <div className="flex flex-wrap items-center gap-3">
-          <label className="input input-bordered input-sm flex min-w-64 flex-1 items-center gap-2">
+      <div className="card-body gap-3 p-3 sm:p-4 md:gap-4">
+        <div className="flex flex-wrap items-center gap-2 md:gap-3">
+          <label className="input input-bordered input-sm flex w-full min-w-0 items-center gap-2 md:w-auto md:min-w-64 md:flex-1">
             <span className="sr-only">Search listings</span>
             <Icon name="search" className="h-4 w-4 opacity-60" />
             <input
@@ -81,11 +86,29 @@ export function FilterBar({ value, onChange, onClear, active, showGeo = false, c
               onChange={(e) => onChange({ search: e.target.value || undefined })}
             />
           </label>
+          <button
+            type="button"
+            className="btn btn-outline btn-sm md:hidden"
+            aria-expanded={open}
+            aria-controls={id('panel')}
+            onClick={() => setOpen((o) => !o)}
+            data-filters-toggle
+          >
+            <Icon name="filter" className="h-4 w-4" />
+            Filters
+            {set > 0 && (
+              <span className="badge badge-primary badge-sm" data-filter-count={set}>
+                {set}
+                <span className="sr-only"> set</span>
+              </span>
+            )}
+          </button>
           <button type="button" className="btn btn-ghost btn-sm" onClick={onClear} disabled={!active}>
             Clear filters
           </button>
         </div>
 
+        <div id={id('panel')} className={`flex-col gap-3 md:flex md:gap-4 ${open ? 'flex' : 'hidden'}`} data-filters-panel>
         <div className="grid gap-3 sm:grid-cols-2 md:grid-cols-3 xl:grid-cols-5">
           {select('post_type', 'Post type', POST_TYPES.map((p) => ({ value: p, label: POST_TYPE_LABELS[p] })), 'All types')}
           {select('sale_or_rent', 'Sale / Rent', SALE_OR_RENT.map((v) => ({ value: v, label: saleOrRentLabel(v) })), 'Sale & rent')}
@@ -144,9 +167,28 @@ export function FilterBar({ value, onChange, onClear, active, showGeo = false, c
             onChange={(next) => onChange({ country_id: next.country_id ?? undefined, state_id: next.state_id ?? undefined, city_id: next.city_id ?? undefined })}
           />
         )}
+        </div>
       </div>
     </section>
   )
+}
+
+/**
+ * How many filters of the folding panel are set (the search stays in view): post type, sale or rent, property type,
+ * zone, status, the date range, the budget range and, for admins, the place, each counting once.
+ */
+export function panelCount(f: ListingFilterState, withPlace: boolean): number {
+  const set = (...values: unknown[]) => values.some((v) => v !== undefined && v !== null && v !== '')
+  return [
+    set(f.post_type),
+    set(f.sale_or_rent),
+    set(f.property_type),
+    set(f.location),
+    set(f.status),
+    set(f.date_from, f.date_to),
+    set(f.min_budget, f.max_budget),
+    withPlace && set(f.country_id, f.state_id, f.city_id),
+  ].filter(Boolean).length
 }
 
 function BudgetSlider({ id, label, value, text, onChange }: { id: string; label: string; value: number; text: string; onChange: (n: number) => void }) {

@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react'
 import type { Listing } from '../../src/modules/listings/model'
+import { Email } from '../shared/Email'
 import { Modal } from '../shared/Modal'
-import { formatMoney, formatSize, type Currency } from './currency'
+import { formatMoney, formatSize, listingCurrency, moneyWithCode } from './currency'
 import {
   formatListingDate,
   LISTING_TEXT,
@@ -17,7 +18,6 @@ import {
 export type ListingDetailsDialogProps = {
   /** The listing shown; null keeps the dialog closed. */
   listing: Listing | null
-  currency: Currency
   onClose: () => void
   /** 'Listing Details' by default; My Listings says 'My Listing'. */
   title?: string
@@ -31,20 +31,20 @@ export type ListingDetailsDialogProps = {
  * Everything about one listing (SPEC "Broker dashboard": full details, basic info, contact, property, actions), with
  * a 'View on map' link for its Google location, opened in a new tab.
  */
-export function ListingDetailsDialog({ listing, currency, onClose, title = 'Listing Details', viewerId = null, actions }: ListingDetailsDialogProps) {
+export function ListingDetailsDialog({ listing, onClose, title = 'Listing Details', viewerId = null, actions }: ListingDetailsDialogProps) {
   return (
     <Modal open={listing !== null} title={title} size="lg" onClose={onClose}>
-      {listing && <Details listing={listing} currency={currency} own={viewerId !== null && listing.owner_user_id === viewerId} actions={actions} onClose={onClose} />}
+      {listing && <Details listing={listing} own={viewerId !== null && listing.owner_user_id === viewerId} actions={actions} onClose={onClose} />}
     </Modal>
   )
 }
 
-function Details({ listing: l, currency, own, actions, onClose }: { listing: Listing; currency: Currency; own: boolean; actions?: ReactNode; onClose: () => void }) {
+function Details({ listing: l, own, actions, onClose }: { listing: Listing; own: boolean; actions?: ReactNode; onClose: () => void }) {
   const map = safeMapUrl(l.google_location_url)
   return (
-    <div className="space-y-5" data-listing-details={l.entry_id}>
+    <div className="min-w-0 space-y-5" data-listing-details={l.entry_id}>
       <div className="flex flex-wrap items-center gap-2">
-        <span className="font-mono text-lg font-semibold">{l.entry_id}</span>
+        <span className="min-w-0 font-mono text-lg font-semibold [overflow-wrap:anywhere]">{l.entry_id}</span>
         <span className={`badge ${postTypeBadgeClass(l.post_type)}`}>{postTypeLabel(l.post_type)}</span>
         <span className={`badge ${statusBadgeClass(l.status)}`}>{STATUS_LABELS[l.status]}</span>
         {own && <span className="badge badge-primary">{LISTING_TEXT.yourListing}</span>}
@@ -56,7 +56,7 @@ function Details({ listing: l, currency, own, actions, onClose }: { listing: Lis
         {l.comments && <Row label="Comments" value={l.comments} />}
       </Section>
 
-      <div className="grid gap-5 sm:grid-cols-2">
+      <div className="grid gap-5 sm:grid-cols-2 [&>*]:min-w-0">
         <Section title="Basic Info">
           <Row label="Entry ID" value={l.entry_id} />
           <Row label="Post type" value={postTypeLabel(l.post_type)} />
@@ -67,15 +67,17 @@ function Details({ listing: l, currency, own, actions, onClose }: { listing: Lis
         </Section>
         <Section title="Contact">
           <Row label="Contact name" value={l.contact_name} />
-          <Row label="Contact" value={l.contact_value} />
+          <Row label="Contact" value={l.contact_value}>
+            {l.contact_value.includes('@') ? <Email address={l.contact_value} /> : l.contact_value}
+          </Row>
           <Row label="Broker" value={l.owner_name} />
         </Section>
       </div>
 
       <Section title="Property">
-        <div className="grid gap-x-5 sm:grid-cols-2">
+        <div className="grid gap-x-5 sm:grid-cols-2 [&>*]:min-w-0">
           <Row label="Property type" value={l.property_type} />
-          <Row label="Budget" value={formatMoney(l.budget, currency)} />
+          <Row label="Budget" value={formatMoney(l.budget, listingCurrency(l))} title={l.budget === null ? undefined : moneyWithCode(l.budget, listingCurrency(l))} />
           <Row label="Size" value={formatSize(l.size)} />
           <Row label="Location zone" value={l.location} />
           <Row label="Locality" value={l.locality} />
@@ -100,18 +102,24 @@ function Details({ listing: l, currency, own, actions, onClose }: { listing: Lis
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
-    <section className="rounded-box border border-base-300 p-4">
+    <section className="min-w-0 rounded-box border border-base-300 p-3 sm:p-4">
       <h4 className="mb-2 text-xs font-semibold uppercase tracking-wide text-base-content/60">{title}</h4>
       {children}
     </section>
   )
 }
 
-function Row({ label, value }: { label: string; value: string | null | undefined }) {
+/**
+ * A label and its value on one line while they fit; a long value (an entry ID, an email, a locality) wraps inside its
+ * half, at the @ of an email first, and never pushes the dialog wider than the screen.
+ */
+function Row({ label, value, title, children }: { label: string; value: string | null | undefined; title?: string; children?: ReactNode }) {
   return (
     <div className="flex justify-between gap-4 py-1 text-sm">
-      <span className="text-base-content/60">{label}</span>
-      <span className="text-right font-medium break-words">{value || '—'}</span>
+      <span className="shrink-0 text-base-content/60">{label}</span>
+      <span className="min-w-0 text-right font-medium [overflow-wrap:anywhere]" title={title}>
+        {value ? (children ?? value) : '—'}
+      </span>
     </div>
   )
 }

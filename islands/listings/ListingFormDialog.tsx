@@ -1,12 +1,14 @@
 import { useMutation } from '@tanstack/react-query'
 import { useState, type FormEvent, type ReactNode } from 'react'
 import type { CreateListingBody, Listing, UpdateListingBody } from '../../src/modules/listings/model'
-import { LOCATION_ZONES, POST_TYPE_LABELS, POST_TYPES, SALE_OR_RENT, type ListingStatus } from '../../src/shared/constants'
+import type { ListingStatus } from '../../src/shared/constants'
 import { checkForm, type FieldErrors, type ObjectSchema } from '../shared/form-rules'
 import { Modal } from '../shared/Modal'
 import { sendJson } from '../shared/query'
-import { describeListingError, LISTING_TEXT, PROPERTY_TYPE_SUGGESTIONS, saleOrRentLabel, STATUS_LABELS } from './listing-format'
-import { Field, FormActions } from '../shared/form-parts'
+import { FormActions } from '../shared/form-parts'
+import { listingCurrency, type Currency } from './currency'
+import { describeListingError, LISTING_TEXT } from './listing-format'
+import { ListingFields } from './listing-form'
 
 /** The broker form's statuses (SPEC section 4): SUSPENDED is the admins' and the row menu's, not the form's. */
 export const FORM_STATUSES = ['ACTIVE', 'ON_HOLD', 'CLOSED'] as const satisfies readonly ListingStatus[]
@@ -23,6 +25,8 @@ export type ListingFormDialogProps = {
   onFailed?: (error: unknown, mode: 'create' | 'edit') => void
   /** Shown under the title, e.g. the city and contact name the server fills in. */
   note?: ReactNode
+  /** The budget's currency for a new listing: the user's (`userCurrency`); an edit shows the listing's country's. */
+  currency: Currency
 }
 
 /** SPEC "Broker listing form": create and edit. The form lives only while the dialog is open, so it starts fresh. */
@@ -136,7 +140,7 @@ export function listingPayload(values: Values, listing: Listing | null): CreateL
   return body as CreateListingBody | UpdateListingBody
 }
 
-function ListingForm({ listing, rules, onClose, onSaved, onFailed, note }: Omit<ListingFormDialogProps, 'open' | 'listing'> & { listing: Listing | null }) {
+function ListingForm({ listing, rules, onClose, onSaved, onFailed, note, currency }: Omit<ListingFormDialogProps, 'open' | 'listing'> & { listing: Listing | null }) {
   const mode = listing ? 'edit' : 'create'
   const [values, setValues] = useState<Values>(() => formValues(listing))
   const [errors, setErrors] = useState<FieldErrors>({})
@@ -175,42 +179,6 @@ function ListingForm({ listing, rules, onClose, onSaved, onFailed, note }: Omit<
     save.mutate(body)
   }
 
-  const id = (name: Name) => `listing-form-${name}`
-  const control = (name: Name) => ({
-    id: id(name),
-    name,
-    value: values[name],
-    'aria-invalid': !!errors[name],
-    'aria-describedby': errors[name] ? `${id(name)}-error` : undefined,
-  })
-  const input = (name: Name, label: string, props: Record<string, unknown> = {}) => (
-    <Field id={id(name)} label={label} error={errors[name]}>
-      <input
-        {...control(name)}
-        className={`input input-bordered w-full ${errors[name] ? 'input-error' : ''}`}
-        onChange={(e) => update(name)(e.target.value)}
-        {...props}
-      />
-    </Field>
-  )
-  const select = (name: Name, label: string, options: readonly { value: string; label: string }[], empty?: string) => (
-    <Field id={id(name)} label={label} error={errors[name]}>
-      <select {...control(name)} className={`select select-bordered w-full ${errors[name] ? 'select-error' : ''}`} onChange={(e) => update(name)(e.target.value)}>
-        {empty !== undefined && <option value="">{empty}</option>}
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-    </Field>
-  )
-  const textarea = (name: Name, label: string, rows = 3) => (
-    <Field id={id(name)} label={label} error={errors[name]}>
-      <textarea {...control(name)} rows={rows} className={`textarea textarea-bordered w-full ${errors[name] ? 'textarea-error' : ''}`} onChange={(e) => update(name)(e.target.value)} />
-    </Field>
-  )
-
   const busy = save.isPending
   return (
     <form noValidate onSubmit={submit} className="space-y-4">
@@ -220,27 +188,16 @@ function ListingForm({ listing, rules, onClose, onSaved, onFailed, note }: Omit<
           {banner}
         </div>
       )}
-      <div className="grid gap-4 sm:grid-cols-2">
-        {select('post_type', 'Post Type', POST_TYPES.map((p) => ({ value: p, label: `${POST_TYPE_LABELS[p]} (${p})` })), 'Select post type')}
-        {select('sale_or_rent', 'Sale or Rent', SALE_OR_RENT.map((v) => ({ value: v, label: saleOrRentLabel(v) })), 'Select sale or rent')}
-        {input('contact_value', 'Contact (phone or email)', { autoComplete: 'off' })}
-        {input('property_type', 'Property Type', { list: 'listing-form-property-types', autoComplete: 'off' })}
-        {input('budget', 'Budget', { type: 'number', min: 0, step: 1000, inputMode: 'numeric' })}
-        {input('size', 'Size (sq ft)', { type: 'number', min: 0, step: 1, inputMode: 'numeric' })}
-        {select('location', 'Location Zone', LOCATION_ZONES.map((z) => ({ value: z, label: z })), 'No zone')}
-        {input('locality', 'Locality')}
-        {input('reference', 'Reference')}
-        {select('status', 'Status', FORM_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] })))}
-      </div>
-      <datalist id="listing-form-property-types">
-        {PROPERTY_TYPE_SUGGESTIONS.map((p) => (
-          <option key={p} value={p} />
-        ))}
-      </datalist>
-      {input('type_details', 'Type Details')}
-      {textarea('details', 'Details', 4)}
-      {textarea('comments', 'Comments', 2)}
-      {input('google_location_url', 'Google Location URL', { type: 'url', placeholder: 'https://maps.google.com/...' })}
+      <ListingFields
+        idPrefix="listing-form"
+        values={values}
+        errors={errors}
+        onChange={(name, value) => update(name as Name)(value)}
+        statuses={FORM_STATUSES}
+        required={rules.required?.filter((n) => (NAMES as string[]).includes(n))}
+        currency={listing ? listingCurrency(listing) : currency}
+        contactName={false}
+      />
       <FormActions busy={busy} onCancel={onClose}>
         {listing ? 'Update Listing' : 'Create Listing'}
       </FormActions>

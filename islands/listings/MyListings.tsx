@@ -6,13 +6,14 @@ import type { ObjectSchema } from '../shared/form-rules'
 import { Icon } from '../shared/icons'
 import { fetchJson, sendJson } from '../shared/query'
 import { toast } from '../shared/toast'
-import { currencyFor } from './currency'
+import { userCurrency } from './currency'
 import { DeleteListingDialog } from './DeleteListingDialog'
 import { invalidateListingQueries, LISTING_TEXT, listingErrorMessage, STATUS_LABELS, type ListingViewer } from './listing-format'
 import { ListingDetailsDialog } from './ListingDetailsDialog'
 import { ListingFormDialog } from './ListingFormDialog'
-import { ListingTable, MY_LISTINGS_COLUMNS, RowMenu, type RowMenuItem } from './ListingTable'
+import { CARD_FIELDS, ListingTable, MY_LISTINGS_COLUMNS, RowMenu, type RowMenuItem } from './ListingTable'
 import { LoadError } from '../shared/LoadError'
+import { STATS_LAYOUT } from './StatsStrip'
 
 export type MyListingsIslandProps = {
   user: ListingViewer
@@ -25,6 +26,9 @@ export type MyListingsIslandProps = {
 export const MY_LISTINGS_URL = '/api/listings/my'
 const FILTER_STATUSES = ['ACTIVE', 'SUSPENDED', 'CLOSED'] as const satisfies readonly ListingStatus[]
 type StatusFilter = '' | (typeof FILTER_STATUSES)[number]
+
+/** A card of one's own listing does not name its broker. */
+const MY_CARD_FIELDS = CARD_FIELDS.filter((f) => f !== 'owner_name')
 
 /** SPEC section 9: entry_id, property_type, locality or details contain the text, in any case. */
 export function matchesSearch(l: Listing, search: string): boolean {
@@ -46,7 +50,6 @@ export function countByStatus(listings: Listing[]) {
  */
 export default function MyListings({ user, initial, rules }: MyListingsIslandProps) {
   const queryClient = useQueryClient()
-  const currency = currencyFor(user.country_name)
   const [renderedAt] = useState(() => Date.now())
   const query = useQuery({
     queryKey: ['my-listings'],
@@ -90,33 +93,33 @@ export default function MyListings({ user, initial, rules }: MyListingsIslandPro
   ]
 
   return (
-    <div className="space-y-5">
-      <div className="flex flex-wrap items-start justify-between gap-4">
+    <div className="space-y-3 sm:space-y-5">
+      <div className="flex flex-wrap items-start justify-between gap-3 sm:gap-4">
         <div>
-          <h1 className="text-2xl font-bold">{LISTING_TEXT.my.title}</h1>
-          <p className="mt-1 text-base-content/70">The requirements and availabilities you posted, in every status.</p>
+          <h1 className="text-xl font-bold sm:text-2xl">{LISTING_TEXT.my.title}</h1>
+          <p className="mt-1 text-sm text-base-content/70 sm:text-base">The requirements and availabilities you posted, in every status.</p>
         </div>
         <button type="button" className="btn btn-primary btn-sm" onClick={() => setForm({ listing: null })}>
           Add New Listing
         </button>
       </div>
 
-      <div className="stats stats-vertical w-full bg-base-100 shadow-sm sm:stats-horizontal" aria-label="My listing counts">
+      <div className={STATS_LAYOUT.fourInARow} aria-label="My listing counts">
         {cards.map((c) => (
-          <div key={c.label} className="stat" data-count={c.label}>
-            <div className="stat-title">{c.label}</div>
-            <div className={`stat-value text-3xl ${c.tone}`}>{c.value.toLocaleString('en-US')}</div>
+          <div key={c.label} className={STATS_LAYOUT.stat.fourInARow} data-count={c.label}>
+            <div className="stat-title max-sm:text-[0.6875rem]">{c.label}</div>
+            <div className={`${STATS_LAYOUT.value} ${c.tone}`}>{c.value.toLocaleString('en-US')}</div>
           </div>
         ))}
       </div>
 
-      <div className="flex flex-wrap items-center gap-3">
-        <label className="input input-bordered input-sm flex min-w-64 flex-1 items-center gap-2">
+      <div className="flex flex-wrap items-center gap-2 sm:gap-3">
+        <label className="input input-bordered input-sm flex w-full min-w-0 items-center gap-2 sm:w-auto sm:min-w-64 sm:flex-1">
           <span className="sr-only">Search my listings</span>
           <Icon name="search" className="h-4 w-4 opacity-60" />
           <input type="search" className="grow" placeholder="Search by Entry ID, property type, locality or details..." value={search} onChange={(e) => setSearch(e.target.value)} />
         </label>
-        <select id="my-listings-status" aria-label="Status" className="select select-bordered select-sm w-48" value={status} onChange={(e) => setStatus(e.target.value as StatusFilter)}>
+        <select id="my-listings-status" aria-label="Status" className="select select-bordered select-sm min-w-0 flex-1 sm:w-48 sm:flex-none" value={status} onChange={(e) => setStatus(e.target.value as StatusFilter)}>
           <option value="">{`All statuses (${counts.total})`}</option>
           {FILTER_STATUSES.map((s) => (
             <option key={s} value={s}>{`${STATUS_LABELS[s]} (${counts[s]})`}</option>
@@ -143,10 +146,11 @@ export default function MyListings({ user, initial, rules }: MyListingsIslandPro
             label="My listings"
             listings={shown}
             columns={MY_LISTINGS_COLUMNS}
-            currency={currency}
             viewerId={user.id}
             scrollClassName="max-h-[700px] overflow-auto"
-            rowClassName={(l) => (l.status === 'SUSPENDED' ? 'bg-error/10 hover:bg-error/15' : '')}
+            rowTone={(l) => (l.status === 'SUSPENDED' ? 'error' : undefined)}
+            cardFields={MY_CARD_FIELDS}
+            storageKey="my-listings"
             actions={(l) => <RowMenu label={`Actions for ${l.entry_id}`} items={menuItems(l)} />}
             onRowClick={setViewing}
           />
@@ -156,7 +160,6 @@ export default function MyListings({ user, initial, rules }: MyListingsIslandPro
       <ListingDetailsDialog
         title="My Listing"
         listing={viewing}
-        currency={currency}
         onClose={() => setViewing(null)}
         actions={
           viewing && (
@@ -185,6 +188,7 @@ export default function MyListings({ user, initial, rules }: MyListingsIslandPro
         open={form !== null}
         listing={form?.listing}
         rules={rules}
+        currency={userCurrency(user.country_name)}
         onClose={() => setForm(null)}
         onSaved={(_saved, mode) => (setForm(null), toast.success(mode === 'create' ? LISTING_TEXT.my.created : LISTING_TEXT.my.updated), refreshAll())}
         onFailed={(err, mode) => toast.error(listingErrorMessage(err, mode === 'create' ? LISTING_TEXT.my.createFailed : LISTING_TEXT.my.updateFailed))}

@@ -14,6 +14,18 @@ const CARDS: { key: Exclude<keyof DashboardStats, 'scope'>; label: string; tone:
 ]
 
 /**
+ * Four figures side by side from 640 px; on a phone a compact grid (two by two, or four in a row for short labels), so
+ * the list itself starts on the first screen.
+ */
+export const STATS_LAYOUT = {
+  twoByTwo:
+    'stats w-full bg-base-100 shadow-sm max-sm:grid max-sm:grid-flow-row max-sm:grid-cols-2 max-sm:[&>.stat:nth-child(2n)]:border-e-0 max-sm:[&>.stat:nth-child(-n+2)]:border-b max-sm:[&>.stat:nth-child(-n+2)]:border-dashed max-sm:[&>.stat:nth-child(-n+2)]:border-base-content/10',
+  fourInARow: 'stats w-full bg-base-100 shadow-sm max-sm:grid max-sm:grid-flow-row max-sm:grid-cols-4',
+  stat: { twoByTwo: 'stat max-sm:px-4 max-sm:py-2', fourInARow: 'stat max-sm:px-2.5 max-sm:py-2' },
+  value: 'stat-value text-xl sm:text-3xl',
+} as const
+
+/**
  * The dashboard's four statistics (SPEC "Broker dashboard"), refreshed every 300 s and after any listing change
  * (key ['dashboard-stats']). The server's numbers are the first view; a failed refresh keeps the last ones.
  */
@@ -27,11 +39,11 @@ export function StatsStrip({ initial }: { initial: DashboardStats }) {
     refetchInterval: REFRESH_MS.dashboardStats,
   })
   return (
-    <div className="stats stats-vertical w-full bg-base-100 shadow-sm sm:stats-horizontal" aria-label="Listing statistics">
+    <div className={STATS_LAYOUT.twoByTwo} aria-label="Listing statistics">
       {CARDS.map((c) => (
-        <div key={c.key} className="stat" data-stat={c.key}>
-          <div className="stat-title">{c.label}</div>
-          <div className={`stat-value text-3xl ${c.tone}`}>{data[c.key].toLocaleString('en-US')}</div>
+        <div key={c.key} className={STATS_LAYOUT.stat.twoByTwo} data-stat={c.key}>
+          <div className="stat-title max-sm:whitespace-normal">{c.label}</div>
+          <div className={`${STATS_LAYOUT.value} ${c.tone}`}>{data[c.key].toLocaleString('en-US')}</div>
         </div>
       ))}
     </div>

@@ -1,5 +1,7 @@
-// The currency of SPEC section 3 "Currency table", by the user's country name: exact, then case-insensitive,
-// then partial match; USD otherwise. Filters default to the rupee sign (SPEC section 9).
+// The currency of SPEC section 3 "Currency table", by country name: exact, then case-insensitive, then partial
+// match; USD otherwise. A price belongs to its listing, so it is shown in the currency of the listing's country
+// (`listingCurrency`) wherever it appears; the user's own currency is for what no listing is attached to yet (filters,
+// the new-listing form), with the rupee sign when the user has no country (SPEC section 9: the filters' default).
 
 export type Currency = { symbol: string; code: string }
 
@@ -47,8 +49,27 @@ export function currencyFor(country: string | null | undefined): Currency {
   return partial?.[1] ?? DEFAULT_CURRENCY
 }
 
-/** An amount with the currency symbol and thousands separators, e.g. ₹1,500,000; empty when there is none. */
-export const formatMoney = (amount: number | null | undefined, currency: Currency) =>
-  amount === null || amount === undefined ? '' : `${currency.symbol}${Math.round(amount).toLocaleString('en-US')}`
+/** The currency of a listing: its country's. */
+export const listingCurrency = (listing: { country_name: string | null | undefined }) => currencyFor(listing.country_name)
+
+/** The user's currency where no listing is involved (filters, a new listing): their country's, else the rupee sign. */
+export const userCurrency = (country: string | null | undefined) => (country?.trim() ? currencyFor(country) : FILTER_CURRENCY)
+
+/** Symbols written right to left (د.إ, ﷼). */
+const RTL = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/
+
+/**
+ * An amount with the currency symbol and thousands separators, e.g. ₹1,500,000; empty when there is none. A symbol
+ * written right to left is isolated (U+2067 … U+2069) and followed by a space, so it stays in front of the digits
+ * ('د.إ 352,000') instead of the bidirectional algorithm moving it behind them.
+ */
+export function formatMoney(amount: number | null | undefined, currency: Currency): string {
+  if (amount === null || amount === undefined) return ''
+  const digits = Math.round(amount).toLocaleString('en-US')
+  return RTL.test(currency.symbol) ? `\u2067${currency.symbol}\u2069\u00a0${digits}` : `${currency.symbol}${digits}`
+}
+
+/** The amount with its ISO code, for a tooltip or a screen reader: 'AED 352,000'. */
+export const moneyWithCode = (amount: number, currency: Currency) => `${currency.code} ${Math.round(amount).toLocaleString('en-US')}`
 
 export const formatSize = (size: number | null | undefined) => (size === null || size === undefined ? '' : `${size.toLocaleString('en-US')} sq ft`)

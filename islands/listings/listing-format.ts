@@ -87,6 +87,13 @@ export const listingsUrl = (f: ListingFilterState) => {
   return `/api/listings/${qs ? `?${qs}` : ''}`
 }
 
+/** `/api/listings/zones?…`: how many listings of each zone match the filters (paging and any zone filter left out). */
+export const zonesUrl = (f: ListingFilterState) => {
+  const { page: _page, per_page: _perPage, location: _zone, ...filters } = f
+  const qs = serializeListingFilters(filters)
+  return `/api/listings/zones${qs ? `?${qs}` : ''}`
+}
+
 /** The xlsx export of the same filters (no paging: the export holds every match). */
 export const exportUrl = (f: ListingFilterState) => {
   const { page: _page, per_page: _perPage, ...filters } = f

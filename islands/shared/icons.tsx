@@ -7,6 +7,7 @@ const PATHS = {
   chart: 'M4 20V10M10 20V4M16 20v-7M22 20H2',
   download: 'M12 4v11m0 0l-4-4m4 4l4-4M4 20h16',
   warning: 'M12 9v4m0 4h.01M10.3 3.9L2.4 18a2 2 0 001.7 3h15.8a2 2 0 001.7-3L13.7 3.9a2 2 0 00-3.4 0z',
+  filter: 'M3 5h18l-7 8v5l-4 2v-7L3 5z',
 } as const
 
 export type IconName = keyof typeof PATHS

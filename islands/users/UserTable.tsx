@@ -1,6 +1,7 @@
 import { createColumnHelper, tableFeatures, useTable } from '@tanstack/react-table'
 import { createContext, use } from 'react'
 import type { User } from '../../src/modules/users/model'
+import { Email } from '../shared/Email'
 import { formatJoined, initialOf, KIND_TEXT, type ManagedRole } from './user-format'
 
 /** What a row's buttons do; the island provides them, so the column definitions can stay constant. */
@@ -35,22 +36,6 @@ const person = (title: string) =>
       )
     },
   })
-
-/**
- * An email that breaks, when it must, right after the @, never inside a word while there is room; a single part
- * too long for a phone's card still wraps (break-words) rather than widen the page.
- */
-export function Email({ address }: { address: string }) {
-  const at = address.lastIndexOf('@')
-  if (at < 0) return <>{address}</>
-  return (
-    <>
-      {address.slice(0, at + 1)}
-      <wbr />
-      {address.slice(at + 1)}
-    </>
-  )
-}
 
 const contact = column.accessor('email', {
   header: 'Contact',

@@ -394,6 +394,39 @@ describe('totals from the counts table', () => {
   })
 })
 
+describe('zone counts (the admin grid\'s chips)', () => {
+  test('every zone and the total agree with grouping the visible rows, for every role, common and other filters; a zone filter is set aside', async () => {
+    const { Value } = await import('@sinclair/typebox/value')
+    const { ZoneCounts } = await import('../../src/modules/listings/model')
+    const { allOf, filterWhere, searchWhere, visibleTo } = await import('../../src/modules/listings/where')
+    const { LOCATION_ZONES } = await import('../../src/shared/constants')
+    await post(asha, { location: 'Outskirts', details: 'farmhouse near the ghats', budget: 4_000_000 })
+    await post(ravi, { location: 'Outskirts', post_type: 'AVL' })
+    const combos = ['', 'post_type=AVL', 'status=SUSPENDED', `city_id=${pune}`, `country_id=${otherPlace.country.id}`, 'search=farmhouse', 'min_budget=1000000', 'location=North', 'location=Outskirts&post_type=REQ']
+    for (const who of [asha, ravi, mumbaiAdmin, master]) {
+      const viewer = { id: who.user.id, role: who.user.role, cityId: who.user.cityId }
+      for (const q of combos) {
+        const res = await h.request(`/api/listings/zones?${q}`, { headers: who.bearer })
+        expect(res.status).toBe(200)
+        const body = await res.json()
+        expect(Value.Check(ZoneCounts, body)).toBe(true)
+        const { location: _zone, ...filters } = Object.fromEntries(new URLSearchParams(q)) as Record<string, string>
+        const typed = Object.fromEntries(Object.entries(filters).map(([k, v]) => [k, k.endsWith('_id') || k.endsWith('budget') ? Number(v) : v]))
+        const where = allOf(visibleTo(viewer), filterWhere(typed), searchWhere(typed))
+        const grouped = h.db.$client.query<{ location: string | null; n: number }, SQLQueryBindings[]>(`SELECT location, count(*) AS n FROM listings WHERE ${where.sql} GROUP BY location`).all(...where.params)
+        const expected = {
+          total: grouped.reduce((n, r) => n + r.n, 0),
+          zones: Object.fromEntries(LOCATION_ZONES.map((z) => [z, grouped.find((r) => r.location === z)?.n ?? 0])),
+        }
+        expect({ who: who.user.fullName, q, body }).toEqual({ who: who.user.fullName, q, body: expected })
+        // All Zones is the list's own total for the same filters without a zone.
+        expect(body.total).toBe((await list(who, new URLSearchParams(filters).toString())).total)
+      }
+    }
+    expect((await h.request('/api/listings/zones')).status).toBe(401)
+  })
+})
+
 describe('search totals', () => {
   test('a master admin’s search with no other filter is counted by the search index alone, and agrees', async () => {
     const viaIndex = await list(master, 'search=andheri')

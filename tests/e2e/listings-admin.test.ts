@@ -306,26 +306,41 @@ describe('a master admin', () => {
     expect(cityIds.size).toBeGreaterThan(1)
   })
 
-  test('zone chips count the page and filter by zone', async () => {
+  test('zone chips count the whole filtered list in each of the six zones (not the page), and filter by zone', async () => {
     const { page } = w
-    const ids = await rowIds(page)
-    const rows = rowsOf(ids)
     const total = db.select({ n: count() }).from(listings).get()!.n
+    const inZone = (zone: string, ...more: Parameters<typeof and>) =>
+      db.select({ n: count() }).from(listings).where(and(eq(listings.location, zone as 'North'), ...more)).get()!.n
     const chip = (zone: string) => page.locator(`[data-zone-chip="${zone}"]`)
+    const zones = ['North', 'East', 'West', 'South', 'Central', 'Outskirts']
+    expect(await page.locator('[data-zone-chip]').evaluateAll((els) => els.map((e) => e.getAttribute('data-zone-chip')))).toEqual(['all', ...zones])
     expect(await chip('all').textContent()).toBe(`All Zones${total}`)
-    for (const zone of ['North', 'South', 'Central']) expect(await chip(zone).textContent()).toBe(`${zone}${rows.filter((r) => r.location === zone).length}`)
+    for (const zone of zones) expect(await chip(zone).textContent()).toBe(`${zone}${inZone(zone)}`)
+    // More than a page's worth: these are the list's counts, not the 25 rows on screen.
+    expect(zones.reduce((n, z) => n + inZone(z), 0)).toBeGreaterThan(25)
+
+    // Another filter recounts every chip for it.
+    await page.locator('#admin-filter-post_type').selectOption('REQ')
+    const requirements = db.select({ n: count() }).from(listings).where(eq(listings.postType, 'REQ')).get()!.n
+    await chip('all').filter({ hasText: `All Zones${requirements}` }).waitFor()
+    for (const zone of zones) await chip(zone).filter({ hasText: new RegExp(`^${zone}${inZone(zone, eq(listings.postType, 'REQ'))}$`) }).waitFor()
 
     await chip('North').click()
     await page.waitForURL(/location=North/)
-    const northTotal = db.select({ n: count() }).from(listings).where(eq(listings.location, 'North')).get()!.n
-    await showing(page).filter({ hasText: `of ${northTotal} results` }).waitFor()
+    const northRequirements = inZone('North', eq(listings.postType, 'REQ'))
+    await showing(page).filter({ hasText: `of ${northRequirements} results` }).waitFor()
     expect(await chip('North').getAttribute('aria-pressed')).toBe('true')
-    expect(rowsOf(await rowIds(page)).every((r) => r.location === 'North')).toBe(true)
+    expect(rowsOf(await rowIds(page)).every((r) => r.location === 'North' && r.postType === 'REQ')).toBe(true)
     expect(await page.locator('#admin-filter-location').inputValue()).toBe('North')
+    // The zone filter is set aside in the counts: All Zones still counts every zone.
+    expect(await chip('all').textContent()).toBe(`All Zones${requirements}`)
 
     await chip('all').click()
-    await showing(page).filter({ hasText: `of ${total} results` }).waitFor()
+    await showing(page).filter({ hasText: `of ${requirements} results` }).waitFor()
     expect(new URL(page.url()).searchParams.has('location')).toBe(false)
+    await page.getByRole('button', { name: 'Clear filters' }).click()
+    await showing(page).filter({ hasText: `of ${total} results` }).waitFor()
+    await chip('all').filter({ hasText: `All Zones${total}` }).waitFor()
   })
 
   test('filters by country, state and city, mirrored in the URL', async () => {

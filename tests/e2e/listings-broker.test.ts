@@ -100,7 +100,7 @@ describe('the broker dashboard', () => {
     expect(await d.getByLabel('Size (sq ft)').getAttribute('step')).toBe('1')
 
     await d.getByLabel('Budget').fill('-5')
-    await d.getByLabel('Google Location URL').fill('not a url')
+    await d.getByLabel('Google Maps Link').fill('not a url')
     await d.getByRole('button', { name: 'Create Listing' }).click()
     for (const message of ['Contact value must be at least 5 characters', 'Property type is required', 'Budget must be positive', 'Please enter a valid URL'])
       await d.getByText(message).waitFor()
@@ -117,7 +117,7 @@ describe('the broker dashboard', () => {
     await d.getByLabel('Location Zone').selectOption('West')
     await d.getByLabel('Locality').fill('Juhu')
     await d.getByLabel('Details', { exact: true }).fill(MARKER)
-    await d.getByLabel('Google Location URL').fill('https://maps.google.com/?q=Juhu+Mumbai')
+    await d.getByLabel('Google Maps Link').fill('https://maps.google.com/?q=Juhu+Mumbai')
     await d.getByRole('button', { name: 'Create Listing' }).click()
 
     await successToast(page, 'Listing created successfully!').waitFor()
@@ -308,7 +308,9 @@ describe('My Listings', () => {
     await (await openMenu(page, created)).getByRole('menuitem', { name: 'Suspend' }).click()
     await successToast(page, 'Listing suspended successfully!').waitFor()
     await page.waitForFunction((id) => document.querySelector(`tr[data-entry-id="${id}"]`)?.getAttribute('data-status') === 'SUSPENDED', created)
-    expect(await row.getAttribute('class')).toContain('bg-error/10')
+    // Highlighted red: the row's tint is the error colour's, painted behind the row.
+    expect(await row.getAttribute('data-tone')).toBe('error')
+    expect(await row.evaluate((tr) => getComputedStyle(tr).backgroundColor)).not.toBe('rgba(0, 0, 0, 0)')
     expect(await card('Suspended').textContent()).toBe(String(suspendedBefore + 1))
     expect(stored(created)!.status).toBe('SUSPENDED')
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { Value } from '@sinclair/typebox/value'
-import { currencyFor, DEFAULT_CURRENCY, FILTER_CURRENCY, formatMoney, formatSize } from '../../islands/listings/currency'
+import { currencyFor, DEFAULT_CURRENCY, FILTER_CURRENCY, formatMoney, formatSize, listingCurrency, moneyWithCode, userCurrency } from '../../islands/listings/currency'
 import { describeListingError, exportFileName, exportUrl, formatListingDate, listingsUrl, safeMapUrl, showingResults } from '../../islands/listings/listing-format'
 import { formValues, listingPayload } from '../../islands/listings/ListingFormDialog'
 import { parseListingFilters, serializeListingFilters, type ListingFilterState } from '../../islands/listings/url-filters'
@@ -194,6 +194,20 @@ describe('currencyFor', () => {
     expect(formatMoney(null, FILTER_CURRENCY)).toBe('')
     expect(formatSize(2400)).toBe('2,400 sq ft')
     expect(formatSize(undefined)).toBe('')
+  })
+
+  test('a symbol written right to left is isolated and stays in front of the digits', () => {
+    expect(formatMoney(352000, currencyFor('United Arab Emirates'))).toBe('\u2067د.إ\u2069\u00a0352,000')
+    expect(formatMoney(5000, currencyFor('Saudi Arabia'))).toBe('\u2067﷼\u2069\u00a05,000')
+    expect(moneyWithCode(352000, currencyFor('UAE'))).toBe('AED 352,000')
+  })
+
+  test("a listing's price is in its country's currency; the user's own (rupee without a country) is for filters and new listings", () => {
+    expect(listingCurrency({ country_name: 'United Arab Emirates' }).code).toBe('AED')
+    expect(listingCurrency({ country_name: 'India' }).code).toBe('INR')
+    expect(userCurrency('United Kingdom').code).toBe('GBP')
+    expect(userCurrency(null)).toEqual(FILTER_CURRENCY)
+    expect(userCurrency(' ')).toEqual(FILTER_CURRENCY)
   })
 })
 

@@ -6,7 +6,8 @@ import { checkForm, type FieldErrors, type ObjectSchema } from '../../shared/for
 import { Modal } from '../../shared/Modal'
 import { sendJson } from '../../shared/query'
 import { describeFormError, TEXT, type AdminActor } from './admin-text'
-import { checkPayload, CREATE_STATUSES, EMPTY_FORM, ListingFields, payloadOf, type ListingFormValues } from './listing-form'
+import { userCurrency } from '../currency'
+import { checkPayload, CREATE_STATUSES, EMPTY_FORM, ListingFields, payloadOf, type ListingFormValues } from '../listing-form'
 import { Field, FormActions } from '../../shared/form-parts'
 
 type Props = {
@@ -80,6 +81,9 @@ function AdminCreateForm({ actor, countries, rules, fieldRules, onClose, onCreat
     create.mutate(body)
   }
 
+  // The budget is in the currency of the country the listing is for: the one picked (master admin), else the admin's.
+  const currency = userCurrency(countries.find((c) => c.id === geo.country_id)?.name ?? actor.country_name)
+
   const busy = create.isPending
   return (
     <form noValidate onSubmit={submit} className="space-y-4">
@@ -91,6 +95,7 @@ function AdminCreateForm({ actor, countries, rules, fieldRules, onClose, onCreat
       {master ? (
         <GeoSelect
           idPrefix="admin-create"
+          required
           value={geo}
           onChange={changeGeo}
           initial={{ countries }}
@@ -114,6 +119,7 @@ function AdminCreateForm({ actor, countries, rules, fieldRules, onClose, onCreat
         onChange={change}
         statuses={CREATE_STATUSES}
         required={REQUIRED}
+        currency={currency}
         contactNamePlaceholder={actor.full_name}
       />
       <FormActions busy={busy} onCancel={onClose}>

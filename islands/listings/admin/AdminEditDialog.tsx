@@ -6,7 +6,8 @@ import { Modal } from '../../shared/Modal'
 import { sendJson } from '../../shared/query'
 import { toast } from '../../shared/toast'
 import { describeFormError, failureMessage, statusAllowed, TEXT } from './admin-text'
-import { ALL_STATUSES, checkPayload, formOf, ListingFields, payloadOf, type ListingFormValues } from './listing-form'
+import { listingCurrency } from '../currency'
+import { ALL_STATUSES, checkPayload, formOf, ListingFields, payloadOf, type ListingFormValues } from '../listing-form'
 import { FormActions } from '../../shared/form-parts'
 
 type Props = {
@@ -77,6 +78,7 @@ function AdminEditForm({ listing, rules, onClose, onSaved }: Omit<Props, 'listin
         statuses={ALL_STATUSES}
         statusDisabled={(s) => !statusAllowed(listing.status, s)}
         required={REQUIRED}
+        currency={listingCurrency(listing)}
       />
       <FormActions busy={busy} onCancel={onClose}>
         Save Changes

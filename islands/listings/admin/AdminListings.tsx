@@ -1,6 +1,6 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
-import type { Listing, ListingPage } from '../../../src/modules/listings/model'
+import type { Listing, ListingPage, ZoneCounts } from '../../../src/modules/listings/model'
 import { DEFAULT_PAGE_SIZE, REFRESH_MS, type ListingStatus } from '../../../src/shared/constants'
 import type { GeoOption } from '../../geo/GeoSelect'
 import type { ObjectSchema } from '../../shared/form-rules'
@@ -8,13 +8,13 @@ import { ConfirmDialog } from '../../shared/Modal'
 import { PageSizeSelect, Pagination } from '../../shared/Pagination'
 import { fetchJson, sendJson } from '../../shared/query'
 import { toast } from '../../shared/toast'
-import { currencyFor, FILTER_CURRENCY } from '../currency'
+import { userCurrency } from '../currency'
 import { FilterBar } from '../FilterBar'
-import { invalidateListingQueries, listingsUrl, showingResults } from '../listing-format'
+import { invalidateListingQueries, listingsUrl, showingResults, zonesUrl } from '../listing-format'
 import { ListingDetailsDialog } from '../ListingDetailsDialog'
 import { ListingTable, RowMenu, type RowMenuItem } from '../ListingTable'
 import type { ListingFilterState } from '../url-filters'
-import { ADMIN_COLUMNS } from './admin-columns'
+import { ADMIN_CARD_FIELDS, ADMIN_COLUMNS } from './admin-columns'
 import { deleteMessage, failureMessage, TEXT, type AdminActor } from './admin-text'
 import { AdminBanner } from './AdminBanner'
 import { AdminCreateDialog } from './AdminCreateDialog'
@@ -31,6 +31,8 @@ export type AdminListingsIslandProps = {
   filters: ListingFilterState
   /** Suspended listings in the admin's scope, as the server counted them. */
   suspended: number
+  /** The zone chips' counts for `filters`, as the server counted them. */
+  zones: ZoneCounts
   countries: GeoOption[]
   /** create: formRules(AdminListingForm); edit: formRules(UpdateListingBody). */
   rules: { create: ObjectSchema; edit: ObjectSchema }
@@ -46,7 +48,7 @@ const suspendedUrl = listingsUrl({ status: 'SUSPENDED', page: 1, per_page: 10 })
  * (country, state and city for a master admin), the 14-column table with Edit / Suspend / Unsuspend / Delete,
  * paging, and the admin create, edit and delete dialogs. The server scopes the rows (a module admin: their city).
  */
-export default function AdminListings({ actor, initial, filters, suspended, countries, rules, headingLevel = 2 }: AdminListingsIslandProps) {
+export default function AdminListings({ actor, initial, filters, suspended, zones, countries, rules, headingLevel = 2 }: AdminListingsIslandProps) {
   const queryClient = useQueryClient()
   const master = actor.role === 'MASTER_ADMIN'
   const { f, query, list, rows, loadError, renderedAt } = useListingPage({ queryKey: 'admin-listings', initial, filters })
@@ -55,6 +57,19 @@ export default function AdminListings({ actor, initial, filters, suspended, coun
     queryFn: () => fetchJson<ListingPage>(suspendedUrl).then((p) => p.total),
     initialData: suspended,
     initialDataUpdatedAt: renderedAt,
+    refetchInterval: REFRESH_MS.dashboardListings,
+    retry: retryOnce,
+  })
+
+  // The chips count the whole filtered list by zone (any zone filter set aside), kept with the other status counts.
+  const { page: _page, per_page: _perPage, location: _zone, ...zoneFilters } = f.applied
+  const [firstZoneFilters] = useState(() => JSON.stringify(zoneFilters))
+  const zoneCounts = useQuery({
+    queryKey: ['admin-status-counts', 'zones', zoneFilters],
+    queryFn: () => fetchJson<ZoneCounts>(zonesUrl(zoneFilters)),
+    initialData: JSON.stringify(zoneFilters) === firstZoneFilters ? zones : undefined,
+    initialDataUpdatedAt: renderedAt,
+    placeholderData: keepPreviousData,
     refetchInterval: REFRESH_MS.dashboardListings,
     retry: retryOnce,
   })
@@ -91,16 +106,19 @@ export default function AdminListings({ actor, initial, filters, suspended, coun
     window.scrollTo({ top: 0, behavior: 'smooth' })
   }
 
+  // Budgets typed in the filters are in the currency of the country filtered by, else the admin's own.
+  const filterCurrency = userCurrency(countries.find((c) => c.id === f.view.country_id)?.name ?? actor.country_name)
+
   const Heading = headingLevel === 1 ? 'h1' : 'h2'
 
   return (
-    <div className={`${headingLevel === 2 ? 'mt-8' : ''} space-y-4`} data-admin-listings data-fetching={query.isFetching || suspendedCount.isFetching || undefined}>
+    <div className={`${headingLevel === 2 ? 'mt-8' : ''} space-y-3 sm:space-y-4`} data-admin-listings data-fetching={query.isFetching || suspendedCount.isFetching || zoneCounts.isFetching || undefined}>
       <AdminBanner actor={actor} suspended={suspendedCount.data} onShowSuspended={() => f.change({ status: 'SUSPENDED' })} />
 
-      <section className="space-y-4" aria-labelledby="admin-listings-title">
+      <section className="space-y-3 sm:space-y-4" aria-labelledby="admin-listings-title">
         <div className="flex flex-wrap items-center justify-between gap-3">
           <div>
-            <Heading id="admin-listings-title" className="text-2xl font-bold">
+            <Heading id="admin-listings-title" className="text-xl font-bold sm:text-2xl">
               {TEXT.title}
             </Heading>
             <p className="text-sm text-base-content/70">{master ? 'Every listing of the network, in every status.' : `Every listing of ${actor.city_name ?? 'your city'}, in every status.`}</p>
@@ -115,7 +133,7 @@ export default function AdminListings({ actor, initial, filters, suspended, coun
           </div>
         </div>
 
-        <ZoneChips rows={rows?.listings ?? []} total={rows?.total ?? 0} active={f.applied.location} onPick={(zone) => f.change({ location: zone })} />
+        <ZoneChips counts={zoneCounts.data ?? zones} active={f.applied.location} onPick={(zone) => f.change({ location: zone })} />
 
         <FilterBar
           idPrefix="admin-filter"
@@ -125,7 +143,7 @@ export default function AdminListings({ actor, initial, filters, suspended, coun
           active={f.active}
           showGeo={master}
           countries={countries}
-          currency={master ? FILTER_CURRENCY : currencyFor(actor.country_name)}
+          currency={filterCurrency}
         />
 
         {loadError && (
@@ -144,11 +162,12 @@ export default function AdminListings({ actor, initial, filters, suspended, coun
                 label={TEXT.title}
                 listings={rows.listings}
                 columns={ADMIN_COLUMNS}
-                currency={currencyFor(actor.country_name)}
                 viewerId={actor.id}
                 actions={menu}
                 onRowClick={setViewing}
-                rowClassName={(l) => (l.status === 'SUSPENDED' ? 'bg-error/5' : '')}
+                rowTone={(l) => (l.status === 'SUSPENDED' ? 'error' : undefined)}
+                cardFields={ADMIN_CARD_FIELDS}
+                storageKey="admin"
                 busy={query.isPlaceholderData && query.isFetching}
               />
             )}
@@ -167,7 +186,6 @@ export default function AdminListings({ actor, initial, filters, suspended, coun
 
       <ListingDetailsDialog
         listing={viewing}
-        currency={currencyFor(viewing?.country_name)}
         onClose={() => setViewing(null)}
         actions={
           viewing ? (

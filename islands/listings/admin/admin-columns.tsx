@@ -1,9 +1,8 @@
 // The admin grid's 14 columns: the broker dashboard's set, with the status under the entry ID (admins see every
-// status) and each budget in its own listing's currency (a master admin's rows span countries).
+// status).
 import type { Listing } from '../../../src/modules/listings/model'
-import { currencyFor, formatMoney } from '../currency'
 import { STATUS_LABELS, statusBadgeClass } from '../listing-format'
-import { LISTING_COLUMNS as C, listingColumn, type ListingColumnDef } from '../ListingTable'
+import { LISTING_COLUMNS as C, CARD_FIELDS, listingColumn, type ListingColumnDef } from '../ListingTable'
 
 function EntryWithStatus({ listing }: { listing: Listing }) {
   return (
@@ -15,15 +14,6 @@ function EntryWithStatus({ listing }: { listing: Listing }) {
 }
 
 const entryId = listingColumn.accessor('entry_id', { header: 'Entry ID', cell: ({ row }) => <EntryWithStatus listing={row.original} /> })
-const budget = listingColumn.accessor('budget', {
-  header: 'Budget',
-  cell: ({ row }) =>
-    row.original.budget === null ? (
-      <span className="text-base-content/40">—</span>
-    ) : (
-      <span className="whitespace-nowrap font-medium">{formatMoney(row.original.budget, currencyFor(row.original.country_name))}</span>
-    ),
-})
 
 export const ADMIN_COLUMNS: ListingColumnDef[] = [
   entryId,
@@ -32,7 +22,7 @@ export const ADMIN_COLUMNS: ListingColumnDef[] = [
   C.contact,
   C.saleOrRent,
   C.propertyType,
-  budget,
+  C.budget,
   C.size,
   C.zone,
   C.locality,
@@ -41,3 +31,6 @@ export const ADMIN_COLUMNS: ListingColumnDef[] = [
   C.details,
   C.actions,
 ]
+
+/** The admin's card: the status is under the entry ID already. */
+export const ADMIN_CARD_FIELDS = CARD_FIELDS.filter((f) => f !== 'status')

@@ -48,9 +48,6 @@ export const suspendedText = (n: number) =>
 export const deleteMessage = (entryId: string) =>
   `Are you sure you want to delete listing ${entryId}? This closes the listing permanently and removes it from every view.`
 
-/** The zones the admin chips offer (SPEC section 3: only these three). */
-export const CHIP_ZONES = ['North', 'South', 'Central'] as const
-
 /**
  * Statuses an admin may pick for a listing now in `current`: the server refuses (409) a move into SUSPENDED from
  * anything but ACTIVE, and out of SUSPENDED to anything but ACTIVE, so those are offered disabled.

@@ -6,7 +6,7 @@ import { Island } from '../../pages/island'
 import { DashboardLayout, type ShellUser } from '../dashboard/layout'
 import { AdminWelcome } from '../dashboard/page'
 import type { AdminStats } from '../dashboard/service'
-import type { ListingPage } from './model'
+import type { ListingPage, ZoneCounts } from './model'
 
 export type AdminListingsProps = {
   user: ShellUser
@@ -16,11 +16,13 @@ export type AdminListingsProps = {
   stats: AdminStats
   /** Suspended listings in the admin's scope, for the banner's "needing attention". */
   suspended: number
+  /** The zone chips' counts for the filters. */
+  zones: ZoneCounts
   countries: { id: number; name: string }[]
   rules: { create: ObjectSchema; edit: ObjectSchema }
 }
 
-export function AdminListingsPage({ user, current, initial, filters, stats, suspended, countries, rules }: AdminListingsProps) {
+export function AdminListingsPage({ user, current, initial, filters, stats, suspended, zones, countries, rules }: AdminListingsProps) {
   const home = current === '/dashboard'
   // Only admins get this page (the route decides); the island's actor is narrowed to the two admin roles.
   const role = user.role === 'MASTER_ADMIN' ? 'MASTER_ADMIN' : 'MODULE_ADMIN'
@@ -38,7 +40,7 @@ export function AdminListingsPage({ user, current, initial, filters, stats, susp
       {home && <AdminWelcome user={user} stats={stats} />}
       <Island
         name="AdminListings"
-        props={{ actor, initial, filters, suspended, countries, rules, headingLevel: home ? 2 : 1 }}
+        props={{ actor, initial, filters, suspended, zones, countries, rules, headingLevel: home ? 2 : 1 }}
       />
     </DashboardLayout>
   )

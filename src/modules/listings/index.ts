@@ -3,8 +3,8 @@ import { authGuard } from '../../http/auth'
 import type { AppContext } from '../../http/context'
 import { json, jsonText } from '../../http/json'
 import { ErrorDetail as Detail, fileAnswer, NoContent } from '../../shared/schema'
-import { CreateListingBody, Listing, ListingIdParams, ListingPage, ListingQuery, UpdateListingBody } from './model'
-import { getListing, listListings, myListings, pageKey } from './read'
+import { CreateListingBody, Listing, ListingFiltersQuery, ListingIdParams, ListingPage, ListingQuery, UpdateListingBody, ZoneCounts } from './model'
+import { getListing, listListings, myListings, pageKey, zoneCounts } from './read'
 import { createListing, deleteListing, updateListing } from './service'
 
 const tags = ['Listings']
@@ -26,6 +26,17 @@ export const listingsApi = (ctx: AppContext) => {
             summary: 'List listings, newest first, with filters and the total',
             description:
               'Brokers see the whole network except other brokers’ SUSPENDED listings; a module admin sees their city; a master admin everything. `search` matches word prefixes of the entry ID, broker name, locality, property type and details, in any case (an entry ID typed in part, e.g. `MUM-0001`, finds it).',
+          },
+        })
+        .get('/zones', ({ query, user }) => jsonText(ctx.pages.get(db, `zones|${pageKey(user, query)}`, () => JSON.stringify(zoneCounts(db, ctx.counts, user, query)))), {
+          signedIn: true,
+          query: ListingFiltersQuery,
+          response: { 200: ZoneCounts, ...errors },
+          detail: {
+            tags,
+            summary: 'How many listings of each zone match the filters',
+            description:
+              'The same filters and scope as the list, a zone filter set aside: the total and a count per zone (North, East, West, South, Central, Outskirts). The admin grid’s zone chips.',
           },
         })
         .get('/my', ({ user }) => jsonText(ctx.pages.get(db, `my|${user.id}`, () => JSON.stringify(myListings(db, user)))), {

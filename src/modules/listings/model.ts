@@ -84,6 +84,18 @@ export const ListingQuery = t.Object({
 export type ListingQuery = typeof ListingQuery.static
 export type ListingFilters = Omit<ListingQuery, 'page' | 'per_page'>
 
+/** The list's filters without paging (a zone filter is accepted and set aside): GET /api/listings/zones. */
+export const ListingFiltersQuery = t.Omit(ListingQuery, ['page', 'per_page'])
+
+export const ZoneCounts = t.Object(
+  {
+    total: t.Integer({ description: 'Every listing matching the filters, whatever its zone (and with none)' }),
+    zones: t.Object(Object.fromEntries(LOCATION_ZONES.map((z) => [z, t.Integer()])) as Record<(typeof LOCATION_ZONES)[number], ReturnType<typeof t.Integer>>),
+  },
+  { description: 'How many listings the caller sees in each zone with the filters' },
+)
+export type ZoneCounts = typeof ZoneCounts.static
+
 const optionalText = (max: number, what: string, multiline = false) =>
   t.Optional(Nullable(text({ max, multiline, messages: { maxLength: `${what} must be at most ${max} characters` } })))
 

@@ -1,10 +1,10 @@
 import type { SQLQueryBindings } from 'bun:sqlite'
 import type { Database } from '../../../db/client'
 import { statement } from '../../../db/statements'
-import { PAGE_SIZES } from '../../shared/constants'
+import { LOCATION_ZONES, PAGE_SIZES } from '../../shared/constants'
 import { fieldError, notFound } from '../../http/errors'
 import type { SnapshotCache } from '../../../db/snapshot-cache'
-import type { Listing, ListingFilters, ListingPage, ListingQuery } from './model'
+import type { Listing, ListingFilters, ListingPage, ListingQuery, ZoneCounts } from './model'
 import { allOf, canEdit, ftsQuery, filterWhere, searchWhere, visibleTo, type Clause, type Viewer } from './where'
 
 export { canEdit, ftsQuery, visibleTo, type Viewer } from './where'
@@ -98,6 +98,28 @@ export function countListings(db: Database, cache: SnapshotCache, v: Viewer, f: 
     }
     const where = allOf(rest, searchWhere(f))
     return countOf(db, `select count(*) as n from listings where ${where.sql}`, where.params)
+  })
+}
+
+/**
+ * How many listings of each zone a viewer sees with these filters (any zone filter set aside), and all of them: the
+ * admin grid's zone chips. The common filters are answered from `listing_counts` (seven small sums); anything else
+ * (a search, a budget, dates) by one grouped count over the matches.
+ */
+export function zoneCounts(db: Database, cache: SnapshotCache, v: Viewer, filters: ListingFilters): ZoneCounts {
+  const { location: _zone, ...f } = filters
+  return cache.get(db, `zones|${scopeKey(v)}|${JSON.stringify(f)}`, () => {
+    if (countFromTotals(db, v, f) !== null)
+      return {
+        total: countListings(db, cache, v, f),
+        zones: Object.fromEntries(LOCATION_ZONES.map((z) => [z, countListings(db, cache, v, { ...f, location: z })])) as ZoneCounts['zones'],
+      }
+    const where = allOf(visibleTo(v), filterWhere(f), searchWhere(f))
+    const found = statement<{ location: string | null; n: number }>(db.$client, `select location, count(*) as n from listings where ${where.sql} group by location`).all(
+      ...where.params,
+    )
+    const zones = Object.fromEntries(LOCATION_ZONES.map((z) => [z, found.find((r) => r.location === z)?.n ?? 0])) as ZoneCounts['zones']
+    return { total: found.reduce((n, r) => n + r.n, 0), zones }
   })
 }
 

@@ -13,7 +13,7 @@ import { AdminListingsPage } from './admin-page'
 import { BrokerListingsPage } from './broker-page'
 import { AdminListingForm, CreateListingBody, UpdateListingBody } from './model'
 import { MyListingsPage } from './my-listings-page'
-import { listListings, myListings } from './read'
+import { listListings, myListings, zoneCounts } from './read'
 import { countSuspended } from './service'
 
 // Page views, imported by the page routes on their first request (docs/decisions/004-lazy-start.md).
@@ -34,6 +34,7 @@ export const listingView = (ctx: AppContext, current: '/dashboard' | '/dashboard
     filters,
     stats: adminStats(ctx, user),
     suspended: countSuspended(ctx, viewer),
+    zones: zoneCounts(db, ctx.counts, viewer, rest),
     countries: listCountries(db).map(({ id, name }) => ({ id, name })),
     rules: { create: formRules(AdminListingForm), edit: formRules(UpdateListingBody) },
   })
