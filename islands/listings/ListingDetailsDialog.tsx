@@ -51,7 +51,7 @@ function Details({ listing: l, own, actions, onClose }: { listing: Listing; own:
       </div>
 
       <Section title="Full Details">
-        <p className="whitespace-pre-wrap break-words">{l.details || <span className="text-base-content/50">No details given.</span>}</p>
+        <p className="whitespace-pre-wrap break-words">{l.details || <span className="text-base-content/70">No details given.</span>}</p>
         {l.type_details && <Row label="Type details" value={l.type_details} />}
         {l.comments && <Row label="Comments" value={l.comments} />}
       </Section>

@@ -54,7 +54,7 @@ function EntryId({ listing }: { listing: Listing }) {
 
 /** A price in the currency of the listing's country (SPEC section 3), whoever looks at it; the ISO code on hover. */
 export function Budget({ listing }: { listing: Listing }) {
-  if (listing.budget === null) return <span className="text-base-content/40">—</span>
+  if (listing.budget === null) return <span className="text-base-content/70">—</span>
   const currency = listingCurrency(listing)
   return (
     <span className="whitespace-nowrap font-medium" title={moneyWithCode(listing.budget, currency)} data-currency={currency.code}>
@@ -65,7 +65,7 @@ export function Budget({ listing }: { listing: Listing }) {
 
 /** Long text cut to one line; the whole of it in a tooltip on hover (SPEC: details cells). */
 export function TruncatedText({ text, width = 'max-w-[16rem]' }: { text: string | null; width?: string }) {
-  if (!text) return <span className="text-base-content/40">—</span>
+  if (!text) return <span className="text-base-content/70">—</span>
   return (
     <span className={`block truncate ${width}`} title={text}>
       {text}
@@ -73,7 +73,7 @@ export function TruncatedText({ text, width = 'max-w-[16rem]' }: { text: string 
   )
 }
 
-const dash = (v: string | null | undefined) => (v ? v : <span className="text-base-content/40">—</span>)
+const dash = (v: string | null | undefined) => (v ? v : <span className="text-base-content/70">—</span>)
 
 /** Every column a listing table may show, by name; screens pick theirs (see BROKER_COLUMNS, MY_LISTINGS_COLUMNS). */
 export const LISTING_COLUMNS = {
