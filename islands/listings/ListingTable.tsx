@@ -498,6 +498,7 @@ function ListingCard({
       className={`bg-(--row-tint) ${tint} px-3 py-3 ${onOpen ? 'cursor-pointer' : ''}`}
       data-listing-card={l.entry_id}
       data-listing-id={l.id}
+      data-entry-id={l.entry_id}
       data-own={own || undefined}
       data-status={l.status}
       data-tone={tone}

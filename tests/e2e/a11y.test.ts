@@ -17,9 +17,6 @@ import { startServer, type RunningServer } from '../support/server'
 // A failure lists each violation: rule, impact, element, a snippet of its HTML and, for contrast, the colours measured.
 //
 // The data is the demo network (DEMO_DATA=1) plus one registration with an ID card document, for the viewer on approvals.
-//
-// Cases whose names end in LISTINGS_REWORK cover the listing screens and dialogs (islands/listings/*), which are being
-// reworked for phones in another change: they run and are judged like any other case; a failure there belongs to that work.
 
 const AXE_PATH = createRequire(import.meta.url).resolve('axe-core')
 const SIZES = { desktop: { width: 1440, height: 900 }, phone: { width: 390, height: 844 } } as const
@@ -30,7 +27,6 @@ const ACCOUNTS: Record<Exclude<Role, 'anonymous'>, string> = {
   moduleAdmin: 'admin.mumbai@brokernet.example',
   masterAdmin: 'admin@brokernet.local',
 }
-const LISTINGS_REWORK = ' [islands/listings: phone rework in progress]'
 
 let server: RunningServer
 let browser: Browser
@@ -183,13 +179,12 @@ const PAGES: [Role, string[]][] = [
   ['moduleAdmin', ADMIN],
   ['masterAdmin', [...ADMIN, '/dashboard/admins', '/dashboard/geographic']],
 ]
-const LISTING_PAGES = new Set(['/dashboard/listings', '/dashboard/my-listings'])
 
 for (const size of Object.keys(SIZES) as Size[]) {
   describe(`pages at ${SIZES[size].width}×${SIZES[size].height}`, () => {
     for (const [role, paths] of PAGES)
       for (const path of paths)
-        test(`${role} ${path}${LISTING_PAGES.has(path) ? LISTINGS_REWORK : ''}`, async () => {
+        test(`${role} ${path}`, async () => {
           const page = await visit(role, size, path)
           expect(await problems(page, `${role} ${path}`)).toEqual([])
         })
@@ -223,7 +218,7 @@ async function submitEmpty(page: Page, submit: string) {
 
 for (const size of Object.keys(SIZES) as Size[]) {
   describe(`dialogs and menus at ${SIZES[size].width}×${SIZES[size].height}`, () => {
-    test(`listing details, forms and delete confirmations, broker${LISTINGS_REWORK}`, async () => {
+    test('listing details, forms and delete confirmations, broker', async () => {
       const found: string[] = []
       let page = await visit('broker', size, '/dashboard/listings')
       await openFirstListing(page)
@@ -247,7 +242,7 @@ for (const size of Object.keys(SIZES) as Size[]) {
       expect(found).toEqual([])
     })
 
-    test(`listing details, forms and delete confirmations, module admin${LISTINGS_REWORK}`, async () => {
+    test('listing details, forms and delete confirmations, module admin', async () => {
       const found: string[] = []
       const page = await visit('moduleAdmin', size, '/dashboard/listings')
       await openFirstListing(page)
