@@ -8,7 +8,7 @@ import { sendJson } from '../shared/query'
 import { FormActions } from '../shared/form-parts'
 import { listingCurrency, type Currency } from './currency'
 import { describeListingError, LISTING_TEXT } from './listing-format'
-import { ListingFields } from './listing-form'
+import { EMPTY_FORM, formOf, ListingFields } from './listing-form'
 
 /** The broker form's statuses (SPEC section 4): SUSPENDED is the admins' and the row menu's, not the form's. */
 export const FORM_STATUSES = ['ACTIVE', 'ON_HOLD', 'CLOSED'] as const satisfies readonly ListingStatus[]
@@ -73,44 +73,13 @@ const NAMES = Object.keys({
 } satisfies Record<Name, 0>) as Name[]
 const NUMBERS: Name[] = ['budget', 'size']
 
-const text = (v: string | null | undefined) => v ?? ''
-const numberText = (n: number | null | undefined) => (n === null || n === undefined ? '' : String(n))
-
-/** The form's first values: the new-listing defaults (REQ, SALE, ACTIVE) or the listing's, SUSPENDED shown as ACTIVE. */
+/**
+ * The form's first values: the new-listing defaults (REQ, SALE, ACTIVE) or the listing's, SUSPENDED shown as ACTIVE.
+ * Built from the shared listing form's values (./listing-form.tsx), less the contact name this form does not ask.
+ */
 export function formValues(listing: Listing | null): Values {
-  if (!listing)
-    return {
-      post_type: 'REQ',
-      sale_or_rent: 'SALE',
-      contact_value: '',
-      property_type: '',
-      budget: '',
-      size: '',
-      location: '',
-      locality: '',
-      reference: '',
-      type_details: '',
-      details: '',
-      comments: '',
-      google_location_url: '',
-      status: 'ACTIVE',
-    }
-  return {
-    post_type: listing.post_type,
-    sale_or_rent: listing.sale_or_rent,
-    contact_value: listing.contact_value,
-    property_type: listing.property_type,
-    budget: numberText(listing.budget),
-    size: numberText(listing.size),
-    location: text(listing.location),
-    locality: text(listing.locality),
-    reference: text(listing.reference),
-    type_details: text(listing.type_details),
-    details: text(listing.details),
-    comments: text(listing.comments),
-    google_location_url: text(listing.google_location_url),
-    status: listing.status === 'SUSPENDED' ? 'ACTIVE' : listing.status,
-  }
+  const { contact_name: _, ...values } = listing ? formOf(listing) : { ...EMPTY_FORM, post_type: 'REQ' as const, sale_or_rent: 'SALE' as const }
+  return listing?.status === 'SUSPENDED' ? { ...values, status: 'ACTIVE' } : values
 }
 
 /** A field's value as the API takes it: trimmed text, numbers as numbers, empty as undefined. */
