@@ -275,3 +275,17 @@ export const rateLimits = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.bucket, t.key] }), index('rate_limits_reset_idx').on(t.resetAt)],
 )
+
+/**
+ * The change feed (docs/decisions/005-change-feed.md): one row per write to the tables that cached answers are
+ * computed from, appended by triggers in the writer's own transaction. `seq` only grows, so any process (and, later,
+ * any machine) follows it by remembering the last one it has seen; a trigger keeps the newest 10,000 rows.
+ */
+export const changeFeed = sqliteTable('change_feed', {
+  seq: integer('seq').primaryKey({ autoIncrement: true }),
+  /** 'listing', 'user' or 'geography'. */
+  topic: text('topic').notNull(),
+  /** JSON of the row's fields that answers depend on, before the write (null for an insert) and after (null for a delete). */
+  before: text('before'),
+  after: text('after'),
+})

@@ -1,21 +1,29 @@
-import type { Database } from './client'
-import { statement } from './statements'
+import type { Change, ChangeFeed, FeedEvent } from './change-feed'
 
 type Limits = { entries?: number; /** Summed `weigh` of the entries (e.g. bytes of cached answers). */ weight?: number; weigh?: (value: unknown) => number }
 
+/** Which changes make a cached answer wrong. Without one, every change in the feed does. */
+export type AffectedBy = (change: Change) => boolean
+
+type Entry = { value: unknown; weight: number; affectedBy: AffectedBy | null }
+
 /**
- * Answers computed from the database as it is now (totals, aggregates, whole pages), forgotten as soon as the database
- * changes: this connection's writes (total_changes) or another process's (data_version), so nothing served is stale.
- * The check is one cheap statement per lookup; past the limits the least recently used entries go first.
+ * Answers computed from the database (totals, aggregates, whole pages), each forgotten as soon as a change that can
+ * alter it is in the change feed (docs/decisions/005-change-feed.md): a new listing in Pune drops the pages and totals
+ * it would appear in, not every answer. The feed is synced before each lookup, so nothing served is older than the
+ * database as this process last saw it; past the limits the least recently used entries go first.
  */
 export class SnapshotCache {
-  private readonly entries = new Map<string, { value: unknown; weight: number }>()
-  private version = ''
+  private readonly entries = new Map<string, Entry>()
   private weight = 0
   private readonly limits: Required<Limits>
 
-  constructor(limits: Limits = {}) {
+  constructor(
+    private readonly feed: ChangeFeed,
+    limits: Limits = {},
+  ) {
     this.limits = { entries: 1000, weight: Infinity, weigh: () => 0, ...limits }
+    feed.subscribe((event) => this.apply(event))
   }
 
   get size() {
@@ -27,12 +35,13 @@ export class SnapshotCache {
     this.weight = 0
   }
 
-  get<T>(db: Database, key: string, compute: () => T): T {
-    const version = this.currentVersion(db)
-    if (version !== this.version) {
-      this.clear()
-      this.version = version
-    }
+  /**
+   * The cached answer for `key`, or `compute()`'s, kept until a change `affectedBy` accepts. The predicate given
+   * with the lookup that computes is the one kept (it may close over what `compute` found, e.g. a page's ids).
+   * Inside a transaction nothing is cached or served from the cache: the transaction may see its own writes.
+   */
+  get<T>(key: string, compute: () => T, affectedBy?: AffectedBy): T {
+    if (!this.feed.sync()) return compute()
     const hit = this.entries.get(key)
     if (hit) {
       this.entries.delete(key)
@@ -42,7 +51,7 @@ export class SnapshotCache {
     const value = compute()
     const weight = this.limits.weigh(value)
     if (weight > this.limits.weight) return value
-    this.entries.set(key, { value, weight })
+    this.entries.set(key, { value, weight, affectedBy: affectedBy ?? null })
     this.weight += weight
     while (this.entries.size > this.limits.entries || this.weight > this.limits.weight) {
       const [oldest, entry] = this.entries.entries().next().value!
@@ -52,8 +61,14 @@ export class SnapshotCache {
     return value
   }
 
-  private currentVersion(db: Database) {
-    const v = statement<{ d: number; t: number }, []>(db.$client, 'select (select data_version from pragma_data_version) as d, total_changes() as t').get()!
-    return `${v.d}:${v.t}`
+  private apply(event: FeedEvent) {
+    if ('reset' in event) return this.clear()
+    for (const [key, entry] of this.entries) {
+      const { affectedBy } = entry
+      if (affectedBy === null || event.changes.some(affectedBy)) {
+        this.entries.delete(key)
+        this.weight -= entry.weight
+      }
+    }
   }
 }

@@ -17,10 +17,9 @@ import { closeDatabase, openDatabase } from '../db/client'
 import { createApp } from '../src/app'
 import { loadConfig } from '../src/config'
 import { SESSION_COOKIE } from '../src/http/auth'
-import { createContext, createPageCache } from '../src/http/context'
+import { createContext } from '../src/http/context'
 import { createSession } from '../src/modules/auth/session'
 import type { ListingFilters } from '../src/modules/listings/model'
-import { SnapshotCache } from '../db/snapshot-cache'
 import { allOf, filterWhere, searchWhere, visibleTo, type Viewer } from '../src/modules/listings/where'
 import { createTestApp } from '../tests/support/app'
 
@@ -253,8 +252,8 @@ async function listingsSection(): Promise<{ lines: string[]; rows: Row[]; plans:
 
     /** One request through app.handle; cold: fresh caches first, so no total, stat or page comes from a cache. */
     const forgetCaches = () => {
-      ctx.counts = new SnapshotCache()
-      ctx.pages = createPageCache()
+      ctx.counts.clear()
+      ctx.pages.clear()
     }
     async function once(path: string, headers: Record<string, string>, cold: boolean): Promise<{ ms: number; status: number; body: ArrayBuffer }> {
       if (cold) forgetCaches()

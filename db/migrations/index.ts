@@ -11,6 +11,7 @@ import m7 from './0007_network_daily_counts.sql' with { type: 'text' }
 import m8 from './0008_network_counts_and_suspended_search.sql' with { type: 'text' }
 import m9 from './0009_listings_location_id.sql' with { type: 'text' }
 import m10 from './0010_rate_limits.sql' with { type: 'text' }
+import m11 from './0011_change_feed.sql' with { type: 'text' }
 
 export const migrationJournal = journal
 export const migrationFiles: Record<string, string> = {
@@ -25,4 +26,5 @@ export const migrationFiles: Record<string, string> = {
   '0008_network_counts_and_suspended_search': m8,
   '0009_listings_location_id': m9,
   '0010_rate_limits': m10,
+  '0011_change_feed': m11,
 }

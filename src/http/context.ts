@@ -4,6 +4,7 @@ import { DocumentStore } from '../modules/documents/store'
 import { Mailer } from '../modules/mail/service'
 import { PendingEvents } from '../modules/users/events'
 import { SnapshotCache } from '../../db/snapshot-cache'
+import { ChangeFeed } from '../../db/change-feed'
 import { RATE_LIMITS } from '../shared/constants'
 import { RateLimiter } from './rate-limit'
 
@@ -13,7 +14,7 @@ import { RateLimiter } from './rate-limit'
  */
 const PAGE_CACHE = { entries: 1024, weight: 32 * 1024 * 1024, weigh: (body: unknown) => (typeof body === 'string' ? body.length * 2 : 0) }
 
-export const createPageCache = () => new SnapshotCache(PAGE_CACHE)
+export const createPageCache = (feed: ChangeFeed) => new SnapshotCache(feed, PAGE_CACHE)
 
 /** The limiters of SPEC's rate limits, each counting in its own bucket of the `rate_limits` table. */
 export const createLimits = (db: Database) => {
@@ -32,18 +33,31 @@ export type Limits = ReturnType<typeof createLimits>
  * What every feature module needs from the running app. Modules are built by functions of it, so each test
  * file can compose an app on its own database (bun test runs files in one process).
  */
-export type AppContext = { db: Database; config: Config; mail: Mailer; documents: DocumentStore; limits: Limits; pending: PendingEvents; counts: SnapshotCache; pages: SnapshotCache }
+export type AppContext = {
+  db: Database
+  config: Config
+  mail: Mailer
+  documents: DocumentStore
+  limits: Limits
+  /** This process's place in the change feed: what tells caches and event streams that data changed, anywhere. */
+  feed: ChangeFeed
+  pending: PendingEvents
+  counts: SnapshotCache
+  pages: SnapshotCache
+}
 
 /** The services of one running app, over its database and configuration. */
 export function createContext(db: Database, config: Config, overrides: Partial<AppContext> = {}): AppContext {
+  const feed = overrides.feed ?? new ChangeFeed(db)
   return {
     db,
     config,
+    feed,
     mail: overrides.mail ?? new Mailer(db, config),
     documents: overrides.documents ?? new DocumentStore(config.documentsDir),
     limits: overrides.limits ?? createLimits(db),
-    pending: overrides.pending ?? new PendingEvents(),
-    counts: overrides.counts ?? new SnapshotCache(),
-    pages: overrides.pages ?? createPageCache(),
+    pending: overrides.pending ?? new PendingEvents(feed),
+    counts: overrides.counts ?? new SnapshotCache(feed),
+    pages: overrides.pages ?? createPageCache(feed),
   }
 }

@@ -1,24 +1,88 @@
 import { afterAll, describe, expect, test } from 'bun:test'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { ChangeFeed, touches } from '../../db/change-feed'
 import { closeDatabase, openDatabase } from '../../db/client'
 import { SnapshotCache } from '../../db/snapshot-cache'
 
-const db = openDatabase(':memory:')
-afterAll(() => closeDatabase(db))
+// A real file, opened twice: the second connection is "another process" writing to the same database.
+const dir = mkdtempSync(join(tmpdir(), 'brokernet-cache-'))
+const db = openDatabase(join(dir, 'cache.db'))
+const other = openDatabase(join(dir, 'cache.db'))
+const feed = new ChangeFeed(db)
+afterAll(() => {
+  closeDatabase(other)
+  closeDatabase(db)
+  rmSync(dir, { recursive: true, force: true })
+})
+let n = 0
+const addCountry = (via = db) => via.$client.run('INSERT INTO countries (name, code) VALUES (?, ?)', [`Land ${++n}`, `L${n}`])
 
 describe('SnapshotCache', () => {
-  test('computes once until the database changes', () => {
-    const cache = new SnapshotCache()
+  test('computes once until a change in the feed; writes the feed does not carry (sessions, audit) keep it', () => {
+    const cache = new SnapshotCache(feed)
     let runs = 0
-    const read = () => cache.get(db, 'k', () => ++runs)
+    const read = () => cache.get('k', () => ++runs)
     expect([read(), read()]).toEqual([1, 1])
-    db.$client.exec("INSERT INTO countries (name, code) VALUES ('Snapshotland', 'SN')")
+    db.$client.run("INSERT INTO rate_limits (bucket, key, count, reset_at) VALUES ('b', 'k', 1, 0)")
+    expect(read()).toBe(1)
+    addCountry()
+    expect(read()).toBe(2)
+  })
+
+  test("another connection's write is seen at the next lookup", () => {
+    const cache = new SnapshotCache(feed)
+    let runs = 0
+    const read = () => cache.get('k', () => ++runs)
+    read()
+    addCountry(other)
+    expect(read()).toBe(2)
+  })
+
+  test('drops only the entries a change affects', () => {
+    const cache = new SnapshotCache(feed)
+    const runs: string[] = []
+    const read = (k: string, affected: (c: Parameters<typeof touches>[0]) => boolean) => cache.get(k, () => (runs.push(k), k), affected)
+    const users = (c: Parameters<typeof touches>[0]) => touches(c, 'user')
+    const places = (c: Parameters<typeof touches>[0]) => c.topic === 'geography'
+    read('users', users)
+    read('places', places)
+    addCountry()
+    read('users', users)
+    read('places', places)
+    expect(runs).toEqual(['users', 'places', 'places'])
+  })
+
+  test('inside a transaction nothing is cached or served from the cache', () => {
+    const cache = new SnapshotCache(feed)
+    let runs = 0
+    const read = () => cache.get('k', () => ++runs)
+    read()
+    db.$client.transaction(() => {
+      expect(read()).toBe(2)
+      expect(read()).toBe(3)
+    })()
+    expect(read()).toBe(1)
+  })
+
+  test('a process that fell behind the kept feed forgets everything', () => {
+    const behind = new ChangeFeed(db)
+    const cache = new SnapshotCache(behind)
+    let runs = 0
+    const read = () => cache.get('k', () => ++runs, () => false)
+    read()
+    // The feed keeps the newest 10,000 changes (migration 0011): 10,001 more leave a gap for this follower.
+    db.$client.transaction(() => {
+      for (let i = 0; i < 10_001; i++) addCountry()
+    })()
     expect(read()).toBe(2)
   })
 
   test('past its entry limit the least recently used entry goes', () => {
-    const cache = new SnapshotCache({ entries: 2 })
+    const cache = new SnapshotCache(feed, { entries: 2 })
     const runs: string[] = []
-    const read = (k: string) => cache.get(db, k, () => (runs.push(k), k))
+    const read = (k: string) => cache.get(k, () => (runs.push(k), k))
     read('a')
     read('b')
     read('a') // a is now the most recent
@@ -29,9 +93,9 @@ describe('SnapshotCache', () => {
   })
 
   test('keeps within its weight, and never keeps an entry heavier than all of it', () => {
-    const cache = new SnapshotCache({ weight: 10, weigh: (v) => String(v).length })
+    const cache = new SnapshotCache(feed, { weight: 10, weigh: (v) => String(v).length })
     let runs = 0
-    const read = (k: string, v: string) => cache.get(db, k, () => (runs++, v))
+    const read = (k: string, v: string) => cache.get(k, () => (runs++, v))
     read('a', '123456')
     read('b', '12345') // 11 > 10: a goes
     expect(cache.size).toBe(1)

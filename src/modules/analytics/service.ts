@@ -1,4 +1,5 @@
 import { and, count, eq } from 'drizzle-orm'
+import { touches } from '../../../db/change-feed'
 import { users } from '../../../db/schema'
 import type { AppContext } from '../../http/context'
 import { calendarDate } from '../../shared/dates'
@@ -7,12 +8,15 @@ import { countListings, type Viewer } from '../listings/read'
 
 /** Active brokers of a city, or of the network (null); cached until the database changes. */
 export function activeBrokers({ db, counts }: AppContext, cityId: number | null): number {
-  return counts.get(db, `active-brokers|${cityId}`, () =>
-    db
-      .select({ n: count() })
-      .from(users)
-      .where(and(eq(users.role, 'BROKER'), eq(users.isActive, true), cityId === null ? undefined : eq(users.cityId, cityId)))
-      .get()!.n,
+  return counts.get(
+    `active-brokers|${cityId}`,
+    () =>
+      db
+        .select({ n: count() })
+        .from(users)
+        .where(and(eq(users.role, 'BROKER'), eq(users.isActive, true), cityId === null ? undefined : eq(users.cityId, cityId)))
+        .get()!.n,
+    (c) => touches(c, 'user', ['role', 'is_active', 'city_id']),
   )
 }
 

@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, gte, lte, sql } from 'drizzle-orm'
+import { touches } from '../../../db/change-feed'
 import { listingDailyCounts, listings, ownerListingCounts, users } from '../../../db/schema'
 import type { AppContext } from '../../http/context'
 import { fieldError } from '../../http/errors'
@@ -35,14 +36,17 @@ export function trends(ctx: AppContext, viewer: Viewer, q: TrendsQuery): Trends 
   const { start, end, days } = resolveRange(q, calendarDate(Date.now(), ctx.config.timeZone))
   const city = cityScope(viewer)
   const d = listingDailyCounts
-  const rows = ctx.counts.get(ctx.db, `trends|${city}|${start}|${end}`, () =>
-    ctx.db
-      .select({ date: d.date, postType: d.postType, n: sql<number>`sum(${d.n})` })
-      .from(d)
-      // City 0 holds the network's days (migration 0007).
-      .where(and(gte(d.date, start), lte(d.date, end), eq(d.cityId, city ?? 0)))
-      .groupBy(d.date, d.postType)
-      .all(),
+  const rows = ctx.counts.get(
+    `trends|${city}|${start}|${end}`,
+    () =>
+      ctx.db
+        .select({ date: d.date, postType: d.postType, n: sql<number>`sum(${d.n})` })
+        .from(d)
+        // City 0 holds the network's days (migration 0007).
+        .where(and(gte(d.date, start), lte(d.date, end), eq(d.cityId, city ?? 0)))
+        .groupBy(d.date, d.postType)
+        .all(),
+    (c) => touches(c, 'listing', ['date', 'city_id', 'post_type']),
   )
   const daily: Trends['daily_stats'] = {}
   for (let d = start; d <= end; d = addDays(d, 1)) daily[d] = { requirements: 0, availabilities: 0, total: 0 }
@@ -59,23 +63,37 @@ export function trends(ctx: AppContext, viewer: Viewer, q: TrendsQuery): Trends 
 export function topBrokers(ctx: AppContext, viewer: Viewer, limit: number): TopBrokers {
   const city = cityScope(viewer)
   const o = ownerListingCounts
-  const top = ctx.counts.get(ctx.db, `top|${city}|${limit}`, () => {
-    const perOwner = ctx.db
-      .select({ userId: o.ownerUserId, n: sql<number>`sum(${o.n})`.as('n') })
-      .from(o)
-      .where(city === null ? undefined : eq(o.cityId, city))
-      .groupBy(o.ownerUserId)
-      .as('per_owner')
-    return ctx.db
-      .select({ user_id: users.id, full_name: users.fullName, email: users.email, listing_count: perOwner.n })
-      .from(perOwner)
-      .innerJoin(users, eq(users.id, perOwner.userId))
-      .where(and(eq(users.role, 'BROKER'), sql`${perOwner.n} > 0`))
-      .orderBy(desc(perOwner.n), asc(users.id))
-      .limit(limit)
-      .all()
-  })
+  const top = ctx.counts.get(
+    `top|${city}|${limit}`,
+    () => {
+      const perOwner = ctx.db
+        .select({ userId: o.ownerUserId, n: sql<number>`sum(${o.n})`.as('n') })
+        .from(o)
+        .where(city === null ? undefined : eq(o.cityId, city))
+        .groupBy(o.ownerUserId)
+        .as('per_owner')
+      return ctx.db
+        .select({ user_id: users.id, full_name: users.fullName, email: users.email, listing_count: perOwner.n })
+        .from(perOwner)
+        .innerJoin(users, eq(users.id, perOwner.userId))
+        .where(and(eq(users.role, 'BROKER'), sql`${perOwner.n} > 0`))
+        .orderBy(desc(perOwner.n), asc(users.id))
+        .limit(limit)
+        .all()
+    },
+    // Listings per owner and city, and the brokers' names, emails and roles.
+    (c) => touches(c, 'listing', ['owner_user_id', 'city_id']) || c.topic === 'user',
+  )
   return { scope: scopeName(viewer), top_brokers: top }
 }
 
-export const listingCount = (ctx: AppContext) => ctx.counts.get(ctx.db, 'health|listings', () => ctx.db.select({ n: sql<number>`count(*)` }).from(listings).get()!.n)
+export const listingCount = (ctx: AppContext) =>
+  ctx.counts.get(
+    'health|listings',
+    () =>
+      ctx.db
+        .select({ n: sql<number>`count(*)` })
+        .from(listings)
+        .get()!.n,
+    (c) => touches(c, 'listing', []),
+  )

@@ -84,6 +84,6 @@ export async function register(ctx: AppContext, body: RegisterBody, ipAddress: s
     )
     return user
   })
-  ctx.pending.changed(user.cityId)
+  ctx.pending.changed()
   return user
 }

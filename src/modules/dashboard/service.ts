@@ -3,6 +3,7 @@ import { cities, listingDailyCounts } from '../../../db/schema'
 import type { AppContext } from '../../http/context'
 import type { PageUser } from '../../http/page-auth'
 import { calendarDate } from '../../shared/dates'
+import { touches } from '../../../db/change-feed'
 import { activeBrokers } from '../analytics/service'
 import { countListings } from '../listings/read'
 
@@ -25,18 +26,23 @@ export function adminStats(ctx: AppContext, user: Pick<PageUser, 'id' | 'role' |
   const city = user.role === 'MODULE_ADMIN' ? (user.city_id ?? -1) : null
   const monthStart = `${calendarDate(Date.now(), ctx.config.timeZone).slice(0, 7)}-01`
   const viewer = { id: user.id, role: user.role, cityId: user.city_id }
-  return counts.get(db, `admin-stats|${city}|${monthStart}`, () => ({
-    activeBrokers: activeBrokers(ctx, city),
-    totalListings: countListings(db, counts, viewer, {}),
-    // From the daily counts (city 0 is the network): a month is a few dozen rows, not tens of thousands of listings.
-    thisMonth: db
-      .select({ n: sql<number>`coalesce(sum(${listingDailyCounts.n}), 0)` })
-      .from(listingDailyCounts)
-      .where(and(eq(listingDailyCounts.cityId, city ?? 0), gte(listingDailyCounts.date, monthStart)))
-      .get()!.n,
-    cities: city === null ? db.select({ n: count() }).from(cities).get()!.n : 1,
-    city: city === null ? null : cityFigure(ctx, viewer, city),
-  }))
+  return counts.get(
+    `admin-stats|${city}|${monthStart}`,
+    () => ({
+      activeBrokers: activeBrokers(ctx, city),
+      totalListings: countListings(db, counts, viewer, {}),
+      // From the daily counts (city 0 is the network): a month is a few dozen rows, not tens of thousands of listings.
+      thisMonth: db
+        .select({ n: sql<number>`coalesce(sum(${listingDailyCounts.n}), 0)` })
+        .from(listingDailyCounts)
+        .where(and(eq(listingDailyCounts.cityId, city ?? 0), gte(listingDailyCounts.date, monthStart)))
+        .get()!.n,
+      cities: city === null ? db.select({ n: count() }).from(cities).get()!.n : 1,
+      city: city === null ? null : cityFigure(ctx, viewer, city),
+    }),
+    // Brokers counted, listings counted by city, month and status, and the places.
+    (c) => c.topic === 'geography' || touches(c, 'user', ['role', 'is_active', 'city_id']) || touches(c, 'listing', ['city_id', 'date', 'status']),
+  )
 }
 
 /**

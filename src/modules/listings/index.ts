@@ -4,7 +4,7 @@ import type { AppContext } from '../../http/context'
 import { json, jsonText } from '../../http/json'
 import { ErrorDetail as Detail, fileAnswer, NoContent } from '../../shared/schema'
 import { CreateListingBody, Listing, ListingFiltersQuery, ListingIdParams, ListingPage, ListingQuery, UpdateListingBody, ZoneCounts } from './model'
-import { getListing, listListings, myListings, pageKey, zoneCounts } from './read'
+import { getListing, listPageText, myListingsText, zoneCountsText } from './read'
 import { createListing, deleteListing, updateListing } from './service'
 
 const tags = ['Listings']
@@ -17,7 +17,7 @@ export const listingsApi = (ctx: AppContext) => {
     .use(authGuard(ctx))
     .group('/api/listings', (app) =>
       app
-        .get('/', ({ query, user }) => jsonText(ctx.pages.get(db, pageKey(user, query), () => JSON.stringify(listListings(db, ctx.counts, user, query)))), {
+        .get('/', ({ query, user }) => jsonText(listPageText(db, ctx.counts, ctx.pages, user, query)), {
           signedIn: true,
           query: ListingQuery,
           response: { 200: ListingPage, ...errors },
@@ -28,7 +28,7 @@ export const listingsApi = (ctx: AppContext) => {
               'Brokers see the whole network except other brokers’ SUSPENDED listings; a module admin sees their city; a master admin everything. `search` matches word prefixes of the entry ID, broker name, locality, property type and details, in any case (an entry ID typed in part, e.g. `MUM-0001`, finds it).',
           },
         })
-        .get('/zones', ({ query, user }) => jsonText(ctx.pages.get(db, `zones|${pageKey(user, query)}`, () => JSON.stringify(zoneCounts(db, ctx.counts, user, query)))), {
+        .get('/zones', ({ query, user }) => jsonText(zoneCountsText(db, ctx.counts, ctx.pages, user, query)), {
           signedIn: true,
           query: ListingFiltersQuery,
           response: { 200: ZoneCounts, ...errors },
@@ -39,7 +39,7 @@ export const listingsApi = (ctx: AppContext) => {
               'The same filters and scope as the list, a zone filter set aside: the total and a count per zone (North, East, West, South, Central, Outskirts). The admin grid’s zone chips.',
           },
         })
-        .get('/my', ({ user }) => jsonText(ctx.pages.get(db, `my|${user.id}`, () => JSON.stringify(myListings(db, user)))), {
+        .get('/my', ({ user }) => jsonText(myListingsText(db, ctx.pages, user)), {
           signedIn: true,
           response: { 200: t.Array(Listing), ...errors },
           detail: { tags, summary: 'The caller’s own listings, every status' },

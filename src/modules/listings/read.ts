@@ -5,6 +5,7 @@ import { LOCATION_ZONES, PAGE_SIZES } from '../../shared/constants'
 import { fieldError, notFound } from '../../http/errors'
 import type { SnapshotCache } from '../../../db/snapshot-cache'
 import type { Listing, ListingFilters, ListingPage, ListingQuery, ZoneCounts } from './model'
+import { countAffectedBy, ownListingsAffectedBy, pageAffectedBy, zonesAffectedBy } from './affects'
 import { allOf, canEdit, ftsQuery, filterWhere, searchWhere, visibleTo, type Clause, type Viewer } from './where'
 
 export { canEdit, ftsQuery, visibleTo, type Viewer } from './where'
@@ -79,7 +80,7 @@ export const pageKey = (v: Viewer, q: ListingQuery) =>
 
 /** The number of listings a viewer sees with these filters. */
 export function countListings(db: Database, cache: SnapshotCache, v: Viewer, f: ListingFilters): number {
-  return cache.get(db, `${scopeKey(v)}|${JSON.stringify(f)}`, () => {
+  return cache.get(`${scopeKey(v)}|${JSON.stringify(f)}`, () => {
     const fromTotals = countFromTotals(db, v, f)
     if (fromTotals !== null) return fromTotals
     const match = f.search ? ftsQuery(f.search) : null
@@ -98,7 +99,7 @@ export function countListings(db: Database, cache: SnapshotCache, v: Viewer, f: 
     }
     const where = allOf(rest, searchWhere(f))
     return countOf(db, `select count(*) as n from listings where ${where.sql}`, where.params)
-  })
+  }, countAffectedBy(v, f))
 }
 
 /**
@@ -108,7 +109,7 @@ export function countListings(db: Database, cache: SnapshotCache, v: Viewer, f: 
  */
 export function zoneCounts(db: Database, cache: SnapshotCache, v: Viewer, filters: ListingFilters): ZoneCounts {
   const { location: _zone, ...f } = filters
-  return cache.get(db, `zones|${scopeKey(v)}|${JSON.stringify(f)}`, () => {
+  return cache.get(`zones|${scopeKey(v)}|${JSON.stringify(f)}`, () => {
     if (countFromTotals(db, v, f) !== null)
       return {
         total: countListings(db, cache, v, f),
@@ -120,7 +121,7 @@ export function zoneCounts(db: Database, cache: SnapshotCache, v: Viewer, filter
     )
     const zones = Object.fromEntries(LOCATION_ZONES.map((z) => [z, found.find((r) => r.location === z)?.n ?? 0])) as ZoneCounts['zones']
     return { total: found.reduce((n, r) => n + r.n, 0), zones }
-  })
+  }, zonesAffectedBy(v, f))
 }
 
 /** Filters a zone-and-budget page may be read for through one of the zone's two indexes. */
@@ -169,6 +170,29 @@ export function listListings(db: Database, cache: SnapshotCache, viewer: Viewer,
   const found = ids.length ? rows(db, byIds, [JSON.stringify(ids)]) : []
   return { listings: found.map((r) => toListing(r, viewer)), total, total_pages: Math.ceil(total / perPage), page, per_page: perPage }
 }
+
+/** The list answer as served (JSON text), kept in `pages` until a change that can alter this page. */
+export function listPageText(db: Database, counts: SnapshotCache, pages: SnapshotCache, viewer: Viewer, q: ListingQuery): string {
+  const { page: _p, per_page: _pp, ...filters } = q
+  const shown = new Set<number>()
+  return pages.get(
+    pageKey(viewer, q),
+    () => {
+      const page = listListings(db, counts, viewer, q)
+      for (const l of page.listings) shown.add(l.id)
+      return JSON.stringify(page)
+    },
+    pageAffectedBy(viewer, filters, shown),
+  )
+}
+
+/** The zone chips' answer as served, kept until a change that can alter it. */
+export const zoneCountsText = (db: Database, counts: SnapshotCache, pages: SnapshotCache, viewer: Viewer, q: ListingFilters): string =>
+  pages.get(`zones|${pageKey(viewer, q)}`, () => JSON.stringify(zoneCounts(db, counts, viewer, q)), zonesAffectedBy(viewer, q))
+
+/** A broker's own listings as served, kept until one of them changes. */
+export const myListingsText = (db: Database, pages: SnapshotCache, viewer: Viewer): string =>
+  pages.get(`my|${viewer.id}`, () => JSON.stringify(myListings(db, viewer)), ownListingsAffectedBy(viewer.id))
 
 /** The rows of a filtered list in batches, newest first, by keyset (no OFFSET): for exports of any size. */
 export function* listingBatches(db: Database, viewer: Viewer, filters: ListingFilters, batchSize = 1000): Generator<Listing[]> {

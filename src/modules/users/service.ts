@@ -132,7 +132,7 @@ export function approveUser(ctx: AppContext, actor: Actor, id: number): User {
     ctx.mail.send(registrationApproved(ctx.config.publicUrl, after))
     return after
   })
-  ctx.pending.changed(after.cityId)
+  ctx.pending.changed()
   return after
 }
 
@@ -154,7 +154,7 @@ export function rejectUser(ctx: AppContext, actor: Actor, id: number, reason?: s
     ctx.mail.send(registrationRejected(ctx.config.publicUrl, after, why))
     return after
   })
-  ctx.pending.changed(after.cityId)
+  ctx.pending.changed()
   return after
 }
 

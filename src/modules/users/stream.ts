@@ -1,6 +1,7 @@
 import type { Server } from 'bun'
 import type { Actor } from '../../http/auth'
 import type { AppContext } from '../../http/context'
+import type { PendingScope } from './events'
 import { countPending } from './read'
 
 const KEEP_ALIVE_MS = 25_000
@@ -24,7 +25,7 @@ export function pendingStream(ctx: AppContext, actor: Actor, request: Request, s
         }
       }
       const send = () => write(`event: pending\ndata: ${JSON.stringify({ total: countPending(ctx.db, actor) })}\n\n`)
-      const inScope = (cityId: number | null) => actor.role === 'MASTER_ADMIN' || (cityId !== null && cityId === actor.cityId)
+      const inScope = (cityId: PendingScope) => actor.role === 'MASTER_ADMIN' || cityId === 'any' || (cityId !== null && cityId === actor.cityId)
       const end = () => {
         stop()
         try {

@@ -1,0 +1,101 @@
+import type { Database } from './client'
+import { statement } from './statements'
+
+/** One write, as the `change_feed` triggers record it (migration 0011): the row's relevant fields before and after. */
+export type Change = {
+  seq: number
+  topic: 'listing' | 'user' | 'geography'
+  before: Record<string, unknown> | null
+  after: Record<string, unknown> | null
+}
+
+/** What a listener is told: the changes since it last heard, in order, or that some were missed (forget everything). */
+export type FeedEvent = { changes: Change[] } | { reset: true }
+
+type Row = { seq: number; topic: Change['topic']; before: string | null; after: string | null }
+
+/**
+ * Follows the `change_feed` table (docs/decisions/005-change-feed.md). Every process on the database has one and
+ * remembers the last sequence number it has passed on to its listeners (the caches, the live event streams).
+ *
+ * `sync()` is called before every cached read: when neither this connection (`total_changes`) nor any other
+ * (`data_version`) has written since the last call, that is one cheap statement; otherwise the new rows are read and
+ * handed to the listeners, so a write is visible to the next read of every process that serves the same file.
+ */
+export class ChangeFeed {
+  private last: number
+  private version = ''
+  private readonly listeners = new Set<(event: FeedEvent) => void>()
+  private timer: ReturnType<typeof setInterval> | null = null
+  private polled = 0
+
+  constructor(private readonly db: Database) {
+    // Everything written before now is already in whatever this process will compute: start from the end.
+    this.last = statement<{ seq: number | null }, []>(db.$client, 'select max(seq) as seq from change_feed').get()!.seq ?? 0
+  }
+
+  /** The sequence number this process has caught up to. */
+  get seq(): number {
+    return this.last
+  }
+
+  subscribe(listener: (event: FeedEvent) => void): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  /**
+   * Reads what other writers (and this connection) appended since the last call. Inside an open transaction it does
+   * nothing and says so (false): rows of an uncommitted transaction may still be rolled back and their numbers
+   * reused, so they must not be taken as seen; callers then compute without caching.
+   */
+  sync(): boolean {
+    const client = this.db.$client
+    if (client.inTransaction) return false
+    const v = statement<{ d: number; t: number }, []>(client, 'select (select data_version from pragma_data_version) as d, total_changes() as t').get()!
+    const version = `${v.d}:${v.t}`
+    if (version === this.version) return true
+    this.version = version
+    const rows = statement<Row, [number]>(client, 'select seq, topic, before, after from change_feed where seq > ? order by seq').all(this.last)
+    if (rows.length === 0) return true
+    // The feed keeps the newest rows only: a gap before the first one means changes this process never saw.
+    const missed = rows[0]!.seq !== this.last + 1
+    this.last = rows.at(-1)!.seq
+    const event: FeedEvent = missed
+      ? { reset: true }
+      : { changes: rows.map((r) => ({ seq: r.seq, topic: r.topic, before: r.before === null ? null : JSON.parse(r.before), after: r.after === null ? null : JSON.parse(r.after) })) }
+    for (const listener of this.listeners) listener(event)
+    return true
+  }
+
+  /**
+   * Syncs every `ms` while anyone needs pushing (an open event stream): other processes' writes reach this one's
+   * listeners without waiting for a request. Returns the release; the timer stops with the last holder.
+   */
+  poll(ms: number): () => void {
+    this.polled++
+    this.timer ??= setInterval(() => this.sync(), ms)
+    let released = false
+    return () => {
+      if (released) return
+      released = true
+      if (--this.polled === 0 && this.timer) {
+        clearInterval(this.timer)
+        this.timer = null
+      }
+    }
+  }
+
+  close(): void {
+    if (this.timer) clearInterval(this.timer)
+    this.timer = null
+    this.listeners.clear()
+  }
+}
+
+/** True when a change of `topic` adds or removes a row, or changes any of `fields` (all fields when none are named). */
+export function touches(c: Change, topic: Change['topic'], fields?: readonly string[]): boolean {
+  if (c.topic !== topic) return false
+  if (!c.before || !c.after || !fields) return true
+  return fields.some((f) => c.before![f] !== c.after![f])
+}

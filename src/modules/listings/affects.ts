@@ -1,0 +1,124 @@
+import type { Change } from '../../../db/change-feed'
+import type { AffectedBy } from '../../../db/snapshot-cache'
+import type { ListingFilters } from './model'
+import type { Viewer } from './where'
+
+/** A listing as the change feed records it (migration 0011): its place, the filter fields and its searchable text. */
+type FeedListing = {
+  id: number
+  owner_user_id: number
+  city_id: number
+  state_id: number | null
+  country_id: number | null
+  post_type: string
+  sale_or_rent: string
+  status: string
+  location: string | null
+  property_type: string
+  budget: number | null
+  date: string
+  text: string
+}
+
+// Case and accents fold the way the search index's tokenizer folds them (unicode61, remove_diacritics 2), or further.
+const fold = (s: string) => s.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase()
+const words = (s: string) => fold(s).split(/[^\p{L}\p{N}]+/u).filter(Boolean)
+const tokenCache = new WeakMap<FeedListing, string[]>()
+
+/**
+ * Could this listing match the search? Every part of every typed word must begin some word of the listing's text.
+ * That is looser than the index (which also wants a word's parts in sequence), so it errs on the side of "yes": an
+ * answer is sometimes dropped for nothing, never kept when wrong. Text outside ASCII, where the index's folding and
+ * ours could differ, always counts as a match.
+ */
+function mayMatchSearch(search: string, l: FeedListing): boolean {
+  const typed = words(search)
+  if (typed.length === 0) return true
+  if (/[^\x00-\x7f]/.test(search) || /[^\x00-\x7f]/.test(l.text)) return true
+  let tokens = tokenCache.get(l)
+  if (!tokens) tokenCache.set(l, (tokens = words(l.text)))
+  return typed.every((w) => tokens.some((t) => t.startsWith(w)))
+}
+
+/** The listing passes the filters of SPEC section 3, as `filterWhere` and `searchWhere` write them in SQL. */
+export function listingMatches(f: ListingFilters, l: FeedListing): boolean {
+  if (f.post_type && l.post_type !== f.post_type) return false
+  if (f.sale_or_rent && l.sale_or_rent !== f.sale_or_rent) return false
+  if (f.location && l.location !== f.location) return false
+  if (f.status && l.status !== f.status) return false
+  if (f.property_type?.trim() && fold(l.property_type) !== fold(f.property_type.trim())) {
+    // SQL compares with NOCASE (ASCII only): outside ASCII, fold and compare conservatively.
+    if (!/[^\x00-\x7f]/.test(l.property_type + f.property_type)) return false
+  }
+  if (f.city_id) {
+    if (l.city_id !== f.city_id) return false
+  } else if (f.state_id) {
+    if (l.state_id !== f.state_id) return false
+  } else if (f.country_id && l.country_id !== f.country_id) return false
+  if (f.date_from && l.date < f.date_from) return false
+  if (f.date_to && l.date > f.date_to) return false
+  if (f.min_budget !== undefined && f.min_budget > 0 && (l.budget === null || l.budget < f.min_budget)) return false
+  if (f.max_budget !== undefined && (l.budget === null || l.budget > f.max_budget)) return false
+  if (f.search && !mayMatchSearch(f.search, l)) return false
+  return true
+}
+
+/** The viewer may see the listing (as `visibleTo` says in SQL). */
+export function listingVisible(v: Viewer, l: FeedListing): boolean {
+  if (v.role === 'MASTER_ADMIN') return true
+  if (v.role === 'MODULE_ADMIN') return v.cityId !== null && l.city_id === v.cityId
+  return l.status !== 'SUSPENDED' || l.owner_user_id === v.id
+}
+
+const renamed = (c: Change) => c.topic === 'user' && !!c.before && !!c.after && c.before.full_name !== c.after.full_name
+
+/**
+ * Changes outside listings that alter listing answers: any change of places (rows show city, state and country names;
+ * counts use the place tables), and an owner's new name, which rows show and searches match (`counted`: only searches
+ * then, since a name does not decide who counts otherwise).
+ */
+const touchesListingRows = (c: Change, counted?: ListingFilters) =>
+  c.topic === 'geography' || (renamed(c) && (!counted || !!counted.search))
+
+/** Both sides of a listing change, as far as one viewer and one set of filters see them. */
+function sides(c: Change, v: Viewer, f: ListingFilters) {
+  const seen = (row: Record<string, unknown> | null) => !!row && listingVisible(v, row as FeedListing) && listingMatches(f, row as FeedListing)
+  return { before: seen(c.before), after: seen(c.after) }
+}
+
+/** A total (or any count) of these filters: only a listing entering or leaving the set changes it. */
+export const countAffectedBy =
+  (v: Viewer, f: ListingFilters): AffectedBy =>
+  (c) => {
+    if (c.topic !== 'listing') return touchesListingRows(c, f)
+    const s = sides(c, v, f)
+    return s.before !== s.after
+  }
+
+/**
+ * One page of a list: a listing entering or leaving the set (the total and every page move), or an edit of one it
+ * shows (`ids`: filled in when the page is computed). An edit of a listing on another page changes nothing here.
+ */
+export const pageAffectedBy =
+  (v: Viewer, f: ListingFilters, ids: ReadonlySet<number>): AffectedBy =>
+  (c) => {
+    if (c.topic !== 'listing') return touchesListingRows(c)
+    const s = sides(c, v, f)
+    if (s.before !== s.after) return true
+    return s.before && ids.has((c.after ?? c.before)!.id as number)
+  }
+
+/** The zone chips: the filters without a zone; a listing entering, leaving, or moving between zones. */
+export const zonesAffectedBy =
+  (v: Viewer, f: ListingFilters): AffectedBy =>
+  (c) => {
+    if (c.topic !== 'listing') return touchesListingRows(c, f)
+    const s = sides(c, v, f)
+    return s.before !== s.after || (s.before && c.before!.location !== c.after!.location)
+  }
+
+/** A broker's own listings (`/my`): any change to a listing they own, before or after. */
+export const ownListingsAffectedBy =
+  (ownerId: number): AffectedBy =>
+  (c) =>
+    c.topic === 'listing' ? c.before?.owner_user_id === ownerId || c.after?.owner_user_id === ownerId : touchesListingRows(c)

@@ -1,0 +1,145 @@
+// The cache keeps an answer through a change only when the change cannot alter it (src/modules/listings/affects.ts).
+// That judgement is JavaScript; the answers are SQL. This checks, over generated listings, filters and viewers, that
+// whenever SQL counts a listing in, the JavaScript says "affected" too: a kept answer is never a wrong one.
+import { afterAll, describe, expect, test } from 'bun:test'
+import fc from 'fast-check'
+import type { SQLQueryBindings } from 'bun:sqlite'
+import { closeDatabase, openDatabase } from '../../db/client'
+import { listings } from '../../db/schema'
+import { listingMatches, listingVisible, pageAffectedBy } from '../../src/modules/listings/affects'
+import type { ListingFilters } from '../../src/modules/listings/model'
+import { allOf, filterWhere, searchWhere, visibleTo, type Viewer } from '../../src/modules/listings/where'
+import { createUser, seedPlace } from '../support/fixtures'
+
+const db = openDatabase(':memory:')
+afterAll(() => closeDatabase(db))
+const a = seedPlace(db, ['Mumbai', 'Pune'])
+const b = seedPlace(db, ['Lyon'])
+const cityIds = [...a.cities, ...b.cities].map((c) => c.id)
+const owners = [
+  await createUser(db, { email: 'one@example.com', fullName: 'Asha Rao', cityId: cityIds[0] }),
+  await createUser(db, { email: 'two@example.com', fullName: 'José Müller', cityId: cityIds[2] }),
+]
+
+const WORDS = ['Andheri', 'andheri', 'BANDRA', 'Bandra-West', 'flat', 'Flats', '2BHK', 'café', 'Cafe', 'Zürich', 'ﬁne', 'résumé', 'x', 'MUM', '0042']
+const text = fc.array(fc.constantFrom(...WORDS), { maxLength: 4 }).map((w) => w.join(' '))
+const listingArb = fc.record({
+  postType: fc.constantFrom('REQ', 'AVL' as const),
+  saleOrRent: fc.constantFrom('SALE', 'RENT' as const),
+  propertyType: fc.constantFrom('Flat', 'flat', 'Villa', 'Café'),
+  budget: fc.option(fc.constantFrom(0, 100, 5_000_000, 9_999_999.5), { nil: null }),
+  location: fc.option(fc.constantFrom('North', 'West', 'Central' as const), { nil: null }),
+  locality: fc.option(text, { nil: null }),
+  details: fc.option(text, { nil: null }),
+  status: fc.constantFrom('ACTIVE', 'ON_HOLD', 'CLOSED', 'SUSPENDED' as const),
+  date: fc.constantFrom('2026-01-01', '2026-06-15', '2026-11-24'),
+  owner: fc.constantFrom(0, 0, 0, 1),
+  city: fc.constantFrom(0, 1, 2),
+})
+const filterValues = {
+  post_type: fc.constantFrom('REQ', 'AVL' as const),
+  sale_or_rent: fc.constantFrom('SALE', 'RENT' as const),
+  location: fc.constantFrom('North', 'West', 'Central' as const),
+  status: fc.constantFrom('ACTIVE', 'ON_HOLD', 'CLOSED', 'SUSPENDED' as const),
+  property_type: fc.constantFrom('flat', ' FLAT ', 'villa', 'café', 'CAFÉ'),
+  city_id: fc.constantFrom(...cityIds),
+  state_id: fc.constantFrom(a.state.id, b.state.id),
+  country_id: fc.constantFrom(a.country.id, b.country.id),
+  date_from: fc.constantFrom('2026-01-01', '2026-06-16'),
+  date_to: fc.constantFrom('2026-06-15', '2026-11-24'),
+  min_budget: fc.constantFrom(0, 101, 5_000_000),
+  max_budget: fc.constantFrom(0, 100, 9_999_999),
+  search: fc.constantFrom('andheri', 'ANDH', 'bandra west', 'bandra-we', 'cafe', 'café', 'zurich', 'fi', 'resume', 'mum-0', 'flat 2bhk', 'rao', 'asha r', 'muller', 'jose'),
+}
+// One to three filters at a time: with more, hardly any listing matches and the check would prove little.
+const filtersArb: fc.Arbitrary<ListingFilters> = fc
+  .subarray(Object.keys(filterValues) as (keyof typeof filterValues)[], { minLength: 1, maxLength: 3 })
+  .chain((keys) => fc.record(Object.fromEntries(keys.map((k) => [k, filterValues[k]])) as Record<string, fc.Arbitrary<unknown>>))
+  .map((f) => f as ListingFilters)
+// And a search alone half the time: the judgement most unlike SQL's (a tokenizer's, redone in JavaScript).
+const withSearchArb = fc.oneof(filtersArb, filterValues.search.map((search): ListingFilters => ({ search })))
+const viewerArb: fc.Arbitrary<Viewer> = fc.oneof(
+  fc.constant<Viewer>({ id: 999, role: 'MASTER_ADMIN', cityId: null }),
+  fc.constantFrom(...cityIds).map<Viewer>((cityId) => ({ id: 998, role: 'MODULE_ADMIN', cityId })),
+  fc.constantFrom(0, 1).map<Viewer>((i) => ({ id: owners[i]!.id, role: 'BROKER', cityId: owners[i]!.cityId })),
+)
+
+let made = 0
+/** Inserts the listing through SQL, as the app does, and returns what the change feed recorded of it. */
+function insert(l: typeof listingArb extends fc.Arbitrary<infer T> ? T : never) {
+  const row = db
+    .insert(listings)
+    .values({
+      entryId: `AVL-MUM-${String(++made).padStart(4, '0')}`,
+      postType: l.postType,
+      saleOrRent: l.saleOrRent,
+      propertyType: l.propertyType,
+      contactValue: '9876543210',
+      contactName: 'Someone',
+      budget: l.budget,
+      location: l.location,
+      locality: l.locality,
+      details: l.details,
+      status: l.status,
+      date: l.date,
+      ownerUserId: owners[l.owner]!.id,
+      cityId: cityIds[l.city]!,
+    })
+    .returning({ id: listings.id })
+    .get()
+  const feed = db.$client.query<{ after: string }, []>("select after from change_feed where topic = 'listing' order by seq desc limit 1").get()!
+  return { id: row.id, recorded: JSON.parse(feed.after) }
+}
+
+const sqlSees = (v: Viewer, f: ListingFilters, id: number) => {
+  const where = allOf({ sql: 'listings.id = ?', params: [id] }, visibleTo(v), filterWhere(f), searchWhere(f))
+  return !!db.$client.query<{ n: number }, SQLQueryBindings[]>(`select count(*) as n from listings where ${where.sql}`).get(...where.params)!.n
+}
+
+describe('what a listing change can affect', () => {
+  test('whenever SQL lists a listing for a viewer and filters, the cache judges its change as affecting them', () => {
+    const seen = { any: 0, search: 0 }
+    fc.assert(
+      fc.property(listingArb, withSearchArb, viewerArb, (l, f, v) => {
+        const { id, recorded } = insert(l)
+        if (sqlSees(v, f, id)) {
+          seen.any++
+          if (f.search && !/[^\x00-\x7f]/.test(recorded.text)) seen.search++
+          expect(listingVisible(v, recorded)).toBe(true)
+          expect(listingMatches(f, recorded)).toBe(true)
+          expect(pageAffectedBy(v, f, new Set())({ seq: 1, topic: 'listing', before: null, after: recorded })).toBe(true)
+        }
+      }),
+      { numRuns: 4000 },
+    )
+    // Enough of the interesting case to mean something: listings SQL found by an ASCII search.
+    expect(seen.any).toBeGreaterThan(500)
+    expect(seen.search).toBeGreaterThan(100)
+  })
+
+  test('it is not blind: most listings SQL leaves out are judged unaffected too', () => {
+    let out = 0
+    let judgedOut = 0
+    fc.assert(
+      fc.property(listingArb, filtersArb, viewerArb, (l, f, v) => {
+        const { id, recorded } = insert(l)
+        if (!sqlSees(v, f, id)) {
+          out++
+          if (!(listingVisible(v, recorded) && listingMatches(f, recorded))) judgedOut++
+        }
+      }),
+      { numRuns: 1000 },
+    )
+    expect(judgedOut / out).toBeGreaterThan(0.9)
+  })
+
+  test('an edit of a listing that stays in the set affects only the page showing it', () => {
+    const { recorded } = insert({ postType: 'AVL', saleOrRent: 'SALE', propertyType: 'Flat', budget: 100, location: 'West', locality: 'Andheri', details: null, status: 'ACTIVE', date: '2026-11-24', owner: 0, city: 0 })
+    const edit = { seq: 2, topic: 'listing' as const, before: recorded, after: { ...recorded, budget: 200 } }
+    const master: Viewer = { id: 999, role: 'MASTER_ADMIN', cityId: null }
+    expect(pageAffectedBy(master, { location: 'West' }, new Set([recorded.id]))(edit)).toBe(true)
+    expect(pageAffectedBy(master, { location: 'West' }, new Set([recorded.id + 1]))(edit)).toBe(false)
+    // Out of a budget range: every page of that range moves.
+    expect(pageAffectedBy(master, { max_budget: 150 }, new Set())(edit)).toBe(true)
+  })
+})
