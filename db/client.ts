@@ -24,10 +24,10 @@ export function openDatabase(path: string): Database {
   return db
 }
 
-export function closeDatabase(db: Database): void {
-  // Folds the WAL back into the main file so a copied database is whole.
+export function closeDatabase(db: Database, { checkpoint = true } = {}): void {
+  // Folds the WAL back into the main file so a copied database is whole (the last process to close does it).
   try {
-    db.$client.exec('PRAGMA wal_checkpoint(TRUNCATE)')
+    if (checkpoint) db.$client.exec('PRAGMA wal_checkpoint(TRUNCATE)')
   } finally {
     db.$client.close()
   }

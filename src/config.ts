@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import { resolve } from 'node:path'
 
 export type Config = {
@@ -20,6 +21,8 @@ export type Config = {
   /** TZ: the calendar of listing dates and "today" (IANA name, default UTC). */
   timeZone: string
   production: boolean
+  /** WORKERS: server processes sharing the port and the database (default: one per core). */
+  workers: number
 }
 
 /** A configuration mistake the operator must fix; its message is one line saying what to change. */
@@ -61,6 +64,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`TZ "${timeZone}" is not a time zone (expected an IANA name such as UTC or Asia/Kolkata)`)
   }
 
+  const workers = parseCount('WORKERS', env.WORKERS, availableParallelism(), 64)
+
   return {
     port,
     dataDir,
@@ -75,7 +80,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: trustProxy === '1',
     timeZone,
     production: env.NODE_ENV === 'production',
+    workers,
   }
+}
+
+function parseCount(name: string, raw: string | undefined, fallback: number, max: number): number {
+  if (raw === undefined || raw.trim() === '') return Math.min(fallback, max)
+  const n = Number(raw)
+  if (!/^\d+$/.test(raw.trim()) || n < 1 || n > max) throw new ConfigError(`${name} must be a whole number from 1 to ${max}, not "${raw}"`)
+  return n
 }
 
 function parsePort(raw: string | undefined): number {

@@ -1,10 +1,13 @@
-// Opens the database, prepares it, and serves the app until SIGTERM or SIGINT.
+// Opens the database, prepares it, and serves the app until SIGTERM or SIGINT; with WORKERS > 1, in that many
+// processes on the same port (src/processes.ts).
 import { closeDatabase, openDatabase } from '../db/client'
 import { createApp } from './app'
 import { bootstrap, DEMO_PASSWORD } from './bootstrap'
 import { ConfigError, loadConfig } from './config'
 import { createContext } from './http/context'
 import { TRANSPORT_BODY_LIMIT } from './http/body-limit'
+import { startCheckpointer } from '../db/checkpointer'
+import { assertPortFree, exitWithParent, isWorker, startWorkers } from './processes'
 
 let config
 try {
@@ -24,19 +27,28 @@ try {
   console.error(`Cannot open the database at ${config.databasePath}: ${(e as Error).message}. Check DATA_DIR.`)
   process.exit(1)
 }
+// The checkpointer thread of the primary copies the log back into the file (db/checkpointer.ts), in no request's way.
+db.$client.exec('PRAGMA wal_autocheckpoint = 0')
 
-const report = await bootstrap(db, config)
+// A worker finds the database prepared by its primary (which starts workers only after that), and leaves start-up
+// chores to it: one first admin, one demo seed, one delivery of leftover mail, one sweep of orphaned documents.
+const worker = isWorker()
+const report = worker ? null : await bootstrap(db, config)
 const ctx = createContext(db, config)
-const orphans = ctx.documents.sweepOrphans(db)
-if (orphans > 0) console.log(`Removed ${orphans} identity document file(s) that no user refers to`)
-ctx.mail.resume()
+if (!worker) {
+  const orphans = ctx.documents.sweepOrphans(db)
+  if (orphans > 0) console.log(`Removed ${orphans} identity document file(s) that no user refers to`)
+  ctx.mail.resume()
+}
 const app = createApp(ctx)
+const shared = worker || config.workers > 1
 
 let server
 try {
-  // Through Elysia's listen, so handlers get the server: client addresses for rate limits, and no idle
-  // timeout on the approvals event stream. reusePort off: a port in use is an error, not a shared port.
-  app.listen({ port: config.port, maxRequestBodySize: TRANSPORT_BODY_LIMIT, reusePort: false, idleTimeout: 30 })
+  if (shared && !worker) await assertPortFree(config.port)
+  // Through Elysia's listen, so handlers get the server: client addresses for rate limits, and no idle timeout on the
+  // approvals event stream. reusePort only when several processes serve the port (src/processes.ts).
+  app.listen({ port: config.port, maxRequestBodySize: TRANSPORT_BODY_LIMIT, reusePort: shared, idleTimeout: 30 })
   server = app.server!
   // The binary starts with JavaScriptCore's JIT held back (scripts/build-binary.ts): start-up code runs once and is
   // not worth compiling. Normal policy a moment after listening, once a first request (a health check) has been
@@ -48,35 +60,45 @@ try {
   process.exit(1)
 }
 
-const url = `http://localhost:${server.port}`
-// One write for the whole banner: whoever reads the log (people, the start-up tests) sees it whole or not at all.
-const banner = [`Brokernet is running at ${url}`, `Database: ${config.databasePath}`]
-if (report.admin.created && report.admin.generatedPassword)
-  banner.push(`Master admin created: ${report.admin.email} / ${report.admin.generatedPassword}  (shown once: keep it safe)`)
-else if (report.admin.created) banner.push(`Master admin created: ${report.admin.email} (password from ADMIN_PASSWORD)`)
-else banner.push(`Master admin: ${report.admin.email}`)
-if (report.demo)
-  banner.push(
-    `Demo data loaded: ${report.demo.cities} cities, ${report.demo.brokers} brokers, ${report.demo.moduleAdmins} module admins, ` +
-      `${report.demo.listings} listings.`,
-  )
-if (report.demo?.sampleBroker)
-  banner.push(`Demo users share the password ${DEMO_PASSWORD}, e.g. ${report.demo.sampleBroker} (broker), ${report.demo.sampleModuleAdmin} (module admin)`)
-banner.push(`API docs: ${url}/swagger`)
-console.log(banner.join('\n'))
+const checkpointer = worker ? null : startCheckpointer(config.databasePath)
+const workers = !worker && config.workers > 1 ? startWorkers(config.workers - 1, server.port!) : null
+
+if (report) {
+  const url = `http://localhost:${server.port}`
+  // One write for the whole banner: whoever reads the log (people, the start-up tests) sees it whole or not at all.
+  const banner = [`Brokernet is running at ${url}`, `Database: ${config.databasePath}`]
+  if (report.admin.created && report.admin.generatedPassword)
+    banner.push(`Master admin created: ${report.admin.email} / ${report.admin.generatedPassword}  (shown once: keep it safe)`)
+  else if (report.admin.created) banner.push(`Master admin created: ${report.admin.email} (password from ADMIN_PASSWORD)`)
+  else banner.push(`Master admin: ${report.admin.email}`)
+  if (report.demo)
+    banner.push(
+      `Demo data loaded: ${report.demo.cities} cities, ${report.demo.brokers} brokers, ${report.demo.moduleAdmins} module admins, ` +
+        `${report.demo.listings} listings.`,
+    )
+  if (report.demo?.sampleBroker)
+    banner.push(`Demo users share the password ${DEMO_PASSWORD}, e.g. ${report.demo.sampleBroker} (broker), ${report.demo.sampleModuleAdmin} (module admin)`)
+  banner.push(`API docs: ${url}/swagger`)
+  banner.push(`Processes: ${config.workers} (WORKERS)`)
+  console.log(banner.join('\n'))
+}
 
 let stopping = false
 async function shutdown(signal: string) {
   if (stopping) return
   stopping = true
-  console.log(`${signal} received: finishing in-flight requests`)
-  // stop(false) stops accepting and waits for requests in flight; then the database closes cleanly.
+  if (!worker) console.log(`${signal} received: finishing in-flight requests`)
+  // stop(false) stops accepting and waits for requests in flight; workers do the same; then the database closes.
   ctx.pending.close()
-  await server!.stop(false)
+  await Promise.all([server!.stop(false), workers?.stop()])
   await ctx.mail.close()
-  closeDatabase(db!)
-  console.log('Stopped')
+  await checkpointer?.stop()
+  ctx.feed.close()
+  // Only the last process folds the log back into the file; a worker leaves that to its primary.
+  closeDatabase(db!, { checkpoint: !worker })
+  if (!worker) console.log('Stopped')
   process.exit(0)
 }
 process.on('SIGTERM', () => void shutdown('SIGTERM'))
 process.on('SIGINT', () => void shutdown('SIGINT'))
+if (worker) exitWithParent(() => void shutdown('primary gone'))

@@ -9,15 +9,18 @@ const root = new URL('../..', import.meta.url).pathname
 
 /**
  * Starts the real server (source by default, or a compiled binary) on a free port with a temporary DATA_DIR,
- * and resolves once it prints its URL.
+ * and resolves once it prints its URL. `banner: false` (a worker process, which prints none): once it answers on the
+ * PORT given in `env`.
  */
 export async function startServer(
-  opts: { command?: string[]; cwd?: string; env?: Record<string, string>; dataDir?: string; timeoutMs?: number } = {},
+  opts: { command?: string[]; cwd?: string; env?: Record<string, string>; dataDir?: string; timeoutMs?: number; banner?: boolean } = {},
 ) {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'brokernet-server-'))
   const proc = Bun.spawn(opts.command ?? [process.execPath, 'src/server.ts'], {
     cwd: opts.cwd ?? root,
     env: { ...process.env, PORT: '0', DATA_DIR: dataDir, NODE_ENV: 'production', DEMO_DATA: '0', ...opts.env },
+    // A pipe the server may watch: a worker process ends when its stdin does (src/processes.ts).
+    stdin: 'pipe',
     stdout: 'pipe',
     stderr: 'pipe',
   })
@@ -32,8 +35,13 @@ export async function startServer(
   const deadline = Date.now() + (opts.timeoutMs ?? 20_000)
   let url: string | undefined
   while (!url) {
-    // The banner ends with the API docs line (one write; see src/server.ts).
-    url = /running at (http:\/\/\S+)[\s\S]*API docs: /.exec(out)?.[1]
+    if (opts.banner === false) {
+      const at = `http://localhost:${opts.env!.PORT}`
+      if (await fetch(`${at}/api/health`).then((r) => r.ok, () => false)) url = at
+    } else {
+      // The banner ends with the API docs line (one write; see src/server.ts).
+      url = /running at (http:\/\/\S+)[\s\S]*API docs: /.exec(out)?.[1]
+    }
     if (url) break
     if (proc.exitCode !== null || Date.now() > deadline) {
       proc.kill()

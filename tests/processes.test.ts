@@ -1,0 +1,199 @@
+// Several server processes on one database (src/processes.ts, docs/decisions/005 and 006), tested on the binary:
+// a write through one process is in the next read of another, however that other had cached the answer; approval
+// streams hear of registrations made anywhere; rate limits count across processes; WORKERS starts and stops them all.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { closeDatabase, openDatabase, type Database } from '../db/client'
+import { WORKER_ENV } from '../src/processes'
+import { signIn, type SignedIn } from './support/auth'
+import { createUser, seedPlace } from './support/fixtures'
+import { startServer, type RunningServer } from './support/server'
+
+const root = new URL('..', import.meta.url).pathname
+let binary: string
+
+beforeAll(() => {
+  // `bun run test` builds it once (BROKERNET_BUILT); alone, this file builds it.
+  binary = process.env.BROKERNET_BUILT ?? join(root, 'dist/brokernet')
+  if (!process.env.BROKERNET_BUILT) {
+    const build = Bun.spawnSync([process.execPath, 'scripts/build-binary.ts'], { cwd: root, stdout: 'pipe', stderr: 'pipe' })
+    if (build.exitCode !== 0) throw new Error(`build failed:\n${build.stdout}${build.stderr}`)
+  }
+}, 240_000)
+
+function freePort(): number {
+  const probe = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { data() {} } })
+  const port = probe.port
+  probe.stop(true)
+  return port
+}
+
+/** The pids of a process's children, from /proc (no `ps` needed). */
+function childrenOf(pid: number): number[] {
+  const out = Bun.spawnSync(['sh', '-c', `cat /proc/[0-9]*/stat 2>/dev/null`]).stdout.toString()
+  return out
+    .split('\n')
+    .map((line) => /^(\d+) \(.*\) \S+ (\d+) /.exec(line))
+    .filter((m): m is RegExpExecArray => !!m && Number(m[2]) === pid)
+    .map((m) => Number(m[1]))
+}
+/** Running: a process that exited but was not yet reaped (a zombie, whose parent was killed) counts as gone. */
+const alive = (pid: number) => {
+  try {
+    return !/^\d+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'))
+  } catch {
+    return false
+  }
+}
+async function until(what: string, ok: () => boolean | Promise<boolean>, timeoutMs = 3000) {
+  const deadline = Date.now() + timeoutMs
+  while (!(await ok())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for: ${what}`)
+    await Bun.sleep(25)
+  }
+}
+
+describe('WORKERS', () => {
+  test('WORKERS=3 runs three processes on one port; SIGTERM stops them all', async () => {
+    const server = await startServer({ command: [binary], env: { WORKERS: '3' } })
+    try {
+      expect(server.output()).toContain('Processes: 3 (WORKERS)')
+      await until('two workers', () => childrenOf(server.proc.pid).length === 2)
+      const workers = childrenOf(server.proc.pid)
+      // Many fresh connections: the kernel spreads them over the processes, and every one answers.
+      const answers = await Promise.all(Array.from({ length: 30 }, () => fetch(`${server.url}/api/health`, { headers: { connection: 'close' } })))
+      expect(answers.map((r) => r.status)).toEqual(new Array(30).fill(200))
+      expect(await server.stop()).toBe(0)
+      for (const pid of workers) expect(alive(pid)).toBe(false)
+    } finally {
+      server.proc.kill('SIGKILL')
+    }
+  })
+
+  test('a worker whose primary is killed outright exits too, leaving the port free', async () => {
+    const server = await startServer({ command: [binary], env: { WORKERS: '2' } })
+    await until('a worker', () => childrenOf(server.proc.pid).length === 1)
+    const [workerPid] = childrenOf(server.proc.pid)
+    server.proc.kill('SIGKILL')
+    await until('the worker to exit', () => !alive(workerPid!), 5000)
+    await until('the port to be free', () => fetch(`${server.url}/api/health`).then(() => false, () => true))
+    rmSync(server.dataDir, { recursive: true, force: true })
+  })
+
+  test('a port in use stays an error with several processes', async () => {
+    const server = await startServer({ command: [binary], env: { WORKERS: '2' } })
+    try {
+      const port = new URL(server.url).port
+      const second = Bun.spawnSync([binary], { env: { ...process.env, PORT: port, WORKERS: '2', DATA_DIR: mkdtempSync(join(tmpdir(), 'brokernet-port-')) } })
+      expect(second.exitCode).toBe(1)
+      expect(second.stderr.toString()).toContain(`Cannot listen on port ${port}`)
+    } finally {
+      await server.stop()
+    }
+  })
+})
+
+describe('two processes on one database', () => {
+  let dataDir: string
+  let a: RunningServer
+  let b: RunningServer
+  let db: Database
+  let broker: SignedIn
+  let master: SignedIn
+  let cityId: number
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'brokernet-two-'))
+    // A primary, and a worker of the same database on a port of its own, so each request's process is known.
+    a = await startServer({ command: [binary], dataDir, env: { WORKERS: '1' } })
+    b = await startServer({ command: [binary], dataDir, env: { WORKERS: '1', [WORKER_ENV]: '1', PORT: String(freePort()) }, banner: false })
+    db = openDatabase(join(dataDir, 'brokernet.db'))
+    cityId = seedPlace(db, ['Nashik']).cities[0]!.id
+    broker = signIn(db, 'BROKER', { cityId, fullName: 'Two Process Broker' })
+    master = signIn(db, 'MASTER_ADMIN', { cityId: null })
+  })
+  afterAll(async () => {
+    closeDatabase(db)
+    await b?.stop()
+    await a?.stop()
+    rmSync(dataDir, { recursive: true, force: true })
+  })
+
+  const json = async (server: RunningServer, path: string, as: SignedIn, init: RequestInit = {}) => {
+    const res = await fetch(server.url + path, { ...init, headers: { ...as.bearer, 'content-type': 'application/json', ...init.headers } })
+    expect(res.status).toBeLessThan(300)
+    return res.status === 204 ? null : res.json()
+  }
+  const post = (details: string) =>
+    json(a, '/api/listings/', broker, {
+      method: 'POST',
+      body: JSON.stringify({ post_type: 'AVL', sale_or_rent: 'RENT', contact_value: '9876543210', property_type: 'Flat', budget: 25000, location: 'West', locality: 'Gangapur', details }),
+    })
+
+  test('a write through one process is in the very next read of the other, cached answers included', async () => {
+    // Process B has the page, the total, the zones and the broker's own list cached before the writes.
+    const page = `/api/listings/?per_page=10&city_id=${cityId}`
+    const zones = `/api/listings/zones?city_id=${cityId}`
+    const search = '/api/listings/?per_page=10&search=gangapur'
+    for (const path of [page, zones, search, '/api/listings/my']) await json(b, path, broker)
+    const before = await json(b, page, broker)
+
+    const created = await post('Corner flat, morning sun')
+    const after = await json(b, page, broker)
+    expect(after.total).toBe(before.total + 1)
+    expect(after.listings[0].id).toBe(created.id)
+    expect((await json(b, zones, broker)).zones.West).toBe(after.total)
+    expect((await json(b, search, broker)).listings.map((l: { id: number }) => l.id)).toContain(created.id)
+    expect((await json(b, '/api/listings/my', broker)).map((l: { id: number }) => l.id)).toContain(created.id)
+
+    // An edit through B, read back through A (which had the page cached too).
+    await json(a, page, broker)
+    await json(b, `/api/listings/${created.id}`, broker, { method: 'PATCH', body: JSON.stringify({ details: 'Corner flat, evening sun' }) })
+    expect((await json(a, page, broker)).listings[0].details).toBe('Corner flat, evening sun')
+    expect((await json(a, '/api/analytics/dashboard', master)).total_availabilities).toBeGreaterThan(0)
+
+    // A delete through A leaves every answer of B.
+    await json(a, `/api/listings/${created.id}`, broker, { method: 'DELETE' })
+    expect((await json(b, page, broker)).total).toBe(before.total)
+    expect((await json(b, '/api/listings/my', broker)).map((l: { id: number }) => l.id)).not.toContain(created.id)
+  })
+
+  test("an approval stream on one process hears of a registration written by another within a second", async () => {
+    const abort = new AbortController()
+    const res = await fetch(b.url + '/api/users/pending/stream', { headers: master.bearer, signal: abort.signal })
+    const reader = res.body!.getReader()
+    const decoder = new TextDecoder()
+    let text = ''
+    const nextTotal = async () => {
+      for (;;) {
+        const m = /event: pending\ndata: (\{[^\n]*\})\n\n/.exec(text)
+        if (m) {
+          text = text.slice(m.index + m[0].length)
+          return JSON.parse(m[1]!).total as number
+        }
+        const { value, done } = await reader.read()
+        if (done) throw new Error('stream ended')
+        text += decoder.decode(value)
+      }
+    }
+    const first = await nextTotal()
+    // Written by a third party (this test's own connection): neither server process made the change.
+    const t0 = performance.now()
+    await createUser(db, { email: `pending-${Date.now()}@example.com`, cityId, registrationStatus: 'PENDING', isActive: false })
+    expect(await nextTotal()).toBe(first + 1)
+    expect(performance.now() - t0).toBeLessThan(1000)
+    abort.abort()
+    await reader.cancel().catch(() => {})
+  })
+
+  test('failed sign-ins of one account count across processes: the sixth is refused wherever it lands', async () => {
+    const user = await createUser(db, { email: `limited-${Date.now()}@example.com`, cityId })
+    const attempt = (server: RunningServer) =>
+      fetch(server.url + '/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: user.email, password: 'Wrong@1234' }) })
+    const statuses: number[] = []
+    for (const server of [a, b, a, b, a, b, a]) statuses.push((await attempt(server)).status)
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429])
+  })
+})
