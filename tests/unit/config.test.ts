@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'bun:test'
+import { availableParallelism } from 'node:os'
 import { ConfigError, DEFAULT_ADMIN_EMAIL, loadConfig } from '../../src/config'
 
 describe('loadConfig', () => {
@@ -11,6 +12,7 @@ describe('loadConfig', () => {
     expect(c.demoData).toBe(false)
     expect(c.smtpUrl).toBeUndefined()
     expect(c.publicUrl).toBe('http://localhost:3000')
+    expect(c.workers).toBe(Math.min(availableParallelism(), 64))
   })
 
   test('reads every variable', () => {
@@ -22,8 +24,10 @@ describe('loadConfig', () => {
       DEMO_DATA: '1',
       PUBLIC_URL: 'https://brokers.example.com/',
       SMTP_URL: 'smtp://user:pw@127.0.0.1:2525',
+      WORKERS: '3',
     })
     expect(c).toMatchObject({
+      workers: 3,
       port: 8080,
       databasePath: '/tmp/bn/brokernet.db',
       adminEmail: 'boss@example.com',
@@ -43,6 +47,9 @@ describe('loadConfig', () => {
     [{ PUBLIC_URL: 'brokers.example.com' }, 'PUBLIC_URL "brokers.example.com" is not a URL'],
     [{ PUBLIC_URL: 'ftp://x.example' }, 'PUBLIC_URL must start with http:// or https://'],
     [{ SMTP_URL: 'http://mail.example' }, 'SMTP_URL must start with smtp:// or smtps://'],
+    [{ WORKERS: '0' }, 'WORKERS must be a whole number from 1 to 64, not "0"'],
+    [{ WORKERS: '2.5' }, 'WORKERS must be a whole number from 1 to 64'],
+    [{ WORKERS: '65' }, 'WORKERS must be a whole number from 1 to 64'],
   ])('%j is refused with a one-line message', (env, message) => {
     let error: unknown
     try {
