@@ -277,6 +277,24 @@ export const rateLimits = sqliteTable(
 )
 
 /**
+ * `listing_counts` by day (listing `date`), under city 0 for the network as well: the total of a date range with the
+ * common filters is a sum over the range's days instead of a count over its listings (docs/decisions/007-kept-counts.md).
+ */
+export const listingDayCounts = sqliteTable(
+  'listing_day_counts',
+  {
+    cityId: integer('city_id').notNull(),
+    date: text('date').notNull(),
+    postType: text('post_type').notNull(),
+    saleOrRent: text('sale_or_rent').notNull(),
+    status: text('status').notNull(),
+    location: text('location').notNull(),
+    n: integer('n').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.cityId, t.date, t.postType, t.saleOrRent, t.status, t.location] })],
+)
+
+/**
  * The change feed (docs/decisions/005-change-feed.md): one row per write to the tables that cached answers are
  * computed from, appended by triggers in the writer's own transaction. `seq` only grows, so any process (and, later,
  * any machine) follows it by remembering the last one it has seen; a trigger keeps the newest 10,000 rows.

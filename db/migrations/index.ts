@@ -12,6 +12,7 @@ import m8 from './0008_network_counts_and_suspended_search.sql' with { type: 'te
 import m9 from './0009_listings_location_id.sql' with { type: 'text' }
 import m10 from './0010_rate_limits.sql' with { type: 'text' }
 import m11 from './0011_change_feed.sql' with { type: 'text' }
+import m12 from './0012_listing_day_counts.sql' with { type: 'text' }
 
 export const migrationJournal = journal
 export const migrationFiles: Record<string, string> = {
@@ -27,4 +28,5 @@ export const migrationFiles: Record<string, string> = {
   '0009_listings_location_id': m9,
   '0010_rate_limits': m10,
   '0011_change_feed': m11,
+  '0012_listing_day_counts': m12,
 }

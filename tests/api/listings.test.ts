@@ -3,6 +3,7 @@ import type { SQLQueryBindings } from 'bun:sqlite'
 import { and, eq } from 'drizzle-orm'
 import { auditEvents, listings } from '../../db/schema'
 import { ftsQuery } from '../../src/modules/listings/read'
+import { calendarDate } from '../../src/shared/dates'
 import { createTestApp } from '../support/app'
 import { signIn, withJson, type SignedIn } from '../support/auth'
 import { seedPlace } from '../support/fixtures'
@@ -328,6 +329,7 @@ describe('export', () => {
 describe('totals from the counts table', () => {
   test('agree with counting the rows, for every role and combination of the common filters, after every kind of change', async () => {
     const { allOf, filterWhere, searchWhere, visibleTo } = await import('../../src/modules/listings/where')
+    const today = calendarDate(Date.now(), h.config.timeZone)
     // Changes of every kind first: status moves, a zone change, a move of city, a deletion.
     const { body: a } = await post(ravi, { location: 'South' })
     await patch(ravi, a.id, { status: 'SUSPENDED' })
@@ -365,6 +367,12 @@ describe('totals from the counts table', () => {
       'search=renovated',
       'search=2bhk',
       'search=lakeside&status=SUSPENDED',
+      // Date ranges (read from the kept counts by day): every listing here is from today, in the app's calendar.
+      `date_from=${today}`,
+      `date_to=${today}&status=SUSPENDED`,
+      `date_from=${today}&date_to=${today}&city_id=${mumbai}&post_type=AVL`,
+      `date_from=2000-01-01&date_to=2000-12-31`,
+      `date_to=2000-12-31&state_id=${place.state.id}`,
     ]
     for (const who of [asha, ravi, mumbaiAdmin, master]) {
       const viewer = { id: who.user.id, role: who.user.role, cityId: who.user.cityId }
@@ -391,6 +399,12 @@ describe('totals from the counts table', () => {
     expect(q('SELECT owner_user_id, city_id, n FROM owner_listing_counts WHERE n > 0 ORDER BY 1, 2')).toEqual(
       q('SELECT owner_user_id, city_id, count(*) AS n FROM listings GROUP BY 1, 2 ORDER BY 1, 2'),
     )
+    expect(q('SELECT city_id, date, post_type, sale_or_rent, status, location, n FROM listing_day_counts WHERE n > 0 AND city_id <> 0 ORDER BY 1, 2, 3, 4, 5, 6')).toEqual(
+      q("SELECT city_id, date, post_type, sale_or_rent, status, coalesce(location, '') AS location, count(*) AS n FROM listings GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2, 3, 4, 5, 6"),
+    )
+    expect(q('SELECT date, post_type, sale_or_rent, status, location, n FROM listing_day_counts WHERE n > 0 AND city_id = 0 ORDER BY 1, 2, 3, 4, 5')).toEqual(
+      q("SELECT date, post_type, sale_or_rent, status, coalesce(location, '') AS location, count(*) AS n FROM listings GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5"),
+    )
   })
 })
 
@@ -402,7 +416,8 @@ describe('zone counts (the admin grid\'s chips)', () => {
     const { LOCATION_ZONES } = await import('../../src/shared/constants')
     await post(asha, { location: 'Outskirts', details: 'farmhouse near the ghats', budget: 4_000_000 })
     await post(ravi, { location: 'Outskirts', post_type: 'AVL' })
-    const combos = ['', 'post_type=AVL', 'status=SUSPENDED', `city_id=${pune}`, `country_id=${otherPlace.country.id}`, 'search=farmhouse', 'min_budget=1000000', 'location=North', 'location=Outskirts&post_type=REQ']
+    const today = calendarDate(Date.now(), h.config.timeZone)
+    const combos = ['', 'post_type=AVL', 'status=SUSPENDED', `city_id=${pune}`, `country_id=${otherPlace.country.id}`, 'search=farmhouse', 'min_budget=1000000', 'location=North', 'location=Outskirts&post_type=REQ', `date_from=${today}&post_type=AVL`, 'date_to=2000-01-01']
     for (const who of [asha, ravi, mumbaiAdmin, master]) {
       const viewer = { id: who.user.id, role: who.user.role, cityId: who.user.cityId }
       for (const q of combos) {

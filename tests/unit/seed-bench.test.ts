@@ -37,7 +37,7 @@ describe('seedBench (small)', () => {
     expect(n(db, 'SELECT count(*) AS n FROM listings')).toBe(2000)
   })
 
-  test('listing_counts holds exactly the grouped counts of the listings (the bulk path fills what the trigger would)', () => {
+  test('listing_counts (and by day) holds exactly the grouped counts of the listings (the bulk path fills what the trigger would)', () => {
     const grouped = db.$client
       .query("SELECT city_id, post_type, sale_or_rent, status, coalesce(location, '') AS location, count(*) AS n FROM listings GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5")
       .all()
@@ -51,6 +51,10 @@ describe('seedBench (small)', () => {
     expect(db.$client.query('SELECT date, city_id, post_type, n FROM listing_daily_counts WHERE n > 0 AND city_id <> 0 ORDER BY 1, 2, 3').all()).toEqual(daily)
     const network = db.$client.query('SELECT date, post_type, count(*) AS n FROM listings GROUP BY 1, 2 ORDER BY 1, 2').all()
     expect(db.$client.query('SELECT date, post_type, n FROM listing_daily_counts WHERE n > 0 AND city_id = 0 ORDER BY 1, 2').all()).toEqual(network)
+    const days = db.$client.query("SELECT city_id, date, post_type, sale_or_rent, status, coalesce(location, '') AS location, count(*) AS n FROM listings GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2, 3, 4, 5, 6").all()
+    expect(db.$client.query('SELECT city_id, date, post_type, sale_or_rent, status, location, n FROM listing_day_counts WHERE n > 0 AND city_id <> 0 ORDER BY 1, 2, 3, 4, 5, 6').all()).toEqual(days)
+    const networkDays = db.$client.query("SELECT date, post_type, sale_or_rent, status, coalesce(location, '') AS location, count(*) AS n FROM listings GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5").all()
+    expect(db.$client.query('SELECT date, post_type, sale_or_rent, status, location, n FROM listing_day_counts WHERE n > 0 AND city_id = 0 ORDER BY 1, 2, 3, 4, 5').all()).toEqual(networkDays)
     const owners = db.$client.query('SELECT owner_user_id, city_id, count(*) AS n FROM listings GROUP BY 1, 2 ORDER BY 1, 2').all()
     expect(db.$client.query('SELECT owner_user_id, city_id, n FROM owner_listing_counts WHERE n > 0 ORDER BY 1, 2').all()).toEqual(owners)
   })

@@ -32,12 +32,13 @@ const toListing = (r: Row, v: Viewer): Listing => ({
 const rows = (db: Database, sql: string, params: SQLQueryBindings[]) => statement<Row>(db.$client, sql).all(...params)
 const countOf = (db: Database, sql: string, params: SQLQueryBindings[]) => statement<{ n: number }>(db.$client, sql).get(...params)!.n
 
-/** Filters the counts table can answer: everything but text search, property type, dates and budget. */
-const COUNTABLE = new Set(['country_id', 'state_id', 'city_id', 'post_type', 'sale_or_rent', 'status', 'location'])
+/** Filters the counts tables can answer: everything but text search, property type and budget. */
+const COUNTABLE = new Set(['country_id', 'state_id', 'city_id', 'post_type', 'sale_or_rent', 'status', 'location', 'date_from', 'date_to'])
 
 /**
  * The total for the common filters from `listing_counts` (a few thousand rows kept by triggers) instead of counting a
- * million listings; null when a filter needs the rows themselves. A broker's total adds their own suspended listings,
+ * million listings, or with a date range from `listing_day_counts` (the same by day: a month of the network is a few
+ * thousand rows); null when a filter needs the rows themselves. A broker's total adds their own suspended listings,
  * which only they see, to everyone's non-suspended ones.
  */
 function countFromTotals(db: Database, v: Viewer, f: ListingFilters): number | null {
@@ -57,8 +58,11 @@ function countFromTotals(db: Database, v: Viewer, f: ListingFilters): number | n
     is('sale_or_rent = ?', f.sale_or_rent),
     is('status = ?', f.status),
     is('location = ?', f.location),
+    is('date >= ?', f.date_from || undefined),
+    is('date <= ?', f.date_to || undefined),
   )
-  const sum = (c: Clause) => countOf(db, `select coalesce(sum(n), 0) as n from listing_counts where ${c.sql}`, c.params)
+  const table = f.date_from || f.date_to ? 'listing_day_counts' : 'listing_counts'
+  const sum = (c: Clause) => countOf(db, `select coalesce(sum(n), 0) as n from ${table} where ${c.sql}`, c.params)
   if (v.role !== 'BROKER') return sum(where)
   const others = sum(allOf(where, { sql: "status <> 'SUSPENDED'", params: [] }))
   if (f.status && f.status !== 'SUSPENDED') return others
