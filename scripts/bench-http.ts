@@ -1,0 +1,550 @@
+// `bun run bench:http`: the listings' speed over real HTTP, against the compiled binary (dist/brokernet), with wrk.
+// scripts/bench.ts measures in process; this one measures what a user gets: sockets, the HTTP parser, every worker.
+// One run, one markdown table: the floor (GET /api/health), a broker's and the master admin's dashboard mixes
+// (600 distinct list URLs each) with and without a writer posting and editing meanwhile, the writes' own latency,
+// a single insert on an idle server, and the first read after a write that changes its answer, per kind of filter.
+//
+//   bun run bench:http [--binary dist/brokernet] [--db data/bench.db] [--workers N] [--seconds 10] [--connections 64]
+//                      [--only floor,broker,master,broker-writes,master-writes,insert,cold] [--keep]
+//
+// A manual benchmark (never part of the test suite). The writes change the database, so every run serves a fresh copy
+// of the bench database in a temporary DATA_DIR, removed afterwards (--keep keeps it; a failed run keeps the log).
+import { Database } from 'bun:sqlite'
+import { closeSync, copyFileSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { cpus, loadavg, tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { BENCH_EMAIL_DOMAIN } from '../db/seed/bench'
+import { DEMO_PASSWORD } from '../src/bootstrap'
+import { LOCATION_ZONES } from '../src/shared/constants'
+
+const root = new URL('..', import.meta.url).pathname
+const args = process.argv.slice(2)
+const argValue = (name: string) => {
+  const i = args.indexOf(`--${name}`)
+  return i >= 0 ? args[i + 1] : undefined
+}
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2
+}
+/** Nearest-rank percentile: of 200 samples, p99 is the 198th smallest. */
+const percentile = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!
+}
+const fmt = (ms: number) => `${ms.toFixed(ms < 1 ? 3 : 1)} ms`
+const loadAverage = () => loadavg().map((x) => x.toFixed(1)).join(' / ')
+/** Deterministic randomness (mulberry32): the same database gives the same URLs, run after run. */
+function prng(seed: number) {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = Math.imul(a ^ (a >>> 15), 1 | a)
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+const SECONDS = Number(argValue('seconds') ?? 10)
+const CONNECTIONS = Number(argValue('connections') ?? 64)
+const WORKERS = argValue('workers')
+const SCENARIOS = ['floor', 'broker', 'master', 'broker-writes', 'master-writes', 'insert', 'cold'] as const
+const only = argValue('only')?.split(',').map((s) => s.trim())
+for (const name of only ?? []) if (!(SCENARIOS as readonly string[]).includes(name)) fail(`--only: unknown scenario "${name}" (known: ${SCENARIOS.join(', ')})`)
+const wanted = (name: (typeof SCENARIOS)[number]) => !only || only.includes(name)
+const MIX_URLS = 600
+const COLD_REPS = 40
+const GOAL = { readsAlone: 5000, p99Alone: 25, readsWithWrites: 2000, p99WithWrites: 50, writeP50: 10, writeP99: 50, insertMedian: 5, coldP99: 25 }
+const PASSWORD = DEMO_PASSWORD // every bench user's, the master admin's too (scripts/seed-bench.ts)
+
+function fail(message: string): never {
+  console.error(`bench:http: ${message}`)
+  process.exit(1)
+}
+/** A scenario whose answers are mostly errors measures nothing: the run stops, the table so far is printed. */
+class Abort extends Error {}
+
+// --- wrk: the load generator (C, event-driven: it keeps 64 connections busy on a fraction of a core).
+if (!Bun.which('wrk')) {
+  if (process.getuid?.() !== 0) fail('wrk is not installed: sudo apt-get install -y wrk')
+  console.log('wrk missing: apt-get install -y wrk')
+  if (Bun.spawnSync(['apt-get', 'install', '-y', 'wrk'], { stdout: 'inherit', stderr: 'inherit' }).exitCode !== 0 || !Bun.which('wrk'))
+    fail('apt-get install -y wrk failed (apt-get update first?)')
+}
+
+// --- The binary (built when missing; a stale one is measured, with a warning, since building is the caller's choice).
+const binary = resolve(argValue('binary') ?? join(root, 'dist/brokernet'))
+if (!existsSync(binary)) {
+  console.log(`building ${binary}...`)
+  if (Bun.spawnSync([process.execPath, 'run', 'build'], { cwd: root, stdout: 'inherit', stderr: 'inherit' }).exitCode !== 0) process.exit(1)
+}
+const newestSource = (dir: string): number =>
+  Math.max(0, ...readdirSync(dir, { withFileTypes: true }).map((e) => (e.isDirectory() ? newestSource(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs)))
+const stale = !argValue('binary') && newestSource(join(root, 'src')) > statSync(binary).mtimeMs
+
+// --- The bench database: seeded, or reused as it is when it already has the size (scripts/seed-bench.ts decides).
+const benchDb = resolve(root, argValue('db') ?? 'data/bench.db')
+if (Bun.spawnSync([process.execPath, join(root, 'scripts/seed-bench.ts'), '--out', benchDb], { cwd: root, stdout: 'inherit', stderr: 'inherit' }).exitCode !== 0)
+  fail(`bun scripts/seed-bench.ts --out ${benchDb} failed`)
+
+// --- Who asks, and about what: picked from the data (read-only, before the server starts), as scripts/bench.ts does.
+const pickStart = performance.now()
+const ro = new Database(benchDb, { readonly: true })
+const one = <T>(sql: string, ...p: (string | number)[]) => ro.query<T, (string | number)[]>(sql).get(...p)!
+const all = <T>(sql: string, ...p: (string | number)[]) => ro.query<T, (string | number)[]>(sql).all(...p)
+const total = one<{ n: number }>('SELECT count(*) AS n FROM listings').n
+const topCities = all<{ id: number; name: string; n: number }>(
+  'SELECT l.city_id AS id, c.name, count(*) AS n FROM listings l JOIN cities c ON c.id = l.city_id GROUP BY l.city_id ORDER BY n DESC LIMIT 12',
+)
+const bigCity = topCities[0]!
+type Broker = { id: number; email: string; name: string; n: number }
+const brokers = all<Broker>(
+  `SELECT l.owner_user_id AS id, u.email, u.full_name AS name, count(*) AS n FROM listings l JOIN users u ON u.id = l.owner_user_id
+   WHERE l.city_id = ?1 AND u.city_id = ?1 AND u.role = 'BROKER' AND u.is_active AND u.email LIKE ?2 GROUP BY l.owner_user_id ORDER BY n, l.owner_user_id`,
+  bigCity.id,
+  `%@${BENCH_EMAIL_DOMAIN}`,
+)
+const typical = brokers[Math.floor(brokers.length / 2)]!
+const busiest = brokers.at(-1)!
+const writer = brokers[Math.floor(brokers.length * 0.75)]! // a third broker of the same city: its writes land in the mixes' city
+const master = one<{ id: number; email: string }>("SELECT id, email FROM users WHERE role = 'MASTER_ADMIN' ORDER BY id LIMIT 1")
+const writerActive = all<{ id: number }>("SELECT id FROM listings WHERE owner_user_id = ? AND status = 'ACTIVE' ORDER BY id DESC LIMIT 60", writer.id).map((r) => r.id)
+const busiestNewest = one<{ id: number }>('SELECT max(id) AS id FROM listings WHERE owner_user_id = ?', busiest.id).id
+const localities = all<{ locality: string; n: number }>("SELECT locality, count(*) AS n FROM listings WHERE locality NOT LIKE '% %' GROUP BY locality ORDER BY n DESC")
+const common = localities.slice(0, 5).map((l) => l.locality)
+const rare = localities.filter((l) => l.n >= 50).slice(-5).map((l) => l.locality)
+const propertyTypes = all<{ p: string }>('SELECT DISTINCT property_type AS p FROM listings ORDER BY p').map((r) => r.p)
+const budgets = all<{ b: number }>('SELECT budget AS b FROM listings WHERE id % 997 = 0 AND budget IS NOT NULL ORDER BY b').map((r) => r.b)
+const deciles = Array.from({ length: 11 }, (_, i) => budgets[Math.min(budgets.length - 1, Math.floor((i / 10) * budgets.length))]!)
+const dates = one<{ lo: string; hi: string }>('SELECT min(date) AS lo, max(date) AS hi FROM listings')
+// Entry IDs typed in part: "MUM-6000" of "AVL-MUM-600000" (1 to 3 trailing digits left off).
+const fragments = Array.from({ length: 30 }, (_, k) => {
+  const [, code, digits] = one<{ e: string }>('SELECT entry_id AS e FROM listings WHERE id = ?', Math.max(1, Math.round((total * (k + 1)) / 31))).e.split('-')
+  return `${code}-${digits!.slice(0, -(1 + (k % 3)))}`
+})
+ro.close()
+if (!typical || !writer || writer.id === typical.id || writer.id === busiest.id || writerActive.length < 10) fail('the bench database has too few brokers in its biggest city')
+const words = [...common, ...rare, 'penthouse', 'villa', 'warehouse', 'studio', typical.name.split(' ').at(-1)!.toLowerCase()]
+const pickSeconds = (performance.now() - pickStart) / 1000
+
+const day = (iso: string, plusDays: number) => new Date(Date.parse(`${iso}T00:00:00Z`) + plusDays * 86_400_000).toISOString().slice(0, 10)
+const today = new Intl.DateTimeFormat('en-CA', { timeZone: process.env.TZ || 'UTC' }).format(new Date()) // the server's calendar (src/shared/dates.ts)
+type Params = Record<string, string | number | undefined>
+const query = (p: Params) => new URLSearchParams(Object.entries(p).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]]))).toString()
+const list = (p: Params) => `/api/listings/?${query({ per_page: 25, ...p })}`
+
+/** A dashboard's requests: 600 distinct list URLs of every kind a user sends, plus /zones and /my now and then. */
+function buildMix(who: 'broker' | 'master', seed: number): string[] {
+  const rnd = prng(seed)
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)]!
+  const int = (lo: number, hi: number) => lo + Math.floor(rnd() * (hi - lo + 1))
+  const city = () => pick(topCities.slice(0, rnd() < 0.5 ? 1 : 12)).id // half of them the big city
+  const statuses = who === 'master' ? (['ACTIVE', 'ON_HOLD', 'CLOSED', 'SUSPENDED'] as const) : (['ACTIVE', 'ON_HOLD', 'CLOSED'] as const)
+  const kinds: [number, () => Params][] = [
+    [15, () => ({ page: int(1, 40) })],
+    [5, () => ({ page: pick([500, 1000, 2000, 2000, 3000, 4000]) + int(0, 20) })], // deep pages
+    [15, () => ({ city_id: city(), post_type: pick(['REQ', 'AVL']), sale_or_rent: pick(['SALE', 'RENT']), page: int(1, 3) })],
+    [10, () => {
+      const i = int(0, 8)
+      return { location: pick(LOCATION_ZONES), min_budget: deciles[i], max_budget: deciles[int(i + 1, 10)], page: int(1, 2) }
+    }],
+    [12, () => ({ search: pick(words), page: int(1, 3) })],
+    [5, () => ({ search: pick(fragments) })],
+    [8, () => ({ search: pick(words), city_id: city() })],
+    [10, () => {
+      // Recent or old ranges, a day to a year wide.
+      const width = pick([1, 7, 30, 90, 365])
+      const to = rnd() < 0.6 ? day(dates.hi, -int(0, 30)) : day(dates.lo, width + int(0, 300))
+      return { date_from: day(to, -width), date_to: to, city_id: rnd() < 0.3 ? city() : undefined }
+    }],
+    [6, () => ({ status: pick(statuses), city_id: rnd() < 0.5 ? city() : undefined, page: int(1, 5) })],
+    [6, () => ({ property_type: pick(propertyTypes), city_id: rnd() < 0.5 ? city() : undefined, page: int(1, 3) })],
+  ]
+  const weightSum = kinds.reduce((s, [w]) => s + w, 0)
+  const kind = () => {
+    let r = rnd() * weightSum
+    for (const [w, make] of kinds) if ((r -= w) < 0) return make()
+    return kinds[0]![1]()
+  }
+  const urls = new Set<string>()
+  while (urls.size < MIX_URLS) urls.add(list(kind()))
+  const zones = new Set<string>()
+  while (zones.size < 12) {
+    const { page: _p, location: _l, ...filters } = kind()
+    zones.add(`/api/listings/zones?${query(filters)}`)
+  }
+  const mix = [...urls, ...zones, ...Array(12).fill('/api/listings/my')]
+  for (let i = mix.length - 1; i > 0; i--) {
+    const j = Math.floor(rnd() * (i + 1))
+    ;[mix[i], mix[j]] = [mix[j]!, mix[i]!]
+  }
+  return mix
+}
+
+// =================================================================================================================
+// The server, on a fresh copy of the bench database
+
+const workDir = mkdtempSync(join(tmpdir(), 'brokernet-bench-http-'))
+const logPath = join(workDir, 'server.log')
+let server: ReturnType<typeof Bun.spawn> | undefined
+let wrkProc: ReturnType<typeof Bun.spawn> | undefined
+let failed = false // a failed run keeps the server's log (an interrupted one does not)
+let interrupted = false
+let cleaning: Promise<void> | undefined
+/** Stops wrk and the server (SIGTERM, awaited) and removes the copy; idempotent, also run on Ctrl-C. */
+function cleanup(): Promise<void> {
+  cleaning ??= (async () => {
+    wrkProc?.kill('SIGTERM')
+    if (server && server.exitCode === null) {
+      server.kill('SIGTERM')
+      const killer = setTimeout(() => server?.kill('SIGKILL'), 15_000)
+      await server.exited
+      clearTimeout(killer)
+    }
+    if (args.includes('--keep')) console.log(`kept ${workDir}`)
+    else if (failed) {
+      // The database goes (700 MB), the log stays for whoever reads the failure.
+      for (const f of readdirSync(workDir)) if (f !== 'server.log') rmSync(join(workDir, f), { recursive: true, force: true })
+      console.error(`server log: ${logPath}`)
+    } else rmSync(workDir, { recursive: true, force: true })
+  })()
+  return cleaning
+}
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.on(signal, () => {
+    interrupted = true
+    console.error(`\n${signal}: stopping`)
+    void cleanup().then(() => process.exit(130))
+  })
+
+const copyStart = performance.now()
+copyFileSync(benchDb, join(workDir, 'brokernet.db'))
+// A WAL that still holds pages belongs to the database: the copy needs it too.
+if (existsSync(`${benchDb}-wal`) && statSync(`${benchDb}-wal`).size > 0) copyFileSync(`${benchDb}-wal`, join(workDir, 'brokernet.db-wal'))
+const copySeconds = (performance.now() - copyStart) / 1000
+const port = 20000 + Math.floor(Math.random() * 20000)
+const base = `http://127.0.0.1:${port}`
+const loadAtStart = loadAverage()
+
+type Row = { what: string; rate?: number; p50?: number; p99?: number; errors: string; goal: string; met: boolean | null }
+const rows: Row[] = []
+let floorRate: number | undefined
+
+async function startServer() {
+  const fd = openSync(logPath, 'a')
+  server = Bun.spawn([binary], {
+    env: { ...process.env, PORT: String(port), DATA_DIR: workDir, NODE_ENV: 'production', DEMO_DATA: '0', ADMIN_PASSWORD: PASSWORD, ...(WORKERS ? { WORKERS } : {}) },
+    stdout: fd,
+    stderr: fd,
+  })
+  closeSync(fd)
+  for (const deadline = performance.now() + 120_000; (await call('GET', '/api/health')).status !== 200; await Bun.sleep(50)) {
+    if (server.exitCode !== null) throw new Error(`${binary} exited (${server.exitCode}) before answering`)
+    if (performance.now() > deadline) throw new Error(`${binary} did not answer /api/health within 120 s`)
+  }
+}
+
+async function login(email: string): Promise<string> {
+  const res = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD }) })
+  if (res.status !== 200) throw new Error(`sign-in of ${email} answered ${res.status}: ${(await res.text()).slice(0, 200)}`)
+  return ((await res.json()) as { token: string }).token
+}
+
+type Answer = { ms: number; status: number; text: string }
+/** One request on the bench's keep-alive connections, timed to the last byte of the answer. */
+async function call(method: string, path: string, token?: string, body?: unknown): Promise<Answer> {
+  const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {}
+  if (body !== undefined) headers['content-type'] = 'application/json'
+  const t0 = performance.now()
+  try {
+    const res = await fetch(base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
+    const text = await res.text()
+    return { ms: performance.now() - t0, status: res.status, text }
+  } catch (e) {
+    return { ms: performance.now() - t0, status: 0, text: (e as Error).message }
+  }
+}
+const ok = (a: Answer) => a.status >= 200 && a.status < 300
+
+// --- Writes: a broker posting and editing, as the writer scenarios and the cold reads need.
+let posts = 0
+const listingBody = (over: Params = {}) => ({
+  post_type: 'REQ', sale_or_rent: 'RENT', contact_value: '+91 98200 00000', property_type: '2 BHK Apartment', budget: 45_000, size: 900,
+  location: 'North', locality: 'Benchwrite', details: `Written by bench:http, number ${++posts}.`, ...over,
+})
+
+/** POST 5/s and PATCH 2/s, evenly spaced, until stopped; each write's latency and status recorded. */
+function startWriter(token: string) {
+  const records: Answer[] = []
+  const created: number[] = []
+  const jobs: Promise<void>[] = [] // not awaited one by one: a slow write must not delay the next one's start
+  let running = true
+  const t0 = performance.now()
+  const loop = (async () => {
+    for (let p = 0, q = 0; running; ) {
+      const postAt = p * 200
+      const patchAt = 100 + q * 500
+      const isPost = postAt <= patchAt
+      const wait = t0 + Math.min(postAt, patchAt) - performance.now()
+      if (wait > 0) await Bun.sleep(wait)
+      if (!running) break
+      let write: Promise<Answer>
+      if (isPost) {
+        p++
+        write = call('POST', '/api/listings/', token, listingBody({ post_type: p % 2 ? 'AVL' : 'REQ', sale_or_rent: p % 3 ? 'SALE' : 'RENT', location: LOCATION_ZONES[p % 6], locality: common[p % common.length], budget: deciles[p % 11] }))
+      } else {
+        q++
+        // Its own new listings once there are some, else its older ones; a price or a text change in turn.
+        const id = created.length && q % 2 ? created[q % created.length]! : writerActive[10 + (q % (writerActive.length - 10))]!
+        write = call('PATCH', `/api/listings/${id}`, token, q % 2 ? { budget: 1_000_000 + q } : { details: `Edited by bench:http, edit ${q}.` })
+      }
+      jobs.push(
+        write.then((a) => {
+          records.push(a)
+          if (isPost && a.status === 201) created.push((JSON.parse(a.text) as { id: number }).id)
+        }),
+      )
+    }
+  })()
+  return async () => {
+    running = false
+    await loop
+    await Promise.all(jobs)
+    return records
+  }
+}
+const allWrites: Answer[] = []
+
+// --- wrk, driven by a generated Lua script: cycles through the URLs, signs every request, counts non-2xx answers.
+function luaScript(paths: string[], token: string | undefined, out: string) {
+  return `local paths = { ${paths.map((p) => JSON.stringify(p)).join(',\n')} }
+${token ? `wrk.headers["Authorization"] = "Bearer ${token}"` : ''}
+local threads = {}
+function setup(thread) thread:set("id", #threads); table.insert(threads, thread) end
+-- each thread starts at another point of the cycle, so the threads do not ask the same thing at once
+function init(args) i = math.floor(id * #paths / 2); bad = 0; sample = "" end
+function request() i = i % #paths + 1; return wrk.format(nil, paths[i]) end
+function response(status, headers, body)
+  if status < 200 or status > 299 then
+    bad = bad + 1
+    if sample == "" then sample = status .. " " .. string.sub(body or "", 1, 160) end
+  end
+end
+function done(summary, latency, requests)
+  local nb, first = 0, ""
+  for _, t in ipairs(threads) do nb = nb + t:get("bad"); if first == "" then first = t:get("sample") end end
+  local e = summary.errors
+  local f = io.open("${out}", "w")
+  f:write(string.format('{"requests":%d,"seconds":%.3f,"p50":%.3f,"p99":%.3f,"non2xx":%d,"socket":%d,"timeouts":%d,"sample":"%s"}\\n',
+    summary.requests, summary.duration / 1e6, latency:percentile(50) / 1000, latency:percentile(99) / 1000, nb,
+    e.connect + e.read + e.write, e.timeout, (string.gsub(first, '[%c"\\\\]', ' '))))
+  f:close()
+end
+`
+}
+type WrkResult = { requests: number; seconds: number; p50: number; p99: number; non2xx: number; socket: number; timeouts: number; sample: string }
+let wrkRuns = 0
+async function runWrk(paths: string[], token?: string, seconds = SECONDS): Promise<WrkResult> {
+  const n = ++wrkRuns
+  const script = join(workDir, `mix-${n}.lua`)
+  const out = join(workDir, `result-${n}.json`)
+  writeFileSync(script, luaScript(paths, token, out))
+  // --timeout 10s: wrk's default (2 s) would drop the slowest answers from the percentiles as "timeouts".
+  wrkProc = Bun.spawn(['wrk', '-t2', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', '--timeout', '10s', '-s', script, base], { stdout: 'pipe', stderr: 'pipe' })
+  const [text, errText, code] = await Promise.all([new Response(wrkProc.stdout as ReadableStream).text(), new Response(wrkProc.stderr as ReadableStream).text(), wrkProc.exited])
+  if (code !== 0 || !existsSync(out)) throw new Error(`wrk failed (exit ${code}): ${errText}${text}`)
+  return JSON.parse(readFileSync(out, 'utf8')) as WrkResult
+}
+const errorCell = (bad: number, socket: number, n: number, sample: string) =>
+  bad + socket === 0 ? '0' : `**${bad} non-2xx${socket ? `, ${socket} socket errors` : ''} of ${n.toLocaleString('en')}${sample ? ` (first: ${sample.slice(0, 80)})` : ''}**`
+
+/** One throughput scenario: wrk over the URLs (with the writer meanwhile, if given), one row. */
+async function throughput(what: string, paths: string[], token: string | undefined, goal: { reads: number; p99: number } | null, writerToken?: string) {
+  await settle()
+  console.log(`  ${what}: wrk -t2 -c${CONNECTIONS} -d${SECONDS}s over ${new Set(paths).size} URLs${writerToken ? ', writer on' : ''}...`)
+  const stopWriter = writerToken ? startWriter(writerToken) : undefined
+  const r = await runWrk(paths, token)
+  const writes = stopWriter ? await stopWriter() : []
+  allWrites.push(...writes)
+  const rate = r.requests / r.seconds
+  const writeNote = writes.length ? ` (writer: ${writes.length} writes, p99 ${fmt(percentile(writes.map((w) => w.ms), 99))}, ${writes.filter((w) => !ok(w)).length} refused)` : ''
+  const errors = r.non2xx + r.socket + r.timeouts
+  const goalText = goal ? `≥ ${goal.reads.toLocaleString('en')} reads/s, p99 ≤ ${goal.p99} ms` : '(the floor)'
+  const met = goal ? rate >= goal.reads && r.p99 <= goal.p99 && errors === 0 : null
+  rows.push({ what: what + writeNote, rate, p50: r.p50, p99: r.p99, errors: errorCell(r.non2xx, r.socket + r.timeouts, r.requests, r.sample), goal: goalText, met })
+  console.log(`    ${Math.round(rate).toLocaleString('en')} requests/s, p50 ${fmt(r.p50)}, p99 ${fmt(r.p99)}, ${r.non2xx} non-2xx, ${r.socket + r.timeouts} socket errors`)
+  if (errors / Math.max(1, r.requests) > 0.01) throw new Abort(`${what}: more than 1% errors (first: ${r.sample})`)
+  return rate
+}
+
+/**
+ * Waits until the server answers /api/health in under 5 ms three times running. When wrk stops, the server still
+ * computes what its 64 connections had asked (seconds of it when reads are slow): without this, the next scenario
+ * would measure that backlog.
+ */
+async function settle(): Promise<void> {
+  const t0 = performance.now()
+  for (let quick = 0; quick < 3 && performance.now() - t0 < 60_000; ) quick = (await call('GET', '/api/health')).ms < 5 ? quick + 1 : 0
+  const s = (performance.now() - t0) / 1000
+  if (s > 1) console.log(`    (the server took ${s.toFixed(1)} s to finish the previous scenario's requests)`)
+}
+
+/**
+ * One pass over the URLs before measuring, one at a time: warms the server, stops the run at the first URL it refuses,
+ * and names the slowest first answers (where the time goes when a write has dropped them from the caches).
+ */
+async function warm(paths: string[], token: string) {
+  const times: [number, string][] = []
+  for (const p of new Set(paths)) {
+    const a = await call('GET', p, token)
+    if (!ok(a)) throw new Abort(`warm-up: GET ${p} answered ${a.status}: ${a.text.slice(0, 200)}`)
+    times.push([a.ms, p])
+  }
+  const sum = times.reduce((s, [ms]) => s + ms, 0)
+  console.log(`  warmed ${times.length} URLs one by one in ${(sum / 1000).toFixed(1)} s (mean ${fmt(sum / times.length)}); slowest first answers:`)
+  for (const [ms, p] of times.sort((x, y) => y[0] - x[0]).slice(0, 5)) console.log(`    ${fmt(ms)}  ${p}`)
+}
+
+// --- Cold reads: a write that changes the answer, then ONE timed read of it; the answer must show the write.
+type ColdKind = { what: string; token: string; url: string; write: (n: number) => Promise<Answer>; seen: (text: string, before: string, n: number) => boolean }
+async function cold(k: ColdKind) {
+  const xs: number[] = []
+  let refused = 0
+  let staleAnswers = 0
+  let before = await call('GET', k.url, k.token)
+  if (!ok(before)) throw new Abort(`${k.what}: GET ${k.url} answered ${before.status}: ${before.text.slice(0, 200)}`)
+  for (let n = 1; n <= COLD_REPS; n++) {
+    const w = await k.write(n)
+    if (!ok(w)) throw new Abort(`${k.what}: the write answered ${w.status}: ${w.text.slice(0, 200)}`)
+    const a = await call('GET', k.url, k.token)
+    if (!ok(a)) refused++
+    else if (!k.seen(a.text, before.text, n)) staleAnswers++
+    xs.push(a.ms)
+    before = a
+  }
+  const p99 = percentile(xs, 99)
+  const errors = refused + staleAnswers === 0 ? '0' : `**${refused ? `${refused} non-2xx ` : ''}${staleAnswers ? `${staleAnswers} stale (the write not seen)` : ''}**`
+  rows.push({ what: `cold: ${k.what}`, p50: median(xs), p99, errors, goal: `p99 ≤ ${GOAL.coldP99} ms`, met: p99 <= GOAL.coldP99 && refused + staleAnswers === 0 })
+  console.log(`    ${k.what}: p50 ${fmt(median(xs))}, p99 ${fmt(p99)}${staleAnswers ? `, ${staleAnswers} stale` : ''}`)
+}
+const totalOf = (text: string) => (JSON.parse(text) as { total: number }).total
+const totalChanged = (text: string, before: string) => totalOf(text) !== totalOf(before)
+
+// =================================================================================================================
+// Run
+
+let aborted: string | undefined
+const runStart = performance.now()
+try {
+  console.log(`bench:http: ${total.toLocaleString('en')} listings (subjects picked in ${pickSeconds.toFixed(1)} s); database copied in ${copySeconds.toFixed(1)} s to ${workDir}`)
+  await startServer()
+  const [brokerToken, masterToken, writerToken, busiestToken] = [await login(typical.email), await login(master.email), await login(writer.email), await login(busiest.email)]
+  const mixes = { broker: buildMix('broker', 1), master: buildMix('master', 2) }
+  const tokens = { broker: brokerToken, master: masterToken }
+  const throughputWanted = SCENARIOS.slice(0, 5).some(wanted)
+
+  // 1. The floor: the cheapest request there is, at the same concurrency (always run with any throughput scenario:
+  //    the ratios are to this run's floor).
+  if (throughputWanted) {
+    await runWrk(['/api/health'], undefined, 2) // warm-up: the binary's JIT starts held back (scripts/build-binary.ts)
+    floorRate = await throughput('1. floor: GET /api/health', ['/api/health'], undefined, null)
+  }
+  const scenarios = [
+    ['broker', 'broker', false, '2. broker mix, nobody writing'],
+    ['master', 'master', false, '3. master admin mix, nobody writing'],
+    ['broker-writes', 'broker', true, '4. broker mix, writer on'],
+    ['master-writes', 'master', true, '5. master admin mix, writer on'],
+  ] as const
+  const warmed = new Set<string>()
+  for (const [name, who, writing, what] of scenarios) {
+    if (!wanted(name)) continue
+    if (!warmed.has(who)) await warm(mixes[who], tokens[who])
+    warmed.add(who)
+    const label = `${what} (${who === 'broker' ? `broker #${typical.id}, ${typical.n} listings` : 'master admin'}; ${MIX_URLS} list URLs + /zones, /my)`
+    await throughput(label, mixes[who], tokens[who], writing ? { reads: GOAL.readsWithWrites, p99: GOAL.p99WithWrites } : { reads: GOAL.readsAlone, p99: GOAL.p99Alone }, writing ? writerToken : undefined)
+  }
+
+  // 6. The writes of 4 and 5, and a single insert on an idle server.
+  if (allWrites.length) {
+    const ms = allWrites.map((w) => w.ms)
+    const bad = allWrites.filter((w) => !ok(w))
+    const [p50, p99] = [median(ms), percentile(ms, 99)]
+    const errors = bad.length ? `**${bad.length} refused (first: ${bad[0]!.status} ${bad[0]!.text.slice(0, 80)})**` : '0'
+    const what = `6. writes while the mixes ran (${allWrites.length}: POST 5/s + PATCH 2/s, broker #${writer.id})`
+    rows.push({ what, p50, p99, errors, goal: `p50 ≤ ${GOAL.writeP50} ms, p99 ≤ ${GOAL.writeP99} ms`, met: p50 <= GOAL.writeP50 && p99 <= GOAL.writeP99 && !bad.length })
+    if (bad.length / allWrites.length > 0.01) throw new Abort(`writes: ${bad.length} of ${allWrites.length} refused (first: ${bad[0]!.status} ${bad[0]!.text.slice(0, 200)})`)
+  }
+  if (wanted('insert')) {
+    await settle()
+    console.log('  single insert alone: 50 POSTs, 50 ms apart...')
+    const xs: number[] = []
+    for (let i = -3; i < 50; i++) {
+      const a = await call('POST', '/api/listings/', writerToken, listingBody())
+      if (a.status !== 201) throw new Abort(`single insert: POST answered ${a.status}: ${a.text.slice(0, 200)}`)
+      if (i >= 0) xs.push(a.ms) // the first three warm the route up (they would time its compilation)
+      await Bun.sleep(50)
+    }
+    rows.push({ what: '6b. single insert alone (POST on an idle server, 50 × 50 ms apart)', p50: median(xs), p99: percentile(xs, 99), errors: '0', goal: `median ≤ ${GOAL.insertMedian} ms`, met: median(xs) <= GOAL.insertMedian })
+  }
+
+  // 7. Cold reads: the first read after a write its answer depends on (no cache can have it).
+  if (wanted('cold')) {
+    await settle()
+    console.log(`  cold reads: ${COLD_REPS} × (a write, then one read) per kind...`)
+    const post = (over: Params) => () => call('POST', '/api/listings/', writerToken, listingBody(over))
+    const mid = (deciles[4]! + deciles[6]!) / 2
+    const kinds: [string, string, Params][] = [
+      ['page 1, no filter', list({}), {}],
+      ['page 2,000, no filter', list({ page: 2000 }), {}],
+      [`city ${bigCity.name} + AVL + SALE`, list({ city_id: bigCity.id, post_type: 'AVL', sale_or_rent: 'SALE' }), { post_type: 'AVL', sale_or_rent: 'SALE' }],
+      ['zone West + budget 4th–6th decile', list({ location: 'West', min_budget: deciles[4], max_budget: deciles[6] }), { location: 'West', budget: mid }],
+      [`search "${common[0]}" (common word)`, list({ search: common[0] }), { locality: common[0] }],
+      [`search "${rare[0]}" (rare word)`, list({ search: rare[0] }), { locality: rare[0] }],
+      [`search "${common[0]}" + city ${bigCity.name}`, list({ search: common[0], city_id: bigCity.id }), { locality: common[0] }],
+      [`date range ${day(today, -30)}..${today}`, list({ date_from: day(today, -30), date_to: today }), {}],
+    ]
+    for (const [what, url, over] of kinds)
+      for (const who of ['broker', 'master'] as const) await cold({ what: `${what}, ${who}`, token: tokens[who], url, write: post(over), seen: totalChanged })
+    // Status filters: a listing moved in and out of the status (the broker's by its owner, SUSPENDED by the master).
+    const [onHoldId, suspendId] = writerActive
+    const toggle = (id: number, token: string, status: string) => (n: number) => call('PATCH', `/api/listings/${id}`, token, { status: n % 2 ? status : 'ACTIVE' })
+    await cold({ what: 'status ON_HOLD (a listing put on hold / back), broker', token: brokerToken, url: list({ status: 'ON_HOLD' }), write: toggle(onHoldId!, writerToken, 'ON_HOLD'), seen: totalChanged })
+    await cold({ what: 'status SUSPENDED (a listing suspended / reactivated), master', token: masterToken, url: list({ status: 'SUSPENDED' }), write: toggle(suspendId!, masterToken, 'SUSPENDED'), seen: totalChanged })
+    const edit = (n: number) => call('PATCH', `/api/listings/${busiestNewest}`, busiestToken, { details: `Edited by bench:http, mark ${n}-${n}.` })
+    const what = `/api/listings/my of the busiest broker (${busiest.n} listings; one edited)`
+    await cold({ what, token: busiestToken, url: '/api/listings/my', write: edit, seen: (text, _b, n) => text.includes(`mark ${n}-${n}.`) })
+  }
+} catch (e) {
+  failed = !interrupted
+  if (!(e instanceof Abort) && !interrupted) {
+    console.error(e)
+    try {
+      console.error(`--- last lines of the server log (${logPath}):\n${readFileSync(logPath, 'utf8').split('\n').slice(-30).join('\n')}`)
+    } catch {}
+  }
+  aborted = (e as Error).message
+} finally {
+  await cleanup()
+}
+
+// =================================================================================================================
+// Report
+
+const ratio = (r: Row) => (r.rate === undefined ? '' : !floorRate ? 'n/a' : `${(r.rate / floorRate).toPrecision(2)}× floor`)
+console.log(`\nBrokernet over HTTP (${binary}${stale ? ', OLDER THAN src/: run `bun run build`' : ''})`)
+console.log(`  machine: ${cpus().length} cores (${cpus()[0]?.model.trim() ?? '?'}); load average (1/5/15 min) ${loadAtStart} at start, ${loadAverage()} at end`)
+console.log(`  data: ${total.toLocaleString('en')} listings (${benchDb}, ${(statSync(benchDb).size / 1024 / 1024).toFixed(0)} MB, copied in ${copySeconds.toFixed(1)} s); city ${bigCity.name} (${bigCity.n.toLocaleString('en')})`)
+console.log(`  server: WORKERS=${WORKERS ?? 'unset (the server default)'}; wrk -t2 -c${CONNECTIONS} -d${SECONDS}s --timeout 10s, on the same machine (it shares the cores)`)
+console.log(`  subjects: broker #${typical.id} (${typical.n} listings, median of the city's), busiest #${busiest.id} (${busiest.n}), writer #${writer.id}; words ${common[0]} (common), ${rare[0]} (rare)`)
+if (rows.length) console.log('\n| Scenario | Reads/s | p50 | p99 | vs floor | Errors (non-2xx) | Goal | Met |\n|---|---|---|---|---|---|---|---|')
+for (const r of rows) {
+  const met = r.met === null ? 'n/a' : r.met ? 'met' : '**missed**'
+  const rate = r.rate === undefined ? '' : Math.round(r.rate).toLocaleString('en')
+  console.log(`| ${r.what} | ${rate} | ${r.p50 === undefined ? '' : fmt(r.p50)} | ${r.p99 === undefined ? '' : fmt(r.p99)} | ${ratio(r)} | ${r.errors} | ${r.goal} | ${met} |`)
+}
+const judged = rows.filter((r) => r.met !== null)
+console.log(`\n${judged.filter((r) => !r.met).length} of ${judged.length} goals missed. Time ${((performance.now() - runStart) / 1000).toFixed(0)} s.`)
+if (aborted) {
+  console.error(`\nABORTED: ${aborted}`)
+  process.exit(1)
+}
