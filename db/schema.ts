@@ -161,9 +161,10 @@ export const listings = sqliteTable(
     // A zone newest first, budget at hand: a wide budget range in a zone finds its page in a few hundred entries
     // instead of sorting every match (read.ts picks between the two by the expected scan).
     index('listings_location_id_idx').on(t.location, t.id, t.budget, t.status, t.ownerUserId),
-    index('listings_date_idx').on(t.date, t.postType),
+    // A date range is read newest first as (date, id): ids grow with dates, so that is the list's order (read.ts).
+    index('listings_date_idx').on(t.date, t.id, t.status, t.ownerUserId, t.postType),
     // A city's days (trends, "this month", "today" for a module admin), read from the index alone.
-    index('listings_city_date_idx').on(t.cityId, t.date, t.postType),
+    index('listings_city_date_idx').on(t.cityId, t.date, t.id, t.status, t.ownerUserId, t.postType),
     index('listings_budget_idx').on(t.budget),
   ],
 )
@@ -181,9 +182,11 @@ export const listingCounts = sqliteTable(
     status: text('status').notNull(),
     // '' when the listing has no zone: part of the key, and SQLite keys treat NULLs as all different.
     location: text('location').notNull(),
+    /** lower(property_type): the filter compares without case (ASCII, as SQLite's NOCASE and lower() both do). */
+    propertyType: text('property_type').notNull(),
     n: integer('n').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.cityId, t.postType, t.saleOrRent, t.status, t.location] })],
+  (t) => [primaryKey({ columns: [t.cityId, t.postType, t.saleOrRent, t.status, t.location, t.propertyType] })],
 )
 
 /** Listings per day, city and type, kept by triggers (migrations 0005, 0007); city_id 0 holds the whole network's days. */

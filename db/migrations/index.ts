@@ -13,6 +13,8 @@ import m9 from './0009_listings_location_id.sql' with { type: 'text' }
 import m10 from './0010_rate_limits.sql' with { type: 'text' }
 import m11 from './0011_change_feed.sql' with { type: 'text' }
 import m12 from './0012_listing_day_counts.sql' with { type: 'text' }
+import m13 from './0013_listing_counts_by_property_type.sql' with { type: 'text' }
+import m14 from './0014_listings_date_order.sql' with { type: 'text' }
 
 export const migrationJournal = journal
 export const migrationFiles: Record<string, string> = {
@@ -29,4 +31,6 @@ export const migrationFiles: Record<string, string> = {
   '0010_rate_limits': m10,
   '0011_change_feed': m11,
   '0012_listing_day_counts': m12,
+  '0013_listing_counts_by_property_type': m13,
+  '0014_listings_date_order': m14,
 }

@@ -416,16 +416,16 @@ export function seedBench(db: Database, opts: BenchSeedOptions): BenchSeedResult
         )
         // The counts the insert trigger would have kept, in one grouped pass (added to any rows already counted).
         sqlite.exec(
-          "INSERT INTO listing_counts (city_id, post_type, sale_or_rent, status, location, n) " +
-            "SELECT city_id, post_type, sale_or_rent, status, coalesce(location, ''), count(*) FROM listings WHERE id >= " +
+          "INSERT INTO listing_counts (city_id, post_type, sale_or_rent, status, location, property_type, n) " +
+            "SELECT city_id, post_type, sale_or_rent, status, coalesce(location, ''), lower(property_type), count(*) FROM listings WHERE id >= " +
             firstId +
-            ' GROUP BY 1, 2, 3, 4, 5 ON CONFLICT DO UPDATE SET n = n + excluded.n',
+            ' GROUP BY 1, 2, 3, 4, 5, 6 ON CONFLICT DO UPDATE SET n = n + excluded.n',
         )
         sqlite.exec(
-          "INSERT INTO listing_counts (city_id, post_type, sale_or_rent, status, location, n) " +
-            "SELECT 0, post_type, sale_or_rent, status, coalesce(location, ''), count(*) FROM listings WHERE id >= " +
+          "INSERT INTO listing_counts (city_id, post_type, sale_or_rent, status, location, property_type, n) " +
+            "SELECT 0, post_type, sale_or_rent, status, coalesce(location, ''), lower(property_type), count(*) FROM listings WHERE id >= " +
             firstId +
-            ' GROUP BY 2, 3, 4, 5 ON CONFLICT DO UPDATE SET n = n + excluded.n',
+            ' GROUP BY 2, 3, 4, 5, 6 ON CONFLICT DO UPDATE SET n = n + excluded.n',
         )
         for (const city of ['city_id', '0'])
           sqlite.exec(

@@ -373,6 +373,14 @@ describe('totals from the counts table', () => {
       `date_from=${today}&date_to=${today}&city_id=${mumbai}&post_type=AVL`,
       `date_from=2000-01-01&date_to=2000-12-31`,
       `date_to=2000-12-31&state_id=${place.state.id}`,
+      // Property types (kept counts, compared without case) and budget ranges (zone by zone).
+      'property_type=2bhk',
+      `property_type=VILLA&city_id=${pune}`,
+      `property_type=2BHK&city_id=${mumbai}&status=SUSPENDED`,
+      `property_type=2bhk&date_from=${today}`,
+      'min_budget=1000000',
+      'max_budget=5000000&post_type=REQ',
+      `min_budget=1&max_budget=99999999&date_from=${today}`,
     ]
     for (const who of [asha, ravi, mumbaiAdmin, master]) {
       const viewer = { id: who.user.id, role: who.user.role, cityId: who.user.cityId }

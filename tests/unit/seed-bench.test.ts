@@ -39,14 +39,14 @@ describe('seedBench (small)', () => {
 
   test('listing_counts (and by day) holds exactly the grouped counts of the listings (the bulk path fills what the trigger would)', () => {
     const grouped = db.$client
-      .query("SELECT city_id, post_type, sale_or_rent, status, coalesce(location, '') AS location, count(*) AS n FROM listings GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5")
+      .query("SELECT city_id, post_type, sale_or_rent, status, coalesce(location, '') AS location, lower(property_type) AS property_type, count(*) AS n FROM listings GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2, 3, 4, 5, 6")
       .all()
-    const kept = db.$client.query('SELECT city_id, post_type, sale_or_rent, status, location, n FROM listing_counts WHERE n > 0 AND city_id <> 0 ORDER BY 1, 2, 3, 4, 5').all()
+    const kept = db.$client.query('SELECT city_id, post_type, sale_or_rent, status, location, property_type, n FROM listing_counts WHERE n > 0 AND city_id <> 0 ORDER BY 1, 2, 3, 4, 5, 6').all()
     expect(kept).toEqual(grouped)
     const networkTotals = db.$client
-      .query("SELECT post_type, sale_or_rent, status, coalesce(location, '') AS location, count(*) AS n FROM listings GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4")
+      .query("SELECT post_type, sale_or_rent, status, coalesce(location, '') AS location, lower(property_type) AS property_type, count(*) AS n FROM listings GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5")
       .all()
-    expect(db.$client.query('SELECT post_type, sale_or_rent, status, location, n FROM listing_counts WHERE n > 0 AND city_id = 0 ORDER BY 1, 2, 3, 4').all()).toEqual(networkTotals)
+    expect(db.$client.query('SELECT post_type, sale_or_rent, status, location, property_type, n FROM listing_counts WHERE n > 0 AND city_id = 0 ORDER BY 1, 2, 3, 4, 5').all()).toEqual(networkTotals)
     const daily = db.$client.query('SELECT date, city_id, post_type, count(*) AS n FROM listings GROUP BY 1, 2, 3 ORDER BY 1, 2, 3').all()
     expect(db.$client.query('SELECT date, city_id, post_type, n FROM listing_daily_counts WHERE n > 0 AND city_id <> 0 ORDER BY 1, 2, 3').all()).toEqual(daily)
     const network = db.$client.query('SELECT date, post_type, count(*) AS n FROM listings GROUP BY 1, 2 ORDER BY 1, 2').all()

@@ -32,8 +32,8 @@ const toListing = (r: Row, v: Viewer): Listing => ({
 const rows = (db: Database, sql: string, params: SQLQueryBindings[]) => statement<Row>(db.$client, sql).all(...params)
 const countOf = (db: Database, sql: string, params: SQLQueryBindings[]) => statement<{ n: number }>(db.$client, sql).get(...params)!.n
 
-/** Filters the counts tables can answer: everything but text search, property type and budget. */
-const COUNTABLE = new Set(['country_id', 'state_id', 'city_id', 'post_type', 'sale_or_rent', 'status', 'location', 'date_from', 'date_to'])
+/** Filters the counts tables can answer: everything but text search and budget (and property type by date). */
+const COUNTABLE = new Set(['country_id', 'state_id', 'city_id', 'post_type', 'sale_or_rent', 'status', 'location', 'property_type', 'date_from', 'date_to'])
 
 /**
  * The total for the common filters from `listing_counts` (a few thousand rows kept by triggers) instead of counting a
@@ -44,6 +44,9 @@ const COUNTABLE = new Set(['country_id', 'state_id', 'city_id', 'post_type', 'sa
 function countFromTotals(db: Database, v: Viewer, f: ListingFilters): number | null {
   const used = Object.entries(f).filter(([, value]) => value !== undefined && value !== '')
   if (!used.every(([k]) => COUNTABLE.has(k))) return null
+  const dated = !!(f.date_from || f.date_to)
+  const propertyType = f.property_type?.trim() || undefined
+  if (dated && propertyType) return null
   // City 0 holds the network's counts: the place to read when no place narrows the list. A module admin's city is
   // their scope, which a state or country filter may still exclude (a city filter beats both, as in the list).
   const placeless = !f.city_id && !f.state_id && !f.country_id
@@ -60,8 +63,9 @@ function countFromTotals(db: Database, v: Viewer, f: ListingFilters): number | n
     is('location = ?', f.location),
     is('date >= ?', f.date_from || undefined),
     is('date <= ?', f.date_to || undefined),
+    is('property_type = lower(?)', propertyType),
   )
-  const table = f.date_from || f.date_to ? 'listing_day_counts' : 'listing_counts'
+  const table = dated ? 'listing_day_counts' : 'listing_counts'
   const sum = (c: Clause) => countOf(db, `select coalesce(sum(n), 0) as n from ${table} where ${c.sql}`, c.params)
   if (v.role !== 'BROKER') return sum(where)
   const others = sum(allOf(where, { sql: "status <> 'SUSPENDED'", params: [] }))
@@ -101,6 +105,15 @@ export function countListings(db: Database, cache: SnapshotCache, v: Viewer, f: 
       )
       return ftsCount(db, 'listings_fts', match) - ftsCount(db, 'listings_fts_suspended', match) + ownSuspended
     }
+    // A budget range in no zone: zone by zone (and the listings without one) through the (zone, budget) index, which
+    // holds the visibility columns too, rather than the budget index and every match's row (200 ms for a broker).
+    if (!match && (f.min_budget !== undefined || f.max_budget !== undefined) && !f.location) {
+      const zoneless = allOf(rest, { sql: 'listings.location is null', params: [] })
+      return (
+        LOCATION_ZONES.reduce((n, z) => n + countListings(db, cache, v, { ...f, location: z }), 0) +
+        countOf(db, `select count(*) as n from listings indexed by listings_location_budget_idx where ${zoneless.sql}`, zoneless.params)
+      )
+    }
     const where = allOf(rest, searchWhere(f))
     return countOf(db, `select count(*) as n from listings where ${where.sql}`, where.params)
   }, countAffectedBy(v, f))
@@ -114,7 +127,9 @@ export function countListings(db: Database, cache: SnapshotCache, v: Viewer, f: 
 export function zoneCounts(db: Database, cache: SnapshotCache, v: Viewer, filters: ListingFilters): ZoneCounts {
   const { location: _zone, ...f } = filters
   return cache.get(`zones|${scopeKey(v)}|${JSON.stringify(f)}`, () => {
-    if (countFromTotals(db, v, f) !== null)
+    // Seven totals when each is cheap: from the kept counts, or (a budget range) from the zone-and-budget index.
+    const budgetOnly = Object.entries(f).every(([k, value]) => value === undefined || value === '' || COUNTABLE.has(k) || k === 'min_budget' || k === 'max_budget')
+    if (budgetOnly || countFromTotals(db, v, f) !== null)
       return {
         total: countListings(db, cache, v, f),
         zones: Object.fromEntries(LOCATION_ZONES.map((z) => [z, countListings(db, cache, v, { ...f, location: z })])) as ZoneCounts['zones'],
@@ -153,10 +168,14 @@ function pageIds(db: Database, viewer: Viewer, filters: ListingFilters, total: n
   // A text search walks the search index newest first (its rowid is the listing id) and stops at the page.
   const [sql, params] = match
     ? [`select listings.id as id from listings_fts f join listings on listings.id = f.rowid where listings_fts match ? and ${rest.sql} order by f.rowid desc limit ? offset ?`, [match, ...rest.params, limit, offset]]
-    : [
-        `select listings.id as id from listings ${zoneIndex(db, viewer, filters, total, offset + limit)} where ${rest.sql} order by listings.id desc limit ? offset ?`,
-        [...rest.params, limit, offset],
-      ]
+    : filters.date_from || filters.date_to
+      ? // A date range: newest first as (date, id), which is id order (ids grow with dates) read straight from the date
+        // indexes from the range's end, instead of every listing of the range sorted by id (136 ms for a year).
+        [`select listings.id as id from listings where ${rest.sql} order by listings.date desc, listings.id desc limit ? offset ?`, [...rest.params, limit, offset]]
+      : [
+          `select listings.id as id from listings ${zoneIndex(db, viewer, filters, total, offset + limit)} where ${rest.sql} order by listings.id desc limit ? offset ?`,
+          [...rest.params, limit, offset],
+        ]
   return statement<{ id: number }>(db.$client, sql)
     .all(...(params as SQLQueryBindings[]))
     .map((r) => r.id)
