@@ -11,29 +11,16 @@
 // of the bench database in a temporary DATA_DIR, removed afterwards (--keep keeps it; a failed run keeps the log).
 import { Database } from 'bun:sqlite'
 import { closeSync, copyFileSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import { cpus, loadavg, tmpdir } from 'node:os'
+import { cpus, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { BENCH_EMAIL_DOMAIN } from '../db/seed/bench'
 import { DEMO_PASSWORD } from '../src/bootstrap'
 import { LOCATION_ZONES } from '../src/shared/constants'
 
+import { argValue as argOf, fmt, loadAverage, median, percentile } from './bench-stats'
 const root = new URL('..', import.meta.url).pathname
 const args = process.argv.slice(2)
-const argValue = (name: string) => {
-  const i = args.indexOf(`--${name}`)
-  return i >= 0 ? args[i + 1] : undefined
-}
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b)
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2
-}
-/** Nearest-rank percentile: of 200 samples, p99 is the 198th smallest. */
-const percentile = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b)
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!
-}
-const fmt = (ms: number) => `${ms.toFixed(ms < 1 ? 3 : 1)} ms`
-const loadAverage = () => loadavg().map((x) => x.toFixed(1)).join(' / ')
+const argValue = (name: string) => argOf(args, name)
 /** Deterministic randomness (mulberry32): the same database gives the same URLs, run after run. */
 function prng(seed: number) {
   let a = seed >>> 0

@@ -11,7 +11,7 @@
 //                 [--bench-listings 1000000] [--bench-cities 200] [--bench-brokers 20000]   (the seed's size)
 //   BENCH_LISTINGS=0 bun run bench      (same as --no-listings)
 import { existsSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync, readFileSync } from 'node:fs'
-import { loadavg, tmpdir } from 'node:os'
+import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { closeDatabase, openDatabase } from '../db/client'
 import { createApp } from '../src/app'
@@ -23,26 +23,13 @@ import type { ListingFilters } from '../src/modules/listings/model'
 import { allOf, filterWhere, searchWhere, visibleTo, type Viewer } from '../src/modules/listings/where'
 import { createTestApp } from '../tests/support/app'
 
+import { argValue as argOf, fmt, loadAverage, median, percentile } from './bench-stats'
 const root = new URL('..', import.meta.url).pathname
 const args = process.argv.slice(2)
-const argValue = (name: string) => {
-  const i = args.indexOf(`--${name}`)
-  return i >= 0 ? args[i + 1] : undefined
-}
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b)
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2
-}
-/** Nearest-rank percentile: of 200 samples, p99 is the 198th smallest. */
-const percentile = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b)
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!
-}
-const fmt = (ms: number) => `${ms.toFixed(ms < 1 ? 3 : 1)} ms`
+const argValue = (name: string) => argOf(args, name)
 
 const listingsWanted = !args.includes('--no-listings') && process.env.BENCH_LISTINGS !== '0'
 const foundationWanted = !args.includes('--listings-only')
-const loadAverage = () => loadavg().map((x) => x.toFixed(1)).join(' / ')
 const loadAtStart = loadAverage()
 
 // =================================================================================================================
