@@ -10,6 +10,7 @@ import { WORKER_ENV } from '../src/processes'
 import { signIn, type SignedIn } from './support/auth'
 import { createUser, seedPlace } from './support/fixtures'
 import { startServer, type RunningServer } from './support/server'
+import { pendingTotals } from './support/events'
 
 const root = new URL('..', import.meta.url).pathname
 let binary: string
@@ -163,21 +164,8 @@ describe('two processes on one database', () => {
   test("an approval stream on one process hears of a registration written by another within a second", async () => {
     const abort = new AbortController()
     const res = await fetch(b.url + '/api/users/pending/stream', { headers: master.bearer, signal: abort.signal })
-    const reader = res.body!.getReader()
-    const decoder = new TextDecoder()
-    let text = ''
-    const nextTotal = async () => {
-      for (;;) {
-        const m = /event: pending\ndata: (\{[^\n]*\})\n\n/.exec(text)
-        if (m) {
-          text = text.slice(m.index + m[0].length)
-          return JSON.parse(m[1]!).total as number
-        }
-        const { value, done } = await reader.read()
-        if (done) throw new Error('stream ended')
-        text += decoder.decode(value)
-      }
-    }
+    const stream = pendingTotals(res)
+    const nextTotal = stream.next
     const first = await nextTotal()
     // Written by a third party (this test's own connection): neither server process made the change.
     const t0 = performance.now()
@@ -185,7 +173,7 @@ describe('two processes on one database', () => {
     expect(await nextTotal()).toBe(first + 1)
     expect(performance.now() - t0).toBeLessThan(1000)
     abort.abort()
-    await reader.cancel().catch(() => {})
+    await stream.cancel()
   })
 
   test('failed sign-ins of one account count across processes: the sixth is refused wherever it lands', async () => {

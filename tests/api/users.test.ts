@@ -5,6 +5,7 @@ import { LIMITS } from '../../src/shared/constants'
 import { createTestApp } from '../support/app'
 import { signIn, withJson, type SignedIn } from '../support/auth'
 import { FILE_BYTES, seedPlace } from '../support/fixtures'
+import { pendingTotals } from '../support/events'
 
 const h = await createTestApp()
 afterAll(() => h.close())
@@ -207,25 +208,12 @@ describe('live pending count', () => {
     const abort = new AbortController()
     const res = await h.request('/api/users/pending/stream', { headers: moduleAdmin.bearer, signal: abort.signal })
     expect(res.headers.get('content-type')).toContain('text/event-stream')
-    const reader = res.body!.getReader()
-    const decoder = new TextDecoder()
-    let text = ''
-    const nextTotal = async () => {
-      for (;;) {
-        const m = /event: pending\ndata: (\{[^\n]*\})\n\n/.exec(text)
-        if (m) {
-          text = text.slice(m.index + m[0].length)
-          return JSON.parse(m[1]!).total as number
-        }
-        const { value, done } = await reader.read()
-        if (done) throw new Error('stream ended')
-        text += decoder.decode(value)
-      }
-    }
+    const stream = pendingTotals(res)
+    const nextTotal = stream.next
     const first = await nextTotal()
     await register()
     expect(await nextTotal()).toBe(first + 1)
     abort.abort()
-    await reader.cancel().catch(() => {})
+    await stream.cancel()
   })
 })
