@@ -13,6 +13,9 @@ ensureChromium() // browser tests fail with its message when it is missing; the 
 
 type Run = { passed: number; failed: number; ok: boolean }
 
+// The names of failed tests, repeated just above the summary: a long run's log is often read from its tail only.
+const failures: string[] = []
+
 // The type check counts as one more test: a type error fails the run like any other.
 const typecheck = Bun.spawnSync([process.execPath, 'x', 'tsc', '--noEmit', '-p', '.'], { cwd: root, stdout: 'inherit', stderr: 'inherit' })
 const typecheckPassed = typecheck.exitCode === 0
@@ -28,10 +31,14 @@ async function bunTest(testArgs: string[], env: Record<string, string> = {}): Pr
   let tail = ''
   async function relay(stream: ReadableStream<Uint8Array>, out: NodeJS.WriteStream) {
     const decoder = new TextDecoder()
+    let partial = ''
     for await (const chunk of stream) {
       const text = decoder.decode(chunk, { stream: true })
       out.write(text)
       tail = (tail + text).slice(-4000)
+      const lines = (partial + text).split('\n')
+      partial = lines.pop()!
+      for (const line of lines) if (line.startsWith('(fail)')) failures.push(line)
     }
   }
   await Promise.all([relay(proc.stdout, process.stdout), relay(proc.stderr, process.stderr)])
@@ -58,6 +65,7 @@ else {
   }
 }
 
+if (failures.length) console.log(`\nFailed:\n${failures.join('\n')}`)
 const passed = runs.reduce((n, r) => n + r.passed, 0) + (typecheckPassed ? 1 : 0)
 const failed = runs.reduce((n, r) => n + r.failed, 0) + (typecheckPassed ? 0 : 1)
 console.log(`${passed} passed, ${failed} failed`)
