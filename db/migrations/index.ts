@@ -15,6 +15,7 @@ import m11 from './0011_change_feed.sql' with { type: 'text' }
 import m12 from './0012_listing_day_counts.sql' with { type: 'text' }
 import m13 from './0013_listing_counts_by_property_type.sql' with { type: 'text' }
 import m14 from './0014_listings_date_order.sql' with { type: 'text' }
+import m15 from './0015_listings_search_tags.sql' with { type: 'text' }
 
 export const migrationJournal = journal
 export const migrationFiles: Record<string, string> = {
@@ -33,4 +34,5 @@ export const migrationFiles: Record<string, string> = {
   '0012_listing_day_counts': m12,
   '0013_listing_counts_by_property_type': m13,
   '0014_listings_date_order': m14,
+  '0015_listings_search_tags': m15,
 }

@@ -31,6 +31,10 @@ import {
 } from './demo'
 import { DEMO_GEOGRAPHY } from './geography'
 
+/** The search indexes' tags of a listing `l`, as the triggers of migration 0015 write them. */
+const SEARCH_TAGS =
+  "concat_ws(' ', 'c' || l.city_id, 't' || lower(l.post_type), 'd' || lower(l.sale_or_rent), 's' || lower(replace(l.status, '_', '')), 'z' || lower(l.location))"
+
 export type BenchSeedOptions = {
   listings: number
   cities: number
@@ -405,12 +409,12 @@ export function seedBench(db: Database, opts: BenchSeedOptions): BenchSeedResult
         // The trigger's own expressions, over every row in id order: the rows it would have inserted, in its order.
         // (The change feed's trigger has no such pass: no process has cached anything of a database being built.)
         sqlite.exec(
-          'INSERT INTO listings_fts(rowid, entry_id, owner_name, locality, property_type, details) ' +
-            'SELECT l.id, l.entry_id, (SELECT full_name FROM users WHERE id = l.owner_user_id), l.locality, l.property_type, l.details FROM listings l ORDER BY l.id',
+          'INSERT INTO listings_fts(rowid, entry_id, owner_name, locality, property_type, details, tags) ' +
+            `SELECT l.id, l.entry_id, (SELECT full_name FROM users WHERE id = l.owner_user_id), l.locality, l.property_type, l.details, ${SEARCH_TAGS} FROM listings l ORDER BY l.id`,
         )
         sqlite.exec(
-          'INSERT INTO listings_fts_suspended(rowid, entry_id, owner_name, locality, property_type, details) ' +
-            "SELECT l.id, l.entry_id, (SELECT full_name FROM users WHERE id = l.owner_user_id), l.locality, l.property_type, l.details FROM listings l WHERE l.id >= " +
+          'INSERT INTO listings_fts_suspended(rowid, entry_id, owner_name, locality, property_type, details, tags) ' +
+            `SELECT l.id, l.entry_id, (SELECT full_name FROM users WHERE id = l.owner_user_id), l.locality, l.property_type, l.details, ${SEARCH_TAGS} FROM listings l WHERE l.id >= ` +
             firstId +
             " AND l.status = 'SUSPENDED' ORDER BY l.id",
         )

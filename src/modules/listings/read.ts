@@ -6,7 +6,7 @@ import { fieldError, notFound } from '../../http/errors'
 import type { SnapshotCache } from '../../../db/snapshot-cache'
 import type { Listing, ListingFilters, ListingPage, ListingQuery, ZoneCounts } from './model'
 import { countAffectedBy, ownListingsAffectedBy, pageAffectedBy, zonesAffectedBy } from './affects'
-import { allOf, canEdit, ftsQuery, filterWhere, searchWhere, visibleTo, type Clause, type Viewer } from './where'
+import { allOf, canEdit, filterWhere, listedWhere, matching, searchPlan, visibleTo, type Clause, type SearchPlan, type Viewer } from './where'
 
 export { canEdit, ftsQuery, visibleTo, type Viewer } from './where'
 
@@ -91,32 +91,41 @@ export function countListings(db: Database, cache: SnapshotCache, v: Viewer, f: 
   return cache.get(`${scopeKey(v)}|${JSON.stringify(f)}`, () => {
     const fromTotals = countFromTotals(db, v, f)
     if (fromTotals !== null) return fromTotals
-    const match = f.search ? ftsQuery(f.search) : null
+    const plan = searchPlan(v, f)
+    if (plan) return countSearch(db, v, plan)
     const rest = allOf(visibleTo(v), filterWhere(f))
-    // A search and nothing else: the search indexes alone know how many match. A broker sees every match but other
-    // brokers' suspended ones, which have an index of their own (a few percent of all listings).
-    if (match && rest.sql === '1') return ftsCount(db, 'listings_fts', match)
-    if (match && v.role === 'BROKER' && filterWhere(f).sql === '1') {
-      const ownSuspended = countOf(
-        db,
-        `select count(*) as n from listings_fts_suspended where listings_fts_suspended match ? and rowid in
-          (select id from listings indexed by listings_owner_id_idx where owner_user_id = ? and status = 'SUSPENDED')`,
-        [match, v.id],
-      )
-      return ftsCount(db, 'listings_fts', match) - ftsCount(db, 'listings_fts_suspended', match) + ownSuspended
-    }
     // A budget range in no zone: zone by zone (and the listings without one) through the (zone, budget) index, which
     // holds the visibility columns too, rather than the budget index and every match's row (200 ms for a broker).
-    if (!match && (f.min_budget !== undefined || f.max_budget !== undefined) && !f.location) {
+    if ((f.min_budget !== undefined || f.max_budget !== undefined) && !f.location) {
       const zoneless = allOf(rest, { sql: 'listings.location is null', params: [] })
       return (
         LOCATION_ZONES.reduce((n, z) => n + countListings(db, cache, v, { ...f, location: z }), 0) +
         countOf(db, `select count(*) as n from listings indexed by listings_location_budget_idx where ${zoneless.sql}`, zoneless.params)
       )
     }
-    const where = allOf(rest, searchWhere(f))
-    return countOf(db, `select count(*) as n from listings where ${where.sql}`, where.params)
+    return countOf(db, `select count(*) as n from listings where ${rest.sql}`, rest.params)
   }, countAffectedBy(v, f))
+}
+
+/**
+ * A search's total. When the index's tag holds every filter, the search indexes alone know it: for a master admin (or a
+ * module admin, whose city is the tag) the matches; for a broker every match but other brokers' suspended ones, which
+ * have an index of their own (a few percent of all listings). Otherwise the matches' rows are checked for the rest.
+ */
+function countSearch(db: Database, v: Viewer, { match, rest, viewerCovered }: SearchPlan): number {
+  const filtered = filterWhere(rest)
+  if (filtered.sql === '1' && viewerCovered) return ftsCount(db, 'listings_fts', match)
+  if (filtered.sql === '1' && v.role === 'BROKER') {
+    const ownSuspended = countOf(
+      db,
+      `select count(*) as n from listings_fts_suspended where listings_fts_suspended match ? and rowid in
+        (select id from listings indexed by listings_owner_id_idx where owner_user_id = ? and status = 'SUSPENDED')`,
+      [match, v.id],
+    )
+    return ftsCount(db, 'listings_fts', match) - ftsCount(db, 'listings_fts_suspended', match) + ownSuspended
+  }
+  const where = allOf(visibleTo(v), filtered, matching(match))
+  return countOf(db, `select count(*) as n from listings where ${where.sql}`, where.params)
 }
 
 /**
@@ -134,7 +143,7 @@ export function zoneCounts(db: Database, cache: SnapshotCache, v: Viewer, filter
         total: countListings(db, cache, v, f),
         zones: Object.fromEntries(LOCATION_ZONES.map((z) => [z, countListings(db, cache, v, { ...f, location: z })])) as ZoneCounts['zones'],
       }
-    const where = allOf(visibleTo(v), filterWhere(f), searchWhere(f))
+    const where = listedWhere(v, f)
     const found = statement<{ location: string | null; n: number }>(db.$client, `select location, count(*) as n from listings where ${where.sql} group by location`).all(
       ...where.params,
     )
@@ -163,11 +172,12 @@ function zoneIndex(db: Database, viewer: Viewer, f: ListingFilters, total: numbe
 
 /** The ids of one page, newest first, from the indexes alone (the joins then run for these rows only). */
 function pageIds(db: Database, viewer: Viewer, filters: ListingFilters, total: number, limit: number, offset: number): number[] {
-  const match = filters.search ? ftsQuery(filters.search) : null
-  const rest = allOf(visibleTo(viewer), filterWhere(filters))
-  // A text search walks the search index newest first (its rowid is the listing id) and stops at the page.
-  const [sql, params] = match
-    ? [`select listings.id as id from listings_fts f join listings on listings.id = f.rowid where listings_fts match ? and ${rest.sql} order by f.rowid desc limit ? offset ?`, [match, ...rest.params, limit, offset]]
+  const plan = searchPlan(viewer, filters)
+  const rest = allOf(visibleTo(viewer), filterWhere(plan ? plan.rest : filters))
+  // A text search walks the search index newest first (its rowid is the listing id), narrowed by a tag, and stops at
+  // the page.
+  const [sql, params] = plan
+    ? [`select listings.id as id from listings_fts f join listings on listings.id = f.rowid where listings_fts match ? and ${rest.sql} order by f.rowid desc limit ? offset ?`, [plan.match, ...rest.params, limit, offset]]
     : filters.date_from || filters.date_to
       ? // A date range: newest first as (date, id), which is id order (ids grow with dates) read straight from the date
         // indexes from the range's end, instead of every listing of the range sorted by id (136 ms for a year).
@@ -219,7 +229,7 @@ export const myListingsText = (db: Database, pages: SnapshotCache, viewer: Viewe
 
 /** The rows of a filtered list in batches, newest first, by keyset (no OFFSET): for exports of any size. */
 export function* listingBatches(db: Database, viewer: Viewer, filters: ListingFilters, batchSize = 1000): Generator<Listing[]> {
-  const where = allOf(visibleTo(viewer), filterWhere(filters), searchWhere(filters))
+  const where = listedWhere(viewer, filters)
   const sql = `select ${COLUMNS} ${FROM} where ${where.sql === '1' ? '' : `(${where.sql}) and `}listings.id < ? order by listings.id desc limit ?`
   let before = Number.MAX_SAFE_INTEGER
   for (;;) {
