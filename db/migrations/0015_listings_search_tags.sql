@@ -1,5 +1,5 @@
 -- The search indexes carry the filters a search is combined with, as tags in a column of their own (decision record
--- 009): city `c12`, post type `tavl`, deal `dsale`, status `sonhold`, zone `znorth`. "A word in Mumbai" is then one
+-- 008): city `c12`, post type `tavl`, deal `dsale`, status `sonhold`, zone `znorth`. "A word in Mumbai" is then one
 -- FTS5 query, `tags : (c12) AND {text columns} : ("word"*)`, that merges two lists of ids inside the index, instead of
 -- reading every listing the word matches to learn its city (88,000 rows: 50 ms over HTTP at a million listings).
 -- FTS5 tables cannot gain a column: both are rebuilt.

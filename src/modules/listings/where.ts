@@ -58,7 +58,7 @@ export type SearchPlan = { match: string; rest: ListingFilters; viewerCovered: b
 
 /**
  * The search indexes carry each listing's city, zone, status, post type and deal as tags (migration 0015, decision
- * record 009). One of the filters goes into the FTS5 query, the most selective there is: the city (a module admin's
+ * record 008). One of the filters goes into the FTS5 query, the most selective there is: the city (a module admin's
  * own, if none is asked), else the zone, a status other than ACTIVE, the post type, the deal. Measured at a million
  * listings: a common word in a city 9 ms, against 42 ms reading the word's 88,000 rows for their city; each further
  * tag of low selectivity costs more than checking the few remaining rows. `viewerCovered`: the tag already limits the
