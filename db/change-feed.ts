@@ -39,6 +39,22 @@ export class ChangeFeed {
     return this.last
   }
 
+  /**
+   * Runs `read` in one read transaction together with the feed's newest position: what it computes is exactly the
+   * database as of `seq` (no later change in it, none before missing), so changes after `seq` can be applied to it one
+   * by one. Nested cached lookups compute without the cache meanwhile (they see `inTransaction`).
+   */
+  snapshot<T>(read: () => T): { value: T; seq: number } {
+    const client = this.db.$client
+    client.run('begin')
+    try {
+      const seq = statement<{ seq: number | null }, []>(client, 'select max(seq) as seq from change_feed').get()!.seq ?? 0
+      return { value: read(), seq }
+    } finally {
+      client.run('commit')
+    }
+  }
+
   subscribe(listener: (event: FeedEvent) => void): () => void {
     this.listeners.add(listener)
     return () => this.listeners.delete(listener)

@@ -5,7 +5,20 @@ type Limits = { entries?: number; /** Summed `weigh` of the entries (e.g. bytes 
 /** Which changes make a cached answer wrong. Without one, every change in the feed does. */
 export type AffectedBy = (change: Change) => boolean
 
-type Entry = { value: unknown; weight: number; affectedBy: AffectedBy | null }
+/**
+ * The answer after a change that affects it (a count +1 or -1), or undefined when only computing it again can tell.
+ * Such answers are kept up to date through writes instead of being recomputed after each.
+ */
+export type Adjust<T> = (value: T, change: Change) => T | undefined
+
+type Entry = {
+  value: unknown
+  weight: number
+  affectedBy: AffectedBy | null
+  adjust: Adjust<unknown> | null
+  /** The feed position the value is exactly as of (adjustable entries): earlier changes are in it already. */
+  seq: number
+}
 
 /**
  * Answers computed from the database (totals, aggregates, whole pages), each forgotten as soon as a change that can
@@ -40,7 +53,7 @@ export class SnapshotCache {
    * with the lookup that computes is the one kept (it may close over what `compute` found, e.g. a page's ids).
    * Inside a transaction nothing is cached or served from the cache: the transaction may see its own writes.
    */
-  get<T>(key: string, compute: () => T, affectedBy?: AffectedBy): T {
+  get<T>(key: string, compute: () => T, affectedBy?: AffectedBy, adjust?: Adjust<T>): T {
     if (!this.feed.sync()) return compute()
     const hit = this.entries.get(key)
     if (hit) {
@@ -48,10 +61,12 @@ export class SnapshotCache {
       this.entries.set(key, hit)
       return hit.value as T
     }
-    const value = compute()
+    // An adjustable answer must be computed at a known feed position, or a change committed between the last sync and
+    // the computation would be counted twice: once in the value, once applied.
+    const { value, seq } = adjust ? this.feed.snapshot(compute) : { value: compute(), seq: this.feed.seq }
     const weight = this.limits.weigh(value)
     if (weight > this.limits.weight) return value
-    this.entries.set(key, { value, weight, affectedBy: affectedBy ?? null })
+    this.entries.set(key, { value, weight, affectedBy: affectedBy ?? null, adjust: (adjust as Adjust<unknown>) ?? null, seq })
     this.weight += weight
     while (this.entries.size > this.limits.entries || this.weight > this.limits.weight) {
       const [oldest, entry] = this.entries.entries().next().value!
@@ -64,8 +79,19 @@ export class SnapshotCache {
   private apply(event: FeedEvent) {
     if ('reset' in event) return this.clear()
     for (const [key, entry] of this.entries) {
-      const { affectedBy } = entry
-      if (affectedBy === null || event.changes.some(affectedBy)) {
+      const { affectedBy, adjust } = entry
+      if (adjust) {
+        for (const change of event.changes) {
+          if (change.seq <= entry.seq || (affectedBy && !affectedBy(change))) continue
+          const next = adjust(entry.value, change)
+          if (next === undefined) {
+            this.entries.delete(key)
+            this.weight -= entry.weight
+            break
+          }
+          entry.value = next
+        }
+      } else if (affectedBy === null || event.changes.some(affectedBy)) {
         this.entries.delete(key)
         this.weight -= entry.weight
       }

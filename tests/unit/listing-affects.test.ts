@@ -6,7 +6,8 @@ import fc from 'fast-check'
 import type { SQLQueryBindings } from 'bun:sqlite'
 import { closeDatabase, openDatabase } from '../../db/client'
 import { listings } from '../../db/schema'
-import { listingMatches, listingVisible, pageAffectedBy } from '../../src/modules/listings/affects'
+import { eq } from 'drizzle-orm'
+import { countDelta, listingMatches, listingVisible, pageAffectedBy, zonesAfter } from '../../src/modules/listings/affects'
 import type { ListingFilters } from '../../src/modules/listings/model'
 import { allOf, filterWhere, searchWhere, visibleTo, type Viewer } from '../../src/modules/listings/where'
 import { createUser, seedPlace } from '../support/fixtures'
@@ -141,5 +142,57 @@ describe('what a listing change can affect', () => {
     expect(pageAffectedBy(master, { location: 'West' }, new Set([recorded.id + 1]))(edit)).toBe(false)
     // Out of a budget range: every page of that range moves.
     expect(pageAffectedBy(master, { max_budget: 150 }, new Set())(edit)).toBe(true)
+  })
+
+  test('counts kept through changes: where the judgement is exact (no search, ASCII property types) it is +1, -1 or 0 exactly as SQL counts', () => {
+    let exact = 0
+    let moved = 0
+    const lastChange = () => {
+      const r = db.$client.query<{ seq: number; before: string | null; after: string | null }, []>("select seq, before, after from change_feed where topic = 'listing' order by seq desc limit 1").get()!
+      return { seq: r.seq, topic: 'listing' as const, before: r.before && JSON.parse(r.before), after: r.after && JSON.parse(r.after) }
+    }
+    fc.assert(
+      fc.property(listingArb, listingArb, filtersArb, viewerArb, fc.boolean(), (first, second, f, v, remove) => {
+        const { id } = insert(first)
+        const before = sqlSees(v, f, id)
+        // The listing edited into the second one's fields (owner, place and all), or deleted.
+        if (remove) db.delete(listings).where(eq(listings.id, id)).run()
+        else
+          db.update(listings)
+            .set({ postType: second.postType, saleOrRent: second.saleOrRent, propertyType: second.propertyType, budget: second.budget, location: second.location, status: second.status, date: second.date, ownerUserId: owners[second.owner]!.id, cityId: cityIds[second.city]! })
+            .where(eq(listings.id, id))
+            .run()
+        const after = !remove && sqlSees(v, f, id)
+        const change = lastChange()
+        const delta = countDelta(v, f, change)
+        const exactCase = !f.search && (!f.property_type || !/[^\x00-\x7f]/.test(`${f.property_type}${first.propertyType}${remove ? '' : second.propertyType}`))
+        if (!exactCase) return expect(delta).toBeNull()
+        exact++
+        if (before !== after) moved++
+        expect({ f, v, delta }).toEqual({ f, v, delta: Number(after) - Number(before) })
+        // The zone chips move the same way, the listing's zone included.
+        const zones = { total: 10, zones: { North: 5, West: 5, Central: 0 } }
+        const next = zonesAfter(v, f, zones, change)!
+        expect(next.total).toBe(10 + Number(after) - Number(before))
+        expect(Object.values(next.zones).reduce((a, b) => a + b, 0) - 10).toBe(
+          (after && change.after?.location ? 1 : 0) - (before && change.before?.location ? 1 : 0),
+        )
+      }),
+      { numRuns: 3000 },
+    )
+    expect(exact).toBeGreaterThan(1000)
+    expect(moved).toBeGreaterThan(200)
+  })
+
+  test('a search, or a change of places or of an owner\'s name, is never adjusted: only counting again can tell', () => {
+    const { recorded } = insert({ postType: 'AVL', saleOrRent: 'SALE', propertyType: 'Flat', budget: 100, location: 'West', locality: 'Andheri', details: null, status: 'ACTIVE', date: '2026-11-24', owner: 0, city: 0 })
+    const master: Viewer = { id: 999, role: 'MASTER_ADMIN', cityId: null }
+    const added = { seq: 1, topic: 'listing' as const, before: null, after: recorded }
+    expect(countDelta(master, { search: 'andheri' }, added)).toBeNull()
+    expect(countDelta(master, { location: 'West' }, added)).toBe(1)
+    expect(countDelta(master, { property_type: 'café' }, added)).toBeNull()
+    expect(countDelta(master, {}, { seq: 2, topic: 'geography', before: null, after: {} })).toBeNull()
+    expect(countDelta(master, { search: 'rao' }, { seq: 3, topic: 'user', before: { full_name: 'A' }, after: { full_name: 'B' } })).toBeNull()
+    expect(countDelta(master, { location: 'West' }, { seq: 3, topic: 'user', before: { full_name: 'A' }, after: { full_name: 'B' } })).toBe(0)
   })
 })

@@ -106,4 +106,38 @@ describe('SnapshotCache', () => {
     expect(runs).toBe(4)
     expect(cache.size).toBe(1)
   })
+
+  test('an adjustable answer is kept up to date change by change, each change counted once, even one committed while it was computed', () => {
+    const cache = new SnapshotCache(feed)
+    const countries = () => db.$client.query<{ n: number }, []>('select count(*) as n from countries').get()!.n
+    let runs = 0
+    let writeDuring = true
+    let adjustable = true
+    const read = () =>
+      cache.get(
+        'countries',
+        () => {
+          runs++
+          // Another process commits while this one computes: either in the answer and its feed position, or neither.
+          if (writeDuring) addCountry(other)
+          writeDuring = false
+          return countries()
+        },
+        (c) => c.topic === 'geography',
+        // Geography changes carry no rows: in this test each is one more country, until it says it cannot tell.
+        (n) => (adjustable ? n + 1 : undefined),
+      )
+    // The answer is the database as it was when the computation began; the country added meanwhile comes as a change.
+    expect(read()).toBe(countries() - 1)
+    expect(read()).toBe(countries())
+    addCountry()
+    addCountry(other)
+    expect(read()).toBe(countries())
+    expect(runs).toBe(1)
+    // A change the adjustment cannot take drops it: computed again.
+    adjustable = false
+    other.$client.run("UPDATE countries SET name = name || '!' WHERE id = (SELECT max(id) FROM countries)")
+    expect(read()).toBe(countries())
+    expect(runs).toBe(2)
+  })
 })

@@ -86,6 +86,43 @@ function sides(c: Change, v: Viewer, f: ListingFilters) {
   return { before: seen(c.before), after: seen(c.after) }
 }
 
+const ascii = (s: unknown) => typeof s !== 'string' || !/[^\x00-\x7f]/.test(s)
+
+/**
+ * Whether `sides` says exactly what SQL would for this change: everything but a search (judged loosely, as word
+ * prefixes) and a property type outside ASCII (compared loosely too). `tests/unit/listing-affects.test.ts` checks the
+ * exact cases against SQL both ways.
+ */
+const judgedExactly = (c: Change, f: ListingFilters) =>
+  !f.search && (!f.property_type || (ascii(f.property_type) && ascii(c.before?.property_type) && ascii(c.after?.property_type)))
+
+/**
+ * How a change moves a count of these filters: +1 a listing entering the set, -1 leaving it, 0 neither; null when only
+ * a new count can tell (a search, a place or an owner's name changed). Counts are kept up to date with it rather than
+ * recounted after every write (docs/decisions/005-change-feed.md).
+ */
+export const countDelta = (v: Viewer, f: ListingFilters, c: Change): number | null => {
+  if (c.topic !== 'listing') return touchesListingRows(c, f) ? null : 0
+  if (!judgedExactly(c, f)) return null
+  const s = sides(c, v, f)
+  return Number(s.after) - Number(s.before)
+}
+
+/** The zone chips after a change (the filters without a zone), or null when only a new count can tell. */
+export const zonesAfter = <Z extends { total: number; zones: Record<string, number> }>(v: Viewer, f: ListingFilters, counts: Z, c: Change): Z | null => {
+  if (c.topic !== 'listing') return touchesListingRows(c, f) ? null : counts
+  if (!judgedExactly(c, f)) return null
+  const s = sides(c, v, f)
+  const zones = { ...counts.zones }
+  const move = (row: Record<string, unknown> | null, by: number) => {
+    const zone = row?.location as string | null | undefined
+    if (zone && zone in zones) zones[zone]! += by
+  }
+  if (s.before) move(c.before, -1)
+  if (s.after) move(c.after, +1)
+  return { ...counts, total: counts.total + Number(s.after) - Number(s.before), zones }
+}
+
 /** A total (or any count) of these filters: only a listing entering or leaving the set changes it. */
 export const countAffectedBy =
   (v: Viewer, f: ListingFilters): AffectedBy =>

@@ -5,7 +5,7 @@ import { LOCATION_ZONES, PAGE_SIZES } from '../../shared/constants'
 import { fieldError, notFound } from '../../http/errors'
 import type { SnapshotCache } from '../../../db/snapshot-cache'
 import type { Listing, ListingFilters, ListingPage, ListingQuery, ZoneCounts } from './model'
-import { countAffectedBy, ownListingsAffectedBy, pageAffectedBy, zonesAffectedBy } from './affects'
+import { countAffectedBy, countDelta, ownListingsAffectedBy, pageAffectedBy, zonesAffectedBy, zonesAfter } from './affects'
 import { allOf, canEdit, filterWhere, listedWhere, matching, searchPlan, visibleTo, type Clause, type SearchPlan, type Viewer } from './where'
 
 export { canEdit, ftsQuery, visibleTo, type Viewer } from './where'
@@ -104,7 +104,10 @@ export function countListings(db: Database, cache: SnapshotCache, v: Viewer, f: 
       )
     }
     return countOf(db, `select count(*) as n from listings where ${rest.sql}`, rest.params)
-  }, countAffectedBy(v, f))
+  }, countAffectedBy(v, f), (n, c) => {
+    const delta = countDelta(v, f, c)
+    return delta === null ? undefined : n + delta
+  })
 }
 
 /**
@@ -149,7 +152,7 @@ export function zoneCounts(db: Database, cache: SnapshotCache, v: Viewer, filter
     )
     const zones = Object.fromEntries(LOCATION_ZONES.map((z) => [z, found.find((r) => r.location === z)?.n ?? 0])) as ZoneCounts['zones']
     return { total: found.reduce((n, r) => n + r.n, 0), zones }
-  }, zonesAffectedBy(v, f))
+  }, zonesAffectedBy(v, f), (counts, c) => zonesAfter(v, f, counts, c) ?? undefined)
 }
 
 /** Filters a zone-and-budget page may be read for through one of the zone's two indexes. */
