@@ -1,7 +1,8 @@
 import type { Change } from '../../../db/change-feed'
 import type { AffectedBy } from '../../../db/snapshot-cache'
 import type { ListingFilters } from './model'
-import type { Viewer } from './where'
+import { ftsQuery, type Viewer } from './where'
+import { textMatches } from './search-judge'
 
 /** A listing as the change feed records it (migration 0011): its place, the filter fields and its searchable text. */
 type FeedListing = {
@@ -25,15 +26,36 @@ const fold = (s: string) => s.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCa
 const words = (s: string) => fold(s).split(/[^\p{L}\p{N}]+/u).filter(Boolean)
 const tokenCache = new WeakMap<FeedListing, string[]>()
 
+/** The typed words as the search index takes them (`ftsQuery`): each split into its parts. */
+const searchWords = (search: string) =>
+  search
+    .toLowerCase()
+    .split(/\s+/)
+    .map((w) => w.split(/[^\p{L}\p{N}]+/u).filter(Boolean))
+    .filter((parts) => parts.length > 0)
+
+/** A search of single words (no "MUM-0001"): FTS5 judges it exactly on the feed's one-string text. */
+const exactSearch = (search: string) => searchWords(search).every((parts) => parts.length === 1)
+
+const matchCache = new WeakMap<FeedListing, Map<string, boolean>>()
+
 /**
- * Could this listing match the search? Every part of every typed word must begin some word of the listing's text.
- * That is looser than the index (which also wants a word's parts in sequence), so it errs on the side of "yes": an
- * answer is sometimes dropped for nothing, never kept when wrong. Text outside ASCII, where the index's folding and
- * ours could differ, always counts as a match.
+ * Could this listing match the search? For single words, exactly as the index says (`textMatches`: FTS5 on the feed's
+ * text). A word made of parts must match them in sequence within one field, which the one-string text cannot tell: there
+ * every part must begin some word of the listing's text, looser than the index, so it errs on the side of "yes" (an
+ * answer is sometimes dropped for nothing, never kept when wrong); text outside ASCII always counts as a match there.
  */
 function mayMatchSearch(search: string, l: FeedListing): boolean {
+  const query = ftsQuery(search)
+  if (query === null) return true // no words: SQL has no search clause either
+  if (exactSearch(search)) {
+    let known = matchCache.get(l)
+    if (!known) matchCache.set(l, (known = new Map()))
+    let hit = known.get(query)
+    if (hit === undefined) known.set(query, (hit = textMatches(query, l.text)))
+    return hit
+  }
   const typed = words(search)
-  if (typed.length === 0) return true
   if (/[^\x00-\x7f]/.test(search) || /[^\x00-\x7f]/.test(l.text)) return true
   let tokens = tokenCache.get(l)
   if (!tokens) tokenCache.set(l, (tokens = words(l.text)))
@@ -89,16 +111,16 @@ function sides(c: Change, v: Viewer, f: ListingFilters) {
 const ascii = (s: unknown) => typeof s !== 'string' || !/[^\x00-\x7f]/.test(s)
 
 /**
- * Whether `sides` says exactly what SQL would for this change: everything but a search (judged loosely, as word
- * prefixes) and a property type outside ASCII (compared loosely too). `tests/unit/listing-affects.test.ts` checks the
+ * Whether `sides` says exactly what SQL would for this change: everything but a search with a word of parts (judged
+ * loosely, as word prefixes) and a property type outside ASCII (compared loosely too). `tests/unit/listing-affects.test.ts` checks the
  * exact cases against SQL both ways.
  */
 const judgedExactly = (c: Change, f: ListingFilters) =>
-  !f.search && (!f.property_type || (ascii(f.property_type) && ascii(c.before?.property_type) && ascii(c.after?.property_type)))
+  (!f.search || exactSearch(f.search)) && (!f.property_type || (ascii(f.property_type) && ascii(c.before?.property_type) && ascii(c.after?.property_type)))
 
 /**
  * How a change moves a count of these filters: +1 a listing entering the set, -1 leaving it, 0 neither; null when only
- * a new count can tell (a search, a place or an owner's name changed). Counts are kept up to date with it rather than
+ * a new count can tell (a search with a word of parts, a place or an owner's name changed). Counts are kept up to date with it rather than
  * recounted after every write (docs/decisions/005-change-feed.md).
  */
 export const countDelta = (v: Viewer, f: ListingFilters, c: Change): number | null => {
