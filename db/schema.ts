@@ -298,6 +298,22 @@ export const listingDayCounts = sqliteTable(
 )
 
 /**
+ * How many listings each block of 1,024 ids holds (`block` = id >> 10), suspended apart, per city and under city 0 for
+ * the network: a deep page (offset 50,000) finds its block by summing a few dozen rows, then walks less than one block,
+ * instead of stepping over 50,000 listings (docs/decisions/007-kept-counts.md).
+ */
+export const listingIdBlocks = sqliteTable(
+  'listing_id_blocks',
+  {
+    cityId: integer('city_id').notNull(),
+    block: integer('block').notNull(),
+    suspended: integer('suspended').notNull(),
+    n: integer('n').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.cityId, t.block, t.suspended] })],
+)
+
+/**
  * The change feed (docs/decisions/005-change-feed.md): one row per write to the tables that cached answers are
  * computed from, appended by triggers in the writer's own transaction. `seq` only grows, so any process (and, later,
  * any machine) follows it by remembering the last one it has seen; a trigger keeps the newest 10,000 rows.

@@ -16,6 +16,7 @@ import m12 from './0012_listing_day_counts.sql' with { type: 'text' }
 import m13 from './0013_listing_counts_by_property_type.sql' with { type: 'text' }
 import m14 from './0014_listings_date_order.sql' with { type: 'text' }
 import m15 from './0015_listings_search_tags.sql' with { type: 'text' }
+import m16 from './0016_listing_id_blocks.sql' with { type: 'text' }
 
 export const migrationJournal = journal
 export const migrationFiles: Record<string, string> = {
@@ -35,4 +36,5 @@ export const migrationFiles: Record<string, string> = {
   '0013_listing_counts_by_property_type': m13,
   '0014_listings_date_order': m14,
   '0015_listings_search_tags': m15,
+  '0016_listing_id_blocks': m16,
 }

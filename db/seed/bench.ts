@@ -334,7 +334,7 @@ export function seedBench(db: Database, opts: BenchSeedOptions): BenchSeedResult
       }
       if (opts.bulkFts ?? true) {
         const trg = sqlite
-          .query<{ name: string; sql: string }, []>("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name IN ('listings_fts_after_insert', 'listings_fts_suspended_after_insert', 'listing_counts_after_insert', 'analytics_counts_after_insert', 'change_feed_listing_insert', 'listing_day_counts_after_insert')")
+          .query<{ name: string; sql: string }, []>("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name IN ('listings_fts_after_insert', 'listings_fts_suspended_after_insert', 'listing_counts_after_insert', 'analytics_counts_after_insert', 'change_feed_listing_insert', 'listing_day_counts_after_insert', 'listing_id_blocks_after_insert')")
           .all()
         for (const t of trg) {
           saved.triggers.push(t.sql)
@@ -435,6 +435,11 @@ export function seedBench(db: Database, opts: BenchSeedOptions): BenchSeedResult
           sqlite.exec(
             `INSERT INTO listing_day_counts (city_id, date, post_type, sale_or_rent, status, location, n) SELECT ${city}, date, post_type, sale_or_rent, status, ` +
               `coalesce(location, ''), count(*) FROM listings WHERE id >= ${firstId} GROUP BY 1, 2, 3, 4, 5, 6 ON CONFLICT DO UPDATE SET n = n + excluded.n`,
+          )
+        for (const city of ['city_id', '0'])
+          sqlite.exec(
+            `INSERT INTO listing_id_blocks (city_id, block, suspended, n) SELECT ${city}, id >> 10, status = 'SUSPENDED', count(*) FROM listings ` +
+              `WHERE id >= ${firstId} GROUP BY 1, 2, 3 ON CONFLICT DO UPDATE SET n = n + excluded.n`,
           )
         sqlite.exec(
           'INSERT INTO listing_daily_counts (date, city_id, post_type, n) SELECT date, city_id, post_type, count(*) FROM listings WHERE id >= ' +

@@ -173,6 +173,55 @@ function zoneIndex(db: Database, viewer: Viewer, f: ListingFilters, total: numbe
   return walk < 4 * total ? 'indexed by listings_location_id_idx' : 'indexed by listings_location_budget_idx'
 }
 
+/** Listings per block of ids in `listing_id_blocks` (migration 0016): block = id >> 10. */
+const BLOCK_BITS = 10
+
+/**
+ * Where a deep page of the whole network or of one city starts: below which id, after skipping how many of the
+ * listings the viewer sees. `listing_id_blocks` counts each block of 1,024 ids (suspended apart), so finding the block
+ * sums a few dozen rows, and the walk that follows crosses less than one block instead of the whole offset (a broker's
+ * page 4,000: 5.3 ms of stepping over 100,000 listings). Null for other filters, or a page near the top.
+ */
+function deepPageStart(db: Database, v: Viewer, f: ListingFilters, offset: number): { below: number; skip: number } | null {
+  if (offset < 1 << BLOCK_BITS) return null
+  const used = Object.entries(f).filter(([, value]) => value !== undefined && value !== '')
+  if (!used.every(([k]) => k === 'city_id')) return null
+  if (v.role === 'MODULE_ADMIN' && (v.cityId === null || (f.city_id !== undefined && f.city_id !== v.cityId))) return null
+  const city = v.role === 'MODULE_ADMIN' ? v.cityId! : (f.city_id ?? 0)
+  const blocks = statement<{ block: number; suspended: number; n: number }>(
+    db.$client,
+    'select block, suspended, n from listing_id_blocks where city_id = ? order by block desc',
+  ).iterate(city)
+  // A broker sees every listing but other brokers' suspended ones: the blocks' others, plus their own suspended.
+  const ownSuspended = new Map<number, number>()
+  if (v.role === 'BROKER') {
+    const own = allOf({ sql: "owner_user_id = ? and status = 'SUSPENDED'", params: [v.id] }, f.city_id === undefined ? null : { sql: 'city_id = ?', params: [f.city_id] })
+    for (const { id } of statement<{ id: number }>(db.$client, `select id from listings indexed by listings_owner_id_idx where ${own.sql}`).all(...own.params))
+      ownSuspended.set(id >> BLOCK_BITS, (ownSuspended.get(id >> BLOCK_BITS) ?? 0) + 1)
+  }
+  let seen = 0
+  let block = -1
+  let inBlock = 0
+  const settle = () => {
+    if (block < 0) return null
+    const n = inBlock + (ownSuspended.get(block) ?? 0)
+    if (seen + n > offset) return { below: (block + 1) << BLOCK_BITS, skip: offset - seen }
+    seen += n
+    return null
+  }
+  for (const row of blocks) {
+    if (row.block !== block) {
+      const found = settle()
+      if (found) return found
+      block = row.block
+      inBlock = 0
+    }
+    if (v.role !== 'BROKER' || !row.suspended) inBlock += row.n
+  }
+  // Past the end: an empty page (below the smallest id there is).
+  return settle() ?? { below: 0, skip: 0 }
+}
+
 /** The ids of one page, newest first, from the indexes alone (the joins then run for these rows only). */
 function pageIds(db: Database, viewer: Viewer, filters: ListingFilters, total: number, limit: number, offset: number): number[] {
   const plan = searchPlan(viewer, filters)
@@ -185,10 +234,17 @@ function pageIds(db: Database, viewer: Viewer, filters: ListingFilters, total: n
       ? // A date range: newest first as (date, id), which is id order (ids grow with dates) read straight from the date
         // indexes from the range's end, instead of every listing of the range sorted by id (136 ms for a year).
         [`select listings.id as id from listings where ${rest.sql} order by listings.date desc, listings.id desc limit ? offset ?`, [...rest.params, limit, offset]]
-      : [
-          `select listings.id as id from listings ${zoneIndex(db, viewer, filters, total, offset + limit)} where ${rest.sql} order by listings.id desc limit ? offset ?`,
-          [...rest.params, limit, offset],
-        ]
+      : (() => {
+          const deep = deepPageStart(db, viewer, filters, offset)
+          if (deep) {
+            const below = allOf(rest, { sql: 'listings.id < ?', params: [deep.below] })
+            return [`select listings.id as id from listings where ${below.sql} order by listings.id desc limit ? offset ?`, [...below.params, limit, deep.skip]]
+          }
+          return [
+            `select listings.id as id from listings ${zoneIndex(db, viewer, filters, total, offset + limit)} where ${rest.sql} order by listings.id desc limit ? offset ?`,
+            [...rest.params, limit, offset],
+          ]
+        })()
   return statement<{ id: number }>(db.$client, sql)
     .all(...(params as SQLQueryBindings[]))
     .map((r) => r.id)
