@@ -11,7 +11,7 @@ export type Database = BunSQLiteDatabase<typeof schema> & { $client: SQLite }
  * Opens (creating if needed) the SQLite file with the pragmas of a trusted single-node deployment,
  * and brings its schema up to date. `:memory:` works too.
  */
-export function openDatabase(path: string): Database {
+export function openDatabase(path: string, { migrate: upgrade = true } = {}): Database {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
   const sqlite = new SQLite(path, { create: true, strict: true })
   sqlite.exec('PRAGMA journal_mode = WAL')
@@ -20,7 +20,7 @@ export function openDatabase(path: string): Database {
   sqlite.exec('PRAGMA foreign_keys = ON')
   sqlite.exec('PRAGMA temp_store = MEMORY')
   const db = drizzle({ client: sqlite, schema }) as Database
-  migrate(db)
+  if (upgrade) migrate(db)
   return db
 }
 

@@ -22,7 +22,8 @@ try {
 
 let db
 try {
-  db = openDatabase(config.databasePath)
+  // Workers serve the database their primary prepared: one that no longer looks prepared is never "upgraded" by them.
+  db = openDatabase(config.databasePath, { migrate: !isWorker() })
 } catch (e) {
   console.error(`Cannot open the database at ${config.databasePath}: ${(e as Error).message}. Check DATA_DIR.`)
   process.exit(1)
