@@ -85,16 +85,17 @@ export class SnapshotCache {
           if (change.seq <= entry.seq || (affectedBy && !affectedBy(change))) continue
           const next = adjust(entry.value, change)
           if (next === undefined) {
-            this.entries.delete(key)
-            this.weight -= entry.weight
+            this.drop(key, entry)
             break
           }
           entry.value = next
         }
-      } else if (affectedBy === null || event.changes.some(affectedBy)) {
-        this.entries.delete(key)
-        this.weight -= entry.weight
-      }
+      } else if (affectedBy === null || event.changes.some(affectedBy)) this.drop(key, entry)
     }
+  }
+
+  private drop(key: string, entry: Entry) {
+    this.entries.delete(key)
+    this.weight -= entry.weight
   }
 }

@@ -1,7 +1,7 @@
 import type { Change } from '../../../db/change-feed'
 import type { AffectedBy } from '../../../db/snapshot-cache'
 import type { ListingFilters } from './model'
-import { ftsQuery, type Viewer } from './where'
+import { ftsQuery, searchParts, type Viewer } from './where'
 import { textMatches } from './search-judge'
 
 /** A listing as the change feed records it (migration 0011): its place, the filter fields and its searchable text. */
@@ -26,16 +26,8 @@ const fold = (s: string) => s.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCa
 const words = (s: string) => fold(s).split(/[^\p{L}\p{N}]+/u).filter(Boolean)
 const tokenCache = new WeakMap<FeedListing, string[]>()
 
-/** The typed words as the search index takes them (`ftsQuery`): each split into its parts. */
-const searchWords = (search: string) =>
-  search
-    .toLowerCase()
-    .split(/\s+/)
-    .map((w) => w.split(/[^\p{L}\p{N}]+/u).filter(Boolean))
-    .filter((parts) => parts.length > 0)
-
 /** A search of single words (no "MUM-0001"): FTS5 judges it exactly on the feed's one-string text. */
-const exactSearch = (search: string) => searchWords(search).every((parts) => parts.length === 1)
+const exactSearch = (search: string) => searchParts(search).every((parts) => parts.length === 1)
 
 const matchCache = new WeakMap<FeedListing, Map<string, boolean>>()
 

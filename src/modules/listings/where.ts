@@ -38,17 +38,20 @@ export const canEdit = (v: Viewer, l: { ownerUserId: number; cityId: number }) =
 /** The search indexes' text columns: what a person's words may match (never the `tags` column beside them). */
 const TEXT_COLUMNS = '{entry_id owner_name locality property_type details}'
 
+/** The typed words as the search index takes them: each split into its parts ("MUM-0001" → mum, 0001). */
+export const searchParts = (search: string) =>
+  search
+    .toLowerCase()
+    .split(/\s+/)
+    .map((w) => w.split(/[^\p{L}\p{N}]+/u).filter(Boolean))
+    .filter((parts) => parts.length > 0)
+
 /**
  * FTS5 query for what a person types: every word must match as a prefix in some searchable column; a word made of
  * parts (an entry ID such as "MUM-0001") must match those parts in sequence, the last as a prefix.
  */
 export function ftsQuery(search: string): string | null {
-  const words = search
-    .toLowerCase()
-    .split(/\s+/)
-    .map((w) => w.split(/[^\p{L}\p{N}]+/u).filter(Boolean))
-    .filter((parts) => parts.length > 0)
-    .slice(0, 8)
+  const words = searchParts(search).slice(0, 8)
   if (words.length === 0) return null
   return `${TEXT_COLUMNS} : (${words.map((parts) => parts.map((p, i) => `"${p}"${i === parts.length - 1 ? '*' : ''}`).join(' + ')).join(' AND ')})`
 }
