@@ -4,7 +4,7 @@ import { statement } from './statements'
 /** One write, as the `change_feed` triggers record it (migration 0011): the row's relevant fields before and after. */
 export type Change = {
   seq: number
-  topic: 'listing' | 'user' | 'geography'
+  topic: 'listing' | 'user' | 'geography' | 'match'
   before: Record<string, unknown> | null
   after: Record<string, unknown> | null
 }

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import { PROPERTY_KEY_SQL } from '../src/shared/property-key'
 import { LISTING_STATUSES, LOCATION_ZONES, POST_TYPES, REGISTRATION_STATUSES, ROLES, SALE_OR_RENT } from '../src/shared/constants'
 
 // Timestamps are stored as epoch milliseconds: compact, indexable, and serialised as ISO 8601 by JSON.
@@ -48,6 +49,8 @@ export const cities = sqliteTable(
       .references(() => states.id, { onDelete: 'restrict' }),
     name: text('name').notNull(),
     newscoRegion: text('newsco_region'),
+    /** How far over a requirement's budget an availability may ask and still match, in percent (0–30; issue 15). */
+    matchTolerance: integer('match_tolerance').notNull().default(10),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -144,9 +147,16 @@ export const listings = sqliteTable(
       .references(() => cities.id, { onDelete: 'restrict' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    /**
+     * The property type as matching compares it (src/shared/property-key.ts): computed by the database from
+     * property_type, so every writer (the API, seeds, imports) agrees without a line of code.
+     */
+    propertyKey: text('property_key').generatedAlwaysAs(PROPERTY_KEY_SQL, { mode: 'virtual' }),
   },
   (t) => [
     uniqueIndex('listings_entry_id_unique').on(t.entryId),
+    // A listing's counterparts: one range of this index, the budget and size rules checked on the index entries.
+    index('listings_match_idx').on(t.cityId, t.saleOrRent, t.postType, t.propertyKey, t.status, t.budget, t.size, t.location),
     // Newest first is id order (ids grow with creation time); each filter index ends with id, so a page of
     // a filtered list is a range scan of one index, and its total a count over the same range.
     // status and owner close the filter indexes so a broker's visibility rule (not others' SUSPENDED) is read from
@@ -326,3 +336,35 @@ export const changeFeed = sqliteTable('change_feed', {
   before: text('before'),
   after: text('after'),
 })
+
+/**
+ * A match in one owner's inbox: `listing_id` is theirs (`user_id` its owner), `match_id` the other listing. A pair
+ * gets its rows once, when it first matches: unseen for the other listing's owner (announced), seen for the author
+ * of the write (they are looking at it). Edits never announce a pair again. Whether a pair still matches is decided
+ * when it is read (the rule in SQL, src/modules/matches/rules.ts), so an entry shows only while it holds.
+ */
+export const listingMatches = sqliteTable(
+  'listing_matches',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    listingId: integer('listing_id')
+      .notNull()
+      .references(() => listings.id, { onDelete: 'cascade' }),
+    matchId: integer('match_id')
+      .notNull()
+      .references(() => listings.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    score: integer('score').notNull(),
+    createdAt: createdAt(),
+    seenAt: integer('seen_at', { mode: 'timestamp_ms' }),
+    dismissedAt: integer('dismissed_at', { mode: 'timestamp_ms' }),
+  },
+  (t) => [
+    uniqueIndex('listing_matches_pair_unique').on(t.listingId, t.matchId),
+    index('listing_matches_match_idx').on(t.matchId),
+    index('listing_matches_inbox_idx').on(t.userId, t.id),
+    index('listing_matches_unseen_idx').on(t.userId, t.seenAt, t.dismissedAt),
+  ],
+)

@@ -16,6 +16,7 @@ import { auditApi } from './modules/audit'
 import { insightsPages } from './modules/analytics/pages'
 import { listingsApi } from './modules/listings'
 import { listingsPages } from './modules/listings/pages'
+import { matchesApi } from './modules/matches'
 import { usersApi } from './modules/users'
 import { usersPages } from './modules/users/pages'
 
@@ -33,6 +34,7 @@ export function createApp(ctx: AppContext) {
     .use(geographyRoutes(ctx))
     .use(usersApi(ctx))
     .use(listingsApi(ctx))
+    .use(matchesApi(ctx))
     .use(listingsPages(ctx))
     .use(analyticsApi(ctx))
     .use(auditApi(ctx))

@@ -17,6 +17,7 @@ import m13 from './0013_listing_counts_by_property_type.sql' with { type: 'text'
 import m14 from './0014_listings_date_order.sql' with { type: 'text' }
 import m15 from './0015_listings_search_tags.sql' with { type: 'text' }
 import m16 from './0016_listing_id_blocks.sql' with { type: 'text' }
+import m17 from './0017_matches.sql' with { type: 'text' }
 
 export const migrationJournal = journal
 export const migrationFiles: Record<string, string> = {
@@ -37,4 +38,5 @@ export const migrationFiles: Record<string, string> = {
   '0014_listings_date_order': m14,
   '0015_listings_search_tags': m15,
   '0016_listing_id_blocks': m16,
+  '0017_matches': m17,
 }

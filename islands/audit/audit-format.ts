@@ -40,6 +40,7 @@ const ACTION_LABELS: Record<string, string> = {
   'city.create': 'City created',
   'city.update': 'City updated',
   'city.delete': 'City deleted',
+  'city.match_tolerance': 'Match tolerance set',
 }
 
 /** 'listing.update' → 'Listing updated'; an action not known here shows as its raw name. */
@@ -173,6 +174,7 @@ export const FIELD_LABELS: Record<string, string> = {
   name: 'Name',
   code: 'Code',
   newsco_region: 'NEWSCO region',
+  match_tolerance: 'Match tolerance (%)',
   // shared
   id: 'ID',
   city_id: 'City',

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react'
 import type { Listing } from '../../src/modules/listings/model'
 import { Email } from '../shared/Email'
 import { Modal } from '../shared/Modal'
-import { formatMoney, formatSize, listingCurrency, moneyWithCode } from './currency'
+import { formatMoney, formatSize, listingCurrency, moneyWithCode } from '../../src/shared/currency'
 import {
   formatListingDate,
   LISTING_TEXT,

@@ -6,7 +6,7 @@ import { checkForm, type FieldErrors, type ObjectSchema } from '../shared/form-r
 import { Modal } from '../shared/Modal'
 import { sendJson } from '../shared/query'
 import { FormActions } from '../shared/form-parts'
-import { listingCurrency, type Currency } from './currency'
+import { listingCurrency, type Currency } from '../../src/shared/currency'
 import { describeListingError, LISTING_TEXT } from './listing-format'
 import { EMPTY_FORM, formOf, ListingFields } from './listing-form'
 

@@ -1,7 +1,7 @@
 import { columnVisibilityFeature, createColumnHelper, FlexRender, tableFeatures, useTable, type Cell, type ColumnDef, type Row } from '@tanstack/react-table'
 import { createContext, use, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react'
 import type { Listing } from '../../src/modules/listings/model'
-import { formatMoney, formatSize, listingCurrency, moneyWithCode } from './currency'
+import { formatMoney, formatSize, listingCurrency, moneyWithCode } from '../../src/shared/currency'
 import {
   formatListingDate,
   LISTING_TEXT,

@@ -3,7 +3,7 @@
 import type { Listing } from '../../src/modules/listings/model'
 import { LISTING_STATUSES, LOCATION_ZONES, type ListingStatus, type LocationZone } from '../../src/shared/constants'
 import { checkForm, type FieldErrors, type ObjectSchema } from '../shared/form-rules'
-import type { Currency } from './currency'
+import type { Currency } from '../../src/shared/currency'
 import { PROPERTY_TYPE_SUGGESTIONS, STATUS_LABELS } from './listing-format'
 import { Field } from '../shared/form-parts'
 

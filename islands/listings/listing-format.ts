@@ -8,7 +8,7 @@ import type { FieldErrors } from '../shared/form-rules'
 import { serializeListingFilters, type ListingFilterState } from './url-filters'
 import { showingText } from '../shared/Pagination'
 
-export { formatMoney, formatSize } from './currency'
+export { formatMoney, formatSize } from '../../src/shared/currency'
 
 /** The signed-in user as the listing screens need them (their currency comes from `country_name`). */
 export type ListingViewer = { id: number; full_name: string; city_name: string | null; state_name: string | null; country_name: string | null }

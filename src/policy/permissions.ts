@@ -5,7 +5,7 @@ import type { Role } from '../shared/constants'
  * user's own city; `own` only the user's own rows. Routes name the permission they need; services narrow by access.
  */
 export type Access = 'any' | 'city' | 'own'
-export type Permission = `${'read' | 'manage'}:${'geography' | 'user' | 'module-admin' | 'listing' | 'analytics' | 'audit'}:${Access}`
+export type Permission = `${'read' | 'manage'}:${'geography' | 'user' | 'module-admin' | 'listing' | 'matching' | 'analytics' | 'audit'}:${Access}`
 
 export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
   MASTER_ADMIN: [
@@ -16,6 +16,7 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     'manage:module-admin:any',
     'read:listing:any',
     'manage:listing:any',
+    'manage:matching:any',
     'read:analytics:any',
     'read:audit:any',
   ],
@@ -25,6 +26,7 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     'manage:user:city',
     'read:listing:city',
     'manage:listing:city',
+    'manage:matching:city',
     'read:analytics:city',
     'read:audit:city',
   ],

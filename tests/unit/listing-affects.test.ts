@@ -116,7 +116,7 @@ describe('what a listing change can affect', () => {
     // Enough of the interesting case to mean something: listings SQL found by an ASCII search.
     expect(seen.any).toBeGreaterThan(500)
     expect(seen.search).toBeGreaterThan(50)
-  })
+  }, 30_000) // thousands of generated writes: seconds of work, more than the default 5 s on a busy machine
 
   test('it is not blind: most listings SQL leaves out are judged unaffected too', () => {
     let out = 0
@@ -183,7 +183,7 @@ describe('what a listing change can affect', () => {
     )
     expect(exact).toBeGreaterThan(1000)
     expect(moved).toBeGreaterThan(200)
-  })
+  }, 30_000) // thousands of generated writes: seconds of work, more than the default 5 s on a busy machine
 
   test('a search with a word of parts, or a change of places or of an owner\'s name, is never adjusted: only counting again can tell', () => {
     const { recorded } = insert({ postType: 'AVL', saleOrRent: 'SALE', propertyType: 'Flat', budget: 100, location: 'West', locality: 'Andheri', details: null, status: 'ACTIVE', date: '2026-11-24', owner: 0, city: 0 })

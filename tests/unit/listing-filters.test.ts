@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { Value } from '@sinclair/typebox/value'
-import { currencyFor, DEFAULT_CURRENCY, FILTER_CURRENCY, formatMoney, formatSize, listingCurrency, moneyWithCode, userCurrency } from '../../islands/listings/currency'
+import { currencyFor, DEFAULT_CURRENCY, FILTER_CURRENCY, formatMoney, formatSize, listingCurrency, moneyWithCode, userCurrency } from '../../src/shared/currency'
 import { describeListingError, exportFileName, exportUrl, formatListingDate, listingsUrl, safeMapUrl, showingResults } from '../../islands/listings/listing-format'
 import { formValues, listingPayload } from '../../islands/listings/ListingFormDialog'
 import { parseListingFilters, serializeListingFilters, type ListingFilterState } from '../../islands/listings/url-filters'

@@ -6,7 +6,7 @@ import { checkForm, type FieldErrors, type ObjectSchema } from '../../shared/for
 import { Modal } from '../../shared/Modal'
 import { sendJson } from '../../shared/query'
 import { describeFormError, TEXT, type AdminActor } from './admin-text'
-import { userCurrency } from '../currency'
+import { userCurrency } from '../../../src/shared/currency'
 import { checkPayload, CREATE_STATUSES, EMPTY_FORM, ListingFields, payloadOf, type ListingFormValues } from '../listing-form'
 import { Field, FormActions } from '../../shared/form-parts'
 

@@ -6,7 +6,7 @@ import { Modal } from '../../shared/Modal'
 import { sendJson } from '../../shared/query'
 import { toast } from '../../shared/toast'
 import { describeFormError, failureMessage, statusAllowed, TEXT } from './admin-text'
-import { listingCurrency } from '../currency'
+import { listingCurrency } from '../../../src/shared/currency'
 import { ALL_STATUSES, checkPayload, formOf, ListingFields, payloadOf, type ListingFormValues } from '../listing-form'
 import { FormActions } from '../../shared/form-parts'
 

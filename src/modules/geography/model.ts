@@ -29,7 +29,13 @@ export type CityBody = typeof CityBody.static
 
 export const Country = t.Object({ id: t.Integer(), name: t.String(), code: t.String() })
 export const State = t.Object({ id: t.Integer(), name: t.String(), code: t.String(), country_id: t.Integer() })
-export const City = t.Object({ id: t.Integer(), name: t.String(), state_id: t.Integer(), newsco_region: t.Union([t.String(), t.Null()]) })
+export const City = t.Object({
+  id: t.Integer(),
+  name: t.String(),
+  state_id: t.Integer(),
+  newsco_region: t.Union([t.String(), t.Null()]),
+  match_tolerance: t.Integer({ description: 'Percent over a requirement’s budget an availability may ask and still match (issue 15)' }),
+})
 export const StateTree = t.Object({ ...State.properties, cities: t.Array(City) })
 export const CountryTree = t.Object({ ...Country.properties, states: t.Array(StateTree) })
 export type Country = typeof Country.static

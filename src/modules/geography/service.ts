@@ -9,7 +9,7 @@ import type { City, CityBody, Country, CountryBody, CountryTree, State, StateBod
 
 const countryCols = { id: countries.id, name: countries.name, code: countries.code }
 const stateCols = { id: states.id, name: states.name, code: states.code, country_id: states.countryId }
-const cityCols = { id: cities.id, name: cities.name, state_id: cities.stateId, newsco_region: cities.newscoRegion }
+const cityCols = { id: cities.id, name: cities.name, state_id: cities.stateId, newsco_region: cities.newscoRegion, match_tolerance: cities.matchTolerance }
 
 // ---- reading ------------------------------------------------------------------------------------------------
 

@@ -300,6 +300,21 @@ export function* listingBatches(db: Database, viewer: Viewer, filters: ListingFi
   }
 }
 
+/** Which of these listings the viewer may see. */
+export function visibleIds(db: Database, viewer: Viewer, ids: number[]): number[] {
+  const where = allOf({ sql: 'listings.id in (select value from json_each(?))', params: [JSON.stringify(ids)] }, visibleTo(viewer))
+  return statement<{ id: number }>(db.$client, `select listings.id as id from listings where ${where.sql}`)
+    .all(...where.params)
+    .map((r) => r.id)
+}
+
+/** Listings by id as the viewer sees them in the list (only those visible to them), keyed by id. */
+export function listingsByIds(db: Database, viewer: Viewer, ids: number[]): Map<number, Listing> {
+  if (ids.length === 0) return new Map()
+  const where = allOf({ sql: 'listings.id in (select value from json_each(?))', params: [JSON.stringify(ids)] }, visibleTo(viewer))
+  return new Map(rows(db, `select ${COLUMNS} ${FROM} where ${where.sql}`, where.params).map((r) => [r.id, toListing(r, viewer)]))
+}
+
 export function getListing(db: Database, viewer: Viewer, id: number): Listing {
   const where = allOf({ sql: 'listings.id = ?', params: [id] }, visibleTo(viewer))
   const r = rows(db, `select ${COLUMNS} ${FROM} where ${where.sql}`, where.params)[0]

@@ -5,6 +5,7 @@ import { conflict, fieldError, forbidden, notFound, unprocessable } from '../../
 import type { ListingStatus } from '../../shared/constants'
 import { calendarDate } from '../../shared/dates'
 import { recordAudit } from '../audit/service'
+import { announceMatches } from '../matches/service'
 import { formatEntryId } from './entry-id'
 import type { CreateListingBody, UpdateListingBody } from './model'
 import { countListings } from './read'
@@ -15,7 +16,7 @@ type Row = typeof listings.$inferSelect
 
 /** What the audit trail keeps of a listing: its whole content, so a deleted listing's last state survives there. */
 const auditView = (l: Row) => {
-  const { createdAt: _c, updatedAt: _u, ...rest } = l
+  const { createdAt: _c, updatedAt: _u, propertyKey: _k, ...rest } = l
   return rest
 }
 const actorOf = (a: Actor) => ({ id: a.id, fullName: a.fullName })
@@ -123,6 +124,7 @@ export function createListing(ctx: AppContext, actor: Actor, body: CreateListing
       .returning()
       .get()!
     recordAudit(tx, { actor: actorOf(actor), action: 'listing.create', entityType: 'listing', entityId: listing.id, cityId, after: auditView(listing) })
+    announceMatches(ctx.db, listing.id, now.getTime())
     return listing
   })
 }
@@ -154,9 +156,14 @@ export function updateListing(ctx: AppContext, actor: Actor, id: number, body: U
     const after = tx.update(listings).set({ ...changes, updatedAt: new Date() }).where(eq(listings.id, id)).returning().get()!
     const action = changes.status === 'SUSPENDED' ? 'listing.suspend' : before.status === 'SUSPENDED' && changes.status === 'ACTIVE' ? 'listing.reactivate' : 'listing.update'
     recordAudit(tx, { actor: actorOf(actor), action, entityType: 'listing', entityId: id, cityId: after.cityId, before: auditView(before), after: auditView(after) })
+    // Only what matching reads can make new pairs: an edit of the details or comments announces nothing.
+    if (MATCHED_BY.some((k) => before[k] !== after[k])) announceMatches(ctx.db, id)
     return after
   })
 }
+
+/** The listing's columns matching reads (MATCH_FIELDS, as the row names them). */
+const MATCHED_BY = ['postType', 'saleOrRent', 'propertyType', 'budget', 'size', 'location', 'locality', 'status', 'cityId'] as const satisfies readonly (keyof Row)[]
 
 /** Gone from every answer; its last content stays in the audit trail. */
 export function deleteListing(ctx: AppContext, actor: Actor, id: number): void {

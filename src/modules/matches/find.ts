@@ -1,0 +1,64 @@
+import type { Database } from '../../../db/client'
+import { statement } from '../../../db/statements'
+import { fitSql, scoreMatch, type MatchSide } from './rules'
+
+/** A listing about to be matched: its own fields, its city's tolerance and its country (for the currency). */
+export type Source = MatchSide & {
+  city_id: number
+  sale_or_rent: 'SALE' | 'RENT'
+  property_key: string
+  status: string
+  owner_user_id: number
+  tolerance: number
+  country: string | null
+}
+
+/** A counterpart found for a source, scored. */
+export type Found = { id: number; owner_user_id: number; score: number; reasons: string[] }
+
+const SIDE = 'l.id, l.post_type, l.budget, l.size, l.location, l.locality, l.created_at, l.owner_user_id'
+
+export function sourceOf(db: Database, id: number): Source | null {
+  return (
+    statement<Source, [number]>(
+      db.$client,
+      `select ${SIDE}, l.city_id, l.sale_or_rent, l.property_key, l.status, c.match_tolerance as tolerance, co.name as country
+       from listings l join cities c on c.id = l.city_id join states s on s.id = c.state_id join countries co on co.id = s.country_id
+       where l.id = ?`,
+    ).get(id) ?? null
+  )
+}
+
+// Numbered parameters: the source's budget and size appear more than once in the rule.
+const SOURCE = { budget: '?6', size: '?7' }
+const OTHER = { budget: 'l.budget', size: 'l.size' }
+const candidatesWhere = (sourceIs: 'REQ' | 'AVL') =>
+  `from listings l indexed by listings_match_idx
+   where l.city_id = ?1 and l.sale_or_rent = ?2 and l.post_type = ?3 and l.property_key = ?4 and l.status = 'ACTIVE' and l.id <> ?5
+     and ${sourceIs === 'REQ' ? fitSql(SOURCE, OTHER, '?8') : fitSql(OTHER, SOURCE, '?8')}`
+const sourceParams = (src: Source) =>
+  [src.city_id, src.sale_or_rent, src.post_type === 'REQ' ? 'AVL' : 'REQ', src.property_key, src.id, src.budget, src.size, src.tolerance] as const
+
+/**
+ * Every listing that matches the source now, best first (score, then newest): one range of `listings_match_idx`
+ * (city, deal, the other post type, property key, ACTIVE), the budget and size rules checked on its entries. None
+ * when the source itself is not ACTIVE.
+ */
+export function findMatches(db: Database, src: Source, now = Date.now()): Found[] {
+  if (src.status !== 'ACTIVE') return []
+  const rows = statement<MatchSide & { owner_user_id: number }>(db.$client, `select ${SIDE} ${candidatesWhere(src.post_type)}`).all(...sourceParams(src))
+  return rows
+    .map((r) => ({ id: r.id, owner_user_id: r.owner_user_id, ...scoreMatch(src, r, src.tolerance, src.country, now) }))
+    .sort((a, b) => b.score - a.score || b.id - a.id)
+}
+
+/**
+ * How many listings match the source for this viewer (the pairs they dismissed left out): the same range as
+ * `findMatches`, counted on the index alone. The "3 matches" of a listings row.
+ */
+export function countMatches(db: Database, src: Source, viewerId: number): number {
+  if (src.status !== 'ACTIVE') return 0
+  const sql = `select count(*) as n ${candidatesWhere(src.post_type)}
+    and l.id not in (select match_id from listing_matches where listing_id = ?5 and user_id = ?9 and dismissed_at is not null)`
+  return statement<{ n: number }>(db.$client, sql).get(...sourceParams(src), viewerId)!.n
+}
