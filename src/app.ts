@@ -7,6 +7,7 @@ import { securityHeaders } from './http/security'
 import { authPages } from './modules/auth'
 import { authApi } from './modules/auth/api'
 import { dashboardRoutes } from './modules/dashboard'
+import { eventsApi } from './modules/events'
 import { docsRoutes } from './modules/docs'
 import { geographyRoutes } from './modules/geography'
 import { healthRoutes } from './modules/health'
@@ -35,6 +36,7 @@ export function createApp(ctx: AppContext) {
     .use(usersApi(ctx))
     .use(listingsApi(ctx))
     .use(matchesApi(ctx))
+    .use(eventsApi(ctx))
     .use(listingsPages(ctx))
     .use(analyticsApi(ctx))
     .use(auditApi(ctx))

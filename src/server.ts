@@ -91,6 +91,7 @@ async function shutdown(signal: string) {
   if (!worker) console.log(`${signal} received: finishing in-flight requests`)
   // stop(false) stops accepting and waits for requests in flight; workers do the same; then the database closes.
   ctx.pending.close()
+  ctx.matchEvents.close()
   await Promise.all([server!.stop(false), workers?.stop()])
   await ctx.mail.close()
   await checkpointer?.stop()

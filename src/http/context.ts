@@ -2,6 +2,7 @@ import type { Database } from '../../db/client'
 import type { Config } from '../config'
 import { DocumentStore } from '../modules/documents/store'
 import { Mailer } from '../modules/mail/service'
+import { MatchEvents } from '../modules/matches/events'
 import { PendingEvents } from '../modules/users/events'
 import { SnapshotCache } from '../../db/snapshot-cache'
 import { ChangeFeed } from '../../db/change-feed'
@@ -42,6 +43,8 @@ export type AppContext = {
   /** This process's place in the change feed: what tells caches and event streams that data changed, anywhere. */
   feed: ChangeFeed
   pending: PendingEvents
+  /** Whose inbox of matches changed, for the open event streams (GET /api/events). */
+  matchEvents: MatchEvents
   counts: SnapshotCache
   pages: SnapshotCache
 }
@@ -57,6 +60,7 @@ export function createContext(db: Database, config: Config, overrides: Partial<A
     documents: overrides.documents ?? new DocumentStore(config.documentsDir),
     limits: overrides.limits ?? createLimits(db),
     pending: overrides.pending ?? new PendingEvents(feed),
+    matchEvents: overrides.matchEvents ?? new MatchEvents(feed, db),
     counts: overrides.counts ?? new SnapshotCache(feed),
     pages: overrides.pages ?? createPageCache(feed),
   }

@@ -1,0 +1,20 @@
+import { Elysia } from 'elysia'
+import { authGuard } from '../../http/auth'
+import type { AppContext } from '../../http/context'
+import { userEvents } from './stream'
+
+/** The signed-in user's live events, one stream per page (docs/decisions/009-live-events.md). */
+export const eventsApi = (ctx: AppContext) =>
+  new Elysia({ name: 'events-api' }).use(authGuard(ctx)).get('/api/events', ({ user, request, server }) => userEvents(ctx, user, request, server), {
+    signedIn: true,
+    detail: {
+      tags: ['Events'],
+      summary: 'Your live events (server-sent events)',
+      description: [
+        '`text/event-stream`, one per signed-in user; it stays open. Events, each with one line of JSON:',
+        '- `matches` `{"unseen": N, "new": [ids]}` for everyone: on connect (`new` empty), and within a second of any change to your inbox made through any process: an entry announced to you (its id in `new`), seen or dismissed, or a listing edit that changes how many of your unseen matches still hold.',
+        '- `pending` `{"total": N}` for master and module admins: the registrations waiting for approval in your scope, on connect and whenever one is created, approved or rejected (as `GET /api/users/pending/stream`).',
+      ].join('\n'),
+      responses: { 200: { description: 'The event stream; it stays open', content: { 'text/event-stream': { schema: { type: 'string' } } } } },
+    },
+  })

@@ -1,0 +1,40 @@
+import type { Server } from 'bun'
+import type { Actor } from '../../http/auth'
+import type { AppContext } from '../../http/context'
+import { eventStream, type SendEvent } from '../../http/sse'
+import { can } from '../../policy/permissions'
+import { unseenCount } from '../matches/read'
+import { followPending } from '../users/stream'
+
+/**
+ * Follows the user's inbox of matches: sends `matches` with `{ unseen, new }` now (`new` empty) and whenever an entry
+ * of theirs is announced (its id in `new`), seen or dismissed, or an edit elsewhere changes how many unseen ones still
+ * hold. An event that would repeat the last count with nothing new is not sent.
+ */
+export function followMatches(ctx: AppContext, userId: number, send: SendEvent, end: () => void): () => void {
+  let last: number | null = null
+  const report = (created: number[]) => {
+    const unseen = unseenCount(ctx.db, userId)
+    if (created.length === 0 && unseen === last) return
+    last = unseen
+    send('matches', { unseen, new: created })
+  }
+  const unsubscribe = ctx.matchEvents.subscribe((news) => {
+    if (news.userId === userId) report(news.created)
+    else if (news.userId === 'any') report([])
+  }, end)
+  report([])
+  return unsubscribe
+}
+
+/**
+ * The signed-in user's one event stream (docs/decisions/009-live-events.md): `matches` for everyone, and `pending`
+ * for those who review registrations (the count of their scope, as GET /api/users/pending/stream sends it).
+ */
+export function userEvents(ctx: AppContext, actor: Pick<Actor, 'id' | 'role' | 'cityId'>, request: Request, server: Server<unknown> | null): Response {
+  return eventStream(request, server, (send, end) => {
+    const releases = [followMatches(ctx, actor.id, send, end)]
+    if (can(actor.role, 'read:user:city')) releases.push(followPending(ctx, actor, send, end))
+    return () => releases.forEach((release) => release())
+  })
+}
