@@ -21,6 +21,7 @@ import { createContext } from '../src/http/context'
 import { createSession } from '../src/modules/auth/session'
 import type { ListingFilters } from '../src/modules/listings/model'
 import { allOf, filterWhere, searchWhere, visibleTo, type Viewer } from '../src/modules/listings/where'
+import { announceMatches } from '../src/modules/matches/service'
 import { createTestApp } from '../tests/support/app'
 
 import { argValue as argOf, fmt, loadAverage, median, percentile } from './bench-stats'
@@ -133,7 +134,7 @@ async function foundation(): Promise<string[]> {
 // =================================================================================================================
 // Listings at full size
 
-const TARGET = { queryMedian: 5, queryP99: 25, readsPerSecond: 2000, pageMedian: 20, analyticsMedian: 50, exportSeconds: 5, exportPeakMb: 300, othersP99: 100 }
+const TARGET = { queryMedian: 5, queryP99: 25, readsPerSecond: 2000, pageMedian: 20, analyticsMedian: 50, exportSeconds: 5, exportPeakMb: 300, othersP99: 100, matchWriteP99: 30, matchListP99: 25, inboxP99: 10 }
 const SAMPLES = Math.max(200, Number(argValue('samples') ?? 200))
 const WARMUP = 5
 const PAGE_COLD_SAMPLES = 50
@@ -455,6 +456,62 @@ async function listingsSection(): Promise<{ lines: string[]; rows: Row[]; plans:
       } finally {
         await server.stop()
       }
+    }
+
+    // 4a. Matching (issue 15): finding and announcing the matches of a listing as a write does, a listing's matches,
+    // the inbox, the row counts. The announcements run in a transaction rolled back: the bench database stays as it was.
+    {
+      console.log('  matching...')
+      const actives = all<{ id: number; owner: number }>(
+        "SELECT id, owner_user_id AS owner FROM listings WHERE city_id = ? AND status = 'ACTIVE' ORDER BY (id * 2654435761) % 1000003 LIMIT 200",
+        bigCity.id,
+      )
+      const announce: number[] = []
+      for (const { id } of actives) {
+        db.$client.run('BEGIN')
+        try {
+          const t0 = performance.now()
+          announceMatches(db, id)
+          announce.push(performance.now() - t0)
+        } finally {
+          db.$client.run('ROLLBACK')
+        }
+      }
+      const stat = (xs: number[]): Stat => ({ median: median(xs), p99: percentile(xs, 99), n: xs.length })
+      const a = stat(announce)
+      rows.push({ what: `announce the matches of a listing of ${bigCity.name}, inside its write (find, score, insert; 200 listings)`, cold: a, target: `p99 ≤ ${TARGET.matchWriteP99} ms`, met: a.p99 <= TARGET.matchWriteP99 })
+      const timed = async (paths: string[], token: string) => {
+        const xs: number[] = []
+        for (const path of paths) {
+          const r = await once(path, bearer(token), true)
+          if (r.status !== 200) throw new Error(`GET ${path} answered ${r.status}: ${new TextDecoder().decode(r.body).slice(0, 300)}`)
+          xs.push(r.ms)
+        }
+        return stat(xs)
+      }
+      const m = await timed(actives.map((l) => `/api/listings/${l.id}/matches?per_page=25`), subjects.broker.token)
+      rows.push({ what: `GET /api/listings/{id}/matches, 200 listings of ${bigCity.name}, broker`, cold: m, target: `p99 ≤ ${TARGET.matchListP99} ms`, met: m.p99 <= TARGET.matchListP99 })
+      const inboxUsers = all<{ id: number; n: number }>('SELECT user_id AS id, count(*) AS n FROM listing_matches GROUP BY user_id ORDER BY n DESC LIMIT 100')
+      if (inboxUsers.length) {
+        const paths: [string, string][] = inboxUsers.flatMap((u) => {
+          const token = session(u.id)
+          return [['/api/matches', token], ['/api/matches?unseen=1', token]] as [string, string][]
+        })
+        const xs: number[] = []
+        for (const [path, token] of paths) xs.push((await timed([path], token)).median)
+        const i = stat(xs)
+        rows.push({
+          what: `GET /api/matches (all, unseen only) of the 100 fullest inboxes (${inboxUsers[0]!.n.toLocaleString('en')} to ${inboxUsers.at(-1)!.n} entries)`,
+          cold: i,
+          target: `p99 ≤ ${TARGET.inboxP99} ms`,
+          met: i.p99 <= TARGET.inboxP99,
+        })
+      } else rows.push({ what: 'GET /api/matches', figure: 'no inbox rows in the bench database (bun run seed:bench makes them)', target: `p99 ≤ ${TARGET.inboxP99} ms`, met: null })
+      const pages = all<{ id: number }>('SELECT id FROM listings WHERE city_id = ? ORDER BY id DESC LIMIT 500', bigCity.id).map((r) => r.id)
+      const countPaths = Array.from({ length: 20 }, (_, k) => `/api/listings/match-counts?ids=${pages.slice(k * 25, k * 25 + 25).join(',')}`)
+      const c = await timed(countPaths, subjects.broker.token)
+      rows.push({ what: `GET /api/listings/match-counts for a page of 25 rows of ${bigCity.name} (20 pages)`, cold: c, target: `p99 ≤ ${TARGET.matchListP99} ms`, met: c.p99 <= TARGET.matchListP99 })
+      console.log(`  announce p99 ${fmt(a.p99)}, matches p99 ${fmt(m.p99)}, counts p99 ${fmt(c.p99)}`)
     }
 
     // 4b. The export of about 100k rows: total time, the server's peak RSS, and /api/health every 20 ms meanwhile.

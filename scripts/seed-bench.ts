@@ -12,7 +12,7 @@ import { Database as SQLite } from 'bun:sqlite'
 import { existsSync, renameSync, rmSync, statSync } from 'node:fs'
 import { basename, resolve } from 'node:path'
 import { closeDatabase, openDatabase } from '../db/client'
-import { inspectBenchDatabase, seedBench, type BenchSize } from '../db/seed/bench'
+import { fillBenchMatches, inspectBenchDatabase, seedBench, type BenchSize } from '../db/seed/bench'
 import { DEMO_PASSWORD } from '../src/bootstrap'
 import { loadConfig } from '../src/config'
 
@@ -59,7 +59,15 @@ if (existsSync(out) && !flag('force')) {
     sqlite.close()
   }
   if (seen.verdict === 'match') {
-    console.log(`${out} already holds ${sizeText} (${mb(statSync(out).size)}): reusing it, nothing to do.`)
+    // A database seeded before matching existed gets its inboxes now (once; migrations bring its tables up to date).
+    const existing = openDatabase(out)
+    try {
+      const made = fillBenchMatches(existing, (m) => console.log(`  ${m}`))
+      if (made) console.log(`${out}: ${made.toLocaleString('en')} inbox rows made by announcing the newest listings.`)
+    } finally {
+      closeDatabase(existing)
+    }
+    console.log(`${out} already holds ${sizeText} (${mb(statSync(out).size)}): reusing it.`)
     process.exit(0)
   }
   if (seen.verdict === 'foreign') fail(`${out} exists and was not made by this seed: not touching it (choose another --out, or remove it yourself)`)
@@ -87,6 +95,7 @@ try {
     bulkFts: !flag('fts-triggers'),
     onProgress: (m) => console.log(`  ${m}`),
   })
+  fillBenchMatches(db, (m) => console.log(`  ${m}`))
   closeDatabase(db)
 } catch (e) {
   try {

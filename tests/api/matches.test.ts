@@ -117,13 +117,17 @@ describe('what matches', () => {
     const edgeReason = (await matchesOf(asha, wanted.id)).matches[0]!.reasons[0]
     expect(edgeReason).toBe("Asking ₹110,000, 10 % over budget ₹100,000 (within the city's 10 %)")
 
+    expect(await entryFor(asha, wanted.id, edge.id)).toBeDefined()
     expect((await setTolerance(mumbaiAdmin, mumbai, 0)).status).toBe(200)
+    // The inbox follows the city's setting at once: at 0 % the pair no longer holds.
+    expect(await entryFor(asha, wanted.id, edge.id)).toBeUndefined()
     const exact = await avl(ravi, type, { budget: 100_000 })
     expect(await matchIds(asha, wanted.id)).toEqual([exact.id])
     expect((await setTolerance(master, mumbai, 30)).status).toBe(200)
     const wide = await avl(ravi, type, { budget: 130_000 })
     expect((await matchIds(asha, wanted.id)).sort()).toEqual([edge.id, over.id, exact.id, wide.id].sort())
     expect(await matchIds(ravi, wide.id)).toEqual([wanted.id])
+    expect(await entryFor(asha, wanted.id, edge.id)).toBeDefined()
     expect((await setTolerance(master, mumbai, 10)).status).toBe(200)
   })
 
