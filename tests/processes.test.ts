@@ -10,7 +10,7 @@ import { WORKER_ENV } from '../src/processes'
 import { signIn, type SignedIn } from './support/auth'
 import { createUser, seedPlace } from './support/fixtures'
 import { startServer, type RunningServer } from './support/server'
-import { pendingTotals } from './support/events'
+import { eventStreamReader, pendingTotals } from './support/events'
 
 const root = new URL('..', import.meta.url).pathname
 let binary: string
@@ -172,6 +172,36 @@ describe('two processes on one database', () => {
     await createUser(db, { email: `pending-${Date.now()}@example.com`, cityId, registrationStatus: 'PENDING', isActive: false })
     expect(await nextTotal()).toBe(first + 1)
     expect(performance.now() - t0).toBeLessThan(1000)
+    abort.abort()
+    await stream.cancel()
+  })
+
+  test("a match written through one process reaches the other broker's stream, held on the other process, within a second", async () => {
+    const seeker = signIn(db, 'BROKER', { cityId, fullName: 'Two Process Seeker' })
+    const listing = (as: SignedIn, post_type: 'REQ' | 'AVL', budget: number) =>
+      json(a, '/api/listings/', as, {
+        method: 'POST',
+        body: JSON.stringify({ post_type, sale_or_rent: 'SALE', contact_value: '9876543210', property_type: 'Warehouse', budget }),
+      })
+    await listing(seeker, 'REQ', 5_000_000)
+    const abort = new AbortController()
+    const stream = eventStreamReader(await fetch(b.url + '/api/events', { headers: seeker.bearer, signal: abort.signal }))
+    expect(await stream.expect('matches')).toEqual({ unseen: 0, new: [] })
+    const latencies: number[] = []
+    for (const budget of [4_500_000, 4_800_000, 4_900_000]) {
+      const t0 = performance.now()
+      await listing(broker, 'AVL', budget)
+      const event = await stream.expect('matches', 1000)
+      latencies.push(performance.now() - t0)
+      expect(event.unseen).toBe(latencies.length)
+      expect(event.new).toHaveLength(1)
+    }
+    console.log(`[events] write on one process → event on the other: ${latencies.map((ms) => ms.toFixed(0)).join(', ')} ms`)
+    for (const ms of latencies) expect(ms).toBeLessThan(1000)
+    // Seen through the other process, the count comes down on this one.
+    const inbox = await json(a, '/api/matches?unseen=1', seeker)
+    await json(a, `/api/matches/${inbox.matches[0].id}/seen`, seeker, { method: 'POST' })
+    expect(await stream.expect('matches', 1000)).toEqual({ unseen: 2, new: [] })
     abort.abort()
     await stream.cancel()
   })
