@@ -340,8 +340,8 @@ export const changeFeed = sqliteTable('change_feed', {
 /**
  * A match in one owner's inbox: `listing_id` is theirs (`user_id` its owner), `match_id` the other listing. A pair
  * gets its rows once, when it first matches: unseen for the other listing's owner (announced), seen for the author
- * of the write (they are looking at it). Edits never announce a pair again. Whether a pair still matches is decided
- * when it is read (the rule in SQL, src/modules/matches/rules.ts), so an entry shows only while it holds.
+ * of the write (they are looking at it). Edits never announce a pair again; an entry shows only while its pair
+ * holds (`live`).
  */
 export const listingMatches = sqliteTable(
   'listing_matches',
@@ -360,11 +360,16 @@ export const listingMatches = sqliteTable(
     createdAt: createdAt(),
     seenAt: integer('seen_at', { mode: 'timestamp_ms' }),
     dismissedAt: integer('dismissed_at', { mode: 'timestamp_ms' }),
+    /**
+     * Whether the pair holds now (both ACTIVE, the rule satisfied), kept by triggers on listings and cities
+     * (migration 0018): the inbox and its badge read it from an index instead of judging every entry's two listings.
+     */
+    live: integer('live', { mode: 'boolean' }).notNull().default(true),
   },
   (t) => [
     uniqueIndex('listing_matches_pair_unique').on(t.listingId, t.matchId),
     index('listing_matches_match_idx').on(t.matchId),
-    index('listing_matches_inbox_idx').on(t.userId, t.id),
-    index('listing_matches_unseen_idx').on(t.userId, t.seenAt, t.dismissedAt),
+    index('listing_matches_inbox_idx').on(t.userId, t.live, t.dismissedAt, t.id),
+    index('listing_matches_unseen_idx').on(t.userId, t.live, t.dismissedAt, t.seenAt),
   ],
 )

@@ -18,6 +18,7 @@ import m14 from './0014_listings_date_order.sql' with { type: 'text' }
 import m15 from './0015_listings_search_tags.sql' with { type: 'text' }
 import m16 from './0016_listing_id_blocks.sql' with { type: 'text' }
 import m17 from './0017_matches.sql' with { type: 'text' }
+import m18 from './0018_match_live.sql' with { type: 'text' }
 
 export const migrationJournal = journal
 export const migrationFiles: Record<string, string> = {
@@ -39,4 +40,5 @@ export const migrationFiles: Record<string, string> = {
   '0015_listings_search_tags': m15,
   '0016_listing_id_blocks': m16,
   '0017_matches': m17,
+  '0018_match_live': m18,
 }

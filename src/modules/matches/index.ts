@@ -37,7 +37,7 @@ export const matchesApi = (ctx: AppContext) => {
     })
     .group('/api/matches', (app) =>
       app
-        .get('/', ({ query, user }) => json(inbox(db, ctx.pages, user, query)), {
+        .get('/', ({ query, user }) => json(inbox(db, user, query)), {
           signedIn: true,
           query: InboxQuery,
           response: { 200: Inbox, ...errors },
