@@ -155,8 +155,9 @@ export const listings = sqliteTable(
   },
   (t) => [
     uniqueIndex('listings_entry_id_unique').on(t.entryId),
-    // A listing's counterparts: one range of this index, the budget and size rules checked on the index entries.
-    index('listings_match_idx').on(t.cityId, t.saleOrRent, t.postType, t.propertyKey, t.status, t.budget, t.size, t.location),
+    // A listing's counterparts: one range of this index, the rule checked and the candidates scored from the index
+    // entries alone (locality, age and owner included: reading ~2,000 rows instead took 4 of the 5 ms of a search).
+    index('listings_match_idx').on(t.cityId, t.saleOrRent, t.postType, t.propertyKey, t.status, t.budget, t.size, t.location, t.locality, t.createdAt, t.ownerUserId),
     // Newest first is id order (ids grow with creation time); each filter index ends with id, so a page of
     // a filtered list is a range scan of one index, and its total a count over the same range.
     // status and owner close the filter indexes so a broker's visibility rule (not others' SUSPENDED) is read from

@@ -19,6 +19,7 @@ import m15 from './0015_listings_search_tags.sql' with { type: 'text' }
 import m16 from './0016_listing_id_blocks.sql' with { type: 'text' }
 import m17 from './0017_matches.sql' with { type: 'text' }
 import m18 from './0018_match_live.sql' with { type: 'text' }
+import m19 from './0019_match_index_covering.sql' with { type: 'text' }
 
 export const migrationJournal = journal
 export const migrationFiles: Record<string, string> = {
@@ -41,4 +42,5 @@ export const migrationFiles: Record<string, string> = {
   '0016_listing_id_blocks': m16,
   '0017_matches': m17,
   '0018_match_live': m18,
+  '0019_match_index_covering': m19,
 }

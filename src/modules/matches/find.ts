@@ -1,6 +1,6 @@
 import type { Database } from '../../../db/client'
 import { statement } from '../../../db/statements'
-import { fitSql, scoreMatch, type MatchSide } from './rules'
+import { fitSql, scoreMatch, weighMatch, type MatchSide } from './rules'
 
 /** A listing about to be matched: its own fields, its city's tolerance and its country (for the currency). */
 export type Source = MatchSide & {
@@ -13,8 +13,8 @@ export type Source = MatchSide & {
   country: string | null
 }
 
-/** A counterpart found for a source, scored. */
-export type Found = { id: number; owner_user_id: number; score: number; reasons: string[] }
+/** A counterpart found for a source, scored (its reasons in words are made by `explain`, for the few shown). */
+export type Found = { id: number; owner_user_id: number; score: number; side: MatchSide }
 
 const SIDE = 'l.id, l.post_type, l.budget, l.size, l.location, l.locality, l.created_at, l.owner_user_id'
 
@@ -48,9 +48,12 @@ export function findMatches(db: Database, src: Source, now = Date.now()): Found[
   if (src.status !== 'ACTIVE') return []
   const rows = statement<MatchSide & { owner_user_id: number }>(db.$client, `select ${SIDE} ${candidatesWhere(src.post_type)}`).all(...sourceParams(src))
   return rows
-    .map((r) => ({ id: r.id, owner_user_id: r.owner_user_id, ...scoreMatch(src, r, src.tolerance, src.country, now) }))
+    .map((r) => ({ id: r.id, owner_user_id: r.owner_user_id, score: weighMatch(src, r, src.tolerance, now), side: r }))
     .sort((a, b) => b.score - a.score || b.id - a.id)
 }
+
+/** The reasons of a found match, in words. */
+export const explain = (src: Source, found: Found, now = Date.now()) => scoreMatch(src, found.side, src.tolerance, src.country, now).reasons
 
 /**
  * How many listings match the source for this viewer (the pairs they dismissed left out): the same range as

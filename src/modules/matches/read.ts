@@ -3,7 +3,7 @@ import { statement } from '../../../db/statements'
 import { fieldError } from '../../http/errors'
 import { PAGE_SIZES } from '../../shared/constants'
 import { getListing, listingsByIds, visibleIds, type Viewer } from '../listings/read'
-import { countMatches, findMatches, sourceOf } from './find'
+import { countMatches, explain, findMatches, sourceOf } from './find'
 import type { Inbox, InboxQuery, ListingMatches, MatchCounts, MatchesQuery } from './model'
 import { scoreMatch, type MatchSide } from './rules'
 
@@ -28,13 +28,14 @@ export function listingMatches(db: Database, viewer: Viewer, id: number, q: Matc
       .all(id, viewer.id)
       .map((r) => r.other),
   )
-  const found = findMatches(db, src).filter((m) => !dismissed.has(m.id))
+  const now = Date.now()
+  const found = findMatches(db, src, now).filter((m) => !dismissed.has(m.id))
   const slice = found.slice(offset, offset + perPage)
   const listings = listingsByIds(db, viewer, slice.map((m) => m.id))
   return {
     matches: slice.flatMap((m) => {
       const listing = listings.get(m.id)
-      return listing ? [{ listing, score: m.score, reasons: m.reasons }] : []
+      return listing ? [{ listing, score: m.score, reasons: explain(src, m, now) }] : []
     }),
     total: found.length,
     page,

@@ -62,48 +62,61 @@ const DAY_MS = 86_400_000
 const sameText = (x: string | null, y: string | null) => !!x?.trim() && !!y?.trim() && x.trim().toLowerCase() === y.trim().toLowerCase()
 const sqft = (n: number) => `${n.toLocaleString('en-US')} sq ft`
 
+/** A reason in words, given how to write an amount. */
+type Reason = (money: (n: number) => string) => string
+
 /**
- * The score of `other` as a match for `mine` (0–100) and its reasons. Both are known to match (the SQL above said so);
- * this only weighs and explains. `country` gives the currency of the amounts.
+ * The score of `other` as a match for `mine` (0–100), telling `say` each reason when given. Both are known to match
+ * (the SQL above said so); this only weighs and explains. Ranking thousands of candidates needs the numbers only:
+ * the words (money and sizes formatted) are made for the few that are shown or announced.
  */
-export function scoreMatch(mine: MatchSide, other: MatchSide, tolerance: number, country: string | null, now = Date.now()): { score: number; reasons: string[] } {
+export function weighMatch(mine: MatchSide, other: MatchSide, tolerance: number, now: number, say?: (reason: Reason) => void): number {
   const [req, avl] = mine.post_type === 'REQ' ? [mine, other] : [other, mine]
-  const money = (n: number) => formatMoney(n, currencyFor(country))
-  const reasons: string[] = []
   let score = 0
-  if (req.budget !== null && avl.budget !== null) {
-    if (avl.budget <= req.budget) {
+  const { budget: wanted, size: wantedSize } = req
+  const { budget: asking, size } = avl
+  if (wanted !== null && asking !== null) {
+    if (asking <= wanted) {
       score += POINTS.budget
-      reasons.push(`Asking ${money(avl.budget)} within budget ${money(req.budget)}`)
+      say?.((money) => `Asking ${money(asking)} within budget ${money(wanted)}`)
     } else {
       // Over the budget but within the tolerance: fewer points the further over, down to a third at the edge.
-      const over = (avl.budget - req.budget) / req.budget
+      const over = (asking - wanted) / wanted
       const share = tolerance > 0 ? Math.min(1, over / (tolerance / 100)) : 1
       score += Math.round(POINTS.budget * (1 - (2 / 3) * share))
-      reasons.push(`Asking ${money(avl.budget)}, ${Math.max(1, Math.round(over * 100))} % over budget ${money(req.budget)} (within the city's ${tolerance} %)`)
+      say?.((money) => `Asking ${money(asking)}, ${Math.max(1, Math.round(over * 100))} % over budget ${money(wanted)} (within the city's ${tolerance} %)`)
     }
   }
-  if (req.size !== null && avl.size !== null) {
-    if (avl.size >= req.size) {
+  if (wantedSize !== null && size !== null) {
+    if (size >= wantedSize) {
       score += POINTS.size
-      reasons.push(`${sqft(avl.size)} ≥ ${req.size.toLocaleString('en-US')} wanted`)
+      say?.(() => `${sqft(size)} ≥ ${wantedSize.toLocaleString('en-US')} wanted`)
     } else {
-      const short = (req.size - avl.size) / req.size
+      const short = (wantedSize - size) / wantedSize
       score += Math.round(POINTS.size * (1 - (2 / 3) * Math.min(1, short / (1 - SIZE_FLOOR_PERCENT / 100))))
-      reasons.push(`${sqft(avl.size)}, ${Math.max(1, Math.round(short * 100))} % under ${req.size.toLocaleString('en-US')} wanted`)
+      say?.(() => `${sqft(size)}, ${Math.max(1, Math.round(short * 100))} % under ${wantedSize.toLocaleString('en-US')} wanted`)
     }
   }
   if (sameText(mine.locality, other.locality)) {
     score += POINTS.locality
-    reasons.push(`Same locality: ${other.locality!.trim()}`)
+    say?.(() => `Same locality: ${other.locality!.trim()}`)
   } else if (mine.location && mine.location === other.location) {
     score += POINTS.zone
-    reasons.push(`Same zone: ${other.location}`)
+    say?.(() => `Same zone: ${other.location}`)
   }
   const days = Math.max(0, Math.floor((now - other.created_at) / DAY_MS))
   if (days < FRESH_DAYS) {
     score += Math.round(POINTS.fresh * (1 - days / FRESH_DAYS))
-    reasons.push(days === 0 ? 'Posted today' : days === 1 ? 'Posted yesterday' : `Posted ${days} days ago`)
+    say?.(() => (days === 0 ? 'Posted today' : days === 1 ? 'Posted yesterday' : `Posted ${days} days ago`))
   }
-  return { score: Math.min(100, score), reasons }
+  return Math.min(100, score)
+}
+
+/** The score and its reasons in words; `country` gives the currency of the amounts. */
+export function scoreMatch(mine: MatchSide, other: MatchSide, tolerance: number, country: string | null, now = Date.now()): { score: number; reasons: string[] } {
+  const currency = currencyFor(country)
+  const money = (n: number) => formatMoney(n, currency)
+  const reasons: string[] = []
+  const score = weighMatch(mine, other, tolerance, now, (r) => reasons.push(r(money)))
+  return { score, reasons }
 }

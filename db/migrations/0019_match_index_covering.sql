@@ -1,0 +1,2 @@
+DROP INDEX `listings_match_idx`;--> statement-breakpoint
+CREATE INDEX `listings_match_idx` ON `listings` (`city_id`,`sale_or_rent`,`post_type`,`property_key`,`status`,`budget`,`size`,`location`,`locality`,`created_at`,`owner_user_id`);
