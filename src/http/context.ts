@@ -60,7 +60,7 @@ export function createContext(db: Database, config: Config, overrides: Partial<A
     documents: overrides.documents ?? new DocumentStore(config.documentsDir),
     limits: overrides.limits ?? createLimits(db),
     pending: overrides.pending ?? new PendingEvents(feed),
-    matchEvents: overrides.matchEvents ?? new MatchEvents(feed, db),
+    matchEvents: overrides.matchEvents ?? new MatchEvents(feed),
     counts: overrides.counts ?? new SnapshotCache(feed),
     pages: overrides.pages ?? createPageCache(feed),
   }

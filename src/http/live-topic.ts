@@ -21,11 +21,6 @@ export abstract class LiveTopic<News> {
     this.feed.sync()
   }
 
-  /** Whether any stream listens: news that costs a query to work out is skipped when none does. */
-  protected get listening(): boolean {
-    return this.listeners.size > 0
-  }
-
   subscribe(listener: (news: News) => void, onClose: () => void): () => void {
     this.listeners.add(listener)
     this.closers.add(onClose)
