@@ -1,30 +1,16 @@
-import { useQuery } from '@tanstack/react-query'
-import { REFRESH_MS } from '../../src/shared/constants'
 import type { PendingApprovals } from '../../src/modules/users/model'
+import { REFRESH_MS } from '../../src/shared/constants'
 import { fetchJson } from '../shared/query'
 import { PENDING_COUNT_KEY, PENDING_URL, usePendingStream } from '../users/usePendingStream'
+import { NavCountBadge, useNavCount } from './NavCount'
 
 type Props = { /** The count when the page was rendered. */ initial: number }
 
-/**
- * The count of pending registrations beside 'User Approvals' in the navigation (admins only). It follows the live
- * stream, and polls every 30 s while the stream is down (SPEC section 9). Hidden at zero.
- */
+const fetchCount = async () => (await fetchJson<PendingApprovals>(PENDING_URL)).total
+
+/** The count of pending registrations beside 'User Approvals' in the navigation (admins only). */
 export default function PendingBadge({ initial }: Props) {
-  const connected = usePendingStream()
-  const { data: count } = useQuery({
-    queryKey: PENDING_COUNT_KEY,
-    queryFn: async () => (await fetchJson<PendingApprovals>(PENDING_URL)).total,
-    initialData: initial,
-    refetchInterval: connected ? false : REFRESH_MS.pendingApprovalsNav,
-  })
-  // A failed poll keeps the last count: the badge is a hint, and the approvals page shows the error.
-  if (!count) return null
-  return (
-    <span className="flex justify-end">
-      <span className="badge badge-warning badge-sm" data-pending-badge aria-label={`${count} pending approvals`}>
-        {count}
-      </span>
-    </span>
-  )
+  const live = usePendingStream()
+  const count = useNavCount({ queryKey: PENDING_COUNT_KEY, fetchCount, initial, live, pollMs: REFRESH_MS.pendingApprovalsNav })
+  return <NavCountBadge count={count} label={`${count} pending approvals`} tone="badge-warning" mark="data-pending-badge" />
 }

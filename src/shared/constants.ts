@@ -63,6 +63,8 @@ export const REFRESH_MS = {
   userLists: 30_000,
   pendingApprovalsScreen: 10_000,
   pendingApprovalsNav: 30_000,
+  // Not in the SPEC (matching came later): the unseen-matches badge, polled only while the live stream is down.
+  unseenMatchesNav: 30_000,
   analytics: 300_000,
   // Not in the SPEC (the original had no audit log): as often as the other lists.
   auditLog: 30_000,

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { listings, users } from '../../db/schema'
 import type { Role } from '../../src/shared/constants'
 import { createTestApp } from '../support/app'
-import { signIn } from '../support/auth'
+import { signIn, withJson } from '../support/auth'
 import { seedPlace } from '../support/fixtures'
 
 const h = await createTestApp()
@@ -64,10 +64,11 @@ describe('the shell', () => {
   const navOf = (html: string) => [...html.slice(html.indexOf('<ul class="menu')).matchAll(/<li><a href="(\/dashboard[^"]*)"/g)].map((m) => m[1])
 
   test('navigation by role (SPEC section 2)', async () => {
-    expect(navOf((await page('/dashboard', as('BROKER'))).html)).toEqual(['/dashboard', '/dashboard/listings', '/dashboard/my-listings'])
+    expect(navOf((await page('/dashboard', as('BROKER'))).html)).toEqual(['/dashboard', '/dashboard/listings', '/dashboard/my-listings', '/dashboard/matches'])
     expect(navOf((await page('/dashboard', as('MODULE_ADMIN'))).html)).toEqual([
       '/dashboard',
       '/dashboard/listings',
+      '/dashboard/matches',
       '/dashboard/approvals',
       '/dashboard/brokers',
       '/dashboard/analytics',
@@ -76,6 +77,7 @@ describe('the shell', () => {
     expect(navOf((await page('/dashboard', as('MASTER_ADMIN', null))).html)).toEqual([
       '/dashboard',
       '/dashboard/listings',
+      '/dashboard/matches',
       '/dashboard/approvals',
       '/dashboard/brokers',
       '/dashboard/admins',
@@ -91,6 +93,24 @@ describe('the shell', () => {
     expect(badge((await page('/dashboard', as('MODULE_ADMIN', place.cities[0]!.id))).html)).toBe('2')
     expect(badge((await page('/dashboard', as('MODULE_ADMIN', place.cities[1]!.id))).html)).toBe('1')
     expect(badge((await page('/dashboard', as('BROKER'))).html)).toBeUndefined()
+  })
+
+  test('the matches badge: the unseen matches of the user, with a text alternative; hidden at zero', async () => {
+    // A place of its own: the listings here must not show in the other tests' counts.
+    const cityId = seedPlace(h.db, ['Nagpur']).cities[0]!.id
+    const [seeker, offerer] = [signIn(h.db, 'BROKER', { cityId }), signIn(h.db, 'BROKER', { cityId })]
+    const post = async (as: typeof seeker, post_type: string, budget: number) =>
+      expect((await h.request('/api/listings', withJson(as.browser, { post_type, sale_or_rent: 'RENT', property_type: 'Badge Loft', budget, contact_value: '9876543210' }))).status).toBe(201)
+    await post(seeker, 'REQ', 40_000)
+    await post(offerer, 'AVL', 38_000)
+    await post(offerer, 'AVL', 39_000)
+    const badge = (html: string) => /<span[^>]*data-matches-badge[^>]*>(\d+)</.exec(html)
+    const mine = badge((await page('/dashboard', seeker.browser)).html)
+    expect(mine?.[1]).toBe('2')
+    expect(mine?.[0]).toContain('aria-label="2 unseen matches"')
+    // The author of the writes saw them as they posted: nothing unseen.
+    expect(badge((await page('/dashboard/listings', offerer.browser)).html)).toBeNull()
+    expect((await page('/dashboard', offerer.browser)).html).toContain('href="/dashboard/matches"')
   })
 
   test('the user menu: name, email, role badge, city and state, and a sign-out form', async () => {

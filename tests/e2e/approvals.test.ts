@@ -61,7 +61,7 @@ async function openAs(who: ReturnType<typeof signIn>, path: string, opts: { watc
   await w.page.context().addCookies([{ name: SESSION_COOKIE, value: who.token, url: server.url }])
   await opts.watch?.(w.page)
   // The server subscribes the stream to changes before it answers, so once the answer is here nothing is missed.
-  const stream = opts.streaming ? w.page.waitForResponse((r) => new URL(r.url()).pathname === '/api/users/pending/stream') : null
+  const stream = opts.streaming ? w.page.waitForResponse((r) => new URL(r.url()).pathname === '/api/events') : null
   await w.page.goto(server.url + path)
   await hydrated(w.page)
   if (stream) expect((await stream).headers()['content-type']).toStartWith('text/event-stream')
@@ -300,7 +300,7 @@ describe('user approvals', () => {
     const streams: string[] = []
     const board = await openAs(master, '/dashboard/approvals', {
       streaming: true,
-      watch: (page) => page.on('request', (r) => new URL(r.url()).pathname === '/api/users/pending/stream' && streams.push(r.url())),
+      watch: (page) => page.on('request', (r) => new URL(r.url()).pathname === '/api/events' && streams.push(r.url())),
     })
     await board.page.waitForSelector('[data-stream="live"]')
     await card(board.page, ASHA.email).getByRole('button', { name: 'Approve' }).click()
@@ -337,5 +337,39 @@ describe('user approvals', () => {
     // The board and the badge of a page share one connection.
     expect(streams.length).toBe(1)
     for (const w of [home, second, board]) await done(w)
+  })
+})
+
+describe('the matches badge in the navigation', () => {
+  test('the unseen count from the server, then live: up when a match arrives, down when seen, hidden at zero, on the page’s one stream', async () => {
+    const seeker = signIn(db, 'BROKER', { cityId: pune, fullName: 'Sana Seeker' })
+    const offerer = signIn(db, 'BROKER', { cityId: pune, fullName: 'Omar Offerer' })
+    const api = (as: typeof seeker, path: string, body?: unknown) =>
+      fetch(server.url + path, { method: body === undefined ? 'GET' : 'POST', headers: { ...as.bearer, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })
+    const post = async (as: typeof seeker, post_type: 'REQ' | 'AVL', budget: number) =>
+      expect((await api(as, '/api/listings', { post_type, sale_or_rent: 'RENT', property_type: 'Studio Loft', budget, contact_value: '9876543210' })).status).toBe(201)
+    await post(seeker, 'REQ', 60_000)
+    await post(offerer, 'AVL', 55_000)
+
+    const streams: string[] = []
+    const w = await openAs(seeker, '/dashboard', { streaming: true, watch: (page) => page.on('request', (r) => new URL(r.url()).pathname === '/api/events' && streams.push(r.url())) })
+    const badge = w.page.locator('[data-matches-badge]')
+    expect(await badge.textContent()).toBe('1')
+    expect(await badge.getAttribute('aria-label')).toBe('1 unseen match')
+    // The link says what the badge shows.
+    expect(await w.page.getByRole('link', { name: 'Matches 1 unseen match', exact: true }).getAttribute('href')).toBe('/dashboard/matches')
+    await w.page.evaluate(() => ((window as unknown as { marker: number }).marker = 42))
+
+    await post(offerer, 'AVL', 58_000)
+    await w.page.locator('[data-matches-badge]', { hasText: '2' }).waitFor({ timeout: 3000 })
+    expect(await badge.getAttribute('aria-label')).toBe('2 unseen matches')
+
+    // Seen elsewhere (another tab, the matches page): the badge follows, and hides at zero.
+    const inbox = (await (await api(seeker, '/api/matches?unseen=1')).json()) as { matches: { id: number }[] }
+    for (const m of inbox.matches) expect((await api(seeker, `/api/matches/${m.id}/seen`, {})).status).toBe(204)
+    await badge.waitFor({ state: 'detached', timeout: 3000 })
+    expect(await w.page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42)
+    expect(streams.length).toBe(1)
+    await done(w)
   })
 })

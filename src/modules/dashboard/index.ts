@@ -6,6 +6,7 @@ import { loginRedirect, pageUser } from '../../http/page-auth'
 import type { Role } from '../../shared/constants'
 import type { ShellUser } from './layout'
 import { countPending } from '../users/read'
+import { unseenCount } from '../matches/read'
 
 const hidden = { detail: { hide: true } }
 
@@ -27,7 +28,11 @@ export const dashboardPage =
     if (!found) return loginRedirect(request)
     const shell = await import('./shell')
     if (!found.is_active) return shell.accountInactive()
-    const user: ShellUser = { ...found, pendingApprovals: found.role === 'BROKER' ? null : countPending(ctx.db, { role: found.role, cityId: found.city_id }) }
+    const user: ShellUser = {
+      ...found,
+      pendingApprovals: found.role === 'BROKER' ? null : countPending(ctx.db, { role: found.role, cityId: found.city_id }),
+      unseenMatches: unseenCount(ctx.db, found.id),
+    }
     if (guard && !guard.roles.includes(user.role)) return shell.deniedPage(user, title, guard)
     return shell.shellPage(await render(user), title)
   }

@@ -5,8 +5,8 @@ import { ROLE_LABELS } from '../../shared/constants'
 import { SITE_NAME } from '../../shared/site'
 import { navFor } from './nav'
 
-/** The signed-in user as the shell shows them: with the count for the approvals badge (admins only). */
-export type ShellUser = PageUser & { pendingApprovals?: number | null }
+/** The signed-in user as the shell shows them: with the counts of the approvals badge (admins only) and the matches badge. */
+export type ShellUser = PageUser & { pendingApprovals?: number | null; unseenMatches?: number }
 
 type Props = { user: ShellUser; current: string; section: string; children: ReactNode }
 
@@ -75,6 +75,7 @@ export function DashboardLayout({ user, current, section, children }: Props) {
                 <a href={item.href} className={current === item.href ? 'menu-active' : undefined} aria-current={current === item.href ? 'page' : undefined}>
                   {item.label}
                   {item.href === '/dashboard/approvals' && <Island name="PendingBadge" props={{ initial: user.pendingApprovals ?? 0 }} />}
+                  {item.href === '/dashboard/matches' && <Island name="MatchesBadge" props={{ initial: user.unseenMatches ?? 0 }} />}
                 </a>
               </li>
             ))}

@@ -1,0 +1,99 @@
+// The signed-in user's live events (GET /api/events, docs/decisions/009-live-events.md): one Server-Sent Events
+// connection per page, shared by every island that follows any of its events (the approvals board, the navigation
+// badges). Opened by the first follower, closed by the last. While it is not connected, followers poll instead.
+import { useQueryClient, type QueryClient } from '@tanstack/react-query'
+import { atom, useAtomValue, useStore } from 'jotai'
+import { useEffect, useState } from 'react'
+
+export const EVENTS_URL = '/api/events'
+/** Every event the stream sends: each is listened for from the start, so none is lost to an island still loading. */
+const EVENT_NAMES = ['pending', 'matches'] as const
+export type LiveEventName = (typeof EVENT_NAMES)[number]
+
+/**
+ * What an event does to the page. A module-level function, not a closure per island: it runs once per event however
+ * many islands follow it.
+ */
+export type LiveEventHandler = (data: unknown, queryClient: QueryClient) => void
+
+/** How long to wait before opening a new stream when the browser gave up on one (a refusal, a server restart). */
+const REOPEN_MS = 30_000
+
+/** Whether the stream is open now. Followers poll while it is false. */
+export const liveConnectedAtom = atom(false)
+
+type Store = ReturnType<typeof useStore>
+
+let followers = 0
+let source: EventSource | null = null
+let reopenTimer: ReturnType<typeof setTimeout> | undefined
+/** Handlers by event, each with how many islands asked for it. */
+const handlers = new Map<LiveEventName, Map<LiveEventHandler, number>>()
+/** The last data of each event, handed to a handler that starts following later (an island hydrated after it came). */
+const last = new Map<LiveEventName, unknown>()
+
+function open(store: Store, queryClient: QueryClient) {
+  const es = new EventSource(EVENTS_URL)
+  source = es
+  es.addEventListener('open', () => store.set(liveConnectedAtom, true))
+  for (const name of EVENT_NAMES)
+    es.addEventListener(name, (event) => {
+      let data: unknown
+      try {
+        data = JSON.parse((event as MessageEvent<string>).data)
+      } catch {
+        return
+      }
+      last.set(name, data)
+      for (const handler of handlers.get(name)?.keys() ?? []) handler(data, queryClient)
+    })
+  es.addEventListener('error', () => {
+    // The browser reconnects by itself after a dropped connection; meanwhile the followers poll.
+    store.set(liveConnectedAtom, false)
+    if (es.readyState !== EventSource.CLOSED) return
+    // Closed for good (an error status, a wrong content type): try again later, still polling in between.
+    source = null
+    reopenTimer = setTimeout(() => {
+      reopenTimer = undefined
+      if (followers > 0 && !source) open(store, queryClient)
+    }, REOPEN_MS)
+  })
+}
+
+function close(store: Store) {
+  clearTimeout(reopenTimer)
+  reopenTimer = undefined
+  source?.close()
+  source = null
+  last.clear()
+  store.set(liveConnectedAtom, false)
+}
+
+/**
+ * Follows one event of the user's stream with `handler`; returns whether the stream is connected. False in the first
+ * render whatever the stream's state: an island hydrating after another opened the stream must render what the
+ * server did (React keeps the server's attributes on a mismatch, so a screen would stay marked as polling).
+ */
+export function useLiveEvent(name: LiveEventName, handler: LiveEventHandler): boolean {
+  const store = useStore()
+  const queryClient = useQueryClient()
+  const [mounted, setMounted] = useState(false)
+  useEffect(() => setMounted(true), [])
+  useEffect(() => {
+    if (typeof EventSource === 'undefined') return
+    const counts = handlers.get(name) ?? new Map<LiveEventHandler, number>()
+    handlers.set(name, counts)
+    const fresh = !counts.has(handler)
+    counts.set(handler, (counts.get(handler) ?? 0) + 1)
+    followers++
+    if (!source && !reopenTimer) open(store, queryClient)
+    else if (fresh && last.has(name)) handler(last.get(name), queryClient)
+    return () => {
+      const n = counts.get(handler)! - 1
+      if (n === 0) counts.delete(handler)
+      else counts.set(handler, n)
+      if (--followers === 0) close(store)
+    }
+  }, [name, handler, store, queryClient])
+  return useAtomValue(liveConnectedAtom) && mounted
+}
