@@ -366,11 +366,23 @@ export const listingMatches = sqliteTable(
      * (migration 0018): the inbox and its badge read it from an index instead of judging every entry's two listings.
      */
     live: integer('live', { mode: 'boolean' }).notNull().default(true),
+    /** When the entry went out in a digest mail (src/modules/matches/digest.ts): each entry is mailed once at most. */
+    mailedAt: integer('mailed_at', { mode: 'timestamp_ms' }),
   },
   (t) => [
     uniqueIndex('listing_matches_pair_unique').on(t.listingId, t.matchId),
     index('listing_matches_match_idx').on(t.matchId),
     index('listing_matches_inbox_idx').on(t.userId, t.live, t.dismissedAt, t.id),
     index('listing_matches_unseen_idx').on(t.userId, t.live, t.dismissedAt, t.seenAt),
+    // Only the entries a digest may still carry: small however long the table grows.
+    index('listing_matches_digest_idx').on(t.userId).where(sql`seen_at is null and dismissed_at is null and mailed_at is null`),
   ],
 )
+
+/** The last digest of matches mailed to each user: at most one per MATCH_DIGEST_HOURS (src/modules/matches/digest.ts). */
+export const matchDigests = sqliteTable('match_digests', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  sentAt: integer('sent_at', { mode: 'timestamp_ms' }).notNull(),
+})

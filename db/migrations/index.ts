@@ -20,6 +20,7 @@ import m16 from './0016_listing_id_blocks.sql' with { type: 'text' }
 import m17 from './0017_matches.sql' with { type: 'text' }
 import m18 from './0018_match_live.sql' with { type: 'text' }
 import m19 from './0019_match_index_covering.sql' with { type: 'text' }
+import m20 from './0020_match_digests.sql' with { type: 'text' }
 
 export const migrationJournal = journal
 export const migrationFiles: Record<string, string> = {
@@ -43,4 +44,5 @@ export const migrationFiles: Record<string, string> = {
   '0017_matches': m17,
   '0018_match_live': m18,
   '0019_match_index_covering': m19,
+  '0020_match_digests': m20,
 }
