@@ -17,6 +17,10 @@ import { StatsStrip } from './StatsStrip'
 import type { ListingFilterState } from './url-filters'
 import { LoadError } from '../shared/LoadError'
 import { useListingPage, type PageSize } from './useListingPage'
+import { useDetailsDialog } from './useDetailsDialog'
+import { useMatchCounts } from '../matches/useMatchCounts'
+
+const NO_LISTINGS: Listing[] = []
 
 export type BrokerListingsIslandProps = {
   user: ListingViewer
@@ -36,8 +40,10 @@ export type BrokerListingsIslandProps = {
 export default function BrokerListings({ user, initial, filters, stats, rules }: BrokerListingsIslandProps) {
   const queryClient = useQueryClient()
   const { f, query, list, rows, loadError } = useListingPage({ queryKey: 'listings', initial, filters })
+  const matchCounts = useMatchCounts(rows?.listings ?? NO_LISTINGS)
 
-  const [viewing, setViewing] = useState<Listing | null>(null)
+  const details = useDetailsDialog()
+  const viewing = details.viewing
   const [form, setForm] = useState<{ listing: Listing | null } | null>(null)
   const [deleting, setDeleting] = useState<Listing | null>(null)
   const [exporting, setExporting] = useState(false)
@@ -124,7 +130,9 @@ export default function BrokerListings({ user, initial, filters, stats, rules }:
               actions={editActions}
               actionsWidth={7.75}
               storageKey="broker"
-              onRowClick={setViewing}
+              onRowClick={details.open}
+              matchCounts={matchCounts}
+              onShowMatches={details.openMatches}
               busy={query.isPlaceholderData && query.isFetching}
             />
           )}
@@ -140,15 +148,16 @@ export default function BrokerListings({ user, initial, filters, stats, rules }:
 
       <ListingDetailsDialog
         listing={viewing}
+        tab={details.tab}
         viewerId={user.id}
-        onClose={() => setViewing(null)}
+        onClose={details.close}
         actions={
           viewing?.is_editable ? (
             <>
-              <button type="button" className="btn btn-outline" onClick={() => (setViewing(null), setForm({ listing: viewing }))}>
+              <button type="button" className="btn btn-outline" onClick={() => (details.close(), setForm({ listing: viewing }))}>
                 Edit
               </button>
-              <button type="button" className="btn btn-outline btn-error" onClick={() => (setViewing(null), setDeleting(viewing))}>
+              <button type="button" className="btn btn-outline btn-error" onClick={() => (details.close(), setDeleting(viewing))}>
                 Delete
               </button>
             </>

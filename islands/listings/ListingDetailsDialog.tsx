@@ -1,5 +1,6 @@
-import type { ReactNode } from 'react'
+import { useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
 import type { Listing } from '../../src/modules/listings/model'
+import { ListingMatchesTab } from '../matches/ListingMatchesTab'
 import { Email } from '../shared/Email'
 import { Modal } from '../shared/Modal'
 import { formatMoney, formatSize, listingCurrency, moneyWithCode } from '../../src/shared/currency'
@@ -25,24 +26,47 @@ export type ListingDetailsDialogProps = {
   viewerId?: number | null
   /** Buttons of the Actions section (e.g. Edit, Delete), shown before Close. */
   actions?: ReactNode
+  /** The tab it opens on: the details (default), or the listing's matches (a row's "3 matches"). */
+  tab?: DetailsTab
 }
+
+export type DetailsTab = 'details' | 'matches'
+const TABS: { id: DetailsTab; label: string }[] = [
+  { id: 'details', label: 'Details' },
+  { id: 'matches', label: 'Matches' },
+]
 
 /**
  * Everything about one listing (SPEC "Broker dashboard": full details, basic info, contact, property, actions), with
- * a 'View on map' link for its Google location, opened in a new tab.
+ * a 'View on map' link for its Google location, opened in a new tab; and, on its second tab, the listings that match
+ * it (issue 15).
  */
-export function ListingDetailsDialog({ listing, onClose, title = 'Listing Details', viewerId = null, actions }: ListingDetailsDialogProps) {
+export function ListingDetailsDialog({ listing, onClose, title = 'Listing Details', viewerId = null, actions, tab = 'details' }: ListingDetailsDialogProps) {
   return (
     <Modal open={listing !== null} title={title} size="lg" onClose={onClose}>
-      {listing && <Details listing={listing} own={viewerId !== null && listing.owner_user_id === viewerId} actions={actions} onClose={onClose} />}
+      {listing && (
+        <Tabbed key={`${listing.id}-${tab}`} listing={listing} own={viewerId !== null && listing.owner_user_id === viewerId} actions={actions} onClose={onClose} initialTab={tab} />
+      )}
     </Modal>
   )
 }
 
-function Details({ listing: l, own, actions, onClose }: { listing: Listing; own: boolean; actions?: ReactNode; onClose: () => void }) {
-  const map = safeMapUrl(l.google_location_url)
+/** The listing's heading, its two tabs (the details, its matches) and the action bar under both. */
+function Tabbed({ listing: l, own, actions, onClose, initialTab }: { listing: Listing; own: boolean; actions?: ReactNode; onClose: () => void; initialTab: DetailsTab }) {
+  const [tab, setTab] = useState(initialTab)
+  const id = useId().replace(/[^a-zA-Z0-9_-]/g, '')
+  const tabRefs = useRef<Record<DetailsTab, HTMLButtonElement | null>>({ details: null, matches: null })
+  // The tabs pattern of WAI-ARIA: arrow keys move between the tabs, and the one chosen is the only one in the tab order.
+  const onKey = (e: KeyboardEvent) => {
+    if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight' && e.key !== 'Home' && e.key !== 'End') return
+    e.preventDefault()
+    const i = TABS.findIndex((t) => t.id === tab)
+    const next = e.key === 'Home' ? 0 : e.key === 'End' ? TABS.length - 1 : (i + (e.key === 'ArrowRight' ? 1 : TABS.length - 1)) % TABS.length
+    setTab(TABS[next]!.id)
+    tabRefs.current[TABS[next]!.id]?.focus()
+  }
   return (
-    <div className="min-w-0 space-y-5" data-listing-details={l.entry_id}>
+    <div className="min-w-0 space-y-4" data-listing-details={l.entry_id} data-tab={tab}>
       <div className="flex flex-wrap items-center gap-2">
         <span className="min-w-0 font-mono text-lg font-semibold [overflow-wrap:anywhere]">{l.entry_id}</span>
         <span className={`badge ${postTypeBadgeClass(l.post_type)}`}>{postTypeLabel(l.post_type)}</span>
@@ -50,6 +74,44 @@ function Details({ listing: l, own, actions, onClose }: { listing: Listing; own:
         {own && <span className="badge badge-primary">{LISTING_TEXT.yourListing}</span>}
       </div>
 
+      <div role="tablist" aria-label={`Listing ${l.entry_id}`} className="tabs tabs-border" onKeyDown={onKey}>
+        {TABS.map((t) => (
+          <button
+            key={t.id}
+            ref={(el) => {
+              tabRefs.current[t.id] = el
+            }}
+            type="button"
+            role="tab"
+            id={`${id}-tab-${t.id}`}
+            aria-selected={tab === t.id}
+            aria-controls={`${id}-panel-${t.id}`}
+            tabIndex={tab === t.id ? 0 : -1}
+            className={`tab ${tab === t.id ? 'tab-active' : 'text-base-content/80'}`}
+            onClick={() => setTab(t.id)}
+          >
+            {t.label}
+          </button>
+        ))}
+      </div>
+      <div role="tabpanel" id={`${id}-panel-${tab}`} aria-labelledby={`${id}-tab-${tab}`} className="min-w-0">
+        {tab === 'details' ? <Details listing={l} /> : <ListingMatchesTab listing={l} />}
+      </div>
+
+      <div className="modal-action mt-2 flex-wrap" aria-label="Actions">
+        {actions}
+        <button type="button" className="btn btn-ghost" onClick={onClose}>
+          Close
+        </button>
+      </div>
+    </div>
+  )
+}
+
+function Details({ listing: l }: { listing: Listing }) {
+  const map = safeMapUrl(l.google_location_url)
+  return (
+    <div className="min-w-0 space-y-5">
       <Section title="Full Details">
         <p className="whitespace-pre-wrap break-words">{l.details || <span className="text-base-content/70">No details given.</span>}</p>
         {l.type_details && <Row label="Type details" value={l.type_details} />}
@@ -89,13 +151,6 @@ function Details({ listing: l, own, actions, onClose }: { listing: Listing; own:
           </a>
         )}
       </Section>
-
-      <div className="modal-action mt-2 flex-wrap" aria-label="Actions">
-        {actions}
-        <button type="button" className="btn btn-ghost" onClick={onClose}>
-          Close
-        </button>
-      </div>
     </div>
   )
 }

@@ -1,6 +1,7 @@
 import { columnVisibilityFeature, createColumnHelper, FlexRender, tableFeatures, useTable, type Cell, type ColumnDef, type Row } from '@tanstack/react-table'
 import { createContext, use, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react'
 import type { Listing } from '../../src/modules/listings/model'
+import { MatchCount } from '../matches/MatchCount'
 import { formatMoney, formatSize, listingCurrency, moneyWithCode } from '../../src/shared/currency'
 import {
   formatListingDate,
@@ -36,6 +37,10 @@ export type ListingTableEnv = {
   viewerId: number | null
   highlightOwn: boolean
   actions?: (listing: Listing) => ReactNode
+  /** Each listing's count of matches by id (useMatchCounts), shown under the entry ID once known. */
+  matchCounts?: Readonly<Record<string, number>>
+  /** What a click on a row's "3 matches" does: open the details on their Matches tab. */
+  onShowMatches?: (listing: Listing) => void
 }
 const EnvContext = createContext<ListingTableEnv>({ viewerId: null, highlightOwn: false })
 export const useListingTable = () => use(EnvContext)
@@ -48,6 +53,7 @@ function EntryId({ listing }: { listing: Listing }) {
     <div className="flex flex-col items-start gap-1">
       <span className="font-mono text-xs font-semibold whitespace-nowrap">{listing.entry_id}</span>
       {isOwn(env, listing) && <span className="badge badge-primary badge-xs whitespace-nowrap">{LISTING_TEXT.yourListing}</span>}
+      <MatchCount listing={listing} counts={env.matchCounts} onOpen={env.onShowMatches} />
     </div>
   )
 }
@@ -324,6 +330,9 @@ export type ListingTableProps = {
   cardFields?: readonly CardField[]
   /** Remembers the user's column choice in this browser under this name; without it the Columns menu is not offered. */
   storageKey?: string
+  /** Counts of matches by listing id (useMatchCounts); with `onShowMatches`, each row shows its "3 matches". */
+  matchCounts?: Readonly<Record<string, number>>
+  onShowMatches?: (listing: Listing) => void
 }
 
 /** Clicks on controls inside a row are theirs, not the row's. */
@@ -354,6 +363,8 @@ export function ListingTable({
   scrollClassName,
   cardFields = CARD_FIELDS,
   storageKey,
+  matchCounts,
+  onShowMatches,
 }: ListingTableProps) {
   // The card's fields the table lacks join the row model as hidden columns: the table skips them, the card uses them.
   const { all, hidden, tableIds } = useMemo(() => {
@@ -381,7 +392,7 @@ export function ListingTable({
           : 'z-[2] shadow-[inset_0_-1px_0_var(--color-base-300)]'
     }`
 
-  const env: ListingTableEnv = { viewerId, highlightOwn, actions }
+  const env: ListingTableEnv = { viewerId, highlightOwn, actions, matchCounts, onShowMatches }
   const open = (l: Listing) => (e: MouseEvent | KeyboardEvent) => {
     if (!onRowClick || fromControl(e.target)) return
     if ('key' in e) {

@@ -14,6 +14,8 @@ import { ListingFormDialog } from './ListingFormDialog'
 import { CARD_FIELDS, ListingTable, MY_LISTINGS_COLUMNS, RowMenu, type RowMenuItem } from './ListingTable'
 import { LoadError } from '../shared/LoadError'
 import { STATS_LAYOUT } from './StatsStrip'
+import { useDetailsDialog } from './useDetailsDialog'
+import { useMatchCounts } from '../matches/useMatchCounts'
 
 export type MyListingsIslandProps = {
   user: ListingViewer
@@ -64,8 +66,11 @@ export default function MyListings({ user, initial, rules }: MyListingsIslandPro
   const [search, setSearch] = useState('')
   const [status, setStatus] = useState<StatusFilter>('')
   const shown = useMemo(() => all.filter((l) => (!status || l.status === status) && matchesSearch(l, search)), [all, status, search])
+  // Counted for every listing of the broker at once, so typing a search or picking a status asks nothing more.
+  const matchCounts = useMatchCounts(all)
 
-  const [viewing, setViewing] = useState<Listing | null>(null)
+  const details = useDetailsDialog()
+  const viewing = details.viewing
   const [form, setForm] = useState<{ listing: Listing | null } | null>(null)
   const [deleting, setDeleting] = useState<Listing | null>(null)
   const refreshAll = () => void invalidateListingQueries(queryClient)
@@ -152,7 +157,9 @@ export default function MyListings({ user, initial, rules }: MyListingsIslandPro
             cardFields={MY_CARD_FIELDS}
             storageKey="my-listings"
             actions={(l) => <RowMenu label={`Actions for ${l.entry_id}`} items={menuItems(l)} />}
-            onRowClick={setViewing}
+            onRowClick={details.open}
+            matchCounts={matchCounts}
+            onShowMatches={details.openMatches}
           />
         )}
       </div>
@@ -160,24 +167,25 @@ export default function MyListings({ user, initial, rules }: MyListingsIslandPro
       <ListingDetailsDialog
         title="My Listing"
         listing={viewing}
-        onClose={() => setViewing(null)}
+        tab={details.tab}
+        onClose={details.close}
         actions={
           viewing && (
             <>
-              <button type="button" className="btn btn-outline" onClick={() => (setViewing(null), setForm({ listing: viewing }))}>
+              <button type="button" className="btn btn-outline" onClick={() => (details.close(), setForm({ listing: viewing }))}>
                 Edit
               </button>
               {viewing.status === 'ACTIVE' && (
-                <button type="button" className="btn btn-outline" onClick={() => (setViewing(null), changeStatus.mutate({ listing: viewing, to: 'SUSPENDED' }))}>
+                <button type="button" className="btn btn-outline" onClick={() => (details.close(), changeStatus.mutate({ listing: viewing, to: 'SUSPENDED' }))}>
                   Suspend
                 </button>
               )}
               {viewing.status === 'SUSPENDED' && (
-                <button type="button" className="btn btn-outline btn-success" onClick={() => (setViewing(null), changeStatus.mutate({ listing: viewing, to: 'ACTIVE' }))}>
+                <button type="button" className="btn btn-outline btn-success" onClick={() => (details.close(), changeStatus.mutate({ listing: viewing, to: 'ACTIVE' }))}>
                   Reactivate
                 </button>
               )}
-              <button type="button" className="btn btn-outline btn-error" onClick={() => (setViewing(null), setDeleting(viewing))}>
+              <button type="button" className="btn btn-outline btn-error" onClick={() => (details.close(), setDeleting(viewing))}>
                 Delete
               </button>
             </>

@@ -3,6 +3,7 @@
 import type { QueryClient } from '@tanstack/react-query'
 import type { Listing } from '../../src/modules/listings/model'
 import { POST_TYPE_LABELS, type ListingStatus } from '../../src/shared/constants'
+import { MATCH_QUERY_KEYS } from '../matches/match-format'
 import { ApiError } from '../shared/api'
 import type { FieldErrors } from '../shared/form-rules'
 import { serializeListingFilters, type ListingFilterState } from './url-filters'
@@ -109,9 +110,19 @@ export function exportFileName(now = new Date()): string {
 
 /**
  * Every cached view of listings, by key. After any change to a listing all of them reload (SPEC section 7): the
- * dashboard page, My Listings, the admin grid and its status counts, and the statistics.
+ * dashboard page, My Listings, the admin grid and its status counts, the statistics, and the matches a change may
+ * make or break (issue 15: the rows' counts, a listing's Matches tab, the inbox).
  */
-export const LISTING_QUERY_KEYS = [['listings'], ['my-listings'], ['admin-listings'], ['admin-status-counts'], ['dashboard-stats']] as const
+export const LISTING_QUERY_KEYS = [
+  ['listings'],
+  ['my-listings'],
+  ['admin-listings'],
+  ['admin-status-counts'],
+  ['dashboard-stats'],
+  MATCH_QUERY_KEYS.counts,
+  MATCH_QUERY_KEYS.listing,
+  MATCH_QUERY_KEYS.inbox,
+] as const
 
 export function invalidateListingQueries(queryClient: QueryClient): Promise<void> {
   return Promise.all(LISTING_QUERY_KEYS.map((queryKey) => queryClient.invalidateQueries({ queryKey }))).then(() => undefined)

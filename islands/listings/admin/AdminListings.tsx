@@ -22,6 +22,10 @@ import { AdminEditDialog } from './AdminEditDialog'
 import { ZoneChips } from './ZoneChips'
 import { LoadError } from '../../shared/LoadError'
 import { retryOnce, useListingPage, type PageSize } from '../useListingPage'
+import { useDetailsDialog } from '../useDetailsDialog'
+import { useMatchCounts } from '../../matches/useMatchCounts'
+
+const NO_LISTINGS: Listing[] = []
 
 export type AdminListingsIslandProps = {
   actor: AdminActor
@@ -52,6 +56,7 @@ export default function AdminListings({ actor, initial, filters, suspended, zone
   const queryClient = useQueryClient()
   const master = actor.role === 'MASTER_ADMIN'
   const { f, query, list, rows, loadError, renderedAt } = useListingPage({ queryKey: 'admin-listings', initial, filters })
+  const matchCounts = useMatchCounts(rows?.listings ?? NO_LISTINGS)
   const suspendedCount = useQuery({
     queryKey: ['admin-status-counts', 'SUSPENDED'],
     queryFn: () => fetchJson<ListingPage>(suspendedUrl).then((p) => p.total),
@@ -74,7 +79,8 @@ export default function AdminListings({ actor, initial, filters, suspended, zone
     retry: retryOnce,
   })
 
-  const [viewing, setViewing] = useState<Listing | null>(null)
+  const details = useDetailsDialog()
+  const viewing = details.viewing
   const [adding, setAdding] = useState(false)
   const [editing, setEditing] = useState<Listing | null>(null)
   const [deleting, setDeleting] = useState<Listing | null>(null)
@@ -164,7 +170,9 @@ export default function AdminListings({ actor, initial, filters, suspended, zone
                 columns={ADMIN_COLUMNS}
                 viewerId={actor.id}
                 actions={menu}
-                onRowClick={setViewing}
+                onRowClick={details.open}
+                matchCounts={matchCounts}
+                onShowMatches={details.openMatches}
                 rowTone={(l) => (l.status === 'SUSPENDED' ? 'error' : undefined)}
                 cardFields={ADMIN_CARD_FIELDS}
                 storageKey="admin"
@@ -186,14 +194,15 @@ export default function AdminListings({ actor, initial, filters, suspended, zone
 
       <ListingDetailsDialog
         listing={viewing}
-        onClose={() => setViewing(null)}
+        tab={details.tab}
+        onClose={details.close}
         actions={
           viewing ? (
             <>
-              <button type="button" className="btn btn-outline" onClick={() => (setViewing(null), setEditing(viewing))}>
+              <button type="button" className="btn btn-outline" onClick={() => (details.close(), setEditing(viewing))}>
                 Edit
               </button>
-              <button type="button" className="btn btn-outline btn-error" onClick={() => (setViewing(null), setDeleting(viewing))}>
+              <button type="button" className="btn btn-outline btn-error" onClick={() => (details.close(), setDeleting(viewing))}>
                 Delete
               </button>
             </>

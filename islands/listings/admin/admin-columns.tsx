@@ -1,14 +1,17 @@
 // The admin grid's 14 columns: the broker dashboard's set, with the status under the entry ID (admins see every
 // status).
 import type { Listing } from '../../../src/modules/listings/model'
+import { MatchCount } from '../../matches/MatchCount'
 import { STATUS_LABELS, statusBadgeClass } from '../listing-format'
-import { LISTING_COLUMNS as C, CARD_FIELDS, listingColumn, type ListingColumnDef } from '../ListingTable'
+import { LISTING_COLUMNS as C, CARD_FIELDS, listingColumn, useListingTable, type ListingColumnDef } from '../ListingTable'
 
 function EntryWithStatus({ listing }: { listing: Listing }) {
+  const env = useListingTable()
   return (
     <div className="flex flex-col items-start gap-1">
       <span className="font-mono text-xs font-semibold whitespace-nowrap">{listing.entry_id}</span>
       <span className={`badge badge-xs whitespace-nowrap ${statusBadgeClass(listing.status)}`}>{STATUS_LABELS[listing.status]}</span>
+      <MatchCount listing={listing} counts={env.matchCounts} onOpen={env.onShowMatches} />
     </div>
   )
 }
