@@ -16,6 +16,7 @@ export const loaders: Record<IslandName, Loader> = {
   AdminListings: () => import('./listings/admin/AdminListings'),
   BrokerListings: () => import('./listings/BrokerListings'),
   MyListings: () => import('./listings/MyListings'),
+  MatchInbox: () => import('./matches/MatchInbox'),
   MatchesBadge: () => import('./shell/MatchesBadge'),
   PendingBadge: () => import('./shell/PendingBadge'),
   Toaster: () => import('./shared/Toaster'),

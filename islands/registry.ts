@@ -9,11 +9,12 @@ import GeoTree from './geo/GeoTree'
 import AdminListings from './listings/admin/AdminListings'
 import BrokerListings from './listings/BrokerListings'
 import MyListings from './listings/MyListings'
+import MatchInbox from './matches/MatchInbox'
 import MatchesBadge from './shell/MatchesBadge'
 import PendingBadge from './shell/PendingBadge'
 import Toaster from './shared/Toaster'
 import ApprovalsBoard from './users/ApprovalsBoard'
 import UserManager from './users/UserManager'
 
-export const islands = { AnalyticsBoard, LoginForm, RegisterForm, ForgotPasswordForm, ResetPasswordForm, GeoTree, Toaster, UserManager, ApprovalsBoard, PendingBadge, MatchesBadge, BrokerListings, MyListings, AdminListings, AuditLog }
+export const islands = { AnalyticsBoard, LoginForm, RegisterForm, ForgotPasswordForm, ResetPasswordForm, GeoTree, Toaster, UserManager, ApprovalsBoard, PendingBadge, MatchesBadge, BrokerListings, MyListings, AdminListings, AuditLog, MatchInbox }
 export type IslandName = keyof typeof islands

@@ -18,6 +18,7 @@ import { insightsPages } from './modules/analytics/pages'
 import { listingsApi } from './modules/listings'
 import { listingsPages } from './modules/listings/pages'
 import { matchesApi } from './modules/matches'
+import { matchesPages } from './modules/matches/pages'
 import { usersApi } from './modules/users'
 import { usersPages } from './modules/users/pages'
 
@@ -38,6 +39,7 @@ export function createApp(ctx: AppContext) {
     .use(matchesApi(ctx))
     .use(eventsApi(ctx))
     .use(listingsPages(ctx))
+    .use(matchesPages(ctx))
     .use(analyticsApi(ctx))
     .use(auditApi(ctx))
     .use(insightsPages(ctx))

@@ -7,25 +7,29 @@ import { fetchJson } from '../shared/query'
 import { toast } from '../shared/toast'
 import { GeoSelect, type GeoValue } from './GeoSelect'
 import { FormActions } from '../shared/form-parts'
+import { parseTolerance, saveTolerance, ToleranceInput } from '../matches/ToleranceControl'
 
-type City = { id: number; name: string; state_id: number; newsco_region: string | null }
+type City = { id: number; name: string; state_id: number; newsco_region: string | null; match_tolerance: number }
 type State = { id: number; name: string; code: string; country_id: number; cities: City[] }
 type Country = { id: number; name: string; code: string; states: State[] }
 type Level = 'country' | 'state' | 'city'
 
-type Props = { hierarchy: Country[]; rules: Record<Level, ObjectSchema> }
+/** `toleranceRules`: formRules(ToleranceBody), the rule of a city's match tolerance (issue 15), set through its own route. */
+type Props = { hierarchy: Country[]; rules: Record<Level, ObjectSchema>; toleranceRules: ObjectSchema }
 
-type Form = { name: string; code: string; newsco_region: string; country_id: number | null; state_id: number | null }
+type Form = { name: string; code: string; newsco_region: string; country_id: number | null; state_id: number | null; match_tolerance: string }
 type Editing = { mode: 'create' | 'edit'; level: Level; id?: number; parentLocked: boolean; values: Form }
 type Deleting = { level: Level; id: number; name: string }
 
 const LABEL: Record<Level, string> = { country: 'Country', state: 'State', city: 'City' }
 const PATH: Record<Level, string> = { country: 'countries', state: 'states', city: 'cities' }
-const empty: Form = { name: '', code: '', newsco_region: '', country_id: null, state_id: null }
+/** A new city's tolerance: the database's default (DEFAULT_TOLERANCE in src/modules/matches/rules.ts). */
+const NEW_CITY_TOLERANCE = '10'
+const empty: Form = { name: '', code: '', newsco_region: '', country_id: null, state_id: null, match_tolerance: NEW_CITY_TOLERANCE }
 const HIERARCHY_KEY = ['geographic', 'hierarchy'] as const
 
 /** The geography tree of the master admin: countries, their states, their cities, with add, edit and delete. */
-export default function GeoTree({ hierarchy, rules }: Props) {
+export default function GeoTree({ hierarchy, rules, toleranceRules }: Props) {
   const queryClient = useQueryClient()
   // The server's hierarchy is the first view (no fetch on load); saves and deletes invalidate it.
   const query = useQuery({ queryKey: HIERARCHY_KEY, queryFn: () => fetchJson<Country[]>('/api/geographic/hierarchy'), initialData: hierarchy })
@@ -123,11 +127,12 @@ export default function GeoTree({ hierarchy, rules }: Props) {
                                   <div>
                                     <p>{city.name}</p>
                                     {city.newsco_region && <p className="text-xs text-base-content/60">NEWSCO: {city.newsco_region}</p>}
+                                    <p className="text-xs text-base-content/70" data-city-tolerance={city.match_tolerance}>{`Match tolerance: ${city.match_tolerance} %`}</p>
                                   </div>
                                   <Actions
                                     label={city.name}
                                     actions={[
-                                      ['Edit', () => setEditing({ mode: 'edit', level: 'city', id: city.id, parentLocked: false, values: { ...empty, name: city.name, newsco_region: city.newsco_region ?? '', country_id: country.id, state_id: state.id } })],
+                                      ['Edit', () => setEditing({ mode: 'edit', level: 'city', id: city.id, parentLocked: false, values: { ...empty, name: city.name, newsco_region: city.newsco_region ?? '', country_id: country.id, state_id: state.id, match_tolerance: String(city.match_tolerance) } })],
                                       ['Delete', () => setDeleting({ level: 'city', id: city.id, name: city.name })],
                                     ]}
                                   />
@@ -146,7 +151,7 @@ export default function GeoTree({ hierarchy, rules }: Props) {
         </ul>
       )}
 
-      {editing && <GeoForm editing={editing} tree={tree} rules={rules[editing.level]} onClose={() => setEditing(null)} onSaved={(saved) => (setEditing(null), revealParents(saved), invalidate())} />}
+      {editing && <GeoForm editing={editing} tree={tree} rules={rules[editing.level]} toleranceRules={toleranceRules} onClose={() => setEditing(null)} onSaved={(saved) => (setEditing(null), revealParents(saved), invalidate())} />}
       <DeleteDialog deleting={deleting} onClose={() => setDeleting(null)} onDeleted={() => (setDeleting(null), invalidate())} />
     </div>
   )
@@ -181,9 +186,9 @@ function Row({ expanded, onToggle, title, badge, actions }: { expanded: boolean;
   )
 }
 
-type FormProps = { editing: Editing; tree: Country[]; rules: ObjectSchema; onClose: () => void; onSaved: (values: Form) => void }
+type FormProps = { editing: Editing; tree: Country[]; rules: ObjectSchema; toleranceRules: ObjectSchema; onClose: () => void; onSaved: (values: Form) => void }
 
-function GeoForm({ editing, tree, rules, onClose, onSaved }: FormProps) {
+function GeoForm({ editing, tree, rules, toleranceRules, onClose, onSaved }: FormProps) {
   const { level, mode } = editing
   const [values, setValues] = useState(editing.values)
   const [errors, setErrors] = useState<FieldErrors>({})
@@ -206,13 +211,23 @@ function GeoForm({ editing, tree, rules, onClose, onSaved }: FormProps) {
     setBanner(null)
     const payload = body()
     const found = checkForm(rules, payload)
+    // A city's tolerance has a route of its own (PUT .../match-tolerance), called once the city itself is saved.
+    const tolerance = level === 'city' ? parseTolerance(toleranceRules, values.match_tolerance) : null
+    if (tolerance && 'error' in tolerance) found.match_tolerance = tolerance.error
     setErrors(found)
     if (Object.keys(found).length) return
     setSaving(true)
     try {
       const path = `/api/geographic/${PATH[level]}${mode === 'edit' ? `/${editing.id}` : ''}`
-      await api(path, { method: mode === 'edit' ? 'PUT' : 'POST', json: payload, retries: 0 })
+      const saved = await api<{ id: number }>(path, { method: mode === 'edit' ? 'PUT' : 'POST', json: payload, retries: 0 })
       toast.success(`${LABEL[level]} ${mode === 'edit' ? 'updated' : 'created'} successfully`)
+      if (tolerance && 'value' in tolerance && values.match_tolerance.trim() !== editing.values.match_tolerance) {
+        // The city is saved either way: a failure here is told, and the form closes on the saved city.
+        await saveTolerance(saved.id, tolerance.value).then(
+          () => toast.success(`Match tolerance of ${values.name} set to ${tolerance.value} %`),
+          (err) => toast.error(err instanceof ApiError && err.status ? err.message : 'The city was saved, but its match tolerance was not. Please try again.'),
+        )
+      }
       onSaved(values)
     } catch (err) {
       const detail = err instanceof ApiError ? (err.body as { detail?: unknown })?.detail : undefined
@@ -279,9 +294,12 @@ function GeoForm({ editing, tree, rules, onClose, onSaved }: FormProps) {
             />
           </Field>
         ) : (
-          <Field label="NEWSCO Region (optional)" error={errors.newsco_region}>
-            <input name="newsco_region" maxLength={50} className="input input-bordered w-full" value={values.newsco_region} onChange={(e) => set({ newsco_region: e.target.value })} />
-          </Field>
+          <>
+            <Field label="NEWSCO Region (optional)" error={errors.newsco_region}>
+              <input name="newsco_region" maxLength={50} className="input input-bordered w-full" value={values.newsco_region} onChange={(e) => set({ newsco_region: e.target.value })} />
+            </Field>
+            <ToleranceInput id="geo-form-match-tolerance" label="Match tolerance (%)" value={values.match_tolerance} error={errors.match_tolerance} onChange={(v) => set({ match_tolerance: v })} />
+          </>
         )}
         <FormActions busy={saving} onCancel={onClose}>
           {mode === 'edit' ? 'Save Changes' : `Create ${LABEL[level]}`}

@@ -1,0 +1,10 @@
+import { Elysia } from 'elysia'
+import type { AppContext } from '../../http/context'
+import { dashboardPage } from '../dashboard'
+
+const hidden = { detail: { hide: true } }
+const views = () => import('./views')
+
+/** The matches screen (issue 15): every role, since every role may own listings; first view complete from the server. */
+export const matchesPages = (ctx: AppContext) =>
+  new Elysia({ name: 'matches-pages' }).get('/dashboard/matches', dashboardPage(ctx, 'Matches', async (user) => (await views()).matchesView(ctx, user)), hidden)

@@ -1,0 +1,281 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { join } from 'node:path'
+import { eq } from 'drizzle-orm'
+import type { Browser, Page } from 'playwright-core'
+import { closeDatabase, openDatabase, type Database } from '../../db/client'
+import { cities } from '../../db/schema'
+import { seedGeography } from '../../db/seed/demo'
+import { SESSION_COOKIE } from '../../src/http/auth'
+import { signIn, type SignedIn } from '../support/auth'
+import { problems, settle } from '../support/axe'
+import { hydrated, launchBrowser, openDialog } from '../support/browser'
+import { cityIdByName } from '../support/fixtures'
+import { startServer, type RunningServer } from '../support/server'
+
+// The matching screens (issue 15) in a real Chromium against the real server: two Mumbai brokers post a requirement and
+// an availability that match; the one who got the match reads it in /dashboard/matches (reasons, Call, WhatsApp), marks
+// it seen, finds it on a listing's Matches tab and from a listings row's "1 match", and finally is not interested; a
+// module admin and a master admin set the city's tolerance. axe-core and the page's width at 1440 and 390 px.
+let server: RunningServer
+let browser: Browser
+let db: Database
+let mumbai: number
+let asha: SignedIn // broker: posts the requirement, gets the match
+let ravi: SignedIn // broker: posts the availability
+let admin: SignedIn // Mumbai's module admin
+let master: SignedIn
+let wanted: Listed // Asha's REQ
+let offered: Listed // Ravi's AVL
+
+type Listed = { id: number; entry_id: string }
+const RAVI_PHONE = '+91 98765 43210'
+const SIZES = { desktop: { width: 1440, height: 900 }, phone: { width: 390, height: 844 } } as const
+
+/** Through the API, as browsers send it: the session cookie and this site's Origin. */
+async function send<T>(who: SignedIn, path: string, method: string, body?: object): Promise<T> {
+  const res = await fetch(server.url + path, {
+    method,
+    headers: { cookie: `${SESSION_COOKIE}=${who.token}`, origin: new URL(server.url).origin, 'content-type': 'application/json' },
+    body: body ? JSON.stringify(body) : undefined,
+  })
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`)
+  return (res.status === 204 ? undefined : await res.json()) as T
+}
+type InboxAnswer = { matches: { id: number; listing_id: number; match: Listed; seen: boolean }[]; unseen: number; total: number }
+const inboxOf = (who: SignedIn) => send<InboxAnswer>(who, '/api/matches', 'GET')
+const tolerance = () => db.select({ t: cities.matchTolerance }).from(cities).where(eq(cities.id, mumbai)).get()!.t
+
+beforeAll(async () => {
+  server = await startServer()
+  browser = await launchBrowser()
+  // The test shares the server's SQLite file (WAL allows it) for the geography, users and sessions.
+  db = openDatabase(join(server.dataDir, 'brokernet.db'))
+  seedGeography(db)
+  mumbai = cityIdByName(db, 'Mumbai')
+  asha = signIn(db, 'BROKER', { cityId: mumbai, fullName: 'Asha Verma' })
+  ravi = signIn(db, 'BROKER', { cityId: mumbai, fullName: 'Ravi Kumar' })
+  admin = signIn(db, 'MODULE_ADMIN', { cityId: mumbai, fullName: 'Meera Iyer' })
+  master = signIn(db, 'MASTER_ADMIN', { cityId: null, fullName: 'Mona Master' })
+  const common = { sale_or_rent: 'RENT', location: 'West', locality: 'Andheri West' }
+  wanted = await send(asha, '/api/listings', 'POST', { ...common, post_type: 'REQ', property_type: '2 BHK', budget: 48_000, size: 550, contact_value: '+91 98200 12345' })
+  // Posted second, so the match is announced to Asha, the requirement's owner.
+  offered = await send(ravi, '/api/listings', 'POST', {
+    ...common,
+    post_type: 'AVL',
+    property_type: '2 BHK Apartment',
+    budget: 45_000,
+    size: 600,
+    contact_name: 'Ravi Kumar',
+    contact_value: RAVI_PHONE,
+  })
+}, 60_000)
+afterAll(async () => {
+  if (db) closeDatabase(db)
+  await browser?.close()
+  await server?.stop()
+})
+
+/** A page signed in as `who`; its context bypasses the CSP so axe-core can be injected. Errors of the page are kept. */
+async function open(who: SignedIn, path: string, size: keyof typeof SIZES = 'desktop') {
+  const context = await browser.newContext({ viewport: SIZES[size], bypassCSP: true })
+  await context.addCookies([{ name: SESSION_COOKIE, value: who.token, url: server.url }])
+  const page = await context.newPage()
+  const errors: string[] = []
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()))
+  page.on('pageerror', (e) => errors.push(e.message))
+  await page.goto(server.url + path)
+  await hydrated(page)
+  return { page, errors }
+}
+async function done({ page, errors }: { page: Page; errors: string[] }) {
+  expect(errors).toEqual([])
+  await page.context().close()
+}
+const entryOf = (page: Page, entryId: string) => page.locator(`[data-match="${entryId}"]`)
+
+describe('the matches page', () => {
+  test('its first view is complete in the server HTML: the match, its reasons and the contact links', async () => {
+    const res = await fetch(server.url + '/dashboard/matches', { headers: { cookie: `${SESSION_COOKIE}=${asha.token}` } })
+    expect(res.status).toBe(200)
+    const html = await res.text()
+    expect(html).toContain(`data-match-group="${wanted.entry_id}"`)
+    expect(html).toContain(`data-match="${offered.entry_id}"`)
+    expect(html).toContain('Asking ₹45,000 within budget ₹48,000')
+    expect(html).toContain('Same locality: Andheri West')
+    expect(html).toContain('Ravi Kumar')
+    expect(html).toContain('href="tel:+919876543210"')
+    expect(html).toContain('href="https://wa.me/919876543210"')
+    expect(html).toContain('1 unseen')
+    expect(html).toContain('How matching works')
+    expect(html).not.toContain('loading-spinner')
+    // The tolerance control is a module admin's only.
+    expect(html).not.toContain('Matching tolerance for')
+  })
+
+  test('at 1440 px: the match with score and reasons, Call and WhatsApp, the rules; Mark seen; no axe violation', async () => {
+    const w = await open(asha, '/dashboard/matches')
+    const { page } = w
+    const group = page.locator(`[data-match-group="${wanted.entry_id}"]`)
+    expect(await group.getByRole('heading').textContent()).toBe(`Your listing ${wanted.entry_id} · Requirement · 2 BHK`)
+    const card = entryOf(page, offered.entry_id)
+    const text = (await card.innerText()).replace(/\s+/g, ' ')
+    for (const part of ['Availability', 'Rent', '2 BHK Apartment', '600 sq ft', '₹45,000', 'Andheri West', 'Ravi Kumar', RAVI_PHONE, 'New'])
+      expect(text).toContain(part)
+    expect(await card.locator('[data-score]').textContent()).toBe('Score 100')
+    expect(await card.getByRole('list', { name: 'Why it matches' }).getByRole('listitem').allInnerTexts()).toEqual([
+      'Asking ₹45,000 within budget ₹48,000',
+      '600 sq ft ≥ 550 wanted',
+      'Same locality: Andheri West',
+      'Posted today',
+    ])
+    expect(await card.getByRole('link', { name: 'Call Ravi Kumar' }).getAttribute('href')).toBe('tel:+919876543210')
+    const whatsapp = card.getByRole('link', { name: 'WhatsApp Ravi Kumar' })
+    expect(await whatsapp.getAttribute('href')).toBe('https://wa.me/919876543210')
+    expect(await whatsapp.getAttribute('target')).toBe('_blank')
+    expect(await whatsapp.getAttribute('rel')).toContain('noopener')
+
+    // The rules, in words, behind "How matching works".
+    await page.getByText('How matching works').click()
+    await page.getByText('Only ACTIVE listings match').waitFor()
+    expect(await problems(page, 'matches @1440')).toEqual([])
+
+    await card.getByRole('button', { name: `Mark seen ${offered.entry_id}` }).click()
+    await page.locator('[data-unseen="0"]').waitFor()
+    expect(await card.getByText('New', { exact: true }).count()).toBe(0)
+    expect(await card.getByRole('button', { name: /^Mark seen/ }).count()).toBe(0)
+    const inbox = await inboxOf(asha)
+    expect(inbox.unseen).toBe(0)
+    expect(inbox.matches.map((m) => [m.match.entry_id, m.seen])).toEqual([[offered.entry_id, true]])
+    await done(w)
+  })
+
+  test('at 390 px: nothing overflows sideways; no axe violation', async () => {
+    const w = await open(asha, '/dashboard/matches', 'phone')
+    const { page } = w
+    await entryOf(page, offered.entry_id).waitFor()
+    const box = (await entryOf(page, offered.entry_id).boundingBox())!
+    expect(box.x + box.width).toBeLessThanOrEqual(SIZES.phone.width)
+    expect(await problems(page, 'matches @390')).toEqual([])
+    await done(w)
+  })
+})
+
+describe('a listing row and its Matches tab', () => {
+  for (const size of ['desktop', 'phone'] as const)
+    test(`My Listings at ${SIZES[size].width} px: the row shows "1 match", which opens the Matches tab with the counterpart`, async () => {
+      const w = await open(asha, '/dashboard/my-listings', size)
+      const { page } = w
+      const count = page.locator(`[data-listing-id="${wanted.id}"]:visible [data-match-count]`)
+      await count.waitFor()
+      expect(await count.textContent()).toBe('1 match')
+      await count.click()
+      const d = openDialog(page)
+      const tab = d.getByRole('tab', { name: 'Matches' })
+      await tab.waitFor()
+      expect(await tab.getAttribute('aria-selected')).toBe('true')
+      const match = d.locator(`[data-match="${offered.entry_id}"]`)
+      await match.waitFor()
+      expect(await match.innerText()).toContain('Asking ₹45,000 within budget ₹48,000')
+      expect(await match.getByRole('link', { name: 'Call Ravi Kumar' }).getAttribute('href')).toBe('tel:+919876543210')
+      expect(await match.getByRole('link', { name: 'WhatsApp Ravi Kumar' }).getAttribute('href')).toBe('https://wa.me/919876543210')
+      expect(await d.getByText('Showing 1 to 1 of 1 match').count()).toBe(1)
+      expect(await problems(page, `matches tab @${SIZES[size].width}`, 'dialog[open]')).toEqual([])
+      // The Details tab is one click (or arrow key) away.
+      await tab.press('ArrowLeft')
+      await d.getByRole('heading', { name: 'Full Details' }).waitFor()
+      expect(await d.getByRole('tab', { name: 'Details' }).getAttribute('aria-selected')).toBe('true')
+      await done(w)
+    })
+
+  test('the broker dashboard: both rows count their match; another broker\'s listing has a Matches tab too', async () => {
+    const w = await open(asha, '/dashboard/listings')
+    const { page } = w
+    const countOf = (id: number) => page.locator(`tr[data-listing-id="${id}"] [data-match-count]`)
+    await countOf(offered.id).waitFor()
+    expect(await countOf(wanted.id).textContent()).toBe('1 match')
+    expect(await countOf(offered.id).textContent()).toBe('1 match')
+    // Ravi's listing, opened by its row: the details first, then its Matches tab lists Asha's requirement.
+    await page.locator(`tr[data-listing-id="${offered.id}"] td[data-column="property_type"]`).click()
+    const d = openDialog(page)
+    await d.getByRole('heading', { name: 'Full Details' }).waitFor()
+    await d.getByRole('tab', { name: 'Matches' }).click()
+    await d.locator(`[data-match="${wanted.entry_id}"]`).waitFor()
+    expect(await d.locator(`[data-match="${wanted.entry_id}"]`).innerText()).toContain('Asha Verma')
+    await done(w)
+  })
+
+  test('the admin grid counts matches for the module admin and opens the same tab', async () => {
+    const w = await open(admin, '/dashboard/listings')
+    const { page } = w
+    const count = page.locator(`tr[data-listing-id="${wanted.id}"] [data-match-count]`)
+    await count.waitFor()
+    expect(await count.textContent()).toBe('1 match')
+    await count.click()
+    await openDialog(page).locator(`[data-match="${offered.entry_id}"]`).waitFor()
+    await done(w)
+  })
+})
+
+describe("the city's tolerance", () => {
+  test('a module admin sets it on the matches page: a value out of range is refused in place, a good one saved', async () => {
+    const w = await open(admin, '/dashboard/matches')
+    const { page } = w
+    const control = page.locator('[data-tolerance]')
+    expect(await control.getByRole('heading').textContent()).toBe('Matching tolerance for Mumbai')
+    // The admin owns no listing: the inbox is empty, and says how matches come.
+    await page.getByRole('heading', { name: 'No matches yet' }).waitFor()
+    const input = control.getByLabel('Tolerance (%)')
+    expect(await input.inputValue()).toBe('10')
+    await input.fill('31')
+    await control.getByRole('button', { name: 'Save' }).click()
+    await control.getByText('Tolerance must be a whole number from 0 to 30').waitFor()
+    expect(tolerance()).toBe(10)
+    await input.fill('20')
+    await control.getByRole('button', { name: 'Save' }).click()
+    await page.locator('[data-toast="success"]').filter({ hasText: 'Matching tolerance for Mumbai set to 20 %' }).waitFor()
+    expect(tolerance()).toBe(20)
+    expect(await control.locator('[data-tolerance-now]').textContent()).toContain('Now 20 %')
+    expect(await problems(page, 'matches (module admin) @1440')).toEqual([])
+    await done(w)
+  })
+
+  test("a master admin sets it in the Geographic screen's city form, and the city list shows it", async () => {
+    const w = await open(master, '/dashboard/geographic')
+    const { page } = w
+    await page.locator('[data-country="India"]').getByRole('button', { name: /^India/ }).click()
+    await page.locator('[data-state="Maharashtra"]').getByRole('button', { name: /^Maharashtra/ }).click()
+    const city = page.locator('[data-city="Mumbai"]')
+    expect(await city.locator('[data-city-tolerance]').textContent()).toBe('Match tolerance: 20 %')
+    await city.getByRole('button', { name: 'Edit Mumbai' }).click()
+    const d = openDialog(page)
+    const input = d.getByLabel('Match tolerance (%)')
+    expect(await input.inputValue()).toBe('20')
+    await input.fill('25')
+    await d.getByRole('button', { name: 'Save Changes' }).click()
+    await city.locator('[data-city-tolerance="25"]').waitFor()
+    expect(tolerance()).toBe(25)
+    await done(w)
+  })
+})
+
+describe('not interested', () => {
+  test('the entry leaves the inbox at once and for good; the row then has no matches for its owner', async () => {
+    const w = await open(asha, '/dashboard/matches')
+    const { page } = w
+    await entryOf(page, offered.entry_id).getByRole('button', { name: `Not interested in ${offered.entry_id}` }).click()
+    await page.getByRole('heading', { name: 'No matches yet' }).waitFor()
+    expect(await entryOf(page, offered.entry_id).count()).toBe(0)
+    expect((await inboxOf(asha)).total).toBe(0)
+    await page.reload()
+    await settle(page)
+    expect(await entryOf(page, offered.entry_id).count()).toBe(0)
+    expect(await problems(page, 'matches (empty) @1440')).toEqual([])
+
+    await page.goto(server.url + '/dashboard/my-listings')
+    await hydrated(page)
+    const count = page.locator(`tr[data-listing-id="${wanted.id}"] [data-match-count]`)
+    await count.waitFor()
+    expect(await count.textContent()).toBe('No matches')
+    await done(w)
+  })
+})
