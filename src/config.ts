@@ -23,6 +23,8 @@ export type Config = {
   production: boolean
   /** WORKERS: server processes sharing the port and the database (default: one per core). */
   workers: number
+  /** MATCH_DIGEST_HOURS: at most one digest mail of new matches per user in this many hours (default 24); 0: none. */
+  matchDigestHours: number
 }
 
 /** A configuration mistake the operator must fix; its message is one line saying what to change. */
@@ -65,6 +67,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
 
   const workers = parseCount('WORKERS', env.WORKERS, availableParallelism(), 64)
+  const matchDigestHours = parseCount('MATCH_DIGEST_HOURS', env.MATCH_DIGEST_HOURS, 24, 720, 0)
 
   return {
     port,
@@ -81,13 +84,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     timeZone,
     production: env.NODE_ENV === 'production',
     workers,
+    matchDigestHours,
   }
 }
 
-function parseCount(name: string, raw: string | undefined, fallback: number, max: number): number {
+function parseCount(name: string, raw: string | undefined, fallback: number, max: number, min = 1): number {
   if (raw === undefined || raw.trim() === '') return Math.min(fallback, max)
   const n = Number(raw)
-  if (!/^\d+$/.test(raw.trim()) || n < 1 || n > max) throw new ConfigError(`${name} must be a whole number from 1 to ${max}, not "${raw}"`)
+  if (!/^\d+$/.test(raw.trim()) || n < min || n > max) throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, not "${raw}"`)
   return n
 }
 

@@ -4,7 +4,8 @@
 // WORKERS - 1 copies of itself with BROKERNET_WORKER set. Every process listens on the same port with SO_REUSEPORT,
 // so the kernel spreads connections over them, and serves every route. What must hold across them lives in the
 // database: sessions, rate limits, the mail outbox, and the change feed that keeps each process's caches and event
-// streams current. Only the primary delivers leftover mail at start, sweeps orphaned documents and checkpoints.
+// streams current. Only the primary delivers leftover mail at start, sends the digest mails of matches, sweeps orphaned
+// documents and checkpoints.
 
 /** Set in the environment of the processes the primary starts. */
 export const WORKER_ENV = 'BROKERNET_WORKER'

@@ -8,6 +8,7 @@ import { createContext } from './http/context'
 import { TRANSPORT_BODY_LIMIT } from './http/body-limit'
 import { startCheckpointer } from '../db/checkpointer'
 import { assertPortFree, exitWithParent, isWorker, startWorkers } from './processes'
+import { startMatchDigests } from './modules/matches/digest'
 
 let config
 try {
@@ -41,6 +42,9 @@ if (!worker) {
   if (orphans > 0) console.log(`Removed ${orphans} identity document file(s) that no user refers to`)
   ctx.mail.resume()
 }
+// The digest mail of matches, from the primary only: one timer across the processes (the mail itself is guarded in the
+// database too, so a second sender would still mail each user once).
+const stopDigests = worker ? null : startMatchDigests(ctx)
 const app = createApp(ctx)
 const shared = worker || config.workers > 1
 
@@ -92,6 +96,7 @@ async function shutdown(signal: string) {
   // stop(false) stops accepting and waits for requests in flight; workers do the same; then the database closes.
   ctx.pending.close()
   ctx.matchEvents.close()
+  stopDigests?.()
   await Promise.all([server!.stop(false), workers?.stop()])
   await ctx.mail.close()
   await checkpointer?.stop()

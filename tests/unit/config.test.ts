@@ -13,6 +13,7 @@ describe('loadConfig', () => {
     expect(c.smtpUrl).toBeUndefined()
     expect(c.publicUrl).toBe('http://localhost:3000')
     expect(c.workers).toBe(Math.min(availableParallelism(), 64))
+    expect(c.matchDigestHours).toBe(24)
   })
 
   test('reads every variable', () => {
@@ -25,9 +26,11 @@ describe('loadConfig', () => {
       PUBLIC_URL: 'https://brokers.example.com/',
       SMTP_URL: 'smtp://user:pw@127.0.0.1:2525',
       WORKERS: '3',
+      MATCH_DIGEST_HOURS: '0',
     })
     expect(c).toMatchObject({
       workers: 3,
+      matchDigestHours: 0,
       port: 8080,
       databasePath: '/tmp/bn/brokernet.db',
       adminEmail: 'boss@example.com',
@@ -50,6 +53,8 @@ describe('loadConfig', () => {
     [{ WORKERS: '0' }, 'WORKERS must be a whole number from 1 to 64, not "0"'],
     [{ WORKERS: '2.5' }, 'WORKERS must be a whole number from 1 to 64'],
     [{ WORKERS: '65' }, 'WORKERS must be a whole number from 1 to 64'],
+    [{ MATCH_DIGEST_HOURS: '-1' }, 'MATCH_DIGEST_HOURS must be a whole number from 0 to 720, not "-1"'],
+    [{ MATCH_DIGEST_HOURS: '1.5' }, 'MATCH_DIGEST_HOURS must be a whole number from 0 to 720'],
   ])('%j is refused with a one-line message', (env, message) => {
     let error: unknown
     try {

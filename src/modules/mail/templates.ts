@@ -159,3 +159,46 @@ export function passwordReset(publicUrl: string, user: Recipient, resetUrl: stri
     ),
   }
 }
+
+/** One match as a digest lists it: both listings described in words, the score, the first reasons, and its link. */
+export type DigestItem = { mine: string; other: string; broker: string; score: number; reasons: string[]; link: string }
+
+/** New matches since the last digest (src/modules/matches/digest.ts); `more` are waiting in the inbox beyond these. */
+export function matchDigest(publicUrl: string, user: Recipient, items: DigestItem[], more: number): MailMessage {
+  const total = items.length + more
+  const subject = `${total} new ${total === 1 ? 'match' : 'matches'} for your listings - Brokernet`
+  const inbox = `${publicUrl}/dashboard/matches`
+  const intro = `Brokers posted listings that fit yours. ${total === 1 ? 'This match is' : 'These matches are'} new since your last digest, and you have not seen ${total === 1 ? 'it' : 'them'} yet:`
+  const moreText = more > 0 ? `And ${more} more: see them all at ${inbox}` : `All your matches: ${inbox}`
+  return {
+    to: user.email,
+    subject,
+    text: [
+      `Hello ${user.fullName},`,
+      '',
+      intro,
+      ...items.flatMap((m) => ['', `Score ${m.score}: ${m.other}, by ${m.broker}`, `  for your ${m.mine}`, ...m.reasons.map((r) => `  - ${r}`), `  ${m.link}`]),
+      '',
+      moreText,
+      '',
+      `Brokernet - ${publicUrl}`,
+    ].join('\n'),
+    html: layout(
+      subject,
+      paragraph(`Hello ${escapeHtml(user.fullName)},`) +
+        paragraph(escapeHtml(intro)) +
+        items
+          .map(
+            (m) =>
+              `<div style="border:1px solid #e4e4e7;border-radius:6px;padding:12px;margin:0 0 12px;">` +
+              `<p style="margin:0 0 4px;"><strong>Score ${m.score}</strong> &middot; <a href="${escapeHtml(m.link)}" style="color:#1d4ed8;">${escapeHtml(m.other)}</a>, by ${escapeHtml(m.broker)}</p>` +
+              `<p style="margin:0 0 4px;font-size:13px;color:#52525b;">for your ${escapeHtml(m.mine)}</p>` +
+              `<ul style="margin:0;padding-left:18px;font-size:13px;">${m.reasons.map((r) => `<li>${escapeHtml(r)}</li>`).join('')}</ul>` +
+              `</div>`,
+          )
+          .join('') +
+        (more > 0 ? paragraph(`And ${more} more.`) : '') +
+        button(inbox, 'Open your matches'),
+    ),
+  }
+}

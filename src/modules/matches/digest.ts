@@ -1,0 +1,122 @@
+import type { Database } from '../../../db/client'
+import { statement } from '../../../db/statements'
+import type { Config } from '../../config'
+import { POST_TYPE_LABELS, type PostType } from '../../shared/constants'
+import { currencyFor, formatMoney } from '../../shared/currency'
+import type { Mailer } from '../mail/service'
+import { matchDigest, type DigestItem } from '../mail/templates'
+import { scoreMatch, type MatchSide } from './rules'
+
+// The digest mail of new matches (issue 15; docs/decisions/009-live-events.md): at most one per user per
+// MATCH_DIGEST_HOURS, listing the entries announced to them that are still unseen, undismissed and holding, and were
+// in no earlier digest. Sent by the primary process on a timer, through the outbox (failed sends retry as all mail).
+
+/** How often the primary looks for users due a digest. */
+export const DIGEST_CHECK_MS = 15 * 60_000
+/** At most this many matches listed in one digest, the best first; the mail counts the rest, which wait for the next. */
+export const DIGEST_LIMIT = 20
+/** Reasons shown per match: the first ones (budget, then size, then place). */
+const REASONS_SHOWN = 2
+
+export type DigestContext = { db: Database; mail: Mailer; config: Pick<Config, 'matchDigestHours' | 'publicUrl'> }
+
+type Side = MatchSide & { entry_id: string; property_type: string; owner_name: string; tolerance: number; country: string | null }
+type Entry = { id: number; listing_id: number; match_id: number }
+type Recipient = { id: number; email: string; full_name: string }
+
+const PENDING = 'm.seen_at is null and m.dismissed_at is null and m.mailed_at is null'
+
+/**
+ * Sends every digest due now, each user in a write transaction of its own that first checks their last digest again:
+ * two processes running this at once still mail a user once. Returns how many users were mailed, with how many matches.
+ */
+export function runMatchDigest(ctx: DigestContext, now = Date.now()): { users: number; matches: number } {
+  const hours = ctx.config.matchDigestHours
+  const done = { users: 0, matches: 0 }
+  if (hours <= 0) return done
+  const since = now - hours * 3_600_000
+  const due = statement<{ user_id: number }, [number]>(
+    ctx.db.$client,
+    `select distinct m.user_id from listing_matches m indexed by listing_matches_digest_idx
+     where ${PENDING} and m.live = 1
+       and not exists (select 1 from match_digests d where d.user_id = m.user_id and d.sent_at > ?)`,
+  ).all(since)
+  for (const { user_id } of due) {
+    const listed = ctx.db.$client.transaction(() => digestFor(ctx, user_id, since, now)).immediate()
+    if (listed > 0) (done.users++, (done.matches += listed))
+  }
+  return done
+}
+
+/** One user's digest, inside the caller's transaction: how many matches it listed (0: none due after all). */
+function digestFor(ctx: DigestContext, userId: number, since: number, now: number): number {
+  const db = ctx.db.$client
+  if (statement(db, 'select 1 from match_digests where user_id = ? and sent_at > ?').get(userId, since)) return 0
+  const user = statement<Recipient, [number]>(db, "select id, email, full_name from users where id = ? and is_active = 1 and registration_status = 'APPROVED'").get(userId)
+  if (!user) return 0
+  const entries = statement<Entry, [number]>(db, `select m.id, m.listing_id, m.match_id from listing_matches m where m.user_id = ? and ${PENDING} and m.live = 1`).all(userId)
+  if (entries.length === 0) return 0
+  const sides = sidesOf(ctx.db, entries)
+  const scored = entries
+    .map((e) => {
+      const [mine, other] = [sides.get(e.listing_id)!, sides.get(e.match_id)!]
+      return { e, mine, other, ...scoreMatch(mine, other, mine.tolerance, mine.country, now) }
+    })
+    .sort((a, b) => b.score - a.score || b.e.id - a.e.id)
+  const shown = scored.slice(0, DIGEST_LIMIT)
+  const items: DigestItem[] = shown.map(({ e, mine, other, score, reasons }) => ({
+    mine: describe(mine),
+    other: describe(other),
+    broker: other.owner_name,
+    score,
+    reasons: reasons.slice(0, REASONS_SHOWN),
+    link: `${ctx.config.publicUrl}/dashboard/matches#match-${e.id}`,
+  }))
+  const mark = statement(db, 'update listing_matches set mailed_at = ? where id = ?')
+  for (const { e } of shown) mark.run(now, e.id)
+  statement(db, 'insert into match_digests (user_id, sent_at) values (?1, ?2) on conflict (user_id) do update set sent_at = ?2').run(userId, now)
+  // In this transaction: the outbox row exists exactly when the entries are marked mailed; it is delivered after commit.
+  ctx.mail.send(matchDigest(ctx.config.publicUrl, { email: user.email, fullName: user.full_name }, items, scored.length - shown.length))
+  return shown.length
+}
+
+function sidesOf(db: Database, entries: Entry[]): Map<number, Side> {
+  const ids = [...new Set(entries.flatMap((e) => [e.listing_id, e.match_id]))]
+  return new Map(
+    statement<Side, [string]>(
+      db.$client,
+      `select l.id, l.post_type, l.budget, l.size, l.location, l.locality, l.created_at, l.entry_id, l.property_type, u.full_name as owner_name,
+         c.match_tolerance as tolerance, co.name as country
+       from listings l join users u on u.id = l.owner_user_id join cities c on c.id = l.city_id
+         join states s on s.id = c.state_id join countries co on co.id = s.country_id
+       where l.id in (select value from json_each(?))`,
+    )
+      .all(JSON.stringify(ids))
+      .map((r) => [r.id, r]),
+  )
+}
+
+/** "Requirement MUM-REQ-0001: 2 BHK, Andheri West, ₹48,000". */
+function describe(l: Side): string {
+  const money = l.budget === null ? null : formatMoney(l.budget, currencyFor(l.country))
+  return `${POST_TYPE_LABELS[l.post_type as PostType]} ${l.entry_id}: ${[l.property_type, l.locality?.trim(), money].filter(Boolean).join(', ')}`
+}
+
+/**
+ * Runs the digest every DIGEST_CHECK_MS in this process (the primary's only: src/server.ts); nothing when
+ * MATCH_DIGEST_HOURS is 0. Returns the stop.
+ */
+export function startMatchDigests(ctx: DigestContext): () => void {
+  if (ctx.config.matchDigestHours <= 0) return () => {}
+  const timer = setInterval(() => {
+    try {
+      const sent = runMatchDigest(ctx)
+      if (sent.users > 0) console.info(`[digest] mailed ${sent.users} user(s) ${sent.matches} new match(es)`)
+    } catch (err) {
+      // A busy or closed database: the next run tries again; the entries stay unmailed meanwhile.
+      console.error('[digest] could not send the match digests:', err)
+    }
+  }, DIGEST_CHECK_MS)
+  timer.unref()
+  return () => clearInterval(timer)
+}
