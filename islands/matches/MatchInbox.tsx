@@ -6,6 +6,7 @@ import { LoadError } from '../shared/LoadError'
 import { Pagination, showingText } from '../shared/Pagination'
 import { fetchJson, sendJson } from '../shared/query'
 import { toast } from '../shared/toast'
+import { useLiveEvent, type LiveEventHandler } from '../shared/useLiveEvents'
 import { listingErrorMessage, postTypeLabel } from '../listings/listing-format'
 import { ListingDetailsDialog } from '../listings/ListingDetailsDialog'
 import { useDetailsDialog } from '../listings/useDetailsDialog'
@@ -23,6 +24,11 @@ export type MatchInboxIslandProps = {
   tolerance: CityTolerance | null
 }
 
+/** A match announced to this user while the screen is open: read the inbox again (unseen first, so it shows on top). */
+const reloadOnNewMatch: LiveEventHandler = (data, queryClient) => {
+  if ((data as { new?: number[] }).new?.length) void queryClient.invalidateQueries({ queryKey: MATCH_QUERY_KEYS.inbox })
+}
+
 /**
  * /dashboard/matches (issue 15): the user's inbox of matches, grouped by their own listing, each match with its score,
  * reasons and the other broker's contact (Call, WhatsApp), Mark seen and Not interested; the rules in a help panel; and
@@ -30,12 +36,13 @@ export type MatchInboxIslandProps = {
  */
 export default function MatchInbox({ initial, perPage, rules, tolerance }: MatchInboxIslandProps) {
   const queryClient = useQueryClient()
+  useLiveEvent('matches', reloadOnNewMatch)
   const [page, setPage] = useState(1)
   const [renderedAt] = useState(() => Date.now())
   const key = [...MATCH_QUERY_KEYS.inbox, page] as const
   const query = useQuery({
     queryKey: key,
-    queryFn: () => fetchJson<Inbox>(`/api/matches?page=${page}&per_page=${perPage}`),
+    queryFn: () => fetchJson<Inbox>(`/api/matches?page=${page}&per_page=${perPage}&order=unseen_first`),
     initialData: page === 1 ? initial : undefined,
     initialDataUpdatedAt: renderedAt,
     placeholderData: keepPreviousData,

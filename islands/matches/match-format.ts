@@ -46,8 +46,8 @@ export type InboxGroup = { listing: Listing; entries: InboxEntry[]; unseen: numb
 
 /**
  * The page's entries by the user's own listing: groups with something unseen first, then the newest; inside a group the
- * unseen first, then newest (the API's order). The inbox comes newest first a page at a time, so "unseen first" holds
- * within the page shown (50 entries: most inboxes whole).
+ * unseen first, then newest. The screen asks the API for `order=unseen_first`, so every unseen entry comes on the first
+ * pages, before any seen one.
  */
 export function groupInbox(entries: readonly InboxEntry[]): InboxGroup[] {
   const groups = new Map<number, InboxGroup>()

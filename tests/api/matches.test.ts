@@ -251,6 +251,22 @@ describe('the inbox', () => {
     expect(theirs.seen).toBe(true)
   })
 
+  test('order=unseen_first: every unseen entry, newest first, before the seen ones', async () => {
+    const type = kind()
+    const wanted = await req(asha, type)
+    const [older, newer] = [await avl(ravi, type), await avl(ravi, type)]
+    const olderEntry = (await entryFor(asha, wanted.id, older.id))!
+    const newerEntry = (await entryFor(asha, wanted.id, newer.id))!
+    await h.request(`/api/matches/${newerEntry.id}/seen`, { method: 'POST', headers: asha.browser })
+    const ordered = (await inbox(asha, '?order=unseen_first&per_page=100')).matches
+    const seenAt = ordered.findIndex((e) => e.seen)
+    expect(ordered.slice(seenAt).every((e) => e.seen)).toBe(true)
+    expect(ordered.findIndex((e) => e.id === olderEntry.id)).toBeLessThan(ordered.findIndex((e) => e.id === newerEntry.id))
+    const newest = (await inbox(asha, '?per_page=100')).matches
+    expect(newest.findIndex((e) => e.id === newerEntry.id)).toBeLessThan(newest.findIndex((e) => e.id === olderEntry.id))
+    expect((await h.request('/api/matches?order=oldest', { headers: asha.bearer })).status).toBe(422)
+  })
+
   test('seen and dismiss: your own entries only; someone else’s is a 404', async () => {
     const type = kind()
     const wanted = await req(asha, type)

@@ -29,6 +29,9 @@ export type ListingMatches = typeof ListingMatches.static
 
 export const InboxQuery = t.Object({
   unseen: t.Optional(t.Union([t.Literal('1'), t.Literal('0'), t.Literal('true'), t.Literal('false')], { description: '1: only the unseen', errorMessage: { type: 'unseen must be 1 or 0' } })),
+  order: t.Optional(
+    t.Union([t.Literal('newest'), t.Literal('unseen_first')], { description: 'newest (the default), or unseen_first: the unseen entries, newest first, then the seen ones', errorMessage: { type: 'order must be newest or unseen_first' } }),
+  ),
   page: t.Optional(pageNumber),
   per_page: t.Optional(perPage),
 })

@@ -63,7 +63,7 @@ export function inbox(db: Database, viewer: Viewer, q: InboxQuery): Inbox {
   const onlyUnseen = q.unseen === '1' || q.unseen === 'true'
   const live = statement<EntryRow, [number]>(db.$client, `select m.id, m.listing_id, m.match_id, m.created_at, m.seen_at ${SHOWN} order by m.id desc`).all(viewer.id)
   const unseen = live.filter((e) => e.seen_at === null)
-  const shown = onlyUnseen ? unseen : live
+  const shown = onlyUnseen ? unseen : q.order === 'unseen_first' ? [...unseen, ...live.filter((e) => e.seen_at !== null)] : live
   const entries = shown.slice(offset, offset + perPage)
   const ids = [...new Set(entries.flatMap((e) => [e.listing_id, e.match_id]))]
   const sides = new Map(

@@ -17,7 +17,7 @@ export const INBOX_PER_PAGE = 50
 export const matchesView = (ctx: AppContext, user: ShellUser) =>
   createElement(MatchesPage, {
     user,
-    initial: inbox(ctx.db, viewerOf(user), { page: 1, per_page: INBOX_PER_PAGE }),
+    initial: inbox(ctx.db, viewerOf(user), { page: 1, per_page: INBOX_PER_PAGE, order: 'unseen_first' }),
     rules: MATCH_RULES,
     // A module admin sets their own city's tolerance here; a master admin does it per city in the Geographic screen.
     tolerance:
