@@ -340,9 +340,9 @@ export const changeFeed = sqliteTable('change_feed', {
 
 /**
  * A match in one owner's inbox: `listing_id` is theirs (`user_id` its owner), `match_id` the other listing. A pair
- * gets its rows once, when it first matches: unseen for the other listing's owner (announced), seen for the author
- * of the write (they are looking at it). Edits never announce a pair again; an entry shows only while its pair
- * holds (`live`).
+ * is announced once, when it first matches, to the owner of the listing that was already there (the author of the
+ * write sees it on their listing's Matches tab). Edits never announce a pair again; an entry shows only while its
+ * pair holds (`live`).
  */
 export const listingMatches = sqliteTable(
   'listing_matches',
@@ -385,4 +385,14 @@ export const matchDigests = sqliteTable('match_digests', {
     .primaryKey()
     .references(() => users.id, { onDelete: 'cascade' }),
   sentAt: integer('sent_at', { mode: 'timestamp_ms' }).notNull(),
+})
+
+/**
+ * Listings written whose new matches are still to be announced (issue 15): the write queues its listing in its own
+ * transaction and the announcement follows right after the answer, in a transaction of its own (the write stays as
+ * fast as without matching). A process that stops in between leaves the row for the primary's sweep.
+ */
+export const matchQueue = sqliteTable('match_queue', {
+  listingId: integer('listing_id').primaryKey(),
+  queuedAt: integer('queued_at').notNull(),
 })

@@ -1,6 +1,16 @@
 import type { Change, ChangeFeed, FeedEvent } from './change-feed'
 
-type Limits = { entries?: number; /** Summed `weigh` of the entries (e.g. bytes of cached answers). */ weight?: number; weigh?: (value: unknown) => number }
+type Limits = {
+  entries?: number
+  /** Summed `weigh` of the entries (e.g. bytes of cached answers). */
+  weight?: number
+  weigh?: (value: unknown) => number
+  /**
+   * The topics of the feed this cache's answers are computed from; changes of other topics pass it by without a
+   * look at any entry (a new listing announces up to 20 matches: 20 rows of the feed no listing answer depends on).
+   */
+  topics?: readonly Change['topic'][]
+}
 
 /** Which changes make a cached answer wrong. Without one, every change in the feed does. */
 export type AffectedBy = (change: Change) => boolean
@@ -30,12 +40,14 @@ export class SnapshotCache {
   private readonly entries = new Map<string, Entry>()
   private weight = 0
   private readonly limits: Required<Limits>
+  private readonly topics: Set<Change['topic']>
 
   constructor(
     private readonly feed: ChangeFeed,
     limits: Limits = {},
   ) {
-    this.limits = { entries: 1000, weight: Infinity, weigh: () => 0, ...limits }
+    this.limits = { entries: 1000, weight: Infinity, weigh: () => 0, topics: ['listing', 'user', 'geography', 'match'], ...limits }
+    this.topics = new Set(this.limits.topics)
     feed.subscribe((event) => this.apply(event))
   }
 
@@ -78,10 +90,12 @@ export class SnapshotCache {
 
   private apply(event: FeedEvent) {
     if ('reset' in event) return this.clear()
+    const changes = event.changes.filter((c) => this.topics.has(c.topic))
+    if (changes.length === 0) return
     for (const [key, entry] of this.entries) {
       const { affectedBy, adjust } = entry
       if (adjust) {
-        for (const change of event.changes) {
+        for (const change of changes) {
           if (change.seq <= entry.seq || (affectedBy && !affectedBy(change))) continue
           const next = adjust(entry.value, change)
           if (next === undefined) {
@@ -90,7 +104,7 @@ export class SnapshotCache {
           }
           entry.value = next
         }
-      } else if (affectedBy === null || event.changes.some(affectedBy)) this.drop(key, entry)
+      } else if (affectedBy === null || changes.some(affectedBy)) this.drop(key, entry)
     }
   }
 

@@ -45,6 +45,9 @@ if (!worker) {
 // The digest mail of matches, from the primary only: one timer across the processes (the mail itself is guarded in the
 // database too, so a second sender would still mail each user once).
 const stopDigests = worker ? null : startMatchDigests(ctx)
+// Matches are announced by the process that took the write, right after answering it; the primary also sweeps what a
+// stopped process left queued.
+if (!worker) ctx.announcer.sweep(2000)
 const app = createApp(ctx)
 const shared = worker || config.workers > 1
 
@@ -97,6 +100,7 @@ async function shutdown(signal: string) {
   ctx.pending.close()
   ctx.matchEvents.close()
   stopDigests?.()
+  ctx.announcer.close()
   await Promise.all([server!.stop(false), workers?.stop()])
   await ctx.mail.close()
   await checkpointer?.stop()

@@ -21,6 +21,8 @@ import m17 from './0017_matches.sql' with { type: 'text' }
 import m18 from './0018_match_live.sql' with { type: 'text' }
 import m19 from './0019_match_index_covering.sql' with { type: 'text' }
 import m20 from './0020_match_digests.sql' with { type: 'text' }
+import m21 from './0021_match_feed_unseen_only.sql' with { type: 'text' }
+import m22 from './0022_match_queue.sql' with { type: 'text' }
 
 export const migrationJournal = journal
 export const migrationFiles: Record<string, string> = {
@@ -45,4 +47,6 @@ export const migrationFiles: Record<string, string> = {
   '0018_match_live': m18,
   '0019_match_index_covering': m19,
   '0020_match_digests': m20,
+  '0021_match_feed_unseen_only': m21,
+  '0022_match_queue': m22,
 }

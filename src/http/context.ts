@@ -3,17 +3,21 @@ import type { Config } from '../config'
 import { DocumentStore } from '../modules/documents/store'
 import { Mailer } from '../modules/mail/service'
 import { MatchEvents } from '../modules/matches/events'
+import { Announcer } from '../modules/matches/service'
 import { PendingEvents } from '../modules/users/events'
 import { SnapshotCache } from '../../db/snapshot-cache'
 import { ChangeFeed } from '../../db/change-feed'
 import { RATE_LIMITS } from '../shared/constants'
 import { RateLimiter } from './rate-limit'
 
+/** What the listing, dashboard and analytics answers are computed from: never the inbox rows of matches. */
+const LISTING_TOPICS = ['listing', 'user', 'geography'] as const
+
 /**
  * Whole list answers kept until the data changes, within 32 MB of JSON (a page of 25 listings is about 25 KB; a broker's
  * `/my` of 850 listings about 850 KB).
  */
-const PAGE_CACHE = { entries: 1024, weight: 32 * 1024 * 1024, weigh: (body: unknown) => (typeof body === 'string' ? body.length * 2 : 0) }
+const PAGE_CACHE = { entries: 1024, weight: 32 * 1024 * 1024, weigh: (body: unknown) => (typeof body === 'string' ? body.length * 2 : 0), topics: LISTING_TOPICS }
 
 export const createPageCache = (feed: ChangeFeed) => new SnapshotCache(feed, PAGE_CACHE)
 
@@ -45,6 +49,8 @@ export type AppContext = {
   pending: PendingEvents
   /** Whose inbox of matches changed, for the open event streams (GET /api/events). */
   matchEvents: MatchEvents
+  /** Announces new matches right after the writes that made them (src/modules/matches/service.ts). */
+  announcer: Announcer
   counts: SnapshotCache
   pages: SnapshotCache
 }
@@ -61,7 +67,8 @@ export function createContext(db: Database, config: Config, overrides: Partial<A
     limits: overrides.limits ?? createLimits(db),
     pending: overrides.pending ?? new PendingEvents(feed),
     matchEvents: overrides.matchEvents ?? new MatchEvents(feed),
-    counts: overrides.counts ?? new SnapshotCache(feed),
+    announcer: overrides.announcer ?? new Announcer(db),
+    counts: overrides.counts ?? new SnapshotCache(feed, { topics: LISTING_TOPICS }),
     pages: overrides.pages ?? createPageCache(feed),
   }
 }

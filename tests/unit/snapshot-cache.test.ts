@@ -54,6 +54,17 @@ describe('SnapshotCache', () => {
     expect(runs).toEqual(['users', 'places', 'places'])
   })
 
+  test('changes of topics the cache is not computed from pass it by, even for entries any change would drop', () => {
+    const cache = new SnapshotCache(feed, { topics: ['user', 'listing'] })
+    let runs = 0
+    const read = () => cache.get('k', () => ++runs)
+    read()
+    addCountry() // geography: not this cache's
+    expect(read()).toBe(1)
+    db.$client.run("INSERT INTO users (email, password_hash, full_name, role) VALUES (?, 'x', 'Topic Test', 'BROKER')", [`topic${n}@example.com`])
+    expect(read()).toBe(2)
+  })
+
   test('inside a transaction nothing is cached or served from the cache', () => {
     const cache = new SnapshotCache(feed)
     let runs = 0

@@ -5,7 +5,7 @@ import { conflict, fieldError, forbidden, notFound, unprocessable } from '../../
 import type { ListingStatus } from '../../shared/constants'
 import { calendarDate } from '../../shared/dates'
 import { recordAudit } from '../audit/service'
-import { announceMatches } from '../matches/service'
+import { queueAnnouncement } from '../matches/service'
 import { formatEntryId } from './entry-id'
 import type { CreateListingBody, UpdateListingBody } from './model'
 import { countListings } from './read'
@@ -95,7 +95,7 @@ export function createListing(ctx: AppContext, actor: Actor, body: CreateListing
   const city = cityOf(ctx, cityId)
   const fields = fieldsOf(body)
   const now = new Date()
-  return ctx.db.transaction((tx) => {
+  const created = ctx.db.transaction((tx) => {
     const placeholder = `NEW-${crypto.randomUUID()}`
     const inserted = tx
       .insert(listings)
@@ -124,9 +124,11 @@ export function createListing(ctx: AppContext, actor: Actor, body: CreateListing
       .returning()
       .get()!
     recordAudit(tx, { actor: actorOf(actor), action: 'listing.create', entityType: 'listing', entityId: listing.id, cityId, after: auditView(listing) })
-    announceMatches(ctx.db, listing.id, now.getTime())
+    queueAnnouncement(ctx.db, listing.id, now.getTime())
     return listing
   })
+  ctx.announcer.soon()
+  return created
 }
 
 /** The listing an actor may change: invisible ones are "not found"; visible but not theirs is 403. */
@@ -152,14 +154,16 @@ export function updateListing(ctx: AppContext, actor: Actor, id: number, body: U
     changes.cityId = cityOf(ctx, body.city_id).id
   }
   if (Object.keys(changes).length === 0) return before
-  return ctx.db.transaction((tx) => {
+  const updated = ctx.db.transaction((tx) => {
     const after = tx.update(listings).set({ ...changes, updatedAt: new Date() }).where(eq(listings.id, id)).returning().get()!
     const action = changes.status === 'SUSPENDED' ? 'listing.suspend' : before.status === 'SUSPENDED' && changes.status === 'ACTIVE' ? 'listing.reactivate' : 'listing.update'
     recordAudit(tx, { actor: actorOf(actor), action, entityType: 'listing', entityId: id, cityId: after.cityId, before: auditView(before), after: auditView(after) })
     // Only what matching reads can make new pairs: an edit of the details or comments announces nothing.
-    if (MATCHED_BY.some((k) => before[k] !== after[k])) announceMatches(ctx.db, id)
+    if (MATCHED_BY.some((k) => before[k] !== after[k])) queueAnnouncement(ctx.db, id)
     return after
   })
+  ctx.announcer.soon()
+  return updated
 }
 
 /** The listing's columns matching reads (MATCH_FIELDS, as the row names them). */

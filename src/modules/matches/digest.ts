@@ -6,6 +6,7 @@ import { currencyFor, formatMoney } from '../../shared/currency'
 import type { Mailer } from '../mail/service'
 import { matchDigest, type DigestItem } from '../mail/templates'
 import { scoreMatch, type MatchSide } from './rules'
+import { drainAnnouncements } from './service'
 
 // The digest mail of new matches (issue 15; docs/decisions/009-live-events.md): at most one per user per
 // MATCH_DIGEST_HOURS, listing the entries announced to them that are still unseen, undismissed and holding, and were
@@ -34,6 +35,8 @@ export function runMatchDigest(ctx: DigestContext, now = Date.now()): { users: n
   const hours = ctx.config.matchDigestHours
   const done = { users: 0, matches: 0 }
   if (hours <= 0) return done
+  // What writes answered a moment ago still have queued is announced first, so it can be in this digest.
+  drainAnnouncements(ctx.db)
   const since = now - hours * 3_600_000
   const due = statement<{ user_id: number }, [number]>(
     ctx.db.$client,

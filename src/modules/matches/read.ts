@@ -6,6 +6,7 @@ import { getListing, listingsByIds, visibleIds, type Viewer } from '../listings/
 import { countMatches, explain, findMatches, sourceOf } from './find'
 import type { Inbox, InboxQuery, ListingMatches, MatchCounts, MatchesQuery } from './model'
 import { scoreMatch, type MatchSide } from './rules'
+import { drainAnnouncements } from './service'
 
 function paging(q: { page?: number; per_page?: number }, perPageDefault: number) {
   const perPage = q.per_page ?? perPageDefault
@@ -49,9 +50,14 @@ type SideRow = MatchSide & { owner_user_id: number; city_id: number; tolerance: 
 // An entry shows while its pair holds: `live`, kept by triggers whenever either listing or the city's tolerance changes.
 const SHOWN = 'from listing_matches m where m.user_id = ?1 and m.live = 1 and m.dismissed_at is null'
 
-/** Unseen entries of the caller's inbox that still hold: the navigation's badge (a range of one index). */
-export const unseenCount = (db: Database, userId: number): number =>
-  statement<{ n: number }, [number]>(db.$client, `select count(*) as n ${SHOWN} and m.seen_at is null`).get(userId)!.n
+/**
+ * Unseen entries of the caller's inbox that still hold: the navigation's badge (a range of one index), counted after
+ * any announcement still queued (a write answered a moment ago) is made.
+ */
+export function unseenCount(db: Database, userId: number): number {
+  drainAnnouncements(db)
+  return statement<{ n: number }, [number]>(db.$client, `select count(*) as n ${SHOWN} and m.seen_at is null`).get(userId)!.n
+}
 
 /**
  * The caller's inbox, newest first: matches found for their own listings. The entries that hold give the total, the
@@ -61,6 +67,8 @@ export const unseenCount = (db: Database, userId: number): number =>
 export function inbox(db: Database, viewer: Viewer, q: InboxQuery): Inbox {
   const { page, perPage, offset } = paging(q, 50)
   const onlyUnseen = q.unseen === '1' || q.unseen === 'true'
+  // Announcements of a write answered a moment ago may still be queued: they are made before the inbox is read.
+  drainAnnouncements(db)
   const live = statement<EntryRow, [number]>(db.$client, `select m.id, m.listing_id, m.match_id, m.created_at, m.seen_at ${SHOWN} order by m.id desc`).all(viewer.id)
   const unseen = live.filter((e) => e.seen_at === null)
   const shown = onlyUnseen ? unseen : q.order === 'unseen_first' ? [...unseen, ...live.filter((e) => e.seen_at !== null)] : live

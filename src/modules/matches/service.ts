@@ -13,12 +13,12 @@ import { findMatches, sourceOf } from './find'
 export const ANNOUNCE_LIMIT = 20
 
 /**
- * Announces the pairs a listing newly makes, inside the write that made them (issue 15): for each of the best new
- * counterparts (no row for the pair yet, either way round; another owner's), an unseen inbox entry for the
- * counterpart's owner and a seen one for this listing's owner. The change feed carries the new rows to every
- * process's event streams. Returns how many pairs were announced.
+ * Announces the pairs a listing newly makes (issue 15), right after the write that made them: for each of the best new
+ * counterparts (no entry for the pair yet, either way round; another owner's), an unseen inbox entry for the
+ * counterpart's owner. The author sees their listing's matches on its Matches tab. One statement inserts them all; the
+ * change feed carries them to every process's event streams. Returns how many pairs were announced.
  */
-export function announceMatches(db: Database, listingId: number, now = Date.now()): number {
+export function announceMatches(db: Database, listingId: number, now = Date.now(), later: ReadonlySet<number> = new Set()): number {
   const src = sourceOf(db, listingId)
   if (!src || src.status !== 'ACTIVE') return 0
   const known = new Set(
@@ -30,14 +30,83 @@ export function announceMatches(db: Database, listingId: number, now = Date.now(
       .map((r) => r.other),
   )
   const fresh = findMatches(db, src, now)
-    .filter((m) => m.owner_user_id !== src.owner_user_id && !known.has(m.id))
+    .filter((m) => m.owner_user_id !== src.owner_user_id && !known.has(m.id) && !later.has(m.id))
     .slice(0, ANNOUNCE_LIMIT)
-  const insert = statement(db.$client, 'insert into listing_matches (listing_id, match_id, user_id, score, created_at, seen_at) values (?, ?, ?, ?, ?, ?)')
-  for (const m of fresh) {
-    insert.run(m.id, listingId, m.owner_user_id, m.score, now, null)
-    insert.run(listingId, m.id, src.owner_user_id, m.score, now, now)
-  }
+  if (fresh.length === 0) return 0
+  statement(
+    db.$client,
+    `insert into listing_matches (listing_id, match_id, user_id, score, created_at)
+     select value ->> 0, ?, value ->> 1, value ->> 2, ? from json_each(?)`,
+  ).run(listingId, now, JSON.stringify(fresh.map((m) => [m.id, m.owner_user_id, m.score])))
   return fresh.length
+}
+
+/** Inside a listing's write: its matches are to be announced (once, whatever the edits before that happens). */
+export function queueAnnouncement(db: Database, listingId: number, now = Date.now()): void {
+  // A later write of a listing still queued moves it to its new place in the order of writes.
+  statement(db.$client, 'insert or replace into match_queue (listing_id, queued_at) values (?, ?)').run(listingId, now)
+}
+
+/**
+ * Announces for every queued listing, in one write transaction that also takes them off the queue (two processes
+ * draining at once each announce a listing at most once: the second finds it gone). Cheap when the queue is empty.
+ */
+export function drainAnnouncements(db: Database, now = Date.now()): number {
+  if (!statement<{ n: number }, []>(db.$client, 'select exists (select 1 from match_queue) as n').get()!.n) return 0
+  return db.$client.transaction(() => {
+    // In the order of the writes; a listing written after another is left out of the earlier one's announcement
+    // (it did not exist yet, or not so, at that write): its own turn announces the pair to the earlier one's owner.
+    const queued = statement<{ id: number; at: number }, []>(db.$client, 'delete from match_queue returning listing_id as id, queued_at as at')
+      .all()
+      .sort((a, b) => a.at - b.at || a.id - b.id)
+    const later = new Set(queued.map((q) => q.id))
+    let announced = 0
+    for (const q of queued) {
+      later.delete(q.id)
+      announced += announceMatches(db, q.id, now, later)
+    }
+    return announced
+  }).immediate()
+}
+
+/**
+ * Drains the queue right after the request that filled it has been answered (a timer runs after the response is
+ * written), and every `sweepMs` for what a stopped process left (the primary only).
+ */
+export class Announcer {
+  private scheduled = false
+  private sweeper: ReturnType<typeof setInterval> | null = null
+
+  constructor(private readonly db: Database) {}
+
+  /** After a write that queued: announce as soon as this request is answered. */
+  soon(): void {
+    if (this.scheduled) return
+    this.scheduled = true
+    setTimeout(() => {
+      this.scheduled = false
+      this.drain()
+    }, 0)
+  }
+
+  sweep(sweepMs: number): void {
+    this.sweeper ??= setInterval(() => this.drain(), sweepMs)
+    this.sweeper.unref?.()
+  }
+
+  close(): void {
+    if (this.sweeper) clearInterval(this.sweeper)
+    this.sweeper = null
+  }
+
+  private drain() {
+    try {
+      drainAnnouncements(this.db)
+    } catch (e) {
+      // Left queued: the next write or sweep tries again.
+      console.error(`announcing matches: ${(e as Error).message}`)
+    }
+  }
 }
 
 type Entry = { id: number; user_id: number; listing_id: number; match_id: number; seen_at: number | null; dismissed_at: number | null }
