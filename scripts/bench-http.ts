@@ -115,11 +115,11 @@ const fragments = Array.from({ length: 30 }, (_, k) => {
 const matchSubject = one<{ id: number }>("SELECT id FROM listings WHERE city_id = ? AND post_type = 'REQ' AND status = 'ACTIVE' AND budget IS NOT NULL ORDER BY id DESC LIMIT 1", bigCity.id)
 const inboxOwner = all<{ id: number; email: string; n: number }>(
   `SELECT m.user_id AS id, u.email, count(*) AS n FROM listing_matches m JOIN users u ON u.id = m.user_id
-   WHERE u.city_id = ? AND u.role = 'BROKER' AND u.email LIKE ? GROUP BY m.user_id ORDER BY n DESC LIMIT 1`,
+   WHERE u.city_id = ? AND u.role = 'BROKER' AND u.email LIKE ? AND m.live AND m.dismissed_at IS NULL GROUP BY m.user_id ORDER BY n DESC LIMIT 1`,
   bigCity.id,
   `%@${BENCH_EMAIL_DOMAIN}`,
 )[0]
-const inboxListing = inboxOwner ? one<{ id: number }>('SELECT l.id FROM listing_matches m JOIN listings l ON l.id = m.listing_id WHERE m.user_id = ? ORDER BY m.id DESC LIMIT 1', inboxOwner.id) : undefined
+const inboxListing = inboxOwner ? one<{ id: number }>('SELECT l.id FROM listing_matches m JOIN listings l ON l.id = m.listing_id WHERE m.user_id = ? AND m.live AND m.dismissed_at IS NULL ORDER BY m.id DESC LIMIT 1', inboxOwner.id) : undefined
 const receiver = brokers[Math.floor(brokers.length * 0.25)]!
 ro.close()
 if (!typical || !writer || writer.id === typical.id || writer.id === busiest.id || writerActive.length < 10) fail('the bench database has too few brokers in its biggest city')
