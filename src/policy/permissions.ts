@@ -16,6 +16,7 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     'manage:module-admin:any',
     'read:listing:any',
     'manage:listing:any',
+    'read:matching:own',
     'manage:matching:any',
     'read:analytics:any',
     'read:audit:any',
@@ -26,11 +27,12 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     'manage:user:city',
     'read:listing:city',
     'manage:listing:city',
+    'read:matching:own',
     'manage:matching:city',
     'read:analytics:city',
     'read:audit:city',
   ],
-  BROKER: ['read:geography:any', 'read:user:own', 'read:listing:any', 'manage:listing:own'],
+  BROKER: ['read:geography:any', 'read:user:own', 'read:listing:any', 'manage:listing:own', 'read:matching:own'],
 }
 
 /** The permission as held by this role, at the widest access the role has (any > city > own), or null. */
@@ -41,11 +43,19 @@ export function grantFor(role: Role, permission: Permission): Access | null {
   return null
 }
 
-/** True when the role holds the permission at the access asked for or wider. */
-export function can(role: Role, permission: Permission): boolean {
-  const access = grantFor(role, permission)
-  if (!access) return false
-  const wanted = permission.split(':')[2] as Access
-  const rank = { own: 0, city: 1, any: 2 }
-  return rank[access] >= rank[wanted]
+const RANK: Record<Access, number> = { own: 0, city: 1, any: 2 }
+
+/**
+ * True when these permissions include this one at the access asked for or wider. Islands get the user's permissions
+ * as a prop (`permissionsOf`) and ask this, never the role.
+ */
+export function holds(held: readonly Permission[], permission: Permission): boolean {
+  const [action, entity, wanted] = permission.split(':') as [string, string, Access]
+  return held.some((p) => p.startsWith(`${action}:${entity}:`) && RANK[p.split(':')[2] as Access] >= RANK[wanted])
 }
+
+/** True when the role holds the permission at the access asked for or wider. */
+export const can = (role: Role, permission: Permission): boolean => holds(ROLE_PERMISSIONS[role], permission)
+
+/** The role's permissions, as islands receive them. */
+export const permissionsOf = (role: Role): Permission[] => [...ROLE_PERMISSIONS[role]]

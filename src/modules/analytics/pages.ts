@@ -1,10 +1,10 @@
 import { Elysia } from 'elysia'
 import type { AppContext } from '../../http/context'
 import { dashboardPage } from '../dashboard'
+import { guardOf } from '../dashboard/nav'
 
 const hidden = { detail: { hide: true } }
 const denied = "You don't have permission to access this page."
-const admins = ['MASTER_ADMIN', 'MODULE_ADMIN'] as const
 const views = () => import('./views')
 
 /** Analytics and the audit log: admins only, first view complete from the server. */
@@ -13,7 +13,7 @@ export const insightsPages = (ctx: AppContext) => {
     .get(
       '/dashboard/analytics',
       dashboardPage(ctx, 'Analytics', async (user) => (await views()).analyticsView(ctx, user), {
-        roles: admins,
+        ...guardOf('/dashboard/analytics'),
         current: '/dashboard/analytics',
         section: 'Analytics',
         denied,
@@ -23,7 +23,7 @@ export const insightsPages = (ctx: AppContext) => {
     .get(
       '/dashboard/audit',
       dashboardPage(ctx, 'Audit Logs', async (user) => (await views()).auditView(ctx, user), {
-        roles: admins,
+        ...guardOf('/dashboard/audit'),
         current: '/dashboard/audit',
         section: 'Audit Logs',
         denied,

@@ -5,6 +5,8 @@ import type { AppContext } from '../../http/context'
 import { calendarDate } from '../../shared/dates'
 import type { DashboardStats } from '../listings/model'
 import { countListings, type Viewer } from '../listings/read'
+import { listingScope } from '../listings/where'
+import { scopeCity } from '../../policy/scope'
 
 /** Active brokers of a city, or of the network (null); cached until the database changes. */
 export function activeBrokers({ db, counts }: AppContext, cityId: number | null): number {
@@ -27,11 +29,13 @@ export function activeBrokers({ db, counts }: AppContext, cityId: number | null)
 export function dashboardStats(ctx: AppContext, viewer: Viewer): DashboardStats {
   const { db, counts } = ctx
   const today = calendarDate(Date.now(), ctx.config.timeZone)
+  // The strip counts what the viewer's listing scope holds: a city's (a module admin's; -1 without one) or the network's.
+  const city = scopeCity(listingScope(viewer))
   return {
     total_requirements: countListings(db, counts, viewer, { post_type: 'REQ' }),
     total_availabilities: countListings(db, counts, viewer, { post_type: 'AVL' }),
-    active_brokers: activeBrokers(ctx, viewer.role === 'MODULE_ADMIN' ? (viewer.cityId ?? -1) : null),
+    active_brokers: activeBrokers(ctx, city),
     new_posts_today: countListings(db, counts, viewer, { date_from: today, date_to: today }),
-    scope: viewer.role === 'MODULE_ADMIN' ? 'city' : 'global',
+    scope: city === null ? 'global' : 'city',
   }
 }

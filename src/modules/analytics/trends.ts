@@ -6,15 +6,16 @@ import { fieldError } from '../../http/errors'
 import { ANALYTICS } from '../../shared/constants'
 import { calendarDate } from '../../shared/dates'
 import type { Viewer } from '../listings/read'
+import { scopeCity, scopeOf } from '../../policy/scope'
 import { RANGE_ORDER, RANGE_TOO_LONG, type TopBrokers, type Trends, type TrendsQuery } from './model'
 
 const DAY_MS = 86_400_000
 const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10)
 const daysBetween = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS)
 
-/** Admin analytics are per city for a module admin, network-wide for a master admin. */
-const cityScope = (v: Viewer) => (v.role === 'MODULE_ADMIN' ? (v.cityId ?? -1) : null)
-export const scopeName = (v: Viewer) => (v.role === 'MODULE_ADMIN' ? 'city' : 'global')
+/** Admin analytics follow the `read:analytics` scope: per city for a module admin (-1: none yet), network-wide for a master admin. */
+const cityScope = (v: Viewer) => scopeCity(scopeOf(v, 'analytics'))
+export const scopeName = (v: Viewer) => (scopeOf(v, 'analytics').kind === 'all' ? 'global' : 'city')
 
 /** The day range asked for: a custom start/end (both, or one filling the other), else the last `days` days to today. */
 export function resolveRange(q: TrendsQuery, today: string): { start: string; end: string; days: number } {

@@ -1,4 +1,5 @@
 import { Island } from '../../pages/island'
+import { can } from '../../policy/permissions'
 import { DashboardLayout, type ShellUser } from '../dashboard/layout'
 import type { AuditPage } from './model'
 
@@ -6,7 +7,7 @@ export type AuditLogProps = { user: ShellUser; initial: AuditPage }
 
 /** Who changed what, and when: a module admin reads their city's trail, a master admin everyone's. */
 const lead = (user: ShellUser) =>
-  user.role === 'MODULE_ADMIN'
+  !can(user.role, 'read:audit:any')
     ? `Every recorded change in ${user.city_name ?? 'your city'}: who did what, when, and what it changed.`
     : 'Every recorded change across all cities: who did what, when, and what it changed.'
 

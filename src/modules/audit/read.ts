@@ -2,16 +2,20 @@ import { and, count, desc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-o
 import type { Database } from '../../../db/client'
 import { auditEvents, cities, countries, listings, states, users } from '../../../db/schema'
 import { notFound } from '../../http/errors'
-import type { Role } from '../../shared/constants'
+import { scopeOf, type ScopeActor } from '../../policy/scope'
 import type { AuditEvent, AuditNames, AuditPage, AuditQuery } from './model'
 
-type Viewer = { role: Role; cityId: number | null }
+type Viewer = ScopeActor
 type Row = typeof auditEvents.$inferSelect
 
-/** A master admin reads the whole trail; a module admin only their city's events; nobody else any. */
+/**
+ * The audit scope as SQL, the one place it becomes a condition: a master admin reads the whole trail; a module admin
+ * only their city's events; nobody else any.
+ */
 export function auditScope(v: Viewer): SQL | undefined {
-  if (v.role === 'MASTER_ADMIN') return undefined
-  if (v.role === 'MODULE_ADMIN' && v.cityId !== null) return eq(auditEvents.cityId, v.cityId)
+  const s = scopeOf(v, 'audit')
+  if (s.kind === 'all') return undefined
+  if (s.kind === 'city') return eq(auditEvents.cityId, s.cityId)
   return sql`0`
 }
 

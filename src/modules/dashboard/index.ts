@@ -2,16 +2,20 @@ import { Elysia, type Cookie } from 'elysia'
 import type { ReactElement } from 'react'
 import { endSession } from '../../http/auth'
 import type { AppContext } from '../../http/context'
-import { loginRedirect, pageUser } from '../../http/page-auth'
-import type { Role } from '../../shared/constants'
+import { loginRedirect, pageUser, viewerOf } from '../../http/page-auth'
+import { can, type Permission } from '../../policy/permissions'
+import { allows } from './nav'
 import type { ShellUser } from './layout'
 import { countPending } from '../users/read'
 import { unseenCount } from '../matches/read'
 
 const hidden = { detail: { hide: true } }
 
-/** Who may see a page, and the message of the 'Access Denied' card everyone else gets in the shell. */
-type Guard = { roles: readonly Role[]; current: string; section: string; denied: string }
+/**
+ * Who may see a page (the roles holding `permission`, as for its navigation item: `guardOf(href)`), and the message of
+ * the 'Access Denied' card everyone else gets in the shell.
+ */
+type Guard = { permission: Permission; unless?: Permission; current: string; section: string; denied: string }
 
 /**
  * Renders a dashboard page for the signed-in, active user, in the order of SPEC section 2: signed out goes to
@@ -30,10 +34,10 @@ export const dashboardPage =
     if (!found.is_active) return shell.accountInactive()
     const user: ShellUser = {
       ...found,
-      pendingApprovals: found.role === 'BROKER' ? null : countPending(ctx.db, { role: found.role, cityId: found.city_id }),
+      pendingApprovals: can(found.role, 'read:user:city') ? countPending(ctx.db, viewerOf(found)) : null,
       unseenMatches: unseenCount(ctx.db, found.id),
     }
-    if (guard && !guard.roles.includes(user.role)) return shell.deniedPage(user, title, guard)
+    if (guard && !allows(user.role, guard)) return shell.deniedPage(user, title, guard)
     return shell.shellPage(await render(user), title)
   }
 

@@ -1,20 +1,35 @@
+import { can, type Permission } from '../../policy/permissions'
 import type { Role } from '../../shared/constants'
 
-/** Navigation items by role (SPEC section 2 "Authenticated area"). */
-export type NavItem = { label: string; href: string; roles: readonly Role[] }
+/**
+ * A navigation item, shown to the roles holding `permission` (src/policy/permissions.ts), except those also holding
+ * `unless` (My Listings: whoever manages listings beyond their own works in the admin grid instead).
+ */
+export type NavItem = { label: string; href: string; permission: Permission; unless?: Permission }
 
+/** Navigation (SPEC section 2 "Authenticated area"), derived from the same policy the routes check. */
 export const NAV_ITEMS: NavItem[] = [
-  { label: 'Dashboard', href: '/dashboard', roles: ['MASTER_ADMIN', 'MODULE_ADMIN', 'BROKER'] },
-  { label: 'Listings', href: '/dashboard/listings', roles: ['MASTER_ADMIN', 'MODULE_ADMIN', 'BROKER'] },
-  { label: 'My Listings', href: '/dashboard/my-listings', roles: ['BROKER'] },
+  { label: 'Dashboard', href: '/dashboard', permission: 'read:listing:own' },
+  { label: 'Listings', href: '/dashboard/listings', permission: 'read:listing:own' },
+  { label: 'My Listings', href: '/dashboard/my-listings', permission: 'manage:listing:own', unless: 'manage:listing:city' },
   // Issue 15: every role may own listings, so every role has an inbox of matches.
-  { label: 'Matches', href: '/dashboard/matches', roles: ['MASTER_ADMIN', 'MODULE_ADMIN', 'BROKER'] },
-  { label: 'User Approvals', href: '/dashboard/approvals', roles: ['MASTER_ADMIN', 'MODULE_ADMIN'] },
-  { label: 'Brokers', href: '/dashboard/brokers', roles: ['MASTER_ADMIN', 'MODULE_ADMIN'] },
-  { label: 'Module Admins', href: '/dashboard/admins', roles: ['MASTER_ADMIN'] },
-  { label: 'Geographic', href: '/dashboard/geographic', roles: ['MASTER_ADMIN'] },
-  { label: 'Analytics', href: '/dashboard/analytics', roles: ['MASTER_ADMIN', 'MODULE_ADMIN'] },
-  { label: 'Audit Logs', href: '/dashboard/audit', roles: ['MASTER_ADMIN', 'MODULE_ADMIN'] },
+  { label: 'Matches', href: '/dashboard/matches', permission: 'read:matching:own' },
+  { label: 'User Approvals', href: '/dashboard/approvals', permission: 'manage:user:city' },
+  { label: 'Brokers', href: '/dashboard/brokers', permission: 'manage:user:city' },
+  { label: 'Module Admins', href: '/dashboard/admins', permission: 'manage:module-admin:any' },
+  { label: 'Geographic', href: '/dashboard/geographic', permission: 'manage:geography:any' },
+  { label: 'Analytics', href: '/dashboard/analytics', permission: 'read:analytics:city' },
+  { label: 'Audit Logs', href: '/dashboard/audit', permission: 'read:audit:city' },
 ]
 
-export const navFor = (role: Role) => NAV_ITEMS.filter((item) => item.roles.includes(role))
+/** May this role see the item (and open its page)? */
+export const allows = (role: Role, item: Pick<NavItem, 'permission' | 'unless'>) => can(role, item.permission) && !(item.unless && can(role, item.unless))
+
+export const navFor = (role: Role) => NAV_ITEMS.filter((item) => allows(role, item))
+
+/** The page guard of a navigation item: the same rule, by its address. */
+export const guardOf = (href: string): Pick<NavItem, 'permission' | 'unless'> => {
+  const item = NAV_ITEMS.find((i) => i.href === href)
+  if (!item) throw new Error(`No navigation item for ${href}`)
+  return { permission: item.permission, unless: item.unless }
+}

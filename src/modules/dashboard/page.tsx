@@ -1,4 +1,5 @@
 import { ROLE_LABELS } from '../../shared/constants'
+import { can } from '../../policy/permissions'
 import { AccessDenied, DashboardLayout, type ShellUser } from './layout'
 import type { AdminStats } from './service'
 
@@ -23,7 +24,7 @@ const number = (n: number) => n.toLocaleString('en-US')
 
 /** The admin home's welcome line, stat cards and capabilities (SPEC "Admin listings"), without the shell. */
 export function AdminWelcome({ user, stats }: { user: ShellUser; stats: AdminStats }) {
-  const isMaster = user.role === 'MASTER_ADMIN'
+  const isMaster = can(user.role, 'manage:listing:any')
   const cards: { label: string; value: number | string; desc?: string; key: string }[] = [
     { key: 'active_brokers', label: 'Active Brokers', value: stats.activeBrokers },
     { key: 'total_listings', label: 'Total Listings', value: stats.totalListings },

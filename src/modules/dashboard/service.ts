@@ -6,6 +6,7 @@ import { calendarDate } from '../../shared/dates'
 import { touches } from '../../../db/change-feed'
 import { activeBrokers } from '../analytics/service'
 import { countListings } from '../listings/read'
+import { scopeCity, scopeOf } from '../../policy/scope'
 
 /** A module admin's own city for the fourth card: its name and how many of its listings are live (ACTIVE). */
 export type CityFigure = { name: string; activeListings: number }
@@ -23,9 +24,10 @@ export type AdminStats = {
 /** The admin home's four cards, in the admin's scope (the original showed placeholders); cached until a change. */
 export function adminStats(ctx: AppContext, user: Pick<PageUser, 'id' | 'role' | 'city_id'>): AdminStats {
   const { db, counts } = ctx
-  const city = user.role === 'MODULE_ADMIN' ? (user.city_id ?? -1) : null
-  const monthStart = `${calendarDate(Date.now(), ctx.config.timeZone).slice(0, 7)}-01`
   const viewer = { id: user.id, role: user.role, cityId: user.city_id }
+  // The cards follow the `read:analytics` scope: the admin's city (-1 without one) or the network (null).
+  const city = scopeCity(scopeOf(viewer, 'analytics'))
+  const monthStart = `${calendarDate(Date.now(), ctx.config.timeZone).slice(0, 7)}-01`
   return counts.get(
     `admin-stats|${city}|${monthStart}`,
     () => ({

@@ -1,6 +1,7 @@
 import { Elysia, t } from 'elysia'
 import { can } from '../../policy/permissions'
 import { dashboardPage } from '../dashboard'
+import { guardOf } from '../dashboard/nav'
 import { authGuard } from '../../http/auth'
 import type { AppContext } from '../../http/context'
 import { City, CityBody, CitiesQuery, Country, CountryBody, CountryIdParams, CountryTree, Detail, IdParams, State, StateBody, StatesQuery } from './model'
@@ -18,7 +19,7 @@ export const geographyRoutes = (ctx: AppContext) => {
   const pages = new Elysia({ name: 'geography-pages' }).get(
     '/dashboard/geographic',
     dashboardPage(ctx, 'Geographic', async (user) => (await import('./views')).geographicView(ctx, user), {
-      roles: ['MASTER_ADMIN'],
+      ...guardOf('/dashboard/geographic'),
       current: '/dashboard/geographic',
       section: 'Geographic',
       denied: 'Only Master Administrators can manage geographic data.',

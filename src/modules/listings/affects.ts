@@ -1,7 +1,7 @@
 import type { Change } from '../../../db/change-feed'
 import type { AffectedBy } from '../../../db/snapshot-cache'
 import type { ListingFilters } from './model'
-import { ftsQuery, searchParts, type Viewer } from './where'
+import { ftsQuery, inScope, listingScope, searchParts, type Viewer } from './where'
 import { textMatches } from './search-judge'
 
 /** A listing as the change feed records it (migration 0011): its place, the filter fields and its searchable text. */
@@ -78,11 +78,8 @@ export function listingMatches(f: ListingFilters, l: FeedListing): boolean {
 }
 
 /** The viewer may see the listing (as `visibleTo` says in SQL). */
-export function listingVisible(v: Viewer, l: FeedListing): boolean {
-  if (v.role === 'MASTER_ADMIN') return true
-  if (v.role === 'MODULE_ADMIN') return v.cityId !== null && l.city_id === v.cityId
-  return l.status !== 'SUSPENDED' || l.owner_user_id === v.id
-}
+export const listingVisible = (v: Viewer, l: FeedListing): boolean =>
+  inScope(listingScope(v), { ownerUserId: l.owner_user_id, cityId: l.city_id, status: l.status })
 
 const renamed = (c: Change) => c.topic === 'user' && !!c.before && !!c.after && c.before.full_name !== c.after.full_name
 

@@ -6,7 +6,8 @@ import { fieldError, notFound } from '../../http/errors'
 import type { SnapshotCache } from '../../../db/snapshot-cache'
 import type { Listing, ListingFilters, ListingPage, ListingQuery, ZoneCounts } from './model'
 import { countAffectedBy, countDelta, ownListingsAffectedBy, pageAffectedBy, zonesAffectedBy, zonesAfter } from './affects'
-import { allOf, canEdit, filterWhere, listedWhere, matching, searchPlan, visibleTo, type Clause, type SearchPlan, type Viewer } from './where'
+import { allOf, canEdit, filterWhere, listedWhere, listingScope, matching, searchPlan, visibleTo, type Clause, type SearchPlan, type Viewer } from './where'
+import { scopeCity } from '../../policy/scope'
 
 export { canEdit, ftsQuery, visibleTo, type Viewer } from './where'
 
@@ -50,11 +51,14 @@ function countFromTotals(db: Database, v: Viewer, f: ListingFilters): number | n
   // City 0 holds the network's counts: the place to read when no place narrows the list. A module admin's city is
   // their scope, which a state or country filter may still exclude (a city filter beats both, as in the list).
   const placeless = !f.city_id && !f.state_id && !f.country_id
-  const city = v.role === 'MODULE_ADMIN' ? (v.cityId ?? -1) : (f.city_id ?? (placeless ? 0 : undefined))
+  const scope = listingScope(v)
+  if (scope.kind === 'own') return null
+  const scoped = scopeCity(scope)
+  const city = scoped ?? (f.city_id ?? (placeless ? 0 : undefined))
   const is = (sql: string, value: SQLQueryBindings | undefined): Clause | null => (value === undefined ? null : { sql, params: [value] })
   const where = allOf(
     is('city_id = ?', city),
-    v.role === 'MODULE_ADMIN' && f.city_id !== undefined && f.city_id !== city ? { sql: '0', params: [] } : null,
+    scoped !== null && f.city_id !== undefined && f.city_id !== city ? { sql: '0', params: [] } : null,
     f.city_id === undefined ? is('city_id in (select id from cities where state_id = ?)', f.state_id) : null,
     f.city_id === undefined && !f.state_id ? is('city_id in (select c.id from cities c join states s on s.id = c.state_id where s.country_id = ?)', f.country_id) : null,
     is('post_type = ?', f.post_type),
@@ -67,7 +71,7 @@ function countFromTotals(db: Database, v: Viewer, f: ListingFilters): number | n
   )
   const table = dated ? 'listing_day_counts' : 'listing_counts'
   const sum = (c: Clause) => countOf(db, `select coalesce(sum(n), 0) as n from ${table} where ${c.sql}`, c.params)
-  if (v.role !== 'BROKER') return sum(where)
+  if (scope.kind !== 'all-but-others-suspended') return sum(where)
   const others = sum(allOf(where, { sql: "status <> 'SUSPENDED'", params: [] }))
   if (f.status && f.status !== 'SUSPENDED') return others
   // Through the owner's index, always: a broker has a handful of listings, while the planner would otherwise pick a
@@ -80,7 +84,11 @@ function countFromTotals(db: Database, v: Viewer, f: ListingFilters): number | n
 const ftsCount = (db: Database, index: 'listings_fts' | 'listings_fts_suspended', match: string) =>
   countOf(db, `select count(*) as n from ${index} where ${index} match ?`, [match])
 
-const scopeKey = (v: Viewer) => (v.role === 'MASTER_ADMIN' ? 'all' : v.role === 'MODULE_ADMIN' ? `city:${v.cityId}` : `broker:${v.id}`)
+/** A cache key of what the viewer sees: equal for viewers whose pages are the same (editable rows included). */
+function scopeKey(v: Viewer): string {
+  const s = listingScope(v)
+  return s.kind === 'all' ? 'all' : s.kind === 'city' ? `city:${s.cityId}` : s.kind === 'none' ? 'none' : `${s.kind}:${s.userId}`
+}
 
 /** A page as one viewer sees it (their own rows are editable, their suspended ones visible), for any order of the query. */
 export const pageKey = (v: Viewer, q: ListingQuery) =>
@@ -118,7 +126,7 @@ export function countListings(db: Database, cache: SnapshotCache, v: Viewer, f: 
 function countSearch(db: Database, v: Viewer, { match, rest, viewerCovered }: SearchPlan): number {
   const filtered = filterWhere(rest)
   if (filtered.sql === '1' && viewerCovered) return ftsCount(db, 'listings_fts', match)
-  if (filtered.sql === '1' && v.role === 'BROKER') {
+  if (filtered.sql === '1' && listingScope(v).kind === 'all-but-others-suspended') {
     const ownSuspended = countOf(
       db,
       `select count(*) as n from listings_fts_suspended where listings_fts_suspended match ? and rowid in
@@ -167,7 +175,7 @@ const ZONE_PLAN = new Set(['location', 'min_budget', 'max_budget', 'post_type', 
 function zoneIndex(db: Database, viewer: Viewer, f: ListingFilters, total: number, end: number): string {
   const used = Object.entries(f).filter(([, value]) => value !== undefined && value !== '')
   if (!f.location || (f.min_budget === undefined && f.max_budget === undefined) || !used.every(([k]) => ZONE_PLAN.has(k))) return ''
-  const city = viewer.role === 'MODULE_ADMIN' ? (viewer.cityId ?? -1) : 0
+  const city = scopeCity(listingScope(viewer)) ?? 0
   const zone = countOf(db, 'select coalesce(sum(n), 0) as n from listing_counts where city_id = ? and location = ?', [city, f.location])
   const walk = total === 0 ? Infinity : (end * zone) / total
   return walk < 4 * total ? 'indexed by listings_location_id_idx' : 'indexed by listings_location_budget_idx'
@@ -186,15 +194,17 @@ function deepPageStart(db: Database, v: Viewer, f: ListingFilters, offset: numbe
   if (offset < 1 << BLOCK_BITS) return null
   const used = Object.entries(f).filter(([, value]) => value !== undefined && value !== '')
   if (!used.every(([k]) => k === 'city_id')) return null
-  if (v.role === 'MODULE_ADMIN' && (v.cityId === null || (f.city_id !== undefined && f.city_id !== v.cityId))) return null
-  const city = v.role === 'MODULE_ADMIN' ? v.cityId! : (f.city_id ?? 0)
+  const scope = listingScope(v)
+  if (scope.kind === 'none' || scope.kind === 'own' || (scope.kind === 'city' && f.city_id !== undefined && f.city_id !== scope.cityId)) return null
+  const city = scope.kind === 'city' ? scope.cityId : (f.city_id ?? 0)
+  const broker = scope.kind === 'all-but-others-suspended'
   const blocks = statement<{ block: number; suspended: number; n: number }>(
     db.$client,
     'select block, suspended, n from listing_id_blocks where city_id = ? order by block desc',
   ).iterate(city)
   // A broker sees every listing but other brokers' suspended ones: the blocks' others, plus their own suspended.
   const ownSuspended = new Map<number, number>()
-  if (v.role === 'BROKER') {
+  if (broker) {
     const own = allOf({ sql: "owner_user_id = ? and status = 'SUSPENDED'", params: [v.id] }, f.city_id === undefined ? null : { sql: 'city_id = ?', params: [f.city_id] })
     for (const { id } of statement<{ id: number }>(db.$client, `select id from listings indexed by listings_owner_id_idx where ${own.sql}`).all(...own.params))
       ownSuspended.set(id >> BLOCK_BITS, (ownSuspended.get(id >> BLOCK_BITS) ?? 0) + 1)
@@ -216,7 +226,7 @@ function deepPageStart(db: Database, v: Viewer, f: ListingFilters, offset: numbe
       block = row.block
       inBlock = 0
     }
-    if (v.role !== 'BROKER' || !row.suspended) inBlock += row.n
+    if (!broker || !row.suspended) inBlock += row.n
   }
   // Past the end: an empty page (below the smallest id there is).
   return settle() ?? { below: 0, skip: 0 }

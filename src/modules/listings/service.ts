@@ -9,7 +9,7 @@ import { queueAnnouncement } from '../matches/service'
 import { formatEntryId } from './entry-id'
 import type { CreateListingBody, UpdateListingBody } from './model'
 import { countListings } from './read'
-import { asDrizzle, canEdit, visibleTo, type Viewer } from './where'
+import { asDrizzle, canEdit, listingScope, visibleTo, type Viewer } from './where'
 
 type Actor = Viewer & { fullName: string }
 type Row = typeof listings.$inferSelect
@@ -77,14 +77,17 @@ export function createListing(ctx: AppContext, actor: Actor, body: CreateListing
   if (body.status === 'SUSPENDED') throw unprocessable('A new listing cannot start suspended')
   let cityId: number
   let contactName: string
-  if (actor.role === 'BROKER') {
+  // Where a new listing goes follows the `manage:listing` scope: one's own (a broker: their city, their name as
+  // contact), one's city (a module admin), or any city named (a master admin).
+  const scope = listingScope(actor, 'manage')
+  if (scope.kind === 'own') {
     if (actor.cityId === null) throw unprocessable('Your account has no city yet: ask an administrator to assign one')
     cityId = actor.cityId
     contactName = actor.fullName
   } else {
-    if (actor.role === 'MODULE_ADMIN') {
-      if (actor.cityId === null) throw forbidden('You have no assigned city to post listings in')
-      cityId = actor.cityId
+    if (scope.kind !== 'all') {
+      if (scope.kind !== 'city') throw forbidden('You have no assigned city to post listings in')
+      cityId = scope.cityId
     } else {
       if (!body.city_id) throw fieldError('city_id', 'City is required')
       cityId = body.city_id
@@ -148,9 +151,10 @@ export function updateListing(ctx: AppContext, actor: Actor, id: number, body: U
     assertTransition(before.status, body.status)
     changes.status = body.status
   }
-  if (body.contact_name !== undefined && actor.role !== 'BROKER') changes.contactName = body.contact_name?.trim() || before.contactName
+  const scope = listingScope(actor, 'manage')
+  if (body.contact_name !== undefined && scope.kind !== 'own') changes.contactName = body.contact_name?.trim() || before.contactName
   if (body.city_id !== undefined && body.city_id !== before.cityId) {
-    if (actor.role !== 'MASTER_ADMIN') throw forbidden('Only a master admin can move a listing to another city')
+    if (scope.kind !== 'all') throw forbidden('Only a master admin can move a listing to another city')
     changes.cityId = cityOf(ctx, body.city_id).id
   }
   if (Object.keys(changes).length === 0) return before

@@ -2,6 +2,8 @@ import { createElement } from 'react'
 import { parseListingFilters, type ListingFilterState } from '../../../islands/listings/url-filters'
 import type { AppContext } from '../../http/context'
 import { viewerOf } from '../../http/page-auth'
+import { can } from '../../policy/permissions'
+import { allows, guardOf } from '../dashboard/nav'
 import { formRules } from '../../pages/form-rules'
 import { DEFAULT_PAGE_SIZE } from '../../shared/constants'
 import { dashboardStats } from '../analytics/service'
@@ -25,7 +27,8 @@ export const listingView = (ctx: AppContext, current: '/dashboard' | '/dashboard
   const viewer = viewerOf(user)
   const { page = 1, per_page = DEFAULT_PAGE_SIZE.dashboard, ...rest } = filters
   const initial = listListings(db, ctx.counts, viewer, { ...rest, page, per_page })
-  if (user.role === 'BROKER')
+  // Whoever manages listings beyond their own (admins) works in the admin grid; everyone else gets the broker view.
+  if (!can(user.role, 'manage:listing:city'))
     return createElement(BrokerListingsPage, { user, current, initial, filters, stats: dashboardStats(ctx, viewer), rules: formRules(CreateListingBody) })
   return createElement(AdminListingsPage, {
     user,
@@ -42,6 +45,6 @@ export const listingView = (ctx: AppContext, current: '/dashboard' | '/dashboard
 
 /** SPEC: 'Access Restricted' for everyone but brokers, inside the shell. */
 export const myListingsView = (ctx: AppContext, user: ShellUser) =>
-  user.role === 'BROKER'
+  allows(user.role, guardOf('/dashboard/my-listings'))
     ? createElement(MyListingsPage, { user, initial: myListings(ctx.db, viewerOf(user)), rules: formRules(CreateListingBody) })
     : createElement(BrokersOnly, { user })

@@ -1,6 +1,7 @@
 import { sql as drizzleSql, type SQL } from 'drizzle-orm'
 import type { SQLQueryBindings } from 'bun:sqlite'
 import type { Role } from '../../shared/constants'
+import { scopeOf, type Scope, type ScopeAction } from '../../policy/scope'
 import type { ListingFilters } from './model'
 
 /** Who is asking: what they may see and change depends on nothing else. */
@@ -21,19 +22,49 @@ export function allOf(...clauses: (Clause | null | undefined)[]): Clause {
   return { sql: present.map((c) => `(${c.sql})`).join(' and '), params: present.flatMap((c) => c.params) }
 }
 
+/** The viewer's listing scope, from the policy (src/policy/scope.ts): what they may see, or with `manage` change. */
+export const listingScope = (v: Viewer, action: ScopeAction = 'read'): Scope => scopeOf(v, 'listing', action)
+
 /**
- * The listings a viewer may see: a master admin all; a module admin their city's; a broker the whole network except
- * other brokers' suspended listings (their own they always see).
+ * The listing scope as SQL: the one place it becomes a clause (null: every row). A master admin sees all; a module
+ * admin their city's; a broker the whole network except other brokers' suspended listings (their own they always see).
  */
-export function visibleTo(v: Viewer): Clause | null {
-  if (v.role === 'MASTER_ADMIN') return null
-  if (v.role === 'MODULE_ADMIN') return v.cityId === null ? { sql: '0', params: [] } : { sql: 'listings.city_id = ?', params: [v.cityId] }
-  return { sql: "(listings.status <> 'SUSPENDED' or listings.owner_user_id = ?)", params: [v.id] }
+export function scopeWhere(s: Scope): Clause | null {
+  switch (s.kind) {
+    case 'all':
+      return null
+    case 'none':
+      return { sql: '0', params: [] }
+    case 'city':
+      return { sql: 'listings.city_id = ?', params: [s.cityId] }
+    case 'own':
+      return { sql: 'listings.owner_user_id = ?', params: [s.userId] }
+    case 'all-but-others-suspended':
+      return { sql: "(listings.status <> 'SUSPENDED' or listings.owner_user_id = ?)", params: [s.userId] }
+  }
 }
 
-/** May the viewer change this listing? Brokers their own; module admins their city's; master admins any. */
-export const canEdit = (v: Viewer, l: { ownerUserId: number; cityId: number }) =>
-  v.role === 'MASTER_ADMIN' || (v.role === 'MODULE_ADMIN' && v.cityId === l.cityId) || (v.role === 'BROKER' && l.ownerUserId === v.id)
+/** The same scope judged on one listing in memory (the change feed's rows, a listing about to change). */
+export function inScope(s: Scope, l: { ownerUserId: number; cityId: number; status?: string }): boolean {
+  switch (s.kind) {
+    case 'all':
+      return true
+    case 'none':
+      return false
+    case 'city':
+      return l.cityId === s.cityId
+    case 'own':
+      return l.ownerUserId === s.userId
+    case 'all-but-others-suspended':
+      return l.status !== 'SUSPENDED' || l.ownerUserId === s.userId
+  }
+}
+
+/** The listings a viewer may see, as a clause (null: all). */
+export const visibleTo = (v: Viewer): Clause | null => scopeWhere(listingScope(v))
+
+/** May the viewer change this listing? Within their `manage:listing` scope: brokers their own, module admins their city's, master admins any. */
+export const canEdit = (v: Viewer, l: { ownerUserId: number; cityId: number }) => inScope(listingScope(v, 'manage'), l)
 
 /** The search indexes' text columns: what a person's words may match (never the `tags` column beside them). */
 const TEXT_COLUMNS = '{entry_id owner_name locality property_type details}'
@@ -73,7 +104,8 @@ export function searchPlan(v: Viewer, f: ListingFilters): SearchPlan | null {
   const { search: _s, ...rest }: ListingFilters = { ...f }
   const lower = (x: string) => x.toLowerCase().replace(/_/g, '')
   let tag: string | null = null
-  const ownCity = v.role === 'MODULE_ADMIN' ? v.cityId : null
+  const scope = listingScope(v)
+  const ownCity = scope.kind === 'city' ? scope.cityId : null
   if (f.city_id !== undefined || ownCity !== null) {
     tag = `c${f.city_id ?? ownCity}`
     // A city filter beats state and country (filterWhere): with it consumed they must not come back into force.
@@ -91,7 +123,7 @@ export function searchPlan(v: Viewer, f: ListingFilters): SearchPlan | null {
     tag = `d${lower(f.sale_or_rent)}`
     delete rest.sale_or_rent
   }
-  const viewerCovered = v.role === 'MASTER_ADMIN' || (ownCity !== null && (f.city_id === undefined || f.city_id === ownCity))
+  const viewerCovered = scope.kind === 'all' || (ownCity !== null && (f.city_id === undefined || f.city_id === ownCity))
   return { match: tag ? `tags : (${tag}) AND ${words}` : words, rest, viewerCovered }
 }
 

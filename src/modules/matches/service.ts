@@ -1,6 +1,7 @@
 import type { Database } from '../../../db/client'
 import { statement } from '../../../db/statements'
 import type { Actor } from '../../http/auth'
+import { scopeOf } from '../../policy/scope'
 import { forbidden, notFound } from '../../http/errors'
 import { recordAudit } from '../audit/service'
 import { findMatches, sourceOf } from './find'
@@ -133,7 +134,8 @@ export function dismiss(db: Database, actor: { id: number }, id: number, now = D
 export function setTolerance(db: Database, actor: Actor, cityId: number, percent: number): { city_id: number; match_tolerance: number } {
   const city = statement<{ id: number; name: string; match_tolerance: number }, [number]>(db.$client, 'select id, name, match_tolerance from cities where id = ?').get(cityId)
   if (!city) throw notFound('City not found')
-  if (actor.access !== 'any' && actor.cityId !== cityId) throw forbidden('You can only set the tolerance of your own city')
+  const scope = scopeOf(actor, 'matching', 'manage')
+  if (scope.kind !== 'all' && !(scope.kind === 'city' && scope.cityId === cityId)) throw forbidden('You can only set the tolerance of your own city')
   db.transaction((tx) => {
     statement(db.$client, 'update cities set match_tolerance = ?, updated_at = ? where id = ?').run(percent, Date.now(), cityId)
     recordAudit(tx, {

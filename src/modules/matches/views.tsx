@@ -1,6 +1,7 @@
 import { createElement } from 'react'
 import type { AppContext } from '../../http/context'
 import { viewerOf } from '../../http/page-auth'
+import { scopeOf } from '../../policy/scope'
 import { formRules } from '../../pages/form-rules'
 import type { ShellUser } from '../dashboard/layout'
 import { getCity } from '../geography/service'
@@ -20,8 +21,12 @@ export const matchesView = (ctx: AppContext, user: ShellUser) =>
     initial: inbox(ctx.db, viewerOf(user), { page: 1, per_page: INBOX_PER_PAGE, order: 'unseen_first' }),
     rules: MATCH_RULES,
     // A module admin sets their own city's tolerance here; a master admin does it per city in the Geographic screen.
-    tolerance:
-      user.role === 'MODULE_ADMIN' && user.city_id !== null
-        ? { city_id: user.city_id, city_name: user.city_name ?? 'your city', match_tolerance: getCity(ctx.db, user.city_id).match_tolerance, rules: formRules(ToleranceBody) }
-        : null,
+    tolerance: toleranceOf(ctx, user),
   })
+
+/** The tolerance form when the user's `manage:matching` scope is one city (a module admin's); else nothing. */
+function toleranceOf(ctx: AppContext, user: ShellUser) {
+  const scope = scopeOf(viewerOf(user), 'matching', 'manage')
+  if (scope.kind !== 'city') return null
+  return { city_id: scope.cityId, city_name: user.city_name ?? 'your city', match_tolerance: getCity(ctx.db, scope.cityId).match_tolerance, rules: formRules(ToleranceBody) }
+}

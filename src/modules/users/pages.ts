@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import type { AppContext } from '../../http/context'
 import { dashboardPage } from '../dashboard'
+import { guardOf } from '../dashboard/nav'
 import type { ShellUser } from '../dashboard/layout'
 
 const hidden = { detail: { hide: true } }
@@ -14,7 +15,7 @@ export const usersPages = (ctx: AppContext) => {
     .get(
       '/dashboard/approvals',
       dashboardPage(ctx, 'User Approvals', async (user) => (await views()).approvalsView(ctx, user), {
-        roles: ['MASTER_ADMIN', 'MODULE_ADMIN'],
+        ...guardOf('/dashboard/approvals'),
         current: '/dashboard/approvals',
         section: 'User Approvals',
         denied: generic,
@@ -23,13 +24,13 @@ export const usersPages = (ctx: AppContext) => {
     )
     .get(
       '/dashboard/brokers',
-      dashboardPage(ctx, 'Brokers', management('BROKER'), { roles: ['MASTER_ADMIN', 'MODULE_ADMIN'], current: '/dashboard/brokers', section: 'Brokers', denied: generic }),
+      dashboardPage(ctx, 'Brokers', management('BROKER'), { ...guardOf('/dashboard/brokers'), current: '/dashboard/brokers', section: 'Brokers', denied: generic }),
       hidden,
     )
     .get(
       '/dashboard/admins',
       dashboardPage(ctx, 'Module Admins', management('MODULE_ADMIN'), {
-        roles: ['MASTER_ADMIN'],
+        ...guardOf('/dashboard/admins'),
         current: '/dashboard/admins',
         section: 'Module Admins',
         denied: 'Only Master Admins can manage Module Admins.',

@@ -2,6 +2,7 @@ import { and, count, desc, eq, or, sql, type SQL } from 'drizzle-orm'
 import type { Database } from '../../../db/client'
 import { cities, countries, states, users } from '../../../db/schema'
 import type { Actor } from '../../http/auth'
+import { scopeOf, type Scope, type ScopeAction } from '../../policy/scope'
 import { forbidden, notFound } from '../../http/errors'
 import type { PendingApprovals, User, UserList, UserListQuery } from './model'
 
@@ -50,21 +51,35 @@ function toUser(r: { user: Row; cityName: string | null; stateId: number | null;
   }
 }
 
+/** Who is asking: the policy (src/policy/scope.ts) decides what they see from these alone. */
+type UserViewer = Pick<Actor, 'id' | 'role' | 'cityId'>
+
 /**
- * The rows an actor may see: a master admin everyone, a module admin the brokers of their own city, nobody else.
- * Every read and change of users goes through this one condition.
+ * The users scope as SQL, the one place it becomes a condition: a master admin everyone, a module admin the brokers
+ * of their own city, a broker themself, nobody else. Every read and change of users goes through this.
  */
-export function visibleTo(actor: Pick<Actor, 'role' | 'cityId'>): SQL | undefined {
-  if (actor.role === 'MASTER_ADMIN') return undefined
-  if (actor.role === 'MODULE_ADMIN' && actor.cityId !== null) return and(eq(users.role, 'BROKER'), eq(users.cityId, actor.cityId))
-  return eq(users.id, -1)
+export function scopeWhere(s: Scope): SQL | undefined {
+  switch (s.kind) {
+    case 'all':
+      return undefined
+    case 'city':
+      return s.onlyRole ? and(eq(users.role, s.onlyRole), eq(users.cityId, s.cityId)) : eq(users.cityId, s.cityId)
+    case 'own':
+    case 'all-but-others-suspended':
+      return eq(users.id, s.userId)
+    case 'none':
+      return eq(users.id, -1)
+  }
 }
+
+/** The rows an actor may see (or, with `manage`, change). */
+export const visibleTo = (actor: UserViewer, action: ScopeAction = 'read') => scopeWhere(scopeOf(actor, 'user', action))
 
 // LIKE with the user's text taken literally: % and _ are data, not wildcards.
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`)
 const contains = (column: SQL | typeof users.email, text: string) => sql`${column} like ${`%${escapeLike(text)}%`} escape '\\'`
 
-export function listUsers(db: Database, actor: Pick<Actor, 'role' | 'cityId'>, q: UserListQuery): UserList {
+export function listUsers(db: Database, actor: UserViewer, q: UserListQuery): UserList {
   const page = q.page ?? 1
   const perPage = q.per_page ?? 50
   const search = q.search?.trim().toLowerCase()
@@ -97,17 +112,18 @@ export function listUsers(db: Database, actor: Pick<Actor, 'role' | 'cityId'>, q
 }
 
 /** One user as the actor may see them: admins within their scope (others are "not found"), a broker only themself. */
-export function getUser(db: Database, actor: Pick<Actor, 'id' | 'role' | 'cityId'>, id: number): User {
-  if (actor.role === 'BROKER' && actor.id !== id) throw forbidden("You don't have permission to see other users")
+export function getUser(db: Database, actor: UserViewer, id: number): User {
+  const scope = scopeOf(actor, 'user')
+  if (scope.kind === 'own' && actor.id !== id) throw forbidden("You don't have permission to see other users")
   const row = withPlace(db)
-    .where(and(eq(users.id, id), actor.id === id ? undefined : visibleTo(actor)))
+    .where(and(eq(users.id, id), actor.id === id ? undefined : scopeWhere(scope)))
     .get()
   if (!row) throw notFound('User not found')
   return toUser(row)
 }
 
 /** Registrations waiting for the actor, oldest first (first come, first served). */
-export function listPending(db: Database, actor: Pick<Actor, 'role' | 'cityId'>): PendingApprovals {
+export function listPending(db: Database, actor: UserViewer): PendingApprovals {
   const rows = withPlace(db)
     .where(and(eq(users.registrationStatus, 'PENDING'), visibleTo(actor)))
     .orderBy(users.createdAt, users.id)
@@ -128,6 +144,6 @@ export function listPending(db: Database, actor: Pick<Actor, 'role' | 'cityId'>)
   }
 }
 
-export function countPending(db: Database, actor: Pick<Actor, 'role' | 'cityId'>): number {
+export function countPending(db: Database, actor: UserViewer): number {
   return db.select({ n: count() }).from(users).where(and(eq(users.registrationStatus, 'PENDING'), visibleTo(actor))).get()!.n
 }

@@ -1,6 +1,7 @@
 import { and, count, eq, ne } from 'drizzle-orm'
 import { cities, users } from '../../../db/schema'
 import type { Actor } from '../../http/auth'
+import { scopeOf } from '../../policy/scope'
 import type { AppContext } from '../../http/context'
 import { conflict, forbidden, notFound, unprocessable } from '../../http/errors'
 import { LIMITS } from '../../shared/constants'
@@ -33,7 +34,7 @@ export const auditView = (u: User) => ({
  * Anyone else's user is "not found" to a module admin, so ids of other cities reveal nothing.
  */
 export function managedUser({ db }: AppContext, actor: Actor, id: number): User {
-  const user = db.select().from(users).where(and(eq(users.id, id), visibleTo(actor))).get()
+  const user = db.select().from(users).where(and(eq(users.id, id), visibleTo(actor, 'manage'))).get()
   if (!user) throw notFound('User not found')
   return user
 }
@@ -50,9 +51,11 @@ function assertCity(ctx: AppContext, cityId: number) {
  * (the original only hinted at it).
  */
 export async function createUser(ctx: AppContext, actor: Actor, body: CreateUserBody): Promise<User> {
-  if (actor.role === 'MODULE_ADMIN' && body.role !== 'BROKER') throw forbidden('Module admins can only add brokers')
-  if (actor.role === 'MODULE_ADMIN' && actor.cityId === null) throw forbidden('You have no assigned city to add brokers to')
-  const cityId = actor.role === 'MODULE_ADMIN' ? actor.cityId! : body.city_id
+  // The new user must fall within the actor's `manage:user` scope: anyone anywhere, or a broker of their own city.
+  const scope = scopeOf(actor, 'user', 'manage')
+  if (scope.kind !== 'all' && body.role !== 'BROKER') throw forbidden('Module admins can only add brokers')
+  if (scope.kind !== 'all' && scope.kind !== 'city') throw forbidden('You have no assigned city to add brokers to')
+  const cityId = scope.kind === 'city' ? scope.cityId : body.city_id
   const email = normalizeEmail(body.email)
   const fullName = body.full_name.trim()
   const phone = body.phone.trim()
@@ -100,7 +103,7 @@ export function updateUser(ctx: AppContext, actor: Actor, id: number, body: Upda
   }
   if (body.id_card_number !== undefined) changes.idCardNumber = body.id_card_number?.trim() || null
   if (body.city_id !== undefined && body.city_id !== before.cityId) {
-    if (actor.role !== 'MASTER_ADMIN') throw forbidden('Only master admins can move a user to another city')
+    if (scopeOf(actor, 'user', 'manage').kind !== 'all') throw forbidden('Only master admins can move a user to another city')
     assertCity(ctx, body.city_id)
     changes.cityId = body.city_id
   }

@@ -1,5 +1,6 @@
 import type { Server } from 'bun'
 import type { Actor } from '../../http/auth'
+import { scopeOf } from '../../policy/scope'
 import type { AppContext } from '../../http/context'
 import { eventStream, type SendEvent } from '../../http/sse'
 import type { PendingScope } from './events'
@@ -9,8 +10,9 @@ import { countPending } from './read'
  * Follows the registrations pending in the admin's scope: sends `pending` with `{ total }` now and at every
  * registration, approval and rejection that concerns them. Returns the unsubscribe.
  */
-export function followPending(ctx: AppContext, actor: Pick<Actor, 'role' | 'cityId'>, send: SendEvent, end: () => void): () => void {
-  const inScope = (cityId: PendingScope) => actor.role === 'MASTER_ADMIN' || cityId === 'any' || (cityId !== null && cityId === actor.cityId)
+export function followPending(ctx: AppContext, actor: Pick<Actor, 'id' | 'role' | 'cityId'>, send: SendEvent, end: () => void): () => void {
+  const scope = scopeOf(actor, 'user')
+  const inScope = (cityId: PendingScope) => scope.kind === 'all' || cityId === 'any' || (scope.kind === 'city' && cityId === scope.cityId)
   const count = () => send('pending', { total: countPending(ctx.db, actor) })
   const unsubscribe = ctx.pending.subscribe((cityId) => inScope(cityId) && count(), end)
   count()

@@ -1,0 +1,120 @@
+// The one scope rule (docs/decisions/011-one-scope-rule.md): scopeOf over every role × entity × action, as plain data,
+// and the SQL each data layer makes of it (the listing clauses' text is what the cached statements are keyed by).
+import { describe, expect, test } from 'bun:test'
+import { SQLiteSyncDialect } from 'drizzle-orm/sqlite-core'
+import { scopeOf, scopeCity, type Scope, type ScopeAction, type ScopedEntity } from '../../src/policy/scope'
+import { ROLES, type Role } from '../../src/shared/constants'
+import { canEdit, scopeWhere as listingWhere, visibleTo } from '../../src/modules/listings/where'
+import { scopeWhere as userWhere } from '../../src/modules/users/read'
+import { auditScope } from '../../src/modules/audit/read'
+
+const ENTITIES: ScopedEntity[] = ['listing', 'user', 'matching', 'analytics', 'audit']
+const ACTIONS: ScopeAction[] = ['read', 'manage']
+
+const all: Scope = { kind: 'all' }
+const none: Scope = { kind: 'none' }
+const city = (cityId: number, onlyRole?: Role): Scope => (onlyRole ? { kind: 'city', cityId, onlyRole } : { kind: 'city', cityId })
+const own = (userId: number): Scope => ({ kind: 'own', userId })
+
+/** What each role may see and change, written out once: the policy must give exactly this. */
+const EXPECTED: Record<Role, Record<`${ScopeAction}:${ScopedEntity}`, (id: number, cityId: number | null) => Scope>> = {
+  MASTER_ADMIN: {
+    'read:listing': () => all,
+    'read:user': () => all,
+    'read:matching': (id) => own(id),
+    'read:analytics': () => all,
+    'read:audit': () => all,
+    'manage:listing': () => all,
+    'manage:user': () => all,
+    'manage:matching': () => all,
+    'manage:analytics': () => none,
+    'manage:audit': () => none,
+  },
+  MODULE_ADMIN: {
+    'read:listing': (_, c) => (c === null ? none : city(c)),
+    'read:user': (_, c) => (c === null ? none : city(c, 'BROKER')),
+    'read:matching': (id) => own(id),
+    'read:analytics': (_, c) => (c === null ? none : city(c)),
+    'read:audit': (_, c) => (c === null ? none : city(c)),
+    'manage:listing': (_, c) => (c === null ? none : city(c)),
+    'manage:user': (_, c) => (c === null ? none : city(c, 'BROKER')),
+    'manage:matching': (_, c) => (c === null ? none : city(c)),
+    'manage:analytics': () => none,
+    'manage:audit': () => none,
+  },
+  BROKER: {
+    'read:listing': (id) => ({ kind: 'all-but-others-suspended', userId: id }),
+    'read:user': (id) => own(id),
+    'read:matching': (id) => own(id),
+    'read:analytics': () => none,
+    'read:audit': () => none,
+    'manage:listing': (id) => own(id),
+    'manage:user': () => none,
+    'manage:matching': () => none,
+    'manage:analytics': () => none,
+    'manage:audit': () => none,
+  },
+}
+
+describe('scopeOf', () => {
+  for (const role of ROLES)
+    for (const cityId of [7, null])
+      for (const action of ACTIONS)
+        for (const entity of ENTITIES)
+          test(`${role} (city ${cityId}) ${action} ${entity}`, () => {
+            const actor = { id: 42, role, cityId }
+            const scope = scopeOf(actor, entity, action)
+            expect(scope).toEqual(EXPECTED[role][`${action}:${entity}`](42, cityId))
+            // Plain data: it survives JSON unchanged, so it can be logged, compared and cached by value.
+            expect(JSON.parse(JSON.stringify(scope))).toEqual(scope)
+          })
+
+  test('asked twice, the same answer (the shape is worked out once per role), and never for another actor', () => {
+    expect(scopeOf({ id: 1, role: 'BROKER', cityId: 3 }, 'listing')).toEqual({ kind: 'all-but-others-suspended', userId: 1 })
+    expect(scopeOf({ id: 2, role: 'BROKER', cityId: 3 }, 'listing')).toEqual({ kind: 'all-but-others-suspended', userId: 2 })
+    expect(scopeOf({ id: 3, role: 'MODULE_ADMIN', cityId: 9 }, 'audit')).toEqual(city(9))
+  })
+
+  test('scopeCity: a city, -1 for none (matches nothing), null for the network', () => {
+    expect(scopeCity(city(4))).toBe(4)
+    expect(scopeCity(none)).toBe(-1)
+    expect(scopeCity(all)).toBeNull()
+    expect(scopeCity({ kind: 'all-but-others-suspended', userId: 1 })).toBeNull()
+  })
+})
+
+describe('each data layer turns the scope into SQL in one place', () => {
+  test('listings: the clauses are the same text as before the policy decided them (compiled statements are reused)', () => {
+    expect(listingWhere(all)).toBeNull()
+    expect(listingWhere(none)).toEqual({ sql: '0', params: [] })
+    expect(listingWhere(city(3))).toEqual({ sql: 'listings.city_id = ?', params: [3] })
+    expect(listingWhere({ kind: 'all-but-others-suspended', userId: 8 })).toEqual({ sql: "(listings.status <> 'SUSPENDED' or listings.owner_user_id = ?)", params: [8] })
+    expect(visibleTo({ id: 8, role: 'BROKER', cityId: 1 })).toEqual(listingWhere({ kind: 'all-but-others-suspended', userId: 8 }))
+    expect(visibleTo({ id: 1, role: 'MODULE_ADMIN', cityId: 3 })).toEqual(listingWhere(city(3)))
+  })
+
+  test('listings: who may change a listing follows the manage scope', () => {
+    const listing = { ownerUserId: 8, cityId: 3 }
+    expect(canEdit({ id: 1, role: 'MASTER_ADMIN', cityId: null }, listing)).toBe(true)
+    expect(canEdit({ id: 2, role: 'MODULE_ADMIN', cityId: 3 }, listing)).toBe(true)
+    expect(canEdit({ id: 2, role: 'MODULE_ADMIN', cityId: 4 }, listing)).toBe(false)
+    expect(canEdit({ id: 2, role: 'MODULE_ADMIN', cityId: null }, listing)).toBe(false)
+    expect(canEdit({ id: 8, role: 'BROKER', cityId: 3 }, listing)).toBe(true)
+    expect(canEdit({ id: 9, role: 'BROKER', cityId: 3 }, listing)).toBe(false)
+  })
+
+  test('users and audit', () => {
+    const sql = (s: Parameters<SQLiteSyncDialect['sqlToQuery']>[0] | undefined) => {
+      if (!s) return undefined
+      const { sql, params } = new SQLiteSyncDialect().sqlToQuery(s)
+      return { sql, params }
+    }
+    expect(userWhere(all)).toBeUndefined()
+    expect(sql(userWhere(city(3, 'BROKER')))).toEqual({ sql: '("users"."role" = ? and "users"."city_id" = ?)', params: ['BROKER', 3] })
+    expect(sql(userWhere(own(5)))).toEqual({ sql: '"users"."id" = ?', params: [5] })
+    expect(sql(userWhere(none))).toEqual({ sql: '"users"."id" = ?', params: [-1] })
+    expect(auditScope({ id: 1, role: 'MASTER_ADMIN', cityId: null })).toBeUndefined()
+    expect(sql(auditScope({ id: 1, role: 'MODULE_ADMIN', cityId: 3 }))).toEqual({ sql: '"audit_events"."city_id" = ?', params: [3] })
+    expect(sql(auditScope({ id: 1, role: 'BROKER', cityId: 3 }))).toEqual({ sql: '0', params: [] })
+  })
+})
