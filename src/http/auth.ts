@@ -67,8 +67,9 @@ export function endSession(ctx: AppContext, request: Request, headers: Headers, 
 }
 
 /**
- * Authentication and authorisation for routes: `{ signedIn: true }` needs any active user,
- * `{ permission: 'manage:geography:any' }` also needs the role to hold it (403 otherwise).
+ * Authentication and authorisation for routes: `{ permission: 'manage:geography:any' }` needs an active user whose
+ * role holds it (403 otherwise); `{ signedIn: true }` any active user, for the few routes no entity permission fits
+ * (the caller's own session and event stream: the allow-list in tests/api/route-permissions.test.ts).
  * Cookie-authenticated mutations must come from our own origin (a cross-site form cannot ride the cookie).
  *
  * The caller is checked before anything of the request is read: in the `parse` stage (before a body is parsed: an
@@ -107,6 +108,7 @@ export const authGuard = (ctx: AppContext) => {
 
   return new Elysia().macro({
     signedIn: (enabled: boolean) => ({
+      detail: (enabled ? { 'x-signed-in': true } : {}) as Record<string, unknown>,
       parse({ request, headers, cookie }) {
         if (enabled) authenticate(request, headers, cookie)
       },
@@ -119,6 +121,8 @@ export const authGuard = (ctx: AppContext) => {
       },
     }),
     permission: (permission: Permission) => ({
+      // Named in the OpenAPI document too (`x-permission`), where tests/api/route-permissions.test.ts checks every route has one.
+      detail: { 'x-permission': permission } as Record<string, unknown>,
       parse({ request, headers, cookie }) {
         authenticate(request, headers, cookie, permission)
       },

@@ -18,8 +18,9 @@ const errors = { 401: Detail, 403: Detail }
 export const analyticsApi = (ctx: AppContext) =>
   new Elysia({ name: 'analytics-api', prefix: '/api/analytics' })
     .use(authGuard(ctx))
+    // The strip counts listings in the caller's listing scope: anyone who reads listings may ask.
     .get('/dashboard', ({ user }) => dashboardStats(ctx, user), {
-      signedIn: true,
+      permission: 'read:listing:own',
       response: { 200: DashboardStats, ...errors },
       detail: { tags, summary: 'Stats strip: requirements, availabilities, active brokers, new today', description: 'Master admin: global; module admin: their city; broker: the network as they may see it.' },
     })

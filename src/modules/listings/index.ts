@@ -10,7 +10,10 @@ import { createListing, deleteListing, updateListing } from './service'
 const tags = ['Listings']
 const errors = { 401: Detail, 403: Detail, 404: Detail, 409: Detail }
 
-/** Requirements and availabilities (SPEC section 7 "Listings"): every route decides the caller's scope itself. */
+/**
+ * Requirements and availabilities (SPEC section 7 "Listings"). Reads need `read:listing`, writes `manage:listing` (every
+ * role holds both at some access); which rows is the caller's scope (src/policy/scope.ts), applied by the data layer.
+ */
 export const listingsApi = (ctx: AppContext) => {
   const { db } = ctx
   return new Elysia({ name: 'listings-api' })
@@ -18,7 +21,7 @@ export const listingsApi = (ctx: AppContext) => {
     .group('/api/listings', (app) =>
       app
         .get('/', ({ query, user }) => jsonText(listPageText(db, ctx.counts, ctx.pages, user, query)), {
-          signedIn: true,
+          permission: 'read:listing:own',
           query: ListingQuery,
           response: { 200: ListingPage, ...errors },
           detail: {
@@ -29,7 +32,7 @@ export const listingsApi = (ctx: AppContext) => {
           },
         })
         .get('/zones', ({ query, user }) => jsonText(zoneCountsText(db, ctx.counts, ctx.pages, user, query)), {
-          signedIn: true,
+          permission: 'read:listing:own',
           query: ListingFiltersQuery,
           response: { 200: ZoneCounts, ...errors },
           detail: {
@@ -40,13 +43,13 @@ export const listingsApi = (ctx: AppContext) => {
           },
         })
         .get('/my', ({ user }) => jsonText(myListingsText(db, ctx.pages, user)), {
-          signedIn: true,
+          permission: 'read:listing:own',
           response: { 200: t.Array(Listing), ...errors },
           detail: { tags, summary: 'The caller’s own listings, every status' },
         })
         // The .xlsx writer (and fflate) is imported on the first export, not at start (docs/decisions/004-lazy-start.md).
         .get('/export/xlsx', async ({ query, user }) => (await import('./export')).exportListings(ctx, user, query), {
-          signedIn: true,
+          permission: 'read:listing:own',
           query: ListingQuery,
           detail: {
             tags,
@@ -57,7 +60,7 @@ export const listingsApi = (ctx: AppContext) => {
           },
         })
         .get('/:id', ({ params, user }) => json(getListing(db, user, params.id)), {
-          signedIn: true,
+          permission: 'read:listing:own',
           params: ListingIdParams,
           response: { 200: Listing, ...errors },
           detail: { tags, summary: 'One listing' },
@@ -70,7 +73,7 @@ export const listingsApi = (ctx: AppContext) => {
             return getListing(db, user, created.id)
           },
           {
-            signedIn: true,
+            permission: 'manage:listing:own',
             body: CreateListingBody,
             response: { 201: Listing, 422: t.Any(), ...errors },
             detail: {
@@ -82,7 +85,7 @@ export const listingsApi = (ctx: AppContext) => {
           },
         )
         .patch('/:id', ({ params, body, user }) => (updateListing(ctx, user, params.id, body), getListing(db, user, params.id)), {
-          signedIn: true,
+          permission: 'manage:listing:own',
           params: ListingIdParams,
           body: UpdateListingBody,
           response: { 200: Listing, 422: t.Any(), ...errors },
@@ -100,7 +103,7 @@ export const listingsApi = (ctx: AppContext) => {
             set.status = 204
           },
           {
-            signedIn: true,
+            permission: 'manage:listing:own',
             params: ListingIdParams,
             response: { 204: NoContent('Deleted'), ...errors },
             detail: { tags, summary: 'Delete a listing (its last content stays in the audit trail)' },

@@ -19,13 +19,13 @@ export const matchesApi = (ctx: AppContext) => {
   return new Elysia({ name: 'matches-api' })
     .use(authGuard(ctx))
     .get('/api/listings/match-counts', ({ query, user }) => json(matchCounts(db, user, [...new Set(query.ids.split(',').map(Number))])), {
-      signedIn: true,
+      permission: 'read:listing:own',
       query: MatchCountsQuery,
       response: { 200: MatchCounts, ...errors },
       detail: { tags, summary: 'How many listings match each of these (the "3 matches" of a listings row)' },
     })
     .get('/api/listings/:id/matches', ({ params, query, user }) => json(listingMatches(db, user, params.id, query)), {
-      signedIn: true,
+      permission: 'read:listing:own',
       params: ListingIdParams,
       query: MatchesQuery,
       response: { 200: ListingMatches, ...errors },
@@ -38,7 +38,7 @@ export const matchesApi = (ctx: AppContext) => {
     .group('/api/matches', (app) =>
       app
         .get('/', ({ query, user }) => json(inbox(db, user, query)), {
-          signedIn: true,
+          permission: 'read:matching:own',
           query: InboxQuery,
           response: { 200: Inbox, ...errors },
           detail: {
@@ -49,13 +49,13 @@ export const matchesApi = (ctx: AppContext) => {
           },
         })
         .post('/:id/seen', ({ params, user, set }) => (markSeen(db, user, params.id), (set.status = 204), undefined), {
-          signedIn: true,
+          permission: 'read:matching:own',
           params: MatchIdParams,
           response: { 204: NoContent('Marked seen'), ...errors },
           detail: { tags, summary: 'Mark an inbox entry seen', description: "Someone else's entry is a 404." },
         })
         .post('/:id/dismiss', ({ params, user, set }) => (dismiss(db, user, params.id), (set.status = 204), undefined), {
-          signedIn: true,
+          permission: 'read:matching:own',
           params: MatchIdParams,
           response: { 204: NoContent('Dismissed'), ...errors },
           detail: {

@@ -42,7 +42,7 @@ export const usersApi = (ctx: AppContext) => {
       },
     })
     .get('/:id', ({ params, user }) => getUser(db, user, params.id), {
-      signedIn: true,
+      permission: 'read:user:own',
       params: UserIdParams,
       response: { 200: User, ...errors },
       detail: { tags, summary: 'One user', description: 'Admins within their scope; a broker only themself.' },
