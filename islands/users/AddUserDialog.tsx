@@ -8,7 +8,7 @@ import { api, ApiError } from '../shared/api'
 import { FileDrop } from '../shared/FileDrop'
 import { checkForm, type FieldErrors, type ObjectSchema } from '../shared/form-rules'
 import { Modal } from '../shared/Modal'
-import { CREATE_FAILED, KIND_TEXT, type Actor, type ManagedRole } from './user-format'
+import { CREATE_FAILED, KIND_TEXT, managesEveryCity, type Actor, type ManagedRole } from './user-format'
 import { Field, FormActions } from '../shared/form-parts'
 
 type Props = {
@@ -52,7 +52,7 @@ export function describeUserError(err: unknown, fallback: string): { fields: Fie
 }
 
 function AddUserForm({ kind, actor, countries, rules, onClose, onCreated }: Omit<Props, 'open'>) {
-  const master = actor.role === 'MASTER_ADMIN'
+  const master = managesEveryCity(actor)
   const [values, setValues] = useState<Record<TextName, string>>({ email: '', password: '', full_name: '', phone: '', id_card_number: '' })
   const [geo, setGeo] = useState<GeoValue>({ country_id: null, state_id: null, city_id: master ? null : actor.city_id })
   const [file, setFile] = useState<File | null>(null)

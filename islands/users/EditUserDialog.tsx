@@ -6,7 +6,7 @@ import { sendJson } from '../shared/query'
 import { checkForm, type FieldErrors, type ObjectSchema } from '../shared/form-rules'
 import { Modal } from '../shared/Modal'
 import { describeUserError } from './AddUserDialog'
-import { KIND_TEXT, UPDATE_FAILED, type Actor, type ManagedRole } from './user-format'
+import { KIND_TEXT, managesEveryCity, UPDATE_FAILED, type Actor, type ManagedRole } from './user-format'
 import { Field, FormActions } from '../shared/form-parts'
 
 type Props = {
@@ -32,7 +32,7 @@ const TEXT = ['full_name', 'phone', 'id_card_number'] as const
 type TextName = (typeof TEXT)[number]
 
 function EditUserForm({ user, actor, countries, rules, onClose, onSaved }: Omit<Props, 'kind' | 'user'> & { user: User }) {
-  const master = actor.role === 'MASTER_ADMIN'
+  const master = managesEveryCity(actor)
   const [values, setValues] = useState<Record<TextName, string>>({ full_name: user.full_name, phone: user.phone ?? '', id_card_number: user.id_card_number ?? '' })
   const [geo, setGeo] = useState<GeoValue>({ country_id: user.country_id, state_id: user.state_id, city_id: user.city_id })
   const [errors, setErrors] = useState<FieldErrors>({})

@@ -14,7 +14,7 @@ import { AddUserDialog } from './AddUserDialog'
 import { EditUserDialog } from './EditUserDialog'
 import IdCardDialog from './IdCardDialog'
 import { UserTable, type RowActions } from './UserTable'
-import { ACTIVATION_FAILED, activationText, FILTERED_EMPTY, KIND_TEXT, SEARCH_PLACEHOLDER, showingText, type Actor, type ManagedRole } from './user-format'
+import { ACTIVATION_FAILED, activationText, FILTERED_EMPTY, KIND_TEXT, managesEveryCity, SEARCH_PLACEHOLDER, showingText, type Actor, type ManagedRole } from './user-format'
 import { LoadError } from '../shared/LoadError'
 
 type Props = {
@@ -47,7 +47,7 @@ function listUrl(kind: ManagedRole, f: Filters, page: number, perPage: number) {
  */
 export default function UserManager({ kind, actor, initial, countries, rules }: Props) {
   const text = KIND_TEXT[kind]
-  const master = actor.role === 'MASTER_ADMIN'
+  const master = managesEveryCity(actor)
   const queryClient = useQueryClient()
 
   const [searchInput, setSearchInput] = useState('')

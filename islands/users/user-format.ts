@@ -1,11 +1,15 @@
 // Texts and formats of the user management screens (SPEC section 2 "Broker Management" / "Module Admin Management"),
 // one place for each, shared by the island, its table and its dialogs.
 import type { User } from '../../src/modules/users/model'
+import { holds, type Permission } from '../../src/policy/permissions'
 
 export type ManagedRole = 'BROKER' | 'MODULE_ADMIN'
 
 /** The signed-in admin, as the island needs them. */
-export type Actor = { id: number; role: 'MASTER_ADMIN' | 'MODULE_ADMIN' | 'BROKER'; city_id: number | null; city_name: string | null; state_name: string | null }
+export type Actor = { id: number; permissions: Permission[]; city_id: number | null; city_name: string | null; state_name: string | null }
+
+/** Whoever manages users in every city (a master admin) picks the city; everyone else works in their own. */
+export const managesEveryCity = (actor: Pick<Actor, 'permissions'>) => holds(actor.permissions, 'manage:user:any')
 
 export const KIND_TEXT = {
   BROKER: {

@@ -5,7 +5,7 @@ import { GeoSelect, type GeoOption, type GeoValue } from '../../geo/GeoSelect'
 import { checkForm, type FieldErrors, type ObjectSchema } from '../../shared/form-rules'
 import { Modal } from '../../shared/Modal'
 import { sendJson } from '../../shared/query'
-import { describeFormError, TEXT, type AdminActor } from './admin-text'
+import { describeFormError, seesEveryCity, TEXT, type AdminActor } from './admin-text'
 import { userCurrency } from '../../../src/shared/currency'
 import { checkPayload, CREATE_STATUSES, EMPTY_FORM, ListingFields, payloadOf, type ListingFormValues } from '../listing-form'
 import { Field, FormActions } from '../../shared/form-parts'
@@ -35,7 +35,7 @@ const REQUIRED = ['post_type', 'sale_or_rent', 'property_type', 'contact_value',
 const GEO_FIELDS = ['country_id', 'state_id', 'city_id'] as const
 
 function AdminCreateForm({ actor, countries, rules, fieldRules, onClose, onCreated }: Omit<Props, 'open'>) {
-  const master = actor.role === 'MASTER_ADMIN'
+  const master = seesEveryCity(actor)
   const [values, setValues] = useState<ListingFormValues>(EMPTY_FORM)
   const [geo, setGeo] = useState<GeoValue>({ country_id: null, state_id: null, city_id: master ? null : actor.city_id })
   const [errors, setErrors] = useState<FieldErrors>({})

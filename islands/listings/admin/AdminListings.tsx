@@ -15,7 +15,7 @@ import { ListingDetailsDialog } from '../ListingDetailsDialog'
 import { ListingTable, RowMenu, type RowMenuItem } from '../ListingTable'
 import type { ListingFilterState } from '../url-filters'
 import { ADMIN_CARD_FIELDS, ADMIN_COLUMNS } from './admin-columns'
-import { deleteMessage, failureMessage, TEXT, type AdminActor } from './admin-text'
+import { deleteMessage, failureMessage, seesEveryCity, TEXT, type AdminActor } from './admin-text'
 import { AdminBanner } from './AdminBanner'
 import { AdminCreateDialog } from './AdminCreateDialog'
 import { AdminEditDialog } from './AdminEditDialog'
@@ -54,7 +54,7 @@ const suspendedUrl = listingsUrl({ status: 'SUSPENDED', page: 1, per_page: 10 })
  */
 export default function AdminListings({ actor, initial, filters, suspended, zones, countries, rules, headingLevel = 2 }: AdminListingsIslandProps) {
   const queryClient = useQueryClient()
-  const master = actor.role === 'MASTER_ADMIN'
+  const master = seesEveryCity(actor)
   const { f, query, list, rows, loadError, renderedAt } = useListingPage({ queryKey: 'admin-listings', initial, filters })
   const matchCounts = useMatchCounts(rows?.listings ?? NO_LISTINGS)
   const suspendedCount = useQuery({

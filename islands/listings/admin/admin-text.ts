@@ -1,6 +1,7 @@
 // Texts and small rules of the admin listings grid (SPEC section 2 "Admin listings", section 8 "Listings"),
 // one place each, shared by the island and its dialogs.
 import type { ListingStatus } from '../../../src/shared/constants'
+import { holds, type Permission } from '../../../src/policy/permissions'
 import { ApiError } from '../../shared/api'
 import type { FieldErrors } from '../../shared/form-rules'
 import { LISTING_TEXT } from '../listing-format'
@@ -8,7 +9,8 @@ import { LISTING_TEXT } from '../listing-format'
 /** The signed-in admin, as the island needs them. */
 export type AdminActor = {
   id: number
-  role: 'MASTER_ADMIN' | 'MODULE_ADMIN'
+  /** The admin's permissions (src/policy/permissions.ts): what to show is decided from these, not the role. */
+  permissions: Permission[]
   full_name: string
   city_id: number | null
   city_name: string | null
@@ -36,9 +38,12 @@ export const TEXT = {
   auditNote: 'Changes are logged in the audit trail.',
 } as const
 
+/** Whoever manages listings in every city (a master admin) filters and posts by place; a module admin works in their own. */
+export const seesEveryCity = (actor: Pick<AdminActor, 'permissions'>) => holds(actor.permissions, 'manage:listing:any')
+
 /** 'Admin Mode: ...' with the admin's city (module admin) or every city (master admin). */
 export function bannerText(actor: AdminActor): string {
-  const where = actor.role === 'MODULE_ADMIN' ? `in ${actor.city_name ?? 'your city'}` : 'across all cities'
+  const where = seesEveryCity(actor) ? 'across all cities' : `in ${actor.city_name ?? 'your city'}`
   return `Admin Mode: You can edit, suspend, and delete any listing ${where}`
 }
 

@@ -3,6 +3,7 @@
 import type { ObjectSchema } from '../../../islands/shared/form-rules'
 import type { ListingFilterState } from '../../../islands/listings/url-filters'
 import { Island } from '../../pages/island'
+import { permissionsOf } from '../../policy/permissions'
 import { DashboardLayout, type ShellUser } from '../dashboard/layout'
 import { AdminWelcome } from '../dashboard/page'
 import type { AdminStats } from '../dashboard/service'
@@ -24,17 +25,16 @@ export type AdminListingsProps = {
 
 export function AdminListingsPage({ user, current, initial, filters, stats, suspended, zones, countries, rules }: AdminListingsProps) {
   const home = current === '/dashboard'
-  // Only admins get this page (the route decides); the island's actor is narrowed to the two admin roles.
-  const role = user.role === 'MASTER_ADMIN' ? 'MASTER_ADMIN' : 'MODULE_ADMIN'
+  // Only admins get this page (the route decides); the island decides what to show from the permissions, not the role.
   const actor = {
     id: user.id,
-    role,
+    permissions: permissionsOf(user.role),
     full_name: user.full_name,
     city_id: user.city_id,
     city_name: user.city_name,
     state_name: user.state_name,
     country_name: user.country_name,
-  } as const
+  }
   return (
     <DashboardLayout user={user} current={current} section={home ? 'Dashboard' : 'Listings'}>
       {home && <AdminWelcome user={user} stats={stats} />}

@@ -1,5 +1,6 @@
 import type { ObjectSchema } from '../../../islands/shared/form-rules'
 import { Island } from '../../pages/island'
+import { can, permissionsOf } from '../../policy/permissions'
 import { DashboardLayout, type ShellUser } from '../dashboard/layout'
 import type { UserList } from './model'
 
@@ -29,11 +30,11 @@ const SCREEN = {
 /** SPEC "Broker Management" / "Module Admin Management": the shell, a heading, and the UserManager island. */
 export function UserManagementPage({ user, kind, initial, countries, rules }: Props) {
   const screen = SCREEN[kind]
-  const actor = { id: user.id, role: user.role, city_id: user.city_id, city_name: user.city_name, state_name: user.state_name }
+  const actor = { id: user.id, permissions: permissionsOf(user.role), city_id: user.city_id, city_name: user.city_name, state_name: user.state_name }
   return (
     <DashboardLayout user={user} current={screen.current} section={screen.section}>
       <h1 className="text-2xl font-bold">{screen.title}</h1>
-      <p className="mb-6 mt-1 text-base-content/70">{screen.lead(user.role === 'MODULE_ADMIN' ? user.city_name : null)}</p>
+      <p className="mb-6 mt-1 text-base-content/70">{screen.lead(can(user.role, 'manage:user:any') ? null : user.city_name)}</p>
       <Island name="UserManager" props={{ kind, actor, initial, countries, rules }} />
     </DashboardLayout>
   )
