@@ -55,6 +55,9 @@ export async function bootstrap(db: Database, config: Config): Promise<Bootstrap
     // Imported only here: the demo data (and its generator) is not loaded by a start on an existing database.
     const { seedDemoData } = await import('../db/seed/demo')
     const seeded = seedDemoData(db, { passwordHash: await Bun.password.hash(DEMO_PASSWORD) })
+    // The demo's listings announced as if posted one by one, so its brokers open Matches to a full inbox.
+    const { announceAsPosted } = await import('../db/seed/matches')
+    announceAsPosted(db, seeded.listings)
     // Sample identity cards (PNGs marked SAMPLE) in the document store, served like uploaded ones. Without them the
     // demo still works: a failure to write them is reported, not fatal.
     let idCards = 0

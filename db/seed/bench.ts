@@ -7,7 +7,7 @@
 // per row; listings_fts is filled by one INSERT…SELECT that runs the trigger's own expression over the rows in id
 // order, which is what the trigger would have done row by row). Their definitions are read back from sqlite_master
 // and re-run verbatim, so the schema ends exactly as the migrations left it.
-import { announceMatches } from '../../src/modules/matches/service'
+import { announceAsPosted } from './matches'
 import type { Database } from '../client'
 import { formatEntryId } from '../../src/modules/listings/entry-id'
 import { LOCATION_ZONES, type ListingStatus, type PostType, type SaleOrRent } from '../../src/shared/constants'
@@ -521,24 +521,5 @@ export function inspectBenchDatabase(sqlite: import('bun:sqlite').Database, size
 /** How many of the newest listings are announced as if just posted: inboxes of a live network for the benchmarks. */
 export const BENCH_ANNOUNCED = 20_000
 
-/**
- * Announces the newest BENCH_ANNOUNCED active listings oldest first, as the API would have when each was posted, so
- * inboxes hold what a live network's do (up to 20 pairs each, both sides). Done once: a database with inbox rows is
- * left as it is. Returns the number of inbox rows made.
- */
-export function fillBenchMatches(db: Database, onProgress: (m: string) => void = () => {}): number {
-  const sqlite = db.$client
-  if (sqlite.query<{ n: number }, []>('SELECT count(*) AS n FROM listing_matches').get()!.n > 0) return 0
-  const ids = sqlite
-    .query<{ id: number }, [number]>("SELECT id FROM (SELECT id FROM listings WHERE status = 'ACTIVE' ORDER BY id DESC LIMIT ?) ORDER BY id")
-    .all(BENCH_ANNOUNCED)
-    .map((r) => r.id)
-  const started = performance.now()
-  for (let i = 0; i < ids.length; i += 500) {
-    db.transaction(() => {
-      for (const id of ids.slice(i, i + 500)) announceMatches(db, id)
-    })
-    onProgress(`matches: ${Math.min(i + 500, ids.length)} of ${ids.length} listings announced (${((performance.now() - started) / 1000).toFixed(1)} s)`)
-  }
-  return sqlite.query<{ n: number }, []>('SELECT count(*) AS n FROM listing_matches').get()!.n
-}
+/** The bench database's inboxes, made once (see announceAsPosted). */
+export const fillBenchMatches = (db: Database, onProgress: (m: string) => void = () => {}): number => announceAsPosted(db, BENCH_ANNOUNCED, onProgress)

@@ -94,3 +94,15 @@ describe('demo identity documents', () => {
     expect(Buffer.from(await bytes(a!.id)).equals(Buffer.from(await bytes(b!.id)))).toBe(false)
   })
 })
+
+describe('demo matches', () => {
+  test('the demo broker named at start opens Matches to unseen entries that hold, each with reasons', async () => {
+    const sample = h.db.select().from(users).where(eq(users.email, report.demo!.sampleBroker!)).get()!
+    const { token } = createSession(h.db, sample.id)
+    const res = await h.request('/api/matches', { headers: { authorization: `Bearer ${token}` } })
+    expect(res.status).toBe(200)
+    const inbox = (await res.json()) as { matches: { seen: boolean; reasons: string[]; listing: { owner_user_id: number } }[]; unseen: number }
+    expect(inbox.unseen).toBeGreaterThan(0)
+    expect(inbox.matches.every((m) => m.listing.owner_user_id === sample.id && m.reasons.length > 0)).toBe(true)
+  })
+})
