@@ -18,16 +18,18 @@ export type Found = { id: number; owner_user_id: number; score: number; side: Ma
 
 const SIDE = 'l.id, l.post_type, l.budget, l.size, l.location, l.locality, l.created_at, l.owner_user_id'
 
-export function sourceOf(db: Database, id: number): Source | null {
-  return (
-    statement<Source, [number]>(
-      db.$client,
-      `select ${SIDE}, l.city_id, l.sale_or_rent, l.property_key, l.status, c.match_tolerance as tolerance, co.name as country
-       from listings l join cities c on c.id = l.city_id join states s on s.id = c.state_id join countries co on co.id = s.country_id
-       where l.id = ?`,
-    ).get(id) ?? null
-  )
+/** Listings as matching reads them, with their city's tolerance and country, in one query; missing ids left out. */
+export function sourcesOf(db: Database, ids: number[]): Source[] {
+  if (ids.length === 0) return []
+  return statement<Source, [string]>(
+    db.$client,
+    `select ${SIDE}, l.city_id, l.sale_or_rent, l.property_key, l.status, c.match_tolerance as tolerance, co.name as country
+     from listings l join cities c on c.id = l.city_id join states s on s.id = c.state_id join countries co on co.id = s.country_id
+     where l.id in (select value from json_each(?))`,
+  ).all(JSON.stringify(ids))
 }
+
+export const sourceOf = (db: Database, id: number): Source | null => sourcesOf(db, [id])[0] ?? null
 
 // Numbered parameters: the source's budget and size appear more than once in the rule.
 const SOURCE = { budget: '?6', size: '?7' }

@@ -3,9 +3,9 @@ import { statement } from '../../../db/statements'
 import { fieldError } from '../../http/errors'
 import { PAGE_SIZES } from '../../shared/constants'
 import { getListing, listingsByIds, visibleIds, type Viewer } from '../listings/read'
-import { countMatches, explain, findMatches, sourceOf } from './find'
+import { countMatches, explain, findMatches, sourceOf, sourcesOf } from './find'
 import type { Inbox, InboxQuery, ListingMatches, MatchCounts, MatchesQuery } from './model'
-import { scoreMatch, type MatchSide } from './rules'
+import { scoreMatch } from './rules'
 import { drainAnnouncements } from './service'
 
 function paging(q: { page?: number; per_page?: number }, perPageDefault: number) {
@@ -45,7 +45,6 @@ export function listingMatches(db: Database, viewer: Viewer, id: number, q: Matc
 }
 
 type EntryRow = { id: number; listing_id: number; match_id: number; created_at: number; seen_at: number | null }
-type SideRow = MatchSide & { owner_user_id: number; city_id: number; tolerance: number; country: string }
 
 // An entry shows while its pair holds: `live`, kept by triggers whenever either listing or the city's tolerance changes.
 const SHOWN = 'from listing_matches m where m.user_id = ?1 and m.live = 1 and m.dismissed_at is null'
@@ -74,16 +73,7 @@ export function inbox(db: Database, viewer: Viewer, q: InboxQuery): Inbox {
   const shown = onlyUnseen ? unseen : q.order === 'unseen_first' ? [...unseen, ...live.filter((e) => e.seen_at !== null)] : live
   const entries = shown.slice(offset, offset + perPage)
   const ids = [...new Set(entries.flatMap((e) => [e.listing_id, e.match_id]))]
-  const sides = new Map(
-    statement<SideRow, [string]>(
-      db.$client,
-      `select l.id, l.post_type, l.budget, l.size, l.location, l.locality, l.created_at, l.owner_user_id, l.city_id, c.match_tolerance as tolerance, co.name as country
-       from listings l join cities c on c.id = l.city_id join states s on s.id = c.state_id join countries co on co.id = s.country_id
-       where l.id in (select value from json_each(?))`,
-    )
-      .all(JSON.stringify(ids))
-      .map((r) => [r.id, r]),
-  )
+  const sides = new Map(sourcesOf(db, ids).map((r) => [r.id, r]))
   const listings = listingsByIds(db, viewer, ids)
   const now = Date.now()
   return {
@@ -104,6 +94,6 @@ export function inbox(db: Database, viewer: Viewer, q: InboxQuery): Inbox {
 /** "3 matches" for each of these listings the viewer may see (the others are left out). */
 export function matchCounts(db: Database, viewer: Viewer, ids: number[]): MatchCounts {
   const counts: Record<string, number> = {}
-  for (const id of visibleIds(db, viewer, ids)) counts[id] = countMatches(db, sourceOf(db, id)!, viewer.id)
+  for (const src of sourcesOf(db, visibleIds(db, viewer, ids))) counts[src.id] = countMatches(db, src, viewer.id)
   return { counts }
 }
