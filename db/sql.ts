@@ -1,0 +1,40 @@
+/**
+ * The data layer's one way to the database, the same on every backend (docs/decisions/012-async-data-layer.md):
+ * plain SQL text with `?` placeholders and its parameters, answered asynchronously. Stores write the portable subset
+ * of SQL both SQLite and PostgreSQL speak; where they differ, the store asks `dialect`.
+ *
+ * Outside a transaction a read sees everything committed before it; a transaction (`tx`) sees its own writes, which
+ * nobody else sees before it commits. Reads through the root handle never see an open transaction's writes, even on
+ * SQLite, where the process shares one file: the root reads through its own connection (db/sqlite.ts).
+ */
+export type Param = string | number | bigint | boolean | null | Uint8Array
+
+export type Dialect = 'sqlite' | 'postgres'
+
+/** A piece of SQL with its parameters, composed into larger statements (filters, scopes). */
+export type Clause = { sql: string; params: Param[] }
+
+export interface Queryable {
+  readonly dialect: Dialect
+  /** Every row of a query. */
+  all<T = Record<string, unknown>>(sql: string, params?: readonly Param[]): Promise<T[]>
+  /** The first row of a query, or undefined. */
+  get<T = Record<string, unknown>>(sql: string, params?: readonly Param[]): Promise<T | undefined>
+  /**
+   * A statement that writes. Outside a transaction it is one on its own. `changes` counts the rows it changed;
+   * RETURNING rows come back in `rows`.
+   */
+  run<T = Record<string, unknown>>(sql: string, params?: readonly Param[]): Promise<{ changes: number; rows: T[] }>
+  /**
+   * Runs `work` in one transaction: committed when it resolves, rolled back when it throws. Inside, use only `tx`
+   * (the root handle reads committed data and would not see the transaction's own writes). A transaction inside a
+   * transaction is the same transaction. Keep slow work (hashing, mail, files) outside: on SQLite one transaction at a
+   * time writes.
+   */
+  tx<T>(work: (tx: Queryable) => Promise<T>): Promise<T>
+}
+
+/** The root handle of a running app: what its context holds and closes. */
+export interface Db extends Queryable {
+  close(): Promise<void>
+}

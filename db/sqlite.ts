@@ -1,0 +1,113 @@
+import { Database as SQLite, type SQLQueryBindings } from 'bun:sqlite'
+import type { Database } from './client'
+import type { Db, Param, Queryable } from './sql'
+import { statement } from './statements'
+
+const RETURNING = /\breturning\b/i
+
+/** One statement on one connection: rows for a query, or the changed-row count (and RETURNING rows) for a write. */
+function runOn<T>(client: SQLite, sql: string, params: readonly Param[]): { changes: number; rows: T[] } {
+  const st = statement<T>(client, sql)
+  if (RETURNING.test(sql)) {
+    const rows = st.all(...(params as SQLQueryBindings[]))
+    return { changes: rows.length, rows }
+  }
+  return { changes: st.run(...(params as SQLQueryBindings[])).changes, rows: [] }
+}
+
+/** Inside a transaction: every statement on the writing connection, which holds the transaction. */
+class SqliteTx implements Queryable {
+  readonly dialect = 'sqlite' as const
+  constructor(private readonly writer: SQLite) {}
+  async all<T>(sql: string, params: readonly Param[] = []): Promise<T[]> {
+    return statement<T>(this.writer, sql).all(...(params as SQLQueryBindings[]))
+  }
+  async get<T>(sql: string, params: readonly Param[] = []): Promise<T | undefined> {
+    return statement<T>(this.writer, sql).get(...(params as SQLQueryBindings[])) ?? undefined
+  }
+  async run<T>(sql: string, params: readonly Param[] = []) {
+    return runOn<T>(this.writer, sql, params)
+  }
+  tx<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
+    return work(this)
+  }
+}
+
+/**
+ * The data layer on SQLite (docs/decisions/012-async-data-layer.md). Two connections to the same file:
+ * - the reader answers every read outside a transaction. It is `query_only`, so a write sent the wrong way fails
+ *   loudly, and WAL isolation keeps it from seeing a transaction that has not committed, even though transactions
+ *   now wait on promises in between their statements;
+ * - the writer holds transactions, one at a time in this process (others wait their turn in order), and plain writes.
+ *   Other processes on the same file wait through SQLite's own lock (`busy_timeout`).
+ * This is the same contract PostgreSQL gives with a pool: what one backend's stores assume, the other's keep.
+ */
+export class SqliteDb implements Db {
+  readonly dialect = 'sqlite' as const
+  private writing = false
+  private readonly waiting: (() => void)[] = []
+  private readonly inside: SqliteTx
+
+  constructor(
+    readonly writer: SQLite,
+    readonly reader: SQLite,
+  ) {
+    this.inside = new SqliteTx(writer)
+  }
+
+  async all<T>(sql: string, params: readonly Param[] = []): Promise<T[]> {
+    return statement<T>(this.reader, sql).all(...(params as SQLQueryBindings[]))
+  }
+
+  async get<T>(sql: string, params: readonly Param[] = []): Promise<T | undefined> {
+    return statement<T>(this.reader, sql).get(...(params as SQLQueryBindings[])) ?? undefined
+  }
+
+  async run<T>(sql: string, params: readonly Param[] = []) {
+    // With no transaction of this process open, a single statement commits on its own right away.
+    if (!this.writing) return runOn<T>(this.writer, sql, params)
+    return this.tx((tx) => tx.run<T>(sql, params))
+  }
+
+  async tx<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
+    if (this.writing) await new Promise<void>((resolve) => this.waiting.push(resolve))
+    else this.writing = true
+    try {
+      // IMMEDIATE: take the file's write lock now, so two processes never both read and then fail to upgrade.
+      this.writer.run('BEGIN IMMEDIATE')
+      try {
+        const value = await work(this.inside)
+        this.writer.run('COMMIT')
+        return value
+      } catch (e) {
+        if (this.writer.inTransaction) this.writer.run('ROLLBACK')
+        throw e
+      }
+    } finally {
+      // The next waiter inherits the turn; with none, the writer is free.
+      const next = this.waiting.shift()
+      if (next) next()
+      else this.writing = false
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.reader !== this.writer) this.reader.close()
+  }
+}
+
+/**
+ * The async data layer over an open database: its connection becomes the writer, and a second connection to the
+ * same file the reader. An in-memory database has no second connection to open: it reads through the writer
+ * (tests of seeds and migrations only; an app always runs on a file).
+ */
+export function sqliteDb(database: Database): SqliteDb {
+  const writer = database.$client
+  const path = writer.filename
+  if (!path || path === ':memory:') return new SqliteDb(writer, writer)
+  const reader = new SQLite(path, { strict: true })
+  reader.exec('PRAGMA busy_timeout = 5000')
+  reader.exec('PRAGMA temp_store = MEMORY')
+  reader.exec('PRAGMA query_only = 1')
+  return new SqliteDb(writer, reader)
+}
