@@ -128,8 +128,8 @@ describe('text fields', () => {
     const lines: string[] = []
     const spy = spyOn(console, 'info').mockImplementation((...args: unknown[]) => void lines.push(args.join(' ')))
     try {
-      const mailer = new Mailer(h.db, { smtpUrl: undefined, mailFrom: 'x@example.com', production: false })
-      mailer.send({ to: 'a@example.com\nFAKE', subject: 'Hello\nMaster admin: admin / hunter2', text: 'Body\nwith lines', html: '' })
+      const mailer = new Mailer(h.ctx.db, { smtpUrl: undefined, mailFrom: 'x@example.com', production: false })
+      await mailer.send(h.ctx.db, { to: 'a@example.com\nFAKE', subject: 'Hello\nMaster admin: admin / hunter2', text: 'Body\nwith lines', html: '' })
       await mailer.idle()
       await mailer.close()
     } finally {

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { eq } from 'drizzle-orm'
 import { closeDatabase, openDatabase, type Database } from '../../db/client'
 import { mailOutbox } from '../../db/schema'
+import { sqliteDb, type SqliteDb } from '../../db/sqlite'
 import { Mailer, type MailMessage } from '../../src/modules/mail/service'
 import { newRegistration, passwordReset, registrationApproved, registrationReceived, registrationRejected } from '../../src/modules/mail/templates'
 import { decodeQp, startSmtp } from '../support/smtp'
@@ -19,15 +20,18 @@ const message = (subject: string, to = 'broker@example.com'): MailMessage => ({
   html: `<p>HTML of ${subject}</p>`,
 })
 
-// A migrated SQLite file of its own per test, without the HTTP app: the mailer needs only the outbox.
+// A migrated SQLite file of its own per test, without the HTTP app: the mailer needs only the outbox. The mailer works
+// through the data layer (`data`); the test reads and arranges rows through drizzle (`db`).
 let dir: string
 let db: Database
+let data: SqliteDb
 let mailer: Mailer | null
 let smtp: Awaited<ReturnType<typeof startSmtp>> | null
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'brokernet-mail-'))
   db = openDatabase(join(dir, 'test.db'))
+  data = sqliteDb(db)
   mailer = null
   smtp = null
 })
@@ -35,6 +39,7 @@ beforeEach(() => {
 afterEach(async () => {
   await mailer?.close()
   await smtp?.close()
+  await data.close()
   closeDatabase(db)
   rmSync(dir, { recursive: true, force: true })
 })
@@ -44,12 +49,12 @@ const rowsWithSubject = (subject: string) => db.select().from(mailOutbox).where(
 describe('Mailer with SMTP', () => {
   test('delivers a message and marks its row SENT', async () => {
     smtp = await startSmtp()
-    mailer = new Mailer(db, { smtpUrl: smtp.url, mailFrom: MAIL_FROM, production: true })
+    mailer = new Mailer(data, { smtpUrl: smtp.url, mailFrom: MAIL_FROM, production: true })
     const resetUrl = `${PUBLIC_URL}/reset-password?token=abc123def456`
     const msg = passwordReset(PUBLIC_URL, { email: 'ana@example.com', fullName: 'Ana Broker' }, resetUrl)
 
-    mailer.send(msg)
-    // Written synchronously, delivered later: the caller is never held up by SMTP.
+    await mailer.send(data, msg)
+    // Written at once, delivered later: the caller is never held up by SMTP.
     const [queued] = rowsWithSubject(msg.subject)
     expect(queued.status).toBe('PENDING')
     expect(smtp.received).toHaveLength(0)
@@ -75,9 +80,9 @@ describe('Mailer with SMTP', () => {
 
   test('retries a refused delivery and records both attempts', async () => {
     smtp = await startSmtp({ rejectRcpt: (n) => n === 1 })
-    mailer = new Mailer(db, { smtpUrl: smtp.url, mailFrom: MAIL_FROM, production: true }, { retryDelaysMs: [50, 50] })
+    mailer = new Mailer(data, { smtpUrl: smtp.url, mailFrom: MAIL_FROM, production: true }, { retryDelaysMs: [50, 50] })
 
-    mailer.send(message('retried'))
+    await mailer.send(data, message('retried'))
     await mailer.idle()
 
     expect(smtp.rcptCalls()).toBe(2)
@@ -91,9 +96,9 @@ describe('Mailer with SMTP', () => {
   test('gives up after the last retry: FAILED with the error', async () => {
     smtp = await startSmtp({ rejectRcpt: () => true })
     const retryDelaysMs = [20, 20, 20]
-    mailer = new Mailer(db, { smtpUrl: smtp.url, mailFrom: MAIL_FROM, production: true }, { retryDelaysMs })
+    mailer = new Mailer(data, { smtpUrl: smtp.url, mailFrom: MAIL_FROM, production: true }, { retryDelaysMs })
 
-    mailer.send(message('refused'))
+    await mailer.send(data, message('refused'))
     await mailer.idle()
 
     expect(smtp.rcptCalls()).toBe(retryDelaysMs.length + 1)
@@ -108,16 +113,16 @@ describe('Mailer with SMTP', () => {
 
   test('a message sent in a transaction that rolls back is neither stored nor delivered', async () => {
     smtp = await startSmtp()
-    mailer = new Mailer(db, { smtpUrl: smtp.url, mailFrom: MAIL_FROM, production: true })
+    mailer = new Mailer(data, { smtpUrl: smtp.url, mailFrom: MAIL_FROM, production: true })
     const m = mailer
     const before = db.$client.query('SELECT coalesce(max(id), 0) AS id FROM mail_outbox').get() as { id: number }
 
-    expect(() =>
-      db.transaction(() => {
-        m.send(message('rolled back', 'ghost@example.com'))
+    const rolledBack = () =>
+      data.tx(async (tx) => {
+        await m.send(tx, message('rolled back', 'ghost@example.com'))
         throw new Error('boom')
-      }),
-    ).toThrow('boom')
+      })
+    await expect(rolledBack()).rejects.toThrow('boom')
     // The rolled-back id is free again: a row that takes it before delivery runs is delivered only if PENDING.
     const [reused] = db
       .insert(mailOutbox)
@@ -125,7 +130,7 @@ describe('Mailer with SMTP', () => {
       .returning({ id: mailOutbox.id })
       .all()
     expect(reused.id).toBe(before.id + 1)
-    db.transaction(() => m.send(message('committed', 'real@example.com')))
+    await data.tx((tx) => m.send(tx, message('committed', 'real@example.com')))
     await mailer.idle()
 
     expect(rowsWithSubject('rolled back')).toHaveLength(0)
@@ -133,25 +138,34 @@ describe('Mailer with SMTP', () => {
     expect(rowsWithSubject('committed')[0].status).toBe('SENT')
 
     // The next send() in the same tick takes the freed id: that row is queued twice but delivered once.
-    expect(() =>
-      db.transaction(() => {
-        m.send(message('rolled back', 'ghost@example.com'))
-        throw new Error('boom')
-      }),
-    ).toThrow('boom')
-    m.send(message('took the id', 'again@example.com'))
+    await expect(rolledBack()).rejects.toThrow('boom')
+    await m.send(data, message('took the id', 'again@example.com'))
     await m.idle()
     await Bun.sleep(200) // room for a duplicate to arrive
     expect(rowsWithSubject('rolled back')).toHaveLength(0)
     expect(smtp.received.map((r) => r.to)).toEqual([['real@example.com'], ['again@example.com']])
   })
 
+  test('a message sent early in a transaction that goes on is delivered once it commits', async () => {
+    smtp = await startSmtp()
+    mailer = new Mailer(data, { smtpUrl: smtp.url, mailFrom: MAIL_FROM, production: true })
+    const m = mailer
+    await data.tx(async (tx) => {
+      await m.send(tx, message('after commit'))
+      await Bun.sleep(100) // the transaction outlives the tick delivery starts in
+    })
+    await mailer.idle()
+
+    expect(smtp.received).toHaveLength(1)
+    expect(rowsWithSubject('after commit')[0]).toMatchObject({ status: 'SENT', attempts: 1 })
+  })
+
   test('an unreachable server counts as a failed attempt, not a crash', async () => {
     const closed = await startSmtp()
     await closed.close()
-    mailer = new Mailer(db, { smtpUrl: closed.url, mailFrom: MAIL_FROM, production: true }, { retryDelaysMs: [10] })
+    mailer = new Mailer(data, { smtpUrl: closed.url, mailFrom: MAIL_FROM, production: true }, { retryDelaysMs: [10] })
 
-    mailer.send(message('nobody home'))
+    await mailer.send(data, message('nobody home'))
     await mailer.idle()
 
     const [row] = rowsWithSubject('nobody home')
@@ -171,12 +185,11 @@ describe('Mailer with SMTP', () => {
       .run()
     let release = () => {}
     smtp = await startSmtp({ holdData: new Promise<void>((resolve) => (release = resolve)) })
-    mailer = new Mailer(db, { smtpUrl: smtp.url, mailFrom: MAIL_FROM, production: true })
+    mailer = new Mailer(data, { smtpUrl: smtp.url, mailFrom: MAIL_FROM, production: true })
 
-    mailer.resume()
-    mailer.resume() // queued twice in one tick
+    await Promise.all([mailer.resume(), mailer.resume()]) // queued twice in one tick
     while (smtp.rcptCalls() < 2) await Bun.sleep(5)
-    mailer.resume() // both rows still PENDING, but already on the wire
+    await mailer.resume() // both rows still PENDING, but already on the wire
     release()
     await mailer.idle()
     await Bun.sleep(200) // room for a duplicate to arrive
@@ -189,8 +202,8 @@ describe('Mailer with SMTP', () => {
 
   test('close() cancels a waiting retry and leaves its row PENDING for resume()', async () => {
     smtp = await startSmtp({ rejectRcpt: () => true })
-    const first = (mailer = new Mailer(db, { smtpUrl: smtp.url, mailFrom: MAIL_FROM, production: true }, { retryDelaysMs: [300] }))
-    first.send(message('interrupted'))
+    const first = (mailer = new Mailer(data, { smtpUrl: smtp.url, mailFrom: MAIL_FROM, production: true }, { retryDelaysMs: [300] }))
+    await first.send(data, message('interrupted'))
     while (rowsWithSubject('interrupted')[0].attempts === 0) await Bun.sleep(5)
 
     await first.close() // would never resolve if the cancelled retry still counted as pending
@@ -206,10 +219,12 @@ describe('Mailer with SMTP', () => {
     await Bun.write(
       script,
       `import { openDatabase } from ${JSON.stringify(join(import.meta.dir, '../../db/client'))}
+import { sqliteDb } from ${JSON.stringify(join(import.meta.dir, '../../db/sqlite'))}
 import { Mailer } from ${JSON.stringify(join(import.meta.dir, '../../src/modules/mail/service'))}
 const db = openDatabase(${JSON.stringify(join(dir, 'child.db'))})
-const mailer = new Mailer(db, { smtpUrl: ${JSON.stringify(closed.url)}, mailFrom: 'a@b.test', production: true }, { retryDelaysMs: [60_000] })
-mailer.send({ to: 'x@example.com', subject: 'later', text: 't', html: 'h' })
+const data = sqliteDb(db)
+const mailer = new Mailer(data, { smtpUrl: ${JSON.stringify(closed.url)}, mailFrom: 'a@b.test', production: true }, { retryDelaysMs: [60_000] })
+await mailer.send(data, { to: 'x@example.com', subject: 'later', text: 't', html: 'h' })
 while (db.$client.query('SELECT attempts FROM mail_outbox').get().attempts === 0) await Bun.sleep(5)
 console.log('first attempt done')
 `,
@@ -226,8 +241,8 @@ describe('Mailer without SMTP', () => {
   test('marks the row LOGGED and prints it, with the body outside production', async () => {
     const info = spyOn(console, 'info').mockImplementation(() => {})
     try {
-      mailer = new Mailer(db, { smtpUrl: undefined, mailFrom: MAIL_FROM, production: false })
-      mailer.send(message('no smtp', 'dev@example.com'))
+      mailer = new Mailer(data, { smtpUrl: undefined, mailFrom: MAIL_FROM, production: false })
+      await mailer.send(data, message('no smtp', 'dev@example.com'))
       await mailer.idle()
 
       const [row] = rowsWithSubject('no smtp')
@@ -244,8 +259,8 @@ describe('Mailer without SMTP', () => {
   test('does not print the body in production', async () => {
     const info = spyOn(console, 'info').mockImplementation(() => {})
     try {
-      mailer = new Mailer(db, { smtpUrl: undefined, mailFrom: MAIL_FROM, production: true })
-      mailer.send(message('quiet'))
+      mailer = new Mailer(data, { smtpUrl: undefined, mailFrom: MAIL_FROM, production: true })
+      await mailer.send(data, message('quiet'))
       await mailer.idle()
       const printed = info.mock.calls.map((args) => args.join(' ')).join('\n')
       expect(printed).toContain('[mail] to broker@example.com: quiet')
@@ -260,8 +275,8 @@ describe('Mailer without SMTP', () => {
     const info = spyOn(console, 'info').mockImplementation(() => {})
     const error = spyOn(console, 'error').mockImplementation(() => {})
     try {
-      mailer = new Mailer(db, { smtpUrl: undefined, mailFrom: MAIL_FROM, production: true })
-      mailer.send(message('unwritable'))
+      mailer = new Mailer(data, { smtpUrl: undefined, mailFrom: MAIL_FROM, production: true })
+      await mailer.send(data, message('unwritable'))
       db.$client.exec(`CREATE TRIGGER no_status BEFORE UPDATE ON mail_outbox BEGIN SELECT RAISE(ABORT, 'read only'); END`)
       await mailer.idle()
       expect(error).toHaveBeenCalled()

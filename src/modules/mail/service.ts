@@ -1,11 +1,11 @@
-import { and, eq } from 'drizzle-orm'
 import type { Transporter } from 'nodemailer'
-import type { Database } from '../../../db/client'
-import { mailOutbox } from '../../../db/schema'
+import type { Db, Param, Queryable } from '../../../db/sql'
 import type { Config } from '../../config'
 import { logText } from '../../http/log-text'
 
 export type MailMessage = { to: string; subject: string; text: string; html: string }
+
+type OutboxRow = { to_address: string; subject: string; text_body: string; html_body: string | null; attempts: number }
 
 const DEFAULT_RETRY_DELAYS_MS = [2_000, 10_000, 60_000, 300_000]
 
@@ -26,7 +26,7 @@ export class Mailer {
   private closed = false
 
   constructor(
-    private readonly db: Database,
+    private readonly db: Db,
     private readonly config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'production'>,
     options: { retryDelaysMs?: number[] } = {},
   ) {
@@ -41,15 +41,18 @@ export class Mailer {
     ))
   }
 
-  send(...messages: MailMessage[]): void {
+  /**
+   * Writes the messages to the outbox through `q`: inside a transaction pass its `tx`, so a mail exists exactly when
+   * the change it tells of does (a rollback takes it away). Delivery starts after that transaction has ended.
+   */
+  async send(q: Queryable, ...messages: MailMessage[]): Promise<void> {
     for (const m of messages) {
-      // Through `db`, not a transaction handle: bun:sqlite has one connection, so an open transaction includes this insert.
-      const row = this.db
-        .insert(mailOutbox)
-        .values({ toAddress: m.to, subject: m.subject, textBody: m.text, htmlBody: m.html })
-        .returning({ id: mailOutbox.id })
-        .get()
-      this.enqueue(row.id)
+      const { rows } = await q.run<{ id: number }>(
+        `insert into mail_outbox (to_address, subject, text_body, html_body, status, attempts, created_at)
+         values (?, ?, ?, ?, 'PENDING', 0, ?) returning id`,
+        [m.to, m.subject, m.text, m.html, Date.now()],
+      )
+      this.enqueue(rows[0]!.id)
     }
   }
 
@@ -58,9 +61,9 @@ export class Mailer {
     return new Promise((resolve) => this.idleWaiters.push(resolve))
   }
 
-  resume(): void {
+  async resume(): Promise<void> {
     try {
-      const rows = this.db.select({ id: mailOutbox.id }).from(mailOutbox).where(eq(mailOutbox.status, 'PENDING')).all()
+      const rows = await this.db.all<{ id: number }>("select id from mail_outbox where status = 'PENDING'")
       for (const { id } of rows) if (!this.tracked.has(id)) this.enqueue(id)
     } catch (err) {
       console.error('[mail] could not read the outbox to resume delivery:', err)
@@ -90,7 +93,7 @@ export class Mailer {
     if (this.closed) return
     this.tracked.add(id)
     this.queue.push(id)
-    // A later tick, not now: the caller's transaction has then committed or rolled back.
+    // A later tick, not now: the caller is still writing its transaction (deliver() waits for it to end).
     this.flushTimer ??= setTimeout(() => {
       this.flushTimer = null
       const ids = [...new Set(this.queue)]
@@ -110,19 +113,19 @@ export class Mailer {
   private async deliver(id: number): Promise<void> {
     let retryIn: number | null = null
     try {
+      // Read in a transaction: on SQLite this process runs one at a time, so it begins after the sender's has ended and
+      // sees the row exactly if that committed (the root handle's reader could run before the commit and miss it).
       // Rows of a rolled-back transaction are simply absent; rows already delivered are no longer PENDING.
-      const row = this.db
-        .select()
-        .from(mailOutbox)
-        .where(and(eq(mailOutbox.id, id), eq(mailOutbox.status, 'PENDING')))
-        .get()
+      const row = await this.db.tx((tx) =>
+        tx.get<OutboxRow>("select to_address, subject, text_body, html_body, attempts from mail_outbox where id = ? and status = 'PENDING'", [id]),
+      )
       if (!row) return
 
       if (!this.config.smtpUrl) {
-        console.info(`[mail] to ${logText(row.toAddress)}: ${logText(row.subject)} (SMTP_URL not set: kept in the outbox)`)
+        console.info(`[mail] to ${logText(row.to_address)}: ${logText(row.subject)} (SMTP_URL not set: kept in the outbox)`)
         // A developer without SMTP still needs the reset and approval links (each line of the body marked as the mail's).
-        if (!this.config.production) console.info(row.textBody.split('\n').map((line) => `[mail]   ${logText(line)}`).join('\n'))
-        this.update(id, { status: 'LOGGED' })
+        if (!this.config.production) console.info(row.text_body.split('\n').map((line) => `[mail]   ${logText(line)}`).join('\n'))
+        await this.update(id, { status: 'LOGGED' })
         return
       }
 
@@ -131,16 +134,16 @@ export class Mailer {
         const transport = await this.smtp(this.config.smtpUrl)
         await transport.sendMail({
           from: this.config.mailFrom,
-          to: row.toAddress,
+          to: row.to_address,
           subject: row.subject,
-          text: row.textBody,
-          html: row.htmlBody ?? undefined,
+          text: row.text_body,
+          html: row.html_body ?? undefined,
         })
-        this.update(id, { status: 'SENT', attempts, sentAt: new Date(), lastError: null })
+        await this.update(id, { status: 'SENT', attempts, sent_at: Date.now(), last_error: null })
       } catch (err) {
         const lastError = (err instanceof Error ? err.message : String(err)).trim().slice(0, 500)
         const final = attempts > this.retryDelaysMs.length
-        this.update(id, { attempts, lastError, ...(final ? { status: 'FAILED' as const } : {}) })
+        await this.update(id, { attempts, last_error: lastError, ...(final ? { status: 'FAILED' } : {}) })
         if (!final) retryIn = this.retryDelaysMs[attempts - 1]
       }
     } catch (err) {
@@ -162,7 +165,9 @@ export class Mailer {
     this.retryTimers.set(id, timer)
   }
 
-  private update(id: number, values: Partial<typeof mailOutbox.$inferInsert>): void {
-    this.db.update(mailOutbox).set(values).where(eq(mailOutbox.id, id)).run()
+  /** Sets columns of one outbox row (names from this file only, never from input). */
+  private async update(id: number, values: Partial<Record<'status' | 'attempts' | 'sent_at' | 'last_error', Param>>): Promise<void> {
+    const columns = Object.keys(values)
+    await this.db.run(`update mail_outbox set ${columns.map((c) => `${c} = ?`).join(', ')} where id = ?`, [...Object.values(values), id])
   }
 }
