@@ -19,12 +19,12 @@ export const analyticsApi = (ctx: AppContext) =>
   new Elysia({ name: 'analytics-api', prefix: '/api/analytics' })
     .use(authGuard(ctx))
     // The strip counts listings in the caller's listing scope: anyone who reads listings may ask.
-    .get('/dashboard', ({ user }) => dashboardStats(ctx, user), {
+    .get('/dashboard', async ({ user }) => dashboardStats(ctx, user), {
       permission: 'read:listing:own',
       response: { 200: DashboardStats, ...errors },
       detail: { tags, summary: 'Stats strip: requirements, availabilities, active brokers, new today', description: 'Master admin: global; module admin: their city; broker: the network as they may see it.' },
     })
-    .get('/trends', ({ user, query }) => trends(ctx, user, query), {
+    .get('/trends', async ({ user, query }) => trends(ctx, user, query), {
       permission: 'read:analytics:city',
       query: TrendsQuery,
       response: { 200: Trends, ...errors },
@@ -34,7 +34,7 @@ export const analyticsApi = (ctx: AppContext) =>
         description: '`days` (default 30, at most 365) back from today in the TZ setting, or `start_date` and `end_date` (inclusive, at most 365 days, start not after end; 422 otherwise). Every day is present, zeros included.',
       },
     })
-    .get('/top-brokers', ({ user, query }) => topBrokers(ctx, user, query.limit ?? 10), {
+    .get('/top-brokers', async ({ user, query }) => topBrokers(ctx, user, query.limit ?? 10), {
       permission: 'read:analytics:city',
       query: TopBrokersQuery,
       response: { 200: TopBrokers, ...errors },
@@ -48,7 +48,7 @@ export const analyticsApi = (ctx: AppContext) =>
       },
       { permission: 'read:analytics:city', response: { 200: Message, ...errors }, detail: { tags, summary: 'Forget cached figures (they are also dropped at every change)' } },
     )
-    .get('/health', () => ({ status: 'ok' as const, cache_entries: ctx.counts.size, listings: listingCount(ctx), time_zone: ctx.config.timeZone }), {
+    .get('/health', async () => ({ status: 'ok' as const, cache_entries: ctx.counts.size, listings: await listingCount(ctx), time_zone: ctx.config.timeZone }), {
       permission: 'read:analytics:city',
       response: { 200: AnalyticsHealth, ...errors },
       detail: { tags, summary: 'Analytics health: cache size, listing count, time zone' },

@@ -1,6 +1,5 @@
-import { and, count, eq } from 'drizzle-orm'
 import { touches } from '../../../db/change-feed'
-import { users } from '../../../db/schema'
+import type { Param } from '../../../db/sql'
 import type { AppContext } from '../../http/context'
 import { calendarDate } from '../../shared/dates'
 import type { DashboardStats } from '../listings/model'
@@ -9,15 +8,14 @@ import { listingScope } from '../listings/where'
 import { scopeCity } from '../../policy/scope'
 
 /** Active brokers of a city, or of the network (null); cached until the database changes. */
-export function activeBrokers({ db, counts }: AppContext, cityId: number | null): number {
+export function activeBrokers({ db, counts }: AppContext, cityId: number | null): Promise<number> {
+  // `is_active = ?` bound to true (portable: 1 on SQLite, a boolean on PostgreSQL) rather than a bare `is_active`, so
+  // the count is one range of users_role_active_city_idx (role, is_active, city_id) instead of every broker's entry.
+  const sql = `select count(*) as n from users where role = ? and is_active = ?${cityId === null ? '' : ' and city_id = ?'}`
+  const params: Param[] = cityId === null ? ['BROKER', true] : ['BROKER', true, cityId]
   return counts.get(
     `active-brokers|${cityId}`,
-    () =>
-      db
-        .select({ n: count() })
-        .from(users)
-        .where(and(eq(users.role, 'BROKER'), eq(users.isActive, true), cityId === null ? undefined : eq(users.cityId, cityId)))
-        .get()!.n,
+    async () => Number((await db.get<{ n: number }>(sql, params))!.n),
     (c) => touches(c, 'user', ['role', 'is_active', 'city_id']),
   )
 }
@@ -26,16 +24,22 @@ export function activeBrokers({ db, counts }: AppContext, cityId: number | null)
  * The stats strip (SPEC section 3 "Dashboard statistics"), in the viewer's scope decided here: a master admin the
  * whole network ('global'), a module admin their city ('city'), a broker the network as they may see it ('global').
  */
-export function dashboardStats(ctx: AppContext, viewer: Viewer): DashboardStats {
+export async function dashboardStats(ctx: AppContext, viewer: Viewer): Promise<DashboardStats> {
   const { db, counts } = ctx
   const today = calendarDate(Date.now(), ctx.config.timeZone)
   // The strip counts what the viewer's listing scope holds: a city's (a module admin's; -1 without one) or the network's.
   const city = scopeCity(listingScope(viewer))
+  const [requirements, availabilities, brokers, newToday] = await Promise.all([
+    countListings(db, counts, viewer, { post_type: 'REQ' }),
+    countListings(db, counts, viewer, { post_type: 'AVL' }),
+    activeBrokers(ctx, city),
+    countListings(db, counts, viewer, { date_from: today, date_to: today }),
+  ])
   return {
-    total_requirements: countListings(db, counts, viewer, { post_type: 'REQ' }),
-    total_availabilities: countListings(db, counts, viewer, { post_type: 'AVL' }),
-    active_brokers: activeBrokers(ctx, city),
-    new_posts_today: countListings(db, counts, viewer, { date_from: today, date_to: today }),
+    total_requirements: requirements,
+    total_availabilities: availabilities,
+    active_brokers: brokers,
+    new_posts_today: newToday,
     scope: city === null ? 'global' : 'city',
   }
 }

@@ -1,6 +1,4 @@
-import { and, asc, desc, eq, gte, lte, sql } from 'drizzle-orm'
 import { touches } from '../../../db/change-feed'
-import { listingDailyCounts, listings, ownerListingCounts, users } from '../../../db/schema'
 import type { AppContext } from '../../http/context'
 import { fieldError } from '../../http/errors'
 import { ANALYTICS } from '../../shared/constants'
@@ -33,20 +31,20 @@ export function resolveRange(q: TrendsQuery, today: string): { start: string; en
 }
 
 /** Listings per day by type, every day of the range present (zeros included), from the daily counts kept by triggers. */
-export function trends(ctx: AppContext, viewer: Viewer, q: TrendsQuery): Trends {
+export async function trends(ctx: AppContext, viewer: Viewer, q: TrendsQuery): Promise<Trends> {
   const { start, end, days } = resolveRange(q, calendarDate(Date.now(), ctx.config.timeZone))
   const city = cityScope(viewer)
-  const d = listingDailyCounts
-  const rows = ctx.counts.get(
+  const rows = await ctx.counts.get(
     `trends|${city}|${start}|${end}`,
-    () =>
-      ctx.db
-        .select({ date: d.date, postType: d.postType, n: sql<number>`sum(${d.n})` })
-        .from(d)
-        // City 0 holds the network's days (migration 0007).
-        .where(and(gte(d.date, start), lte(d.date, end), eq(d.cityId, city ?? 0)))
-        .groupBy(d.date, d.postType)
-        .all(),
+    async () =>
+      (
+        await ctx.db.all<{ date: string; postType: string; n: number }>(
+          // City 0 holds the network's days (migration 0007).
+          `select date, post_type as "postType", sum(n) as n from listing_daily_counts
+           where date >= ? and date <= ? and city_id = ? group by date, post_type`,
+          [start, end, city ?? 0],
+        )
+      ).map((r) => ({ ...r, n: Number(r.n) })),
     (c) => touches(c, 'listing', ['date', 'city_id', 'post_type']),
   )
   const daily: Trends['daily_stats'] = {}
@@ -60,41 +58,34 @@ export function trends(ctx: AppContext, viewer: Viewer, q: TrendsQuery): Trends 
   return { period_days: days, start_date: start, end_date: end, scope: scopeName(viewer), daily_stats: daily }
 }
 
+type TopBroker = TopBrokers['top_brokers'][number]
+
 /** Brokers by number of listings in scope; ties go to the earlier account (lower id), so the order is stable. */
-export function topBrokers(ctx: AppContext, viewer: Viewer, limit: number): TopBrokers {
+export async function topBrokers(ctx: AppContext, viewer: Viewer, limit: number): Promise<TopBrokers> {
   const city = cityScope(viewer)
-  const o = ownerListingCounts
-  const top = ctx.counts.get(
+  const top = await ctx.counts.get(
     `top|${city}|${limit}`,
-    () => {
-      const perOwner = ctx.db
-        .select({ userId: o.ownerUserId, n: sql<number>`sum(${o.n})`.as('n') })
-        .from(o)
-        .where(city === null ? undefined : eq(o.cityId, city))
-        .groupBy(o.ownerUserId)
-        .as('per_owner')
-      return ctx.db
-        .select({ user_id: users.id, full_name: users.fullName, email: users.email, listing_count: perOwner.n })
-        .from(perOwner)
-        .innerJoin(users, eq(users.id, perOwner.userId))
-        .where(and(eq(users.role, 'BROKER'), sql`${perOwner.n} > 0`))
-        .orderBy(desc(perOwner.n), asc(users.id))
-        .limit(limit)
-        .all()
-    },
+    async () =>
+      (
+        await ctx.db.all<TopBroker>(
+          `select u.id as user_id, u.full_name, u.email, p.n as listing_count
+           from (select owner_user_id, sum(n) as n from owner_listing_counts${city === null ? '' : ' where city_id = ?'} group by owner_user_id) p
+           join users u on u.id = p.owner_user_id
+           where u.role = ? and p.n > 0
+           order by p.n desc, u.id asc
+           limit ?`,
+          city === null ? ['BROKER', limit] : [city, 'BROKER', limit],
+        )
+      ).map((r) => ({ ...r, listing_count: Number(r.listing_count) })),
     // Listings per owner and city, and the brokers' names, emails and roles.
     (c) => touches(c, 'listing', ['owner_user_id', 'city_id']) || c.topic === 'user',
   )
   return { scope: scopeName(viewer), top_brokers: top }
 }
 
-export const listingCount = (ctx: AppContext) =>
+export const listingCount = (ctx: AppContext): Promise<number> =>
   ctx.counts.get(
     'health|listings',
-    () =>
-      ctx.db
-        .select({ n: sql<number>`count(*)` })
-        .from(listings)
-        .get()!.n,
+    async () => Number((await ctx.db.get<{ n: number }>('select count(*) as n from listings'))!.n),
     (c) => touches(c, 'listing', []),
   )

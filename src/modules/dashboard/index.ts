@@ -28,15 +28,15 @@ type Guard = { permission: Permission; unless?: Permission; current: string; sec
 export const dashboardPage =
   (ctx: AppContext, title: string, render: (user: ShellUser) => Promise<ReactElement>, guard?: Guard) =>
   async ({ request, cookie }: { request: Request; cookie: Record<string, Cookie<unknown>> }) => {
-    const found = pageUser(ctx, cookie)
+    const found = await pageUser(ctx, cookie)
     if (!found) return loginRedirect(request)
     const shell = await import('./shell')
     if (!found.is_active) return shell.accountInactive()
-    const user: ShellUser = {
-      ...found,
-      pendingApprovals: can(found.role, 'read:user:city') ? countPending(ctx.db, viewerOf(found)) : null,
-      unseenMatches: unseenCount(ctx.db, found.id),
-    }
+    const [pendingApprovals, unseenMatches] = await Promise.all([
+      can(found.role, 'read:user:city') ? countPending(ctx.db, viewerOf(found)) : null,
+      unseenCount(ctx.db, found.id),
+    ])
+    const user: ShellUser = { ...found, pendingApprovals, unseenMatches }
     if (guard && !allows(user.role, guard)) return shell.deniedPage(user, title, guard)
     return shell.shellPage(await render(user), title)
   }
@@ -46,8 +46,8 @@ export const dashboardRoutes = (ctx: AppContext) => {
     // A form post from the user menu: works without script, and always lands on /login (SPEC "Sign out").
     .post(
       '/logout',
-      ({ cookie, headers, request, redirect }) => {
-        endSession(ctx, request, headers, cookie)
+      async ({ cookie, headers, request, redirect }) => {
+        await endSession(ctx, request, headers, cookie)
         return redirect('/login', 303)
       },
       hidden,

@@ -1,5 +1,3 @@
-import { and, count, eq, gte, sql } from 'drizzle-orm'
-import { cities, listingDailyCounts } from '../../../db/schema'
 import type { AppContext } from '../../http/context'
 import type { PageUser } from '../../http/page-auth'
 import { calendarDate } from '../../shared/dates'
@@ -22,7 +20,7 @@ export type AdminStats = {
 }
 
 /** The admin home's four cards, in the admin's scope (the original showed placeholders); cached until a change. */
-export function adminStats(ctx: AppContext, user: Pick<PageUser, 'id' | 'role' | 'city_id'>): AdminStats {
+export function adminStats(ctx: AppContext, user: Pick<PageUser, 'id' | 'role' | 'city_id'>): Promise<AdminStats> {
   const { db, counts } = ctx
   const viewer = { id: user.id, role: user.role, cityId: user.city_id }
   // The cards follow the `read:analytics` scope: the admin's city (-1 without one) or the network (null).
@@ -30,18 +28,23 @@ export function adminStats(ctx: AppContext, user: Pick<PageUser, 'id' | 'role' |
   const monthStart = `${calendarDate(Date.now(), ctx.config.timeZone).slice(0, 7)}-01`
   return counts.get(
     `admin-stats|${city}|${monthStart}`,
-    () => ({
-      activeBrokers: activeBrokers(ctx, city),
-      totalListings: countListings(db, counts, viewer, {}),
-      // From the daily counts (city 0 is the network): a month is a few dozen rows, not tens of thousands of listings.
-      thisMonth: db
-        .select({ n: sql<number>`coalesce(sum(${listingDailyCounts.n}), 0)` })
-        .from(listingDailyCounts)
-        .where(and(eq(listingDailyCounts.cityId, city ?? 0), gte(listingDailyCounts.date, monthStart)))
-        .get()!.n,
-      cities: city === null ? db.select({ n: count() }).from(cities).get()!.n : 1,
-      city: city === null ? null : cityFigure(ctx, viewer, city),
-    }),
+    async () => {
+      const [brokers, total, thisMonth, cityCount, figure] = await Promise.all([
+        activeBrokers(ctx, city),
+        countListings(db, counts, viewer, {}),
+        // From the daily counts (city 0 is the network): a month is a few dozen rows, not tens of thousands of listings.
+        db.get<{ n: number }>('select coalesce(sum(n), 0) as n from listing_daily_counts where city_id = ? and date >= ?', [city ?? 0, monthStart]),
+        city === null ? db.get<{ n: number }>('select count(*) as n from cities') : null,
+        city === null ? null : cityFigure(ctx, viewer, city),
+      ])
+      return {
+        activeBrokers: brokers,
+        totalListings: total,
+        thisMonth: Number(thisMonth!.n),
+        cities: cityCount ? Number(cityCount.n) : 1,
+        city: figure,
+      }
+    },
     // Brokers counted, listings counted by city, month and status, and the places.
     (c) => c.topic === 'geography' || touches(c, 'user', ['role', 'is_active', 'city_id']) || touches(c, 'listing', ['city_id', 'date', 'status']),
   )
@@ -51,8 +54,8 @@ export function adminStats(ctx: AppContext, user: Pick<PageUser, 'id' | 'role' |
  * "Your City" (SPEC: a fixed '1'): the city's name and its live listings. Total Listings beside it counts every
  * status; this is what brokers of the city can act on today.
  */
-function cityFigure(ctx: AppContext, viewer: Parameters<typeof countListings>[2], cityId: number): CityFigure | null {
-  const row = ctx.db.select({ name: cities.name }).from(cities).where(eq(cities.id, cityId)).get()
+async function cityFigure(ctx: AppContext, viewer: Parameters<typeof countListings>[2], cityId: number): Promise<CityFigure | null> {
+  const row = await ctx.db.get<{ name: string }>('select name from cities where id = ?', [cityId])
   if (!row) return null
-  return { name: row.name, activeListings: countListings(ctx.db, ctx.counts, viewer, { status: 'ACTIVE' }) }
+  return { name: row.name, activeListings: await countListings(ctx.db, ctx.counts, viewer, { status: 'ACTIVE' }) }
 }

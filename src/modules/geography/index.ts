@@ -30,94 +30,94 @@ export const geographyRoutes = (ctx: AppContext) => {
     new Elysia({ name: 'geography-api', prefix: '/api/geographic' })
       .use(authGuard(ctx))
       // Public: registration needs them before anyone signs in.
-      .get('/countries', () => geo.listCountries(db), { response: t.Array(Country), ...publicRoute('List countries') })
-      .get('/countries/:id/states', ({ params }) => (geo.getCountry(db, params.id), geo.listStates(db, params.id)), {
+      .get('/countries', async () => geo.listCountries(db), { response: t.Array(Country), ...publicRoute('List countries') })
+      .get('/countries/:id/states', async ({ params }) => (await geo.getCountry(db, params.id), await geo.listStates(db, params.id)), {
         params: IdParams,
         response: { 200: t.Array(State), 404: Detail },
         ...publicRoute("List a country's states"),
       })
-      .get('/states/:id/cities', ({ params }) => (geo.getState(db, params.id), geo.listCities(db, params.id)), {
+      .get('/states/:id/cities', async ({ params }) => (await geo.getState(db, params.id), await geo.listCities(db, params.id)), {
         params: IdParams,
         response: { 200: t.Array(City), 404: Detail },
         ...publicRoute("List a state's cities"),
       })
       // Signed in.
-      .get('/states', ({ query }) => geo.listStates(db, query.country_id), {
+      .get('/states', async ({ query }) => geo.listStates(db, query.country_id), {
         permission: 'read:geography:any',
         query: StatesQuery,
         response: { 200: t.Array(State), 401: Detail },
         detail: { tags, summary: 'List states, optionally of one country' },
       })
-      .get('/cities', ({ query }) => geo.listCities(db, query.state_id), {
+      .get('/cities', async ({ query }) => geo.listCities(db, query.state_id), {
         permission: 'read:geography:any',
         query: CitiesQuery,
         response: { 200: t.Array(City), 401: Detail },
         detail: { tags, summary: 'List cities, optionally of one state' },
       })
-      .get('/hierarchy', () => geo.getHierarchy(db), {
+      .get('/hierarchy', async () => geo.getHierarchy(db), {
         permission: 'read:geography:any',
         response: { 200: t.Array(CountryTree), 401: Detail },
         detail: { tags, summary: 'Countries with their states and cities' },
       })
-      .get('/hierarchy/:countryId', ({ params }) => geo.getHierarchy(db, params.countryId)[0]!, {
+      .get('/hierarchy/:countryId', async ({ params }) => (await geo.getHierarchy(db, params.countryId))[0]!, {
         permission: 'read:geography:any',
         params: CountryIdParams,
         response: { 200: CountryTree, 401: Detail, 404: Detail },
         detail: { tags, summary: 'One country with its states and cities' },
       })
       // Master admin only.
-      .post('/countries', ({ user, body, set }) => ((set.status = 201), geo.createCountry(db, user, body)), {
+      .post('/countries', async ({ user, body, set }) => ((set.status = 201), await geo.createCountry(db, user, body)), {
         permission: 'manage:geography:any',
         body: CountryBody,
         response: { 201: Country, ...errors },
         detail: { tags, summary: 'Create a country' },
       })
-      .put('/countries/:id', ({ user, params, body }) => geo.updateCountry(db, user, params.id, body), {
+      .put('/countries/:id', async ({ user, params, body }) => geo.updateCountry(db, user, params.id, body), {
         permission: 'manage:geography:any',
         params: IdParams,
         body: CountryBody,
         response: { 200: Country, ...errors },
         detail: { tags, summary: 'Update a country' },
       })
-      .delete('/countries/:id', ({ user, params, set }) => (geo.deleteCountry(db, user, params.id), (set.status = 204), undefined), {
+      .delete('/countries/:id', async ({ user, params, set }) => (await geo.deleteCountry(db, user, params.id), (set.status = 204), undefined), {
         permission: 'manage:geography:any',
         params: IdParams,
         response: { 204: NoContent('Deleted'), ...errors },
         detail: { tags, summary: 'Delete a country that has no states (409 otherwise)' },
       })
-      .post('/states', ({ user, body, set }) => ((set.status = 201), geo.createState(db, user, body)), {
+      .post('/states', async ({ user, body, set }) => ((set.status = 201), await geo.createState(db, user, body)), {
         permission: 'manage:geography:any',
         body: StateBody,
         response: { 201: State, ...errors },
         detail: { tags, summary: 'Create a state' },
       })
-      .put('/states/:id', ({ user, params, body }) => geo.updateState(db, user, params.id, body), {
+      .put('/states/:id', async ({ user, params, body }) => geo.updateState(db, user, params.id, body), {
         permission: 'manage:geography:any',
         params: IdParams,
         body: StateBody,
         response: { 200: State, ...errors },
         detail: { tags, summary: 'Update a state' },
       })
-      .delete('/states/:id', ({ user, params, set }) => (geo.deleteState(db, user, params.id), (set.status = 204), undefined), {
+      .delete('/states/:id', async ({ user, params, set }) => (await geo.deleteState(db, user, params.id), (set.status = 204), undefined), {
         permission: 'manage:geography:any',
         params: IdParams,
         response: { 204: NoContent('Deleted'), ...errors },
         detail: { tags, summary: 'Delete a state that has no cities (409 otherwise)' },
       })
-      .post('/cities', ({ user, body, set }) => ((set.status = 201), geo.createCity(db, user, body)), {
+      .post('/cities', async ({ user, body, set }) => ((set.status = 201), await geo.createCity(db, user, body)), {
         permission: 'manage:geography:any',
         body: CityBody,
         response: { 201: City, ...errors },
         detail: { tags, summary: 'Create a city' },
       })
-      .put('/cities/:id', ({ user, params, body }) => geo.updateCity(db, user, params.id, body), {
+      .put('/cities/:id', async ({ user, params, body }) => geo.updateCity(db, user, params.id, body), {
         permission: 'manage:geography:any',
         params: IdParams,
         body: CityBody,
         response: { 200: City, ...errors },
         detail: { tags, summary: 'Update a city' },
       })
-      .delete('/cities/:id', ({ user, params, set }) => (geo.deleteCity(db, user, params.id), (set.status = 204), undefined), {
+      .delete('/cities/:id', async ({ user, params, set }) => (await geo.deleteCity(db, user, params.id), (set.status = 204), undefined), {
         permission: 'manage:geography:any',
         params: IdParams,
         response: { 204: NoContent('Deleted'), ...errors },

@@ -1,61 +1,57 @@
-import { and, asc, count, eq, ne, sql } from 'drizzle-orm'
-import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core'
-import type { Database } from '../../../db/client'
-import { cities, countries, listings, states, users } from '../../../db/schema'
+import type { Param, Queryable } from '../../../db/sql'
 import { conflict, fieldError, notFound } from '../../http/errors'
 import { LIMITS } from '../../shared/constants'
 import { recordAudit, type AuditActor } from '../audit/service'
 import type { City, CityBody, Country, CountryBody, CountryTree, State, StateBody } from './model'
 
-const countryCols = { id: countries.id, name: countries.name, code: countries.code }
-const stateCols = { id: states.id, name: states.name, code: states.code, country_id: states.countryId }
-const cityCols = { id: cities.id, name: cities.name, state_id: cities.stateId, newsco_region: cities.newscoRegion, match_tolerance: cities.matchTolerance }
+// The columns are named as the API names its fields, so rows go out as read.
+const countryCols = 'id, name, code'
+const stateCols = 'id, name, code, country_id'
+const cityCols = 'id, name, state_id, newsco_region, match_tolerance'
 
 // ---- reading ------------------------------------------------------------------------------------------------
 
-export const listCountries = (db: Database): Country[] => db.select(countryCols).from(countries).orderBy(asc(countries.name)).all()
+export const listCountries = (db: Queryable): Promise<Country[]> => db.all<Country>(`select ${countryCols} from countries order by name`)
 
-export const listStates = (db: Database, countryId?: number): State[] =>
-  db
-    .select(stateCols)
-    .from(states)
-    .where(countryId ? eq(states.countryId, countryId) : undefined)
-    .orderBy(asc(states.name))
-    .all()
+export const listStates = (db: Queryable, countryId?: number): Promise<State[]> =>
+  countryId
+    ? db.all<State>(`select ${stateCols} from states where country_id = ? order by name`, [countryId])
+    : db.all<State>(`select ${stateCols} from states order by name`)
 
-export const listCities = (db: Database, stateId?: number): City[] =>
-  db
-    .select(cityCols)
-    .from(cities)
-    .where(stateId ? eq(cities.stateId, stateId) : undefined)
-    .orderBy(asc(cities.name))
-    .all()
+export const listCities = (db: Queryable, stateId?: number): Promise<City[]> =>
+  stateId
+    ? db.all<City>(`select ${cityCols} from cities where state_id = ? order by name`, [stateId])
+    : db.all<City>(`select ${cityCols} from cities order by name`)
 
-export function getCountry(db: Database, id: number): Country {
-  const row = db.select(countryCols).from(countries).where(eq(countries.id, id)).get()
+export async function getCountry(db: Queryable, id: number): Promise<Country> {
+  const row = await db.get<Country>(`select ${countryCols} from countries where id = ?`, [id])
   if (!row) throw notFound('Country not found')
   return row
 }
 
-export function getState(db: Database, id: number): State {
-  const row = db.select(stateCols).from(states).where(eq(states.id, id)).get()
+export async function getState(db: Queryable, id: number): Promise<State> {
+  const row = await db.get<State>(`select ${stateCols} from states where id = ?`, [id])
   if (!row) throw notFound('State not found')
   return row
 }
 
-export function getCity(db: Database, id: number): City {
-  const row = db.select(cityCols).from(cities).where(eq(cities.id, id)).get()
+export async function getCity(db: Queryable, id: number): Promise<City> {
+  const row = await db.get<City>(`select ${cityCols} from cities where id = ?`, [id])
   if (!row) throw notFound('City not found')
   return row
 }
 
 /** Countries with their states and cities nested, in three queries whatever the size of the map. */
-export function getHierarchy(db: Database, countryId?: number): CountryTree[] {
-  const countryRows = countryId ? [getCountry(db, countryId)] : listCountries(db)
-  const stateRows = listStates(db, countryId)
+export async function getHierarchy(db: Queryable, countryId?: number): Promise<CountryTree[]> {
+  const countryRows = countryId ? [await getCountry(db, countryId)] : await listCountries(db)
+  const stateRows = await listStates(db, countryId)
   const cityRows = countryId
-    ? db.select(cityCols).from(cities).innerJoin(states, eq(cities.stateId, states.id)).where(eq(states.countryId, countryId)).orderBy(asc(cities.name)).all()
-    : listCities(db)
+    ? await db.all<City>(
+        `select c.id, c.name, c.state_id, c.newsco_region, c.match_tolerance
+         from cities c join states s on s.id = c.state_id where s.country_id = ? order by c.name`,
+        [countryId],
+      )
+    : await listCities(db)
   const citiesByState = Map.groupBy(cityRows, (c) => c.state_id)
   const statesByCountry = Map.groupBy(
     stateRows.map((s) => ({ ...s, cities: citiesByState.get(s.id) ?? [] })),
@@ -82,151 +78,194 @@ function cleanCode(raw: string): string {
 
 const cleanRegion = (raw: string | null | undefined) => raw?.trim().replace(/\s+/g, ' ') || null
 
-const sameName = (column: AnySQLiteColumn, name: string) => sql`lower(${column}) = lower(${name})`
-const notId = (column: AnySQLiteColumn, id?: number) => (id ? ne(column, id) : undefined)
+// PostgreSQL answers count(*) as a bigint, in text: Number() on both.
+const count = async (db: Queryable, sql: string, params: Param[]) => Number((await db.get<{ n: number }>(sql, params))!.n)
 
 // ---- countries ----------------------------------------------------------------------------------------------
 
-function assertCountryFree(db: Database, name: string, code: string, exceptId?: number) {
-  const byName = db.select(countryCols).from(countries).where(and(sameName(countries.name, name), notId(countries.id, exceptId))).get()
+// The uniqueness checks leave out the row being updated; `id <> 0` leaves out none (ids start at 1).
+
+async function assertCountryFree(db: Queryable, name: string, code: string, exceptId = 0) {
+  const byName = await db.get<Country>(`select ${countryCols} from countries where lower(name) = lower(?) and id <> ?`, [name, exceptId])
   if (byName) throw conflict(`A country named "${byName.name}" already exists`)
-  const byCode = db.select(countryCols).from(countries).where(and(eq(countries.code, code), notId(countries.id, exceptId))).get()
+  const byCode = await db.get<Country>(`select ${countryCols} from countries where code = ? and id <> ?`, [code, exceptId])
   if (byCode) throw conflict(`Country code "${code}" is already used by ${byCode.name}`)
 }
 
-export function createCountry(db: Database, actor: AuditActor, body: CountryBody): Country {
-  const values = { name: cleanName(body.name), code: cleanCode(body.code) }
-  return db.transaction((tx) => {
-    assertCountryFree(db, values.name, values.code)
-    const row = tx.insert(countries).values(values).returning(countryCols).get()
-    recordAudit(tx, { actor, action: 'country.create', entityType: 'country', entityId: row.id, after: row })
+export async function createCountry(db: Queryable, actor: AuditActor, body: CountryBody): Promise<Country> {
+  const name = cleanName(body.name)
+  const code = cleanCode(body.code)
+  return db.tx(async (tx) => {
+    await assertCountryFree(tx, name, code)
+    const now = Date.now()
+    const { rows } = await tx.run<Country>(`insert into countries (name, code, created_at, updated_at) values (?, ?, ?, ?) returning ${countryCols}`, [
+      name,
+      code,
+      now,
+      now,
+    ])
+    const row = rows[0]!
+    await recordAudit(tx, { actor, action: 'country.create', entityType: 'country', entityId: row.id, after: row })
     return row
   })
 }
 
-export function updateCountry(db: Database, actor: AuditActor, id: number, body: CountryBody): Country {
-  const values = { name: cleanName(body.name), code: cleanCode(body.code) }
-  return db.transaction((tx) => {
-    const before = getCountry(db, id)
-    assertCountryFree(db, values.name, values.code, id)
-    const row = tx.update(countries).set({ ...values, updatedAt: new Date() }).where(eq(countries.id, id)).returning(countryCols).get()!
-    recordAudit(tx, { actor, action: 'country.update', entityType: 'country', entityId: id, before, after: row })
+export async function updateCountry(db: Queryable, actor: AuditActor, id: number, body: CountryBody): Promise<Country> {
+  const name = cleanName(body.name)
+  const code = cleanCode(body.code)
+  return db.tx(async (tx) => {
+    const before = await getCountry(tx, id)
+    await assertCountryFree(tx, name, code, id)
+    const { rows } = await tx.run<Country>(`update countries set name = ?, code = ?, updated_at = ? where id = ? returning ${countryCols}`, [
+      name,
+      code,
+      Date.now(),
+      id,
+    ])
+    const row = rows[0]!
+    await recordAudit(tx, { actor, action: 'country.update', entityType: 'country', entityId: id, before, after: row })
     return row
   })
 }
 
-export function deleteCountry(db: Database, actor: AuditActor, id: number): void {
-  db.transaction((tx) => {
-    const before = getCountry(db, id)
-    const stateCount = db.select({ n: count() }).from(states).where(eq(states.countryId, id)).get()!.n
+export async function deleteCountry(db: Queryable, actor: AuditActor, id: number): Promise<void> {
+  await db.tx(async (tx) => {
+    const before = await getCountry(tx, id)
+    const stateCount = await count(tx, 'select count(*) as n from states where country_id = ?', [id])
     if (stateCount > 0)
       throw conflict(`Cannot delete "${before.name}": it still has ${plural(stateCount, 'state')}. Delete or move them first.`)
-    tx.delete(countries).where(eq(countries.id, id)).run()
-    recordAudit(tx, { actor, action: 'country.delete', entityType: 'country', entityId: id, before })
+    await tx.run('delete from countries where id = ?', [id])
+    await recordAudit(tx, { actor, action: 'country.delete', entityType: 'country', entityId: id, before })
   })
 }
 
 // ---- states -------------------------------------------------------------------------------------------------
 
-function assertStateFree(db: Database, countryId: number, name: string, code: string, exceptId?: number) {
-  const byName = db
-    .select(stateCols)
-    .from(states)
-    .where(and(eq(states.countryId, countryId), sameName(states.name, name), notId(states.id, exceptId)))
-    .get()
-  if (byName) throw conflict(`A state named "${byName.name}" already exists in ${getCountry(db, countryId).name}`)
-  const byCode = db.select(stateCols).from(states).where(and(eq(states.code, code), notId(states.id, exceptId))).get()
+async function assertStateFree(db: Queryable, countryId: number, name: string, code: string, exceptId = 0) {
+  const byName = await db.get<State>(`select ${stateCols} from states where country_id = ? and lower(name) = lower(?) and id <> ?`, [
+    countryId,
+    name,
+    exceptId,
+  ])
+  if (byName) throw conflict(`A state named "${byName.name}" already exists in ${(await getCountry(db, countryId)).name}`)
+  const byCode = await db.get<State>(`select ${stateCols} from states where code = ? and id <> ?`, [code, exceptId])
   if (byCode) throw conflict(`State code "${code}" is already used by ${byCode.name}`)
 }
 
-function existingCountry(db: Database, countryId: number) {
-  const row = db.select(countryCols).from(countries).where(eq(countries.id, countryId)).get()
+async function existingCountry(db: Queryable, countryId: number) {
+  const row = await db.get<Country>(`select ${countryCols} from countries where id = ?`, [countryId])
   if (!row) throw fieldError('country_id', 'Country does not exist')
   return row
 }
 
-export function createState(db: Database, actor: AuditActor, body: StateBody): State {
-  const values = { name: cleanName(body.name), code: cleanCode(body.code), countryId: body.country_id }
-  return db.transaction((tx) => {
-    existingCountry(db, values.countryId)
-    assertStateFree(db, values.countryId, values.name, values.code)
-    const row = tx.insert(states).values(values).returning(stateCols).get()
-    recordAudit(tx, { actor, action: 'state.create', entityType: 'state', entityId: row.id, after: row })
+export async function createState(db: Queryable, actor: AuditActor, body: StateBody): Promise<State> {
+  const name = cleanName(body.name)
+  const code = cleanCode(body.code)
+  const countryId = body.country_id
+  return db.tx(async (tx) => {
+    await existingCountry(tx, countryId)
+    await assertStateFree(tx, countryId, name, code)
+    const now = Date.now()
+    const { rows } = await tx.run<State>(
+      `insert into states (name, code, country_id, created_at, updated_at) values (?, ?, ?, ?, ?) returning ${stateCols}`,
+      [name, code, countryId, now, now],
+    )
+    const row = rows[0]!
+    await recordAudit(tx, { actor, action: 'state.create', entityType: 'state', entityId: row.id, after: row })
     return row
   })
 }
 
-export function updateState(db: Database, actor: AuditActor, id: number, body: StateBody): State {
-  const values = { name: cleanName(body.name), code: cleanCode(body.code), countryId: body.country_id }
-  return db.transaction((tx) => {
-    const before = getState(db, id)
-    existingCountry(db, values.countryId)
-    assertStateFree(db, values.countryId, values.name, values.code, id)
-    const row = tx.update(states).set({ ...values, updatedAt: new Date() }).where(eq(states.id, id)).returning(stateCols).get()!
-    recordAudit(tx, { actor, action: 'state.update', entityType: 'state', entityId: id, before, after: row })
+export async function updateState(db: Queryable, actor: AuditActor, id: number, body: StateBody): Promise<State> {
+  const name = cleanName(body.name)
+  const code = cleanCode(body.code)
+  const countryId = body.country_id
+  return db.tx(async (tx) => {
+    const before = await getState(tx, id)
+    await existingCountry(tx, countryId)
+    await assertStateFree(tx, countryId, name, code, id)
+    const { rows } = await tx.run<State>(
+      `update states set name = ?, code = ?, country_id = ?, updated_at = ? where id = ? returning ${stateCols}`,
+      [name, code, countryId, Date.now(), id],
+    )
+    const row = rows[0]!
+    await recordAudit(tx, { actor, action: 'state.update', entityType: 'state', entityId: id, before, after: row })
     return row
   })
 }
 
-export function deleteState(db: Database, actor: AuditActor, id: number): void {
-  db.transaction((tx) => {
-    const before = getState(db, id)
-    const cityCount = db.select({ n: count() }).from(cities).where(eq(cities.stateId, id)).get()!.n
+export async function deleteState(db: Queryable, actor: AuditActor, id: number): Promise<void> {
+  await db.tx(async (tx) => {
+    const before = await getState(tx, id)
+    const cityCount = await count(tx, 'select count(*) as n from cities where state_id = ?', [id])
     if (cityCount > 0) throw conflict(`Cannot delete "${before.name}": it still has ${plural(cityCount, 'city', 'cities')}. Delete or move them first.`)
-    tx.delete(states).where(eq(states.id, id)).run()
-    recordAudit(tx, { actor, action: 'state.delete', entityType: 'state', entityId: id, before })
+    await tx.run('delete from states where id = ?', [id])
+    await recordAudit(tx, { actor, action: 'state.delete', entityType: 'state', entityId: id, before })
   })
 }
 
 // ---- cities -------------------------------------------------------------------------------------------------
 
-function existingState(db: Database, stateId: number) {
-  const row = db.select(stateCols).from(states).where(eq(states.id, stateId)).get()
+async function existingState(db: Queryable, stateId: number) {
+  const row = await db.get<State>(`select ${stateCols} from states where id = ?`, [stateId])
   if (!row) throw fieldError('state_id', 'State does not exist')
   return row
 }
 
-function assertCityFree(db: Database, state: State, name: string, exceptId?: number) {
-  const byName = db
-    .select(cityCols)
-    .from(cities)
-    .where(and(eq(cities.stateId, state.id), sameName(cities.name, name), notId(cities.id, exceptId)))
-    .get()
+async function assertCityFree(db: Queryable, state: State, name: string, exceptId = 0) {
+  const byName = await db.get<City>(`select ${cityCols} from cities where state_id = ? and lower(name) = lower(?) and id <> ?`, [
+    state.id,
+    name,
+    exceptId,
+  ])
   if (byName) throw conflict(`A city named "${byName.name}" already exists in ${state.name}`)
 }
 
-export function createCity(db: Database, actor: AuditActor, body: CityBody): City {
-  const values = { name: cleanName(body.name), stateId: body.state_id, newscoRegion: cleanRegion(body.newsco_region) }
-  return db.transaction((tx) => {
-    assertCityFree(db, existingState(db, values.stateId), values.name)
-    const row = tx.insert(cities).values(values).returning(cityCols).get()
-    recordAudit(tx, { actor, action: 'city.create', entityType: 'city', entityId: row.id, cityId: row.id, after: row })
+export async function createCity(db: Queryable, actor: AuditActor, body: CityBody): Promise<City> {
+  const name = cleanName(body.name)
+  const stateId = body.state_id
+  const region = cleanRegion(body.newsco_region)
+  return db.tx(async (tx) => {
+    await assertCityFree(tx, await existingState(tx, stateId), name)
+    const now = Date.now()
+    const { rows } = await tx.run<City>(
+      `insert into cities (name, state_id, newsco_region, created_at, updated_at) values (?, ?, ?, ?, ?) returning ${cityCols}`,
+      [name, stateId, region, now, now],
+    )
+    const row = rows[0]!
+    await recordAudit(tx, { actor, action: 'city.create', entityType: 'city', entityId: row.id, cityId: row.id, after: row })
     return row
   })
 }
 
-export function updateCity(db: Database, actor: AuditActor, id: number, body: CityBody): City {
-  const values = { name: cleanName(body.name), stateId: body.state_id, newscoRegion: cleanRegion(body.newsco_region) }
-  return db.transaction((tx) => {
-    const before = getCity(db, id)
-    assertCityFree(db, existingState(db, values.stateId), values.name, id)
-    const row = tx.update(cities).set({ ...values, updatedAt: new Date() }).where(eq(cities.id, id)).returning(cityCols).get()!
-    recordAudit(tx, { actor, action: 'city.update', entityType: 'city', entityId: id, cityId: id, before, after: row })
+export async function updateCity(db: Queryable, actor: AuditActor, id: number, body: CityBody): Promise<City> {
+  const name = cleanName(body.name)
+  const stateId = body.state_id
+  const region = cleanRegion(body.newsco_region)
+  return db.tx(async (tx) => {
+    const before = await getCity(tx, id)
+    await assertCityFree(tx, await existingState(tx, stateId), name, id)
+    const { rows } = await tx.run<City>(
+      `update cities set name = ?, state_id = ?, newsco_region = ?, updated_at = ? where id = ? returning ${cityCols}`,
+      [name, stateId, region, Date.now(), id],
+    )
+    const row = rows[0]!
+    await recordAudit(tx, { actor, action: 'city.update', entityType: 'city', entityId: id, cityId: id, before, after: row })
     return row
   })
 }
 
-export function deleteCity(db: Database, actor: AuditActor, id: number): void {
-  db.transaction((tx) => {
-    const before = getCity(db, id)
-    const userCount = db.select({ n: count() }).from(users).where(eq(users.cityId, id)).get()!.n
-    const listingCount = db.select({ n: count() }).from(listings).where(eq(listings.cityId, id)).get()!.n
+export async function deleteCity(db: Queryable, actor: AuditActor, id: number): Promise<void> {
+  await db.tx(async (tx) => {
+    const before = await getCity(tx, id)
+    const userCount = await count(tx, 'select count(*) as n from users where city_id = ?', [id])
+    const listingCount = await count(tx, 'select count(*) as n from listings where city_id = ?', [id])
     if (userCount + listingCount > 0) {
       const uses = [userCount && plural(userCount, 'user'), listingCount && plural(listingCount, 'listing')].filter(Boolean).join(' and ')
       throw conflict(`Cannot delete "${before.name}": ${uses} still belong to it.`)
     }
-    tx.delete(cities).where(eq(cities.id, id)).run()
-    recordAudit(tx, { actor, action: 'city.delete', entityType: 'city', entityId: id, cityId: id, before })
+    await tx.run('delete from cities where id = ?', [id])
+    await recordAudit(tx, { actor, action: 'city.delete', entityType: 'city', entityId: id, cityId: id, before })
   })
 }
 

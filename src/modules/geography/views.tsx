@@ -6,4 +6,5 @@ import { getHierarchy } from './service'
 
 // Page views, imported by the page route on its first request (docs/decisions/004-lazy-start.md).
 
-export const geographicView = (ctx: AppContext, user: ShellUser) => createElement(GeographicPage, { user, hierarchy: getHierarchy(ctx.db) })
+export const geographicView = async (ctx: AppContext, user: ShellUser) =>
+  createElement(GeographicPage, { user, hierarchy: await getHierarchy(ctx.db) })

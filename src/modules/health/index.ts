@@ -6,8 +6,8 @@ import { checkHealth } from './service'
 export const healthRoutes = ({ db }: AppContext) =>
   new Elysia({ name: 'health', prefix: '/api' }).get(
     '/health',
-    ({ set }) => {
-      const report = checkHealth(db)
+    async ({ set }) => {
+      const report = await checkHealth(db)
       if (report.status !== 'ok') set.status = 503
       return report
     },

@@ -1,15 +1,15 @@
-import type { Database } from '../../../db/client'
+import type { Queryable } from '../../../db/sql'
 import { VERSION } from '../../version'
 import type { HealthResponse } from './model'
 
 const startedAt = Date.now()
 
 /** Asks the database a real question (a read of the migrations table), not just whether the handle exists. */
-export function checkHealth(db: Database): HealthResponse {
+export async function checkHealth(db: Queryable): Promise<HealthResponse> {
   const t0 = performance.now()
   let ok = true
   try {
-    db.$client.query('SELECT count(*) FROM __drizzle_migrations').get()
+    await db.get('select count(*) as n from __drizzle_migrations')
   } catch {
     ok = false
   }
