@@ -1,4 +1,4 @@
-import type { Database } from './client'
+import type { Database as SQLite } from 'bun:sqlite'
 import { statement } from './statements'
 
 /** One write, as the `change_feed` triggers record it (migration 0011): the row's relevant fields before and after. */
@@ -29,9 +29,10 @@ export class ChangeFeed {
   private timer: ReturnType<typeof setInterval> | null = null
   private polled = 0
 
-  constructor(private readonly db: Database) {
+  /** `client`: the connection reads go through (the data layer's reader), which sees every commit of every process. */
+  constructor(private readonly client: SQLite) {
     // Everything written before now is already in whatever this process will compute: start from the end.
-    this.last = statement<{ seq: number | null }, []>(db.$client, 'select max(seq) as seq from change_feed').get()!.seq ?? 0
+    this.last = this.newest()
   }
 
   /** The sequence number this process has caught up to. */
@@ -39,20 +40,25 @@ export class ChangeFeed {
     return this.last
   }
 
+  private newest(): number {
+    return statement<{ seq: number | null }, []>(this.client, 'select max(seq) as seq from change_feed').get()!.seq ?? 0
+  }
+
   /**
-   * Runs `read` in one read transaction together with the feed's newest position: what it computes is exactly the
-   * database as of `seq` (no later change in it, none before missing), so changes after `seq` can be applied to it one
-   * by one. Nested cached lookups compute without the cache meanwhile (they see `inTransaction`).
+   * Runs `read` and tells the feed's position it is exactly as of: no later change in it, none before missing, so
+   * changes after `seq` can be applied to it one by one. Reads are separate statements now (they wait on promises in
+   * between), so instead of one read transaction the position is taken before and after: equal means no change was
+   * committed meanwhile (SQLite commits one writer at a time, in feed order). Null when changes kept arriving: the
+   * value is then right to serve once but not to keep.
    */
-  snapshot<T>(read: () => T): { value: T; seq: number } {
-    const client = this.db.$client
-    client.run('begin')
-    try {
-      const seq = statement<{ seq: number | null }, []>(client, 'select max(seq) as seq from change_feed').get()!.seq ?? 0
-      return { value: read(), seq }
-    } finally {
-      client.run('commit')
+  async snapshot<T>(read: () => Promise<T>): Promise<{ value: T; seq: number | null }> {
+    let value: T
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const seq = this.newest()
+      value = await read()
+      if (this.newest() === seq) return { value, seq }
     }
+    return { value: value!, seq: null }
   }
 
   subscribe(listener: (event: FeedEvent) => void): () => void {
@@ -66,7 +72,7 @@ export class ChangeFeed {
    * reused, so they must not be taken as seen; callers then compute without caching.
    */
   sync(): boolean {
-    const client = this.db.$client
+    const client = this.client
     if (client.inTransaction) return false
     const v = statement<{ d: number; t: number }, []>(client, 'select (select data_version from pragma_data_version) as d, total_changes() as t').get()!
     const version = `${v.d}:${v.t}`

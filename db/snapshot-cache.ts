@@ -63,9 +63,9 @@ export class SnapshotCache {
   /**
    * The cached answer for `key`, or `compute()`'s, kept until a change `affectedBy` accepts. The predicate given
    * with the lookup that computes is the one kept (it may close over what `compute` found, e.g. a page's ids).
-   * Inside a transaction nothing is cached or served from the cache: the transaction may see its own writes.
+   * Reads through the root handle only: a transaction's own writes must not be kept for everyone.
    */
-  get<T>(key: string, compute: () => T, affectedBy?: AffectedBy, adjust?: Adjust<T>): T {
+  async get<T>(key: string, compute: () => Promise<T>, affectedBy?: AffectedBy, adjust?: Adjust<T>): Promise<T> {
     if (!this.feed.sync()) return compute()
     const hit = this.entries.get(key)
     if (hit) {
@@ -75,7 +75,11 @@ export class SnapshotCache {
     }
     // An adjustable answer must be computed at a known feed position, or a change committed between the last sync and
     // the computation would be counted twice: once in the value, once applied.
-    const { value, seq } = adjust ? this.feed.snapshot(compute) : { value: compute(), seq: this.feed.seq }
+    const synced = this.feed.seq
+    const { value, seq } = adjust ? await this.feed.snapshot(compute) : { value: await compute(), seq: synced }
+    // While this computed, another request may have synced the feed: the changes it handed out then never reach an
+    // entry stored now, so such a value is served but not kept.
+    if (seq === null || this.feed.seq > seq) return value
     const weight = this.limits.weigh(value)
     if (weight > this.limits.weight) return value
     this.entries.set(key, { value, weight, affectedBy: affectedBy ?? null, adjust: (adjust as Adjust<unknown>) ?? null, seq })

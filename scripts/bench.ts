@@ -467,15 +467,18 @@ async function listingsSection(): Promise<{ lines: string[]; rows: Row[]; plans:
         bigCity.id,
       )
       const announce: number[] = []
+      const undo = new Error('rolled back on purpose')
       for (const { id } of actives) {
-        db.$client.run('BEGIN')
-        try {
-          const t0 = performance.now()
-          announceMatches(db, id)
-          announce.push(performance.now() - t0)
-        } finally {
-          db.$client.run('ROLLBACK')
-        }
+        await ctx.db
+          .tx(async (tx) => {
+            const t0 = performance.now()
+            await announceMatches(tx, id)
+            announce.push(performance.now() - t0)
+            throw undo
+          })
+          .catch((e) => {
+            if (e !== undo) throw e
+          })
       }
       const stat = (xs: number[]): Stat => ({ median: median(xs), p99: percentile(xs, 99), n: xs.length })
       const a = stat(announce)

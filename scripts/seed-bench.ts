@@ -62,7 +62,7 @@ if (existsSync(out) && !flag('force')) {
     // A database seeded before matching existed gets its inboxes now (once; migrations bring its tables up to date).
     const existing = openDatabase(out)
     try {
-      const made = fillBenchMatches(existing, (m) => console.log(`  ${m}`))
+      const made = await fillBenchMatches(existing, (m) => console.log(`  ${m}`))
       if (made) console.log(`${out}: ${made.toLocaleString('en')} inbox rows made by announcing the newest listings.`)
     } finally {
       closeDatabase(existing)
@@ -95,7 +95,7 @@ try {
     bulkFts: !flag('fts-triggers'),
     onProgress: (m) => console.log(`  ${m}`),
   })
-  fillBenchMatches(db, (m) => console.log(`  ${m}`))
+  await fillBenchMatches(db, (m) => console.log(`  ${m}`))
   closeDatabase(db)
 } catch (e) {
   try {

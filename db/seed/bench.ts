@@ -522,4 +522,4 @@ export function inspectBenchDatabase(sqlite: import('bun:sqlite').Database, size
 export const BENCH_ANNOUNCED = 20_000
 
 /** The bench database's inboxes, made once (see announceAsPosted). */
-export const fillBenchMatches = (db: Database, onProgress: (m: string) => void = () => {}): number => announceAsPosted(db, BENCH_ANNOUNCED, onProgress)
+export const fillBenchMatches = (db: Database, onProgress: (m: string) => void = () => {}): Promise<number> => announceAsPosted(db, BENCH_ANNOUNCED, onProgress)

@@ -1,4 +1,6 @@
 import type { Database } from '../../db/client'
+import type { Db } from '../../db/sql'
+import { sqliteDb, type SqliteDb } from '../../db/sqlite'
 import type { Config } from '../config'
 import { DocumentStore } from '../modules/documents/store'
 import { Mailer } from '../modules/mail/service'
@@ -39,7 +41,13 @@ export type Limits = ReturnType<typeof createLimits>
  * file can compose an app on its own database (bun test runs files in one process).
  */
 export type AppContext = {
-  db: Database
+  /** The data layer (db/sql.ts): every store reads and writes through it. */
+  db: Db
+  /**
+   * The same SQLite database through drizzle's synchronous API, for the code not yet moved onto `db` (issue 16):
+   * it writes through the data layer's writing connection.
+   */
+  sqlite: Database
   config: Config
   mail: Mailer
   documents: DocumentStore
@@ -56,15 +64,17 @@ export type AppContext = {
 }
 
 /** The services of one running app, over its database and configuration. */
-export function createContext(db: Database, config: Config, overrides: Partial<AppContext> = {}): AppContext {
-  const feed = overrides.feed ?? new ChangeFeed(db)
+export function createContext(sqlite: Database, config: Config, overrides: Partial<AppContext> = {}): AppContext {
+  const db: SqliteDb = sqliteDb(sqlite)
+  const feed = overrides.feed ?? new ChangeFeed(db.reader)
   return {
     db,
+    sqlite,
     config,
     feed,
     mail: overrides.mail ?? new Mailer(db, config),
     documents: overrides.documents ?? new DocumentStore(config.documentsDir),
-    limits: overrides.limits ?? createLimits(db),
+    limits: overrides.limits ?? createLimits(sqlite),
     pending: overrides.pending ?? new PendingEvents(feed),
     matchEvents: overrides.matchEvents ?? new MatchEvents(feed),
     announcer: overrides.announcer ?? new Announcer(db),

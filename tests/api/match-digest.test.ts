@@ -36,7 +36,7 @@ const mailsTo = (who: SignedIn) => smtp.received.filter((m) => m.to.includes(who
 const link = (id: number) => `${PUBLIC_URL}/dashboard/matches#match-${id}`
 /** Runs the digest as the primary's timer does, then waits until the outbox has delivered it. */
 async function digest(now: number, hours = h.config.matchDigestHours) {
-  const sent = runMatchDigest({ db: h.db, mail: h.ctx.mail, config: { ...h.config, matchDigestHours: hours } }, now)
+  const sent = await runMatchDigest({ db: h.ctx.db, mail: h.ctx.mail, config: { ...h.config, matchDigestHours: hours } }, now)
   await h.ctx.mail.idle()
   return sent
 }

@@ -328,14 +328,14 @@ describe('the inbox', () => {
     // Written straight to the database and queued as a process would, then left: nobody drained them yet.
     const wanted = row(asha, 'REQ')
     const offered = row(ravi, 'AVL')
-    queueAnnouncement(h.db, offered, 2)
-    queueAnnouncement(h.db, wanted, 1)
+    await queueAnnouncement(h.ctx.db, offered, 2)
+    await queueAnnouncement(h.ctx.db, wanted, 1)
     // (Under BROKERNET_BINARY the binary's own sweep may drain them first: the outcome must be the same.)
-    drainAnnouncements(h.db)
+    await drainAnnouncements(h.ctx.db)
     expect(h.db.$client.query('select listing_id as l, match_id as m, user_id as u from listing_matches where listing_id in (?1, ?2) or match_id in (?1, ?2)').all(wanted, offered)).toEqual([
       { l: wanted, m: offered, u: asha.user.id },
     ])
-    expect(drainAnnouncements(h.db)).toBe(0)
+    expect(await drainAnnouncements(h.ctx.db)).toBe(0)
     expect(h.db.$client.query('select count(*) as n from match_queue').get()).toEqual({ n: 0 })
   })
 

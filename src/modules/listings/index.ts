@@ -20,7 +20,7 @@ export const listingsApi = (ctx: AppContext) => {
     .use(authGuard(ctx))
     .group('/api/listings', (app) =>
       app
-        .get('/', ({ query, user }) => jsonText(listPageText(db, ctx.counts, ctx.pages, user, query)), {
+        .get('/', async ({ query, user }) => jsonText(await listPageText(db, ctx.counts, ctx.pages, user, query)), {
           permission: 'read:listing:own',
           query: ListingQuery,
           response: { 200: ListingPage, ...errors },
@@ -31,7 +31,7 @@ export const listingsApi = (ctx: AppContext) => {
               'Brokers see the whole network except other brokers’ SUSPENDED listings; a module admin sees their city; a master admin everything. `search` matches word prefixes of the entry ID, broker name, locality, property type and details, in any case (an entry ID typed in part, e.g. `MUM-0001`, finds it).',
           },
         })
-        .get('/zones', ({ query, user }) => jsonText(zoneCountsText(db, ctx.counts, ctx.pages, user, query)), {
+        .get('/zones', async ({ query, user }) => jsonText(await zoneCountsText(db, ctx.counts, ctx.pages, user, query)), {
           permission: 'read:listing:own',
           query: ListingFiltersQuery,
           response: { 200: ZoneCounts, ...errors },
@@ -42,7 +42,7 @@ export const listingsApi = (ctx: AppContext) => {
               'The same filters and scope as the list, a zone filter set aside: the total and a count per zone (North, East, West, South, Central, Outskirts). The admin grid’s zone chips.',
           },
         })
-        .get('/my', ({ user }) => jsonText(myListingsText(db, ctx.pages, user)), {
+        .get('/my', async ({ user }) => jsonText(await myListingsText(db, ctx.pages, user)), {
           permission: 'read:listing:own',
           response: { 200: t.Array(Listing), ...errors },
           detail: { tags, summary: 'The caller’s own listings, every status' },
@@ -59,7 +59,7 @@ export const listingsApi = (ctx: AppContext) => {
             responses: fileAnswer('The workbook, as an attachment', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'),
           },
         })
-        .get('/:id', ({ params, user }) => json(getListing(db, user, params.id)), {
+        .get('/:id', async ({ params, user }) => json(await getListing(db, user, params.id)), {
           permission: 'read:listing:own',
           params: ListingIdParams,
           response: { 200: Listing, ...errors },
@@ -67,8 +67,8 @@ export const listingsApi = (ctx: AppContext) => {
         })
         .post(
           '/',
-          ({ body, user, set }) => {
-            const created = createListing(ctx, user, body)
+          async ({ body, user, set }) => {
+            const created = await createListing(ctx, user, body)
             set.status = 201
             return getListing(db, user, created.id)
           },
@@ -84,7 +84,7 @@ export const listingsApi = (ctx: AppContext) => {
             },
           },
         )
-        .patch('/:id', ({ params, body, user }) => (updateListing(ctx, user, params.id, body), getListing(db, user, params.id)), {
+        .patch('/:id', async ({ params, body, user }) => (await updateListing(ctx, user, params.id, body), getListing(db, user, params.id)), {
           permission: 'manage:listing:own',
           params: ListingIdParams,
           body: UpdateListingBody,
@@ -98,8 +98,8 @@ export const listingsApi = (ctx: AppContext) => {
         })
         .delete(
           '/:id',
-          ({ params, user, set }) => {
-            deleteListing(ctx, user, params.id)
+          async ({ params, user, set }) => {
+            await deleteListing(ctx, user, params.id)
             set.status = 204
           },
           {

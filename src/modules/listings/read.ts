@@ -1,6 +1,4 @@
-import type { SQLQueryBindings } from 'bun:sqlite'
-import type { Database } from '../../../db/client'
-import { statement } from '../../../db/statements'
+import type { Param, Queryable } from '../../../db/sql'
 import { LOCATION_ZONES, PAGE_SIZES } from '../../shared/constants'
 import { fieldError, notFound } from '../../http/errors'
 import type { SnapshotCache } from '../../../db/snapshot-cache'
@@ -30,8 +28,8 @@ const toListing = (r: Row, v: Viewer): Listing => ({
   updated_at: new Date(r.updated_at).toISOString(),
 })
 
-const rows = (db: Database, sql: string, params: SQLQueryBindings[]) => statement<Row>(db.$client, sql).all(...params)
-const countOf = (db: Database, sql: string, params: SQLQueryBindings[]) => statement<{ n: number }>(db.$client, sql).get(...params)!.n
+const rows = (db: Queryable, sql: string, params: Param[]) => db.all<Row>(sql, params)
+const countOf = async (db: Queryable, sql: string, params: Param[]) => (await db.get<{ n: number }>(sql, params))!.n
 
 /** Filters the counts tables can answer: everything but text search and budget (and property type by date). */
 const COUNTABLE = new Set(['country_id', 'state_id', 'city_id', 'post_type', 'sale_or_rent', 'status', 'location', 'property_type', 'date_from', 'date_to'])
@@ -42,7 +40,7 @@ const COUNTABLE = new Set(['country_id', 'state_id', 'city_id', 'post_type', 'sa
  * thousand rows); null when a filter needs the rows themselves. A broker's total adds their own suspended listings,
  * which only they see, to everyone's non-suspended ones.
  */
-function countFromTotals(db: Database, v: Viewer, f: ListingFilters): number | null {
+async function countFromTotals(db: Queryable, v: Viewer, f: ListingFilters): Promise<number | null> {
   const used = Object.entries(f).filter(([, value]) => value !== undefined && value !== '')
   if (!used.every(([k]) => COUNTABLE.has(k))) return null
   const dated = !!(f.date_from || f.date_to)
@@ -55,7 +53,7 @@ function countFromTotals(db: Database, v: Viewer, f: ListingFilters): number | n
   if (scope.kind === 'own') return null
   const scoped = scopeCity(scope)
   const city = scoped ?? (f.city_id ?? (placeless ? 0 : undefined))
-  const is = (sql: string, value: SQLQueryBindings | undefined): Clause | null => (value === undefined ? null : { sql, params: [value] })
+  const is = (sql: string, value: Param | undefined): Clause | null => (value === undefined ? null : { sql, params: [value] })
   const where = allOf(
     is('city_id = ?', city),
     scoped !== null && f.city_id !== undefined && f.city_id !== city ? { sql: '0', params: [] } : null,
@@ -72,16 +70,16 @@ function countFromTotals(db: Database, v: Viewer, f: ListingFilters): number | n
   const table = dated ? 'listing_day_counts' : 'listing_counts'
   const sum = (c: Clause) => countOf(db, `select coalesce(sum(n), 0) as n from ${table} where ${c.sql}`, c.params)
   if (scope.kind !== 'all-but-others-suspended') return sum(where)
-  const others = sum(allOf(where, { sql: "status <> 'SUSPENDED'", params: [] }))
+  const others = await sum(allOf(where, { sql: "status <> 'SUSPENDED'", params: [] }))
   if (f.status && f.status !== 'SUSPENDED') return others
   // Through the owner's index, always: a broker has a handful of listings, while the planner would otherwise pick a
   // filter's index and walk half the table (measured: 60 ms for post_type alone).
   const own = allOf({ sql: "listings.owner_user_id = ? and listings.status = 'SUSPENDED'", params: [v.id] }, filterWhere(f))
-  const ownSuspended = countOf(db, `select count(*) as n from listings indexed by listings_owner_id_idx where ${own.sql}`, own.params)
+  const ownSuspended = await countOf(db, `select count(*) as n from listings indexed by listings_owner_id_idx where ${own.sql}`, own.params)
   return (f.status === 'SUSPENDED' ? 0 : others) + ownSuspended
 }
 
-const ftsCount = (db: Database, index: 'listings_fts' | 'listings_fts_suspended', match: string) =>
+const ftsCount = (db: Queryable, index: 'listings_fts' | 'listings_fts_suspended', match: string) =>
   countOf(db, `select count(*) as n from ${index} where ${index} match ?`, [match])
 
 /** A cache key of what the viewer sees: equal for viewers whose pages are the same (editable rows included). */
@@ -95,9 +93,9 @@ export const pageKey = (v: Viewer, q: ListingQuery) =>
   `${scopeKey(v)}|${JSON.stringify(Object.entries(q).sort(([a], [b]) => (a < b ? -1 : 1)))}`
 
 /** The number of listings a viewer sees with these filters. */
-export function countListings(db: Database, cache: SnapshotCache, v: Viewer, f: ListingFilters): number {
-  return cache.get(`${scopeKey(v)}|${JSON.stringify(f)}`, () => {
-    const fromTotals = countFromTotals(db, v, f)
+export function countListings(db: Queryable, cache: SnapshotCache, v: Viewer, f: ListingFilters): Promise<number> {
+  return cache.get(`${scopeKey(v)}|${JSON.stringify(f)}`, async () => {
+    const fromTotals = await countFromTotals(db, v, f)
     if (fromTotals !== null) return fromTotals
     const plan = searchPlan(v, f)
     if (plan) return countSearch(db, v, plan)
@@ -106,10 +104,9 @@ export function countListings(db: Database, cache: SnapshotCache, v: Viewer, f: 
     // holds the visibility columns too, rather than the budget index and every match's row (200 ms for a broker).
     if ((f.min_budget !== undefined || f.max_budget !== undefined) && !f.location) {
       const zoneless = allOf(rest, { sql: 'listings.location is null', params: [] })
-      return (
-        LOCATION_ZONES.reduce((n, z) => n + countListings(db, cache, v, { ...f, location: z }), 0) +
-        countOf(db, `select count(*) as n from listings indexed by listings_location_budget_idx where ${zoneless.sql}`, zoneless.params)
-      )
+      let n = await countOf(db, `select count(*) as n from listings indexed by listings_location_budget_idx where ${zoneless.sql}`, zoneless.params)
+      for (const z of LOCATION_ZONES) n += await countListings(db, cache, v, { ...f, location: z })
+      return n
     }
     return countOf(db, `select count(*) as n from listings where ${rest.sql}`, rest.params)
   }, countAffectedBy(v, f), (n, c) => {
@@ -123,17 +120,17 @@ export function countListings(db: Database, cache: SnapshotCache, v: Viewer, f: 
  * module admin, whose city is the tag) the matches; for a broker every match but other brokers' suspended ones, which
  * have an index of their own (a few percent of all listings). Otherwise the matches' rows are checked for the rest.
  */
-function countSearch(db: Database, v: Viewer, { match, rest, viewerCovered }: SearchPlan): number {
+async function countSearch(db: Queryable, v: Viewer, { match, rest, viewerCovered }: SearchPlan): Promise<number> {
   const filtered = filterWhere(rest)
   if (filtered.sql === '1' && viewerCovered) return ftsCount(db, 'listings_fts', match)
   if (filtered.sql === '1' && listingScope(v).kind === 'all-but-others-suspended') {
-    const ownSuspended = countOf(
+    const ownSuspended = await countOf(
       db,
       `select count(*) as n from listings_fts_suspended where listings_fts_suspended match ? and rowid in
         (select id from listings indexed by listings_owner_id_idx where owner_user_id = ? and status = 'SUSPENDED')`,
       [match, v.id],
     )
-    return ftsCount(db, 'listings_fts', match) - ftsCount(db, 'listings_fts_suspended', match) + ownSuspended
+    return (await ftsCount(db, 'listings_fts', match)) - (await ftsCount(db, 'listings_fts_suspended', match)) + ownSuspended
   }
   const where = allOf(visibleTo(v), filtered, matching(match))
   return countOf(db, `select count(*) as n from listings where ${where.sql}`, where.params)
@@ -144,20 +141,18 @@ function countSearch(db: Database, v: Viewer, { match, rest, viewerCovered }: Se
  * admin grid's zone chips. The common filters are answered from `listing_counts` (seven small sums); anything else
  * (a search, a budget, dates) by one grouped count over the matches.
  */
-export function zoneCounts(db: Database, cache: SnapshotCache, v: Viewer, filters: ListingFilters): ZoneCounts {
+export function zoneCounts(db: Queryable, cache: SnapshotCache, v: Viewer, filters: ListingFilters): Promise<ZoneCounts> {
   const { location: _zone, ...f } = filters
-  return cache.get(`zones|${scopeKey(v)}|${JSON.stringify(f)}`, () => {
+  return cache.get(`zones|${scopeKey(v)}|${JSON.stringify(f)}`, async () => {
     // Seven totals when each is cheap: from the kept counts, or (a budget range) from the zone-and-budget index.
     const budgetOnly = Object.entries(f).every(([k, value]) => value === undefined || value === '' || COUNTABLE.has(k) || k === 'min_budget' || k === 'max_budget')
-    if (budgetOnly || countFromTotals(db, v, f) !== null)
-      return {
-        total: countListings(db, cache, v, f),
-        zones: Object.fromEntries(LOCATION_ZONES.map((z) => [z, countListings(db, cache, v, { ...f, location: z })])) as ZoneCounts['zones'],
-      }
+    if (budgetOnly || (await countFromTotals(db, v, f)) !== null) {
+      const zones: Record<string, number> = {}
+      for (const z of LOCATION_ZONES) zones[z] = await countListings(db, cache, v, { ...f, location: z })
+      return { total: await countListings(db, cache, v, f), zones: zones as ZoneCounts['zones'] }
+    }
     const where = listedWhere(v, f)
-    const found = statement<{ location: string | null; n: number }>(db.$client, `select location, count(*) as n from listings where ${where.sql} group by location`).all(
-      ...where.params,
-    )
+    const found = await db.all<{ location: string | null; n: number }>(`select location, count(*) as n from listings where ${where.sql} group by location`, where.params)
     const zones = Object.fromEntries(LOCATION_ZONES.map((z) => [z, found.find((r) => r.location === z)?.n ?? 0])) as ZoneCounts['zones']
     return { total: found.reduce((n, r) => n + r.n, 0), zones }
   }, zonesAffectedBy(v, f), (counts, c) => zonesAfter(v, f, counts, c) ?? undefined)
@@ -172,11 +167,11 @@ const ZONE_PLAN = new Set(['location', 'min_budget', 'max_budget', 'post_type', 
  * the page is full. The walk reads about (offset + limit) × zone size / matches entries; the sort all matches, each
  * costlier. The total, known by now, decides (measured: 2.1 ms sorting 13,000 matches against 0.06 ms walking).
  */
-function zoneIndex(db: Database, viewer: Viewer, f: ListingFilters, total: number, end: number): string {
+async function zoneIndex(db: Queryable, viewer: Viewer, f: ListingFilters, total: number, end: number): Promise<string> {
   const used = Object.entries(f).filter(([, value]) => value !== undefined && value !== '')
   if (!f.location || (f.min_budget === undefined && f.max_budget === undefined) || !used.every(([k]) => ZONE_PLAN.has(k))) return ''
   const city = scopeCity(listingScope(viewer)) ?? 0
-  const zone = countOf(db, 'select coalesce(sum(n), 0) as n from listing_counts where city_id = ? and location = ?', [city, f.location])
+  const zone = await countOf(db, 'select coalesce(sum(n), 0) as n from listing_counts where city_id = ? and location = ?', [city, f.location])
   const walk = total === 0 ? Infinity : (end * zone) / total
   return walk < 4 * total ? 'indexed by listings_location_id_idx' : 'indexed by listings_location_budget_idx'
 }
@@ -190,7 +185,7 @@ const BLOCK_BITS = 10
  * sums a few dozen rows, and the walk that follows crosses less than one block instead of the whole offset (a broker's
  * page 4,000: 5.3 ms of stepping over 100,000 listings). Null for other filters, or a page near the top.
  */
-function deepPageStart(db: Database, v: Viewer, f: ListingFilters, offset: number): { below: number; skip: number } | null {
+async function deepPageStart(db: Queryable, v: Viewer, f: ListingFilters, offset: number): Promise<{ below: number; skip: number } | null> {
   if (offset < 1 << BLOCK_BITS) return null
   const used = Object.entries(f).filter(([, value]) => value !== undefined && value !== '')
   if (!used.every(([k]) => k === 'city_id')) return null
@@ -198,15 +193,12 @@ function deepPageStart(db: Database, v: Viewer, f: ListingFilters, offset: numbe
   if (scope.kind === 'none' || scope.kind === 'own' || (scope.kind === 'city' && f.city_id !== undefined && f.city_id !== scope.cityId)) return null
   const city = scope.kind === 'city' ? scope.cityId : (f.city_id ?? 0)
   const broker = scope.kind === 'all-but-others-suspended'
-  const blocks = statement<{ block: number; suspended: number; n: number }>(
-    db.$client,
-    'select block, suspended, n from listing_id_blocks where city_id = ? order by block desc',
-  ).iterate(city)
+  const blocks = await db.all<{ block: number; suspended: number; n: number }>('select block, suspended, n from listing_id_blocks where city_id = ? order by block desc', [city])
   // A broker sees every listing but other brokers' suspended ones: the blocks' others, plus their own suspended.
   const ownSuspended = new Map<number, number>()
   if (broker) {
     const own = allOf({ sql: "owner_user_id = ? and status = 'SUSPENDED'", params: [v.id] }, f.city_id === undefined ? null : { sql: 'city_id = ?', params: [f.city_id] })
-    for (const { id } of statement<{ id: number }>(db.$client, `select id from listings indexed by listings_owner_id_idx where ${own.sql}`).all(...own.params))
+    for (const { id } of await db.all<{ id: number }>(`select id from listings indexed by listings_owner_id_idx where ${own.sql}`, own.params))
       ownSuspended.set(id >> BLOCK_BITS, (ownSuspended.get(id >> BLOCK_BITS) ?? 0) + 1)
   }
   let seen = 0
@@ -233,54 +225,52 @@ function deepPageStart(db: Database, v: Viewer, f: ListingFilters, offset: numbe
 }
 
 /** The ids of one page, newest first, from the indexes alone (the joins then run for these rows only). */
-function pageIds(db: Database, viewer: Viewer, filters: ListingFilters, total: number, limit: number, offset: number): number[] {
+async function pageIds(db: Queryable, viewer: Viewer, filters: ListingFilters, total: number, limit: number, offset: number): Promise<number[]> {
   const plan = searchPlan(viewer, filters)
   const rest = allOf(visibleTo(viewer), filterWhere(plan ? plan.rest : filters))
   // A text search walks the search index newest first (its rowid is the listing id), narrowed by a tag, and stops at
   // the page.
-  const [sql, params] = plan
+  const [sql, params]: [string, Param[]] = plan
     ? [`select listings.id as id from listings_fts f join listings on listings.id = f.rowid where listings_fts match ? and ${rest.sql} order by f.rowid desc limit ? offset ?`, [plan.match, ...rest.params, limit, offset]]
     : filters.date_from || filters.date_to
       ? // A date range: newest first as (date, id), which is id order (ids grow with dates) read straight from the date
         // indexes from the range's end, instead of every listing of the range sorted by id (136 ms for a year).
         [`select listings.id as id from listings where ${rest.sql} order by listings.date desc, listings.id desc limit ? offset ?`, [...rest.params, limit, offset]]
-      : (() => {
-          const deep = deepPageStart(db, viewer, filters, offset)
+      : await (async (): Promise<[string, Param[]]> => {
+          const deep = await deepPageStart(db, viewer, filters, offset)
           if (deep) {
             const below = allOf(rest, { sql: 'listings.id < ?', params: [deep.below] })
             return [`select listings.id as id from listings where ${below.sql} order by listings.id desc limit ? offset ?`, [...below.params, limit, deep.skip]]
           }
           return [
-            `select listings.id as id from listings ${zoneIndex(db, viewer, filters, total, offset + limit)} where ${rest.sql} order by listings.id desc limit ? offset ?`,
+            `select listings.id as id from listings ${await zoneIndex(db, viewer, filters, total, offset + limit)} where ${rest.sql} order by listings.id desc limit ? offset ?`,
             [...rest.params, limit, offset],
           ]
         })()
-  return statement<{ id: number }>(db.$client, sql)
-    .all(...(params as SQLQueryBindings[]))
-    .map((r) => r.id)
+  return (await db.all<{ id: number }>(sql, params)).map((r) => r.id)
 }
 
 const byIds = `select ${COLUMNS} ${FROM} where listings.id in (select value from json_each(?)) order by listings.id desc`
 
-export function listListings(db: Database, cache: SnapshotCache, viewer: Viewer, q: ListingQuery): ListingPage {
+export async function listListings(db: Queryable, cache: SnapshotCache, viewer: Viewer, q: ListingQuery): Promise<ListingPage> {
   const page = q.page ?? 1
   const perPage = q.per_page ?? 50
   if (!(PAGE_SIZES as readonly number[]).includes(perPage)) throw fieldError('per_page', 'per_page must be 10, 25, 50 or 100', 'query')
   const { page: _p, per_page: _pp, ...filters } = q
-  const total = countListings(db, cache, viewer, filters)
-  const ids = pageIds(db, viewer, filters, total, perPage, (page - 1) * perPage)
-  const found = ids.length ? rows(db, byIds, [JSON.stringify(ids)]) : []
+  const total = await countListings(db, cache, viewer, filters)
+  const ids = await pageIds(db, viewer, filters, total, perPage, (page - 1) * perPage)
+  const found = ids.length ? await rows(db, byIds, [JSON.stringify(ids)]) : []
   return { listings: found.map((r) => toListing(r, viewer)), total, total_pages: Math.ceil(total / perPage), page, per_page: perPage }
 }
 
 /** The list answer as served (JSON text), kept in `pages` until a change that can alter this page. */
-export function listPageText(db: Database, counts: SnapshotCache, pages: SnapshotCache, viewer: Viewer, q: ListingQuery): string {
+export function listPageText(db: Queryable, counts: SnapshotCache, pages: SnapshotCache, viewer: Viewer, q: ListingQuery): Promise<string> {
   const { page: _p, per_page: _pp, ...filters } = q
   const shown = new Set<number>()
   return pages.get(
     pageKey(viewer, q),
-    () => {
-      const page = listListings(db, counts, viewer, q)
+    async () => {
+      const page = await listListings(db, counts, viewer, q)
       for (const l of page.listings) shown.add(l.id)
       return JSON.stringify(page)
     },
@@ -289,20 +279,20 @@ export function listPageText(db: Database, counts: SnapshotCache, pages: Snapsho
 }
 
 /** The zone chips' answer as served, kept until a change that can alter it. */
-export const zoneCountsText = (db: Database, counts: SnapshotCache, pages: SnapshotCache, viewer: Viewer, q: ListingFilters): string =>
-  pages.get(`zones|${pageKey(viewer, q)}`, () => JSON.stringify(zoneCounts(db, counts, viewer, q)), zonesAffectedBy(viewer, q))
+export const zoneCountsText = (db: Queryable, counts: SnapshotCache, pages: SnapshotCache, viewer: Viewer, q: ListingFilters): Promise<string> =>
+  pages.get(`zones|${pageKey(viewer, q)}`, async () => JSON.stringify(await zoneCounts(db, counts, viewer, q)), zonesAffectedBy(viewer, q))
 
 /** A broker's own listings as served, kept until one of them changes. */
-export const myListingsText = (db: Database, pages: SnapshotCache, viewer: Viewer): string =>
-  pages.get(`my|${viewer.id}`, () => JSON.stringify(myListings(db, viewer)), ownListingsAffectedBy(viewer.id))
+export const myListingsText = (db: Queryable, pages: SnapshotCache, viewer: Viewer): Promise<string> =>
+  pages.get(`my|${viewer.id}`, async () => JSON.stringify(await myListings(db, viewer)), ownListingsAffectedBy(viewer.id))
 
 /** The rows of a filtered list in batches, newest first, by keyset (no OFFSET): for exports of any size. */
-export function* listingBatches(db: Database, viewer: Viewer, filters: ListingFilters, batchSize = 1000): Generator<Listing[]> {
+export async function* listingBatches(db: Queryable, viewer: Viewer, filters: ListingFilters, batchSize = 1000): AsyncGenerator<Listing[]> {
   const where = listedWhere(viewer, filters)
   const sql = `select ${COLUMNS} ${FROM} where ${where.sql === '1' ? '' : `(${where.sql}) and `}listings.id < ? order by listings.id desc limit ?`
   let before = Number.MAX_SAFE_INTEGER
   for (;;) {
-    const batch = rows(db, sql, [...where.params, before, batchSize])
+    const batch = await rows(db, sql, [...where.params, before, batchSize])
     if (batch.length === 0) return
     yield batch.map((r) => toListing(r, viewer))
     before = batch.at(-1)!.id
@@ -311,28 +301,26 @@ export function* listingBatches(db: Database, viewer: Viewer, filters: ListingFi
 }
 
 /** Which of these listings the viewer may see. */
-export function visibleIds(db: Database, viewer: Viewer, ids: number[]): number[] {
+export async function visibleIds(db: Queryable, viewer: Viewer, ids: number[]): Promise<number[]> {
   const where = allOf({ sql: 'listings.id in (select value from json_each(?))', params: [JSON.stringify(ids)] }, visibleTo(viewer))
-  return statement<{ id: number }>(db.$client, `select listings.id as id from listings where ${where.sql}`)
-    .all(...where.params)
-    .map((r) => r.id)
+  return (await db.all<{ id: number }>(`select listings.id as id from listings where ${where.sql}`, where.params)).map((r) => r.id)
 }
 
 /** Listings by id as the viewer sees them in the list (only those visible to them), keyed by id. */
-export function listingsByIds(db: Database, viewer: Viewer, ids: number[]): Map<number, Listing> {
+export async function listingsByIds(db: Queryable, viewer: Viewer, ids: number[]): Promise<Map<number, Listing>> {
   if (ids.length === 0) return new Map()
   const where = allOf({ sql: 'listings.id in (select value from json_each(?))', params: [JSON.stringify(ids)] }, visibleTo(viewer))
-  return new Map(rows(db, `select ${COLUMNS} ${FROM} where ${where.sql}`, where.params).map((r) => [r.id, toListing(r, viewer)]))
+  return new Map((await rows(db, `select ${COLUMNS} ${FROM} where ${where.sql}`, where.params)).map((r) => [r.id, toListing(r, viewer)]))
 }
 
-export function getListing(db: Database, viewer: Viewer, id: number): Listing {
+export async function getListing(db: Queryable, viewer: Viewer, id: number): Promise<Listing> {
   const where = allOf({ sql: 'listings.id = ?', params: [id] }, visibleTo(viewer))
-  const r = rows(db, `select ${COLUMNS} ${FROM} where ${where.sql}`, where.params)[0]
+  const r = (await rows(db, `select ${COLUMNS} ${FROM} where ${where.sql}`, where.params))[0]
   if (!r) throw notFound('Listing not found')
   return toListing(r, viewer)
 }
 
 /** A broker's own listings, every status, newest first. */
-export function myListings(db: Database, viewer: Viewer): Listing[] {
-  return rows(db, `select ${COLUMNS} ${FROM} where listings.owner_user_id = ? order by listings.id desc`, [viewer.id]).map((r) => toListing(r, viewer))
+export async function myListings(db: Queryable, viewer: Viewer): Promise<Listing[]> {
+  return (await rows(db, `select ${COLUMNS} ${FROM} where listings.owner_user_id = ? order by listings.id desc`, [viewer.id])).map((r) => toListing(r, viewer))
 }

@@ -1,5 +1,4 @@
-import { and, count, eq } from 'drizzle-orm'
-import { cities, listings } from '../../../db/schema'
+import type { Param, Queryable } from '../../../db/sql'
 import type { AppContext } from '../../http/context'
 import { conflict, fieldError, forbidden, notFound, unprocessable } from '../../http/errors'
 import type { ListingStatus } from '../../shared/constants'
@@ -9,16 +8,41 @@ import { queueAnnouncement } from '../matches/service'
 import { formatEntryId } from './entry-id'
 import type { CreateListingBody, UpdateListingBody } from './model'
 import { countListings } from './read'
-import { asDrizzle, canEdit, listingScope, visibleTo, type Viewer } from './where'
+import { allOf, canEdit, listingScope, visibleTo, type Viewer } from './where'
 
 type Actor = Viewer & { fullName: string }
-type Row = typeof listings.$inferSelect
+
+/** A listing's stored fields as the audit trail has always kept them (camelCase, the order of the schema). */
+export type Row = {
+  id: number
+  entryId: string
+  postType: 'REQ' | 'AVL'
+  saleOrRent: 'SALE' | 'RENT'
+  propertyType: string
+  contactValue: string
+  contactName: string
+  budget: number | null
+  size: number | null
+  location: string | null
+  locality: string | null
+  reference: string | null
+  typeDetails: string | null
+  details: string | null
+  comments: string | null
+  googleLocationUrl: string | null
+  status: ListingStatus
+  date: string
+  ownerUserId: number
+  cityId: number
+}
+
+const ROW = `listings.id, entry_id as "entryId", post_type as "postType", sale_or_rent as "saleOrRent", property_type as "propertyType",
+  contact_value as "contactValue", contact_name as "contactName", budget, size, location, locality, reference,
+  type_details as "typeDetails", details, comments, google_location_url as "googleLocationUrl", status, date,
+  owner_user_id as "ownerUserId", city_id as "cityId"`
 
 /** What the audit trail keeps of a listing: its whole content, so a deleted listing's last state survives there. */
-const auditView = (l: Row) => {
-  const { createdAt: _c, updatedAt: _u, propertyKey: _k, ...rest } = l
-  return rest
-}
+const auditView = (l: Row) => ({ ...l })
 const actorOf = (a: Actor) => ({ id: a.id, fullName: a.fullName })
 
 /**
@@ -34,37 +58,31 @@ export function assertTransition(from: ListingStatus, to: ListingStatus): void {
 // Optional texts: trimmed, and empty means "none".
 const clean = (v: string | null | undefined) => (v === undefined ? undefined : v === null ? null : v.trim() || null)
 
+/** The columns a body sets, by column name; texts trimmed, empty optional texts stored as none. */
 function fieldsOf(body: UpdateListingBody) {
-  const out: Partial<typeof listings.$inferInsert> = {}
-  if (body.post_type !== undefined) out.postType = body.post_type
-  if (body.sale_or_rent !== undefined) out.saleOrRent = body.sale_or_rent
+  const out: Record<string, Param> = {}
+  if (body.post_type !== undefined) out.post_type = body.post_type
+  if (body.sale_or_rent !== undefined) out.sale_or_rent = body.sale_or_rent
   if (body.contact_value !== undefined) {
-    out.contactValue = body.contact_value.trim()
-    if (out.contactValue.length < 5) throw fieldError('contact_value', 'Contact value must be at least 5 characters')
+    out.contact_value = body.contact_value.trim()
+    if (out.contact_value.length < 5) throw fieldError('contact_value', 'Contact value must be at least 5 characters')
   }
   if (body.property_type !== undefined) {
-    out.propertyType = body.property_type.trim()
-    if (out.propertyType.length < 2) throw fieldError('property_type', 'Property type is required')
+    out.property_type = body.property_type.trim()
+    if (out.property_type.length < 2) throw fieldError('property_type', 'Property type is required')
   }
   if (body.budget !== undefined) out.budget = body.budget
   if (body.size !== undefined) out.size = body.size
   if (body.location !== undefined) out.location = body.location
-  for (const [key, column] of [
-    ['locality', 'locality'],
-    ['reference', 'reference'],
-    ['type_details', 'typeDetails'],
-    ['details', 'details'],
-    ['comments', 'comments'],
-    ['google_location_url', 'googleLocationUrl'],
-  ] as const) {
+  for (const key of ['locality', 'reference', 'type_details', 'details', 'comments', 'google_location_url'] as const) {
     const v = clean(body[key])
-    if (v !== undefined) out[column] = v
+    if (v !== undefined) out[key] = v
   }
   return out
 }
 
-function cityOf(ctx: AppContext, cityId: number) {
-  const city = ctx.db.select({ id: cities.id, name: cities.name }).from(cities).where(eq(cities.id, cityId)).get()
+async function cityOf(db: Queryable, cityId: number) {
+  const city = await db.get<{ id: number; name: string }>('select id, name from cities where id = ?', [cityId])
   if (!city) throw fieldError('city_id', 'City is required')
   return city
 }
@@ -73,7 +91,7 @@ function cityOf(ctx: AppContext, cityId: number) {
  * A new listing. A broker's takes their city and their name as contact; an admin's needs a city (a module admin's is
  * always their own) and details, and its contact name defaults to the admin's name (SPEC section 6).
  */
-export function createListing(ctx: AppContext, actor: Actor, body: CreateListingBody): Row {
+export async function createListing(ctx: AppContext, actor: Actor, body: CreateListingBody): Promise<Row> {
   if (body.status === 'SUSPENDED') throw unprocessable('A new listing cannot start suspended')
   let cityId: number
   let contactName: string
@@ -95,39 +113,32 @@ export function createListing(ctx: AppContext, actor: Actor, body: CreateListing
     if (!body.details?.trim()) throw fieldError('details', 'Details are required')
     contactName = body.contact_name?.trim() || actor.fullName || 'Admin'
   }
-  const city = cityOf(ctx, cityId)
-  const fields = fieldsOf(body)
-  const now = new Date()
-  const created = ctx.db.transaction((tx) => {
-    const placeholder = `NEW-${crypto.randomUUID()}`
-    const inserted = tx
-      .insert(listings)
-      .values({
-        ...(fields as typeof listings.$inferInsert),
-        postType: body.post_type,
-        saleOrRent: body.sale_or_rent,
-        contactValue: fields.contactValue!,
-        propertyType: fields.propertyType!,
-        contactName,
-        status: body.status ?? 'ACTIVE',
-        entryId: placeholder,
-        date: calendarDate(now, ctx.config.timeZone),
-        ownerUserId: actor.id,
-        cityId,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning({ id: listings.id })
-      .get()
+  const city = await cityOf(ctx.db, cityId)
+  const fields: Record<string, Param> = {
+    ...fieldsOf(body),
+    post_type: body.post_type,
+    sale_or_rent: body.sale_or_rent,
+    contact_name: contactName,
+    status: body.status ?? 'ACTIVE',
+    entry_id: `NEW-${crypto.randomUUID()}`,
+    owner_user_id: actor.id,
+    city_id: cityId,
+  }
+  const now = Date.now()
+  fields.date = calendarDate(new Date(now), ctx.config.timeZone)
+  fields.created_at = now
+  fields.updated_at = now
+  const columns = Object.keys(fields)
+  const created = await ctx.db.tx(async (tx) => {
+    const { rows } = await tx.run<{ id: number }>(
+      `insert into listings (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')}) returning id`,
+      Object.values(fields),
+    )
+    const id = rows[0]!.id
     // The readable code needs the row id, known only now.
-    const listing = tx
-      .update(listings)
-      .set({ entryId: formatEntryId(body.post_type, city.name, inserted.id) })
-      .where(eq(listings.id, inserted.id))
-      .returning()
-      .get()!
-    recordAudit(tx, { actor: actorOf(actor), action: 'listing.create', entityType: 'listing', entityId: listing.id, cityId, after: auditView(listing) })
-    queueAnnouncement(ctx.db, listing.id, now.getTime())
+    const listing = (await tx.run<Row>(`update listings set entry_id = ? where id = ? returning ${ROW}`, [formatEntryId(body.post_type, city.name, id), id])).rows[0]!
+    await recordAudit(tx, { actor: actorOf(actor), action: 'listing.create', entityType: 'listing', entityId: listing.id, cityId, after: auditView(listing) }, now)
+    await queueAnnouncement(tx, listing.id, now)
     return listing
   })
   ctx.announcer.soon()
@@ -135,35 +146,38 @@ export function createListing(ctx: AppContext, actor: Actor, body: CreateListing
 }
 
 /** The listing an actor may change: invisible ones are "not found"; visible but not theirs is 403. */
-function changeable(ctx: AppContext, actor: Actor, id: number): Row {
-  const visible = visibleTo(actor)
-  const row = ctx.db.select().from(listings).where(and(eq(listings.id, id), visible ? asDrizzle(visible) : undefined)).get()
+async function changeable(db: Queryable, actor: Actor, id: number): Promise<Row> {
+  const where = allOf({ sql: 'listings.id = ?', params: [id] }, visibleTo(actor))
+  const row = await db.get<Row>(`select ${ROW} from listings where ${where.sql}`, where.params)
   if (!row) throw notFound('Listing not found')
   if (!canEdit(actor, row)) throw forbidden('You can only change your own listings')
   return row
 }
 
 /** A partial change (e.g. only the status), checked against the status rules; brokers cannot move a listing's city. */
-export function updateListing(ctx: AppContext, actor: Actor, id: number, body: UpdateListingBody): Row {
-  const before = changeable(ctx, actor, id)
+export async function updateListing(ctx: AppContext, actor: Actor, id: number, body: UpdateListingBody): Promise<Row> {
+  const before = await changeable(ctx.db, actor, id)
   const changes = fieldsOf(body)
   if (body.status !== undefined) {
     assertTransition(before.status, body.status)
     changes.status = body.status
   }
   const scope = listingScope(actor, 'manage')
-  if (body.contact_name !== undefined && scope.kind !== 'own') changes.contactName = body.contact_name?.trim() || before.contactName
+  if (body.contact_name !== undefined && scope.kind !== 'own') changes.contact_name = body.contact_name?.trim() || before.contactName
   if (body.city_id !== undefined && body.city_id !== before.cityId) {
     if (scope.kind !== 'all') throw forbidden('Only a master admin can move a listing to another city')
-    changes.cityId = cityOf(ctx, body.city_id).id
+    changes.city_id = (await cityOf(ctx.db, body.city_id)).id
   }
   if (Object.keys(changes).length === 0) return before
-  const updated = ctx.db.transaction((tx) => {
-    const after = tx.update(listings).set({ ...changes, updatedAt: new Date() }).where(eq(listings.id, id)).returning().get()!
+  const now = Date.now()
+  changes.updated_at = now
+  const updated = await ctx.db.tx(async (tx) => {
+    const set = Object.keys(changes).map((c) => `${c} = ?`)
+    const after = (await tx.run<Row>(`update listings set ${set.join(', ')} where id = ? returning ${ROW}`, [...Object.values(changes), id])).rows[0]!
     const action = changes.status === 'SUSPENDED' ? 'listing.suspend' : before.status === 'SUSPENDED' && changes.status === 'ACTIVE' ? 'listing.reactivate' : 'listing.update'
-    recordAudit(tx, { actor: actorOf(actor), action, entityType: 'listing', entityId: id, cityId: after.cityId, before: auditView(before), after: auditView(after) })
+    await recordAudit(tx, { actor: actorOf(actor), action, entityType: 'listing', entityId: id, cityId: after.cityId, before: auditView(before), after: auditView(after) }, now)
     // Only what matching reads can make new pairs: an edit of the details or comments announces nothing.
-    if (MATCHED_BY.some((k) => before[k] !== after[k])) queueAnnouncement(ctx.db, id)
+    if (MATCHED_BY.some((k) => before[k] !== after[k])) await queueAnnouncement(tx, id, now)
     return after
   })
   ctx.announcer.soon()
@@ -174,14 +188,13 @@ export function updateListing(ctx: AppContext, actor: Actor, id: number, body: U
 const MATCHED_BY = ['postType', 'saleOrRent', 'propertyType', 'budget', 'size', 'location', 'locality', 'status', 'cityId'] as const satisfies readonly (keyof Row)[]
 
 /** Gone from every answer; its last content stays in the audit trail. */
-export function deleteListing(ctx: AppContext, actor: Actor, id: number): void {
-  const before = changeable(ctx, actor, id)
-  ctx.db.transaction((tx) => {
-    tx.delete(listings).where(eq(listings.id, id)).run()
-    recordAudit(tx, { actor: actorOf(actor), action: 'listing.delete', entityType: 'listing', entityId: id, cityId: before.cityId, before: auditView(before) })
+export async function deleteListing(ctx: AppContext, actor: Actor, id: number): Promise<void> {
+  const before = await changeable(ctx.db, actor, id)
+  await ctx.db.tx(async (tx) => {
+    await tx.run('delete from listings where id = ?', [id])
+    await recordAudit(tx, { actor: actorOf(actor), action: 'listing.delete', entityType: 'listing', entityId: id, cityId: before.cityId, before: auditView(before) })
   })
 }
 
 /** Suspended listings in an admin's scope: the admin banner's "needing attention" (from the kept totals). */
-export const countSuspended = (ctx: AppContext, viewer: Viewer): number => countListings(ctx.db, ctx.counts, viewer, { status: 'SUSPENDED' })
-
+export const countSuspended = (ctx: AppContext, viewer: Viewer): Promise<number> => countListings(ctx.db, ctx.counts, viewer, { status: 'SUSPENDED' })

@@ -21,30 +21,30 @@ import { countSuspended } from './service'
 // Page views, imported by the page routes on their first request (docs/decisions/004-lazy-start.md).
 
 /** Admins get the admin grid and everyone else the broker view; the first page comes from the URL's filters. */
-export const listingView = (ctx: AppContext, current: '/dashboard' | '/dashboard/listings', query: Record<string, string | undefined>, user: ShellUser) => {
+export const listingView = async (ctx: AppContext, current: '/dashboard' | '/dashboard/listings', query: Record<string, string | undefined>, user: ShellUser) => {
   const { db } = ctx
   const filters: ListingFilterState = parseListingFilters(query)
   const viewer = viewerOf(user)
   const { page = 1, per_page = DEFAULT_PAGE_SIZE.dashboard, ...rest } = filters
-  const initial = listListings(db, ctx.counts, viewer, { ...rest, page, per_page })
+  const initial = await listListings(db, ctx.counts, viewer, { ...rest, page, per_page })
   // Whoever manages listings beyond their own (admins) works in the admin grid; everyone else gets the broker view.
   if (!can(user.role, 'manage:listing:city'))
-    return createElement(BrokerListingsPage, { user, current, initial, filters, stats: dashboardStats(ctx, viewer), rules: formRules(CreateListingBody) })
+    return createElement(BrokerListingsPage, { user, current, initial, filters, stats: await dashboardStats(ctx, viewer), rules: formRules(CreateListingBody) })
   return createElement(AdminListingsPage, {
     user,
     current,
     initial,
     filters,
-    stats: adminStats(ctx, user),
-    suspended: countSuspended(ctx, viewer),
-    zones: zoneCounts(db, ctx.counts, viewer, rest),
-    countries: listCountries(db).map(({ id, name }) => ({ id, name })),
+    stats: await adminStats(ctx, user),
+    suspended: await countSuspended(ctx, viewer),
+    zones: await zoneCounts(db, ctx.counts, viewer, rest),
+    countries: (await listCountries(db)).map(({ id, name }) => ({ id, name })),
     rules: { create: formRules(AdminListingForm), edit: formRules(UpdateListingBody) },
   })
 }
 
 /** SPEC: 'Access Restricted' for everyone but brokers, inside the shell. */
-export const myListingsView = (ctx: AppContext, user: ShellUser) =>
+export const myListingsView = async (ctx: AppContext, user: ShellUser) =>
   allows(user.role, guardOf('/dashboard/my-listings'))
-    ? createElement(MyListingsPage, { user, initial: myListings(ctx.db, viewerOf(user)), rules: formRules(CreateListingBody) })
+    ? createElement(MyListingsPage, { user, initial: await myListings(ctx.db, viewerOf(user)), rules: formRules(CreateListingBody) })
     : createElement(BrokersOnly, { user })

@@ -1,5 +1,5 @@
 import { sql as drizzleSql, type SQL } from 'drizzle-orm'
-import type { SQLQueryBindings } from 'bun:sqlite'
+import type { Param } from '../../../db/sql'
 import type { Role } from '../../shared/constants'
 import { scopeOf, type Scope, type ScopeAction } from '../../policy/scope'
 import type { ListingFilters } from './model'
@@ -11,7 +11,7 @@ export type Viewer = { id: number; role: Role; cityId: number | null }
  * A piece of a WHERE clause over `listings`, with `?` placeholders. The list, its totals and the export build their
  * SQL text from these by hand: the same filters give the same text, so the compiled statement is reused.
  */
-export type Clause = { sql: string; params: SQLQueryBindings[] }
+export type Clause = { sql: string; params: Param[] }
 
 export const TRUE: Clause = { sql: '1', params: [] }
 
@@ -127,7 +127,7 @@ export function searchPlan(v: Viewer, f: ListingFilters): SearchPlan | null {
   return { match: tag ? `tags : (${tag}) AND ${words}` : words, rest, viewerCovered }
 }
 
-const is = (sql: string, value: SQLQueryBindings | undefined): Clause | null => (value === undefined || value === '' ? null : { sql, params: [value] })
+const is = (sql: string, value: Param | undefined): Clause | null => (value === undefined || value === '' ? null : { sql, params: [value] })
 
 /** Every filter of SPEC section 3 but the text search, as one clause (city, state and country narrow through the city). */
 export function filterWhere(f: ListingFilters): Clause {

@@ -1,5 +1,4 @@
-import type { Database } from '../../../db/client'
-import { statement } from '../../../db/statements'
+import type { Db, Queryable } from '../../../db/sql'
 import type { Config } from '../../config'
 import { POST_TYPE_LABELS, type PostType } from '../../shared/constants'
 import { currencyFor, formatMoney } from '../../shared/currency'
@@ -19,7 +18,7 @@ export const DIGEST_LIMIT = 20
 /** Reasons shown per match: the first ones (budget, then size, then place). */
 const REASONS_SHOWN = 2
 
-export type DigestContext = { db: Database; mail: Mailer; config: Pick<Config, 'matchDigestHours' | 'publicUrl'> }
+export type DigestContext = { db: Db; mail: Mailer; config: Pick<Config, 'matchDigestHours' | 'publicUrl'> }
 
 type Side = MatchSide & { entry_id: string; property_type: string; owner_name: string; tolerance: number; country: string | null }
 type Entry = { id: number; listing_id: number; match_id: number }
@@ -31,35 +30,34 @@ const PENDING = 'm.seen_at is null and m.dismissed_at is null and m.mailed_at is
  * Sends every digest due now, each user in a write transaction of its own that first checks their last digest again:
  * two processes running this at once still mail a user once. Returns how many users were mailed, with how many matches.
  */
-export function runMatchDigest(ctx: DigestContext, now = Date.now()): { users: number; matches: number } {
+export async function runMatchDigest(ctx: DigestContext, now = Date.now()): Promise<{ users: number; matches: number }> {
   const hours = ctx.config.matchDigestHours
   const done = { users: 0, matches: 0 }
   if (hours <= 0) return done
   // What writes answered a moment ago still have queued is announced first, so it can be in this digest.
-  drainAnnouncements(ctx.db)
+  await drainAnnouncements(ctx.db)
   const since = now - hours * 3_600_000
-  const due = statement<{ user_id: number }, [number]>(
-    ctx.db.$client,
+  const due = await ctx.db.all<{ user_id: number }>(
     `select distinct m.user_id from listing_matches m indexed by listing_matches_digest_idx
      where ${PENDING} and m.live = 1
        and not exists (select 1 from match_digests d where d.user_id = m.user_id and d.sent_at > ?)`,
-  ).all(since)
+    [since],
+  )
   for (const { user_id } of due) {
-    const listed = ctx.db.$client.transaction(() => digestFor(ctx, user_id, since, now)).immediate()
+    const listed = await ctx.db.tx((tx) => digestFor(ctx, tx, user_id, since, now))
     if (listed > 0) (done.users++, (done.matches += listed))
   }
   return done
 }
 
 /** One user's digest, inside the caller's transaction: how many matches it listed (0: none due after all). */
-function digestFor(ctx: DigestContext, userId: number, since: number, now: number): number {
-  const db = ctx.db.$client
-  if (statement(db, 'select 1 from match_digests where user_id = ? and sent_at > ?').get(userId, since)) return 0
-  const user = statement<Recipient, [number]>(db, "select id, email, full_name from users where id = ? and is_active = 1 and registration_status = 'APPROVED'").get(userId)
+async function digestFor(ctx: DigestContext, tx: Queryable, userId: number, since: number, now: number): Promise<number> {
+  if (await tx.get('select 1 from match_digests where user_id = ? and sent_at > ?', [userId, since])) return 0
+  const user = await tx.get<Recipient>("select id, email, full_name from users where id = ? and is_active and registration_status = 'APPROVED'", [userId])
   if (!user) return 0
-  const entries = statement<Entry, [number]>(db, `select m.id, m.listing_id, m.match_id from listing_matches m where m.user_id = ? and ${PENDING} and m.live = 1`).all(userId)
+  const entries = await tx.all<Entry>(`select m.id, m.listing_id, m.match_id from listing_matches m where m.user_id = ? and ${PENDING} and m.live = 1`, [userId])
   if (entries.length === 0) return 0
-  const sides = sidesOf(ctx.db, entries)
+  const sides = await sidesOf(tx, entries)
   const scored = entries
     .map((e) => {
       const [mine, other] = [sides.get(e.listing_id)!, sides.get(e.match_id)!]
@@ -75,27 +73,26 @@ function digestFor(ctx: DigestContext, userId: number, since: number, now: numbe
     reasons: reasons.slice(0, REASONS_SHOWN),
     link: `${ctx.config.publicUrl}/dashboard/matches#match-${e.id}`,
   }))
-  const mark = statement(db, 'update listing_matches set mailed_at = ? where id = ?')
-  for (const { e } of shown) mark.run(now, e.id)
-  statement(db, 'insert into match_digests (user_id, sent_at) values (?1, ?2) on conflict (user_id) do update set sent_at = ?2').run(userId, now)
+  for (const { e } of shown) await tx.run('update listing_matches set mailed_at = ? where id = ?', [now, e.id])
+  await tx.run('insert into match_digests (user_id, sent_at) values (?, ?) on conflict (user_id) do update set sent_at = excluded.sent_at', [userId, now])
   // In this transaction: the outbox row exists exactly when the entries are marked mailed; it is delivered after commit.
-  ctx.mail.send(matchDigest(ctx.config.publicUrl, { email: user.email, fullName: user.full_name }, items, scored.length - shown.length))
+  await ctx.mail.send(tx, matchDigest(ctx.config.publicUrl, { email: user.email, fullName: user.full_name }, items, scored.length - shown.length))
   return shown.length
 }
 
-function sidesOf(db: Database, entries: Entry[]): Map<number, Side> {
+async function sidesOf(db: Queryable, entries: Entry[]): Promise<Map<number, Side>> {
   const ids = [...new Set(entries.flatMap((e) => [e.listing_id, e.match_id]))]
   return new Map(
-    statement<Side, [string]>(
-      db.$client,
-      `select l.id, l.post_type, l.budget, l.size, l.location, l.locality, l.created_at, l.entry_id, l.property_type, u.full_name as owner_name,
+    (
+      await db.all<Side>(
+        `select l.id, l.post_type, l.budget, l.size, l.location, l.locality, l.created_at, l.entry_id, l.property_type, u.full_name as owner_name,
          c.match_tolerance as tolerance, co.name as country
        from listings l join users u on u.id = l.owner_user_id join cities c on c.id = l.city_id
          join states s on s.id = c.state_id join countries co on co.id = s.country_id
        where l.id in (select value from json_each(?))`,
-    )
-      .all(JSON.stringify(ids))
-      .map((r) => [r.id, r]),
+        [JSON.stringify(ids)],
+      )
+    ).map((r) => [r.id, r]),
   )
 }
 
@@ -111,9 +108,9 @@ function describe(l: Side): string {
  */
 export function startMatchDigests(ctx: DigestContext): () => void {
   if (ctx.config.matchDigestHours <= 0) return () => {}
-  const timer = setInterval(() => {
+  const timer = setInterval(async () => {
     try {
-      const sent = runMatchDigest(ctx)
+      const sent = await runMatchDigest(ctx)
       if (sent.users > 0) console.info(`[digest] mailed ${sent.users} user(s) ${sent.matches} new match(es)`)
     } catch (err) {
       // A busy or closed database: the next run tries again; the entries stay unmailed meanwhile.

@@ -1,5 +1,4 @@
-import type { Database } from '../../../db/client'
-import { statement } from '../../../db/statements'
+import type { Queryable } from '../../../db/sql'
 import { fitSql, scoreMatch, weighMatch, type MatchSide } from './rules'
 
 /** A listing about to be matched: its own fields, its city's tolerance and its country (for the currency). */
@@ -19,17 +18,17 @@ export type Found = { id: number; owner_user_id: number; score: number; side: Ma
 const SIDE = 'l.id, l.post_type, l.budget, l.size, l.location, l.locality, l.created_at, l.owner_user_id'
 
 /** Listings as matching reads them, with their city's tolerance and country, in one query; missing ids left out. */
-export function sourcesOf(db: Database, ids: number[]): Source[] {
+export async function sourcesOf(db: Queryable, ids: number[]): Promise<Source[]> {
   if (ids.length === 0) return []
-  return statement<Source, [string]>(
-    db.$client,
+  return db.all<Source>(
     `select ${SIDE}, l.city_id, l.sale_or_rent, l.property_key, l.status, c.match_tolerance as tolerance, co.name as country
      from listings l join cities c on c.id = l.city_id join states s on s.id = c.state_id join countries co on co.id = s.country_id
      where l.id in (select value from json_each(?))`,
-  ).all(JSON.stringify(ids))
+    [JSON.stringify(ids)],
+  )
 }
 
-export const sourceOf = (db: Database, id: number): Source | null => sourcesOf(db, [id])[0] ?? null
+export const sourceOf = async (db: Queryable, id: number): Promise<Source | null> => (await sourcesOf(db, [id]))[0] ?? null
 
 // Numbered parameters: the source's budget and size appear more than once in the rule.
 const SOURCE = { budget: '?6', size: '?7' }
@@ -46,9 +45,9 @@ const sourceParams = (src: Source) =>
  * (city, deal, the other post type, property key, ACTIVE), the budget and size rules checked on its entries. None
  * when the source itself is not ACTIVE.
  */
-export function findMatches(db: Database, src: Source, now = Date.now()): Found[] {
+export async function findMatches(db: Queryable, src: Source, now = Date.now()): Promise<Found[]> {
   if (src.status !== 'ACTIVE') return []
-  const rows = statement<MatchSide & { owner_user_id: number }>(db.$client, `select ${SIDE} ${candidatesWhere(src.post_type)}`).all(...sourceParams(src))
+  const rows = await db.all<MatchSide & { owner_user_id: number }>(`select ${SIDE} ${candidatesWhere(src.post_type)}`, sourceParams(src))
   return rows
     .map((r) => ({ id: r.id, owner_user_id: r.owner_user_id, score: weighMatch(src, r, src.tolerance, now), side: r }))
     .sort((a, b) => b.score - a.score || b.id - a.id)
@@ -61,9 +60,9 @@ export const explain = (src: Source, found: Found, now = Date.now()) => scoreMat
  * How many listings match the source for this viewer (the pairs they dismissed left out): the same range as
  * `findMatches`, counted on the index alone. The "3 matches" of a listings row.
  */
-export function countMatches(db: Database, src: Source, viewerId: number): number {
+export async function countMatches(db: Queryable, src: Source, viewerId: number): Promise<number> {
   if (src.status !== 'ACTIVE') return 0
   const sql = `select count(*) as n ${candidatesWhere(src.post_type)}
     and l.id not in (select match_id from listing_matches where listing_id = ?5 and user_id = ?9 and dismissed_at is not null)`
-  return statement<{ n: number }>(db.$client, sql).get(...sourceParams(src), viewerId)!.n
+  return (await db.get<{ n: number }>(sql, [...sourceParams(src), viewerId]))!.n
 }

@@ -18,13 +18,13 @@ export const matchesApi = (ctx: AppContext) => {
   const { db } = ctx
   return new Elysia({ name: 'matches-api' })
     .use(authGuard(ctx))
-    .get('/api/listings/match-counts', ({ query, user }) => json(matchCounts(db, user, [...new Set(query.ids.split(',').map(Number))])), {
+    .get('/api/listings/match-counts', async ({ query, user }) => json(await matchCounts(db, user, [...new Set(query.ids.split(',').map(Number))])), {
       permission: 'read:listing:own',
       query: MatchCountsQuery,
       response: { 200: MatchCounts, ...errors },
       detail: { tags, summary: 'How many listings match each of these (the "3 matches" of a listings row)' },
     })
-    .get('/api/listings/:id/matches', ({ params, query, user }) => json(listingMatches(db, user, params.id, query)), {
+    .get('/api/listings/:id/matches', async ({ params, query, user }) => json(await listingMatches(db, user, params.id, query)), {
       permission: 'read:listing:own',
       params: ListingIdParams,
       query: MatchesQuery,
@@ -37,7 +37,7 @@ export const matchesApi = (ctx: AppContext) => {
     })
     .group('/api/matches', (app) =>
       app
-        .get('/', ({ query, user }) => json(inbox(db, user, query)), {
+        .get('/', async ({ query, user }) => json(await inbox(db, user, query)), {
           permission: 'read:matching:own',
           query: InboxQuery,
           response: { 200: Inbox, ...errors },
@@ -48,13 +48,13 @@ export const matchesApi = (ctx: AppContext) => {
               'An entry appears when a listing is posted or changed so that it newly matches one of yours (each pair once, whatever edits follow), and shows while both are ACTIVE and still match. `unseen=1`: only the unseen ones.',
           },
         })
-        .post('/:id/seen', ({ params, user, set }) => (markSeen(db, user, params.id), (set.status = 204), undefined), {
+        .post('/:id/seen', async ({ params, user, set }) => (await markSeen(db, user, params.id), (set.status = 204), undefined), {
           permission: 'read:matching:own',
           params: MatchIdParams,
           response: { 204: NoContent('Marked seen'), ...errors },
           detail: { tags, summary: 'Mark an inbox entry seen', description: "Someone else's entry is a 404." },
         })
-        .post('/:id/dismiss', ({ params, user, set }) => (dismiss(db, user, params.id), (set.status = 204), undefined), {
+        .post('/:id/dismiss', async ({ params, user, set }) => (await dismiss(db, user, params.id), (set.status = 204), undefined), {
           permission: 'read:matching:own',
           params: MatchIdParams,
           response: { 204: NoContent('Dismissed'), ...errors },

@@ -1,5 +1,4 @@
-import type { Database } from '../../../db/client'
-import { statement } from '../../../db/statements'
+import type { Db, Queryable } from '../../../db/sql'
 import { fieldError } from '../../http/errors'
 import { PAGE_SIZES } from '../../shared/constants'
 import { getListing, listingsByIds, visibleIds, type Viewer } from '../listings/read'
@@ -20,19 +19,19 @@ function paging(q: { page?: number; per_page?: number }, perPageDefault: number)
  * an ACTIVE listing is visible to every role that can see a listing of its city, so the matches need no further
  * scope; pairs the caller dismissed from their inbox are left out for them.
  */
-export function listingMatches(db: Database, viewer: Viewer, id: number, q: MatchesQuery): ListingMatches {
+export async function listingMatches(db: Queryable, viewer: Viewer, id: number, q: MatchesQuery): Promise<ListingMatches> {
   const { page, perPage, offset } = paging(q, 25)
-  getListing(db, viewer, id)
-  const src = sourceOf(db, id)!
+  await getListing(db, viewer, id)
+  const src = (await sourceOf(db, id))!
   const dismissed = new Set(
-    statement<{ other: number }, [number, number]>(db.$client, 'select match_id as other from listing_matches where listing_id = ? and user_id = ? and dismissed_at is not null')
-      .all(id, viewer.id)
-      .map((r) => r.other),
+    (await db.all<{ other: number }>('select match_id as other from listing_matches where listing_id = ? and user_id = ? and dismissed_at is not null', [id, viewer.id])).map(
+      (r) => r.other,
+    ),
   )
   const now = Date.now()
-  const found = findMatches(db, src, now).filter((m) => !dismissed.has(m.id))
+  const found = (await findMatches(db, src, now)).filter((m) => !dismissed.has(m.id))
   const slice = found.slice(offset, offset + perPage)
-  const listings = listingsByIds(db, viewer, slice.map((m) => m.id))
+  const listings = await listingsByIds(db, viewer, slice.map((m) => m.id))
   return {
     matches: slice.flatMap((m) => {
       const listing = listings.get(m.id)
@@ -53,9 +52,9 @@ const SHOWN = 'from listing_matches m where m.user_id = ?1 and m.live = 1 and m.
  * Unseen entries of the caller's inbox that still hold: the navigation's badge (a range of one index), counted after
  * any announcement still queued (a write answered a moment ago) is made.
  */
-export function unseenCount(db: Database, userId: number): number {
-  drainAnnouncements(db)
-  return statement<{ n: number }, [number]>(db.$client, `select count(*) as n ${SHOWN} and m.seen_at is null`).get(userId)!.n
+export async function unseenCount(db: Db, userId: number): Promise<number> {
+  await drainAnnouncements(db)
+  return (await db.get<{ n: number }>(`select count(*) as n ${SHOWN} and m.seen_at is null`, [userId]))!.n
 }
 
 /**
@@ -63,18 +62,18 @@ export function unseenCount(db: Database, userId: number): number {
  * unseen count and the page together; only the page's entries are then read in full and scored (scores move with the
  * day and with edits, so they are computed when read).
  */
-export function inbox(db: Database, viewer: Viewer, q: InboxQuery): Inbox {
+export async function inbox(db: Db, viewer: Viewer, q: InboxQuery): Promise<Inbox> {
   const { page, perPage, offset } = paging(q, 50)
   const onlyUnseen = q.unseen === '1' || q.unseen === 'true'
   // Announcements of a write answered a moment ago may still be queued: they are made before the inbox is read.
-  drainAnnouncements(db)
-  const live = statement<EntryRow, [number]>(db.$client, `select m.id, m.listing_id, m.match_id, m.created_at, m.seen_at ${SHOWN} order by m.id desc`).all(viewer.id)
+  await drainAnnouncements(db)
+  const live = await db.all<EntryRow>(`select m.id, m.listing_id, m.match_id, m.created_at, m.seen_at ${SHOWN} order by m.id desc`, [viewer.id])
   const unseen = live.filter((e) => e.seen_at === null)
   const shown = onlyUnseen ? unseen : q.order === 'unseen_first' ? [...unseen, ...live.filter((e) => e.seen_at !== null)] : live
   const entries = shown.slice(offset, offset + perPage)
   const ids = [...new Set(entries.flatMap((e) => [e.listing_id, e.match_id]))]
-  const sides = new Map(sourcesOf(db, ids).map((r) => [r.id, r]))
-  const listings = listingsByIds(db, viewer, ids)
+  const sides = new Map((await sourcesOf(db, ids)).map((r) => [r.id, r]))
+  const listings = await listingsByIds(db, viewer, ids)
   const now = Date.now()
   return {
     matches: entries.flatMap((e) => {
@@ -92,8 +91,8 @@ export function inbox(db: Database, viewer: Viewer, q: InboxQuery): Inbox {
 }
 
 /** "3 matches" for each of these listings the viewer may see (the others are left out). */
-export function matchCounts(db: Database, viewer: Viewer, ids: number[]): MatchCounts {
+export async function matchCounts(db: Queryable, viewer: Viewer, ids: number[]): Promise<MatchCounts> {
   const counts: Record<string, number> = {}
-  for (const src of sourcesOf(db, visibleIds(db, viewer, ids))) counts[src.id] = countMatches(db, src, viewer.id)
+  for (const src of await sourcesOf(db, await visibleIds(db, viewer, ids))) counts[src.id] = await countMatches(db, src, viewer.id)
   return { counts }
 }

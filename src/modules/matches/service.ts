@@ -1,5 +1,4 @@
-import type { Database } from '../../../db/client'
-import { statement } from '../../../db/statements'
+import type { Db, Queryable } from '../../../db/sql'
 import type { Actor } from '../../http/auth'
 import { scopeOf } from '../../policy/scope'
 import { forbidden, notFound } from '../../http/errors'
@@ -19,55 +18,52 @@ export const ANNOUNCE_LIMIT = 20
  * counterpart's owner. The author sees their listing's matches on its Matches tab. One statement inserts them all; the
  * change feed carries them to every process's event streams. Returns how many pairs were announced.
  */
-export function announceMatches(db: Database, listingId: number, now = Date.now(), later: ReadonlySet<number> = new Set()): number {
-  const src = sourceOf(db, listingId)
+export async function announceMatches(db: Queryable, listingId: number, now = Date.now(), later: ReadonlySet<number> = new Set()): Promise<number> {
+  const src = await sourceOf(db, listingId)
   if (!src || src.status !== 'ACTIVE') return 0
   const known = new Set(
-    statement<{ other: number }, [number]>(
-      db.$client,
-      'select match_id as other from listing_matches where listing_id = ?1 union select listing_id from listing_matches where match_id = ?1',
-    )
-      .all(listingId)
-      .map((r) => r.other),
+    (await db.all<{ other: number }>('select match_id as other from listing_matches where listing_id = ?1 union select listing_id from listing_matches where match_id = ?1', [listingId])).map(
+      (r) => r.other,
+    ),
   )
-  const fresh = findMatches(db, src, now)
+  const fresh = (await findMatches(db, src, now))
     .filter((m) => m.owner_user_id !== src.owner_user_id && !known.has(m.id) && !later.has(m.id))
     .slice(0, ANNOUNCE_LIMIT)
   if (fresh.length === 0) return 0
-  statement(
-    db.$client,
+  await db.run(
     `insert into listing_matches (listing_id, match_id, user_id, score, created_at)
      select value ->> 0, ?, value ->> 1, value ->> 2, ? from json_each(?)`,
-  ).run(listingId, now, JSON.stringify(fresh.map((m) => [m.id, m.owner_user_id, m.score])))
+    [listingId, now, JSON.stringify(fresh.map((m) => [m.id, m.owner_user_id, m.score]))],
+  )
   return fresh.length
 }
 
 /** Inside a listing's write: its matches are to be announced (once, whatever the edits before that happens). */
-export function queueAnnouncement(db: Database, listingId: number, now = Date.now()): void {
+export async function queueAnnouncement(db: Queryable, listingId: number, now = Date.now()): Promise<void> {
   // A later write of a listing still queued moves it to its new place in the order of writes.
-  statement(db.$client, 'insert or replace into match_queue (listing_id, queued_at) values (?, ?)').run(listingId, now)
+  await db.run('insert into match_queue (listing_id, queued_at) values (?, ?) on conflict (listing_id) do update set queued_at = excluded.queued_at', [listingId, now])
 }
 
 /**
  * Announces for every queued listing, in one write transaction that also takes them off the queue (two processes
  * draining at once each announce a listing at most once: the second finds it gone). Cheap when the queue is empty.
  */
-export function drainAnnouncements(db: Database, now = Date.now()): number {
-  if (!statement<{ n: number }, []>(db.$client, 'select exists (select 1 from match_queue) as n').get()!.n) return 0
-  return db.$client.transaction(() => {
+export async function drainAnnouncements(db: Db, now = Date.now()): Promise<number> {
+  if (!(await db.get<{ n: number }>('select exists (select 1 from match_queue) as n'))!.n) return 0
+  return db.tx(async (tx) => {
     // In the order of the writes; a listing written after another is left out of the earlier one's announcement
     // (it did not exist yet, or not so, at that write): its own turn announces the pair to the earlier one's owner.
-    const queued = statement<{ id: number; at: number }, []>(db.$client, 'delete from match_queue returning listing_id as id, queued_at as at')
-      .all()
-      .sort((a, b) => a.at - b.at || a.id - b.id)
+    const queued = (await tx.run<{ id: number; at: number }>('delete from match_queue returning listing_id as id, queued_at as at')).rows.sort(
+      (a, b) => a.at - b.at || a.id - b.id,
+    )
     const later = new Set(queued.map((q) => q.id))
     let announced = 0
     for (const q of queued) {
       later.delete(q.id)
-      announced += announceMatches(db, q.id, now, later)
+      announced += await announceMatches(tx, q.id, now, later)
     }
     return announced
-  }).immediate()
+  })
 }
 
 /**
@@ -78,7 +74,7 @@ export class Announcer {
   private scheduled = false
   private sweeper: ReturnType<typeof setInterval> | null = null
 
-  constructor(private readonly db: Database) {}
+  constructor(private readonly db: Db) {}
 
   /** After a write that queued: announce as soon as this request is answered. */
   soon(): void {
@@ -101,44 +97,42 @@ export class Announcer {
   }
 
   private drain() {
-    try {
-      drainAnnouncements(this.db)
-    } catch (e) {
+    drainAnnouncements(this.db).catch((e) => {
       // Left queued: the next write or sweep tries again.
       console.error(`announcing matches: ${(e as Error).message}`)
-    }
+    })
   }
 }
 
 type Entry = { id: number; user_id: number; listing_id: number; match_id: number; seen_at: number | null; dismissed_at: number | null }
 
 /** The caller's own inbox entry; anyone else's is "not found", as if it did not exist. */
-function ownEntry(db: Database, actor: { id: number }, id: number): Entry {
-  const entry = statement<Entry, [number]>(db.$client, 'select id, user_id, listing_id, match_id, seen_at, dismissed_at from listing_matches where id = ?').get(id)
+async function ownEntry(db: Queryable, actor: { id: number }, id: number): Promise<Entry> {
+  const entry = await db.get<Entry>('select id, user_id, listing_id, match_id, seen_at, dismissed_at from listing_matches where id = ?', [id])
   if (!entry || entry.user_id !== actor.id) throw notFound('Match not found')
   return entry
 }
 
-export function markSeen(db: Database, actor: { id: number }, id: number, now = Date.now()): void {
-  const entry = ownEntry(db, actor, id)
-  if (entry.seen_at === null) statement(db.$client, 'update listing_matches set seen_at = ? where id = ?').run(now, id)
+export async function markSeen(db: Queryable, actor: { id: number }, id: number, now = Date.now()): Promise<void> {
+  const entry = await ownEntry(db, actor, id)
+  if (entry.seen_at === null) await db.run('update listing_matches set seen_at = ? where id = ?', [now, id])
 }
 
 /** "Not interested": the pair leaves the inbox and the listing's matches for this owner, and is never announced again. */
-export function dismiss(db: Database, actor: { id: number }, id: number, now = Date.now()): void {
-  const entry = ownEntry(db, actor, id)
-  if (entry.dismissed_at === null) statement(db.$client, 'update listing_matches set dismissed_at = ?, seen_at = coalesce(seen_at, ?) where id = ?').run(now, now, id)
+export async function dismiss(db: Queryable, actor: { id: number }, id: number, now = Date.now()): Promise<void> {
+  const entry = await ownEntry(db, actor, id)
+  if (entry.dismissed_at === null) await db.run('update listing_matches set dismissed_at = ?, seen_at = coalesce(seen_at, ?) where id = ?', [now, now, id])
 }
 
 /** A city's budget tolerance (0–30 %): a master admin for any city, a module admin for their own. */
-export function setTolerance(db: Database, actor: Actor, cityId: number, percent: number): { city_id: number; match_tolerance: number } {
-  const city = statement<{ id: number; name: string; match_tolerance: number }, [number]>(db.$client, 'select id, name, match_tolerance from cities where id = ?').get(cityId)
+export async function setTolerance(db: Queryable, actor: Actor, cityId: number, percent: number): Promise<{ city_id: number; match_tolerance: number }> {
+  const city = await db.get<{ id: number; name: string; match_tolerance: number }>('select id, name, match_tolerance from cities where id = ?', [cityId])
   if (!city) throw notFound('City not found')
   const scope = scopeOf(actor, 'matching', 'manage')
   if (scope.kind !== 'all' && !(scope.kind === 'city' && scope.cityId === cityId)) throw forbidden('You can only set the tolerance of your own city')
-  db.transaction((tx) => {
-    statement(db.$client, 'update cities set match_tolerance = ?, updated_at = ? where id = ?').run(percent, Date.now(), cityId)
-    recordAudit(tx, {
+  await db.tx(async (tx) => {
+    await tx.run('update cities set match_tolerance = ?, updated_at = ? where id = ?', [percent, Date.now(), cityId])
+    await recordAudit(tx, {
       actor: { id: actor.id, fullName: actor.fullName },
       action: 'city.match_tolerance',
       entityType: 'city',

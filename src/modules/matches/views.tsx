@@ -15,18 +15,19 @@ import { MATCH_RULES } from './rules'
 /** The inbox's page size on screen: the API's default, so most inboxes are one page and "unseen first" holds across it. */
 export const INBOX_PER_PAGE = 50
 
-export const matchesView = (ctx: AppContext, user: ShellUser) =>
+export const matchesView = async (ctx: AppContext, user: ShellUser) =>
   createElement(MatchesPage, {
     user,
-    initial: inbox(ctx.db, viewerOf(user), { page: 1, per_page: INBOX_PER_PAGE, order: 'unseen_first' }),
+    initial: await inbox(ctx.db, viewerOf(user), { page: 1, per_page: INBOX_PER_PAGE, order: 'unseen_first' }),
     rules: MATCH_RULES,
     // A module admin sets their own city's tolerance here; a master admin does it per city in the Geographic screen.
-    tolerance: toleranceOf(ctx, user),
+    tolerance: await toleranceOf(ctx, user),
   })
 
 /** The tolerance form when the user's `manage:matching` scope is one city (a module admin's); else nothing. */
-function toleranceOf(ctx: AppContext, user: ShellUser) {
+async function toleranceOf(ctx: AppContext, user: ShellUser) {
   const scope = scopeOf(viewerOf(user), 'matching', 'manage')
   if (scope.kind !== 'city') return null
-  return { city_id: scope.cityId, city_name: user.city_name ?? 'your city', match_tolerance: getCity(ctx.db, scope.cityId).match_tolerance, rules: formRules(ToleranceBody) }
+  const city = await getCity(ctx.db, scope.cityId)
+  return { city_id: scope.cityId, city_name: user.city_name ?? 'your city', match_tolerance: city.match_tolerance, rules: formRules(ToleranceBody) }
 }
