@@ -24,8 +24,8 @@ export const auditApi = (ctx: AppContext) =>
         const lines = auditCsv(ctx.db, user, query)
         const encoder = new TextEncoder()
         const body = new ReadableStream<Uint8Array>({
-          pull(controller) {
-            const next = lines.next()
+          async pull(controller) {
+            const next = await lines.next()
             if (next.done) controller.close()
             else controller.enqueue(encoder.encode(next.value))
           },

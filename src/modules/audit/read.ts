@@ -1,23 +1,47 @@
-import { and, count, desc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm'
-import type { Database } from '../../../db/client'
-import { auditEvents, cities, countries, listings, states, users } from '../../../db/schema'
+import type { Clause, Param, Queryable } from '../../../db/sql'
 import { notFound } from '../../http/errors'
 import { scopeOf, type ScopeActor } from '../../policy/scope'
 import type { AuditEvent, AuditNames, AuditPage, AuditQuery } from './model'
 
 type Viewer = ScopeActor
-type Row = typeof auditEvents.$inferSelect
+/** An event as read: its JSON sides parsed, its time in epoch milliseconds. */
+type Row = {
+  id: number
+  created_at: number
+  actor_user_id: number | null
+  actor_name: string | null
+  action: string
+  entity_type: string
+  entity_id: string | null
+  city_id: number | null
+  reason: string | null
+  before: unknown
+  after: unknown
+}
+type Stored = Omit<Row, 'before' | 'after'> & { before: string | null; after: string | null }
+
+const COLUMNS = 'id, created_at, actor_user_id, actor_name, action, entity_type, entity_id, city_id, reason, before, after'
+const parse = (json: string | null): unknown => (json === null ? null : JSON.parse(json))
+const parsed = (r: Stored): Row => ({ ...r, before: parse(r.before), after: parse(r.after) })
 
 /**
  * The audit scope as SQL, the one place it becomes a condition: a master admin reads the whole trail; a module admin
  * only their city's events; nobody else any.
  */
-export function auditScope(v: Viewer): SQL | undefined {
+export function auditScope(v: Viewer): Clause | undefined {
   const s = scopeOf(v, 'audit')
   if (s.kind === 'all') return undefined
-  if (s.kind === 'city') return eq(auditEvents.cityId, s.cityId)
-  return sql`0`
+  if (s.kind === 'city') return { sql: 'city_id = ?', params: [s.cityId] }
+  return { sql: '1 = 0', params: [] }
 }
+
+/** `where a and b …` of the conditions given, or nothing. */
+function where(...clauses: (Clause | undefined)[]): Clause {
+  const present = clauses.filter((c): c is Clause => c !== undefined)
+  if (present.length === 0) return { sql: '', params: [] }
+  return { sql: `where ${present.map((c) => c.sql).join(' and ')}`, params: present.flatMap((c) => c.params) }
+}
+const inList = (ids: readonly unknown[]) => ids.map(() => '?').join(', ')
 
 const DAY_MS = 86_400_000
 
@@ -62,8 +86,8 @@ const isId = (v: unknown): v is number => typeof v === 'number' && Number.isSafe
 /** The ids an event mentions: its entity's, and every reference field of its before and after. */
 function mentions(r: Row): [Kind, number][] {
   const out: [Kind, number][] = []
-  const entity = ENTITY_KINDS[r.entityType]
-  if (entity && r.entityId && /^[0-9]{1,15}$/.test(r.entityId)) out.push([entity, Number(r.entityId)])
+  const entity = ENTITY_KINDS[r.entity_type]
+  if (entity && r.entity_id && /^[0-9]{1,15}$/.test(r.entity_id)) out.push([entity, Number(r.entity_id)])
   for (const side of [r.before, r.after])
     if (isRecord(side))
       for (const [field, value] of Object.entries(side)) {
@@ -82,45 +106,52 @@ function snapshotName(r: Pick<Row, 'before' | 'after'>, kind: Kind): string | un
 
 const ENTITY_TYPE_OF: Record<Kind, string> = { users: 'user', cities: 'city', states: 'state', countries: 'country', listings: 'listing' }
 
+/** Where each kind's rows keep their name. */
+const NAME_QUERIES: Record<Kind, string> = {
+  users: 'select id, full_name as name from users',
+  cities: 'select id, name from cities',
+  states: 'select id, name from states',
+  countries: 'select id, name from countries',
+  listings: 'select id, entry_id as name from listings',
+}
+
+/** The names of rows that still exist. */
+async function namesOfRows(db: Queryable, kind: Kind, ids: number[]): Promise<Map<number, string>> {
+  if (ids.length === 0) return new Map()
+  const rows = await db.all<{ id: number; name: string }>(`${NAME_QUERIES[kind]} where id in (${inList(ids)})`, ids)
+  return new Map(rows.map((r) => [r.id, r.name]))
+}
+
 /**
  * Names of rows removed since (a deleted state, a deleted listing): their last name in the trail, from the newest
  * event about them that holds one (their delete event keeps the row as it was).
  */
-function namesFromTrail(db: Database, kind: Kind, ids: number[]): Map<number, string> {
+async function namesFromTrail(db: Queryable, kind: Kind, ids: number[]): Promise<Map<number, string>> {
   const out = new Map<number, string>()
   if (ids.length === 0) return out
-  const rows = db
-    .select({ entityId: auditEvents.entityId, before: auditEvents.before, after: auditEvents.after })
-    .from(auditEvents)
-    .where(and(eq(auditEvents.entityType, ENTITY_TYPE_OF[kind]), inArray(auditEvents.entityId, ids.map(String))))
-    .orderBy(desc(auditEvents.id))
-    .all()
+  const rows = await db.all<{ entity_id: string; before: string | null; after: string | null }>(
+    `select entity_id, before, after from audit_events where entity_type = ? and entity_id in (${inList(ids)}) order by id desc`,
+    [ENTITY_TYPE_OF[kind], ...ids.map(String)],
+  )
   for (const r of rows) {
-    const id = Number(r.entityId)
+    const id = Number(r.entity_id)
     if (out.has(id)) continue
-    const name = snapshotName(r, kind)
+    const name = snapshotName({ before: parse(r.before), after: parse(r.after) }, kind)
     if (name) out.set(id, name)
   }
   return out
 }
 
 /** The names of every id the rows mention: one query per kind, and one more per kind for rows removed since. */
-function nameEvents(db: Database, rows: Row[]): AuditNames[] {
+async function nameEvents(db: Queryable, rows: Row[]): Promise<AuditNames[]> {
   const wanted = Object.fromEntries(KINDS.map((k) => [k, new Set<number>()])) as Record<Kind, Set<number>>
   const perRow = rows.map(mentions)
   for (const list of perRow) for (const [kind, id] of list) wanted[kind].add(id)
-  const lookup = (ids: Set<number>, read: (ids: number[]) => { id: number; name: string }[]) =>
-    new Map(ids.size ? read([...ids]).map((r) => [r.id, r.name]) : [])
-  const found: Record<Kind, Map<number, string>> = {
-    users: lookup(wanted.users, (ids) => db.select({ id: users.id, name: users.fullName }).from(users).where(inArray(users.id, ids)).all()),
-    cities: lookup(wanted.cities, (ids) => db.select({ id: cities.id, name: cities.name }).from(cities).where(inArray(cities.id, ids)).all()),
-    states: lookup(wanted.states, (ids) => db.select({ id: states.id, name: states.name }).from(states).where(inArray(states.id, ids)).all()),
-    countries: lookup(wanted.countries, (ids) => db.select({ id: countries.id, name: countries.name }).from(countries).where(inArray(countries.id, ids)).all()),
-    listings: lookup(wanted.listings, (ids) => db.select({ id: listings.id, name: listings.entryId }).from(listings).where(inArray(listings.id, ids)).all()),
-  }
+  const found = {} as Record<Kind, Map<number, string>>
   for (const kind of KINDS) {
+    found[kind] = await namesOfRows(db, kind, [...wanted[kind]])
     const missing = [...wanted[kind]].filter((id) => !found[kind].has(id))
-    for (const [id, name] of namesFromTrail(db, kind, missing)) found[kind].set(id, name)
+    for (const [id, name] of await namesFromTrail(db, kind, missing)) found[kind].set(id, name)
   }
   return rows.map((_, i) => {
     const names: AuditNames = { users: {}, cities: {}, states: {}, countries: {}, listings: {} }
@@ -134,13 +165,13 @@ function nameEvents(db: Database, rows: Row[]): AuditNames[] {
 
 const toEvent = (r: Row, names: AuditNames): AuditEvent => ({
   id: r.id,
-  created_at: r.createdAt.toISOString(),
-  actor_user_id: r.actorUserId,
-  actor_name: r.actorName,
+  created_at: new Date(r.created_at).toISOString(),
+  actor_user_id: r.actor_user_id,
+  actor_name: r.actor_name,
   action: r.action,
-  entity_type: r.entityType,
-  entity_id: r.entityId,
-  city_id: r.cityId,
+  entity_type: r.entity_type,
+  entity_id: r.entity_id,
+  city_id: r.city_id,
   reason: r.reason,
   summary: summarize(r),
   before: r.before ?? null,
@@ -148,47 +179,52 @@ const toEvent = (r: Row, names: AuditNames): AuditEvent => ({
   names,
 })
 
-function conditions(v: Viewer, q: Omit<AuditQuery, 'page' | 'per_page'>) {
+function conditions(v: Viewer, q: Omit<AuditQuery, 'page' | 'per_page'>): Clause[] {
   const actor = q.actor?.trim().toLowerCase()
-  return and(
+  const is = (sql: string, value: Param | undefined): Clause | undefined => (value === undefined || value === '' ? undefined : { sql, params: [value] })
+  return [
     auditScope(v),
-    actor ? sql`lower(${auditEvents.actorName}) like ${`%${actor.replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'` : undefined,
-    q.action ? eq(auditEvents.action, q.action) : undefined,
-    q.entity_type ? eq(auditEvents.entityType, q.entity_type) : undefined,
+    is("lower(actor_name) like ? escape '\\'", actor ? `%${actor.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined),
+    is('action = ?', q.action),
+    is('entity_type = ?', q.entity_type),
     // Dates are calendar days in UTC, matching the ISO times shown.
-    q.date_from ? gte(auditEvents.createdAt, new Date(`${q.date_from}T00:00:00Z`)) : undefined,
-    q.date_to ? lt(auditEvents.createdAt, new Date(Date.parse(`${q.date_to}T00:00:00Z`) + DAY_MS)) : undefined,
-  )
+    is('created_at >= ?', q.date_from ? Date.parse(`${q.date_from}T00:00:00Z`) : undefined),
+    is('created_at < ?', q.date_to ? Date.parse(`${q.date_to}T00:00:00Z`) + DAY_MS : undefined),
+  ].filter((c): c is Clause => c !== undefined)
 }
 
-export function listAudit(db: Database, v: Viewer, q: AuditQuery): AuditPage {
+export async function listAudit(db: Queryable, v: Viewer, q: AuditQuery): Promise<AuditPage> {
   const page = q.page ?? 1
   const perPage = q.per_page ?? 50
-  const where = conditions(v, q)
-  const total = db.select({ n: count() }).from(auditEvents).where(where).get()!.n
-  const rows = db.select().from(auditEvents).where(where).orderBy(desc(auditEvents.id)).limit(perPage).offset((page - 1) * perPage).all()
-  const distinct = (col: typeof auditEvents.action | typeof auditEvents.entityType) =>
-    db.selectDistinct({ v: col }).from(auditEvents).where(auditScope(v)).orderBy(col).all().map((r) => r.v)
-  const names = nameEvents(db, rows)
+  const w = where(...conditions(v, q))
+  const { n: total } = (await db.get<{ n: number }>(`select count(*) as n from audit_events ${w.sql}`, w.params))!
+  const stored = await db.all<Stored>(`select ${COLUMNS} from audit_events ${w.sql} order by id desc limit ? offset ?`, [...w.params, perPage, (page - 1) * perPage])
+  const rows = stored.map(parsed)
+  const scope = where(auditScope(v))
+  const distinct = async (col: 'action' | 'entity_type') =>
+    (await db.all<{ v: string }>(`select distinct ${col} as v from audit_events ${scope.sql} order by ${col}`, scope.params)).map((r) => r.v)
+  const names = await nameEvents(db, rows)
   return {
     events: rows.map((r, i) => toEvent(r, names[i]!)),
     page,
     per_page: perPage,
     total,
     total_pages: Math.ceil(total / perPage),
-    actions: distinct(auditEvents.action),
-    entity_types: distinct(auditEvents.entityType),
+    actions: await distinct('action'),
+    entity_types: await distinct('entity_type'),
   }
 }
 
-export function getAuditEvent(db: Database, v: Viewer, id: number): AuditEvent {
-  const row = db.select().from(auditEvents).where(and(eq(auditEvents.id, id), auditScope(v))).get()
-  if (!row) throw notFound('Audit event not found')
-  return toEvent(row, nameEvents(db, [row])[0]!)
+export async function getAuditEvent(db: Queryable, v: Viewer, id: number): Promise<AuditEvent> {
+  const w = where({ sql: 'id = ?', params: [id] }, auditScope(v))
+  const stored = await db.get<Stored>(`select ${COLUMNS} from audit_events ${w.sql}`, w.params)
+  if (!stored) throw notFound('Audit event not found')
+  const row = parsed(stored)
+  return toEvent(row, (await nameEvents(db, [row]))[0]!)
 }
 
 /** The filtered trail as CSV (RFC 4180), newest first, read in batches. */
-export function* auditCsv(db: Database, v: Viewer, q: AuditQuery): Generator<string> {
+export async function* auditCsv(db: Queryable, v: Viewer, q: AuditQuery): AsyncGenerator<string> {
   const cell = (s: unknown) => {
     const text = s === null || s === undefined ? '' : typeof s === 'string' ? s : JSON.stringify(s)
     // A leading =, +, - or @ would be a formula in a spreadsheet: quote it as text.
@@ -196,12 +232,13 @@ export function* auditCsv(db: Database, v: Viewer, q: AuditQuery): Generator<str
     return /[",\r\n]/.test(safe) || safe !== text ? `"${safe.replace(/"/g, '""')}"` : safe
   }
   yield 'time,actor,action,entity,entity_id,summary,reason,before,after\r\n'
-  const where = conditions(v, q)
+  const filters = conditions(v, q)
   let beforeId = Number.MAX_SAFE_INTEGER
   for (;;) {
-    const rows = db.select().from(auditEvents).where(and(where, lt(auditEvents.id, beforeId))).orderBy(desc(auditEvents.id)).limit(1000).all()
+    const w = where(...filters, { sql: 'id < ?', params: [beforeId] })
+    const rows = (await db.all<Stored>(`select ${COLUMNS} from audit_events ${w.sql} order by id desc limit 1000`, w.params)).map(parsed)
     for (const r of rows)
-      yield [r.createdAt.toISOString(), r.actorName, r.action, r.entityType, r.entityId, summarize(r), r.reason, r.before, r.after].map(cell).join(',') + '\r\n'
+      yield [new Date(r.created_at).toISOString(), r.actor_name, r.action, r.entity_type, r.entity_id, summarize(r), r.reason, r.before, r.after].map(cell).join(',') + '\r\n'
     if (rows.length < 1000) return
     beforeId = rows.at(-1)!.id
   }
