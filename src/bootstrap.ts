@@ -1,7 +1,7 @@
-import { and, asc, count, eq } from 'drizzle-orm'
 import type { Database } from '../db/client'
-import { countries, users } from '../db/schema'
 import type { seedDemoData } from '../db/seed/demo'
+import type { Queryable } from '../db/sql'
+import { sqliteDb } from '../db/sqlite'
 import type { Config } from './config'
 
 /** The demo users' shared password: printed at first start so a newcomer can sign in as any role. */
@@ -28,54 +28,60 @@ export function generatePassword(): string {
 /**
  * First-start duties: a MASTER_ADMIN exists (from ADMIN_EMAIL / ADMIN_PASSWORD, or a generated password
  * reported once), and a brand-new database gets the demo data when DEMO_DATA=1.
+ * It takes the SQLite handle because the demo seed (db/seed) writes through it; its own reads and writes go through the
+ * data layer over that handle, opened here and closed when done (it runs before the app's context exists).
  */
-export async function bootstrap(db: Database, config: Config): Promise<BootstrapReport> {
-  const isNew = db.select({ n: count() }).from(users).get()!.n === 0 && db.select({ n: count() }).from(countries).get()!.n === 0
+export async function bootstrap(sqlite: Database, config: Config): Promise<BootstrapReport> {
+  const db = sqliteDb(sqlite)
+  try {
+    return await firstStart(db, sqlite, config)
+  } finally {
+    await db.close()
+  }
+}
+
+async function firstStart(db: Queryable, sqlite: Database, config: Config): Promise<BootstrapReport> {
+  const count = async (table: 'users' | 'countries') => (await db.get<{ n: number }>(`select count(*) as n from ${table}`))!.n
+  const isNew = (await count('users')) === 0 && (await count('countries')) === 0
 
   const report: BootstrapReport = { admin: { email: config.adminEmail, created: false } }
-  const existing = db.select({ email: users.email }).from(users).where(eq(users.role, 'MASTER_ADMIN')).limit(1).get()
+  const existing = await db.get<{ email: string }>("select email from users where role = 'MASTER_ADMIN' limit 1")
   if (existing) {
     report.admin.email = existing.email
   } else {
     const password = config.adminPassword ?? generatePassword()
-    db.insert(users)
-      .values({
-        email: config.adminEmail,
-        passwordHash: await Bun.password.hash(password),
-        fullName: 'Master Admin',
-        role: 'MASTER_ADMIN',
-        isActive: true,
-        registrationStatus: 'APPROVED',
-      })
-      .run()
+    const passwordHash = await Bun.password.hash(password)
+    const now = Date.now()
+    await db.run(
+      `insert into users (email, password_hash, full_name, role, is_active, registration_status, created_at, updated_at)
+       values (?, ?, 'Master Admin', 'MASTER_ADMIN', ?, 'APPROVED', ?, ?)`,
+      [config.adminEmail, passwordHash, true, now, now],
+    )
     report.admin = { email: config.adminEmail, created: true, generatedPassword: config.adminPassword ? undefined : password }
   }
 
   if (config.demoData && isNew) {
     // Imported only here: the demo data (and its generator) is not loaded by a start on an existing database.
     const { seedDemoData } = await import('../db/seed/demo')
-    const seeded = seedDemoData(db, { passwordHash: await Bun.password.hash(DEMO_PASSWORD) })
+    const seeded = seedDemoData(sqlite, { passwordHash: await Bun.password.hash(DEMO_PASSWORD) })
     // The demo's listings announced as if posted one by one, so its brokers open Matches to a full inbox.
     const { announceAsPosted } = await import('../db/seed/matches')
-    announceAsPosted(db, seeded.listings)
+    announceAsPosted(sqlite, seeded.listings)
     // Sample identity cards (PNGs marked SAMPLE) in the document store, served like uploaded ones. Without them the
     // demo still works: a failure to write them is reported, not fatal.
     let idCards = 0
     try {
       const [{ seedDemoIdCards }, { DocumentStore }] = await Promise.all([import('../db/seed/demo-documents'), import('./modules/documents/store')])
-      idCards = await seedDemoIdCards(db, new DocumentStore(config.documentsDir))
+      idCards = await seedDemoIdCards(sqlite, new DocumentStore(config.documentsDir))
     } catch (e) {
       console.error(`Demo ID card documents not written: ${(e as Error).message}`)
     }
     // One account of each demo role, so the start banner can say whom to sign in as.
-    const sample = (role: 'BROKER' | 'MODULE_ADMIN') =>
-      db
-        .select({ email: users.email })
-        .from(users)
-        .where(and(eq(users.role, role), eq(users.registrationStatus, 'APPROVED'), eq(users.isActive, true)))
-        .orderBy(asc(users.id))
-        .get()?.email
-    report.demo = { ...seeded, idCards, sampleBroker: sample('BROKER'), sampleModuleAdmin: sample('MODULE_ADMIN') }
+    const sample = async (role: 'BROKER' | 'MODULE_ADMIN') => {
+      const sql = "select email from users where role = ? and registration_status = 'APPROVED' and is_active order by id limit 1"
+      return (await db.get<{ email: string }>(sql, [role]))?.email
+    }
+    report.demo = { ...seeded, idCards, sampleBroker: await sample('BROKER'), sampleModuleAdmin: await sample('MODULE_ADMIN') }
   }
   return report
 }

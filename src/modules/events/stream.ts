@@ -13,11 +13,18 @@ import { followPending } from '../users/stream'
  */
 export function followMatches(ctx: AppContext, userId: number, send: SendEvent, end: () => void): () => void {
   let last: number | null = null
+  // One report at a time, in the order the news came: each count is read asynchronously, and an older one must not be
+  // sent after a newer one. A failed read is this stream's own (logged); the next news counts again.
+  let reporting = Promise.resolve()
   const report = (created: number[]) => {
-    const unseen = unseenCount(ctx.db, userId)
-    if (created.length === 0 && unseen === last) return
-    last = unseen
-    send('matches', { unseen, new: created })
+    reporting = reporting
+      .then(async () => {
+        const unseen = await unseenCount(ctx.db, userId)
+        if (created.length === 0 && unseen === last) return
+        last = unseen
+        send('matches', { unseen, new: created })
+      })
+      .catch((err) => console.error('[events] a stream could not take its news:', err))
   }
   const unsubscribe = ctx.matchEvents.subscribe((news) => {
     if (news.userId === userId) report(news.created)
