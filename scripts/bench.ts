@@ -18,7 +18,7 @@ import { createApp } from '../src/app'
 import { loadConfig } from '../src/config'
 import { SESSION_COOKIE } from '../src/http/auth'
 import { createContext } from '../src/http/context'
-import { createSession } from '../src/modules/auth/session'
+import { sessionFor } from '../tests/support/auth'
 import type { ListingFilters } from '../src/modules/listings/model'
 import { allOf, filterWhere, searchWhere, visibleTo, type Viewer } from '../src/modules/listings/where'
 import { announceMatches } from '../src/modules/matches/service'
@@ -209,7 +209,7 @@ async function listingsSection(): Promise<{ lines: string[]; rows: Row[]; plans:
     const [, code, digits] = sampleEntry.split('-')
     const fragment = `${code}-${digits!.slice(0, -2)}` // "MUM-6000" of "AVL-MUM-600000": the middle part, id typed in part
 
-    const session = (userId: number) => createSession(db, userId).token
+    const session = (userId: number) => sessionFor(db, userId)
     const subjects = {
       master: { label: 'master admin', viewer: { id: master.id, role: 'MASTER_ADMIN', cityId: null } as Viewer, token: session(master.id) },
       broker: { label: 'broker', viewer: { id: typical.id, role: 'BROKER', cityId: bigCity.id } as Viewer, token: session(typical.id) },

@@ -8,7 +8,7 @@ import { chromium, type Page } from 'playwright-core'
 import { closeDatabase, openDatabase } from '../db/client'
 import { users } from '../db/schema'
 import { SESSION_COOKIE } from '../src/http/auth'
-import { createSession } from '../src/modules/auth/session'
+import { sessionFor } from '../tests/support/auth'
 import { startServer } from '../tests/support/server'
 import { CHROMIUM_PATH, ensureChromium } from './ensure-chromium'
 
@@ -19,7 +19,7 @@ if (!ensureChromium()) process.exit(1)
 
 const server = await startServer({ env: { DEMO_DATA: '1' }, timeoutMs: 60_000 })
 const db = openDatabase(join(server.dataDir, 'brokernet.db'))
-const sessionOf = (email: string) => createSession(db, db.select().from(users).where(eq(users.email, email)).get()!.id).token
+const sessionOf = (email: string) => sessionFor(db, db.select().from(users).where(eq(users.email, email)).get()!.id)
 const broker = sessionOf('rahul.sharma@brokernet.example')
 const admin = sessionOf('admin.mumbai@brokernet.example')
 const browser = await chromium.launch({

@@ -38,7 +38,7 @@ const worker = isWorker()
 const report = worker ? null : await bootstrap(db, config)
 const ctx = createContext(db, config)
 if (!worker) {
-  const orphans = ctx.documents.sweepOrphans(db)
+  const orphans = await ctx.documents.sweepOrphans(ctx.db)
   if (orphans > 0) console.log(`Removed ${orphans} identity document file(s) that no user refers to`)
   ctx.mail.resume()
 }

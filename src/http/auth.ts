@@ -1,11 +1,10 @@
 import { Elysia, type Cookie } from 'elysia'
-import type { Database } from '../../db/client'
 import { can, grantFor, type Access, type Permission } from '../policy/permissions'
 import type { SessionUser } from '../modules/auth/session'
 import { invalidateSession, sessionIdOf, validateSessionToken } from '../modules/auth/session'
 import { ACCOUNT_INACTIVE } from '../modules/auth/service'
 import type { AppContext } from './context'
-import { forbidden, HttpError, unauthorized } from './errors'
+import { forbidden, unauthorized } from './errors'
 
 export const SESSION_COOKIE = 'brokernet_session'
 
@@ -30,10 +29,10 @@ export function readToken(headers: Headers, cookie: CookieJar): { token: string;
  * The session a request carries, validated (and its cookie extended when the session was renewed);
  * null when there is none or it has expired. Every route and page reads the caller through this.
  */
-export function resumeSession({ db, config }: AppContext, headers: Headers, cookie: CookieJar) {
+export async function resumeSession({ db, config }: AppContext, headers: Headers, cookie: CookieJar) {
   const found = readToken(headers, cookie)
   if (!found) return null
-  const result = validateSessionToken(db, found.token)
+  const result = await validateSessionToken(db, found.token)
   if (!result) return { ...found, user: null }
   if (found.viaCookie && result.renewed)
     cookie[SESSION_COOKIE]!.set({ value: found.token, ...sessionCookieOptions(config.publicUrl, result.session.expiresAt) })
@@ -57,11 +56,11 @@ export const allowedOriginsOf = (ctx: AppContext) => new Set([new URL(ctx.config
  * Ends the session the request carries, if any, and clears the cookie: sign-out from the API and the user menu.
  * A cookie-borne sign-out from another site is refused like any other cross-site mutation.
  */
-export function endSession(ctx: AppContext, request: Request, headers: Headers, cookie: CookieJar): void {
+export async function endSession(ctx: AppContext, request: Request, headers: Headers, cookie: CookieJar): Promise<void> {
   const found = readToken(headers, cookie)
   if (found) {
     refuseCrossSite(request, headers, found.viaCookie, allowedOriginsOf(ctx))
-    invalidateSession(ctx.db, sessionIdOf(found.token))
+    await invalidateSession(ctx.db, sessionIdOf(found.token))
   }
   cookie[SESSION_COOKIE]?.remove()
 }
@@ -78,26 +77,18 @@ export function endSession(ctx: AppContext, request: Request, headers: Headers, 
  */
 export const authGuard = (ctx: AppContext) => {
   const allowedOrigins = allowedOriginsOf(ctx)
-  // One check per request, whichever stage runs it first; the request object is the key, so nothing outlives it.
-  const checked = new WeakMap<Request, SessionUser | HttpError>()
+  // One check per request, whichever stage runs it first (one session query); the request object is the key, so
+  // nothing outlives it. The later stages await the same answer.
+  const checked = new WeakMap<Request, Promise<SessionUser>>()
 
-  function authenticate(request: Request, headers: Headers, cookie: CookieJar, permission?: Permission): SessionUser {
+  function authenticate(request: Request, headers: Headers, cookie: CookieJar, permission?: Permission): Promise<SessionUser> {
     let outcome = checked.get(request)
-    if (!outcome) {
-      try {
-        outcome = authenticateNow(request, headers, cookie, permission)
-      } catch (e) {
-        if (!(e instanceof HttpError)) throw e
-        outcome = e
-      }
-      checked.set(request, outcome)
-    }
-    if (outcome instanceof HttpError) throw outcome
+    if (!outcome) checked.set(request, (outcome = authenticateNow(request, headers, cookie, permission)))
     return outcome
   }
 
-  function authenticateNow(request: Request, headers: Headers, cookie: CookieJar, permission?: Permission): SessionUser {
-    const found = resumeSession(ctx, headers, cookie)
+  async function authenticateNow(request: Request, headers: Headers, cookie: CookieJar, permission?: Permission): Promise<SessionUser> {
+    const found = await resumeSession(ctx, headers, cookie)
     if (!found) throw unauthorized()
     if (!found.user) throw unauthorized('Your session has expired. Please log in again.')
     refuseCrossSite(request, headers, found.viaCookie, allowedOrigins)
@@ -109,28 +100,29 @@ export const authGuard = (ctx: AppContext) => {
   return new Elysia().macro({
     signedIn: (enabled: boolean) => ({
       detail: (enabled ? { 'x-signed-in': true } : {}) as Record<string, unknown>,
-      parse({ request, headers, cookie }) {
-        if (enabled) authenticate(request, headers, cookie)
+      // Nothing returned: a parse hook's value would be taken as the body.
+      async parse({ request, headers, cookie }) {
+        if (enabled) await authenticate(request, headers, cookie)
       },
-      transform({ request, headers, cookie }) {
-        if (enabled) authenticate(request, headers, cookie)
+      async transform({ request, headers, cookie }) {
+        if (enabled) await authenticate(request, headers, cookie)
       },
-      resolve({ request, headers, cookie }) {
+      async resolve({ request, headers, cookie }) {
         if (!enabled) return
-        return { user: authenticate(request, headers, cookie) }
+        return { user: await authenticate(request, headers, cookie) }
       },
     }),
     permission: (permission: Permission) => ({
       // Named in the OpenAPI document too (`x-permission`), where tests/api/route-permissions.test.ts checks every route has one.
       detail: { 'x-permission': permission } as Record<string, unknown>,
-      parse({ request, headers, cookie }) {
-        authenticate(request, headers, cookie, permission)
+      async parse({ request, headers, cookie }) {
+        await authenticate(request, headers, cookie, permission)
       },
-      transform({ request, headers, cookie }) {
-        authenticate(request, headers, cookie, permission)
+      async transform({ request, headers, cookie }) {
+        await authenticate(request, headers, cookie, permission)
       },
-      resolve({ request, headers, cookie }) {
-        const user = authenticate(request, headers, cookie, permission)
+      async resolve({ request, headers, cookie }) {
+        const user = await authenticate(request, headers, cookie, permission)
         return { user: { ...user, access: grantFor(user.role, permission)! } as Actor }
       },
     }),

@@ -24,7 +24,7 @@ const PAGE_CACHE = { entries: 1024, weight: 32 * 1024 * 1024, weigh: (body: unkn
 export const createPageCache = (feed: ChangeFeed) => new SnapshotCache(feed, PAGE_CACHE)
 
 /** The limiters of SPEC's rate limits, each counting in its own bucket of the `rate_limits` table. */
-export const createLimits = (db: Database) => {
+export const createLimits = (db: Db) => {
   const limiter = (bucket: keyof typeof RATE_LIMITS) => new RateLimiter(db, bucket, RATE_LIMITS[bucket].limit, RATE_LIMITS[bucket].windowMs)
   return {
     loginByAddress: limiter('failedLoginPerAddress'),
@@ -74,7 +74,7 @@ export function createContext(sqlite: Database, config: Config, overrides: Parti
     feed,
     mail: overrides.mail ?? new Mailer(db, config),
     documents: overrides.documents ?? new DocumentStore(config.documentsDir),
-    limits: overrides.limits ?? createLimits(sqlite),
+    limits: overrides.limits ?? createLimits(db),
     pending: overrides.pending ?? new PendingEvents(feed),
     matchEvents: overrides.matchEvents ?? new MatchEvents(feed),
     announcer: overrides.announcer ?? new Announcer(db),

@@ -1,7 +1,6 @@
-import { eq } from 'drizzle-orm'
 import type { Cookie } from 'elysia'
-import type { Database } from '../../db/client'
-import { cities, countries, states, users } from '../../db/schema'
+import type { users } from '../../db/schema'
+import type { Queryable } from '../../db/sql'
 import type { SessionUser } from '../modules/auth/session'
 import { resumeSession } from './auth'
 import type { AppContext } from './context'
@@ -19,15 +18,14 @@ export type PageUser = {
 }
 
 /** The user as the API and pages show them: SPEC field names, with their city, state and country names. */
-export function describeUser(db: Database, u: SessionUser): PageUser {
+export async function describeUser(db: Queryable, u: SessionUser): Promise<PageUser> {
   const place = u.cityId
-    ? db
-        .select({ city: cities.name, state: states.name, country: countries.name })
-        .from(cities)
-        .innerJoin(states, eq(cities.stateId, states.id))
-        .innerJoin(countries, eq(states.countryId, countries.id))
-        .where(eq(cities.id, u.cityId))
-        .get()
+    ? await db.get<{ city: string; state: string; country: string }>(
+        `select cities.name as city, states.name as state, countries.name as country
+         from cities join states on states.id = cities.state_id join countries on countries.id = states.country_id
+         where cities.id = ?`,
+        [u.cityId],
+      )
     : undefined
   return {
     id: u.id,
@@ -46,8 +44,8 @@ export function describeUser(db: Database, u: SessionUser): PageUser {
 export const viewerOf = (u: Pick<PageUser, 'id' | 'role' | 'city_id'>) => ({ id: u.id, role: u.role, cityId: u.city_id })
 
 /** The signed-in user of a page request, described; null when signed out or the session has expired. */
-export function pageUser(ctx: AppContext, cookie: Record<string, Cookie<unknown>>): PageUser | null {
-  const user = resumeSession(ctx, {}, cookie)?.user
+export async function pageUser(ctx: AppContext, cookie: Record<string, Cookie<unknown>>): Promise<PageUser | null> {
+  const user = (await resumeSession(ctx, {}, cookie))?.user
   return user ? describeUser(ctx.db, user) : null
 }
 

@@ -4,9 +4,8 @@ import { inflateSync } from 'node:zlib'
 import { users } from '../../db/schema'
 import { DEMO_EMAIL_DOMAIN } from '../../db/seed/demo'
 import { bootstrap, type BootstrapReport } from '../../src/bootstrap'
-import { createSession } from '../../src/modules/auth/session'
 import { createTestApp } from '../support/app'
-import { signIn, type SignedIn } from '../support/auth'
+import { signIn, type SignedIn, sessionFor } from '../support/auth'
 
 // The demo data as a first start loads it (DEMO_DATA=1 on a new database), served by the app like any other data.
 const h = await createTestApp()
@@ -78,7 +77,7 @@ describe('demo identity documents', () => {
 
   test('a demo module admin sees the documents of their city’s applicants too (pending approvals)', async () => {
     const admin = h.db.select().from(users).where(eq(users.email, `admin.mumbai@${DEMO_EMAIL_DOMAIN}`)).get()!
-    const { token } = createSession(h.db, admin.id)
+    const token = sessionFor(h.db, admin.id)
     const headers = { authorization: `Bearer ${token}` }
     const pending = await (await h.request('/api/users/pending/approvals', { headers })).json()
     const sneha = pending.pending_users.find((u: { full_name: string }) => u.full_name === 'Sneha Kulkarni')
@@ -98,7 +97,7 @@ describe('demo identity documents', () => {
 describe('demo matches', () => {
   test('the demo broker named at start opens Matches to unseen entries that hold, each with reasons', async () => {
     const sample = h.db.select().from(users).where(eq(users.email, report.demo!.sampleBroker!)).get()!
-    const { token } = createSession(h.db, sample.id)
+    const token = sessionFor(h.db, sample.id)
     const res = await h.request('/api/matches', { headers: { authorization: `Bearer ${token}` } })
     expect(res.status).toBe(200)
     const inbox = (await res.json()) as { matches: { seen: boolean; reasons: string[]; listing: { owner_user_id: number } }[]; unseen: number }

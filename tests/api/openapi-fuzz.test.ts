@@ -9,9 +9,8 @@ import { eq } from 'drizzle-orm'
 import fc from 'fast-check'
 import { auditEvents, users } from '../../db/schema'
 import { SESSION_COOKIE } from '../../src/http/auth'
-import { createSession } from '../../src/modules/auth/session'
 import { createTestApp } from '../support/app'
-import { signIn } from '../support/auth'
+import { signIn, sessionFor } from '../support/auth'
 import { FILE_BYTES, seedPlace } from '../support/fixtures'
 import { answerProblem, buildRequest, operationsOf, pathId, plausible, textArb, valueArb, type Json, type Operation, type Pool } from '../support/openapi'
 
@@ -61,7 +60,7 @@ function headersOf(caller: string, viaCookie = false): Record<string, string> {
   if (id == null) return {}
   // Fuzzed requests may deactivate a role; bring it back so every role keeps being tried.
   if (caller !== 'pending' && caller !== 'inactive') h.db.update(users).set({ isActive: true, registrationStatus: 'APPROVED' }).where(eq(users.id, id)).run()
-  const { token } = createSession(h.db, id)
+  const token = sessionFor(h.db, id)
   return viaCookie ? { cookie: `${SESSION_COOKIE}=${token}`, origin: 'http://localhost' } : { authorization: `Bearer ${token}` }
 }
 

@@ -65,7 +65,7 @@ describe('sessions', () => {
   test('deactivating a user ends all their sessions at once', async () => {
     const user = await createUser(h.db, { email: 'deactivate@example.com' })
     const [a, b] = [await signIn('deactivate@example.com'), await signIn('deactivate@example.com')]
-    setUserActive(h.ctx, master, user.id, false, 'Deactivated by admin')
+    await setUserActive(h.ctx, master, user.id, false, 'Deactivated by admin')
     expect(sessionsOf(user.id)).toHaveLength(0)
     expect((await me(a)).status).toBe(401)
     expect((await me(b)).status).toBe(401)
@@ -75,14 +75,14 @@ describe('sessions', () => {
   test('rejecting a pending user ends their sessions; approving lets them sign in', async () => {
     const pending = await createUser(h.db, { email: 'pending@example.com', isActive: false, registrationStatus: 'PENDING' })
     expect((await login('pending@example.com')).status).toBe(403)
-    approveUser(h.ctx, master, pending.id)
+    await approveUser(h.ctx, master, pending.id)
     const token = await signIn('pending@example.com')
     expect((await me(token)).status).toBe(200)
 
     const other = await createUser(h.db, { email: 'reject@example.com', isActive: false, registrationStatus: 'PENDING' })
     // A session made some other way (e.g. before the rules changed) still ends on rejection.
     h.db.insert(sessions).values({ id: 'x'.repeat(64), userId: other.id, expiresAt: new Date(Date.now() + 86_400_000) }).run()
-    rejectUser(h.ctx, master, other.id, 'Document unreadable')
+    await rejectUser(h.ctx, master, other.id, 'Document unreadable')
     expect(sessionsOf(other.id)).toHaveLength(0)
     const res = await login('reject@example.com')
     expect(res.status).toBe(403)

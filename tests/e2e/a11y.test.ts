@@ -5,7 +5,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core'
 import { closeDatabase, openDatabase, type Database } from '../../db/client'
 import { users } from '../../db/schema'
 import { SESSION_COOKIE } from '../../src/http/auth'
-import { createSession } from '../../src/modules/auth/session'
+import { sessionFor } from '../support/auth'
 import { problems, settle } from '../support/axe'
 import { launchBrowser, openDialog } from '../support/browser'
 import { cityIdByName } from '../support/fixtures'
@@ -44,7 +44,7 @@ beforeAll(async () => {
   for (const [role, email] of Object.entries(ACCOUNTS) as [keyof typeof ACCOUNTS, string][]) {
     const user = db.select().from(users).where(eq(users.email, email)).get()
     if (!user?.isActive) throw new Error(`demo account ${email} missing or inactive`)
-    tokens[role] = createSession(db, user.id).token
+    tokens[role] = sessionFor(db, user.id)
   }
   const fd = new FormData()
   for (const [k, v] of Object.entries({ email: APPLICANT.email, password: 'Str0ng!Pass', full_name: APPLICANT.name, phone: '+91 98200 55555' })) fd.set(k, v)

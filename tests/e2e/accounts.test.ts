@@ -88,7 +88,7 @@ describe('account journey', () => {
   test('after approval, signing in returns to the page first asked for', async () => {
     const master = db.select().from(users).where(eq(users.role, 'MASTER_ADMIN')).get()!
     const pending = db.select().from(users).where(eq(users.email, EMAIL)).get()!
-    approveUser(ctx, { ...master, access: 'any' }, pending.id)
+    await approveUser(ctx, { ...master, access: 'any' }, pending.id)
     await ctx.mail.idle()
     expect(await smtp.messageTo(EMAIL, 'Subject: Your Brokernet account is approved')).toContain('/login')
 

@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core'
 import { closeDatabase, openDatabase, type Database } from '../../db/client'
 import { listings, users } from '../../db/schema'
 import { SESSION_COOKIE } from '../../src/http/auth'
-import { createSession } from '../../src/modules/auth/session'
+import { sessionFor } from '../support/auth'
 import { launchBrowser, openPage, type WatchedPage, hydrated, openDialog } from '../support/browser'
 import { startServer, type RunningServer } from '../support/server'
 
@@ -25,7 +25,7 @@ beforeAll(async () => {
   db = openDatabase(join(server.dataDir, 'brokernet.db'))
   broker = db.select().from(users).where(eq(users.email, 'rahul.sharma@brokernet.example')).get()!
   expect(broker).toMatchObject({ role: 'BROKER', isActive: true })
-  token = createSession(db, broker.id).token
+  token = sessionFor(db, broker.id)
 })
 afterAll(async () => {
   if (db) closeDatabase(db)
@@ -350,7 +350,7 @@ describe('My Listings', () => {
 
   test('an admin is told the page is for brokers only', async () => {
     const admin = db.select().from(users).where(eq(users.role, 'MODULE_ADMIN')).get()!
-    const res = await fetch(server.url + '/dashboard/my-listings', { headers: { cookie: `${SESSION_COOKIE}=${createSession(db, admin.id).token}` } })
+    const res = await fetch(server.url + '/dashboard/my-listings', { headers: { cookie: `${SESSION_COOKIE}=${sessionFor(db, admin.id)}` } })
     const html = await res.text()
     expect(html).toContain('Access Restricted')
     expect(html).toContain('This page is only available for brokers.')

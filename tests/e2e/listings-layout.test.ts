@@ -5,8 +5,7 @@ import type { Browser, Page } from 'playwright-core'
 import { closeDatabase, openDatabase, type Database } from '../../db/client'
 import { cities, listings, users } from '../../db/schema'
 import { SESSION_COOKIE } from '../../src/http/auth'
-import { createSession } from '../../src/modules/auth/session'
-import { signIn } from '../support/auth'
+import { signIn, sessionFor } from '../support/auth'
 import { hydrated, launchBrowser, openPage, type WatchedPage } from '../support/browser'
 import { startServer, type RunningServer } from '../support/server'
 
@@ -24,7 +23,7 @@ beforeAll(async () => {
   browser = await launchBrowser()
   db = openDatabase(join(server.dataDir, 'brokernet.db'))
   const broker = db.select().from(users).where(eq(users.email, 'rahul.sharma@brokernet.example')).get()!
-  tokens.broker = createSession(db, broker.id).token
+  tokens.broker = sessionFor(db, broker.id)
   tokens.module = signIn(db, 'MODULE_ADMIN', { cityId: broker.cityId, fullName: 'Meera Iyer' }).token
   tokens.master = signIn(db, 'MASTER_ADMIN', { fullName: 'Asha Verma' }).token
   const dubaiCity = db.select().from(cities).where(eq(cities.name, 'Dubai')).get()!

@@ -6,8 +6,7 @@ import { closeDatabase, openDatabase, type Database } from '../../db/client'
 import { users } from '../../db/schema'
 import { seedGeography } from '../../db/seed/demo'
 import { SESSION_COOKIE } from '../../src/http/auth'
-import { createSession } from '../../src/modules/auth/session'
-import { signIn } from '../support/auth'
+import { signIn, sessionFor } from '../support/auth'
 import { launchBrowser, openPage, type WatchedPage, hydrated, openDialog } from '../support/browser'
 import { FILE_BYTES, cityIdByName } from '../support/fixtures'
 import { startServer, type RunningServer } from '../support/server'
@@ -384,7 +383,7 @@ describe('the demo data (DEMO_DATA=1)', () => {
   /** A window signed in as a demo account (a session made for it directly, as sign-in would). */
   async function openAsDemo(email: string, path: string, viewport?: { width: number; height: number }) {
     const user = demoDb.select().from(users).where(eq(users.email, email)).get()!
-    const { token } = createSession(demoDb, user.id)
+    const token = sessionFor(demoDb, user.id)
     const w = await openPage(browser, demo.url, viewport)
     await w.page.context().addCookies([{ name: SESSION_COOKIE, value: token, url: demo.url }])
     await w.page.goto(demo.url + path)

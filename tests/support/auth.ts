@@ -1,7 +1,7 @@
 import type { Database } from '../../db/client'
-import { users } from '../../db/schema'
+import { sessions, users } from '../../db/schema'
 import { SESSION_COOKIE } from '../../src/http/auth'
-import { createSession } from '../../src/modules/auth/session'
+import { newSession } from '../../src/modules/auth/session'
 import type { Role } from '../../src/shared/constants'
 
 let counter = 0
@@ -13,6 +13,13 @@ export type SignedIn = {
   bearer: Record<string, string>
   /** Headers of a same-origin browser request carrying the cookie. */
   browser: Record<string, string>
+}
+
+/** A new session of the user, written directly like every fixture (synchronous): its token. */
+export function sessionFor(db: Database, userId: number): string {
+  const { token, session } = newSession(userId)
+  db.insert(sessions).values(session).run()
+  return token
 }
 
 /** Creates a user of the role and a session for them directly (the Epic Stack's `login({ role })` fixture). */
@@ -32,7 +39,7 @@ export function signIn(db: Database, role: Role, overrides: Partial<typeof users
     })
     .returning()
     .get()
-  const { token } = createSession(db, user.id)
+  const token = sessionFor(db, user.id)
   return {
     user,
     token,

@@ -110,9 +110,9 @@ describe('each data layer turns the scope into SQL in one place', () => {
       return { sql, params }
     }
     expect(userWhere(all)).toBeUndefined()
-    expect(sql(userWhere(city(3, 'BROKER')))).toEqual({ sql: '("users"."role" = ? and "users"."city_id" = ?)', params: ['BROKER', 3] })
-    expect(sql(userWhere(own(5)))).toEqual({ sql: '"users"."id" = ?', params: [5] })
-    expect(sql(userWhere(none))).toEqual({ sql: '"users"."id" = ?', params: [-1] })
+    expect(userWhere(city(3, 'BROKER'))).toEqual({ sql: 'users.role = ? and users.city_id = ?', params: ['BROKER', 3] })
+    expect(userWhere(own(5))).toEqual({ sql: 'users.id = ?', params: [5] })
+    expect(userWhere(none)).toEqual({ sql: 'users.id = ?', params: [-1] })
     expect(auditScope({ id: 1, role: 'MASTER_ADMIN', cityId: null })).toBeUndefined()
     expect(auditScope({ id: 1, role: 'MODULE_ADMIN', cityId: 3 })).toEqual({ sql: 'city_id = ?', params: [3] })
     expect(auditScope({ id: 1, role: 'BROKER', cityId: 3 })).toEqual({ sql: '1 = 0', params: [] })

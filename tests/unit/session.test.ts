@@ -10,38 +10,38 @@ const h = await createTestApp()
 afterAll(() => h.close())
 const DAY = 86_400_000
 
-test('only the hash of the token is stored', () => {
+test('only the hash of the token is stored', async () => {
   const { user } = signIn(h.db, 'BROKER')
-  const { token, session } = createSession(h.db, user.id)
+  const { token, session } = await createSession(h.ctx.db, user.id)
   expect(session.id).toBe(sessionIdOf(token))
   expect(session.id).not.toContain(token)
   expect(token.length).toBeGreaterThanOrEqual(32)
   expect(h.db.select().from(sessions).where(eq(sessions.id, token)).get()).toBeUndefined()
 })
 
-test('sliding expiry: 30 days, renewed once past half its life; expired sessions are gone', () => {
+test('sliding expiry: 30 days, renewed once past half its life; expired sessions are gone', async () => {
   const { user } = signIn(h.db, 'BROKER')
-  const { token, session } = createSession(h.db, user.id)
+  const { token, session } = await createSession(h.ctx.db, user.id)
   expect(session.expiresAt.getTime() - Date.now()).toBeGreaterThan(29.9 * DAY)
-  expect(validateSessionToken(h.db, token)!.renewed).toBe(false)
+  expect((await validateSessionToken(h.ctx.db, token))!.renewed).toBe(false)
 
   h.db.update(sessions).set({ expiresAt: new Date(Date.now() + 10 * DAY) }).where(eq(sessions.id, session.id)).run()
-  const renewed = validateSessionToken(h.db, token)!
+  const renewed = (await validateSessionToken(h.ctx.db, token))!
   expect(renewed.renewed).toBe(true)
   expect(renewed.session.expiresAt.getTime() - Date.now()).toBeGreaterThan(29.9 * DAY)
 
   h.db.update(sessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(sessions.id, session.id)).run()
-  expect(validateSessionToken(h.db, token)).toBeNull()
+  expect(await validateSessionToken(h.ctx.db, token)).toBeNull()
   expect(h.db.select().from(sessions).where(eq(sessions.id, session.id)).get()).toBeUndefined()
-  expect(validateSessionToken(h.db, 'not-a-token')).toBeNull()
+  expect(await validateSessionToken(h.ctx.db, 'not-a-token')).toBeNull()
 })
 
-test("invalidating a user's sessions ends all of them", () => {
+test("invalidating a user's sessions ends all of them", async () => {
   const { user, token } = signIn(h.db, 'BROKER')
-  const second = createSession(h.db, user.id).token
-  invalidateUserSessions(h.db, user.id)
-  expect(validateSessionToken(h.db, token)).toBeNull()
-  expect(validateSessionToken(h.db, second)).toBeNull()
+  const second = (await createSession(h.ctx.db, user.id)).token
+  await invalidateUserSessions(h.ctx.db, user.id)
+  expect(await validateSessionToken(h.ctx.db, token)).toBeNull()
+  expect(await validateSessionToken(h.ctx.db, second)).toBeNull()
 })
 
 test('permissions by role', () => {

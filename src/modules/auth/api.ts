@@ -68,7 +68,7 @@ export const authApi = (ctx: AppContext) =>
       async ({ body, cookie, request, ipAddress }) => {
         const result = await login(ctx, body.email, body.password, { userAgent: request.headers.get('user-agent'), ipAddress })
         cookie[SESSION_COOKIE]!.set({ value: result.token, ...sessionCookieOptions(ctx.config.publicUrl, result.session.expiresAt) })
-        return { user: describeUser(ctx.db, result.user), token: result.token }
+        return { user: await describeUser(ctx.db, result.user), token: result.token }
       },
       {
         body: LoginBody,
@@ -89,13 +89,13 @@ export const authApi = (ctx: AppContext) =>
     })
     .post(
       '/refresh',
-      ({ user, headers, cookie, request }) => {
+      async ({ user, headers, cookie, request }) => {
         // A new token replaces the presented one, which stops working at once.
         const old = readToken(headers, cookie)!
-        invalidateSession(ctx.db, sessionIdOf(old.token))
-        const next = createSession(ctx.db, user.id, { userAgent: request.headers.get('user-agent') })
+        await invalidateSession(ctx.db, sessionIdOf(old.token))
+        const next = await createSession(ctx.db, user.id, { userAgent: request.headers.get('user-agent') })
         if (old.viaCookie) cookie[SESSION_COOKIE]!.set({ value: next.token, ...sessionCookieOptions(ctx.config.publicUrl, next.session.expiresAt) })
-        return { user: describeUser(ctx.db, user), token: next.token }
+        return { user: await describeUser(ctx.db, user), token: next.token }
       },
       {
         signedIn: true,
@@ -105,8 +105,8 @@ export const authApi = (ctx: AppContext) =>
     )
     .post(
       '/logout',
-      ({ cookie, headers, request, set }) => {
-        endSession(ctx, request, headers, cookie)
+      async ({ cookie, headers, request, set }) => {
+        await endSession(ctx, request, headers, cookie)
         set.status = 204
       },
       {
@@ -120,7 +120,7 @@ export const authApi = (ctx: AppContext) =>
         },
       },
     )
-    .post('/password/forgot', ({ body, ipAddress }) => ({ message: requestPasswordReset(ctx, body.email, ipAddress) }), {
+    .post('/password/forgot', async ({ body, ipAddress }) => ({ message: await requestPasswordReset(ctx, body.email, ipAddress) }), {
       body: ForgotPasswordBody,
       response: { 200: Message, 422: t.Any(), 429: Detail },
       detail: {

@@ -1,8 +1,6 @@
-import { and, eq, isNull } from 'drizzle-orm'
-import { passwordResetTokens, users } from '../../../db/schema'
 import type { AppContext } from '../../http/context'
 import { badRequest, fieldError } from '../../http/errors'
-import { enforce } from '../../http/rate-limit'
+import { enforce, hitAll } from '../../http/rate-limit'
 import { ACCOUNT_MESSAGES } from '../../shared/account-rules'
 import { RESET_TOKEN_MINUTES } from '../../shared/constants'
 import { recordAudit } from '../audit/service'
@@ -18,26 +16,30 @@ export const RESET_DONE = 'Your password has been reset. You can now sign in wit
  * Mails a single-use link valid for one hour. The answer is the same whether or not the email has an account,
  * and the work done differs only by one insert, so neither the answer nor its timing tells who is registered.
  */
-export function requestPasswordReset(ctx: AppContext, email: string, ipAddress: string): string {
+export async function requestPasswordReset(ctx: AppContext, email: string, ipAddress: string): Promise<string> {
   const { db, limits, config } = ctx
   const account = normalizeEmail(email)
   const keys: Parameters<typeof enforce>[0] = [
     [limits.resetByAddress, ipAddress],
     [limits.resetByAccount, account],
   ]
-  enforce(keys, 'password reset requests')
-  for (const [limiter, key] of keys) limiter.hit(key)
+  await enforce(keys, 'password reset requests')
+  await hitAll(keys)
 
-  const user = db.select({ id: users.id, email: users.email, fullName: users.fullName }).from(users).where(eq(users.email, account)).get()
+  const user = await db.get<{ id: number; email: string; fullName: string }>('select id, email, full_name as "fullName" from users where email = ?', [account])
   if (!user) return RESET_REQUESTED
   const token = generateSessionToken()
-  db.transaction((tx) => {
+  const now = Date.now()
+  await db.tx(async (tx) => {
     // Only the newest link works: asking again retires the earlier ones.
-    tx.delete(passwordResetTokens).where(and(eq(passwordResetTokens.userId, user.id), isNull(passwordResetTokens.usedAt))).run()
-    tx.insert(passwordResetTokens)
-      .values({ id: sessionIdOf(token), userId: user.id, expiresAt: new Date(Date.now() + RESET_TOKEN_MINUTES * 60_000) })
-      .run()
-    ctx.mail.send(passwordReset(config.publicUrl, user, `${config.publicUrl}/reset-password?token=${encodeURIComponent(token)}`))
+    await tx.run('delete from password_reset_tokens where user_id = ? and used_at is null', [user.id])
+    await tx.run('insert into password_reset_tokens (id, user_id, expires_at, created_at) values (?, ?, ?, ?)', [
+      sessionIdOf(token),
+      user.id,
+      now + RESET_TOKEN_MINUTES * 60_000,
+      now,
+    ])
+    await ctx.mail.send(tx, passwordReset(config.publicUrl, user, `${config.publicUrl}/reset-password?token=${encodeURIComponent(token)}`))
   })
   return RESET_REQUESTED
 }
@@ -46,26 +48,30 @@ export function requestPasswordReset(ctx: AppContext, email: string, ipAddress: 
 export async function resetPassword(ctx: AppContext, input: { token: string; password: string; confirm_password: string }, ipAddress: string) {
   const { db, limits } = ctx
   if (input.password !== input.confirm_password) throw fieldError('confirm_password', ACCOUNT_MESSAGES.confirmMismatch)
-  enforce([[limits.resetByAddress, ipAddress]], 'password reset attempts')
+  await enforce([[limits.resetByAddress, ipAddress]], 'password reset attempts')
   const tokenHash = sessionIdOf(input.token)
-  const row = db.select().from(passwordResetTokens).where(eq(passwordResetTokens.id, tokenHash)).get()
-  if (!row || row.usedAt || row.expiresAt.getTime() <= Date.now()) {
-    limits.resetByAddress.hit(ipAddress)
+  const row = await db.get<{ expiresAt: number; usedAt: number | null }>('select expires_at as "expiresAt", used_at as "usedAt" from password_reset_tokens where id = ?', [tokenHash])
+  if (!row || row.usedAt !== null || Number(row.expiresAt) <= Date.now()) {
+    await limits.resetByAddress.hit(ipAddress)
     throw badRequest(RESET_LINK_INVALID)
   }
   const passwordHash = await Bun.password.hash(input.password)
-  db.transaction((tx) => {
+  await db.tx(async (tx) => {
+    const now = Date.now()
     // Spent atomically: of two concurrent uses of one link, only one changes the password.
-    const spent = tx
-      .update(passwordResetTokens)
-      .set({ usedAt: new Date() })
-      .where(and(eq(passwordResetTokens.id, tokenHash), isNull(passwordResetTokens.usedAt)))
-      .returning({ userId: passwordResetTokens.userId })
-      .get()
-    if (!spent) throw badRequest(RESET_LINK_INVALID)
-    const user = tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, spent.userId)).returning().get()!
-    invalidateUserSessions(tx, spent.userId)
-    recordAudit(tx, { actor: { id: user.id, fullName: user.fullName }, action: 'user.password_reset', entityType: 'user', entityId: user.id, cityId: user.cityId })
+    const spent = await tx.run<{ userId: number }>('update password_reset_tokens set used_at = ? where id = ? and used_at is null returning user_id as "userId"', [
+      now,
+      tokenHash,
+    ])
+    const userId = spent.rows[0]?.userId
+    if (userId === undefined) throw badRequest(RESET_LINK_INVALID)
+    const { rows } = await tx.run<{ id: number; fullName: string; cityId: number | null }>(
+      'update users set password_hash = ?, updated_at = ? where id = ? returning id, full_name as "fullName", city_id as "cityId"',
+      [passwordHash, now, userId],
+    )
+    const user = rows[0]!
+    await invalidateUserSessions(tx, userId)
+    await recordAudit(tx, { actor: { id: user.id, fullName: user.fullName }, action: 'user.password_reset', entityType: 'user', entityId: user.id, cityId: user.cityId })
   })
   return RESET_DONE
 }

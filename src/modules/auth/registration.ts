@@ -1,5 +1,3 @@
-import { and, eq, or } from 'drizzle-orm'
-import { cities, states, users } from '../../../db/schema'
 import type { AppContext } from '../../http/context'
 import { fieldError, unprocessable } from '../../http/errors'
 import { enforce } from '../../http/rate-limit'
@@ -7,7 +5,7 @@ import { ACCOUNT_MESSAGES as M } from '../../shared/account-rules'
 import { LIMITS } from '../../shared/constants'
 import { recordAudit } from '../audit/service'
 import { newRegistration, registrationReceived } from '../mail/templates'
-import { assertUniqueUser, insertUserWithDocument, INVALID_CITY, readIdDocument } from '../users/store'
+import { assertUniqueUser, insertUser, insertUserWithDocument, INVALID_CITY, readIdDocument } from '../users/store'
 import type { RegisterBody } from './model'
 import { normalizeEmail } from './service'
 
@@ -22,7 +20,7 @@ export const REGISTERED =
  */
 export async function register(ctx: AppContext, body: RegisterBody, ipAddress: string) {
   const { db, mail, config, limits } = ctx
-  enforce([[limits.registerByAddress, ipAddress]], 'registrations from this address')
+  await enforce([[limits.registerByAddress, ipAddress]], 'registrations from this address')
 
   const email = normalizeEmail(body.email)
   const fullName = body.full_name.trim()
@@ -31,36 +29,30 @@ export async function register(ctx: AppContext, body: RegisterBody, ipAddress: s
   if (phone && phone.length < LIMITS.phoneMin) throw fieldError('phone', M.phoneMin)
   const idCardNumber = body.id_card_number?.trim() || null
 
-  const city = db
-    .select({ id: cities.id, name: cities.name, stateName: states.name })
-    .from(cities)
-    .innerJoin(states, eq(cities.stateId, states.id))
-    .where(eq(cities.id, body.city_id))
-    .get()
+  const city = await db.get<{ id: number; name: string; stateName: string }>(
+    'select cities.id, cities.name, states.name as "stateName" from cities join states on states.id = cities.state_id where cities.id = ?',
+    [body.city_id],
+  )
   if (!city) throw unprocessable(INVALID_CITY)
-  assertUniqueUser(db, { email, idCardNumber })
+  await assertUniqueUser(db, { email, idCardNumber })
 
   const document = await readIdDocument(body.id_card_file, LIMITS.registrationFileBytes)
-  limits.registerByAddress.hit(ipAddress)
+  await limits.registerByAddress.hit(ipAddress)
   const passwordHash = await Bun.password.hash(body.password)
-  const user = await insertUserWithDocument(ctx, document, (tx, stored) => {
-    const user = tx
-      .insert(users)
-      .values({
-        email,
-        passwordHash,
-        fullName,
-        phone,
-        role: 'BROKER',
-        isActive: false,
-        registrationStatus: 'PENDING',
-        idCardNumber,
-        ...stored,
-        cityId: city.id,
-      })
-      .returning()
-      .get()
-    recordAudit(tx, {
+  const user = await insertUserWithDocument(ctx, document, async (tx, stored) => {
+    const user = await insertUser(tx, {
+      email,
+      passwordHash,
+      fullName,
+      phone,
+      role: 'BROKER',
+      isActive: false,
+      registrationStatus: 'PENDING',
+      idCardNumber,
+      ...stored,
+      cityId: city.id,
+    })
+    await recordAudit(tx, {
       actor: { id: user.id, fullName: user.fullName },
       action: 'user.register',
       entityType: 'user',
@@ -68,17 +60,12 @@ export async function register(ctx: AppContext, body: RegisterBody, ipAddress: s
       cityId: city.id,
       after: { email, full_name: fullName, phone, id_card_number: idCardNumber, city_id: city.id, id_card_document: stored.idCardDocumentType },
     })
-    const admins = tx
-      .select({ email: users.email })
-      .from(users)
-      .where(
-        and(
-          eq(users.isActive, true),
-          or(eq(users.role, 'MASTER_ADMIN'), and(eq(users.role, 'MODULE_ADMIN'), eq(users.cityId, city.id))),
-        ),
-      )
-      .all()
-    mail.send(
+    const admins = await tx.all<{ email: string }>(
+      "select email from users where is_active and (role = 'MASTER_ADMIN' or (role = 'MODULE_ADMIN' and city_id = ?))",
+      [city.id],
+    )
+    await mail.send(
+      tx,
       registrationReceived(config.publicUrl, user),
       ...admins.map((a) => newRegistration(config.publicUrl, a.email, { ...user, cityName: city.name, stateName: city.stateName })),
     )

@@ -1,8 +1,7 @@
-import { eq } from 'drizzle-orm'
-import { users } from '../../../db/schema'
 import type { AppContext } from '../../http/context'
 import { forbidden, unauthorized } from '../../http/errors'
-import { enforce } from '../../http/rate-limit'
+import { enforce, hitAll } from '../../http/rate-limit'
+import { USER_COLUMNS, userRow, type RawUser } from '../users/store'
 import { createSession } from './session'
 
 // Verifying against this when the email is unknown makes both failures take the same time.
@@ -29,16 +28,17 @@ export async function login({ db, limits }: AppContext, email: string, password:
     [limits.loginByAddress, meta.ipAddress],
     [limits.loginByAccount, account],
   ]
-  enforce(keys, 'failed sign-in attempts')
-  const user = db.select().from(users).where(eq(users.email, account)).get()
+  await enforce(keys, 'failed sign-in attempts')
+  const found = await db.get<RawUser>(`select ${USER_COLUMNS} from users where users.email = ?`, [account])
+  const user = found && userRow(found)
   const ok = await Bun.password.verify(password, user?.passwordHash.startsWith('$argon2') ? user.passwordHash : await dummy())
   if (!user || !ok) {
-    for (const [limiter, key] of keys) limiter.hit(key)
+    await hitAll(keys)
     throw unauthorized(WRONG_CREDENTIALS)
   }
-  limits.loginByAccount.reset(account)
+  await limits.loginByAccount.reset(account)
   if (user.registrationStatus === 'PENDING') throw forbidden(PENDING_APPROVAL)
   if (user.registrationStatus === 'REJECTED') throw forbidden(REGISTRATION_REJECTED)
   if (!user.isActive) throw forbidden(ACCOUNT_INACTIVE)
-  return { user, ...createSession(db, user.id, meta) }
+  return { user, ...(await createSession(db, user.id, meta)) }
 }

@@ -1,8 +1,8 @@
 import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding'
-import { eq, sql } from 'drizzle-orm'
-import type { Database } from '../../../db/client'
-import { sessions, users } from '../../../db/schema'
+import type { sessions } from '../../../db/schema'
+import type { Queryable } from '../../../db/sql'
 import { SESSION_DAYS } from '../../shared/constants'
+import { USER_COLUMNS, userRow, type RawUser, type User } from '../users/store'
 
 // Sessions the way lucia-auth.com teaches: a random token goes to the client, only its SHA-256 is stored.
 const DAY_MS = 86_400_000
@@ -11,7 +11,7 @@ const SESSION_MS = SESSION_DAYS * DAY_MS
 const RENEW_WITHIN_MS = SESSION_MS / 2
 
 export type Session = typeof sessions.$inferSelect
-export type SessionUser = typeof users.$inferSelect
+export type SessionUser = User
 
 export function generateSessionToken(): string {
   const bytes = new Uint8Array(20)
@@ -21,48 +21,75 @@ export function generateSessionToken(): string {
 
 export const sessionIdOf = (token: string) => Bun.SHA256.hash(token, 'hex')
 
-export function createSession(db: Database, userId: number, meta: { userAgent?: string | null; ipAddress?: string | null } = {}) {
+/** A new session's token and row, not yet stored (createSession stores it; test fixtures write it themselves). */
+export function newSession(userId: number, meta: { userAgent?: string | null; ipAddress?: string | null } = {}, now = Date.now()) {
   const token = generateSessionToken()
-  const session = db
-    .insert(sessions)
-    .values({ id: sessionIdOf(token), userId, expiresAt: new Date(Date.now() + SESSION_MS), userAgent: meta.userAgent ?? null, ipAddress: meta.ipAddress ?? null })
-    .returning()
-    .get()
+  const session: Session = {
+    id: sessionIdOf(token),
+    userId,
+    expiresAt: new Date(now + SESSION_MS),
+    createdAt: new Date(now),
+    userAgent: meta.userAgent ?? null,
+    ipAddress: meta.ipAddress ?? null,
+  }
   return { token, session }
 }
 
-// Every signed-in request runs this lookup: compiled once per database, not per request.
-const lookups = new WeakMap<Database, ReturnType<typeof prepareLookup>>()
-const prepareLookup = (db: Database) =>
-  db.select().from(sessions).innerJoin(users, eq(sessions.userId, users.id)).where(eq(sessions.id, sql.placeholder('id'))).prepare()
+export async function createSession(db: Queryable, userId: number, meta: { userAgent?: string | null; ipAddress?: string | null } = {}) {
+  const created = newSession(userId, meta)
+  const s = created.session
+  await db.run('insert into sessions (id, user_id, expires_at, created_at, user_agent, ip_address) values (?, ?, ?, ?, ?, ?)', [
+    s.id,
+    s.userId,
+    s.expiresAt.getTime(),
+    s.createdAt.getTime(),
+    s.userAgent,
+    s.ipAddress,
+  ])
+  return created
+}
+
+// Every signed-in request runs this one query (its text is fixed, so the compiled statement is reused).
+const LOOKUP = `select sessions.expires_at as "sessionExpiresAt", sessions.created_at as "sessionCreatedAt",
+  sessions.user_agent as "sessionUserAgent", sessions.ip_address as "sessionIpAddress", ${USER_COLUMNS}
+  from sessions join users on users.id = sessions.user_id where sessions.id = ?`
+
+type LookupRow = RawUser & { sessionExpiresAt: number | string; sessionCreatedAt: number | string; sessionUserAgent: string | null; sessionIpAddress: string | null }
 
 /** The session and its user for a token, extending the session when due; null when unknown or expired. */
-export function validateSessionToken(db: Database, token: string): { session: Session; user: SessionUser; renewed: boolean } | null {
-  let lookup = lookups.get(db)
-  if (!lookup) lookups.set(db, (lookup = prepareLookup(db)))
+export async function validateSessionToken(db: Queryable, token: string): Promise<{ session: Session; user: SessionUser; renewed: boolean } | null> {
+  const id = sessionIdOf(token)
   // Lookup by the hash's primary key: no comparison of secrets in user space, so nothing to time.
-  const row = lookup.get({ id: sessionIdOf(token) })
+  const row = await db.get<LookupRow>(LOOKUP, [id])
   if (!row) return null
-  const { sessions: session, users: user } = row
+  const { sessionExpiresAt, sessionCreatedAt, sessionUserAgent, sessionIpAddress, ...user } = row
+  const session: Session = {
+    id,
+    userId: user.id,
+    expiresAt: new Date(Number(sessionExpiresAt)),
+    createdAt: new Date(Number(sessionCreatedAt)),
+    userAgent: sessionUserAgent,
+    ipAddress: sessionIpAddress,
+  }
   const now = Date.now()
   if (now >= session.expiresAt.getTime()) {
-    db.delete(sessions).where(eq(sessions.id, session.id)).run()
+    await db.run('delete from sessions where id = ?', [id])
     return null
   }
   let renewed = false
   if (session.expiresAt.getTime() - now < RENEW_WITHIN_MS) {
     session.expiresAt = new Date(now + SESSION_MS)
-    db.update(sessions).set({ expiresAt: session.expiresAt }).where(eq(sessions.id, session.id)).run()
+    await db.run('update sessions set expires_at = ? where id = ?', [session.expiresAt.getTime(), id])
     renewed = true
   }
-  return { session, user, renewed }
+  return { session, user: userRow(user), renewed }
 }
 
-export function invalidateSession(db: Database, sessionId: string): void {
-  db.delete(sessions).where(eq(sessions.id, sessionId)).run()
+export async function invalidateSession(db: Queryable, sessionId: string): Promise<void> {
+  await db.run('delete from sessions where id = ?', [sessionId])
 }
 
 /** Ends every session of a user: on deactivation, rejection and password change. */
-export function invalidateUserSessions(db: Pick<Database, 'delete'>, userId: number): void {
-  db.delete(sessions).where(eq(sessions.userId, userId)).run()
+export async function invalidateUserSessions(db: Queryable, userId: number): Promise<void> {
+  await db.run('delete from sessions where user_id = ?', [userId])
 }

@@ -9,8 +9,8 @@ import { ForgotPasswordPage, LoginPage, RegisterPage, ResetPasswordPage } from '
 export const loginPage = (redirectTo: string) => renderPage(createElement(LoginPage, { redirectTo }), { title: 'Login' })
 
 // Countries are read per request, so the first view's select is complete and current.
-export const registerPage = (ctx: AppContext) =>
-  renderPage(createElement(RegisterPage, { countries: listCountries(ctx.db).map(({ id, name }) => ({ id, name })) }), { title: 'Register' })
+export const registerPage = async (ctx: AppContext) =>
+  renderPage(createElement(RegisterPage, { countries: (await listCountries(ctx.db)).map(({ id, name }) => ({ id, name })) }), { title: 'Register' })
 
 export const forgotPasswordPage = () => renderPage(createElement(ForgotPasswordPage), { title: 'Forgot password' })
 

@@ -1,8 +1,6 @@
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { isNotNull } from 'drizzle-orm'
-import type { Database } from '../../../db/client'
-import { users } from '../../../db/schema'
+import type { Queryable } from '../../../db/sql'
 
 /** A document type the app accepts, known by the file's first bytes (its name and declared type are not trusted). */
 export type DocumentType = { mime: 'image/jpeg' | 'image/png' | 'application/pdf'; ext: 'jpg' | 'png' | 'pdf' }
@@ -57,10 +55,9 @@ export class DocumentStore {
   }
 
   /** Removes files no user points at (and unfinished writes) older than a minute: left by a crash mid-registration. */
-  sweepOrphans(db: Database): number {
-    const referenced = new Set(
-      db.select({ doc: users.idCardDocument }).from(users).where(isNotNull(users.idCardDocument)).all().map((r) => r.doc),
-    )
+  async sweepOrphans(db: Queryable): Promise<number> {
+    const rows = await db.all<{ doc: string }>('select id_card_document as doc from users where id_card_document is not null')
+    const referenced = new Set(rows.map((r) => r.doc))
     const cutoff = Date.now() - 60_000
     let removed = 0
     for (const entry of readdirSync(this.dir)) {

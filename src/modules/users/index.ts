@@ -68,7 +68,7 @@ export const usersApi = (ctx: AppContext) => {
         },
       },
     )
-    .patch('/:id', ({ params, body, user }) => (updateUser(ctx, user, params.id, body), describe(params.id, user)), {
+    .patch('/:id', async ({ params, body, user }) => (await updateUser(ctx, user, params.id, body), describe(params.id, user)), {
       permission: 'manage:user:city',
       params: UserIdParams,
       body: UpdateUserBody,
@@ -77,7 +77,7 @@ export const usersApi = (ctx: AppContext) => {
     })
     .patch(
       '/:id/activation',
-      ({ params, body, user }) => (setUserActive(ctx, user, params.id, body.is_active, body.reason), describe(params.id, user)),
+      async ({ params, body, user }) => (await setUserActive(ctx, user, params.id, body.is_active, body.reason), describe(params.id, user)),
       {
         permission: 'manage:user:city',
         params: UserIdParams,
@@ -93,7 +93,7 @@ export const usersApi = (ctx: AppContext) => {
     .get(
       '/:id/id-card',
       async ({ params, user }) => {
-        const { file, type, filename } = readIdCard(ctx, user, params.id)
+        const { file, type, filename } = await readIdCard(ctx, user, params.id)
         if (!(await file.exists())) return new Response(JSON.stringify({ detail: 'The ID card document file is missing' }), { status: 404, headers: { 'content-type': 'application/json' } })
         return new Response(file, {
           headers: {
@@ -115,7 +115,7 @@ export const usersApi = (ctx: AppContext) => {
         },
       },
     )
-    .post('/:id/approve', ({ params, user }) => (approveUser(ctx, user, params.id), describe(params.id, user)), {
+    .post('/:id/approve', async ({ params, user }) => (await approveUser(ctx, user, params.id), describe(params.id, user)), {
       permission: 'manage:user:city',
       params: UserIdParams,
       response: { 200: User, ...errors },
@@ -125,7 +125,7 @@ export const usersApi = (ctx: AppContext) => {
         description: 'PENDING or REJECTED → APPROVED and active (a rejected user can be approved later); the user is told by mail. 409 when already approved.',
       },
     })
-    .post('/:id/reject', ({ params, query, user }) => (rejectUser(ctx, user, params.id, query.reason), describe(params.id, user)), {
+    .post('/:id/reject', async ({ params, query, user }) => (await rejectUser(ctx, user, params.id, query.reason), describe(params.id, user)), {
       permission: 'manage:user:city',
       params: UserIdParams,
       query: RejectQuery,

@@ -1,53 +1,64 @@
-import { and, count, desc, eq, or, sql, type SQL } from 'drizzle-orm'
-import type { Database } from '../../../db/client'
-import { cities, countries, states, users } from '../../../db/schema'
+import type { Clause, Param, Queryable } from '../../../db/sql'
 import type { Actor } from '../../http/auth'
 import { scopeOf, type Scope, type ScopeAction } from '../../policy/scope'
 import { forbidden, notFound } from '../../http/errors'
 import type { PendingApprovals, User, UserList, UserListQuery } from './model'
 
-type Row = typeof users.$inferSelect
-
-const columns = {
-  user: users,
-  cityName: cities.name,
-  stateId: states.id,
-  stateName: states.name,
-  countryId: countries.id,
-  countryName: countries.name,
+/** A user with their place, as the lists and the one-user answer read it. */
+type Row = {
+  id: number
+  email: string
+  full_name: string
+  phone: string | null
+  role: User['role']
+  is_active: unknown
+  registration_status: User['registration_status']
+  rejection_reason: string | null
+  id_card_number: string | null
+  id_card_document: string | null
+  id_card_document_type: string | null
+  city_id: number | null
+  created_at: number | string
+  city_name: string | null
+  state_id: number | null
+  state_name: string | null
+  country_id: number | null
+  country_name: string | null
 }
 
-const withPlace = (db: Database) =>
-  db
-    .select(columns)
-    .from(users)
-    .leftJoin(cities, eq(users.cityId, cities.id))
-    .leftJoin(states, eq(cities.stateId, states.id))
-    .leftJoin(countries, eq(states.countryId, countries.id))
+const COLUMNS = `users.id, users.email, users.full_name, users.phone, users.role, users.is_active, users.registration_status,
+  users.rejection_reason, users.id_card_number, users.id_card_document, users.id_card_document_type, users.city_id,
+  users.created_at, cities.name as city_name, states.id as state_id, states.name as state_name, countries.id as country_id,
+  countries.name as country_name`
 
-const documentUrl = (u: Row) => (u.idCardDocument ? `/api/users/${u.id}/id-card` : null)
+const WITH_PLACE = `from users
+  left join cities on cities.id = users.city_id
+  left join states on states.id = cities.state_id
+  left join countries on countries.id = states.country_id`
 
-function toUser(r: { user: Row; cityName: string | null; stateId: number | null; stateName: string | null; countryId: number | null; countryName: string | null }): User {
-  const u = r.user
+const documentUrl = (u: Pick<Row, 'id' | 'id_card_document'>) => (u.id_card_document ? `/api/users/${u.id}/id-card` : null)
+const isoOf = (ms: number | string) => new Date(Number(ms)).toISOString()
+
+function toUser(r: Row): User {
   return {
-    id: u.id,
-    email: u.email,
-    full_name: u.fullName,
-    phone: u.phone,
-    role: u.role,
-    is_active: u.isActive,
-    registration_status: u.registrationStatus,
-    rejection_reason: u.rejectionReason,
-    id_card_number: u.idCardNumber,
-    id_card_document_url: documentUrl(u),
-    id_card_document_type: u.idCardDocument ? u.idCardDocumentType : null,
-    city_id: u.cityId,
-    city_name: r.cityName,
-    state_id: r.stateId,
-    state_name: r.stateName,
-    country_id: r.countryId,
-    country_name: r.countryName,
-    created_at: u.createdAt.toISOString(),
+    id: r.id,
+    email: r.email,
+    full_name: r.full_name,
+    phone: r.phone,
+    role: r.role,
+    is_active: Boolean(r.is_active),
+    registration_status: r.registration_status,
+    rejection_reason: r.rejection_reason,
+    id_card_number: r.id_card_number,
+    id_card_document_url: documentUrl(r),
+    id_card_document_type: r.id_card_document ? r.id_card_document_type : null,
+    city_id: r.city_id,
+    city_name: r.city_name,
+    state_id: r.state_id,
+    state_name: r.state_name,
+    country_id: r.country_id,
+    country_name: r.country_name,
+    created_at: isoOf(r.created_at),
   }
 }
 
@@ -58,92 +69,101 @@ type UserViewer = Pick<Actor, 'id' | 'role' | 'cityId'>
  * The users scope as SQL, the one place it becomes a condition: a master admin everyone, a module admin the brokers
  * of their own city, a broker themself, nobody else. Every read and change of users goes through this.
  */
-export function scopeWhere(s: Scope): SQL | undefined {
+export function scopeWhere(s: Scope): Clause | undefined {
   switch (s.kind) {
     case 'all':
       return undefined
     case 'city':
-      return s.onlyRole ? and(eq(users.role, s.onlyRole), eq(users.cityId, s.cityId)) : eq(users.cityId, s.cityId)
+      return s.onlyRole ? { sql: 'users.role = ? and users.city_id = ?', params: [s.onlyRole, s.cityId] } : { sql: 'users.city_id = ?', params: [s.cityId] }
     case 'own':
     case 'all-but-others-suspended':
-      return eq(users.id, s.userId)
+      return { sql: 'users.id = ?', params: [s.userId] }
     case 'none':
-      return eq(users.id, -1)
+      return { sql: 'users.id = ?', params: [-1] }
   }
 }
 
 /** The rows an actor may see (or, with `manage`, change). */
 export const visibleTo = (actor: UserViewer, action: ScopeAction = 'read') => scopeWhere(scopeOf(actor, 'user', action))
 
+/** `where` and the conditions given, each in parentheses; nothing when none is. */
+export function where(...conditions: (Clause | undefined | null | false)[]): Clause {
+  const given = conditions.filter((c): c is Clause => !!c)
+  if (given.length === 0) return { sql: '', params: [] }
+  return { sql: `where ${given.map((c) => `(${c.sql})`).join(' and ')}`, params: given.flatMap((c) => c.params) }
+}
+
+const is = (sql: string, value: Param | undefined): Clause | null => (value === undefined ? null : { sql, params: [value] })
+
 // LIKE with the user's text taken literally: % and _ are data, not wildcards.
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`)
-const contains = (column: SQL | typeof users.email, text: string) => sql`${column} like ${`%${escapeLike(text)}%`} escape '\\'`
 
-export function listUsers(db: Database, actor: UserViewer, q: UserListQuery): UserList {
+export async function listUsers(db: Queryable, actor: UserViewer, q: UserListQuery): Promise<UserList> {
   const page = q.page ?? 1
   const perPage = q.per_page ?? 50
   const search = q.search?.trim().toLowerCase()
-  const where = and(
+  const pattern = search ? `%${escapeLike(search)}%` : null
+  const filter = where(
     visibleTo(actor),
-    q.role ? eq(users.role, q.role) : undefined,
-    q.city_id ? eq(users.cityId, q.city_id) : undefined,
-    q.state_id ? eq(cities.stateId, q.state_id) : undefined,
-    q.country_id ? eq(states.countryId, q.country_id) : undefined,
-    q.is_active === undefined ? undefined : eq(users.isActive, q.is_active),
-    q.registration_status ? eq(users.registrationStatus, q.registration_status) : undefined,
-    search
-      ? or(contains(sql`lower(${users.fullName})`, search), contains(users.email, search), contains(sql`lower(${users.idCardNumber})`, search))
-      : undefined,
+    is('users.role = ?', q.role || undefined),
+    is('users.city_id = ?', q.city_id || undefined),
+    is('cities.state_id = ?', q.state_id || undefined),
+    is('states.country_id = ?', q.country_id || undefined),
+    q.is_active !== undefined && { sql: q.is_active ? 'users.is_active' : 'not users.is_active', params: [] },
+    is('users.registration_status = ?', q.registration_status || undefined),
+    !!pattern && {
+      sql: `lower(users.full_name) like ? escape '\\' or users.email like ? escape '\\' or lower(users.id_card_number) like ? escape '\\'`,
+      params: [pattern, pattern, pattern],
+    },
   )
-  const total = db
-    .select({ n: count() })
-    .from(users)
-    .leftJoin(cities, eq(users.cityId, cities.id))
-    .leftJoin(states, eq(cities.stateId, states.id))
-    .where(where)
-    .get()!.n
-  const rows = withPlace(db)
-    .where(where)
-    .orderBy(desc(users.createdAt), desc(users.id))
-    .limit(perPage)
-    .offset((page - 1) * perPage)
-    .all()
+  const [counted, rows] = await Promise.all([
+    db.get<{ n: number }>(
+      `select count(*) as n from users left join cities on cities.id = users.city_id left join states on states.id = cities.state_id ${filter.sql}`,
+      filter.params,
+    ),
+    db.all<Row>(`select ${COLUMNS} ${WITH_PLACE} ${filter.sql} order by users.created_at desc, users.id desc limit ? offset ?`, [
+      ...filter.params,
+      perPage,
+      (page - 1) * perPage,
+    ]),
+  ])
+  const total = Number(counted!.n)
   return { users: rows.map(toUser), page, per_page: perPage, total, total_pages: Math.ceil(total / perPage) }
 }
 
 /** One user as the actor may see them: admins within their scope (others are "not found"), a broker only themself. */
-export function getUser(db: Database, actor: UserViewer, id: number): User {
+export async function getUser(db: Queryable, actor: UserViewer, id: number): Promise<User> {
   const scope = scopeOf(actor, 'user')
   if (scope.kind === 'own' && actor.id !== id) throw forbidden("You don't have permission to see other users")
-  const row = withPlace(db)
-    .where(and(eq(users.id, id), actor.id === id ? undefined : scopeWhere(scope)))
-    .get()
+  const filter = where({ sql: 'users.id = ?', params: [id] }, actor.id !== id && scopeWhere(scope))
+  const row = await db.get<Row>(`select ${COLUMNS} ${WITH_PLACE} ${filter.sql}`, filter.params)
   if (!row) throw notFound('User not found')
   return toUser(row)
 }
 
+const PENDING: Clause = { sql: "users.registration_status = 'PENDING'", params: [] }
+
 /** Registrations waiting for the actor, oldest first (first come, first served). */
-export function listPending(db: Database, actor: UserViewer): PendingApprovals {
-  const rows = withPlace(db)
-    .where(and(eq(users.registrationStatus, 'PENDING'), visibleTo(actor)))
-    .orderBy(users.createdAt, users.id)
-    .all()
+export async function listPending(db: Queryable, actor: UserViewer): Promise<PendingApprovals> {
+  const filter = where(PENDING, visibleTo(actor))
+  const rows = await db.all<Row>(`select ${COLUMNS} ${WITH_PLACE} ${filter.sql} order by users.created_at, users.id`, filter.params)
   return {
     total: rows.length,
     pending_users: rows.map((r) => ({
-      id: r.user.id,
-      full_name: r.user.fullName,
-      email: r.user.email,
-      phone: r.user.phone,
-      city_name: r.cityName,
-      state_name: r.stateName,
-      created_at: r.user.createdAt.toISOString(),
-      id_card_number: r.user.idCardNumber,
-      id_card_document_url: documentUrl(r.user),
+      id: r.id,
+      full_name: r.full_name,
+      email: r.email,
+      phone: r.phone,
+      city_name: r.city_name,
+      state_name: r.state_name,
+      created_at: isoOf(r.created_at),
+      id_card_number: r.id_card_number,
+      id_card_document_url: documentUrl(r),
     })),
   }
 }
 
-export function countPending(db: Database, actor: UserViewer): number {
-  return db.select({ n: count() }).from(users).where(and(eq(users.registrationStatus, 'PENDING'), visibleTo(actor))).get()!.n
+export async function countPending(db: Queryable, actor: UserViewer): Promise<number> {
+  const filter = where(PENDING, visibleTo(actor))
+  return Number((await db.get<{ n: number }>(`select count(*) as n from users ${filter.sql}`, filter.params))!.n)
 }

@@ -1,5 +1,4 @@
-import { and, count, eq, ne } from 'drizzle-orm'
-import { cities, users } from '../../../db/schema'
+import type { Param, Queryable } from '../../../db/sql'
 import type { Actor } from '../../http/auth'
 import { scopeOf } from '../../policy/scope'
 import type { AppContext } from '../../http/context'
@@ -12,10 +11,8 @@ import { extensionOf } from '../documents/store'
 import { registrationApproved, registrationRejected } from '../mail/templates'
 import { NO_ID_CARD_DOCUMENT } from '../../../islands/users/user-format'
 import type { CreateUserBody, UpdateUserBody } from './model'
-import { visibleTo } from './read'
-import { assertUniqueUser, duplicateUser, insertUserWithDocument, INVALID_CITY, readIdDocument } from './store'
-
-type User = typeof users.$inferSelect
+import { visibleTo, where } from './read'
+import { assertUniqueUser, duplicateUser, insertUser, insertUserWithDocument, INVALID_CITY, readIdDocument, USER_COLUMNS, userRow, type RawUser, type User } from './store'
 
 /** What the audit trail keeps of a user: never the password hash or the document's file name. */
 export const auditView = (u: User) => ({
@@ -32,17 +29,25 @@ export const auditView = (u: User) => ({
 /**
  * The user the actor may manage: a master admin anyone; a module admin only brokers of their own city.
  * Anyone else's user is "not found" to a module admin, so ids of other cities reveal nothing.
+ * The changes below read it in their transaction, so the checks they make of it still hold when they write.
  */
-export function managedUser({ db }: AppContext, actor: Actor, id: number): User {
-  const user = db.select().from(users).where(and(eq(users.id, id), visibleTo(actor, 'manage'))).get()
-  if (!user) throw notFound('User not found')
-  return user
+export async function managedUser(db: Queryable, actor: Actor, id: number): Promise<User> {
+  const filter = where({ sql: 'users.id = ?', params: [id] }, visibleTo(actor, 'manage'))
+  const row = await db.get<RawUser>(`select ${USER_COLUMNS} from users ${filter.sql}`, filter.params)
+  if (!row) throw notFound('User not found')
+  return userRow(row)
+}
+
+/** Sets columns of one user (names from this file only, never from input) and answers the row as it now is. */
+async function updateRow(tx: Queryable, id: number, set: string, params: Param[]): Promise<User> {
+  const { rows } = await tx.run<RawUser>(`update users set ${set}, updated_at = ? where id = ? returning ${USER_COLUMNS}`, [...params, Date.now(), id])
+  return userRow(rows[0]!)
 }
 
 const actorOf = (a: Actor) => ({ id: a.id, fullName: a.fullName })
 
-function assertCity(ctx: AppContext, cityId: number) {
-  if (!ctx.db.select({ id: cities.id }).from(cities).where(eq(cities.id, cityId)).get()) throw unprocessable(INVALID_CITY)
+async function assertCity(db: Queryable, cityId: number) {
+  if (!(await db.get('select id from cities where id = ?', [cityId]))) throw unprocessable(INVALID_CITY)
 }
 
 /**
@@ -62,57 +67,54 @@ export async function createUser(ctx: AppContext, actor: Actor, body: CreateUser
   const idCardNumber = body.id_card_number?.trim() || null
   if (!fullName) throw unprocessable('Full name is required')
   if (!phone) throw unprocessable('Phone number is required')
-  assertCity(ctx, cityId)
-  assertUniqueUser(ctx.db, { email, idCardNumber })
+  await assertCity(ctx.db, cityId)
+  await assertUniqueUser(ctx.db, { email, idCardNumber })
 
   const document = await readIdDocument(body.id_card_document, LIMITS.adminUploadFileBytes)
   const passwordHash = await Bun.password.hash(body.password)
-  return insertUserWithDocument(ctx, document, (tx, stored) => {
-    const user = tx
-      .insert(users)
-      .values({
-        email,
-        passwordHash,
-        fullName,
-        phone,
-        role: body.role,
-        isActive: true,
-        registrationStatus: 'APPROVED',
-        idCardNumber,
-        ...stored,
-        cityId,
-      })
-      .returning()
-      .get()
-    recordAudit(tx, { actor: actorOf(actor), action: 'user.create', entityType: 'user', entityId: user.id, cityId, after: auditView(user) })
+  return insertUserWithDocument(ctx, document, async (tx, stored) => {
+    const user = await insertUser(tx, {
+      email,
+      passwordHash,
+      fullName,
+      phone,
+      role: body.role,
+      isActive: true,
+      registrationStatus: 'APPROVED',
+      idCardNumber,
+      ...stored,
+      cityId,
+    })
+    await recordAudit(tx, { actor: actorOf(actor), action: 'user.create', entityType: 'user', entityId: user.id, cityId, after: auditView(user) })
     return user
   })
 }
 
 /** Edits name, phone and ID card number; the city only by a master admin (the original's Edit only logged). */
-export function updateUser(ctx: AppContext, actor: Actor, id: number, body: UpdateUserBody): User {
-  const before = managedUser(ctx, actor, id)
-  const changes: Partial<typeof users.$inferInsert> = {}
-  if (body.full_name !== undefined) {
-    changes.fullName = body.full_name.trim()
-    if (!changes.fullName) throw unprocessable('Full name is required')
-  }
-  if (body.phone !== undefined) {
-    changes.phone = body.phone.trim()
-    if (!changes.phone) throw unprocessable('Phone number is required')
-  }
-  if (body.id_card_number !== undefined) changes.idCardNumber = body.id_card_number?.trim() || null
-  if (body.city_id !== undefined && body.city_id !== before.cityId) {
-    if (scopeOf(actor, 'user', 'manage').kind !== 'all') throw forbidden('Only master admins can move a user to another city')
-    assertCity(ctx, body.city_id)
-    changes.cityId = body.city_id
-  }
-  assertUniqueUser(ctx.db, { idCardNumber: changes.idCardNumber }, id)
-  if (Object.keys(changes).length === 0) return before
+export async function updateUser(ctx: AppContext, actor: Actor, id: number, body: UpdateUserBody): Promise<User> {
   try {
-    return ctx.db.transaction((tx) => {
-      const after = tx.update(users).set({ ...changes, updatedAt: new Date() }).where(eq(users.id, id)).returning().get()!
-      recordAudit(tx, { actor: actorOf(actor), action: 'user.update', entityType: 'user', entityId: id, cityId: after.cityId, before: auditView(before), after: auditView(after) })
+    return await ctx.db.tx(async (tx) => {
+      const before = await managedUser(tx, actor, id)
+      const changes: { full_name?: string; phone?: string; id_card_number?: string | null; city_id?: number } = {}
+      if (body.full_name !== undefined) {
+        changes.full_name = body.full_name.trim()
+        if (!changes.full_name) throw unprocessable('Full name is required')
+      }
+      if (body.phone !== undefined) {
+        changes.phone = body.phone.trim()
+        if (!changes.phone) throw unprocessable('Phone number is required')
+      }
+      if (body.id_card_number !== undefined) changes.id_card_number = body.id_card_number?.trim() || null
+      if (body.city_id !== undefined && body.city_id !== before.cityId) {
+        if (scopeOf(actor, 'user', 'manage').kind !== 'all') throw forbidden('Only master admins can move a user to another city')
+        await assertCity(tx, body.city_id)
+        changes.city_id = body.city_id
+      }
+      await assertUniqueUser(tx, { idCardNumber: changes.id_card_number }, id)
+      const columns = Object.keys(changes) as (keyof typeof changes)[]
+      if (columns.length === 0) return before
+      const after = await updateRow(tx, id, columns.map((c) => `${c} = ?`).join(', '), columns.map((c) => changes[c] ?? null))
+      await recordAudit(tx, { actor: actorOf(actor), action: 'user.update', entityType: 'user', entityId: id, cityId: after.cityId, before: auditView(before), after: auditView(after) })
       return after
     })
   } catch (e) {
@@ -121,18 +123,13 @@ export function updateUser(ctx: AppContext, actor: Actor, id: number, body: Upda
 }
 
 /** PENDING (or earlier REJECTED) → APPROVED and active; the user is told by mail. */
-export function approveUser(ctx: AppContext, actor: Actor, id: number): User {
-  const before = managedUser(ctx, actor, id)
-  if (before.registrationStatus === 'APPROVED') throw conflict('This user is already approved')
-  const after = ctx.db.transaction((tx) => {
-    const after = tx
-      .update(users)
-      .set({ registrationStatus: 'APPROVED', isActive: true, rejectionReason: null, updatedAt: new Date() })
-      .where(eq(users.id, id))
-      .returning()
-      .get()!
-    recordAudit(tx, { actor: actorOf(actor), action: 'user.approve', entityType: 'user', entityId: id, cityId: after.cityId, before: auditView(before), after: auditView(after) })
-    ctx.mail.send(registrationApproved(ctx.config.publicUrl, after))
+export async function approveUser(ctx: AppContext, actor: Actor, id: number): Promise<User> {
+  const after = await ctx.db.tx(async (tx) => {
+    const before = await managedUser(tx, actor, id)
+    if (before.registrationStatus === 'APPROVED') throw conflict('This user is already approved')
+    const after = await updateRow(tx, id, "registration_status = 'APPROVED', is_active = ?, rejection_reason = null", [true])
+    await recordAudit(tx, { actor: actorOf(actor), action: 'user.approve', entityType: 'user', entityId: id, cityId: after.cityId, before: auditView(before), after: auditView(after) })
+    await ctx.mail.send(tx, registrationApproved(ctx.config.publicUrl, after))
     return after
   })
   ctx.pending.changed()
@@ -140,21 +137,16 @@ export function approveUser(ctx: AppContext, actor: Actor, id: number): User {
 }
 
 /** PENDING → REJECTED and inactive, the reason kept; sessions end and the user is told by mail. */
-export function rejectUser(ctx: AppContext, actor: Actor, id: number, reason?: string | null): User {
-  const before = managedUser(ctx, actor, id)
-  if (before.registrationStatus !== 'PENDING')
-    throw conflict(`Only a pending registration can be rejected; this one is ${before.registrationStatus.toLowerCase()}`)
+export async function rejectUser(ctx: AppContext, actor: Actor, id: number, reason?: string | null): Promise<User> {
   const why = reason?.trim() || null
-  const after = ctx.db.transaction((tx) => {
-    const after = tx
-      .update(users)
-      .set({ registrationStatus: 'REJECTED', isActive: false, rejectionReason: why, updatedAt: new Date() })
-      .where(eq(users.id, id))
-      .returning()
-      .get()!
-    invalidateUserSessions(tx, id)
-    recordAudit(tx, { actor: actorOf(actor), action: 'user.reject', entityType: 'user', entityId: id, cityId: after.cityId, before: auditView(before), after: auditView(after), reason: why })
-    ctx.mail.send(registrationRejected(ctx.config.publicUrl, after, why))
+  const after = await ctx.db.tx(async (tx) => {
+    const before = await managedUser(tx, actor, id)
+    if (before.registrationStatus !== 'PENDING')
+      throw conflict(`Only a pending registration can be rejected; this one is ${before.registrationStatus.toLowerCase()}`)
+    const after = await updateRow(tx, id, "registration_status = 'REJECTED', is_active = ?, rejection_reason = ?", [false, why])
+    await invalidateUserSessions(tx, id)
+    await recordAudit(tx, { actor: actorOf(actor), action: 'user.reject', entityType: 'user', entityId: id, cityId: after.cityId, before: auditView(before), after: auditView(after), reason: why })
+    await ctx.mail.send(tx, registrationRejected(ctx.config.publicUrl, after, why))
     return after
   })
   ctx.pending.changed()
@@ -162,23 +154,20 @@ export function rejectUser(ctx: AppContext, actor: Actor, id: number, reason?: s
 }
 
 /** Activates or deactivates; deactivation ends every session of the user at once. */
-export function setUserActive(ctx: AppContext, actor: Actor, id: number, isActive: boolean, reason?: string | null): User {
-  const before = managedUser(ctx, actor, id)
-  if (!isActive && before.id === actor.id) throw forbidden('You cannot deactivate your own account')
-  if (isActive && before.registrationStatus !== 'APPROVED')
-    throw conflict('This registration has not been approved: approve it instead of activating it')
-  if (!isActive && before.role === 'MASTER_ADMIN') {
-    const others = ctx.db
-      .select({ n: count() })
-      .from(users)
-      .where(and(eq(users.role, 'MASTER_ADMIN'), eq(users.isActive, true), ne(users.id, id)))
-      .get()!.n
-    if (others === 0) throw conflict('The last active master admin cannot be deactivated')
-  }
-  return ctx.db.transaction((tx) => {
-    const after = tx.update(users).set({ isActive, updatedAt: new Date() }).where(eq(users.id, id)).returning().get()!
-    if (!isActive) invalidateUserSessions(tx, id)
-    recordAudit(tx, {
+export async function setUserActive(ctx: AppContext, actor: Actor, id: number, isActive: boolean, reason?: string | null): Promise<User> {
+  return ctx.db.tx(async (tx) => {
+    const before = await managedUser(tx, actor, id)
+    if (!isActive && before.id === actor.id) throw forbidden('You cannot deactivate your own account')
+    if (isActive && before.registrationStatus !== 'APPROVED')
+      throw conflict('This registration has not been approved: approve it instead of activating it')
+    if (!isActive && before.role === 'MASTER_ADMIN') {
+      // Counted in the transaction: two admins deactivating the last two others at once cannot both succeed.
+      const others = await tx.get<{ n: number }>("select count(*) as n from users where role = 'MASTER_ADMIN' and is_active and id <> ?", [id])
+      if (Number(others!.n) === 0) throw conflict('The last active master admin cannot be deactivated')
+    }
+    const after = await updateRow(tx, id, 'is_active = ?', [isActive])
+    if (!isActive) await invalidateUserSessions(tx, id)
+    await recordAudit(tx, {
       actor: actorOf(actor),
       action: isActive ? 'user.activate' : 'user.deactivate',
       entityType: 'user',
@@ -193,11 +182,11 @@ export function setUserActive(ctx: AppContext, actor: Actor, id: number, isActiv
 }
 
 /** The identity document of a user the actor may manage, for download; each view is written to the audit trail. */
-export function readIdCard(ctx: AppContext, actor: Actor, id: number) {
-  const user = managedUser(ctx, actor, id)
+export async function readIdCard(ctx: AppContext, actor: Actor, id: number) {
+  const user = await managedUser(ctx.db, actor, id)
   const file = ctx.documents.file(user.idCardDocument)
   if (!file) throw notFound(NO_ID_CARD_DOCUMENT)
-  recordAudit(ctx.db, { actor: actorOf(actor), action: 'user.id_card_view', entityType: 'user', entityId: id, cityId: user.cityId })
+  await recordAudit(ctx.db, { actor: actorOf(actor), action: 'user.id_card_view', entityType: 'user', entityId: id, cityId: user.cityId })
   const type = user.idCardDocumentType ?? 'application/octet-stream'
   const filename = `${user.fullName.trim().replace(/\s+/g, '_').replace(/[^\w.-]/g, '') || 'user'}_id_card.${extensionOf(type)}`
   return { file, type, filename }

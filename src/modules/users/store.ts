@@ -1,6 +1,5 @@
-import { and, eq, ne } from 'drizzle-orm'
-import type { Database } from '../../../db/client'
-import { users } from '../../../db/schema'
+import type { users } from '../../../db/schema'
+import type { Queryable } from '../../../db/sql'
 import type { AppContext } from '../../http/context'
 import { conflict, HttpError, unprocessable } from '../../http/errors'
 import { detectDocumentType, type DocumentType } from '../documents/store'
@@ -12,9 +11,41 @@ export const INVALID_CITY = 'invalid city'
 export const FILE_TOO_LARGE = 'file too large'
 export const FILE_TYPE_NOT_ALLOWED = 'file type not allowed'
 
-type User = typeof users.$inferSelect
-type Tx = Parameters<Parameters<Database['transaction']>[0]>[0]
+/** A user row as the services, sessions and the audit trail see it: camelCase, times as Dates, the flag a boolean. */
+export type User = typeof users.$inferSelect
 export type IdDocument = { bytes: Uint8Array; type: DocumentType }
+
+/** Every column of `users`, named as `User` names them (in its order). */
+export const USER_COLUMNS = `users.id, users.email, users.password_hash as "passwordHash", users.full_name as "fullName", users.phone,
+  users.role, users.is_active as "isActive", users.registration_status as "registrationStatus",
+  users.rejection_reason as "rejectionReason", users.id_card_number as "idCardNumber",
+  users.id_card_document as "idCardDocument", users.id_card_document_type as "idCardDocumentType", users.city_id as "cityId",
+  users.created_at as "createdAt", users.updated_at as "updatedAt"`
+
+export type RawUser = Omit<User, 'isActive' | 'createdAt' | 'updatedAt'> & { isActive: unknown; createdAt: number | string; updatedAt: number | string }
+
+/** A row read with USER_COLUMNS as a `User`. */
+export const userRow = (r: RawUser): User => ({
+  ...r,
+  isActive: Boolean(r.isActive),
+  createdAt: new Date(Number(r.createdAt)),
+  updatedAt: new Date(Number(r.updatedAt)),
+})
+
+export type NewUser = Pick<User, 'email' | 'passwordHash' | 'fullName' | 'phone' | 'role' | 'isActive' | 'registrationStatus' | 'idCardNumber' | 'cityId'>
+export type StoredDocument = { idCardDocument: string | null; idCardDocumentType: string | null }
+
+/** Inserts a user and answers the stored row. */
+export async function insertUser(tx: Queryable, u: NewUser & StoredDocument): Promise<User> {
+  const now = Date.now()
+  const { rows } = await tx.run<RawUser>(
+    `insert into users (email, password_hash, full_name, phone, role, is_active, registration_status, id_card_number,
+       id_card_document, id_card_document_type, city_id, created_at, updated_at)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning ${USER_COLUMNS}`,
+    [u.email, u.passwordHash, u.fullName, u.phone, u.role, u.isActive, u.registrationStatus, u.idCardNumber, u.idCardDocument, u.idCardDocumentType, u.cityId, now, now],
+  )
+  return userRow(rows[0]!)
+}
 
 /** An identity document's bytes and type, judged by its content: a PNG named .pdf is a PNG, text named .jpg is refused. */
 export async function readIdDocument(file: File | undefined, maxBytes: number): Promise<IdDocument | null> {
@@ -27,15 +58,22 @@ export async function readIdDocument(file: File | undefined, maxBytes: number): 
 }
 
 /** 409 when another user (not `exceptId`) already has the email or ID card number. */
-export function assertUniqueUser(db: Database, fields: { email?: string; idCardNumber?: string | null }, exceptId?: number): void {
-  const other = (cond: ReturnType<typeof eq>) => db.select({ id: users.id }).from(users).where(and(cond, exceptId ? ne(users.id, exceptId) : undefined)).get()
-  if (fields.email && other(eq(users.email, fields.email))) throw conflict(EMAIL_TAKEN)
-  if (fields.idCardNumber && other(eq(users.idCardNumber, fields.idCardNumber))) throw conflict(ID_CARD_TAKEN)
+export async function assertUniqueUser(db: Queryable, fields: { email?: string; idCardNumber?: string | null }, exceptId?: number): Promise<void> {
+  const other = (column: 'email' | 'id_card_number', value: string) =>
+    exceptId ? db.get(`select id from users where ${column} = ? and id <> ?`, [value, exceptId]) : db.get(`select id from users where ${column} = ?`, [value])
+  if (fields.email && (await other('email', fields.email))) throw conflict(EMAIL_TAKEN)
+  if (fields.idCardNumber && (await other('id_card_number', fields.idCardNumber))) throw conflict(ID_CARD_TAKEN)
 }
 
-/** The 409 for a unique index on users that refused a write (two requests racing for one email or ID card), or null. */
+/**
+ * The 409 for a unique index on users that refused a write (two requests racing for one email or ID card), or null.
+ * SQLite names the column (`users.email`), PostgreSQL the index (`users_email_unique`).
+ */
 export function duplicateUser(e: unknown) {
-  const failed = (column: string) => e instanceof Error && /UNIQUE constraint failed/.test(e.message) && e.message.includes(`users.${column}`)
+  const failed = (column: string) =>
+    e instanceof Error &&
+    /UNIQUE constraint failed|duplicate key value/.test(e.message) &&
+    (e.message.includes(`users.${column}`) || e.message.includes(`users_${column}_unique`))
   if (failed('email')) return conflict(EMAIL_TAKEN)
   if (failed('id_card_number')) return conflict(ID_CARD_TAKEN)
   return null
@@ -49,11 +87,11 @@ export function duplicateUser(e: unknown) {
 export async function insertUserWithDocument(
   ctx: AppContext,
   document: IdDocument | null,
-  insert: (tx: Tx, stored: { idCardDocument: string | null; idCardDocumentType: string | null }) => User,
+  insert: (tx: Queryable, stored: StoredDocument) => Promise<User>,
 ): Promise<User> {
   const stored = document ? await ctx.documents.save(document.bytes, document.type) : null
   try {
-    return ctx.db.transaction((tx) => insert(tx, { idCardDocument: stored, idCardDocumentType: document?.type.mime ?? null }))
+    return await ctx.db.tx((tx) => insert(tx, { idCardDocument: stored, idCardDocumentType: document?.type.mime ?? null }))
   } catch (e) {
     if (stored) await ctx.documents.remove(stored)
     throw duplicateUser(e) ?? e

@@ -13,7 +13,20 @@ import { countPending } from './read'
 export function followPending(ctx: AppContext, actor: Pick<Actor, 'id' | 'role' | 'cityId'>, send: SendEvent, end: () => void): () => void {
   const scope = scopeOf(actor, 'user')
   const inScope = (cityId: PendingScope) => scope.kind === 'all' || cityId === 'any' || (scope.kind === 'city' && cityId === scope.cityId)
-  const count = () => send('pending', { total: countPending(ctx.db, actor) })
+  // Counts may answer out of order (another backend, a slow one): an answer older than the last one sent is dropped.
+  let asked = 0
+  let sent = 0
+  const count = () => {
+    const turn = ++asked
+    countPending(ctx.db, actor).then(
+      (total) => {
+        if (turn < sent) return
+        sent = turn
+        send('pending', { total })
+      },
+      (err) => console.error('[events] could not count pending registrations:', err),
+    )
+  }
   const unsubscribe = ctx.pending.subscribe((cityId) => inScope(cityId) && count(), end)
   count()
   return unsubscribe

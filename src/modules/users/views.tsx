@@ -13,13 +13,16 @@ import { listPending, listUsers } from './read'
 
 const FIRST_PAGE = { page: 1, per_page: 50 }
 
-export const approvalsView = (ctx: AppContext, user: ShellUser) => createElement(ApprovalsPage, { user, initial: listPending(ctx.db, viewerOf(user)) })
+export const approvalsView = async (ctx: AppContext, user: ShellUser) =>
+  createElement(ApprovalsPage, { user, initial: await listPending(ctx.db, viewerOf(user)) })
 
-export const managementView = (ctx: AppContext, kind: 'BROKER' | 'MODULE_ADMIN', user: ShellUser) =>
-  createElement(UserManagementPage, {
+export const managementView = async (ctx: AppContext, kind: 'BROKER' | 'MODULE_ADMIN', user: ShellUser) => {
+  const [initial, countries] = await Promise.all([listUsers(ctx.db, viewerOf(user), { ...FIRST_PAGE, role: kind }), listCountries(ctx.db)])
+  return createElement(UserManagementPage, {
     user,
     kind,
-    initial: listUsers(ctx.db, viewerOf(user), { ...FIRST_PAGE, role: kind }),
-    countries: listCountries(ctx.db).map(({ id, name }) => ({ id, name })),
+    initial,
+    countries: countries.map(({ id, name }) => ({ id, name })),
     rules: { create: formRules(CreateUserBody), update: formRules(UpdateUserBody) },
   })
+}
