@@ -11,14 +11,15 @@ import { topBrokers, trends } from './trends'
 
 // Page views, imported by the page routes on their first request (docs/decisions/004-lazy-start.md).
 
-export const analyticsView = (ctx: AppContext, user: ShellUser) => {
+export const analyticsView = async (ctx: AppContext, user: ShellUser) => {
   const v = viewerOf(user)
+  const [dashboard, trendsNow, top] = await Promise.all([dashboardStats(ctx, v), trends(ctx, v, {}), topBrokers(ctx, v, 10)])
   return createElement(AnalyticsPage, {
     user,
-    initial: { dashboard: dashboardStats(ctx, v), trends: trends(ctx, v, {}), topBrokers: topBrokers(ctx, v, 10) },
+    initial: { dashboard, trends: trendsNow, topBrokers: top },
     today: calendarDate(Date.now(), ctx.config.timeZone),
   })
 }
 
-export const auditView = (ctx: AppContext, user: ShellUser) =>
-  createElement(AuditLogPage, { user, initial: listAudit(ctx.db, viewerOf(user), { page: 1, per_page: 25 }) })
+export const auditView = async (ctx: AppContext, user: ShellUser) =>
+  createElement(AuditLogPage, { user, initial: await listAudit(ctx.db, viewerOf(user), { page: 1, per_page: 25 }) })
