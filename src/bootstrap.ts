@@ -1,6 +1,6 @@
 import type { Database } from '../db/client'
 import type { seedDemoData } from '../db/seed/demo'
-import type { Queryable } from '../db/sql'
+import type { Db } from '../db/sql'
 import { sqliteDb } from '../db/sqlite'
 import type { Config } from './config'
 
@@ -40,7 +40,7 @@ export async function bootstrap(sqlite: Database, config: Config): Promise<Boots
   }
 }
 
-async function firstStart(db: Queryable, sqlite: Database, config: Config): Promise<BootstrapReport> {
+async function firstStart(db: Db, sqlite: Database, config: Config): Promise<BootstrapReport> {
   const count = async (table: 'users' | 'countries') => (await db.get<{ n: number }>(`select count(*) as n from ${table}`))!.n
   const isNew = (await count('users')) === 0 && (await count('countries')) === 0
 
@@ -66,7 +66,7 @@ async function firstStart(db: Queryable, sqlite: Database, config: Config): Prom
     const seeded = seedDemoData(sqlite, { passwordHash: await Bun.password.hash(DEMO_PASSWORD) })
     // The demo's listings announced as if posted one by one, so its brokers open Matches to a full inbox.
     const { announceAsPosted } = await import('../db/seed/matches')
-    announceAsPosted(sqlite, seeded.listings)
+    await announceAsPosted(db, seeded.listings)
     // Sample identity cards (PNGs marked SAMPLE) in the document store, served like uploaded ones. Without them the
     // demo still works: a failure to write them is reported, not fatal.
     let idCards = 0

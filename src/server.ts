@@ -105,6 +105,7 @@ async function shutdown(signal: string) {
   await ctx.mail.close()
   await checkpointer?.stop()
   ctx.feed.close()
+  await ctx.db.close()
   // Only the last process folds the log back into the file; a worker leaves that to its primary.
   closeDatabase(db!, { checkpoint: !worker })
   if (!worker) console.log('Stopped')

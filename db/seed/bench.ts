@@ -8,6 +8,7 @@
 // order, which is what the trigger would have done row by row). Their definitions are read back from sqlite_master
 // and re-run verbatim, so the schema ends exactly as the migrations left it.
 import { announceAsPosted } from './matches'
+import { sqliteDb } from '../sqlite'
 import type { Database } from '../client'
 import { formatEntryId } from '../../src/modules/listings/entry-id'
 import { LOCATION_ZONES, type ListingStatus, type PostType, type SaleOrRent } from '../../src/shared/constants'
@@ -522,4 +523,11 @@ export function inspectBenchDatabase(sqlite: import('bun:sqlite').Database, size
 export const BENCH_ANNOUNCED = 20_000
 
 /** The bench database's inboxes, made once (see announceAsPosted). */
-export const fillBenchMatches = (db: Database, onProgress: (m: string) => void = () => {}): Promise<number> => announceAsPosted(db, BENCH_ANNOUNCED, onProgress)
+export async function fillBenchMatches(database: Database, onProgress: (m: string) => void = () => {}): Promise<number> {
+  const db = sqliteDb(database)
+  try {
+    return await announceAsPosted(db, BENCH_ANNOUNCED, onProgress)
+  } finally {
+    await db.close()
+  }
+}

@@ -43,11 +43,6 @@ export type Limits = ReturnType<typeof createLimits>
 export type AppContext = {
   /** The data layer (db/sql.ts): every store reads and writes through it. */
   db: Db
-  /**
-   * The same SQLite database through drizzle's synchronous API, for the code not yet moved onto `db` (issue 16):
-   * it writes through the data layer's writing connection.
-   */
-  sqlite: Database
   config: Config
   mail: Mailer
   documents: DocumentStore
@@ -64,12 +59,12 @@ export type AppContext = {
 }
 
 /** The services of one running app, over its database and configuration. */
+/** `sqlite`: the open database file; the data layer writes through its connection and opens a second one to read. */
 export function createContext(sqlite: Database, config: Config, overrides: Partial<AppContext> = {}): AppContext {
   const db: SqliteDb = sqliteDb(sqlite)
   const feed = overrides.feed ?? new ChangeFeed(db.reader)
   return {
     db,
-    sqlite,
     config,
     feed,
     mail: overrides.mail ?? new Mailer(db, config),

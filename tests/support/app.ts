@@ -54,6 +54,7 @@ export async function createTestApp(env: Record<string, string> = {}, overrides:
       mailIdle: () => ctx.mail.idle(),
       close: async () => {
         await ctx.mail.close()
+        await ctx.db.close()
         closeDatabase(db)
         rmSync(dataDir, { recursive: true, force: true })
       },
@@ -80,6 +81,7 @@ export async function createTestApp(env: Record<string, string> = {}, overrides:
     mailIdle: () => outboxSettled(db),
     close: async () => {
       await ctx.mail.close()
+      await ctx.db.close()
       closeDatabase(db)
       await server.stop() // and removes dataDir
     },

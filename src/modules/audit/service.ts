@@ -1,6 +1,4 @@
-import type { Database } from '../../../db/client'
 import type { Queryable } from '../../../db/sql'
-import { auditEvents } from '../../../db/schema'
 
 export type AuditActor = { id: number; fullName: string } | null
 
@@ -35,21 +33,4 @@ export async function recordAudit(db: Queryable, entry: AuditEntry, now = Date.n
       now,
     ],
   )
-}
-
-/** The same through drizzle's synchronous API, for the modules not yet on the data layer (issue 16; goes with them). */
-export function recordAuditSync(db: Pick<Database, 'insert'>, entry: AuditEntry): void {
-  db.insert(auditEvents)
-    .values({
-      actorUserId: entry.actor?.id ?? null,
-      actorName: entry.actor?.fullName ?? null,
-      action: entry.action,
-      entityType: entry.entityType,
-      entityId: entry.entityId === undefined || entry.entityId === null ? null : String(entry.entityId),
-      cityId: entry.cityId ?? null,
-      before: entry.before ?? null,
-      after: entry.after ?? null,
-      reason: entry.reason ?? null,
-    })
-    .run()
 }
