@@ -78,7 +78,7 @@ async function firstStart(db: Db, sqlite: Database, config: Config): Promise<Boo
     }
     // One account of each demo role, so the start banner can say whom to sign in as.
     const sample = async (role: 'BROKER' | 'MODULE_ADMIN') => {
-      const sql = "select email from users where role = ? and registration_status = 'APPROVED' and is_active order by id limit 1"
+      const sql = "select email from users where role = ? and registration_status = 'APPROVED' and is_active = true order by id limit 1"
       return (await db.get<{ email: string }>(sql, [role]))?.email
     }
     report.demo = { ...seeded, idCards, sampleBroker: await sample('BROKER'), sampleModuleAdmin: await sample('MODULE_ADMIN') }

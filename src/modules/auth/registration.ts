@@ -61,7 +61,7 @@ export async function register(ctx: AppContext, body: RegisterBody, ipAddress: s
       after: { email, full_name: fullName, phone, id_card_number: idCardNumber, city_id: city.id, id_card_document: stored.idCardDocumentType },
     })
     const admins = await tx.all<{ email: string }>(
-      "select email from users where is_active and (role = 'MASTER_ADMIN' or (role = 'MODULE_ADMIN' and city_id = ?))",
+      "select email from users where is_active = true and (role = 'MASTER_ADMIN' or (role = 'MODULE_ADMIN' and city_id = ?))",
       [city.id],
     )
     await mail.send(

@@ -39,7 +39,7 @@ export async function runMatchDigest(ctx: DigestContext, now = Date.now()): Prom
   const since = now - hours * 3_600_000
   const due = await ctx.db.all<{ user_id: number }>(
     `select distinct m.user_id from listing_matches m indexed by listing_matches_digest_idx
-     where ${PENDING} and m.live = 1
+     where ${PENDING} and m.live = true
        and not exists (select 1 from match_digests d where d.user_id = m.user_id and d.sent_at > ?)`,
     [since],
   )
@@ -53,9 +53,9 @@ export async function runMatchDigest(ctx: DigestContext, now = Date.now()): Prom
 /** One user's digest, inside the caller's transaction: how many matches it listed (0: none due after all). */
 async function digestFor(ctx: DigestContext, tx: Queryable, userId: number, since: number, now: number): Promise<number> {
   if (await tx.get('select 1 from match_digests where user_id = ? and sent_at > ?', [userId, since])) return 0
-  const user = await tx.get<Recipient>("select id, email, full_name from users where id = ? and is_active and registration_status = 'APPROVED'", [userId])
+  const user = await tx.get<Recipient>("select id, email, full_name from users where id = ? and is_active = true and registration_status = 'APPROVED'", [userId])
   if (!user) return 0
-  const entries = await tx.all<Entry>(`select m.id, m.listing_id, m.match_id from listing_matches m where m.user_id = ? and ${PENDING} and m.live = 1`, [userId])
+  const entries = await tx.all<Entry>(`select m.id, m.listing_id, m.match_id from listing_matches m where m.user_id = ? and ${PENDING} and m.live = true`, [userId])
   if (entries.length === 0) return 0
   const sides = await sidesOf(tx, entries)
   const scored = entries

@@ -46,7 +46,7 @@ export async function listingMatches(db: Queryable, viewer: Viewer, id: number, 
 type EntryRow = { id: number; listing_id: number; match_id: number; created_at: number; seen_at: number | null }
 
 // An entry shows while its pair holds: `live`, kept by triggers whenever either listing or the city's tolerance changes.
-const SHOWN = 'from listing_matches m where m.user_id = ?1 and m.live = 1 and m.dismissed_at is null'
+const SHOWN = 'from listing_matches m where m.user_id = ?1 and m.live = true and m.dismissed_at is null'
 
 /**
  * Unseen entries of the caller's inbox that still hold: the navigation's badge (a range of one index), counted after

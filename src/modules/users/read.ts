@@ -109,7 +109,7 @@ export async function listUsers(db: Queryable, actor: UserViewer, q: UserListQue
     is('users.city_id = ?', q.city_id || undefined),
     is('cities.state_id = ?', q.state_id || undefined),
     is('states.country_id = ?', q.country_id || undefined),
-    q.is_active !== undefined && { sql: q.is_active ? 'users.is_active' : 'not users.is_active', params: [] },
+    q.is_active !== undefined && { sql: q.is_active ? 'users.is_active = true' : 'users.is_active = false', params: [] },
     is('users.registration_status = ?', q.registration_status || undefined),
     !!pattern && {
       sql: `lower(users.full_name) like ? escape '\\' or users.email like ? escape '\\' or lower(users.id_card_number) like ? escape '\\'`,

@@ -162,7 +162,7 @@ export async function setUserActive(ctx: AppContext, actor: Actor, id: number, i
       throw conflict('This registration has not been approved: approve it instead of activating it')
     if (!isActive && before.role === 'MASTER_ADMIN') {
       // Counted in the transaction: two admins deactivating the last two others at once cannot both succeed.
-      const others = await tx.get<{ n: number }>("select count(*) as n from users where role = 'MASTER_ADMIN' and is_active and id <> ?", [id])
+      const others = await tx.get<{ n: number }>("select count(*) as n from users where role = 'MASTER_ADMIN' and is_active = true and id <> ?", [id])
       if (Number(others!.n) === 0) throw conflict('The last active master admin cannot be deactivated')
     }
     const after = await updateRow(tx, id, 'is_active = ?', [isActive])
