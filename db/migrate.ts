@@ -2,14 +2,17 @@ import type { MigrationMeta } from 'drizzle-orm/migrator'
 import type { Database } from './client'
 import { migrationFiles, migrationJournal } from './migrations'
 
+/** drizzle-kit's `meta/_journal.json`: the migrations in order, with the time each was generated. */
+export type Journal = { entries: { tag: string; when: number; breakpoints: boolean }[] }
+
 /**
  * The migrations embedded in this program, in the shape drizzle's migrator builds from disk:
  * same statements, same `when`, same SHA-256 of each file, so a database migrated by either stays compatible.
  * (Bun's own SHA-256: node:crypto costs several milliseconds of every start just to load.)
  */
-export function embeddedMigrations(): MigrationMeta[] {
-  return migrationJournal.entries.map((entry) => {
-    const text = migrationFiles[entry.tag]
+export function embeddedMigrations(journal: Journal = migrationJournal, files: Record<string, string> = migrationFiles): MigrationMeta[] {
+  return journal.entries.map((entry) => {
+    const text = files[entry.tag]
     if (text === undefined) throw new Error(`migration ${entry.tag} is in the journal but not embedded: run bun run db:generate`)
     return {
       sql: text.split('--> statement-breakpoint'),

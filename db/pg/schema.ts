@@ -1,0 +1,300 @@
+import { sql } from 'drizzle-orm'
+import { bigint, boolean, doublePrecision, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core'
+import { PROPERTY_KEY_SQL } from '../../src/shared/property-key'
+
+// The PostgreSQL schema (issue 16): the same tables, columns and indexes as db/schema.ts (SQLite), so the stores'
+// portable SQL (docs/decisions/012-async-data-layer.md) reads and writes both alike. Times are epoch milliseconds in
+// bigint columns, written by the application; flags are booleans; JSON is text. What has no SQLite twin here (search
+// vectors, kept counts, the change feed's triggers) is in db/pg/derived.sql.
+
+const ms = (name: string) => bigint(name, { mode: 'number' })
+const nowMs = sql`((extract(epoch from clock_timestamp()) * 1000)::bigint)`
+const createdAt = () => ms('created_at').notNull().default(nowMs)
+const updatedAt = () => ms('updated_at').notNull().default(nowMs)
+const id = () => integer('id').primaryKey().generatedByDefaultAsIdentity()
+
+export const countries = pgTable(
+  'countries',
+  { id: id(), name: text('name').notNull(), code: text('code').notNull(), createdAt: createdAt(), updatedAt: updatedAt() },
+  (t) => [uniqueIndex('countries_name_unique').on(t.name), uniqueIndex('countries_code_unique').on(t.code)],
+)
+
+export const states = pgTable(
+  'states',
+  {
+    id: id(),
+    countryId: integer('country_id')
+      .notNull()
+      .references(() => countries.id, { onDelete: 'restrict' }),
+    name: text('name').notNull(),
+    code: text('code').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('states_country_name_unique').on(t.countryId, t.name), uniqueIndex('states_code_unique').on(t.code)],
+)
+
+export const cities = pgTable(
+  'cities',
+  {
+    id: id(),
+    stateId: integer('state_id')
+      .notNull()
+      .references(() => states.id, { onDelete: 'restrict' }),
+    name: text('name').notNull(),
+    newscoRegion: text('newsco_region'),
+    matchTolerance: integer('match_tolerance').notNull().default(10),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('cities_state_name_unique').on(t.stateId, t.name)],
+)
+
+export const users = pgTable(
+  'users',
+  {
+    id: id(),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    fullName: text('full_name').notNull(),
+    phone: text('phone'),
+    role: text('role').notNull(),
+    isActive: boolean('is_active').notNull().default(false),
+    registrationStatus: text('registration_status').notNull().default('PENDING'),
+    rejectionReason: text('rejection_reason'),
+    idCardNumber: text('id_card_number'),
+    idCardDocument: text('id_card_document'),
+    idCardDocumentType: text('id_card_document_type'),
+    cityId: integer('city_id').references(() => cities.id, { onDelete: 'restrict' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('users_email_unique').on(t.email),
+    uniqueIndex('users_id_card_number_unique').on(t.idCardNumber),
+    index('users_role_city_idx').on(t.role, t.cityId),
+    index('users_status_idx').on(t.registrationStatus, t.createdAt),
+    index('users_role_active_city_idx').on(t.role, t.isActive, t.cityId),
+  ],
+)
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: text('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    expiresAt: ms('expires_at').notNull(),
+    createdAt: createdAt(),
+    userAgent: text('user_agent'),
+    ipAddress: text('ip_address'),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId)],
+)
+
+export const passwordResetTokens = pgTable(
+  'password_reset_tokens',
+  {
+    id: text('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    expiresAt: ms('expires_at').notNull(),
+    usedAt: ms('used_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('password_reset_tokens_user_idx').on(t.userId)],
+)
+
+export const listings = pgTable(
+  'listings',
+  {
+    id: id(),
+    entryId: text('entry_id').notNull(),
+    postType: text('post_type').notNull(),
+    saleOrRent: text('sale_or_rent').notNull(),
+    propertyType: text('property_type').notNull(),
+    contactValue: text('contact_value').notNull(),
+    contactName: text('contact_name').notNull(),
+    budget: doublePrecision('budget'),
+    size: doublePrecision('size'),
+    location: text('location'),
+    locality: text('locality'),
+    reference: text('reference'),
+    typeDetails: text('type_details'),
+    details: text('details'),
+    comments: text('comments'),
+    googleLocationUrl: text('google_location_url'),
+    status: text('status').notNull().default('ACTIVE'),
+    date: text('date').notNull(),
+    ownerUserId: integer('owner_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    cityId: integer('city_id')
+      .notNull()
+      .references(() => cities.id, { onDelete: 'restrict' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    // PostgreSQL's generated columns are stored: the same rule as SQLite's (src/shared/property-key.ts).
+    propertyKey: text('property_key').generatedAlwaysAs(PROPERTY_KEY_SQL),
+  },
+  (t) => [
+    uniqueIndex('listings_entry_id_unique').on(t.entryId),
+    index('listings_match_idx').on(t.cityId, t.saleOrRent, t.postType, t.propertyKey, t.status, t.budget, t.size),
+    index('listings_city_id_idx').on(t.cityId, t.id),
+    index('listings_owner_id_idx').on(t.ownerUserId, t.status, t.id),
+    index('listings_status_id_idx').on(t.status, t.id),
+    index('listings_city_type_deal_idx').on(t.cityId, t.postType, t.saleOrRent, t.id),
+    index('listings_type_deal_idx').on(t.postType, t.saleOrRent, t.id),
+    index('listings_location_budget_idx').on(t.location, t.budget),
+    index('listings_location_id_idx').on(t.location, t.id),
+    index('listings_date_idx').on(t.date, t.id),
+    index('listings_city_date_idx').on(t.cityId, t.date, t.id),
+    index('listings_budget_idx').on(t.budget),
+  ],
+)
+
+export const listingCounts = pgTable(
+  'listing_counts',
+  {
+    cityId: integer('city_id').notNull(),
+    postType: text('post_type').notNull(),
+    saleOrRent: text('sale_or_rent').notNull(),
+    status: text('status').notNull(),
+    location: text('location').notNull(),
+    propertyType: text('property_type').notNull(),
+    n: integer('n').notNull(),
+  },
+  (t) => [primaryKey({ name: 'listing_counts_pk', columns: [t.cityId, t.postType, t.saleOrRent, t.status, t.location, t.propertyType] })],
+)
+
+export const listingDailyCounts = pgTable(
+  'listing_daily_counts',
+  { date: text('date').notNull(), cityId: integer('city_id').notNull(), postType: text('post_type').notNull(), n: integer('n').notNull() },
+  (t) => [
+    primaryKey({ columns: [t.date, t.cityId, t.postType] }),
+    index('listing_daily_counts_date_type_idx').on(t.date, t.postType, t.cityId, t.n),
+    index('listing_daily_counts_city_idx').on(t.cityId, t.date, t.postType, t.n),
+  ],
+)
+
+export const ownerListingCounts = pgTable(
+  'owner_listing_counts',
+  { ownerUserId: integer('owner_user_id').notNull(), cityId: integer('city_id').notNull(), n: integer('n').notNull() },
+  (t) => [primaryKey({ columns: [t.ownerUserId, t.cityId] }), index('owner_listing_counts_city_idx').on(t.cityId, t.n)],
+)
+
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    id: id(),
+    toAddress: text('to_address').notNull(),
+    subject: text('subject').notNull(),
+    textBody: text('text_body').notNull(),
+    htmlBody: text('html_body'),
+    status: text('status').notNull().default('PENDING'),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    sentAt: ms('sent_at'),
+  },
+  (t) => [index('mail_outbox_status_idx').on(t.status, t.createdAt)],
+)
+
+export const auditEvents = pgTable(
+  'audit_events',
+  {
+    id: id(),
+    actorUserId: integer('actor_user_id'),
+    actorName: text('actor_name'),
+    action: text('action').notNull(),
+    entityType: text('entity_type').notNull(),
+    entityId: text('entity_id'),
+    cityId: integer('city_id'),
+    before: text('before'),
+    after: text('after'),
+    reason: text('reason'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('audit_events_created_idx').on(t.createdAt),
+    index('audit_events_city_created_idx').on(t.cityId, t.createdAt),
+    index('audit_events_entity_idx').on(t.entityType, t.entityId),
+    index('audit_events_actor_idx').on(t.actorUserId, t.createdAt),
+  ],
+)
+
+export const rateLimits = pgTable(
+  'rate_limits',
+  { bucket: text('bucket').notNull(), key: text('key').notNull(), count: integer('count').notNull(), resetAt: ms('reset_at').notNull() },
+  (t) => [primaryKey({ columns: [t.bucket, t.key] }), index('rate_limits_reset_idx').on(t.resetAt)],
+)
+
+export const listingDayCounts = pgTable(
+  'listing_day_counts',
+  {
+    cityId: integer('city_id').notNull(),
+    date: text('date').notNull(),
+    postType: text('post_type').notNull(),
+    saleOrRent: text('sale_or_rent').notNull(),
+    status: text('status').notNull(),
+    location: text('location').notNull(),
+    n: integer('n').notNull(),
+  },
+  (t) => [primaryKey({ name: 'listing_day_counts_pk', columns: [t.cityId, t.date, t.postType, t.saleOrRent, t.status, t.location] })],
+)
+
+export const listingIdBlocks = pgTable(
+  'listing_id_blocks',
+  { cityId: integer('city_id').notNull(), block: integer('block').notNull(), suspended: integer('suspended').notNull(), n: integer('n').notNull() },
+  (t) => [primaryKey({ columns: [t.cityId, t.block, t.suspended] })],
+)
+
+export const changeFeed = pgTable('change_feed', {
+  seq: bigint('seq', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+  topic: text('topic').notNull(),
+  before: text('before'),
+  after: text('after'),
+})
+
+export const listingMatches = pgTable(
+  'listing_matches',
+  {
+    id: id(),
+    listingId: integer('listing_id')
+      .notNull()
+      .references(() => listings.id, { onDelete: 'cascade' }),
+    matchId: integer('match_id')
+      .notNull()
+      .references(() => listings.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    score: integer('score').notNull(),
+    createdAt: createdAt(),
+    seenAt: ms('seen_at'),
+    dismissedAt: ms('dismissed_at'),
+    live: boolean('live').notNull().default(true),
+    mailedAt: ms('mailed_at'),
+  },
+  (t) => [
+    uniqueIndex('listing_matches_pair_unique').on(t.listingId, t.matchId),
+    index('listing_matches_match_idx').on(t.matchId),
+    index('listing_matches_inbox_idx').on(t.userId, t.live, t.dismissedAt, t.id),
+    index('listing_matches_unseen_idx').on(t.userId, t.live, t.dismissedAt, t.seenAt),
+    index('listing_matches_digest_idx').on(t.userId).where(sql`seen_at is null and dismissed_at is null and mailed_at is null`),
+  ],
+)
+
+export const matchDigests = pgTable('match_digests', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  sentAt: ms('sent_at').notNull(),
+})
+
+export const matchQueue = pgTable('match_queue', {
+  listingId: integer('listing_id').primaryKey(),
+  queuedAt: ms('queued_at').notNull(),
+})

@@ -1,0 +1,128 @@
+import postgres from 'postgres'
+import type { Db, Param, Queryable } from './sql'
+
+type Client = postgres.Sql | postgres.TransactionSql
+
+const MAX_TRANSLATIONS = 1024
+const translations = new Map<string, string>()
+
+/**
+ * The stores' SQL with `?` placeholders (SQLite's, decision 012) as PostgreSQL wants it: `$1`, `$2`, … in order, and
+ * `?N` as `$N`. Question marks inside quoted strings, quoted names and comments are left alone. Each text is translated
+ * once and remembered (the stores' texts are few).
+ */
+export function numbered(sql: string): string {
+  const known = translations.get(sql)
+  if (known !== undefined) return known
+  let out = ''
+  let n = 0
+  for (let i = 0; i < sql.length; i++) {
+    const c = sql[i]!
+    if (c === "'" || c === '"') {
+      const end = closing(sql, i, c)
+      out += sql.slice(i, end + 1)
+      i = end
+    } else if (c === '-' && sql[i + 1] === '-') {
+      const end = sql.indexOf('\n', i)
+      const stop = end < 0 ? sql.length - 1 : end
+      out += sql.slice(i, stop + 1)
+      i = stop
+    } else if (c === '/' && sql[i + 1] === '*') {
+      const end = sql.indexOf('*/', i + 2)
+      const stop = end < 0 ? sql.length - 1 : end + 1
+      out += sql.slice(i, stop + 1)
+      i = stop
+    } else if (c === '?') {
+      let j = i + 1
+      while (j < sql.length && sql[j]! >= '0' && sql[j]! <= '9') j++
+      out += j > i + 1 ? `$${sql.slice(i + 1, j)}` : `$${++n}`
+      i = j - 1
+    } else out += c
+  }
+  if (translations.size >= MAX_TRANSLATIONS) translations.delete(translations.keys().next().value!)
+  translations.set(sql, out)
+  return out
+}
+
+/** Where a quoted string or name that opens at `start` closes (a doubled quote inside is part of it). */
+function closing(sql: string, start: number, quote: string): number {
+  let i = start + 1
+  for (;;) {
+    const next = sql.indexOf(quote, i)
+    if (next < 0) return sql.length - 1
+    if (sql[next + 1] !== quote) return next
+    i = next + 2
+  }
+}
+
+const params = (values: readonly Param[]) => values as postgres.ParameterOrJSON<never>[]
+
+class PgQueryable implements Queryable {
+  readonly dialect = 'postgres' as const
+  constructor(protected readonly client: Client) {}
+
+  async all<T>(sql: string, values: readonly Param[] = []): Promise<T[]> {
+    return (await this.client.unsafe(numbered(sql), params(values), { prepare: true })) as unknown as T[]
+  }
+
+  async get<T>(sql: string, values: readonly Param[] = []): Promise<T | undefined> {
+    return (await this.all<T>(sql, values))[0]
+  }
+
+  async run<T>(sql: string, values: readonly Param[] = []) {
+    const result = await this.client.unsafe(numbered(sql), params(values), { prepare: true })
+    return { changes: result.count ?? 0, rows: result as unknown as T[] }
+  }
+
+  /** Inside a transaction already: the same one. */
+  tx<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
+    return work(this)
+  }
+}
+
+/**
+ * The data layer on PostgreSQL (issue 16): a postgres.js pool. Reads outside a transaction take any connection and see
+ * what is committed; a transaction holds one connection from BEGIN to COMMIT. Integers of 64 bits (counts, epoch
+ * milliseconds) and numerics (sums) come back as JavaScript numbers, as SQLite gives them: every such value here is far
+ * below 2^53.
+ */
+export class PostgresDb extends PgQueryable implements Db {
+  constructor(readonly sql: postgres.Sql) {
+    super(sql)
+  }
+
+  override tx<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
+    return this.sql.begin((t) => work(new PgQueryable(t))) as Promise<T>
+  }
+
+  async close(): Promise<void> {
+    await this.sql.end({ timeout: 5 })
+  }
+}
+
+const asNumber = { serialize: (x: unknown) => String(x), parse: (x: string) => Number(x) }
+
+/**
+ * A pool for `DATABASE_URL` (`postgres://user:password@host:port/database`). A Unix socket is named as libpq does, by
+ * a `host` parameter holding its folder: `postgres://user@localhost/db?host=/run/postgresql`.
+ */
+export function connectPostgres(url: string, options: { max?: number } = {}): postgres.Sql {
+  const parsed = new URL(url)
+  const socketDir = parsed.searchParams.get('host')
+  parsed.searchParams.delete('host')
+  return postgres(parsed.toString(), {
+    max: options.max ?? 10,
+    ...(socketDir ? { host: socketDir } : {}),
+    // Our own statements only: no type lookups at connect (no arrays of custom types here).
+    fetch_types: false,
+    onnotice: () => {},
+    types: {
+      bigint: { to: 20, from: [20], ...asNumber },
+      numeric: { to: 1700, from: [1700], ...asNumber },
+    },
+  })
+}
+
+export function postgresDb(url: string, options: { max?: number } = {}): PostgresDb {
+  return new PostgresDb(connectPostgres(url, options))
+}

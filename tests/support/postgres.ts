@@ -1,0 +1,73 @@
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { tmpdir, userInfo } from 'node:os'
+import { join } from 'node:path'
+import postgres from 'postgres'
+
+/**
+ * A throwaway PostgreSQL cluster for tests and benchmarks (issue 16): Debian's `postgresql` package, a data folder
+ * under a temporary folder, listening on a Unix socket in that folder only (no port, no systemd), durability off
+ * (a test database is thrown away). `initdb` refuses to run as root, so as root it runs as the `postgres` user.
+ * `PG_TEST_URL` names an existing server instead (then nothing is started or stopped).
+ */
+export type Cluster = {
+  /** The maintenance database's URL; `createDatabase` makes a fresh one per test app. */
+  url: string
+  createDatabase: (name?: string) => Promise<string>
+  stop: () => Promise<void>
+}
+
+/** The newest installed PostgreSQL's programs, or null when the package is not installed. */
+export function postgresBin(): string | null {
+  const root = '/usr/lib/postgresql'
+  if (!existsSync(root)) return null
+  const versions = readdirSync(root)
+    .filter((v) => existsSync(join(root, v, 'bin', 'initdb')))
+    .sort((a, b) => Number(b) - Number(a))
+  return versions[0] ? join(root, versions[0], 'bin') : null
+}
+
+const asRoot = userInfo().uid === 0
+
+function run(args: string[]): void {
+  const command = asRoot ? ['runuser', '-u', 'postgres', '--', ...args] : args
+  const result = Bun.spawnSync(command, { stdout: 'pipe', stderr: 'pipe' })
+  if (result.exitCode !== 0) throw new Error(`${args[0]} failed (${result.exitCode}): ${result.stderr.toString()}${result.stdout.toString()}`)
+}
+
+let databases = 0
+
+export async function startCluster(): Promise<Cluster> {
+  const given = process.env.PG_TEST_URL
+  if (given) return { url: given, createDatabase: (name) => createDatabase(given, name), stop: async () => {} }
+  const bin = postgresBin()
+  if (!bin) throw new Error('PostgreSQL is not installed: apt-get install -y postgresql (or set PG_TEST_URL)')
+  const dir = mkdtempSync(join(tmpdir(), 'brokernet-pg-'))
+  if (asRoot) chownSync(dir, Number(Bun.spawnSync(['id', '-u', 'postgres']).stdout.toString().trim()), Number(Bun.spawnSync(['id', '-g', 'postgres']).stdout.toString().trim()))
+  const data = join(dir, 'data')
+  run([join(bin, 'initdb'), '-D', data, '-A', 'trust', '--no-sync', '-U', 'postgres', '-E', 'UTF8', '--locale=C'])
+  const options = `-k ${dir} -c listen_addresses='' -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`
+  run([join(bin, 'pg_ctl'), '-D', data, '-o', options, '-l', join(dir, 'server.log'), '-w', 'start'])
+  const url = `postgres://postgres@localhost/postgres?host=${dir}`
+  return {
+    url,
+    createDatabase: (name) => createDatabase(url, name),
+    stop: async () => {
+      run([join(bin, 'pg_ctl'), '-D', data, '-m', 'immediate', '-w', 'stop'])
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** A new, empty database on the cluster of `url`; returns its URL. */
+async function createDatabase(url: string, name = `brokernet_test_${process.pid}_${++databases}`): Promise<string> {
+  const parsed = new URL(url)
+  const socket = parsed.searchParams.get('host')
+  const admin = postgres(url.replace(/\?.*$/, ''), { max: 1, onnotice: () => {}, ...(socket ? { host: socket } : {}) })
+  try {
+    await admin.unsafe(`create database "${name}"`)
+  } finally {
+    await admin.end()
+  }
+  parsed.pathname = `/${name}`
+  return parsed.toString()
+}
