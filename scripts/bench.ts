@@ -211,10 +211,10 @@ async function listingsSection(): Promise<{ lines: string[]; rows: Row[]; plans:
 
     const session = (userId: number) => sessionFor(db, userId)
     const subjects = {
-      master: { label: 'master admin', viewer: { id: master.id, role: 'MASTER_ADMIN', cityId: null } as Viewer, token: session(master.id) },
-      broker: { label: 'broker', viewer: { id: typical.id, role: 'BROKER', cityId: bigCity.id } as Viewer, token: session(typical.id) },
+      master: { label: 'master admin', viewer: { id: master.id, role: 'MASTER_ADMIN', cityId: null } as Viewer, token: await session(master.id) },
+      broker: { label: 'broker', viewer: { id: typical.id, role: 'BROKER', cityId: bigCity.id } as Viewer, token: await session(typical.id) },
     }
-    const busiestToken = session(busiest.id)
+    const busiestToken = await session(busiest.id)
     const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
     const cookie = (token: string) => ({ cookie: `${SESSION_COOKIE}=${token}` })
     lines.push(
@@ -342,7 +342,7 @@ async function listingsSection(): Promise<{ lines: string[]; rows: Row[]; plans:
     const cityAdmin = one<{ id: number }>("SELECT id FROM users WHERE role = 'MODULE_ADMIN' AND city_id = ? ORDER BY id LIMIT 1", bigCity.id)
     const analyticsSubjects = [
       { label: 'master admin', token: subjects.master.token },
-      { label: `module admin (${bigCity.name})`, token: session(cityAdmin.id) },
+      { label: `module admin (${bigCity.name})`, token: await session(cityAdmin.id) },
     ]
     for (const path of ['/api/analytics/dashboard', '/api/analytics/trends?days=30', '/api/analytics/trends?days=365', '/api/analytics/top-brokers?limit=10']) {
       for (const a of analyticsSubjects) {
@@ -496,10 +496,11 @@ async function listingsSection(): Promise<{ lines: string[]; rows: Row[]; plans:
       rows.push({ what: `GET /api/listings/{id}/matches, 200 listings of ${bigCity.name}, broker`, cold: m, target: `p99 ≤ ${TARGET.matchListP99} ms`, met: m.p99 <= TARGET.matchListP99 })
       const inboxUsers = all<{ id: number; n: number }>('SELECT user_id AS id, count(*) AS n FROM listing_matches GROUP BY user_id ORDER BY n DESC LIMIT 100')
       if (inboxUsers.length) {
-        const paths: [string, string][] = inboxUsers.flatMap((u) => {
-          const token = session(u.id)
-          return [['/api/matches', token], ['/api/matches?unseen=1', token]] as [string, string][]
-        })
+        const paths: [string, string][] = []
+        for (const u of inboxUsers) {
+          const token = await session(u.id)
+          paths.push(['/api/matches', token], ['/api/matches?unseen=1', token])
+        }
         const xs: number[] = []
         for (const [path, token] of paths) xs.push((await timed([path], token)).median)
         const i = stat(xs)

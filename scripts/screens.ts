@@ -20,8 +20,8 @@ if (!ensureChromium()) process.exit(1)
 const server = await startServer({ env: { DEMO_DATA: '1' }, timeoutMs: 60_000 })
 const db = openDatabase(join(server.dataDir, 'brokernet.db'))
 const sessionOf = (email: string) => sessionFor(db, db.select().from(users).where(eq(users.email, email)).get()!.id)
-const broker = sessionOf('rahul.sharma@brokernet.example')
-const admin = sessionOf('admin.mumbai@brokernet.example')
+const broker = await sessionOf('rahul.sharma@brokernet.example')
+const admin = await sessionOf('admin.mumbai@brokernet.example')
 const browser = await chromium.launch({
   executablePath: CHROMIUM_PATH,
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],

@@ -111,9 +111,9 @@ describe('two processes on one database', () => {
     a = await startServer({ command: [binary], dataDir, env: { WORKERS: '1' } })
     b = await startServer({ command: [binary], dataDir, env: { WORKERS: '1', [WORKER_ENV]: '1', PORT: String(freePort()) }, banner: false })
     db = openDatabase(join(dataDir, 'brokernet.db'))
-    cityId = seedPlace(db, ['Nashik']).cities[0]!.id
-    broker = signIn(db, 'BROKER', { cityId, fullName: 'Two Process Broker' })
-    master = signIn(db, 'MASTER_ADMIN', { cityId: null })
+    cityId = (await seedPlace(db, ['Nashik'])).cities[0]!.id
+    broker = await signIn(db, 'BROKER', { cityId, fullName: 'Two Process Broker' })
+    master = await signIn(db, 'MASTER_ADMIN', { cityId: null })
   })
   afterAll(async () => {
     closeDatabase(db)
@@ -177,7 +177,7 @@ describe('two processes on one database', () => {
   })
 
   test("a match written through one process reaches the other broker's stream, held on the other process, within a second", async () => {
-    const seeker = signIn(db, 'BROKER', { cityId, fullName: 'Two Process Seeker' })
+    const seeker = await signIn(db, 'BROKER', { cityId, fullName: 'Two Process Seeker' })
     const listing = (as: SignedIn, post_type: 'REQ' | 'AVL', budget: number) =>
       json(a, '/api/listings/', as, {
         method: 'POST',

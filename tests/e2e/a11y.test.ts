@@ -44,11 +44,11 @@ beforeAll(async () => {
   for (const [role, email] of Object.entries(ACCOUNTS) as [keyof typeof ACCOUNTS, string][]) {
     const user = db.select().from(users).where(eq(users.email, email)).get()
     if (!user?.isActive) throw new Error(`demo account ${email} missing or inactive`)
-    tokens[role] = sessionFor(db, user.id)
+    tokens[role] = await sessionFor(db, user.id)
   }
   const fd = new FormData()
   for (const [k, v] of Object.entries({ email: APPLICANT.email, password: 'Str0ng!Pass', full_name: APPLICANT.name, phone: '+91 98200 55555' })) fd.set(k, v)
-  fd.set('city_id', String(cityIdByName(db, 'Mumbai')))
+  fd.set('city_id', String(await cityIdByName(db, 'Mumbai')))
   fd.set('id_card_file', new File([PNG], 'card.png', { type: 'image/png' }))
   const res = await fetch(server.url + '/api/auth/register', { method: 'POST', body: fd })
   if (res.status !== 201) throw new Error(`registration: ${res.status} ${await res.text()}`)

@@ -25,8 +25,8 @@ beforeAll(async () => {
   // The server's own SQLite file (WAL allows sharing): admins and their sessions are made directly.
   db = openDatabase(join(server.dataDir, 'brokernet.db'))
   const mumbai = db.select({ id: cities.id }).from(cities).where(eq(cities.name, 'Mumbai')).get()!.id
-  master = signIn(db, 'MASTER_ADMIN', { fullName: 'Maya Master', cityId: null })
-  moduleAdmin = signIn(db, 'MODULE_ADMIN', { fullName: 'Meera Iyer', cityId: mumbai })
+  master = await signIn(db, 'MASTER_ADMIN', { fullName: 'Maya Master', cityId: null })
+  moduleAdmin = await signIn(db, 'MODULE_ADMIN', { fullName: 'Meera Iyer', cityId: mumbai })
 })
 afterAll(async () => {
   if (db) closeDatabase(db)

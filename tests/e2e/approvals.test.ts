@@ -27,8 +27,8 @@ beforeAll(async () => {
   db = openDatabase(join(server.dataDir, 'brokernet.db'))
   seedGeography(db)
   const cityId = (name: string) => cityIdByName(db, name)
-  mumbai = cityId('Mumbai')
-  pune = cityId('Pune')
+  mumbai = await cityId('Mumbai')
+  pune = await cityId('Pune')
 })
 afterAll(async () => {
   if (db) closeDatabase(db)
@@ -56,7 +56,7 @@ async function register(a: Applicant) {
 }
 
 /** A signed-in window on `path`; `watch` sees the page before it loads, `streaming` waits for the live connection. */
-async function openAs(who: ReturnType<typeof signIn>, path: string, opts: { watch?: (page: Page) => unknown; streaming?: boolean } = {}) {
+async function openAs(who: Awaited<ReturnType<typeof signIn>>, path: string, opts: { watch?: (page: Page) => unknown; streaming?: boolean } = {}) {
   const w = await openPage(browser, server.url)
   await w.page.context().addCookies([{ name: SESSION_COOKIE, value: who.token, url: server.url }])
   await opts.watch?.(w.page)
@@ -88,10 +88,10 @@ const NEHA = { full_name: 'Neha Shah', email: 'neha.shah@example.com', city_id: 
 const PRIYA = { full_name: 'Priya Nair', email: 'priya.nair@example.com', city_id: 0, id_card_number: 'PN-42' }
 
 describe('user approvals', () => {
-  let master: ReturnType<typeof signIn>
+  let master: Awaited<ReturnType<typeof signIn>>
 
   beforeAll(async () => {
-    master = signIn(db, 'MASTER_ADMIN', { fullName: 'Maya Master' })
+    master = await signIn(db, 'MASTER_ADMIN', { fullName: 'Maya Master' })
     for (const a of [
       { ...ASHA, city_id: mumbai },
       { ...RAVI, city_id: mumbai },
@@ -274,7 +274,7 @@ describe('user approvals', () => {
   })
 
   test("a module admin sees only their city's registrations, and 'All caught up!' once they are handled", async () => {
-    const admin = signIn(db, 'MODULE_ADMIN', { cityId: pune })
+    const admin = await signIn(db, 'MODULE_ADMIN', { cityId: pune })
     const w = await openAs(admin, '/dashboard/approvals')
     const { page } = w
     expect(await page.locator('[data-pending-user]').count()).toBe(1)
@@ -309,7 +309,7 @@ describe('user approvals', () => {
     await navBadge(board.page).waitFor({ state: 'detached' })
 
     // A second approvals window (the Mumbai module admin's), and the master admin's home page, where only the badge listens.
-    const second = await openAs(signIn(db, 'MODULE_ADMIN', { cityId: mumbai }), '/dashboard/approvals', { streaming: true })
+    const second = await openAs(await signIn(db, 'MODULE_ADMIN', { cityId: mumbai }), '/dashboard/approvals', { streaming: true })
     const home = await openAs(master, '/dashboard', { streaming: true })
     await second.page.getByText('All caught up!').waitFor()
     expect(await navBadge(home.page).count()).toBe(0)
@@ -342,8 +342,8 @@ describe('user approvals', () => {
 
 describe('the matches badge in the navigation', () => {
   test('the unseen count from the server, then live: up when a match arrives, down when seen, hidden at zero, on the page’s one stream', async () => {
-    const seeker = signIn(db, 'BROKER', { cityId: pune, fullName: 'Sana Seeker' })
-    const offerer = signIn(db, 'BROKER', { cityId: pune, fullName: 'Omar Offerer' })
+    const seeker = await signIn(db, 'BROKER', { cityId: pune, fullName: 'Sana Seeker' })
+    const offerer = await signIn(db, 'BROKER', { cityId: pune, fullName: 'Omar Offerer' })
     const api = (as: typeof seeker, path: string, body?: unknown) =>
       fetch(server.url + path, { method: body === undefined ? 'GET' : 'POST', headers: { ...as.bearer, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })
     const post = async (as: typeof seeker, post_type: 'REQ' | 'AVL', budget: number) =>

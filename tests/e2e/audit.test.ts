@@ -30,12 +30,12 @@ beforeAll(async () => {
   db = openDatabase(join(server.dataDir, 'brokernet.db'))
   seedGeography(db)
   const cityId = (name: string) => cityIdByName(db, name)
-  const pune = cityId('Pune')
-  const mumbai = cityId('Mumbai')
-  master = signIn(db, 'MASTER_ADMIN', { cityId: null, fullName: 'Mona Master' })
-  puneAdmin = signIn(db, 'MODULE_ADMIN', { cityId: pune, fullName: 'Priya Nair' })
-  mumbaiAdmin = signIn(db, 'MODULE_ADMIN', { cityId: mumbai, fullName: 'Meera Iyer' })
-  const broker = signIn(db, 'BROKER', { cityId: pune, fullName: 'Asha Verma' })
+  const pune = await cityId('Pune')
+  const mumbai = await cityId('Mumbai')
+  master = await signIn(db, 'MASTER_ADMIN', { cityId: null, fullName: 'Mona Master' })
+  puneAdmin = await signIn(db, 'MODULE_ADMIN', { cityId: pune, fullName: 'Priya Nair' })
+  mumbaiAdmin = await signIn(db, 'MODULE_ADMIN', { cityId: mumbai, fullName: 'Meera Iyer' })
+  const broker = await signIn(db, 'BROKER', { cityId: pune, fullName: 'Asha Verma' })
 
   for (let i = 0; i < OLD_EVENTS; i++)
     db.insert(auditEvents)
@@ -314,7 +314,7 @@ describe('module admins', () => {
 
   test('a broker is not let in', async () => {
     // The refusal is server-rendered and has no island to hydrate.
-    const w = await openAs(signIn(db, 'BROKER'), { hydrate: false })
+    const w = await openAs(await signIn(db, 'BROKER'), { hydrate: false })
     await w.page.getByText('Access Denied').waitFor()
     expect(await w.page.locator('[data-audit-log]').count()).toBe(0)
     await w.page.context().close()

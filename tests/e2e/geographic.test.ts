@@ -24,7 +24,7 @@ afterAll(async () => {
 })
 
 async function openAs(role: 'MASTER_ADMIN' | 'MODULE_ADMIN', path: string): Promise<WatchedPage> {
-  const who = signIn(db, role)
+  const who = await signIn(db, role)
   const w = await openPage(browser, server.url)
   await w.page.context().addCookies([{ name: SESSION_COOKIE, value: who.token, url: server.url }])
   await w.page.goto(server.url + path)
@@ -43,7 +43,7 @@ describe('geographic management', () => {
 
   test('signing in through the login page returns to the page asked for; Sign out lands on /login', async () => {
     const password = 'Master@12345'
-    const { user } = signIn(db, 'MASTER_ADMIN', { passwordHash: await Bun.password.hash(password) })
+    const { user } = await signIn(db, 'MASTER_ADMIN', { passwordHash: await Bun.password.hash(password) })
     const w = await openPage(browser, server.url)
     await w.page.goto(server.url + '/dashboard/geographic')
     await hydrated(w.page)

@@ -23,8 +23,8 @@ beforeAll(async () => {
   // The test shares the server's SQLite file (WAL allows it) to create admins and sessions, and to check rows.
   db = openDatabase(join(server.dataDir, 'brokernet.db'))
   const cityId = (name: string) => cityIdByName(db, name)
-  mumbai = cityId('Mumbai')
-  pune = cityId('Pune')
+  mumbai = await cityId('Mumbai')
+  pune = await cityId('Pune')
 })
 afterAll(async () => {
   if (db) closeDatabase(db)
@@ -41,7 +41,7 @@ const toast = (page: Page, kind: string, text: string) => page.locator(`[data-to
  */
 const realErrors = (w: WatchedPage) => w.consoleErrors.filter((e) => !/status of (400|401|403|404|409|422)\b|net::ERR_FAILED/.test(e))
 
-async function openAs(who: ReturnType<typeof signIn>, path: string): Promise<WatchedPage> {
+async function openAs(who: Awaited<ReturnType<typeof signIn>>, path: string): Promise<WatchedPage> {
   const w = await openPage(browser, server.url)
   await w.page.context().addCookies([{ name: SESSION_COOKIE, value: who.token, url: server.url }])
   await w.page.goto(server.url + path)
@@ -75,12 +75,12 @@ async function openMenu(page: Page, entryId: string) {
 
 describe('a module admin', () => {
   let w: WatchedPage
-  let admin: ReturnType<typeof signIn>
+  let admin: Awaited<ReturnType<typeof signIn>>
   const mumbaiTotal = () => db.select({ n: count() }).from(listings).where(eq(listings.cityId, mumbai)).get()!.n
   const suspendedInMumbai = () => db.select({ n: count() }).from(listings).where(and(eq(listings.cityId, mumbai), eq(listings.status, 'SUSPENDED'))).get()!.n
 
   beforeAll(async () => {
-    admin = signIn(db, 'MODULE_ADMIN', { cityId: mumbai, fullName: 'Meera Iyer' })
+    admin = await signIn(db, 'MODULE_ADMIN', { cityId: mumbai, fullName: 'Meera Iyer' })
     w = await openAs(admin, '/dashboard/listings')
   })
   afterAll(async () => {
@@ -289,7 +289,7 @@ describe('a master admin', () => {
   let w: WatchedPage
 
   beforeAll(async () => {
-    w = await openAs(signIn(db, 'MASTER_ADMIN', { fullName: 'Asha Verma' }), '/dashboard')
+    w = await openAs(await signIn(db, 'MASTER_ADMIN', { fullName: 'Asha Verma' }), '/dashboard')
   })
   afterAll(async () => {
     await w?.page.context().close()

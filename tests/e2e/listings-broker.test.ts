@@ -25,7 +25,7 @@ beforeAll(async () => {
   db = openDatabase(join(server.dataDir, 'brokernet.db'))
   broker = db.select().from(users).where(eq(users.email, 'rahul.sharma@brokernet.example')).get()!
   expect(broker).toMatchObject({ role: 'BROKER', isActive: true })
-  token = sessionFor(db, broker.id)
+  token = await sessionFor(db, broker.id)
 })
 afterAll(async () => {
   if (db) closeDatabase(db)
@@ -350,7 +350,7 @@ describe('My Listings', () => {
 
   test('an admin is told the page is for brokers only', async () => {
     const admin = db.select().from(users).where(eq(users.role, 'MODULE_ADMIN')).get()!
-    const res = await fetch(server.url + '/dashboard/my-listings', { headers: { cookie: `${SESSION_COOKIE}=${sessionFor(db, admin.id)}` } })
+    const res = await fetch(server.url + '/dashboard/my-listings', { headers: { cookie: `${SESSION_COOKIE}=${await sessionFor(db, admin.id)}` } })
     const html = await res.text()
     expect(html).toContain('Access Restricted')
     expect(html).toContain('This page is only available for brokers.')

@@ -23,9 +23,9 @@ beforeAll(async () => {
   browser = await launchBrowser()
   db = openDatabase(join(server.dataDir, 'brokernet.db'))
   const broker = db.select().from(users).where(eq(users.email, 'rahul.sharma@brokernet.example')).get()!
-  tokens.broker = sessionFor(db, broker.id)
-  tokens.module = signIn(db, 'MODULE_ADMIN', { cityId: broker.cityId, fullName: 'Meera Iyer' }).token
-  tokens.master = signIn(db, 'MASTER_ADMIN', { fullName: 'Asha Verma' }).token
+  tokens.broker = await sessionFor(db, broker.id)
+  tokens.module = (await signIn(db, 'MODULE_ADMIN', { cityId: broker.cityId, fullName: 'Meera Iyer' })).token
+  tokens.master = (await signIn(db, 'MASTER_ADMIN', { fullName: 'Asha Verma' })).token
   const dubaiCity = db.select().from(cities).where(eq(cities.name, 'Dubai')).get()!
   dubai = db
     .select()

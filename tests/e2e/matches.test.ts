@@ -51,11 +51,11 @@ beforeAll(async () => {
   // The test shares the server's SQLite file (WAL allows it) for the geography, users and sessions.
   db = openDatabase(join(server.dataDir, 'brokernet.db'))
   seedGeography(db)
-  mumbai = cityIdByName(db, 'Mumbai')
-  asha = signIn(db, 'BROKER', { cityId: mumbai, fullName: 'Asha Verma' })
-  ravi = signIn(db, 'BROKER', { cityId: mumbai, fullName: 'Ravi Kumar' })
-  admin = signIn(db, 'MODULE_ADMIN', { cityId: mumbai, fullName: 'Meera Iyer' })
-  master = signIn(db, 'MASTER_ADMIN', { cityId: null, fullName: 'Mona Master' })
+  mumbai = await cityIdByName(db, 'Mumbai')
+  asha = await signIn(db, 'BROKER', { cityId: mumbai, fullName: 'Asha Verma' })
+  ravi = await signIn(db, 'BROKER', { cityId: mumbai, fullName: 'Ravi Kumar' })
+  admin = await signIn(db, 'MODULE_ADMIN', { cityId: mumbai, fullName: 'Meera Iyer' })
+  master = await signIn(db, 'MASTER_ADMIN', { cityId: null, fullName: 'Mona Master' })
   const common = { sale_or_rent: 'RENT', location: 'West', locality: 'Andheri West' }
   wanted = await send(asha, '/api/listings', 'POST', { ...common, post_type: 'REQ', property_type: '2 BHK', budget: 48_000, size: 550, contact_value: '+91 98200 12345' })
   // Posted second, so the match is announced to Asha, the requirement's owner.

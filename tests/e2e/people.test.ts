@@ -25,8 +25,8 @@ beforeAll(async () => {
   db = openDatabase(join(server.dataDir, 'brokernet.db'))
   seedGeography(db)
   const cityId = (name: string) => cityIdByName(db, name)
-  pune = cityId('Pune')
-  mumbai = cityId('Mumbai')
+  pune = await cityId('Pune')
+  mumbai = await cityId('Mumbai')
 })
 afterAll(async () => {
   if (db) closeDatabase(db)
@@ -40,7 +40,7 @@ const bodyRows = (page: Page) => page.locator('table tbody tr')
 /** Browsers log refused requests ("status of 403"); those answers are under test here, not faults. */
 const realErrors = (w: WatchedPage) => w.consoleErrors.filter((e) => !/status of (400|401|403|409|413|422)\b/.test(e))
 
-async function openAs(who: ReturnType<typeof signIn>, path: string): Promise<WatchedPage> {
+async function openAs(who: Awaited<ReturnType<typeof signIn>>, path: string): Promise<WatchedPage> {
   const w = await openPage(browser, server.url)
   await w.page.context().addCookies([{ name: SESSION_COOKIE, value: who.token, url: server.url }])
   await w.page.goto(server.url + path)
@@ -76,7 +76,7 @@ describe('broker management by a module admin', () => {
   const NEW_EMAIL = 'rohan.kulkarni@people.example'
 
   beforeAll(async () => {
-    const admin = signIn(db, 'MODULE_ADMIN', { cityId: pune, fullName: 'Priya Nair' })
+    const admin = await signIn(db, 'MODULE_ADMIN', { cityId: pune, fullName: 'Priya Nair' })
     w = await openAs(admin, '/dashboard/brokers')
     await hydrated(w.page)
   })
@@ -247,7 +247,7 @@ describe('broker management by a module admin', () => {
   })
 
   test('a module admin opening Module Admin Management is told Access Denied', async () => {
-    const admin = signIn(db, 'MODULE_ADMIN', { cityId: pune })
+    const admin = await signIn(db, 'MODULE_ADMIN', { cityId: pune })
     const denied = await openAs(admin, '/dashboard/admins')
     await denied.page.getByText('Access Denied').waitFor()
     expect(await denied.page.getByText('Only Master Admins can manage Module Admins.').isVisible()).toBe(true)
@@ -257,8 +257,8 @@ describe('broker management by a module admin', () => {
 
 describe('management by the master admin', () => {
   test('add a module admin choosing country, state and city; an admin without a city is marked', async () => {
-    const master = signIn(db, 'MASTER_ADMIN')
-    signIn(db, 'MODULE_ADMIN', { fullName: 'Unplaced Admin', cityId: null })
+    const master = await signIn(db, 'MASTER_ADMIN')
+    await signIn(db, 'MODULE_ADMIN', { fullName: 'Unplaced Admin', cityId: null })
     const w = await openAs(master, '/dashboard/admins')
     const { page } = w
     await hydrated(page)
@@ -317,7 +317,7 @@ describe('management by the master admin', () => {
     const inPune = db.select({ n: count() }).from(users).where(and(eq(users.role, 'BROKER'), eq(users.cityId, pune))).get()!.n
     expect(total).toBeGreaterThan(10)
 
-    const w = await openAs(signIn(db, 'MASTER_ADMIN'), '/dashboard/brokers')
+    const w = await openAs(await signIn(db, 'MASTER_ADMIN'), '/dashboard/brokers')
     const { page } = w
     await hydrated(page)
     // All of them fit on one page of 50: no footer text, no pager.
@@ -349,7 +349,7 @@ describe('management by the master admin', () => {
     await page.context().close()
   })
   test('a failed load shows the error panel with the server\'s reason, and Retry recovers', async () => {
-    const w = await openAs(signIn(db, 'MASTER_ADMIN'), '/dashboard/admins')
+    const w = await openAs(await signIn(db, 'MASTER_ADMIN'), '/dashboard/admins')
     const { page } = w
     await hydrated(page)
     await bodyRows(page).first().waitFor()
@@ -383,7 +383,7 @@ describe('the demo data (DEMO_DATA=1)', () => {
   /** A window signed in as a demo account (a session made for it directly, as sign-in would). */
   async function openAsDemo(email: string, path: string, viewport?: { width: number; height: number }) {
     const user = demoDb.select().from(users).where(eq(users.email, email)).get()!
-    const token = sessionFor(demoDb, user.id)
+    const token = await sessionFor(demoDb, user.id)
     const w = await openPage(browser, demo.url, viewport)
     await w.page.context().addCookies([{ name: SESSION_COOKIE, value: token, url: demo.url }])
     await w.page.goto(demo.url + path)

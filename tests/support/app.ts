@@ -1,9 +1,8 @@
-import { eq } from 'drizzle-orm'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { closeDatabase, openDatabase, type Database } from '../../db/client'
-import { mailOutbox, users } from '../../db/schema'
+import type { Queryable } from '../../db/sql'
 import { createApp } from '../../src/app'
 import { loadConfig, type Config } from '../../src/config'
 import { createContext, type AppContext } from '../../src/http/context'
@@ -19,7 +18,10 @@ export const BINARY = process.env.BROKERNET_BINARY || undefined
 export type TestApp = {
   /** The in-process app; under BROKERNET_BINARY it is not the one answering (see `inProcess`). */
   app: ReturnType<typeof createApp>
-  /** The test's own connection to the app's database: fixtures write through it, assertions read through it. */
+  /**
+   * SQLite's own handle on the app's database, for what only SQLite has (the bootstrap's seed, migrations). Fixtures
+   * and assertions go through `ctx.db`, the data layer, in plain SQL: the same on every backend.
+   */
   db: Database
   config: Config
   /** Services over the same database, for fixtures and direct service calls (their rows are what the app reads). */
@@ -63,7 +65,7 @@ export async function createTestApp(env: Record<string, string> = {}, overrides:
   const server = await startServer({ command: [BINARY], dataDir, env: { DEMO_DATA: '0', ...env } })
   // Its first start created a master admin in the empty database; the in-process app starts without one, and both
   // targets must start from the same state.
-  db.delete(users).where(eq(users.email, config.adminEmail)).run()
+  await ctx.db.run('delete from users where email = ?', [config.adminEmail])
   // By address, not name: the address the app sees (and counts rate limits by) is then known.
   const base127 = server.url.replace('//localhost:', '//127.0.0.1:')
   const origin = new URL(base127).origin
@@ -78,7 +80,7 @@ export async function createTestApp(env: Record<string, string> = {}, overrides:
       // Answers as sent: no redirect followed, no gzip undone (app.handle does neither).
       return fetch(base127 + path, { ...init, headers, redirect: 'manual', decompress: false })
     },
-    mailIdle: () => outboxSettled(db),
+    mailIdle: () => outboxSettled(ctx.db),
     close: async () => {
       await ctx.mail.close()
       await ctx.db.close()
@@ -89,9 +91,9 @@ export async function createTestApp(env: Record<string, string> = {}, overrides:
 }
 
 /** The binary's mailer works on its own: wait until no outbox row is still PENDING (delivered, logged or failed). */
-async function outboxSettled(db: Database, timeoutMs = 20_000) {
+async function outboxSettled(db: Queryable, timeoutMs = 20_000) {
   const deadline = Date.now() + timeoutMs
-  while (db.select({ id: mailOutbox.id }).from(mailOutbox).where(eq(mailOutbox.status, 'PENDING')).get()) {
+  while (await db.get("select id from mail_outbox where status = 'PENDING' limit 1")) {
     if (Date.now() > deadline) throw new Error('mail still pending after 20 s')
     await Bun.sleep(20)
   }

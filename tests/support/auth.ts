@@ -1,13 +1,13 @@
-import type { Database } from '../../db/client'
-import { sessions, users } from '../../db/schema'
 import { SESSION_COOKIE } from '../../src/http/auth'
-import { newSession } from '../../src/modules/auth/session'
+import { createSession } from '../../src/modules/auth/session'
+import type { User } from '../../src/modules/users/store'
 import type { Role } from '../../src/shared/constants'
+import { dataLayer, insertUser, type FixtureDb, type UserValues } from './fixtures'
 
 let counter = 0
 
 export type SignedIn = {
-  user: typeof users.$inferSelect
+  user: User
   token: string
   /** Headers of a script using the bearer token. */
   bearer: Record<string, string>
@@ -15,31 +15,25 @@ export type SignedIn = {
   browser: Record<string, string>
 }
 
-/** A new session of the user, written directly like every fixture (synchronous): its token. */
-export function sessionFor(db: Database, userId: number): string {
-  const { token, session } = newSession(userId)
-  db.insert(sessions).values(session).run()
-  return token
+/** A new session of the user, written the way the app writes one at sign-in (createSession): its token. */
+export async function sessionFor(db: FixtureDb, userId: number): Promise<string> {
+  return (await createSession(dataLayer(db), userId)).token
 }
 
 /** Creates a user of the role and a session for them directly (the Epic Stack's `login({ role })` fixture). */
-export function signIn(db: Database, role: Role, overrides: Partial<typeof users.$inferInsert> = {}): SignedIn {
-  counter++
-  const user = db
-    .insert(users)
-    .values({
-      email: `${role.toLowerCase()}${counter}-${Date.now()}@test.example`,
-      // Not a real hash: these users sign in through the fixture, never with a password.
-      passwordHash: 'fixture',
-      fullName: `${role} ${counter}`,
-      role,
-      isActive: true,
-      registrationStatus: 'APPROVED',
-      ...overrides,
-    })
-    .returning()
-    .get()
-  const token = sessionFor(db, user.id)
+export async function signIn(db: FixtureDb, role: Role, overrides: UserValues = {}): Promise<SignedIn> {
+  const i = ++counter
+  const user = await insertUser(db, {
+    email: `${role.toLowerCase()}${i}-${Date.now()}@test.example`,
+    // Not a real hash: these users sign in through the fixture, never with a password.
+    passwordHash: 'fixture',
+    fullName: `${role} ${i}`,
+    role,
+    isActive: true,
+    registrationStatus: 'APPROVED',
+    ...overrides,
+  })
+  const token = await sessionFor(db, user.id)
   return {
     user,
     token,

@@ -14,8 +14,8 @@ import { createUser, seedPlace } from '../support/fixtures'
 
 const db = openDatabase(':memory:')
 afterAll(() => closeDatabase(db))
-const a = seedPlace(db, ['Mumbai', 'Pune'])
-const b = seedPlace(db, ['Lyon'])
+const a = await seedPlace(db, ['Mumbai', 'Pune'])
+const b = await seedPlace(db, ['Lyon'])
 const cityIds = [...a.cities, ...b.cities].map((c) => c.id)
 const owners = [
   await createUser(db, { email: 'one@example.com', fullName: 'Asha Rao', cityId: cityIds[0] }),

@@ -11,7 +11,7 @@ import { createUser, seedPlace } from '../support/fixtures'
 
 const db = openDatabase(':memory:')
 afterAll(() => closeDatabase(db))
-const place = seedPlace(db, ['Mumbai', 'Pune'])
+const place = await seedPlace(db, ['Mumbai', 'Pune'])
 const cityIds = place.cities.map((c) => c.id)
 const owners = [
   await createUser(db, { email: 'live-one@example.com', fullName: 'Asha Rao', cityId: cityIds[0] }),

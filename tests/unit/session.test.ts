@@ -11,7 +11,7 @@ afterAll(() => h.close())
 const DAY = 86_400_000
 
 test('only the hash of the token is stored', async () => {
-  const { user } = signIn(h.db, 'BROKER')
+  const { user } = await signIn(h.db, 'BROKER')
   const { token, session } = await createSession(h.ctx.db, user.id)
   expect(session.id).toBe(sessionIdOf(token))
   expect(session.id).not.toContain(token)
@@ -20,7 +20,7 @@ test('only the hash of the token is stored', async () => {
 })
 
 test('sliding expiry: 30 days, renewed once past half its life; expired sessions are gone', async () => {
-  const { user } = signIn(h.db, 'BROKER')
+  const { user } = await signIn(h.db, 'BROKER')
   const { token, session } = await createSession(h.ctx.db, user.id)
   expect(session.expiresAt.getTime() - Date.now()).toBeGreaterThan(29.9 * DAY)
   expect((await validateSessionToken(h.ctx.db, token))!.renewed).toBe(false)
@@ -37,7 +37,7 @@ test('sliding expiry: 30 days, renewed once past half its life; expired sessions
 })
 
 test("invalidating a user's sessions ends all of them", async () => {
-  const { user, token } = signIn(h.db, 'BROKER')
+  const { user, token } = await signIn(h.db, 'BROKER')
   const second = (await createSession(h.ctx.db, user.id)).token
   await invalidateUserSessions(h.ctx.db, user.id)
   expect(await validateSessionToken(h.ctx.db, token)).toBeNull()
