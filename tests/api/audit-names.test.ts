@@ -23,10 +23,10 @@ const send = (path: string, body: unknown, method = 'POST', status = method === 
 const eventOf = (action: string, entityId: number | string) => events.find((e) => e.action === action && e.entity_id === String(entityId))!
 
 beforeAll(async () => {
-  const place = seedPlace(h.db, ['Alpha', 'Beta'])
+  const place = await seedPlace(h.ctx.db, ['Alpha', 'Beta'])
   alpha = place.cities[0]!
   beta = place.cities[1]!
-  master = signIn(h.db, 'MASTER_ADMIN', { cityId: null, fullName: 'Mona Master' })
+  master = await signIn(h.ctx.db, 'MASTER_ADMIN', { cityId: null, fullName: 'Mona Master' })
 
   // A user of every kind of writer: created by an admin, edited (moved to another city), switched off and on.
   const fd = new FormData()

@@ -12,12 +12,12 @@ let brokerA: SignedIn
 let listingId: number
 
 beforeAll(async () => {
-  const place = seedPlace(h.db, ['Alpha', 'Beta'])
-  master = signIn(h.db, 'MASTER_ADMIN', { cityId: null, fullName: 'Mona Master' })
-  adminA = signIn(h.db, 'MODULE_ADMIN', { cityId: place.cities[0]!.id, fullName: 'Alan Alpha' })
-  adminB = signIn(h.db, 'MODULE_ADMIN', { cityId: place.cities[1]!.id, fullName: 'Bea Beta' })
-  brokerA = signIn(h.db, 'BROKER', { cityId: place.cities[0]!.id, fullName: 'Asha Broker' })
-  const brokerB = signIn(h.db, 'BROKER', { cityId: place.cities[1]!.id, fullName: 'Bo Broker' })
+  const place = await seedPlace(h.ctx.db, ['Alpha', 'Beta'])
+  master = await signIn(h.ctx.db, 'MASTER_ADMIN', { cityId: null, fullName: 'Mona Master' })
+  adminA = await signIn(h.ctx.db, 'MODULE_ADMIN', { cityId: place.cities[0]!.id, fullName: 'Alan Alpha' })
+  adminB = await signIn(h.ctx.db, 'MODULE_ADMIN', { cityId: place.cities[1]!.id, fullName: 'Bea Beta' })
+  brokerA = await signIn(h.ctx.db, 'BROKER', { cityId: place.cities[0]!.id, fullName: 'Asha Broker' })
+  const brokerB = await signIn(h.ctx.db, 'BROKER', { cityId: place.cities[1]!.id, fullName: 'Bo Broker' })
   const post = async (as: SignedIn, body: object) =>
     (await h.request('/api/listings', withJson(as.browser, { post_type: 'REQ', sale_or_rent: 'SALE', contact_value: '9876543210', property_type: '2BHK', ...body }))).json()
   listingId = (await post(brokerA, { details: 'Original text' })).id

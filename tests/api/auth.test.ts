@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { users } from '../../db/schema'
 import { SESSION_COOKIE } from '../../src/http/auth'
 import { createTestApp, jsonBody } from '../support/app'
+import { insertUser } from '../support/fixtures'
 
 const h = await createTestApp()
 afterAll(() => h.close())
@@ -10,12 +10,13 @@ const PASSWORD = 'Broker@123'
 beforeAll(async () => {
   const hash = await Bun.password.hash(PASSWORD)
   const base = { passwordHash: hash, fullName: 'Asha Rao', role: 'BROKER' as const }
-  h.db.insert(users).values([
+  for (const user of [
     { ...base, email: 'asha@example.com', isActive: true, registrationStatus: 'APPROVED' },
     { ...base, email: 'pending@example.com', isActive: false, registrationStatus: 'PENDING' },
     { ...base, email: 'rejected@example.com', isActive: false, registrationStatus: 'REJECTED' },
     { ...base, email: 'inactive@example.com', isActive: false, registrationStatus: 'APPROVED' },
-  ]).run()
+  ] as const)
+    await insertUser(h.ctx.db, user)
 })
 
 const login = (email: string, password: string) => h.request('/api/auth/login', jsonBody({ email, password }))

@@ -1,22 +1,22 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { listings, users } from '../../db/schema'
 import type { Role } from '../../src/shared/constants'
 import { createTestApp } from '../support/app'
 import { signIn, withJson } from '../support/auth'
-import { seedPlace } from '../support/fixtures'
+import { insertListing, insertUser, seedPlace, type Place } from '../support/fixtures'
 
 const h = await createTestApp()
 afterAll(() => h.close())
-let place: ReturnType<typeof seedPlace>
+let place: Place
 
-beforeAll(() => {
-  place = seedPlace(h.db, ['Mumbai', 'Pune'])
+beforeAll(async () => {
+  place = await seedPlace(h.ctx.db, ['Mumbai', 'Pune'])
   const pending = (email: string, cityId: number) =>
     ({ email, passwordHash: 'x', fullName: email, role: 'BROKER', isActive: false, registrationStatus: 'PENDING', cityId }) as const
-  h.db.insert(users).values([pending('p1@example.com', place.cities[0]!.id), pending('p2@example.com', place.cities[0]!.id), pending('p3@example.com', place.cities[1]!.id)]).run()
+  for (const user of [pending('p1@example.com', place.cities[0]!.id), pending('p2@example.com', place.cities[0]!.id), pending('p3@example.com', place.cities[1]!.id)])
+    await insertUser(h.ctx.db, user)
 })
 
-const as = (role: Role, cityId: number | null = place.cities[0]!.id) => signIn(h.db, role, { cityId, fullName: `Pat ${role}` }).browser
+const as = async (role: Role, cityId: number | null = place.cities[0]!.id) => (await signIn(h.ctx.db, role, { cityId, fullName: `Pat ${role}` })).browser
 const page = async (path: string, headers: Record<string, string>) => {
   const res = await h.request(path, { headers })
   return { status: res.status, html: await res.text(), location: res.headers.get('location') }
@@ -33,7 +33,7 @@ describe('the dashboard guard', () => {
   )
 
   test("an inactive user sees 'Account Inactive'", async () => {
-    const res = await page('/dashboard', signIn(h.db, 'BROKER', { isActive: false }).browser)
+    const res = await page('/dashboard', (await signIn(h.ctx.db, 'BROKER', { isActive: false })).browser)
     expect(res.status).toBe(403)
     expect(res.html).toContain('Account Inactive')
     expect(res.html).toContain('Your account is currently inactive. Please contact an administrator.')
@@ -47,14 +47,14 @@ describe('the dashboard guard', () => {
     ['MODULE_ADMIN', '/dashboard/admins', 'Only Master Admins can manage Module Admins.'],
     ['MODULE_ADMIN', '/dashboard/geographic', 'Only Master Administrators can manage geographic data.'],
   ] as const)('%s on %s: Access Denied (403)', async (role, path, message) => {
-    const res = await page(path, as(role))
+    const res = await page(path, await as(role))
     expect(res.status).toBe(403)
     expect(res.html).toContain('Access Denied')
     expect(res.html).toContain(message)
   })
 
   test.each(['MASTER_ADMIN', 'MODULE_ADMIN'] as const)("%s on /dashboard/my-listings: 'Access Restricted'", async (role) => {
-    const res = await page('/dashboard/my-listings', as(role))
+    const res = await page('/dashboard/my-listings', await as(role))
     expect(res.html).toContain('Access Restricted')
     expect(res.html).toContain('This page is only available for brokers.')
   })
@@ -64,8 +64,8 @@ describe('the shell', () => {
   const navOf = (html: string) => [...html.slice(html.indexOf('<ul class="menu')).matchAll(/<li><a href="(\/dashboard[^"]*)"/g)].map((m) => m[1])
 
   test('navigation by role (SPEC section 2)', async () => {
-    expect(navOf((await page('/dashboard', as('BROKER'))).html)).toEqual(['/dashboard', '/dashboard/listings', '/dashboard/my-listings', '/dashboard/matches'])
-    expect(navOf((await page('/dashboard', as('MODULE_ADMIN'))).html)).toEqual([
+    expect(navOf((await page('/dashboard', await as('BROKER'))).html)).toEqual(['/dashboard', '/dashboard/listings', '/dashboard/my-listings', '/dashboard/matches'])
+    expect(navOf((await page('/dashboard', await as('MODULE_ADMIN'))).html)).toEqual([
       '/dashboard',
       '/dashboard/listings',
       '/dashboard/matches',
@@ -74,7 +74,7 @@ describe('the shell', () => {
       '/dashboard/analytics',
       '/dashboard/audit',
     ])
-    expect(navOf((await page('/dashboard', as('MASTER_ADMIN', null))).html)).toEqual([
+    expect(navOf((await page('/dashboard', await as('MASTER_ADMIN', null))).html)).toEqual([
       '/dashboard',
       '/dashboard/listings',
       '/dashboard/matches',
@@ -89,16 +89,16 @@ describe('the shell', () => {
 
   test('the approvals badge counts the pending registrations the admin may see', async () => {
     const badge = (html: string) => /data-pending-badge[^>]*>(\d+)</.exec(html)?.[1]
-    expect(badge((await page('/dashboard', as('MASTER_ADMIN', null))).html)).toBe('3')
-    expect(badge((await page('/dashboard', as('MODULE_ADMIN', place.cities[0]!.id))).html)).toBe('2')
-    expect(badge((await page('/dashboard', as('MODULE_ADMIN', place.cities[1]!.id))).html)).toBe('1')
-    expect(badge((await page('/dashboard', as('BROKER'))).html)).toBeUndefined()
+    expect(badge((await page('/dashboard', await as('MASTER_ADMIN', null))).html)).toBe('3')
+    expect(badge((await page('/dashboard', await as('MODULE_ADMIN', place.cities[0]!.id))).html)).toBe('2')
+    expect(badge((await page('/dashboard', await as('MODULE_ADMIN', place.cities[1]!.id))).html)).toBe('1')
+    expect(badge((await page('/dashboard', await as('BROKER'))).html)).toBeUndefined()
   })
 
   test('the matches badge: the unseen matches of the user, with a text alternative; hidden at zero', async () => {
     // A place of its own: the listings here must not show in the other tests' counts.
-    const cityId = seedPlace(h.db, ['Nagpur']).cities[0]!.id
-    const [seeker, offerer] = [signIn(h.db, 'BROKER', { cityId }), signIn(h.db, 'BROKER', { cityId })]
+    const cityId = (await seedPlace(h.ctx.db, ['Nagpur'])).cities[0]!.id
+    const [seeker, offerer] = [await signIn(h.ctx.db, 'BROKER', { cityId }), await signIn(h.ctx.db, 'BROKER', { cityId })]
     const post = async (as: typeof seeker, post_type: string, budget: number) =>
       expect((await h.request('/api/listings', withJson(as.browser, { post_type, sale_or_rent: 'RENT', property_type: 'Badge Loft', budget, contact_value: '9876543210' }))).status).toBe(201)
     await post(seeker, 'REQ', 40_000)
@@ -114,7 +114,7 @@ describe('the shell', () => {
   })
 
   test('the user menu: name, email, role badge, city and state, and a sign-out form', async () => {
-    const { html } = await page('/dashboard', as('MODULE_ADMIN'))
+    const { html } = await page('/dashboard', await as('MODULE_ADMIN'))
     expect(html).toContain('Pat MODULE_ADMIN')
     expect(html).toContain('Module Admin')
     expect(html).toContain(`Mumbai, ${place.state.name}`)
@@ -122,11 +122,11 @@ describe('the shell', () => {
   })
 
   test('the admin welcome: access level, city badge and capabilities by role', async () => {
-    const master = (await page('/dashboard', as('MASTER_ADMIN', null))).html
+    const master = (await page('/dashboard', await as('MASTER_ADMIN', null))).html
     expect(master).toContain('global administrative access')
     expect(master).toContain('Manage module administrators')
     expect(master).toContain('Cities')
-    const moduleAdmin = (await page('/dashboard', as('MODULE_ADMIN'))).html
+    const moduleAdmin = (await page('/dashboard', await as('MODULE_ADMIN'))).html
     expect(moduleAdmin).toContain('city-level administrative access')
     expect(moduleAdmin).toContain('Export data for the assigned city')
     expect(moduleAdmin).toContain('Your City')
@@ -135,7 +135,7 @@ describe('the shell', () => {
 
   test("a module admin's 'Your City' card names their city and its active listings, not a fixed 1", async () => {
     const [mumbai, pune] = place.cities
-    const owner = signIn(h.db, 'BROKER', { cityId: mumbai!.id, fullName: 'Lister' }).user
+    const owner = (await signIn(h.ctx.db, 'BROKER', { cityId: mumbai!.id, fullName: 'Lister' })).user
     let seq = 0
     const listing = (cityId: number, status: 'ACTIVE' | 'SUSPENDED' | 'CLOSED') => {
       seq++
@@ -152,37 +152,38 @@ describe('the shell', () => {
         cityId,
       } as const
     }
-    h.db.insert(listings).values([listing(mumbai!.id, 'ACTIVE'), listing(mumbai!.id, 'ACTIVE'), listing(mumbai!.id, 'ACTIVE'), listing(mumbai!.id, 'SUSPENDED'), listing(mumbai!.id, 'CLOSED'), listing(pune!.id, 'ACTIVE')]).run()
+    for (const row of [listing(mumbai!.id, 'ACTIVE'), listing(mumbai!.id, 'ACTIVE'), listing(mumbai!.id, 'ACTIVE'), listing(mumbai!.id, 'SUSPENDED'), listing(mumbai!.id, 'CLOSED'), listing(pune!.id, 'ACTIVE')])
+      await insertListing(h.ctx.db, row)
 
     const card = (html: string, key: string) => new RegExp(`data-admin-stat="${key}"[^>]*>(.*?)</div></div>`).exec(html)?.[1] ?? ''
     /** The card's texts, one after another: 'Your City|Mumbai|3 active listings'. */
     const text = (html: string) => html.replace(/<[^>]+>/g, '|').replace(/\|+/g, '|').replace(/^\||\|$/g, '')
-    const moduleAdmin = (await page('/dashboard', as('MODULE_ADMIN', mumbai!.id))).html
+    const moduleAdmin = (await page('/dashboard', await as('MODULE_ADMIN', mumbai!.id))).html
     // Your City: the name, and its live listings (three active; the suspended and closed ones are in Total Listings).
     expect(text(card(moduleAdmin, 'your_city'))).toBe('Your City|Mumbai|3 active listings')
     expect(text(card(moduleAdmin, 'total_listings'))).toBe('Total Listings|5')
     expect(card(moduleAdmin, 'cities')).toBe('')
 
-    const inPune = (await page('/dashboard', as('MODULE_ADMIN', pune!.id))).html
+    const inPune = (await page('/dashboard', await as('MODULE_ADMIN', pune!.id))).html
     expect(text(card(inPune, 'your_city'))).toBe('Your City|Pune|1 active listing')
-    const unplaced = (await page('/dashboard', as('MODULE_ADMIN', null))).html
+    const unplaced = (await page('/dashboard', await as('MODULE_ADMIN', null))).html
     expect(text(card(unplaced, 'your_city'))).toBe('Your City|—|No city assigned')
 
     // The master admin keeps the network's number of cities.
-    const master = (await page('/dashboard', as('MASTER_ADMIN', null))).html
+    const master = (await page('/dashboard', await as('MASTER_ADMIN', null))).html
     expect(text(card(master, 'cities'))).toMatch(/^Cities\|\d+$/)
     expect(card(master, 'your_city')).toBe('')
   })
 
   test('the broker welcome', async () => {
-    const { html, status } = await page('/dashboard', as('BROKER'))
+    const { html, status } = await page('/dashboard', await as('BROKER'))
     expect(status).toBe(200)
     expect(html).toContain('Pat BROKER')
     expect(html).not.toContain('administrative access')
   })
 
   test('sign out from the menu ends the session and lands on /login', async () => {
-    const who = signIn(h.db, 'BROKER')
+    const who = await signIn(h.ctx.db, 'BROKER')
     const res = await h.request('/logout', { method: 'POST', headers: who.browser })
     expect(res.status).toBe(303)
     expect(res.headers.get('location')).toBe('/login')

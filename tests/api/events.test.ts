@@ -43,12 +43,12 @@ afterEach(async () => {
   }
 })
 
-beforeAll(() => {
-  mumbai = seedPlace(h.db, ['Mumbai']).cities[0]!.id
-  asha = signIn(h.db, 'BROKER', { cityId: mumbai, fullName: 'Asha Verma' })
-  ravi = signIn(h.db, 'BROKER', { cityId: mumbai, fullName: 'Ravi Kumar' })
-  kiran = signIn(h.db, 'BROKER', { cityId: mumbai, fullName: 'Kiran Rao' })
-  mumbaiAdmin = signIn(h.db, 'MODULE_ADMIN', { cityId: mumbai })
+beforeAll(async () => {
+  mumbai = (await seedPlace(h.ctx.db, ['Mumbai'])).cities[0]!.id
+  asha = await signIn(h.ctx.db, 'BROKER', { cityId: mumbai, fullName: 'Asha Verma' })
+  ravi = await signIn(h.ctx.db, 'BROKER', { cityId: mumbai, fullName: 'Ravi Kumar' })
+  kiran = await signIn(h.ctx.db, 'BROKER', { cityId: mumbai, fullName: 'Kiran Rao' })
+  mumbaiAdmin = await signIn(h.ctx.db, 'MODULE_ADMIN', { cityId: mumbai })
 })
 
 describe('GET /api/events', () => {
@@ -114,7 +114,7 @@ describe('GET /api/events', () => {
     expect(await admin.expect('matches')).toEqual({ unseen: 0, new: [] })
     const before = (await admin.expect('pending')).total as number
     await broker.expect('matches')
-    await createUser(h.db, { email: `pending-${Date.now()}@example.com`, cityId: mumbai, registrationStatus: 'PENDING', isActive: false })
+    await createUser(h.ctx.db, { email: `pending-${Date.now()}@example.com`, cityId: mumbai, registrationStatus: 'PENDING', isActive: false })
     expect((await admin.expect('pending', 1000)).total).toBe(before + 1)
     expect(await broker.next('pending', 300)).toBeNull()
   })

@@ -5,9 +5,7 @@
 // Either way no answer may be a 5xx, carry a status the operation does not document, or a body outside its schema.
 // Run in process and, by `bun run test`, against the compiled binary.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { eq } from 'drizzle-orm'
 import fc from 'fast-check'
-import { auditEvents, users } from '../../db/schema'
 import { SESSION_COOKIE } from '../../src/http/auth'
 import { createTestApp } from '../support/app'
 import { signIn, sessionFor } from '../support/auth'
@@ -26,28 +24,28 @@ const callers: Record<string, number | null> = { anonymous: null }
 beforeAll(async () => {
   doc = await (await h.request('/swagger/json')).json()
   operations = operationsOf(doc)
-  const place = seedPlace(h.db, ['Mumbai', 'Pune'])
+  const place = await seedPlace(h.ctx.db, ['Mumbai', 'Pune'])
   const city = place.cities[0]!.id
-  callers.broker = signIn(h.db, 'BROKER', { cityId: city, fullName: 'Asha Verma' }).user.id
-  callers['module admin'] = signIn(h.db, 'MODULE_ADMIN', { cityId: city }).user.id
-  callers['master admin'] = signIn(h.db, 'MASTER_ADMIN', { cityId: null }).user.id
-  callers.pending = signIn(h.db, 'BROKER', { cityId: city, isActive: false, registrationStatus: 'PENDING' }).user.id
-  callers.inactive = signIn(h.db, 'BROKER', { cityId: city, isActive: false }).user.id
+  callers.broker = (await signIn(h.ctx.db, 'BROKER', { cityId: city, fullName: 'Asha Verma' })).user.id
+  callers['module admin'] = (await signIn(h.ctx.db, 'MODULE_ADMIN', { cityId: city })).user.id
+  callers['master admin'] = (await signIn(h.ctx.db, 'MASTER_ADMIN', { cityId: null })).user.id
+  callers.pending = (await signIn(h.ctx.db, 'BROKER', { cityId: city, isActive: false, registrationStatus: 'PENDING' })).user.id
+  callers.inactive = (await signIn(h.ctx.db, 'BROKER', { cityId: city, isActive: false })).user.id
   const listing = await h.request('/api/listings', {
     method: 'POST',
-    headers: { ...headersOf('broker'), 'content-type': 'application/json' },
+    headers: { ...(await headersOf('broker')), 'content-type': 'application/json' },
     body: JSON.stringify({ post_type: 'AVL', sale_or_rent: 'RENT', contact_value: '9876543210', property_type: '2 BHK', budget: 45000, location: 'West' }),
   })
   expect(listing.status).toBe(201)
   const doc0 = await h.ctx.documents.save(FILE_BYTES.png(), { mime: 'image/png', ext: 'png' })
-  const applicant = signIn(h.db, 'BROKER', { cityId: city, isActive: false, registrationStatus: 'PENDING', idCardDocument: doc0, idCardDocumentType: 'image/png' }).user
+  const applicant = (await signIn(h.ctx.db, 'BROKER', { cityId: city, isActive: false, registrationStatus: 'PENDING', idCardDocument: doc0, idCardDocumentType: 'image/png' })).user
   pool = {
     city,
     state: place.state.id,
     country: place.country.id,
     listing: (await listing.json()).id,
     user: applicant.id,
-    audit: h.db.select({ id: auditEvents.id }).from(auditEvents).limit(1).get()!.id,
+    audit: (await h.ctx.db.get<{ id: number }>('select id from audit_events order by id limit 1'))!.id,
   }
 })
 
@@ -55,12 +53,13 @@ beforeAll(async () => {
  * Headers of a caller, with a session made for this request (an earlier request may have signed them out or ended
  * their sessions; the test is about answers, not about who is left standing). Mutations by cookie carry our Origin.
  */
-function headersOf(caller: string, viaCookie = false): Record<string, string> {
+async function headersOf(caller: string, viaCookie = false): Promise<Record<string, string>> {
   const id = callers[caller]
   if (id == null) return {}
   // Fuzzed requests may deactivate a role; bring it back so every role keeps being tried.
-  if (caller !== 'pending' && caller !== 'inactive') h.db.update(users).set({ isActive: true, registrationStatus: 'APPROVED' }).where(eq(users.id, id)).run()
-  const token = sessionFor(h.db, id)
+  if (caller !== 'pending' && caller !== 'inactive')
+    await h.ctx.db.run("update users set is_active = true, registration_status = 'APPROVED' where id = ?", [id])
+  const token = await sessionFor(h.ctx.db, id)
   return viaCookie ? { cookie: `${SESSION_COOKIE}=${token}`, origin: 'http://localhost' } : { authorization: `Bearer ${token}` }
 }
 
@@ -137,7 +136,7 @@ describe('smoke: every documented operation, as every caller, with a plausible r
         const query = Object.fromEntries(parametersOf(o, 'query').filter((p) => p.required).map((p) => [p.name, String(plausible(p.schema, p.name, pool))]))
         const schema = bodySchemaOf(o)
         const body = schema ? plausible(schema, 'body', pool) : undefined
-        const problem = await call(o, buildRequest(o, { params, query, body }, headersOf(caller, caller === 'broker')))
+        const problem = await call(o, buildRequest(o, { params, query, body }, await headersOf(caller, caller === 'broker')))
         if (problem) problems.push(`${caller}: ${problem}`)
       }
     }
@@ -166,7 +165,7 @@ describe('property: generated requests get documented answers', () => {
       })
       await fc.assert(
         fc.asyncProperty(request, async (r) => {
-          const built = buildRequest(o, { params: r.params, query: r.query, body: r.body ?? undefined, rawBody: r.rawBody ?? undefined }, headersOf(r.caller, r.viaCookie))
+          const built = buildRequest(o, { params: r.params, query: r.query, body: r.body ?? undefined, rawBody: r.rawBody ?? undefined }, await headersOf(r.caller, r.viaCookie))
           const problem = await call(o, built)
           if (problem) problems.push(`${r.caller}${r.viaCookie ? ' (cookie)' : ''} ${built.path}: ${problem}`)
           return problem === null

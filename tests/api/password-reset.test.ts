@@ -1,6 +1,4 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
-import { eq } from 'drizzle-orm'
-import { auditEvents, mailOutbox, passwordResetTokens, sessions } from '../../db/schema'
 import { createTestApp, jsonBody, type TestApp } from '../support/app'
 import { createUser } from '../support/fixtures'
 import { startSmtp } from '../support/smtp'
@@ -23,11 +21,14 @@ beforeEach(() => {
 const forgot = (email: string) => h.request('/api/auth/password/forgot', jsonBody({ email }))
 const reset = (body: Record<string, string>) => h.request('/api/auth/password/reset', jsonBody(body))
 const login = (email: string, password: string) => h.request('/api/auth/login', jsonBody({ email, password }))
+const tokensOf = (userId: number) =>
+  h.ctx.db.all<{ id: string; expiresAt: number }>('select id, expires_at as "expiresAt" from password_reset_tokens where user_id = ? order by created_at, id', [userId])
+const sessionsOf = (userId: number) => h.ctx.db.all<{ id: string }>('select id from sessions where user_id = ?', [userId])
 const linkIn = (mail: string) => /http:\/\/brokernet\.test\/reset-password\?token=([A-Za-z0-9%_-]+)/.exec(mail)?.[1]
 
 describe('password reset by mail', () => {
   test('forgot → mail over SMTP → link → new password → sign in; the old password and old sessions stop working', async () => {
-    const user = await createUser(h.db, { email: 'ravi@example.com', fullName: 'Ravi Kumar' }, 'Old@12345')
+    const user = await createUser(h.ctx.db, { email: 'ravi@example.com', fullName: 'Ravi Kumar' }, 'Old@12345')
     const oldSession = (await (await login('ravi@example.com', 'Old@12345')).json()).token as string
 
     const res = await forgot('Ravi@Example.com')
@@ -37,10 +38,10 @@ describe('password reset by mail', () => {
     const token = decodeURIComponent(linkIn(mail)!)
     expect(token.length).toBeGreaterThan(20)
     // Only the hash is kept.
-    const [row] = h.db.select().from(passwordResetTokens).where(eq(passwordResetTokens.userId, user.id)).all()
+    const [row] = await tokensOf(user.id)
     expect(row!.id).toBe(new Bun.CryptoHasher('sha256').update(token).digest('hex'))
-    expect(row!.expiresAt.getTime() - Date.now()).toBeGreaterThan(59 * 60_000)
-    expect(row!.expiresAt.getTime() - Date.now()).toBeLessThanOrEqual(60 * 60_000)
+    expect(Number(row!.expiresAt) - Date.now()).toBeGreaterThan(59 * 60_000)
+    expect(Number(row!.expiresAt) - Date.now()).toBeLessThanOrEqual(60 * 60_000)
 
     // The page the link opens asks for the new password.
     const page = await h.request(`/reset-password?token=${encodeURIComponent(token)}`)
@@ -52,7 +53,7 @@ describe('password reset by mail', () => {
     expect((await login('ravi@example.com', 'Old@12345')).status).toBe(401)
     expect((await login('ravi@example.com', 'New@12345')).status).toBe(200)
     expect((await h.request('/api/auth/me', { headers: { authorization: `Bearer ${oldSession}` } })).status).toBe(401)
-    expect(h.db.select().from(auditEvents).where(eq(auditEvents.action, 'user.password_reset')).all()).toHaveLength(1)
+    expect(await h.ctx.db.all("select id from audit_events where action = 'user.password_reset'")).toHaveLength(1)
 
     // Single use.
     const again = await reset({ token, password: 'Other@12345', confirm_password: 'Other@12345' })
@@ -61,31 +62,31 @@ describe('password reset by mail', () => {
   })
 
   test('the answer is the same whether or not the email has an account, and only a real account gets mail', async () => {
-    await createUser(h.db, { email: 'known@example.com' })
+    await createUser(h.ctx.db, { email: 'known@example.com' })
     const known = await forgot('known@example.com')
     const unknown = await forgot('nobody-here@example.com')
     expect(known.status).toBe(200)
     expect(unknown.status).toBe(200)
     expect(await known.json()).toEqual(await unknown.json())
     await h.mailIdle()
-    const to = h.db.select({ to: mailOutbox.toAddress }).from(mailOutbox).all().map((r) => r.to)
+    const to = (await h.ctx.db.all<{ to: string }>('select to_address as "to" from mail_outbox order by id')).map((r) => r.to)
     expect(to).toContain('known@example.com')
     expect(to).not.toContain('nobody-here@example.com')
   })
 
   test('asking again retires the earlier link', async () => {
-    const user = await createUser(h.db, { email: 'twice@example.com' })
+    const user = await createUser(h.ctx.db, { email: 'twice@example.com' })
     await forgot('twice@example.com')
     await forgot('twice@example.com')
-    expect(h.db.select().from(passwordResetTokens).where(eq(passwordResetTokens.userId, user.id)).all()).toHaveLength(1)
+    expect(await tokensOf(user.id)).toHaveLength(1)
   })
 
   test('an expired or unknown token: 400 with a clear message', async () => {
-    const user = await createUser(h.db, { email: 'late@example.com' })
+    const user = await createUser(h.ctx.db, { email: 'late@example.com' })
     await forgot('late@example.com')
     const mail = await smtp.messageTo('late@example.com')
     const token = decodeURIComponent(linkIn(mail)!)
-    h.db.update(passwordResetTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(passwordResetTokens.userId, user.id)).run()
+    await h.ctx.db.run('update password_reset_tokens set expires_at = ? where user_id = ?', [Date.now() - 1000, user.id])
     for (const t of [token, 'made-up-token']) {
       const res = await reset({ token: t, password: 'New@12345', confirm_password: 'New@12345' })
       expect(res.status).toBe(400)
@@ -115,13 +116,13 @@ describe('password reset by mail', () => {
   })
 
   test('a reset ends every session of the user', async () => {
-    const user = await createUser(h.db, { email: 'sessions@example.com' }, 'Old@12345')
+    const user = await createUser(h.ctx.db, { email: 'sessions@example.com' }, 'Old@12345')
     await login('sessions@example.com', 'Old@12345')
     await login('sessions@example.com', 'Old@12345')
-    expect(h.db.select().from(sessions).where(eq(sessions.userId, user.id)).all()).toHaveLength(2)
+    expect(await sessionsOf(user.id)).toHaveLength(2)
     await forgot('sessions@example.com')
     const token = decodeURIComponent(linkIn(await smtp.messageTo('sessions@example.com'))!)
     expect((await reset({ token, password: 'New@12345', confirm_password: 'New@12345' })).status).toBe(200)
-    expect(h.db.select().from(sessions).where(eq(sessions.userId, user.id)).all()).toHaveLength(0)
+    expect(await sessionsOf(user.id)).toHaveLength(0)
   })
 })

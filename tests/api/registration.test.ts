@@ -1,20 +1,18 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { readdirSync } from 'node:fs'
-import { eq } from 'drizzle-orm'
-import { auditEvents, mailOutbox, users } from '../../db/schema'
 import { LIMITS } from '../../src/shared/constants'
 import { createTestApp } from '../support/app'
-import { createUser, FILE_BYTES, seedPlace } from '../support/fixtures'
+import { createUser, FILE_BYTES, seedPlace, userByEmail as userIn, type Place } from '../support/fixtures'
 
 const h = await createTestApp()
 afterAll(() => h.close())
-let place: ReturnType<typeof seedPlace>
+let place: Place
 
 beforeAll(async () => {
-  place = seedPlace(h.db, ['Mumbai', 'Pune'])
-  await createUser(h.db, { email: 'city-admin@example.com', role: 'MODULE_ADMIN', cityId: place.cities[0]!.id })
-  await createUser(h.db, { email: 'other-admin@example.com', role: 'MODULE_ADMIN', cityId: place.cities[1]!.id })
-  await createUser(h.db, { email: 'master@example.com', role: 'MASTER_ADMIN' })
+  place = await seedPlace(h.ctx.db, ['Mumbai', 'Pune'])
+  await createUser(h.ctx.db, { email: 'city-admin@example.com', role: 'MODULE_ADMIN', cityId: place.cities[0]!.id })
+  await createUser(h.ctx.db, { email: 'other-admin@example.com', role: 'MODULE_ADMIN', cityId: place.cities[1]!.id })
+  await createUser(h.ctx.db, { email: 'master@example.com', role: 'MASTER_ADMIN' })
 })
 
 // Every request here comes from one address; the per-address limit has its own test below.
@@ -38,7 +36,7 @@ function form(overrides: Record<string, string | File | undefined> = {}) {
 }
 const post = (fd: FormData) => h.request('/api/auth/register', { method: 'POST', body: fd })
 const documentFiles = () => readdirSync(h.config.documentsDir)
-const userByEmail = (email: string) => h.db.select().from(users).where(eq(users.email, email)).get()
+const userByEmail = (email: string) => userIn(h.ctx.db, email)
 
 describe('POST /api/auth/register', () => {
   test('creates a PENDING, inactive broker, does not sign in, and mails the user, the city admin and master admins', async () => {
@@ -47,26 +45,26 @@ describe('POST /api/auth/register', () => {
     expect(res.headers.get('set-cookie')).toBeNull()
     const body = await res.json()
     expect(body).toMatchObject({ email: 'nisha.patel@example.com', full_name: 'Nisha Patel', registration_status: 'PENDING' })
-    const user = userByEmail('nisha.patel@example.com')!
+    const user = (await userByEmail('nisha.patel@example.com'))!
     expect(user).toMatchObject({ role: 'BROKER', isActive: false, registrationStatus: 'PENDING', phone: '+91 98765 43210', idCardNumber: 'ID-001' })
     expect(user.passwordHash.startsWith('$argon2id$')).toBe(true)
     await h.mailIdle()
-    const to = h.db.select().from(mailOutbox).all().map((m) => m.toAddress).sort()
+    const to = (await h.ctx.db.all<{ to: string }>('select to_address as "to" from mail_outbox')).map((m) => m.to).sort()
     expect(to).toEqual(['city-admin@example.com', 'master@example.com', 'nisha.patel@example.com'])
-    expect(h.db.select().from(auditEvents).where(eq(auditEvents.action, 'user.register')).all()).toHaveLength(1)
+    expect(await h.ctx.db.all("select id from audit_events where action = 'user.register'")).toHaveLength(1)
   })
 
   test('empty optional fields are "not given"', async () => {
     const res = await post(form({ email: 'empty-optional@example.com' }))
     expect(res.status).toBe(201)
-    expect(userByEmail('empty-optional@example.com')).toMatchObject({ phone: null, idCardNumber: null, idCardDocument: null })
+    expect(await userByEmail('empty-optional@example.com')).toMatchObject({ phone: null, idCardNumber: null, idCardDocument: null })
   })
 
   test('a PNG named .pdf is stored as a PNG under a random name', async () => {
     const before = documentFiles().length
     const res = await post(form({ email: 'png@example.com', id_card_file: new File([FILE_BYTES.png()], 'my-id.pdf', { type: 'application/pdf' }) }))
     expect(res.status).toBe(201)
-    const user = userByEmail('png@example.com')!
+    const user = (await userByEmail('png@example.com'))!
     expect(user.idCardDocumentType).toBe('image/png')
     expect(user.idCardDocument).toMatch(/^[a-f0-9]{32}\.png$/)
     expect(documentFiles()).toHaveLength(before + 1)
@@ -79,7 +77,7 @@ describe('POST /api/auth/register', () => {
   ] as const)('a %s is accepted by its bytes', async (kind, mime) => {
     const res = await post(form({ email: `${kind}@example.com`, id_card_file: new File([FILE_BYTES[kind]()], 'scan.bin') }))
     expect(res.status).toBe(201)
-    expect(userByEmail(`${kind}@example.com`)!.idCardDocumentType).toBe(mime)
+    expect((await userByEmail(`${kind}@example.com`))!.idCardDocumentType).toBe(mime)
   })
 
   test('a text file named .jpg is refused: 422 file type not allowed, no user, no file', async () => {
@@ -87,7 +85,7 @@ describe('POST /api/auth/register', () => {
     const res = await post(form({ email: 'txt@example.com', id_card_file: new File([FILE_BYTES.text()], 'id.jpg', { type: 'image/jpeg' }) }))
     expect(res.status).toBe(422)
     expect(await res.json()).toEqual({ detail: 'file type not allowed' })
-    expect(userByEmail('txt@example.com')).toBeUndefined()
+    expect(await userByEmail('txt@example.com')).toBeUndefined()
     expect(documentFiles()).toHaveLength(before)
   })
 
@@ -102,7 +100,7 @@ describe('POST /api/auth/register', () => {
     const res = await post(form({ email: 'toolarge@example.com', id_card_file: big(LIMITS.registrationFileBytes + 1) }))
     expect(res.status).toBe(413)
     expect(await res.json()).toEqual({ detail: 'file too large' })
-    expect(userByEmail('toolarge@example.com')).toBeUndefined()
+    expect(await userByEmail('toolarge@example.com')).toBeUndefined()
     expect(documentFiles()).toHaveLength(before)
   })
 
@@ -135,7 +133,7 @@ describe('POST /api/auth/register', () => {
     const res = await post(form({ email: 'seven-mb@example.com', id_card_file: new File([bytes], 'id.jpg', { type: 'image/jpeg' }) }))
     expect(res.status).toBe(413)
     expect(await res.json()).toEqual({ detail: 'file too large' })
-    expect(userByEmail('seven-mb@example.com')).toBeUndefined()
+    expect(await userByEmail('seven-mb@example.com')).toBeUndefined()
   })
 
   test('an email registered in any letter case: 409 email already registered', async () => {
@@ -164,7 +162,7 @@ describe('POST /api/auth/register', () => {
     const results = await Promise.all([post(form({ email: 'race@example.com', id_card_file: file() })), post(form({ email: 'race@example.com', id_card_file: file() }))])
     expect(results.map((r) => r.status).sort()).toEqual([201, 409])
     expect(documentFiles()).toHaveLength(before + 1)
-    expect(documentFiles()).toContain(userByEmail('race@example.com')!.idCardDocument!)
+    expect(documentFiles()).toContain((await userByEmail('race@example.com'))!.idCardDocument!)
   })
 
   const messages = async (fd: FormData) => {

@@ -1,6 +1,4 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
-import { eq } from 'drizzle-orm'
-import { sessions, users } from '../../db/schema'
 import { SESSION_COOKIE, type Actor } from '../../src/http/auth'
 import { approveUser, rejectUser, setUserActive } from '../../src/modules/users/service'
 import { createTestApp, jsonBody } from '../support/app'
@@ -12,8 +10,8 @@ const PASSWORD = 'Broker@123'
 let master: Actor
 
 beforeAll(async () => {
-  seedPlace(h.db)
-  master = { ...(await createUser(h.db, { email: 'master@example.com', role: 'MASTER_ADMIN', fullName: 'Master' })), access: 'any' }
+  await seedPlace(h.ctx.db)
+  master = { ...(await createUser(h.ctx.db, { email: 'master@example.com', role: 'MASTER_ADMIN', fullName: 'Master' })), access: 'any' }
 })
 beforeEach(() => {
   h.ctx.limits.loginByAddress.reset(h.address)
@@ -26,20 +24,21 @@ async function signIn(email: string) {
   return (await res.json()).token as string
 }
 const me = (token: string) => h.request('/api/auth/me', { headers: { authorization: `Bearer ${token}` } })
-const sessionsOf = (userId: number) => h.db.select().from(sessions).where(eq(sessions.userId, userId)).all()
+const sessionsOf = (userId: number) =>
+  h.ctx.db.all<{ id: string; expiresAt: number }>('select id, expires_at as "expiresAt" from sessions where user_id = ? order by created_at, id', [userId])
 
 describe('sessions', () => {
   test('only the token’s SHA-256 is stored, never the token', async () => {
-    const user = await createUser(h.db, { email: 'hash@example.com' })
+    const user = await createUser(h.ctx.db, { email: 'hash@example.com' })
     const token = await signIn('hash@example.com')
-    const [row] = sessionsOf(user.id)
+    const [row] = await sessionsOf(user.id)
     expect(row!.id).not.toBe(token)
     expect(row!.id).toBe(new Bun.CryptoHasher('sha256').update(token).digest('hex'))
-    expect(row!.expiresAt.getTime() - Date.now()).toBeGreaterThan(29 * 86_400_000)
+    expect(Number(row!.expiresAt) - Date.now()).toBeGreaterThan(29 * 86_400_000)
   })
 
   test('refresh rotates the token: the old one stops working, the new one works and is set as the cookie', async () => {
-    await createUser(h.db, { email: 'rotate@example.com' })
+    await createUser(h.ctx.db, { email: 'rotate@example.com' })
     const old = await signIn('rotate@example.com')
     const res = await h.request('/api/auth/refresh', { method: 'POST', headers: { cookie: `${SESSION_COOKIE}=${old}`, origin: 'http://localhost' } })
     expect(res.status).toBe(200)
@@ -54,7 +53,7 @@ describe('sessions', () => {
   test('the cookie is Secure when PUBLIC_URL is https', async () => {
     const secure = await createTestApp({ PUBLIC_URL: 'https://brokers.example.com' })
     try {
-      await createUser(secure.db, { email: 'tls@example.com' })
+      await createUser(secure.ctx.db, { email: 'tls@example.com' })
       const res = await secure.request('/api/auth/login', jsonBody({ email: 'tls@example.com', password: PASSWORD }))
       expect(res.headers.get('set-cookie')).toContain('Secure')
     } finally {
@@ -63,37 +62,37 @@ describe('sessions', () => {
   })
 
   test('deactivating a user ends all their sessions at once', async () => {
-    const user = await createUser(h.db, { email: 'deactivate@example.com' })
+    const user = await createUser(h.ctx.db, { email: 'deactivate@example.com' })
     const [a, b] = [await signIn('deactivate@example.com'), await signIn('deactivate@example.com')]
     await setUserActive(h.ctx, master, user.id, false, 'Deactivated by admin')
-    expect(sessionsOf(user.id)).toHaveLength(0)
+    expect(await sessionsOf(user.id)).toHaveLength(0)
     expect((await me(a)).status).toBe(401)
     expect((await me(b)).status).toBe(401)
     expect((await login('deactivate@example.com')).status).toBe(403)
   })
 
   test('rejecting a pending user ends their sessions; approving lets them sign in', async () => {
-    const pending = await createUser(h.db, { email: 'pending@example.com', isActive: false, registrationStatus: 'PENDING' })
+    const pending = await createUser(h.ctx.db, { email: 'pending@example.com', isActive: false, registrationStatus: 'PENDING' })
     expect((await login('pending@example.com')).status).toBe(403)
     await approveUser(h.ctx, master, pending.id)
     const token = await signIn('pending@example.com')
     expect((await me(token)).status).toBe(200)
 
-    const other = await createUser(h.db, { email: 'reject@example.com', isActive: false, registrationStatus: 'PENDING' })
+    const other = await createUser(h.ctx.db, { email: 'reject@example.com', isActive: false, registrationStatus: 'PENDING' })
     // A session made some other way (e.g. before the rules changed) still ends on rejection.
-    h.db.insert(sessions).values({ id: 'x'.repeat(64), userId: other.id, expiresAt: new Date(Date.now() + 86_400_000) }).run()
+    await h.ctx.db.run('insert into sessions (id, user_id, expires_at, created_at) values (?, ?, ?, ?)', ['x'.repeat(64), other.id, Date.now() + 86_400_000, Date.now()])
     await rejectUser(h.ctx, master, other.id, 'Document unreadable')
-    expect(sessionsOf(other.id)).toHaveLength(0)
+    expect(await sessionsOf(other.id)).toHaveLength(0)
     const res = await login('reject@example.com')
     expect(res.status).toBe(403)
     expect((await res.json()).detail).toContain('rejected')
-    expect(h.db.select().from(users).where(eq(users.id, other.id)).get()!.rejectionReason).toBe('Document unreadable')
+    expect((await h.ctx.db.get<{ reason: string | null }>('select rejection_reason as reason from users where id = ?', [other.id]))!.reason).toBe('Document unreadable')
   })
 })
 
 describe('cross-site requests', () => {
   test('a cookie-authenticated mutation needs our own Origin; a bearer token does not', async () => {
-    await createUser(h.db, { email: 'origin@example.com' })
+    await createUser(h.ctx.db, { email: 'origin@example.com' })
     const token = await signIn('origin@example.com')
     const cookie = `${SESSION_COOKIE}=${token}`
     const refresh = (headers: Record<string, string>) => h.request('/api/auth/refresh', { method: 'POST', headers })
@@ -110,14 +109,14 @@ describe('cross-site requests', () => {
 
 describe('rate limits on sign-in', () => {
   test('after 5 failures an account is locked for a while: 429 with Retry-After, even with the right password', async () => {
-    await createUser(h.db, { email: 'locked@example.com' })
+    await createUser(h.ctx.db, { email: 'locked@example.com' })
     for (let i = 0; i < 5; i++) expect((await login('locked@example.com', 'Wrong@1234')).status).toBe(401)
     const res = await login('locked@example.com')
     expect(res.status).toBe(429)
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(60)
     expect((await res.json()).detail).toContain('Too many failed sign-in attempts')
     // Other accounts from the same address still get in.
-    await createUser(h.db, { email: 'neighbour@example.com' })
+    await createUser(h.ctx.db, { email: 'neighbour@example.com' })
     expect((await login('neighbour@example.com')).status).toBe(200)
   })
 
@@ -131,7 +130,7 @@ describe('rate limits on sign-in', () => {
   })
 
   test('a successful sign-in clears the account’s failures', async () => {
-    await createUser(h.db, { email: 'forgetful@example.com' })
+    await createUser(h.ctx.db, { email: 'forgetful@example.com' })
     for (let i = 0; i < 4; i++) await login('forgetful@example.com', 'Wrong@1234')
     expect((await login('forgetful@example.com')).status).toBe(200)
     for (let i = 0; i < 4; i++) expect((await login('forgetful@example.com', 'Wrong@1234')).status).toBe(401)

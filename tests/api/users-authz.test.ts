@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { users } from '../../db/schema'
 import type { Role } from '../../src/shared/constants'
 import { createTestApp } from '../support/app'
 import { signIn } from '../support/auth'
-import { FILE_BYTES, seedPlace } from '../support/fixtures'
+import { FILE_BYTES, insertUser, seedPlace } from '../support/fixtures'
 
 // Every users route, tried by every kind of caller: the server, not the UI, decides who may do what.
 const h = await createTestApp()
@@ -11,8 +10,8 @@ afterAll(() => h.close())
 let cityA: number
 let cityB: number
 
-beforeAll(() => {
-  const place = seedPlace(h.db, ['Alpha City', 'Beta City'])
+beforeAll(async () => {
+  const place = await seedPlace(h.ctx.db, ['Alpha City', 'Beta City'])
   cityA = place.cities[0]!.id
   cityB = place.cities[1]!.id
 })
@@ -22,29 +21,25 @@ let n = 0
 async function target(status: 'APPROVED' | 'PENDING' = 'APPROVED') {
   n++
   const doc = await h.ctx.documents.save(FILE_BYTES.png(), { mime: 'image/png', ext: 'png' })
-  return h.db
-    .insert(users)
-    .values({
-      email: `target${n}@example.com`,
-      passwordHash: 'x',
-      fullName: `Target ${n}`,
-      phone: '9876543210',
-      role: 'BROKER',
-      isActive: status === 'APPROVED',
-      registrationStatus: status,
-      cityId: cityA,
-      idCardDocument: doc,
-      idCardDocumentType: 'image/png',
-    })
-    .returning()
-    .get()
+  return insertUser(h.ctx.db, {
+    email: `target${n}@example.com`,
+    passwordHash: 'x',
+    fullName: `Target ${n}`,
+    phone: '9876543210',
+    role: 'BROKER',
+    isActive: status === 'APPROVED',
+    registrationStatus: status,
+    cityId: cityA,
+    idCardDocument: doc,
+    idCardDocumentType: 'image/png',
+  })
 }
 
 type Caller = 'anonymous' | 'pending' | 'rejected' | 'inactive' | 'broker' | 'module admin, same city' | 'module admin, other city' | 'master admin'
 const CALLERS: Caller[] = ['anonymous', 'pending', 'rejected', 'inactive', 'broker', 'module admin, same city', 'module admin, other city', 'master admin']
 
-function headersOf(caller: Caller): Record<string, string> {
-  const as = (role: Role, extra = {}) => signIn(h.db, role, { cityId: cityA, ...extra }).browser
+async function headersOf(caller: Caller): Promise<Record<string, string>> {
+  const as = async (role: Role, extra = {}) => (await signIn(h.ctx.db, role, { cityId: cityA, ...extra })).browser
   switch (caller) {
     case 'anonymous':
       return { origin: 'http://localhost' }
@@ -137,7 +132,7 @@ const CASES: Case[] = [
 describe.each(CASES)('$route', ({ call, expect: expected }) => {
   test.each(CALLERS)('%s', async (caller) => {
     const { method, path, body, type } = await call()
-    const headers = { ...headersOf(caller), ...(type ? { 'content-type': type } : {}) }
+    const headers = { ...(await headersOf(caller)), ...(type ? { 'content-type': type } : {}) }
     const res = await h.request(path, { method, headers, body })
     expect({ caller, status: res.status }).toEqual({ caller, status: expected[caller] })
     if (res.status >= 400) expect(typeof (await res.json()).detail).toBe('string')
@@ -147,9 +142,9 @@ describe.each(CASES)('$route', ({ call, expect: expected }) => {
 describe('scope of what is answered', () => {
   test('a module admin lists only brokers of their own city, whatever the filters ask', async () => {
     const mine = await target()
-    signIn(h.db, 'BROKER', { cityId: cityB, fullName: 'Other City Broker' })
-    signIn(h.db, 'MODULE_ADMIN', { cityId: cityA, fullName: 'Fellow Admin' })
-    const headers = headersOf('module admin, same city')
+    await signIn(h.ctx.db, 'BROKER', { cityId: cityB, fullName: 'Other City Broker' })
+    await signIn(h.ctx.db, 'MODULE_ADMIN', { cityId: cityA, fullName: 'Fellow Admin' })
+    const headers = await headersOf('module admin, same city')
     for (const query of ['', '?role=MODULE_ADMIN', `?city_id=${cityB}`, '?role=MASTER_ADMIN']) {
       const body = await (await h.request(`/api/users${query}`, { headers })).json()
       for (const u of body.users) expect({ role: u.role, city: u.city_id }).toEqual({ role: 'BROKER', city: cityA })
@@ -160,13 +155,13 @@ describe('scope of what is answered', () => {
   test('a module admin adding a user in another city gets one in their own city', async () => {
     const fd = newUserForm()
     fd.set('city_id', String(cityB))
-    const res = await h.request('/api/users', { method: 'POST', headers: headersOf('module admin, same city'), body: fd })
+    const res = await h.request('/api/users', { method: 'POST', headers: await headersOf('module admin, same city'), body: fd })
     expect(res.status).toBe(201)
     expect((await res.json()).city_id).toBe(cityA)
   })
 
   test('a broker reads themself', async () => {
-    const me = signIn(h.db, 'BROKER', { cityId: cityA })
+    const me = await signIn(h.ctx.db, 'BROKER', { cityId: cityA })
     const res = await h.request(`/api/users/${me.user.id}`, { headers: me.bearer })
     expect(res.status).toBe(200)
     expect((await res.json()).email).toBe(me.user.email)
@@ -174,10 +169,10 @@ describe('scope of what is answered', () => {
 
   test('the pending list of a module admin holds only their city', async () => {
     const pendingA = await target('PENDING')
-    const other = headersOf('module admin, other city')
+    const other = await headersOf('module admin, other city')
     const body = await (await h.request('/api/users/pending/approvals', { headers: other })).json()
     expect(body.pending_users.map((u: { id: number }) => u.id)).not.toContain(pendingA.id)
-    const same = await (await h.request('/api/users/pending/approvals', { headers: headersOf('module admin, same city') })).json()
+    const same = await (await h.request('/api/users/pending/approvals', { headers: await headersOf('module admin, same city') })).json()
     expect(same.pending_users.map((u: { id: number }) => u.id)).toContain(pendingA.id)
     expect(same.total).toBe(same.pending_users.length)
   })

@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { and, eq } from 'drizzle-orm'
-import { auditEvents, mailOutbox, users } from '../../db/schema'
 import { LIMITS } from '../../src/shared/constants'
 import { createTestApp } from '../support/app'
 import { signIn, withJson, type SignedIn } from '../support/auth'
-import { FILE_BYTES, seedPlace } from '../support/fixtures'
+import { auditTrail, FILE_BYTES, seedPlace } from '../support/fixtures'
 import { pendingTotals } from '../support/events'
 
 const h = await createTestApp()
@@ -14,12 +12,12 @@ let cityB: number
 let master: SignedIn
 let moduleAdmin: SignedIn
 
-beforeAll(() => {
-  const place = seedPlace(h.db, ['Alpha City', 'Beta City'])
+beforeAll(async () => {
+  const place = await seedPlace(h.ctx.db, ['Alpha City', 'Beta City'])
   cityA = place.cities[0]!.id
   cityB = place.cities[1]!.id
-  master = signIn(h.db, 'MASTER_ADMIN', { cityId: null, fullName: 'Mona Master' })
-  moduleAdmin = signIn(h.db, 'MODULE_ADMIN', { cityId: cityA, fullName: 'Alan Alpha' })
+  master = await signIn(h.ctx.db, 'MASTER_ADMIN', { cityId: null, fullName: 'Mona Master' })
+  moduleAdmin = await signIn(h.ctx.db, 'MODULE_ADMIN', { cityId: cityA, fullName: 'Alan Alpha' })
 })
 
 let n = 0
@@ -39,8 +37,10 @@ async function register(fields: Record<string, string | File> = {}) {
   expect(res.status).toBe(201)
   return (await res.json()) as { id: number; email: string }
 }
-const auditOf = (entityId: number, action: string) =>
-  h.db.select().from(auditEvents).where(and(eq(auditEvents.entityId, String(entityId)), eq(auditEvents.action, action))).all()
+const auditOf = (entityId: number, action: string) => auditTrail(h.ctx.db, { entityId, action })
+type Mail = { toAddress: string; subject: string; textBody: string }
+const mailsTo = (to: string) =>
+  h.ctx.db.all<Mail>('select to_address as "toAddress", subject, text_body as "textBody" from mail_outbox where to_address = ? order by id', [to])
 
 describe('creating users', () => {
   test('an admin-made user is approved and active, with an audit event naming the actor', async () => {
@@ -48,7 +48,7 @@ describe('creating users', () => {
     expect(res.status).toBe(201)
     const body = await res.json()
     expect(body).toMatchObject({ role: 'MODULE_ADMIN', is_active: true, registration_status: 'APPROVED', city_id: cityB, city_name: 'Beta City', id_card_number: 'MA-1' })
-    const [event] = auditOf(body.id, 'user.create')
+    const [event] = await auditOf(body.id, 'user.create')
     expect(event).toMatchObject({ actorUserId: master.user.id, actorName: 'Mona Master', cityId: cityB })
     expect(JSON.stringify(event!.after)).not.toContain('password')
   })
@@ -113,8 +113,8 @@ describe('approvals', () => {
     expect(await res.json()).toMatchObject({ registration_status: 'APPROVED', is_active: true })
     expect((await (await h.request('/api/users/pending/approvals', { headers: moduleAdmin.bearer })).json()).total).toBe(before - 1)
     await h.mailIdle()
-    expect(h.db.select().from(mailOutbox).where(and(eq(mailOutbox.toAddress, reg.email), eq(mailOutbox.subject, 'Your Brokernet account is approved'))).all()).toHaveLength(1)
-    expect(auditOf(reg.id, 'user.approve')[0]).toMatchObject({ actorUserId: moduleAdmin.user.id })
+    expect((await mailsTo(reg.email)).filter((m) => m.subject === 'Your Brokernet account is approved')).toHaveLength(1)
+    expect((await auditOf(reg.id, 'user.approve'))[0]).toMatchObject({ actorUserId: moduleAdmin.user.id })
     const again = await h.request(`/api/users/${reg.id}/approve`, { method: 'POST', headers: moduleAdmin.browser })
     expect(again.status).toBe(409)
     const reject = await h.request(`/api/users/${reg.id}/reject`, { method: 'POST', headers: moduleAdmin.browser })
@@ -125,9 +125,9 @@ describe('approvals', () => {
     const reg = await register()
     const res = await h.request(`/api/users/${reg.id}/reject?reason=${encodeURIComponent('ID card unreadable')}`, { method: 'POST', headers: master.browser })
     expect(await res.json()).toMatchObject({ registration_status: 'REJECTED', is_active: false, rejection_reason: 'ID card unreadable' })
-    expect(auditOf(reg.id, 'user.reject')[0]).toMatchObject({ reason: 'ID card unreadable', actorUserId: master.user.id })
+    expect((await auditOf(reg.id, 'user.reject'))[0]).toMatchObject({ reason: 'ID card unreadable', actorUserId: master.user.id })
     await h.mailIdle()
-    const mail = h.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, reg.email)).all().find((m) => m.subject === 'Your Brokernet registration')
+    const mail = (await mailsTo(reg.email)).find((m) => m.subject === 'Your Brokernet registration')
     expect(mail?.textBody).toContain('ID card unreadable')
     // Activation cannot skip approval.
     const activate = await h.request(`/api/users/${reg.id}/activation`, withJson(master.browser, { is_active: true }, 'PATCH'))
@@ -145,8 +145,8 @@ describe('activation', () => {
     expect((await off.json()).is_active).toBe(false)
     const on = await h.request(`/api/users/${made.id}/activation`, withJson(moduleAdmin.browser, { is_active: true, reason: 'Activated by admin' }, 'PATCH'))
     expect((await on.json()).is_active).toBe(true)
-    expect(auditOf(made.id, 'user.deactivate')[0]!.reason).toBe('Deactivated by admin')
-    expect(auditOf(made.id, 'user.activate')[0]!.reason).toBe('Activated by admin')
+    expect((await auditOf(made.id, 'user.deactivate'))[0]!.reason).toBe('Deactivated by admin')
+    expect((await auditOf(made.id, 'user.activate'))[0]!.reason).toBe('Activated by admin')
   })
 
   test('nobody deactivates themself', async () => {
@@ -156,7 +156,7 @@ describe('activation', () => {
   })
 
   test('one master admin may deactivate another, ending their sessions', async () => {
-    const other = signIn(h.db, 'MASTER_ADMIN', { cityId: null })
+    const other = await signIn(h.ctx.db, 'MASTER_ADMIN', { cityId: null })
     expect((await h.request(`/api/users/${other.user.id}/activation`, withJson(master.browser, { is_active: false }, 'PATCH'))).status).toBe(200)
     expect((await h.request('/api/auth/me', { headers: other.bearer })).status).toBe(401)
   })
@@ -167,7 +167,7 @@ describe('editing', () => {
     const made = await (await create(moduleAdmin, form({ id_card_number: 'EDIT-1' }))).json()
     const res = await h.request(`/api/users/${made.id}`, withJson(moduleAdmin.browser, { full_name: '  Renamed Person ', phone: '1112223334' }, 'PATCH'))
     expect(await res.json()).toMatchObject({ full_name: 'Renamed Person', phone: '1112223334', id_card_number: 'EDIT-1' })
-    const [event] = auditOf(made.id, 'user.update')
+    const [event] = await auditOf(made.id, 'user.update')
     expect((event!.before as { full_name: string }).full_name).toBe(made.full_name)
     expect((event!.after as { full_name: string }).full_name).toBe('Renamed Person')
     const move = await h.request(`/api/users/${made.id}`, withJson(master.browser, { city_id: cityB }, 'PATCH'))
@@ -192,7 +192,7 @@ describe('identity documents', () => {
     expect(res.headers.get('x-content-type-options')).toBe('nosniff')
     expect(res.headers.get('cache-control')).toBe('no-store')
     expect(new Uint8Array(await res.arrayBuffer())).toEqual(FILE_BYTES.png())
-    expect(auditOf(reg.id, 'user.id_card_view')).toHaveLength(1)
+    expect(await auditOf(reg.id, 'user.id_card_view')).toHaveLength(1)
   })
 
   test('no document: 404 with a detail', async () => {
