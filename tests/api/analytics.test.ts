@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { listings } from '../../db/schema'
 import { calendarDate } from '../../src/shared/dates'
 import { createTestApp } from '../support/app'
 import { signIn, type SignedIn } from '../support/auth'
-import { seedPlace } from '../support/fixtures'
+import { insertListing, seedPlace } from '../support/fixtures'
 
 // A known dataset, written straight into the table, so every figure below is computed by hand.
 const h = await createTestApp({ TZ: 'Asia/Kolkata' })
@@ -19,9 +18,9 @@ let adminA: SignedIn
 let brokers: SignedIn[]
 let seq = 0
 
-function add(owner: SignedIn, cityId: number, postType: 'REQ' | 'AVL', date: string, status: 'ACTIVE' | 'SUSPENDED' = 'ACTIVE') {
+async function add(owner: SignedIn, cityId: number, postType: 'REQ' | 'AVL', date: string, status: 'ACTIVE' | 'SUSPENDED' = 'ACTIVE') {
   seq++
-  h.db.insert(listings).values({
+  await insertListing(h.ctx.db, {
     entryId: `${postType}-TST-${String(seq).padStart(6, '0')}`,
     postType,
     saleOrRent: 'SALE',
@@ -32,25 +31,29 @@ function add(owner: SignedIn, cityId: number, postType: 'REQ' | 'AVL', date: str
     date,
     ownerUserId: owner.user.id,
     cityId,
-  }).run()
+  })
 }
 
-beforeAll(() => {
-  const place = seedPlace(h.db, ['Alpha', 'Beta'])
+beforeAll(async () => {
+  const place = await seedPlace(h.ctx.db, ['Alpha', 'Beta'])
   cityA = place.cities[0]!.id
   cityB = place.cities[1]!.id
-  master = signIn(h.db, 'MASTER_ADMIN', { cityId: null })
-  adminA = signIn(h.db, 'MODULE_ADMIN', { cityId: cityA })
-  brokers = [signIn(h.db, 'BROKER', { cityId: cityA, fullName: 'First' }), signIn(h.db, 'BROKER', { cityId: cityA, fullName: 'Second' }), signIn(h.db, 'BROKER', { cityId: cityB, fullName: 'Third' })]
+  master = await signIn(h.ctx.db, 'MASTER_ADMIN', { cityId: null })
+  adminA = await signIn(h.ctx.db, 'MODULE_ADMIN', { cityId: cityA })
+  brokers = [
+    await signIn(h.ctx.db, 'BROKER', { cityId: cityA, fullName: 'First' }),
+    await signIn(h.ctx.db, 'BROKER', { cityId: cityA, fullName: 'Second' }),
+    await signIn(h.ctx.db, 'BROKER', { cityId: cityB, fullName: 'Third' }),
+  ]
   // City A: today 2 REQ + 1 AVL; 2 days ago 1 AVL; 40 days ago 1 REQ. City B: today 1 REQ (suspended), 3 days ago 2 AVL.
-  add(brokers[0]!, cityA, 'REQ', today)
-  add(brokers[1]!, cityA, 'REQ', today)
-  add(brokers[0]!, cityA, 'AVL', today)
-  add(brokers[1]!, cityA, 'AVL', daysAgo(2))
-  add(brokers[0]!, cityA, 'REQ', daysAgo(40))
-  add(brokers[2]!, cityB, 'REQ', today, 'SUSPENDED')
-  add(brokers[2]!, cityB, 'AVL', daysAgo(3))
-  add(brokers[2]!, cityB, 'AVL', daysAgo(3))
+  await add(brokers[0]!, cityA, 'REQ', today)
+  await add(brokers[1]!, cityA, 'REQ', today)
+  await add(brokers[0]!, cityA, 'AVL', today)
+  await add(brokers[1]!, cityA, 'AVL', daysAgo(2))
+  await add(brokers[0]!, cityA, 'REQ', daysAgo(40))
+  await add(brokers[2]!, cityB, 'REQ', today, 'SUSPENDED')
+  await add(brokers[2]!, cityB, 'AVL', daysAgo(3))
+  await add(brokers[2]!, cityB, 'AVL', daysAgo(3))
 })
 
 const get = async (as: SignedIn, path: string) => {

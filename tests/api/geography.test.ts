@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { and, eq } from 'drizzle-orm'
-import { auditEvents, listings, sessions } from '../../db/schema'
 import { signIn, withJson, type SignedIn } from '../support/auth'
 import { createTestApp } from '../support/app'
+import { auditTrail, insertListing } from '../support/fixtures'
 
 const h = await createTestApp()
 let master: SignedIn
@@ -20,12 +19,12 @@ let maharashtra: { id: number }
 let mumbai: { id: number }
 
 beforeAll(async () => {
-  master = signIn(h.db, 'MASTER_ADMIN')
+  master = await signIn(h.ctx.db, 'MASTER_ADMIN')
   india = (await json(await post('/api/geographic/countries', master, { name: 'India', code: 'in' }))).body
   maharashtra = (await json(await post('/api/geographic/states', master, { name: 'Maharashtra', code: 'in-mh', country_id: india.id }))).body
   mumbai = (await json(await post('/api/geographic/cities', master, { name: 'Mumbai', state_id: maharashtra.id, newsco_region: 'West' }))).body
-  moduleAdmin = signIn(h.db, 'MODULE_ADMIN', { cityId: mumbai.id })
-  broker = signIn(h.db, 'BROKER', { cityId: mumbai.id })
+  moduleAdmin = await signIn(h.ctx.db, 'MODULE_ADMIN', { cityId: mumbai.id })
+  broker = await signIn(h.ctx.db, 'BROKER', { cityId: mumbai.id })
 })
 
 describe('public lists (registration uses them without signing in)', () => {
@@ -78,10 +77,10 @@ describe('signed-in lists', () => {
   })
 
   test('an ended session and an inactive account are refused', async () => {
-    const gone = signIn(h.db, 'MASTER_ADMIN')
-    h.db.delete(sessions).where(eq(sessions.userId, gone.user.id)).run()
+    const gone = await signIn(h.ctx.db, 'MASTER_ADMIN')
+    await h.ctx.db.run('delete from sessions where user_id = ?', [gone.user.id])
     expect((await h.request('/api/geographic/hierarchy', { headers: gone.bearer })).status).toBe(401)
-    const inactive = signIn(h.db, 'MASTER_ADMIN', { isActive: false })
+    const inactive = await signIn(h.ctx.db, 'MASTER_ADMIN', { isActive: false })
     const res = await json(await h.request('/api/geographic/hierarchy', { headers: inactive.bearer }))
     expect(res.status).toBe(403)
     expect(res.body.detail).toBe('Account Inactive: Your account is currently inactive. Please contact an administrator.')
@@ -190,10 +189,10 @@ describe('nothing is lost by a delete', () => {
     expect(city.status).toBe(409)
     expect(city.body.detail).toBe('Cannot delete "Mumbai": 2 users still belong to it.')
 
-    h.db.insert(listings).values({
+    await insertListing(h.ctx.db, {
       entryId: 'REQ-MUM-999999', postType: 'REQ', saleOrRent: 'SALE', propertyType: 'Flat', contactValue: '9999999999',
       contactName: 'B', date: '2026-11-21', ownerUserId: broker.user.id, cityId: mumbai.id,
-    }).run()
+    })
     expect((await json(await del(`/api/geographic/cities/${mumbai.id}`, master))).body.detail).toBe(
       'Cannot delete "Mumbai": 2 users and 1 listing still belong to it.',
     )
@@ -216,11 +215,7 @@ describe('audit trail', () => {
     const uae = (await json(await post('/api/geographic/countries', master, { name: 'UAE', code: 'AE' }))).body
     await put(`/api/geographic/countries/${uae.id}`, master, { name: 'United Arab Emirates', code: 'AE' })
     await del(`/api/geographic/countries/${uae.id}`, master)
-    const events = h.db
-      .select()
-      .from(auditEvents)
-      .where(and(eq(auditEvents.entityType, 'country'), eq(auditEvents.entityId, String(uae.id))))
-      .all()
+    const events = await auditTrail(h.ctx.db, { entityType: 'country', entityId: uae.id })
     expect(events.map((e) => e.action)).toEqual(['country.create', 'country.update', 'country.delete'])
     for (const e of events) expect({ id: e.actorUserId, name: e.actorName }).toEqual({ id: master.user.id, name: master.user.fullName })
     expect(events[1]!.before).toEqual({ id: uae.id, name: 'UAE', code: 'AE' })
@@ -229,10 +224,11 @@ describe('audit trail', () => {
   })
 
   test('a refused change leaves no audit event', async () => {
-    const before = h.db.select().from(auditEvents).all().length
+    const count = async () => (await h.ctx.db.get<{ n: number }>('select count(*) as n from audit_events'))!.n
+    const before = await count()
     await post('/api/geographic/countries', master, { name: 'India', code: 'ZZ' })
     await del(`/api/geographic/countries/${india.id}`, master)
     await post('/api/geographic/countries', moduleAdmin, { name: 'Nepal', code: 'NP' })
-    expect(h.db.select().from(auditEvents).all().length).toBe(before)
+    expect(await count()).toBe(before)
   })
 })

@@ -2,7 +2,6 @@
 // with their unseen, undismissed matches and a link to each; none again within MATCH_DIGEST_HOURS; an entry is mailed
 // once; MATCH_DIGEST_HOURS=0 sends nothing.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { mailOutbox } from '../../db/schema'
 import { DIGEST_LIMIT, runMatchDigest } from '../../src/modules/matches/digest'
 import { createTestApp } from '../support/app'
 import { signIn, withJson, type SignedIn } from '../support/auth'
@@ -46,12 +45,12 @@ let ashaEntries: Entry[]
 let kiranEntries: Entry[]
 
 beforeAll(async () => {
-  const cityId = seedPlace(h.db, ['Thane']).cities[0]!.id
-  h.db.$client.run("update countries set name = 'India' where id = (select s.country_id from cities c join states s on s.id = c.state_id where c.id = ?)", [cityId])
-  asha = signIn(h.db, 'BROKER', { cityId, fullName: 'Asha Verma' })
-  kiran = signIn(h.db, 'BROKER', { cityId, fullName: 'Kiran Rao' })
-  ravi = signIn(h.db, 'BROKER', { cityId, fullName: 'Ravi Kumar' })
-  quiet = signIn(h.db, 'BROKER', { cityId, fullName: 'Quiet Broker' })
+  const cityId = (await seedPlace(h.ctx.db, ['Thane'])).cities[0]!.id
+  await h.ctx.db.run("update countries set name = 'India' where id = (select s.country_id from cities c join states s on s.id = c.state_id where c.id = ?)", [cityId])
+  asha = await signIn(h.ctx.db, 'BROKER', { cityId, fullName: 'Asha Verma' })
+  kiran = await signIn(h.ctx.db, 'BROKER', { cityId, fullName: 'Kiran Rao' })
+  ravi = await signIn(h.ctx.db, 'BROKER', { cityId, fullName: 'Ravi Kumar' })
+  quiet = await signIn(h.ctx.db, 'BROKER', { cityId, fullName: 'Quiet Broker' })
   await post(asha, { post_type: 'REQ', budget: 10_000_000, locality: 'Ghodbunder Road' })
   await post(kiran, { post_type: 'REQ', budget: 10_000_000 })
   await post(quiet, { post_type: 'REQ', property_type: 'Digest Bungalow', budget: 1 })
@@ -93,7 +92,7 @@ describe('the match digest', () => {
     expect(mailsTo(ravi)).toHaveLength(0)
     expect(mailsTo(quiet)).toHaveLength(0)
     // Through the outbox, as every mail: delivered and recorded.
-    const rows = h.db.select().from(mailOutbox).all().filter((r) => r.subject.includes('for your listings'))
+    const rows = (await h.ctx.db.all<{ subject: string; status: string }>('select subject, status from mail_outbox order by id')).filter((r) => r.subject.includes('for your listings'))
     expect(rows.map((r) => r.status)).toEqual(['SENT', 'SENT'])
   })
 

@@ -3,8 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createTestApp } from '../support/app'
 import { signIn, withJson, type SignedIn } from '../support/auth'
-import { seedPlace } from '../support/fixtures'
-import { listings } from '../../db/schema'
+import { insertListing, seedPlace } from '../support/fixtures'
 import { drainAnnouncements, queueAnnouncement } from '../../src/modules/matches/service'
 
 const h = await createTestApp()
@@ -50,18 +49,18 @@ async function inbox(as: SignedIn, query = ''): Promise<{ matches: Entry[]; unse
 const entryFor = async (as: SignedIn, listingId: number, matchId: number) => (await inbox(as)).matches.find((e) => e.listing_id === listingId && e.match.id === matchId)
 const setTolerance = (as: SignedIn, city: number, match_tolerance: unknown) => h.request(`/api/geographic/cities/${city}/match-tolerance`, withJson(as.browser, { match_tolerance }, 'PUT'))
 
-beforeAll(() => {
-  const place = seedPlace(h.db, ['Mumbai', 'Pune'])
+beforeAll(async () => {
+  const place = await seedPlace(h.ctx.db, ['Mumbai', 'Pune'])
   // Amounts in reasons are in the currency of the listing's country.
-  h.db.$client.run('update countries set name = ? where id = ?', ['India', place.country.id])
+  await h.ctx.db.run('update countries set name = ? where id = ?', ['India', place.country.id])
   mumbai = place.cities[0]!.id
   pune = place.cities[1]!.id
-  asha = signIn(h.db, 'BROKER', { cityId: mumbai, fullName: 'Asha Verma' })
-  ravi = signIn(h.db, 'BROKER', { cityId: mumbai, fullName: 'Ravi Kumar' })
-  kiran = signIn(h.db, 'BROKER', { cityId: pune, fullName: 'Kiran Rao' })
-  mumbaiAdmin = signIn(h.db, 'MODULE_ADMIN', { cityId: mumbai })
-  puneAdmin = signIn(h.db, 'MODULE_ADMIN', { cityId: pune })
-  master = signIn(h.db, 'MASTER_ADMIN', { cityId: null })
+  asha = await signIn(h.ctx.db, 'BROKER', { cityId: mumbai, fullName: 'Asha Verma' })
+  ravi = await signIn(h.ctx.db, 'BROKER', { cityId: mumbai, fullName: 'Ravi Kumar' })
+  kiran = await signIn(h.ctx.db, 'BROKER', { cityId: pune, fullName: 'Kiran Rao' })
+  mumbaiAdmin = await signIn(h.ctx.db, 'MODULE_ADMIN', { cityId: mumbai })
+  puneAdmin = await signIn(h.ctx.db, 'MODULE_ADMIN', { cityId: pune })
+  master = await signIn(h.ctx.db, 'MASTER_ADMIN', { cityId: null })
 })
 
 describe('what matches', () => {
@@ -305,7 +304,7 @@ describe('the inbox', () => {
     await patch(asha, wanted.id, { status: 'CLOSED' })
     await patch(asha, wanted.id, { status: 'ACTIVE' })
     expect(await count()).toBe(1)
-    expect(h.db.$client.query('select count(*) as n from listing_matches where listing_id in (?, ?)').get(wanted.id, offered.id)).toEqual({ n: 1 })
+    expect(await h.ctx.db.get('select count(*) as n from listing_matches where listing_id in (?, ?)', [wanted.id, offered.id])).toEqual({ n: 1 })
   })
 
   test('an edit that makes a pair match for the first time announces it', async () => {
@@ -320,23 +319,19 @@ describe('the inbox', () => {
   test('writes queued together are announced in their order, to the owner who was there first; a queue left behind is drained', async () => {
     const type = kind()
     const row = (owner: SignedIn, postType: 'REQ' | 'AVL') =>
-      h.db
-        .insert(listings)
-        .values({ entryId: `Q-${type}-${postType}`, postType, saleOrRent: 'SALE', propertyType: type, contactValue: '9876543210', contactName: 'Q', date: '2026-11-24', ownerUserId: owner.user.id, cityId: mumbai })
-        .returning({ id: listings.id })
-        .get().id
+      insertListing(h.ctx.db, { entryId: `Q-${type}-${postType}`, postType, saleOrRent: 'SALE', propertyType: type, contactValue: '9876543210', contactName: 'Q', date: '2026-11-24', ownerUserId: owner.user.id, cityId: mumbai })
     // Written straight to the database and queued as a process would, then left: nobody drained them yet.
-    const wanted = row(asha, 'REQ')
-    const offered = row(ravi, 'AVL')
+    const wanted = await row(asha, 'REQ')
+    const offered = await row(ravi, 'AVL')
     await queueAnnouncement(h.ctx.db, offered, 2)
     await queueAnnouncement(h.ctx.db, wanted, 1)
     // (Under BROKERNET_BINARY the binary's own sweep may drain them first: the outcome must be the same.)
     await drainAnnouncements(h.ctx.db)
-    expect(h.db.$client.query('select listing_id as l, match_id as m, user_id as u from listing_matches where listing_id in (?1, ?2) or match_id in (?1, ?2)').all(wanted, offered)).toEqual([
+    expect(await h.ctx.db.all('select listing_id as l, match_id as m, user_id as u from listing_matches where listing_id in (?, ?) or match_id in (?, ?)', [wanted, offered, wanted, offered])).toEqual([
       { l: wanted, m: offered, u: asha.user.id },
     ])
     expect(await drainAnnouncements(h.ctx.db)).toBe(0)
-    expect(h.db.$client.query('select count(*) as n from match_queue').get()).toEqual({ n: 0 })
+    expect(await h.ctx.db.get('select count(*) as n from match_queue')).toEqual({ n: 0 })
   })
 
   test('your own listings match each other but are never announced to you', async () => {
@@ -370,7 +365,7 @@ describe('the tolerance of a city', () => {
     expect(await res.json()).toEqual({ city_id: pune, match_tolerance: 20 })
     const cities = await (await h.request('/api/geographic/cities', { headers: kiran.bearer })).json()
     expect(cities.find((c: { id: number }) => c.id === pune).match_tolerance).toBe(20)
-    const audit = h.db.$client.query("select before, after from audit_events where action = 'city.match_tolerance' order by id desc limit 1").get() as { before: string; after: string }
+    const audit = (await h.ctx.db.get<{ before: string; after: string }>("select before, after from audit_events where action = 'city.match_tolerance' order by id desc limit 1"))!
     expect(JSON.parse(audit.after)).toEqual({ match_tolerance: 20 })
   })
 })
