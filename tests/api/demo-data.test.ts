@@ -1,29 +1,27 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { and, eq, isNotNull, like } from 'drizzle-orm'
 import { inflateSync } from 'node:zlib'
-import { users } from '../../db/schema'
 import { DEMO_EMAIL_DOMAIN } from '../../db/seed/demo'
 import { bootstrap, type BootstrapReport } from '../../src/bootstrap'
+import type { Param } from '../../db/sql'
+import { USER_COLUMNS, userRow, type RawUser } from '../../src/modules/users/store'
 import { createTestApp } from '../support/app'
 import { signIn, type SignedIn, sessionFor } from '../support/auth'
+import { userByEmail } from '../support/fixtures'
 
 // The demo data as a first start loads it (DEMO_DATA=1 on a new database), served by the app like any other data.
+// SQLite only: the demo seed writes through SQLite's own handle (h.db); a PostgreSQL database starts without it.
 const h = await createTestApp()
 afterAll(() => h.close())
 let report: BootstrapReport
 let master: SignedIn
 
 beforeAll(async () => {
-  report = await bootstrap(h.db, { ...h.config, demoData: true, adminPassword: 'Owner@12345' })
-  master = signIn(h.db, 'MASTER_ADMIN', { fullName: 'Mona Master' })
+  report = await bootstrap({ db: h.ctx.db, sqlite: h.db }, { ...h.config, demoData: true, adminPassword: 'Owner@12345' })
+  master = await signIn(h.ctx.db, 'MASTER_ADMIN', { fullName: 'Mona Master' })
 })
 
-const demoBrokers = () =>
-  h.db
-    .select()
-    .from(users)
-    .where(and(eq(users.role, 'BROKER'), like(users.email, `%@${DEMO_EMAIL_DOMAIN}`)))
-    .all()
+const usersWhere = async (where: string, params: Param[]) => (await h.ctx.db.all<RawUser>(`select ${USER_COLUMNS} from users where ${where} order by id`, params)).map(userRow)
+const demoBrokers = () => usersWhere("role = 'BROKER' and email like ?", [`%@${DEMO_EMAIL_DOMAIN}`])
 
 /** The chunks of a PNG, each checked against its CRC. */
 function pngChunks(bytes: Uint8Array) {
@@ -42,8 +40,8 @@ function pngChunks(bytes: Uint8Array) {
 }
 
 describe('demo identity documents', () => {
-  test('every demo broker has a sample document, stored through the document store', () => {
-    const brokers = demoBrokers()
+  test('every demo broker has a sample document, stored through the document store', async () => {
+    const brokers = await demoBrokers()
     expect(brokers.length).toBeGreaterThanOrEqual(20)
     expect(report.demo?.idCards).toBe(brokers.length)
     for (const b of brokers) {
@@ -52,12 +50,12 @@ describe('demo identity documents', () => {
       expect(b.idCardDocumentType).toBe('image/png')
     }
     // Module admins have no ID card number, so no card either.
-    const admins = h.db.select().from(users).where(and(eq(users.role, 'MODULE_ADMIN'), isNotNull(users.idCardDocument))).all()
+    const admins = await usersWhere("role = 'MODULE_ADMIN' and id_card_document is not null", [])
     expect(admins).toEqual([])
   })
 
   test("a demo broker's document downloads as image/png: a real 856×540 image, like an uploaded one", async () => {
-    const rahul = demoBrokers().find((b) => b.fullName === 'Rahul Sharma')!
+    const rahul = (await demoBrokers()).find((b) => b.fullName === 'Rahul Sharma')!
     const list = await (await h.request(`/api/users?role=BROKER&search=rahul`, { headers: master.bearer })).json()
     const item = list.users.find((u: { id: number }) => u.id === rahul.id)
     expect(item.id_card_document_url).toBe(`/api/users/${rahul.id}/id-card`)
@@ -76,8 +74,8 @@ describe('demo identity documents', () => {
   })
 
   test('a demo module admin sees the documents of their city’s applicants too (pending approvals)', async () => {
-    const admin = h.db.select().from(users).where(eq(users.email, `admin.mumbai@${DEMO_EMAIL_DOMAIN}`)).get()!
-    const token = sessionFor(h.db, admin.id)
+    const admin = (await userByEmail(h.ctx.db, `admin.mumbai@${DEMO_EMAIL_DOMAIN}`))!
+    const token = await sessionFor(h.ctx.db, admin.id)
     const headers = { authorization: `Bearer ${token}` }
     const pending = await (await h.request('/api/users/pending/approvals', { headers })).json()
     const sneha = pending.pending_users.find((u: { full_name: string }) => u.full_name === 'Sneha Kulkarni')
@@ -88,7 +86,7 @@ describe('demo identity documents', () => {
   })
 
   test('different people get different cards', async () => {
-    const [a, b] = demoBrokers()
+    const [a, b] = await demoBrokers()
     const bytes = async (id: number) => new Uint8Array(await (await h.request(`/api/users/${id}/id-card`, { headers: master.bearer })).arrayBuffer())
     expect(Buffer.from(await bytes(a!.id)).equals(Buffer.from(await bytes(b!.id)))).toBe(false)
   })
@@ -96,8 +94,8 @@ describe('demo identity documents', () => {
 
 describe('demo matches', () => {
   test('the demo broker named at start opens Matches to unseen entries that hold, each with reasons', async () => {
-    const sample = h.db.select().from(users).where(eq(users.email, report.demo!.sampleBroker!)).get()!
-    const token = sessionFor(h.db, sample.id)
+    const sample = (await userByEmail(h.ctx.db, report.demo!.sampleBroker!))!
+    const token = await sessionFor(h.ctx.db, sample.id)
     const res = await h.request('/api/matches', { headers: { authorization: `Bearer ${token}` } })
     expect(res.status).toBe(200)
     const inbox = (await res.json()) as { matches: { seen: boolean; reasons: string[]; listing: { owner_user_id: number } }[]; unseen: number }

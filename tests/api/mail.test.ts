@@ -2,9 +2,7 @@ import { afterEach, beforeEach, describe, expect, spyOn, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { eq } from 'drizzle-orm'
 import { closeDatabase, openDatabase, type Database } from '../../db/client'
-import { mailOutbox } from '../../db/schema'
 import { sqliteDb, type SqliteDb } from '../../db/sqlite'
 import { Mailer, type MailMessage } from '../../src/modules/mail/service'
 import { newRegistration, passwordReset, registrationApproved, registrationReceived, registrationRejected } from '../../src/modules/mail/templates'
@@ -21,7 +19,7 @@ const message = (subject: string, to = 'broker@example.com'): MailMessage => ({
 })
 
 // A migrated SQLite file of its own per test, without the HTTP app: the mailer needs only the outbox. The mailer works
-// through the data layer (`data`); the test reads and arranges rows through drizzle (`db`).
+// through the data layer (`data`), and so does the test, reading and arranging rows in plain SQL.
 let dir: string
 let db: Database
 let data: SqliteDb
@@ -44,7 +42,23 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-const rowsWithSubject = (subject: string) => db.select().from(mailOutbox).where(eq(mailOutbox.subject, subject)).all()
+type OutboxRow = { id: number; toAddress: string; subject: string; status: string; attempts: number; lastError: string | null; sentAt: number | string | null }
+/** The outbox rows with the subject, oldest first; sent_at as a Date (or null). */
+const rowsWithSubject = async (subject: string) =>
+  (
+    await data.all<OutboxRow>(
+      `select id, to_address as "toAddress", subject, status, attempts, last_error as "lastError", sent_at as "sentAt" from mail_outbox where subject = ? order by id`,
+      [subject],
+    )
+  ).map((r) => ({ ...r, sentAt: r.sentAt == null ? null : new Date(Number(r.sentAt)) }))
+/** Inserts an outbox row as a previous run left it. */
+const outboxRow = async (r: { toAddress: string; subject: string; textBody: string; htmlBody?: string | null; status?: string; attempts?: number; sentAt?: number }) =>
+  (
+    await data.run<{ id: number }>(
+      'insert into mail_outbox (to_address, subject, text_body, html_body, status, attempts, created_at, sent_at) values (?, ?, ?, ?, ?, ?, ?, ?) returning id',
+      [r.toAddress, r.subject, r.textBody, r.htmlBody ?? null, r.status ?? 'PENDING', r.attempts ?? 0, Date.now(), r.sentAt ?? null],
+    )
+  ).rows[0]!
 
 describe('Mailer with SMTP', () => {
   test('delivers a message and marks its row SENT', async () => {
@@ -55,7 +69,7 @@ describe('Mailer with SMTP', () => {
 
     await mailer.send(data, msg)
     // Written at once, delivered later: the caller is never held up by SMTP.
-    const [queued] = rowsWithSubject(msg.subject)
+    const [queued] = await rowsWithSubject(msg.subject)
     expect(queued.status).toBe('PENDING')
     expect(smtp.received).toHaveLength(0)
 
@@ -71,7 +85,7 @@ describe('Mailer with SMTP', () => {
     expect(raw).toContain('valid for one hour')
     expect(raw).toContain('Content-Type: text/html')
 
-    const [row] = rowsWithSubject(msg.subject)
+    const [row] = await rowsWithSubject(msg.subject)
     expect(row.status).toBe('SENT')
     expect(row.attempts).toBe(1)
     expect(row.sentAt).toBeInstanceOf(Date)
@@ -87,7 +101,7 @@ describe('Mailer with SMTP', () => {
 
     expect(smtp.rcptCalls()).toBe(2)
     expect(smtp.received).toHaveLength(1)
-    const [row] = rowsWithSubject('retried')
+    const [row] = await rowsWithSubject('retried')
     expect(row.status).toBe('SENT')
     expect(row.attempts).toBe(2)
     expect(row.sentAt).toBeInstanceOf(Date)
@@ -103,7 +117,7 @@ describe('Mailer with SMTP', () => {
 
     expect(smtp.rcptCalls()).toBe(retryDelaysMs.length + 1)
     expect(smtp.received).toHaveLength(0)
-    const [row] = rowsWithSubject('refused')
+    const [row] = await rowsWithSubject('refused')
     expect(row.status).toBe('FAILED')
     expect(row.attempts).toBe(retryDelaysMs.length + 1)
     expect(row.lastError).toContain('450')
@@ -115,7 +129,7 @@ describe('Mailer with SMTP', () => {
     smtp = await startSmtp()
     mailer = new Mailer(data, { smtpUrl: smtp.url, mailFrom: MAIL_FROM, production: true })
     const m = mailer
-    const before = db.$client.query('SELECT coalesce(max(id), 0) AS id FROM mail_outbox').get() as { id: number }
+    const before = (await data.get<{ id: number }>('SELECT coalesce(max(id), 0) AS id FROM mail_outbox'))!
 
     const rolledBack = () =>
       data.tx(async (tx) => {
@@ -124,25 +138,22 @@ describe('Mailer with SMTP', () => {
       })
     await expect(rolledBack()).rejects.toThrow('boom')
     // The rolled-back id is free again: a row that takes it before delivery runs is delivered only if PENDING.
-    const [reused] = db
-      .insert(mailOutbox)
-      .values({ toAddress: 'old@example.com', subject: 'already sent', textBody: 'x', status: 'SENT', attempts: 1 })
-      .returning({ id: mailOutbox.id })
-      .all()
+    // SQLite only: a rolled-back insert gives its id back there (a PostgreSQL sequence never does).
+    const reused = await outboxRow({ toAddress: 'old@example.com', subject: 'already sent', textBody: 'x', status: 'SENT', attempts: 1 })
     expect(reused.id).toBe(before.id + 1)
     await data.tx((tx) => m.send(tx, message('committed', 'real@example.com')))
     await mailer.idle()
 
-    expect(rowsWithSubject('rolled back')).toHaveLength(0)
+    expect(await rowsWithSubject('rolled back')).toHaveLength(0)
     expect(smtp.received.map((r) => r.to)).toEqual([['real@example.com']])
-    expect(rowsWithSubject('committed')[0].status).toBe('SENT')
+    expect((await rowsWithSubject('committed'))[0].status).toBe('SENT')
 
     // The next send() in the same tick takes the freed id: that row is queued twice but delivered once.
     await expect(rolledBack()).rejects.toThrow('boom')
     await m.send(data, message('took the id', 'again@example.com'))
     await m.idle()
     await Bun.sleep(200) // room for a duplicate to arrive
-    expect(rowsWithSubject('rolled back')).toHaveLength(0)
+    expect(await rowsWithSubject('rolled back')).toHaveLength(0)
     expect(smtp.received.map((r) => r.to)).toEqual([['real@example.com'], ['again@example.com']])
   })
 
@@ -157,7 +168,7 @@ describe('Mailer with SMTP', () => {
     await mailer.idle()
 
     expect(smtp.received).toHaveLength(1)
-    expect(rowsWithSubject('after commit')[0]).toMatchObject({ status: 'SENT', attempts: 1 })
+    expect((await rowsWithSubject('after commit'))[0]).toMatchObject({ status: 'SENT', attempts: 1 })
   })
 
   test('an unreachable server counts as a failed attempt, not a crash', async () => {
@@ -168,21 +179,19 @@ describe('Mailer with SMTP', () => {
     await mailer.send(data, message('nobody home'))
     await mailer.idle()
 
-    const [row] = rowsWithSubject('nobody home')
+    const [row] = await rowsWithSubject('nobody home')
     expect(row).toMatchObject({ status: 'FAILED', attempts: 2 })
     expect(row.lastError).toContain('ECONNREFUSED')
   })
 
   test('resume() delivers PENDING rows left by a previous run, each once', async () => {
-    db
-      .insert(mailOutbox)
-      .values([
-        { toAddress: 'left1@example.com', subject: 'left over 1', textBody: 'one', htmlBody: '<p>one</p>' },
-        { toAddress: 'left2@example.com', subject: 'left over 2', textBody: 'two', htmlBody: null, attempts: 2 },
-        { toAddress: 'done@example.com', subject: 'already sent', textBody: 'x', status: 'SENT', attempts: 1, sentAt: new Date() },
-        { toAddress: 'bad@example.com', subject: 'already failed', textBody: 'x', status: 'FAILED', attempts: 5 },
-      ])
-      .run()
+    for (const row of [
+      { toAddress: 'left1@example.com', subject: 'left over 1', textBody: 'one', htmlBody: '<p>one</p>' },
+      { toAddress: 'left2@example.com', subject: 'left over 2', textBody: 'two', htmlBody: null, attempts: 2 },
+      { toAddress: 'done@example.com', subject: 'already sent', textBody: 'x', status: 'SENT', attempts: 1, sentAt: Date.now() },
+      { toAddress: 'bad@example.com', subject: 'already failed', textBody: 'x', status: 'FAILED', attempts: 5 },
+    ])
+      await outboxRow(row)
     let release = () => {}
     smtp = await startSmtp({ holdData: new Promise<void>((resolve) => (release = resolve)) })
     mailer = new Mailer(data, { smtpUrl: smtp.url, mailFrom: MAIL_FROM, production: true })
@@ -195,23 +204,24 @@ describe('Mailer with SMTP', () => {
     await Bun.sleep(200) // room for a duplicate to arrive
 
     expect(smtp.received.map((r) => r.to[0]).sort()).toEqual(['left1@example.com', 'left2@example.com'])
-    expect(rowsWithSubject('left over 1')[0]).toMatchObject({ status: 'SENT', attempts: 1 })
-    expect(rowsWithSubject('left over 2')[0]).toMatchObject({ status: 'SENT', attempts: 3 })
-    expect(rowsWithSubject('already failed')[0].status).toBe('FAILED')
+    expect((await rowsWithSubject('left over 1'))[0]).toMatchObject({ status: 'SENT', attempts: 1 })
+    expect((await rowsWithSubject('left over 2'))[0]).toMatchObject({ status: 'SENT', attempts: 3 })
+    expect((await rowsWithSubject('already failed'))[0].status).toBe('FAILED')
   })
 
   test('close() cancels a waiting retry and leaves its row PENDING for resume()', async () => {
     smtp = await startSmtp({ rejectRcpt: () => true })
     const first = (mailer = new Mailer(data, { smtpUrl: smtp.url, mailFrom: MAIL_FROM, production: true }, { retryDelaysMs: [300] }))
     await first.send(data, message('interrupted'))
-    while (rowsWithSubject('interrupted')[0].attempts === 0) await Bun.sleep(5)
+    while ((await rowsWithSubject('interrupted'))[0].attempts === 0) await Bun.sleep(5)
 
     await first.close() // would never resolve if the cancelled retry still counted as pending
     await Bun.sleep(500)
     expect(smtp.rcptCalls()).toBe(1)
-    expect(rowsWithSubject('interrupted')[0]).toMatchObject({ status: 'PENDING', attempts: 1 })
+    expect((await rowsWithSubject('interrupted'))[0]).toMatchObject({ status: 'PENDING', attempts: 1 })
   })
 
+  // SQLite only: the child process opens a SQLite file of its own.
   test('a waiting retry does not keep the process alive', async () => {
     const closed = await startSmtp()
     await closed.close()
@@ -245,7 +255,7 @@ describe('Mailer without SMTP', () => {
       await mailer.send(data, message('no smtp', 'dev@example.com'))
       await mailer.idle()
 
-      const [row] = rowsWithSubject('no smtp')
+      const [row] = await rowsWithSubject('no smtp')
       expect(row.status).toBe('LOGGED')
       expect(row.sentAt).toBeNull()
       const printed = info.mock.calls.map((args) => args.join(' ')).join('\n')
@@ -265,7 +275,7 @@ describe('Mailer without SMTP', () => {
       const printed = info.mock.calls.map((args) => args.join(' ')).join('\n')
       expect(printed).toContain('[mail] to broker@example.com: quiet')
       expect(printed).not.toContain('Text of quiet')
-      expect(rowsWithSubject('quiet')[0].status).toBe('LOGGED')
+      expect((await rowsWithSubject('quiet'))[0].status).toBe('LOGGED')
     } finally {
       info.mockRestore()
     }
@@ -277,10 +287,11 @@ describe('Mailer without SMTP', () => {
     try {
       mailer = new Mailer(data, { smtpUrl: undefined, mailFrom: MAIL_FROM, production: true })
       await mailer.send(data, message('unwritable'))
-      db.$client.exec(`CREATE TRIGGER no_status BEFORE UPDATE ON mail_outbox BEGIN SELECT RAISE(ABORT, 'read only'); END`)
+      // SQLite only: a trigger in SQLite's syntax makes the outbox refuse updates.
+      await data.run(`CREATE TRIGGER no_status BEFORE UPDATE ON mail_outbox BEGIN SELECT RAISE(ABORT, 'read only'); END`)
       await mailer.idle()
       expect(error).toHaveBeenCalled()
-      expect(rowsWithSubject('unwritable')[0].status).toBe('PENDING')
+      expect((await rowsWithSubject('unwritable'))[0].status).toBe('PENDING')
     } finally {
       info.mockRestore()
       error.mockRestore()
