@@ -15,6 +15,24 @@ export type FeedEvent = { changes: Change[] } | { reset: true }
 type Row = { seq: number; topic: Change['topic']; before: string | null; after: string | null }
 
 /**
+ * What caches and live streams follow: every committed change to the data their answers are computed from, from any
+ * process or instance, in commit order. SQLite: `ChangeFeed` below (a table every process reads); PostgreSQL:
+ * `PgFeed` (db/pg-feed.ts, notifications).
+ */
+export interface Feed {
+  /** The position this process has caught up to: grows with every change handed to the listeners. */
+  readonly seq: number
+  /** Catches up before a cached read; false when the feed cannot be trusted right now (then nothing is cached). */
+  sync(): boolean
+  /** `read`'s value with the feed position it is exactly as of, or null when no such position can be known. */
+  snapshot<T>(read: () => Promise<T>): Promise<{ value: T; seq: number | null }>
+  subscribe(listener: (event: FeedEvent) => void): () => void
+  /** Keeps the listeners current without requests while anyone needs pushing; returns the release. */
+  poll(ms: number): () => void
+  close(): void
+}
+
+/**
  * Follows the `change_feed` table (docs/decisions/005-change-feed.md). Every process on the database has one and
  * remembers the last sequence number it has passed on to its listeners (the caches, the live event streams).
  *
@@ -22,7 +40,7 @@ type Row = { seq: number; topic: Change['topic']; before: string | null; after: 
  * (`data_version`) has written since the last call, that is one cheap statement; otherwise the new rows are read and
  * handed to the listeners, so a write is visible to the next read of every process that serves the same file.
  */
-export class ChangeFeed {
+export class ChangeFeed implements Feed {
   private last: number
   private version = ''
   private readonly listeners = new Set<(event: FeedEvent) => void>()

@@ -87,12 +87,24 @@ class PgQueryable implements Queryable {
  * below 2^53.
  */
 export class PostgresDb extends PgQueryable implements Db {
-  constructor(readonly sql: postgres.Sql) {
+  /** `afterWrite`: awaited after each committed transaction and each write on its own (the feed's catching up). */
+  constructor(
+    readonly sql: postgres.Sql,
+    private readonly afterWrite: () => Promise<void> = async () => {},
+  ) {
     super(sql)
   }
 
-  override tx<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
-    return this.sql.begin((t) => work(new PgQueryable(t))) as Promise<T>
+  override async run<T>(sql: string, values: readonly Param[] = []) {
+    const result = await super.run<T>(sql, values)
+    await this.afterWrite()
+    return result
+  }
+
+  override async tx<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
+    const value = (await this.sql.begin((t) => work(new PgQueryable(t)))) as T
+    await this.afterWrite()
+    return value
   }
 
   async close(): Promise<void> {
@@ -106,11 +118,20 @@ const asNumber = { serialize: (x: unknown) => String(x), parse: (x: string) => N
  * A pool for `DATABASE_URL` (`postgres://user:password@host:port/database`). A Unix socket is named as libpq does, by
  * a `host` parameter holding its folder: `postgres://user@localhost/db?host=/run/postgresql`.
  */
-export function connectPostgres(url: string, options: { max?: number } = {}): postgres.Sql {
+type ConnectOptions = {
+  max?: number
+  idle_timeout?: number
+  max_lifetime?: number
+  onnotify?: (channel: string, payload: string) => void
+  onclose?: (connectionId: number) => void
+}
+
+export function connectPostgres(url: string, options: ConnectOptions = {}): postgres.Sql {
   const parsed = new URL(url)
   const socketDir = parsed.searchParams.get('host')
   parsed.searchParams.delete('host')
   return postgres(parsed.toString(), {
+    ...(options as postgres.Options<{}>),
     max: options.max ?? 10,
     ...(socketDir ? { host: socketDir } : {}),
     // Our own statements only: no type lookups at connect (no arrays of custom types here).

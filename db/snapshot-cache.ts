@@ -1,4 +1,4 @@
-import type { Change, ChangeFeed, FeedEvent } from './change-feed'
+import type { Change, Feed, FeedEvent } from './change-feed'
 
 type Limits = {
   entries?: number
@@ -43,7 +43,7 @@ export class SnapshotCache {
   private readonly topics: Set<Change['topic']>
 
   constructor(
-    private readonly feed: ChangeFeed,
+    private readonly feed: Feed,
     limits: Limits = {},
   ) {
     this.limits = { entries: 1000, weight: Infinity, weigh: () => 0, topics: ['listing', 'user', 'geography', 'match'], ...limits }

@@ -1,7 +1,6 @@
 import type { Database } from '../db/client'
 import type { seedDemoData } from '../db/seed/demo'
 import type { Db } from '../db/sql'
-import { sqliteDb } from '../db/sqlite'
 import type { Config } from './config'
 
 /** The demo users' shared password: printed at first start so a newcomer can sign in as any role. */
@@ -27,20 +26,14 @@ export function generatePassword(): string {
 
 /**
  * First-start duties: a MASTER_ADMIN exists (from ADMIN_EMAIL / ADMIN_PASSWORD, or a generated password
- * reported once), and a brand-new database gets the demo data when DEMO_DATA=1.
- * It takes the SQLite handle because the demo seed (db/seed) writes through it; its own reads and writes go through the
- * data layer over that handle, opened here and closed when done (it runs before the app's context exists).
+ * reported once), and a brand-new database gets the demo data when DEMO_DATA=1. The demo seed writes through SQLite's
+ * own handle (db/seed); on PostgreSQL there is none, and the demo data is not loaded (said at start).
  */
-export async function bootstrap(sqlite: Database, config: Config): Promise<BootstrapReport> {
-  const db = sqliteDb(sqlite)
-  try {
-    return await firstStart(db, sqlite, config)
-  } finally {
-    await db.close()
-  }
+export async function bootstrap(source: { db: Db; sqlite: Database | null }, config: Config): Promise<BootstrapReport> {
+  return firstStart(source.db, source.sqlite, config)
 }
 
-async function firstStart(db: Db, sqlite: Database, config: Config): Promise<BootstrapReport> {
+async function firstStart(db: Db, sqlite: Database | null, config: Config): Promise<BootstrapReport> {
   const count = async (table: 'users' | 'countries') => (await db.get<{ n: number }>(`select count(*) as n from ${table}`))!.n
   const isNew = (await count('users')) === 0 && (await count('countries')) === 0
 
@@ -60,7 +53,8 @@ async function firstStart(db: Db, sqlite: Database, config: Config): Promise<Boo
     report.admin = { email: config.adminEmail, created: true, generatedPassword: config.adminPassword ? undefined : password }
   }
 
-  if (config.demoData && isNew) {
+  if (config.demoData && isNew && !sqlite) console.log('DEMO_DATA: the demo data is loaded on SQLite only; this PostgreSQL database starts empty.')
+  if (config.demoData && isNew && sqlite) {
     // Imported only here: the demo data (and its generator) is not loaded by a start on an existing database.
     const { seedDemoData } = await import('../db/seed/demo')
     const seeded = seedDemoData(sqlite, { passwordHash: await Bun.password.hash(DEMO_PASSWORD) })

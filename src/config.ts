@@ -5,6 +5,11 @@ export type Config = {
   port: number
   dataDir: string
   databasePath: string
+  /**
+   * DATABASE_URL: `postgres://…` runs on PostgreSQL (issue 16; several instances may share it). Unset: the SQLite file
+   * `databasePath`.
+   */
+  databaseUrl?: string
   adminEmail: string
   /** Undefined: a password is generated when the first MASTER_ADMIN is created. */
   adminPassword?: string
@@ -66,6 +71,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`TZ "${timeZone}" is not a time zone (expected an IANA name such as UTC or Asia/Kolkata)`)
   }
 
+  const databaseUrl = env.DATABASE_URL?.trim() ? parseUrl('DATABASE_URL', env.DATABASE_URL.trim(), ['postgres:', 'postgresql:']) : undefined
   const workers = parseCount('WORKERS', env.WORKERS, availableParallelism(), 64)
   const matchDigestHours = parseCount('MATCH_DIGEST_HOURS', env.MATCH_DIGEST_HOURS, 24, 720, 0)
 
@@ -73,6 +79,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port,
     dataDir,
     databasePath: resolve(dataDir, 'brokernet.db'),
+    databaseUrl,
     adminEmail,
     adminPassword,
     demoData: demo === '1',

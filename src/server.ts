@@ -1,6 +1,6 @@
 // Opens the database, prepares it, and serves the app until SIGTERM or SIGINT; with WORKERS > 1, in that many
 // processes on the same port (src/processes.ts).
-import { closeDatabase, openDatabase } from '../db/client'
+import { openDataSource, type DataSource } from '../db/open'
 import { createApp } from './app'
 import { bootstrap, DEMO_PASSWORD } from './bootstrap'
 import { ConfigError, loadConfig } from './config'
@@ -21,22 +21,23 @@ try {
   throw e
 }
 
-let db
+let source: DataSource
 try {
   // Workers serve the database their primary prepared: one that no longer looks prepared is never "upgraded" by them.
-  db = openDatabase(config.databasePath, { migrate: !isWorker() })
+  source = await openDataSource(config, { migrate: !isWorker() })
 } catch (e) {
-  console.error(`Cannot open the database at ${config.databasePath}: ${(e as Error).message}. Check DATA_DIR.`)
+  const where = config.databaseUrl ? 'the PostgreSQL database of DATABASE_URL' : `the database at ${config.databasePath}`
+  console.error(`Cannot open ${where}: ${(e as Error).message}. Check ${config.databaseUrl ? 'DATABASE_URL' : 'DATA_DIR'}.`)
   process.exit(1)
 }
-// The checkpointer thread of the primary copies the log back into the file (db/checkpointer.ts), in no request's way.
-db.$client.exec('PRAGMA wal_autocheckpoint = 0')
+// The checkpointer thread of the primary copies SQLite's log back into the file (db/checkpointer.ts), in no request's way.
+source.sqlite?.$client.exec('PRAGMA wal_autocheckpoint = 0')
 
 // A worker finds the database prepared by its primary (which starts workers only after that), and leaves start-up
 // chores to it: one first admin, one demo seed, one delivery of leftover mail, one sweep of orphaned documents.
 const worker = isWorker()
-const report = worker ? null : await bootstrap(db, config)
-const ctx = createContext(db, config)
+const report = worker ? null : await bootstrap(source, config)
+const ctx = createContext(source, config)
 if (!worker) {
   const orphans = await ctx.documents.sweepOrphans(ctx.db)
   if (orphans > 0) console.log(`Removed ${orphans} identity document file(s) that no user refers to`)
@@ -64,11 +65,11 @@ try {
   setTimeout(() => Bun.unsafe.setJITPolicy(1), 100).unref()
 } catch (e) {
   console.error(`Cannot listen on port ${config.port}: ${(e as Error).message}. Set PORT to a free port.`)
-  closeDatabase(db)
+  await source.close()
   process.exit(1)
 }
 
-const checkpointer = worker ? null : startCheckpointer(config.databasePath)
+const checkpointer = worker || !source.sqlite ? null : startCheckpointer(config.databasePath)
 const workers = !worker && config.workers > 1 ? startWorkers(config.workers - 1, server.port!) : null
 
 if (report) {
@@ -104,13 +105,18 @@ async function shutdown(signal: string) {
   await Promise.all([server!.stop(false), workers?.stop()])
   await ctx.mail.close()
   await checkpointer?.stop()
-  ctx.feed.close()
-  await ctx.db.close()
-  // Only the last process folds the log back into the file; a worker leaves that to its primary.
-  closeDatabase(db!, { checkpoint: !worker })
+  // Only the last process folds SQLite's log back into the file; a worker leaves that to its primary.
+  await source.close({ checkpoint: !worker })
   if (!worker) console.log('Stopped')
   process.exit(0)
 }
 process.on('SIGTERM', () => void shutdown('SIGTERM'))
 process.on('SIGINT', () => void shutdown('SIGINT'))
 if (worker) exitWithParent(() => void shutdown('primary gone'))
+
+/** A database URL as the log may show it: without its password. */
+function redacted(url: string): string {
+  const u = new URL(url)
+  if (u.password) u.password = '***'
+  return u.toString()
+}

@@ -1,6 +1,7 @@
 import type { Database } from '../../db/client'
 import type { Db } from '../../db/sql'
-import { sqliteDb, type SqliteDb } from '../../db/sqlite'
+import { sqliteDb } from '../../db/sqlite'
+import type { DataSource } from '../../db/open'
 import type { Config } from '../config'
 import { DocumentStore } from '../modules/documents/store'
 import { Mailer } from '../modules/mail/service'
@@ -8,7 +9,7 @@ import { MatchEvents } from '../modules/matches/events'
 import { Announcer } from '../modules/matches/service'
 import { PendingEvents } from '../modules/users/events'
 import { SnapshotCache } from '../../db/snapshot-cache'
-import { ChangeFeed } from '../../db/change-feed'
+import { ChangeFeed, type Feed } from '../../db/change-feed'
 import { RATE_LIMITS } from '../shared/constants'
 import { RateLimiter } from './rate-limit'
 
@@ -21,7 +22,7 @@ const LISTING_TOPICS = ['listing', 'user', 'geography'] as const
  */
 const PAGE_CACHE = { entries: 1024, weight: 32 * 1024 * 1024, weigh: (body: unknown) => (typeof body === 'string' ? body.length * 2 : 0), topics: LISTING_TOPICS }
 
-export const createPageCache = (feed: ChangeFeed) => new SnapshotCache(feed, PAGE_CACHE)
+export const createPageCache = (feed: Feed) => new SnapshotCache(feed, PAGE_CACHE)
 
 /** The limiters of SPEC's rate limits, each counting in its own bucket of the `rate_limits` table. */
 export const createLimits = (db: Db) => {
@@ -48,7 +49,7 @@ export type AppContext = {
   documents: DocumentStore
   limits: Limits
   /** This process's place in the change feed: what tells caches and event streams that data changed, anywhere. */
-  feed: ChangeFeed
+  feed: Feed
   pending: PendingEvents
   /** Whose inbox of matches changed, for the open event streams (GET /api/events). */
   matchEvents: MatchEvents
@@ -58,11 +59,20 @@ export type AppContext = {
   pages: SnapshotCache
 }
 
-/** The services of one running app, over its database and configuration. */
-/** `sqlite`: the open database file; the data layer writes through its connection and opens a second one to read. */
-export function createContext(sqlite: Database, config: Config, overrides: Partial<AppContext> = {}): AppContext {
-  const db: SqliteDb = sqliteDb(sqlite)
-  const feed = overrides.feed ?? new ChangeFeed(db.reader)
+/**
+ * The services of one running app, over its data source (db/open.ts) and configuration. Given an open SQLite database
+ * instead (tests), the data layer is made over it: it writes through that connection and opens a second one to read.
+ */
+export function createContext(source: Database | Pick<DataSource, 'db' | 'feed'>, config: Config, overrides: Partial<AppContext> = {}): AppContext {
+  let db: Db
+  let feed: Feed
+  if ('feed' in source) ({ db, feed } = source)
+  else {
+    const sqlite = sqliteDb(source)
+    db = sqlite
+    feed = overrides.feed ?? new ChangeFeed(sqlite.reader)
+  }
+  feed = overrides.feed ?? feed
   return {
     db,
     config,

@@ -1,4 +1,4 @@
-import type { ChangeFeed, FeedEvent } from '../../db/change-feed'
+import type { Feed, FeedEvent } from '../../db/change-feed'
 
 /** How often a process with open event streams looks for changes made through another process. */
 export const LIVE_POLL_MS = 250
@@ -12,7 +12,7 @@ export abstract class LiveTopic<News> {
   private readonly listeners = new Set<(news: News) => void>()
   private readonly closers = new Set<() => void>()
 
-  constructor(protected readonly feed: ChangeFeed) {
+  constructor(protected readonly feed: Feed) {
     feed.subscribe((event) => this.onFeed(event))
   }
 

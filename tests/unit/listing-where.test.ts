@@ -13,14 +13,14 @@ describe('listing clauses', () => {
     expect(q.params).toEqual([7])
   })
 
-  test('no filter is "1"; empty values are no filter; a city beats its state and country', () => {
-    expect(allOf(visibleTo({ id: 1, role: 'MASTER_ADMIN', cityId: null }), filterWhere({}))).toEqual({ sql: '1', params: [] })
-    expect(filterWhere({ property_type: '', status: undefined })).toEqual({ sql: '1', params: [] })
+  test('no filter is "true"; empty values are no filter; a city beats its state and country', () => {
+    expect(allOf(visibleTo({ id: 1, role: 'MASTER_ADMIN', cityId: null }), filterWhere({}))).toEqual({ sql: 'true', params: [] })
+    expect(filterWhere({ property_type: '', status: undefined })).toEqual({ sql: 'true', params: [] })
     const f = filterWhere({ city_id: 4, state_id: 2, country_id: 1, min_budget: 0, max_budget: 10 })
     expect(f).toEqual({ sql: '(listings.city_id = ?) and (listings.budget <= ?)', params: [4, 10] })
   })
 
   test('a module admin without a city sees nothing', () => {
-    expect(visibleTo({ id: 1, role: 'MODULE_ADMIN', cityId: null })).toEqual({ sql: '0', params: [] })
+    expect(visibleTo({ id: 1, role: 'MODULE_ADMIN', cityId: null })).toEqual({ sql: 'false', params: [] })
   })
 })

@@ -86,7 +86,7 @@ describe('scopeOf', () => {
 describe('each data layer turns the scope into SQL in one place', () => {
   test('listings: the clauses are the same text as before the policy decided them (compiled statements are reused)', () => {
     expect(listingWhere(all)).toBeNull()
-    expect(listingWhere(none)).toEqual({ sql: '0', params: [] })
+    expect(listingWhere(none)).toEqual({ sql: 'false', params: [] })
     expect(listingWhere(city(3))).toEqual({ sql: 'listings.city_id = ?', params: [3] })
     expect(listingWhere({ kind: 'all-but-others-suspended', userId: 8 })).toEqual({ sql: "(listings.status <> 'SUSPENDED' or listings.owner_user_id = ?)", params: [8] })
     expect(visibleTo({ id: 8, role: 'BROKER', cityId: 1 })).toEqual(listingWhere({ kind: 'all-but-others-suspended', userId: 8 }))

@@ -1,10 +1,11 @@
+import { idsIn, indexedBy } from '../../../db/dialect'
 import type { Param, Queryable } from '../../../db/sql'
 import { LOCATION_ZONES, PAGE_SIZES } from '../../shared/constants'
 import { fieldError, notFound } from '../../http/errors'
 import type { SnapshotCache } from '../../../db/snapshot-cache'
 import type { Listing, ListingFilters, ListingPage, ListingQuery, ZoneCounts } from './model'
 import { countAffectedBy, countDelta, ownListingsAffectedBy, pageAffectedBy, zonesAffectedBy, zonesAfter } from './affects'
-import { allOf, canEdit, filterWhere, listedWhere, listingScope, matching, searchPlan, visibleTo, type Clause, type SearchPlan, type Viewer } from './where'
+import { allOf, canEdit, FALSE, filterWhere, listedWhere, listingScope, matching, searchPlan, TRUE, visibleTo, type Clause, type SearchPlan, type Viewer } from './where'
 import { scopeCity } from '../../policy/scope'
 
 export { canEdit, ftsQuery, visibleTo, type Viewer } from './where'
@@ -56,7 +57,7 @@ async function countFromTotals(db: Queryable, v: Viewer, f: ListingFilters): Pro
   const is = (sql: string, value: Param | undefined): Clause | null => (value === undefined ? null : { sql, params: [value] })
   const where = allOf(
     is('city_id = ?', city),
-    scoped !== null && f.city_id !== undefined && f.city_id !== city ? { sql: '0', params: [] } : null,
+    scoped !== null && f.city_id !== undefined && f.city_id !== city ? FALSE : null,
     f.city_id === undefined ? is('city_id in (select id from cities where state_id = ?)', f.state_id) : null,
     f.city_id === undefined && !f.state_id ? is('city_id in (select c.id from cities c join states s on s.id = c.state_id where s.country_id = ?)', f.country_id) : null,
     is('post_type = ?', f.post_type),
@@ -75,7 +76,7 @@ async function countFromTotals(db: Queryable, v: Viewer, f: ListingFilters): Pro
   // Through the owner's index, always: a broker has a handful of listings, while the planner would otherwise pick a
   // filter's index and walk half the table (measured: 60 ms for post_type alone).
   const own = allOf({ sql: "listings.owner_user_id = ? and listings.status = 'SUSPENDED'", params: [v.id] }, filterWhere(f))
-  const ownSuspended = await countOf(db, `select count(*) as n from listings indexed by listings_owner_id_idx where ${own.sql}`, own.params)
+  const ownSuspended = await countOf(db, `select count(*) as n from listings ${indexedBy(db.dialect, 'listings_owner_id_idx')} where ${own.sql}`, own.params)
   return (f.status === 'SUSPENDED' ? 0 : others) + ownSuspended
 }
 
@@ -97,6 +98,8 @@ export function countListings(db: Queryable, cache: SnapshotCache, v: Viewer, f:
   return cache.get(`${scopeKey(v)}|${JSON.stringify(f)}`, async () => {
     const fromTotals = await countFromTotals(db, v, f)
     if (fromTotals !== null) return fromTotals
+    // PostgreSQL: the search vector's matches, counted with the rest of the filters (no search tags there).
+    if (db.dialect === 'postgres' && f.search) return countOf(db, `select count(*) as n from listings where ${listedWhere(v, f, db.dialect).sql}`, listedWhere(v, f, db.dialect).params)
     const plan = searchPlan(v, f)
     if (plan) return countSearch(db, v, plan)
     const rest = allOf(visibleTo(v), filterWhere(f))
@@ -104,7 +107,7 @@ export function countListings(db: Queryable, cache: SnapshotCache, v: Viewer, f:
     // holds the visibility columns too, rather than the budget index and every match's row (200 ms for a broker).
     if ((f.min_budget !== undefined || f.max_budget !== undefined) && !f.location) {
       const zoneless = allOf(rest, { sql: 'listings.location is null', params: [] })
-      let n = await countOf(db, `select count(*) as n from listings indexed by listings_location_budget_idx where ${zoneless.sql}`, zoneless.params)
+      let n = await countOf(db, `select count(*) as n from listings ${indexedBy(db.dialect, 'listings_location_budget_idx')} where ${zoneless.sql}`, zoneless.params)
       for (const z of LOCATION_ZONES) n += await countListings(db, cache, v, { ...f, location: z })
       return n
     }
@@ -122,8 +125,8 @@ export function countListings(db: Queryable, cache: SnapshotCache, v: Viewer, f:
  */
 async function countSearch(db: Queryable, v: Viewer, { match, rest, viewerCovered }: SearchPlan): Promise<number> {
   const filtered = filterWhere(rest)
-  if (filtered.sql === '1' && viewerCovered) return ftsCount(db, 'listings_fts', match)
-  if (filtered.sql === '1' && listingScope(v).kind === 'all-but-others-suspended') {
+  if (filtered.sql === TRUE.sql && viewerCovered) return ftsCount(db, 'listings_fts', match)
+  if (filtered.sql === TRUE.sql && listingScope(v).kind === 'all-but-others-suspended') {
     const ownSuspended = await countOf(
       db,
       `select count(*) as n from listings_fts_suspended where listings_fts_suspended match ? and rowid in
@@ -151,7 +154,7 @@ export function zoneCounts(db: Queryable, cache: SnapshotCache, v: Viewer, filte
       for (const z of LOCATION_ZONES) zones[z] = await countListings(db, cache, v, { ...f, location: z })
       return { total: await countListings(db, cache, v, f), zones: zones as ZoneCounts['zones'] }
     }
-    const where = listedWhere(v, f)
+    const where = listedWhere(v, f, db.dialect)
     const found = await db.all<{ location: string | null; n: number }>(`select location, count(*) as n from listings where ${where.sql} group by location`, where.params)
     const zones = Object.fromEntries(LOCATION_ZONES.map((z) => [z, found.find((r) => r.location === z)?.n ?? 0])) as ZoneCounts['zones']
     return { total: found.reduce((n, r) => n + r.n, 0), zones }
@@ -173,7 +176,7 @@ async function zoneIndex(db: Queryable, viewer: Viewer, f: ListingFilters, total
   const city = scopeCity(listingScope(viewer)) ?? 0
   const zone = await countOf(db, 'select coalesce(sum(n), 0) as n from listing_counts where city_id = ? and location = ?', [city, f.location])
   const walk = total === 0 ? Infinity : (end * zone) / total
-  return walk < 4 * total ? 'indexed by listings_location_id_idx' : 'indexed by listings_location_budget_idx'
+  return indexedBy(db.dialect, walk < 4 * total ? 'listings_location_id_idx' : 'listings_location_budget_idx')
 }
 
 /** Listings per block of ids in `listing_id_blocks` (migration 0016): block = id >> 10. */
@@ -198,7 +201,7 @@ async function deepPageStart(db: Queryable, v: Viewer, f: ListingFilters, offset
   const ownSuspended = new Map<number, number>()
   if (broker) {
     const own = allOf({ sql: "owner_user_id = ? and status = 'SUSPENDED'", params: [v.id] }, f.city_id === undefined ? null : { sql: 'city_id = ?', params: [f.city_id] })
-    for (const { id } of await db.all<{ id: number }>(`select id from listings indexed by listings_owner_id_idx where ${own.sql}`, own.params))
+    for (const { id } of await db.all<{ id: number }>(`select id from listings ${indexedBy(db.dialect, 'listings_owner_id_idx')} where ${own.sql}`, own.params))
       ownSuspended.set(id >> BLOCK_BITS, (ownSuspended.get(id >> BLOCK_BITS) ?? 0) + 1)
   }
   let seen = 0
@@ -226,6 +229,10 @@ async function deepPageStart(db: Queryable, v: Viewer, f: ListingFilters, offset
 
 /** The ids of one page, newest first, from the indexes alone (the joins then run for these rows only). */
 async function pageIds(db: Queryable, viewer: Viewer, filters: ListingFilters, total: number, limit: number, offset: number): Promise<number[]> {
+  if (db.dialect === 'postgres' && filters.search) {
+    const where = listedWhere(viewer, filters, db.dialect)
+    return (await db.all<{ id: number }>(`select id from listings where ${where.sql} order by id desc limit ? offset ?`, [...where.params, limit, offset])).map((r) => r.id)
+  }
   const plan = searchPlan(viewer, filters)
   const rest = allOf(visibleTo(viewer), filterWhere(plan ? plan.rest : filters))
   // A text search walks the search index newest first (its rowid is the listing id), narrowed by a tag, and stops at
@@ -250,7 +257,6 @@ async function pageIds(db: Queryable, viewer: Viewer, filters: ListingFilters, t
   return (await db.all<{ id: number }>(sql, params)).map((r) => r.id)
 }
 
-const byIds = `select ${COLUMNS} ${FROM} where listings.id in (select value from json_each(?)) order by listings.id desc`
 
 export async function listListings(db: Queryable, cache: SnapshotCache, viewer: Viewer, q: ListingQuery): Promise<ListingPage> {
   const page = q.page ?? 1
@@ -259,7 +265,8 @@ export async function listListings(db: Queryable, cache: SnapshotCache, viewer: 
   const { page: _p, per_page: _pp, ...filters } = q
   const total = await countListings(db, cache, viewer, filters)
   const ids = await pageIds(db, viewer, filters, total, perPage, (page - 1) * perPage)
-  const found = ids.length ? await rows(db, byIds, [JSON.stringify(ids)]) : []
+  const byIds = idsIn(db.dialect, 'listings.id', ids)
+  const found = ids.length ? await rows(db, `select ${COLUMNS} ${FROM} where ${byIds.sql} order by listings.id desc`, byIds.params) : []
   return { listings: found.map((r) => toListing(r, viewer)), total, total_pages: Math.ceil(total / perPage), page, per_page: perPage }
 }
 
@@ -288,8 +295,8 @@ export const myListingsText = (db: Queryable, pages: SnapshotCache, viewer: View
 
 /** The rows of a filtered list in batches, newest first, by keyset (no OFFSET): for exports of any size. */
 export async function* listingBatches(db: Queryable, viewer: Viewer, filters: ListingFilters, batchSize = 1000): AsyncGenerator<Listing[]> {
-  const where = listedWhere(viewer, filters)
-  const sql = `select ${COLUMNS} ${FROM} where ${where.sql === '1' ? '' : `(${where.sql}) and `}listings.id < ? order by listings.id desc limit ?`
+  const where = listedWhere(viewer, filters, db.dialect)
+  const sql = `select ${COLUMNS} ${FROM} where ${where.sql === TRUE.sql ? '' : `(${where.sql}) and `}listings.id < ? order by listings.id desc limit ?`
   let before = Number.MAX_SAFE_INTEGER
   for (;;) {
     const batch = await rows(db, sql, [...where.params, before, batchSize])
@@ -302,14 +309,14 @@ export async function* listingBatches(db: Queryable, viewer: Viewer, filters: Li
 
 /** Which of these listings the viewer may see. */
 export async function visibleIds(db: Queryable, viewer: Viewer, ids: number[]): Promise<number[]> {
-  const where = allOf({ sql: 'listings.id in (select value from json_each(?))', params: [JSON.stringify(ids)] }, visibleTo(viewer))
+  const where = allOf(idsIn(db.dialect, 'listings.id', ids), visibleTo(viewer))
   return (await db.all<{ id: number }>(`select listings.id as id from listings where ${where.sql}`, where.params)).map((r) => r.id)
 }
 
 /** Listings by id as the viewer sees them in the list (only those visible to them), keyed by id. */
 export async function listingsByIds(db: Queryable, viewer: Viewer, ids: number[]): Promise<Map<number, Listing>> {
   if (ids.length === 0) return new Map()
-  const where = allOf({ sql: 'listings.id in (select value from json_each(?))', params: [JSON.stringify(ids)] }, visibleTo(viewer))
+  const where = allOf(idsIn(db.dialect, 'listings.id', ids), visibleTo(viewer))
   return new Map((await rows(db, `select ${COLUMNS} ${FROM} where ${where.sql}`, where.params)).map((r) => [r.id, toListing(r, viewer)]))
 }
 

@@ -1,5 +1,5 @@
 import { sql as drizzleSql, type SQL } from 'drizzle-orm'
-import type { Param } from '../../../db/sql'
+import type { Dialect, Param } from '../../../db/sql'
 import type { Role } from '../../shared/constants'
 import { scopeOf, type Scope, type ScopeAction } from '../../policy/scope'
 import type { ListingFilters } from './model'
@@ -13,11 +13,13 @@ export type Viewer = { id: number; role: Role; cityId: number | null }
  */
 export type Clause = { sql: string; params: Param[] }
 
-export const TRUE: Clause = { sql: '1', params: [] }
+/** Always true, in both dialects (`where 1` is SQLite's only). */
+export const TRUE: Clause = { sql: 'true', params: [] }
+export const FALSE: Clause = { sql: 'false', params: [] }
 
 /** Every clause, all required (`1` when there is none); each is parenthesised, so the result is safe to combine. */
 export function allOf(...clauses: (Clause | null | undefined)[]): Clause {
-  const present = clauses.filter((c): c is Clause => !!c && c.sql !== '1')
+  const present = clauses.filter((c): c is Clause => !!c && c.sql !== TRUE.sql)
   if (present.length === 0) return TRUE
   return { sql: present.map((c) => `(${c.sql})`).join(' and '), params: present.flatMap((c) => c.params) }
 }
@@ -34,7 +36,7 @@ export function scopeWhere(s: Scope): Clause | null {
     case 'all':
       return null
     case 'none':
-      return { sql: '0', params: [] }
+      return FALSE
     case 'city':
       return { sql: 'listings.city_id = ?', params: [s.cityId] }
     case 'own':
@@ -136,7 +138,7 @@ export function filterWhere(f: ListingFilters): Clause {
     is('listings.sale_or_rent = ?', f.sale_or_rent),
     is('listings.location = ?', f.location),
     is('listings.status = ?', f.status),
-    is('listings.property_type = ? collate nocase', f.property_type?.trim()),
+    is('lower(listings.property_type) = lower(?)', f.property_type?.trim()),
     is('listings.city_id = ?', f.city_id),
     f.city_id ? null : is('listings.city_id in (select id from cities where state_id = ?)', f.state_id),
     f.city_id || f.state_id ? null : is('listings.city_id in (select c.id from cities c join states s on s.id = c.state_id where s.country_id = ?)', f.country_id),
@@ -147,13 +149,30 @@ export function filterWhere(f: ListingFilters): Clause {
   )
 }
 
-/** The listing ids an FTS5 query matches, as a clause. */
+/** The listing ids an FTS5 query matches, as a clause (SQLite). */
 export const matching = (match: string): Clause => ({ sql: 'listings.id in (select rowid from listings_fts where listings_fts match ?)', params: [match] })
 
 /** The text search as a clause (null without one): the listing ids the search index matches. */
-export function searchWhere(f: ListingFilters): Clause | null {
+export function searchWhere(f: ListingFilters, dialect: Dialect = 'sqlite'): Clause | null {
+  if (dialect === 'postgres') return f.search ? tsMatching(f.search) : null
   const match = f.search ? ftsQuery(f.search) : null
   return match ? matching(match) : null
+}
+
+/**
+ * PostgreSQL's twin of `ftsQuery` over the `search` vector (db/pg/search.sql): every word as a prefix; a word of parts
+ * ("MUM-0001") as its parts in sequence, the last a prefix. Parts are letters and digits only: nothing in them is
+ * tsquery syntax. Null when nothing searchable was typed.
+ */
+export function tsQuery(search: string): string | null {
+  const words = searchParts(search).slice(0, 8)
+  if (words.length === 0) return null
+  return words.map((parts) => parts.map((p, i) => (i === parts.length - 1 ? `${p}:*` : p)).join(' <-> ')).join(' & ')
+}
+
+const tsMatching = (search: string): Clause | null => {
+  const q = tsQuery(search)
+  return q ? { sql: "listings.search @@ to_tsquery('simple', ?)", params: [q] } : null
 }
 
 /** The same clause for Drizzle's query builder (writes and a few counts go through Drizzle). */
@@ -163,7 +182,8 @@ export function asDrizzle(c: Clause): SQL {
 }
 
 /** Every listing a viewer sees with these filters, the search included (through its tag when it has one), as one clause. */
-export function listedWhere(v: Viewer, f: ListingFilters): Clause {
+export function listedWhere(v: Viewer, f: ListingFilters, dialect: Dialect = 'sqlite'): Clause {
+  if (dialect === 'postgres') return allOf(visibleTo(v), filterWhere(f), searchWhere(f, dialect))
   const plan = searchPlan(v, f)
   return plan ? allOf(visibleTo(v), filterWhere(plan.rest), matching(plan.match)) : allOf(visibleTo(v), filterWhere(f))
 }

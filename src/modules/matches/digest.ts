@@ -1,3 +1,4 @@
+import { idsIn, indexedBy } from '../../../db/dialect'
 import type { Db, Queryable } from '../../../db/sql'
 import type { Config } from '../../config'
 import { POST_TYPE_LABELS, type PostType } from '../../shared/constants'
@@ -38,7 +39,7 @@ export async function runMatchDigest(ctx: DigestContext, now = Date.now()): Prom
   await drainAnnouncements(ctx.db)
   const since = now - hours * 3_600_000
   const due = await ctx.db.all<{ user_id: number }>(
-    `select distinct m.user_id from listing_matches m indexed by listing_matches_digest_idx
+    `select distinct m.user_id from listing_matches m ${indexedBy(ctx.db.dialect, 'listing_matches_digest_idx')}
      where ${PENDING} and m.live = true
        and not exists (select 1 from match_digests d where d.user_id = m.user_id and d.sent_at > ?)`,
     [since],
@@ -81,7 +82,7 @@ async function digestFor(ctx: DigestContext, tx: Queryable, userId: number, sinc
 }
 
 async function sidesOf(db: Queryable, entries: Entry[]): Promise<Map<number, Side>> {
-  const ids = [...new Set(entries.flatMap((e) => [e.listing_id, e.match_id]))]
+  const listed = idsIn(db.dialect, 'l.id', [...new Set(entries.flatMap((e) => [e.listing_id, e.match_id]))])
   return new Map(
     (
       await db.all<Side>(
@@ -89,8 +90,8 @@ async function sidesOf(db: Queryable, entries: Entry[]): Promise<Map<number, Sid
          c.match_tolerance as tolerance, co.name as country
        from listings l join users u on u.id = l.owner_user_id join cities c on c.id = l.city_id
          join states s on s.id = c.state_id join countries co on co.id = s.country_id
-       where l.id in (select value from json_each(?))`,
-        [JSON.stringify(ids)],
+       where ${listed.sql}`,
+        listed.params,
       )
     ).map((r) => [r.id, r]),
   )

@@ -1,4 +1,5 @@
-import type { Queryable } from '../../../db/sql'
+import { idsIn, indexedBy } from '../../../db/dialect'
+import type { Dialect, Queryable } from '../../../db/sql'
 import { fitSql, scoreMatch, weighMatch, type MatchSide } from './rules'
 
 /** A listing about to be matched: its own fields, its city's tolerance and its country (for the currency). */
@@ -20,11 +21,12 @@ const SIDE = 'l.id, l.post_type, l.budget, l.size, l.location, l.locality, l.cre
 /** Listings as matching reads them, with their city's tolerance and country, in one query; missing ids left out. */
 export async function sourcesOf(db: Queryable, ids: number[]): Promise<Source[]> {
   if (ids.length === 0) return []
+  const listed = idsIn(db.dialect, 'l.id', ids)
   return db.all<Source>(
     `select ${SIDE}, l.city_id, l.sale_or_rent, l.property_key, l.status, c.match_tolerance as tolerance, co.name as country
      from listings l join cities c on c.id = l.city_id join states s on s.id = c.state_id join countries co on co.id = s.country_id
-     where l.id in (select value from json_each(?))`,
-    [JSON.stringify(ids)],
+     where ${listed.sql}`,
+    listed.params,
   )
 }
 
@@ -33,8 +35,8 @@ export const sourceOf = async (db: Queryable, id: number): Promise<Source | null
 // Numbered parameters: the source's budget and size appear more than once in the rule.
 const SOURCE = { budget: '?6', size: '?7' }
 const OTHER = { budget: 'l.budget', size: 'l.size' }
-const candidatesWhere = (sourceIs: 'REQ' | 'AVL') =>
-  `from listings l indexed by listings_match_idx
+const candidatesWhere = (dialect: Dialect, sourceIs: 'REQ' | 'AVL') =>
+  `from listings l ${indexedBy(dialect, 'listings_match_idx')}
    where l.city_id = ?1 and l.sale_or_rent = ?2 and l.post_type = ?3 and l.property_key = ?4 and l.status = 'ACTIVE' and l.id <> ?5
      and ${sourceIs === 'REQ' ? fitSql(SOURCE, OTHER, '?8') : fitSql(OTHER, SOURCE, '?8')}`
 const sourceParams = (src: Source) =>
@@ -47,7 +49,7 @@ const sourceParams = (src: Source) =>
  */
 export async function findMatches(db: Queryable, src: Source, now = Date.now()): Promise<Found[]> {
   if (src.status !== 'ACTIVE') return []
-  const rows = await db.all<MatchSide & { owner_user_id: number }>(`select ${SIDE} ${candidatesWhere(src.post_type)}`, sourceParams(src))
+  const rows = await db.all<MatchSide & { owner_user_id: number }>(`select ${SIDE} ${candidatesWhere(db.dialect, src.post_type)}`, sourceParams(src))
   return rows
     .map((r) => ({ id: r.id, owner_user_id: r.owner_user_id, score: weighMatch(src, r, src.tolerance, now), side: r }))
     .sort((a, b) => b.score - a.score || b.id - a.id)
@@ -62,7 +64,7 @@ export const explain = (src: Source, found: Found, now = Date.now()) => scoreMat
  */
 export async function countMatches(db: Queryable, src: Source, viewerId: number): Promise<number> {
   if (src.status !== 'ACTIVE') return 0
-  const sql = `select count(*) as n ${candidatesWhere(src.post_type)}
+  const sql = `select count(*) as n ${candidatesWhere(db.dialect, src.post_type)}
     and l.id not in (select match_id from listing_matches where listing_id = ?5 and user_id = ?9 and dismissed_at is not null)`
   return (await db.get<{ n: number }>(sql, [...sourceParams(src), viewerId]))!.n
 }

@@ -30,10 +30,10 @@ export async function announceMatches(db: Queryable, listingId: number, now = Da
     .filter((m) => m.owner_user_id !== src.owner_user_id && !known.has(m.id) && !later.has(m.id))
     .slice(0, ANNOUNCE_LIMIT)
   if (fresh.length === 0) return 0
+  // One statement for all of them (at most ANNOUNCE_LIMIT rows, so at most that many texts of it are ever compiled).
   await db.run(
-    `insert into listing_matches (listing_id, match_id, user_id, score, created_at)
-     select value ->> 0, ?, value ->> 1, value ->> 2, ? from json_each(?)`,
-    [listingId, now, JSON.stringify(fresh.map((m) => [m.id, m.owner_user_id, m.score]))],
+    `insert into listing_matches (listing_id, match_id, user_id, score, created_at) values ${fresh.map(() => '(?, ?, ?, ?, ?)').join(', ')}`,
+    fresh.flatMap((m) => [m.id, listingId, m.owner_user_id, m.score, now]),
   )
   return fresh.length
 }

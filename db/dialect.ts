@@ -1,0 +1,17 @@
+import type { Clause, Dialect } from './sql'
+
+// The few SQL forms the stores need that the two dialects spell differently (docs/decisions/012-async-data-layer.md).
+
+/** `column` is one of `ids`: one parameter (a JSON array) whatever the count, so the statement text stays the same. */
+export function idsIn(dialect: Dialect, column: string, ids: readonly number[]): Clause {
+  const list = JSON.stringify(ids)
+  return dialect === 'postgres'
+    ? { sql: `${column} in (select value::bigint from json_array_elements_text(?::json))`, params: [list] }
+    : { sql: `${column} in (select value from json_each(?))`, params: [list] }
+}
+
+/**
+ * SQLite's `indexed by` where its planner, without statistics of a range, would pick the wrong index (each use says
+ * why); PostgreSQL plans from its statistics and has no such clause.
+ */
+export const indexedBy = (dialect: Dialect, index: string): string => (dialect === 'sqlite' ? `indexed by ${index}` : '')

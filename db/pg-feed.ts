@@ -1,0 +1,134 @@
+import type postgres from 'postgres'
+import type { Change, Feed, FeedEvent } from './change-feed'
+import { connectPostgres } from './postgres'
+
+/** The channel the triggers of db/pg/feed.sql notify. */
+export const CHANGES_CHANNEL = 'brokernet_changes'
+
+type Payload = { topic: Change['topic']; before: Record<string, unknown> | null; after: Record<string, unknown> | null; ping?: number }
+
+/**
+ * The change feed on PostgreSQL (docs/decisions/013-postgres.md). Triggers notify every change on one channel;
+ * PostgreSQL delivers notifications of committed transactions only, in commit order, to every instance listening.
+ * This process listens on a connection of its own:
+ * - `sync()` is true while that connection is up, so caches may serve; while it is down nothing is cached or served
+ *   from a cache, and when it is back every listener is told to forget everything (what was missed is unknown);
+ * - a change reaches the listeners a moment after its commit. A write of this process waits for its own changes
+ *   (`caughtUp()`: a ping through the same channel, which arrives after them), so the next read of this process sees
+ *   it; another instance sees it within that moment (milliseconds);
+ * - there is no position a value can be known exact at: `snapshot` says so, and adjustable cache entries are not kept.
+ */
+export class PgFeed implements Feed {
+  private last = 0
+  private up = false
+  private closed = false
+  private pings = 0
+  private readonly waiting = new Map<number, () => void>()
+  private readonly listeners = new Set<(event: FeedEvent) => void>()
+  private readonly connection: postgres.Sql
+
+  private constructor(url: string) {
+    this.connection = connectPostgres(url, {
+      max: 1,
+      idle_timeout: 0,
+      max_lifetime: 0,
+      onnotify: (channel, payload) => channel === CHANGES_CHANNEL && this.receive(payload),
+      onclose: () => this.lost(),
+    })
+  }
+
+  /** Listening before it returns: changes committed after that are all heard. */
+  static async start(url: string): Promise<PgFeed> {
+    const feed = new PgFeed(url)
+    await feed.listen()
+    return feed
+  }
+
+  get seq(): number {
+    return this.last
+  }
+
+  sync(): boolean {
+    return this.up
+  }
+
+  async snapshot<T>(read: () => Promise<T>): Promise<{ value: T; seq: number | null }> {
+    return { value: await read(), seq: null }
+  }
+
+  subscribe(listener: (event: FeedEvent) => void): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  /** Notifications push: nothing to poll. */
+  poll(): () => void {
+    return () => {}
+  }
+
+  /**
+   * Resolves once every change committed before the call has reached the listeners: a ping sent now is delivered
+   * after them. Called after each write this process commits.
+   */
+  async caughtUp(): Promise<void> {
+    if (!this.up) return
+    const ping = ++this.pings
+    const heard = new Promise<void>((resolve) => this.waiting.set(ping, resolve))
+    await this.connection.unsafe('select pg_notify($1, $2)', [CHANGES_CHANNEL, JSON.stringify({ ping })])
+    // A connection lost meanwhile resolves every wait (the listeners were reset instead).
+    await heard
+  }
+
+  close(): void {
+    this.closed = true
+    this.listeners.clear()
+    this.release()
+    void this.connection.end({ timeout: 1 })
+  }
+
+  private async listen(): Promise<void> {
+    await this.connection.unsafe(`listen ${CHANGES_CHANNEL}`)
+    if (this.closed) return
+    const wasDown = this.last > 0 || this.pings > 0
+    this.up = true
+    if (wasDown) this.emit({ reset: true })
+  }
+
+  private lost(): void {
+    if (this.closed || !this.up) return
+    this.up = false
+    this.release()
+    this.emit({ reset: true })
+    void this.reconnect()
+  }
+
+  /** Tries again every second until the database answers (postgres.js reconnects on the next statement). */
+  private async reconnect(): Promise<void> {
+    while (!this.closed && !this.up) {
+      try {
+        await this.listen()
+      } catch {
+        await Bun.sleep(1000)
+      }
+    }
+  }
+
+  private release(): void {
+    for (const resolve of this.waiting.values()) resolve()
+    this.waiting.clear()
+  }
+
+  private receive(text: string): void {
+    const payload = JSON.parse(text) as Payload
+    if (payload.ping !== undefined) {
+      this.waiting.get(payload.ping)?.()
+      this.waiting.delete(payload.ping)
+      return
+    }
+    this.emit({ changes: [{ seq: ++this.last, topic: payload.topic, before: payload.before, after: payload.after }] })
+  }
+
+  private emit(event: FeedEvent): void {
+    for (const listener of this.listeners) listener(event)
+  }
+}
