@@ -9,7 +9,8 @@ export async function checkHealth(db: Queryable): Promise<HealthResponse> {
   const t0 = performance.now()
   let ok = true
   try {
-    await db.get('select count(*) as n from __drizzle_migrations')
+    // drizzle keeps PostgreSQL's record of migrations in its own schema.
+    await db.get(`select count(*) as n from ${db.dialect === 'postgres' ? 'drizzle.' : ''}__drizzle_migrations`)
   } catch {
     ok = false
   }
