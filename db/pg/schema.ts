@@ -1,17 +1,24 @@
 import { sql } from 'drizzle-orm'
-import { bigint, boolean, doublePrecision, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core'
+import { bigint, boolean, doublePrecision, index, integer, pgTable, primaryKey, smallint, text, uniqueIndex } from 'drizzle-orm/pg-core'
 import { PROPERTY_KEY_SQL } from '../../src/shared/property-key'
 
 // The PostgreSQL schema (issue 16): the same tables, columns and indexes as db/schema.ts (SQLite), so the stores'
 // portable SQL (docs/decisions/012-async-data-layer.md) reads and writes both alike. Times are epoch milliseconds in
-// bigint columns, written by the application; flags are booleans; JSON is text. What has no SQLite twin here (search
-// vectors, kept counts, the change feed's triggers) is in db/pg/derived.sql.
+// bigint columns, written by the application; flags are booleans; JSON is text. The triggers that keep derived data
+// (the kept counts, the inbox's live flag) are in db/pg/derived.sql; search vectors and the change feed's triggers are
+// not on PostgreSQL yet.
 
 const ms = (name: string) => bigint(name, { mode: 'number' })
 const nowMs = sql`((extract(epoch from clock_timestamp()) * 1000)::bigint)`
 const createdAt = () => ms('created_at').notNull().default(nowMs)
 const updatedAt = () => ms('updated_at').notNull().default(nowMs)
 const id = () => integer('id').primaryKey().generatedByDefaultAsIdentity()
+/**
+ * The kept counts' rows of the whole network (city 0) are the only rows every listing write changes: on PostgreSQL,
+ * where writers run side by side, each is split in 16 by listing id (`id % 16`, db/pg/derived.sql) so two writers
+ * seldom wait on one row. A city's rows have shard 0. Readers add up `n` over the same WHERE as on SQLite.
+ */
+const shard = () => smallint('shard').notNull().default(0)
 
 export const countries = pgTable(
   'countries',
@@ -164,16 +171,17 @@ export const listingCounts = pgTable(
     status: text('status').notNull(),
     location: text('location').notNull(),
     propertyType: text('property_type').notNull(),
+    shard: shard(),
     n: integer('n').notNull(),
   },
-  (t) => [primaryKey({ name: 'listing_counts_pk', columns: [t.cityId, t.postType, t.saleOrRent, t.status, t.location, t.propertyType] })],
+  (t) => [primaryKey({ name: 'listing_counts_pk', columns: [t.cityId, t.postType, t.saleOrRent, t.status, t.location, t.propertyType, t.shard] })],
 )
 
 export const listingDailyCounts = pgTable(
   'listing_daily_counts',
-  { date: text('date').notNull(), cityId: integer('city_id').notNull(), postType: text('post_type').notNull(), n: integer('n').notNull() },
+  { date: text('date').notNull(), cityId: integer('city_id').notNull(), postType: text('post_type').notNull(), shard: shard(), n: integer('n').notNull() },
   (t) => [
-    primaryKey({ columns: [t.date, t.cityId, t.postType] }),
+    primaryKey({ name: 'listing_daily_counts_pk', columns: [t.date, t.cityId, t.postType, t.shard] }),
     index('listing_daily_counts_date_type_idx').on(t.date, t.postType, t.cityId, t.n),
     index('listing_daily_counts_city_idx').on(t.cityId, t.date, t.postType, t.n),
   ],
@@ -182,7 +190,7 @@ export const listingDailyCounts = pgTable(
 export const ownerListingCounts = pgTable(
   'owner_listing_counts',
   { ownerUserId: integer('owner_user_id').notNull(), cityId: integer('city_id').notNull(), n: integer('n').notNull() },
-  (t) => [primaryKey({ columns: [t.ownerUserId, t.cityId] }), index('owner_listing_counts_city_idx').on(t.cityId, t.n)],
+  (t) => [primaryKey({ name: 'owner_listing_counts_pk', columns: [t.ownerUserId, t.cityId] }), index('owner_listing_counts_city_idx').on(t.cityId, t.n)],
 )
 
 export const mailOutbox = pgTable(
@@ -240,15 +248,22 @@ export const listingDayCounts = pgTable(
     saleOrRent: text('sale_or_rent').notNull(),
     status: text('status').notNull(),
     location: text('location').notNull(),
+    shard: shard(),
     n: integer('n').notNull(),
   },
-  (t) => [primaryKey({ name: 'listing_day_counts_pk', columns: [t.cityId, t.date, t.postType, t.saleOrRent, t.status, t.location] })],
+  (t) => [primaryKey({ name: 'listing_day_counts_pk', columns: [t.cityId, t.date, t.postType, t.saleOrRent, t.status, t.location, t.shard] })],
 )
 
 export const listingIdBlocks = pgTable(
   'listing_id_blocks',
-  { cityId: integer('city_id').notNull(), block: integer('block').notNull(), suspended: integer('suspended').notNull(), n: integer('n').notNull() },
-  (t) => [primaryKey({ columns: [t.cityId, t.block, t.suspended] })],
+  {
+    cityId: integer('city_id').notNull(),
+    block: integer('block').notNull(),
+    suspended: integer('suspended').notNull(),
+    shard: shard(),
+    n: integer('n').notNull(),
+  },
+  (t) => [primaryKey({ name: 'listing_id_blocks_pk', columns: [t.cityId, t.block, t.suspended, t.shard] })],
 )
 
 export const changeFeed = pgTable('change_feed', {

@@ -44,16 +44,18 @@ CREATE TABLE "listing_counts" (
 	"status" text NOT NULL,
 	"location" text NOT NULL,
 	"property_type" text NOT NULL,
+	"shard" smallint DEFAULT 0 NOT NULL,
 	"n" integer NOT NULL,
-	CONSTRAINT "listing_counts_pk" PRIMARY KEY("city_id","post_type","sale_or_rent","status","location","property_type")
+	CONSTRAINT "listing_counts_pk" PRIMARY KEY("city_id","post_type","sale_or_rent","status","location","property_type","shard")
 );
 --> statement-breakpoint
 CREATE TABLE "listing_daily_counts" (
 	"date" text NOT NULL,
 	"city_id" integer NOT NULL,
 	"post_type" text NOT NULL,
+	"shard" smallint DEFAULT 0 NOT NULL,
 	"n" integer NOT NULL,
-	CONSTRAINT "listing_daily_counts_date_city_id_post_type_pk" PRIMARY KEY("date","city_id","post_type")
+	CONSTRAINT "listing_daily_counts_pk" PRIMARY KEY("date","city_id","post_type","shard")
 );
 --> statement-breakpoint
 CREATE TABLE "listing_day_counts" (
@@ -63,16 +65,18 @@ CREATE TABLE "listing_day_counts" (
 	"sale_or_rent" text NOT NULL,
 	"status" text NOT NULL,
 	"location" text NOT NULL,
+	"shard" smallint DEFAULT 0 NOT NULL,
 	"n" integer NOT NULL,
-	CONSTRAINT "listing_day_counts_pk" PRIMARY KEY("city_id","date","post_type","sale_or_rent","status","location")
+	CONSTRAINT "listing_day_counts_pk" PRIMARY KEY("city_id","date","post_type","sale_or_rent","status","location","shard")
 );
 --> statement-breakpoint
 CREATE TABLE "listing_id_blocks" (
 	"city_id" integer NOT NULL,
 	"block" integer NOT NULL,
 	"suspended" integer NOT NULL,
+	"shard" smallint DEFAULT 0 NOT NULL,
 	"n" integer NOT NULL,
-	CONSTRAINT "listing_id_blocks_city_id_block_suspended_pk" PRIMARY KEY("city_id","block","suspended")
+	CONSTRAINT "listing_id_blocks_pk" PRIMARY KEY("city_id","block","suspended","shard")
 );
 --> statement-breakpoint
 CREATE TABLE "listing_matches" (
@@ -141,7 +145,7 @@ CREATE TABLE "owner_listing_counts" (
 	"owner_user_id" integer NOT NULL,
 	"city_id" integer NOT NULL,
 	"n" integer NOT NULL,
-	CONSTRAINT "owner_listing_counts_owner_user_id_city_id_pk" PRIMARY KEY("owner_user_id","city_id")
+	CONSTRAINT "owner_listing_counts_pk" PRIMARY KEY("owner_user_id","city_id")
 );
 --> statement-breakpoint
 CREATE TABLE "password_reset_tokens" (
