@@ -3,7 +3,8 @@
 //  2. builds dist/brokernet, the program self-hosters run;
 //  3. every suite in process (unit, API through app.handle, browser, server start-up, the binary's own test);
 //  4. the API suites again, over HTTP against dist/brokernet (tests/support/app.ts, BROKERNET_BINARY): what ships is
-//     what is tested.
+//     what is tested;
+//  5. the API suites on PostgreSQL (a throwaway cluster, tests/support/postgres.ts), in process and against the binary.
 // With arguments (`bun run test tests/e2e`), only `bun test <arguments>`, in process.
 import { ensureChromium } from './ensure-chromium'
 
@@ -62,6 +63,12 @@ else {
   if (built) {
     console.log('\nThe API suites again, over HTTP against dist/brokernet:')
     runs.push(await bunTest(['tests/api'], { BROKERNET_BINARY: binary }))
+  }
+  console.log('\nThe API suites on PostgreSQL, in process:')
+  runs.push(await bunTest(['tests/api', 'tests/unit/pg-derived.test.ts'], { BROKERNET_TEST_DATABASE: 'postgres' }))
+  if (built) {
+    console.log('\nThe API suites on PostgreSQL, over HTTP against dist/brokernet:')
+    runs.push(await bunTest(['tests/api'], { BROKERNET_TEST_DATABASE: 'postgres', BROKERNET_BINARY: binary }))
   }
 }
 

@@ -130,8 +130,8 @@ describe('top brokers', () => {
   })
 
   test('figures follow changes at once; invalidate and health answer', async () => {
-    add(brokers[1]!, cityA, 'REQ', today)
-    add(brokers[1]!, cityA, 'REQ', today)
+    await add(brokers[1]!, cityA, 'REQ', today)
+    await add(brokers[1]!, cityA, 'REQ', today)
     const { body } = await get(master, '/api/analytics/top-brokers')
     expect(body.top_brokers[0]).toMatchObject({ full_name: 'Second', listing_count: 4 })
     const inv = await h.request('/api/analytics/cache/invalidate', { method: 'POST', headers: master.bearer })

@@ -21,7 +21,7 @@ describe('health', () => {
   test('a database that no longer answers makes health 503', async () => {
     const broken = await createTestApp()
     // SQLite only: the health check reads SQLite's migrations table (drizzle keeps PostgreSQL's in its own schema).
-    await broken.ctx.db.run('DROP TABLE __drizzle_migrations')
+    await broken.ctx.db.run(`DROP TABLE ${broken.ctx.db.dialect === 'postgres' ? 'drizzle.' : ''}__drizzle_migrations`)
     const res = await broken.request('/api/health')
     expect(res.status).toBe(503)
     expect((await res.json()).database.ok).toBe(false)

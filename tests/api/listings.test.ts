@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { ftsQuery } from '../../src/modules/listings/read'
 import { calendarDate } from '../../src/shared/dates'
+import { postgresDb } from '../../db/postgres'
 import { createTestApp } from '../support/app'
 import { signIn, withJson, type SignedIn } from '../support/auth'
 import { auditTrail, seedPlace, type Place } from '../support/fixtures'
@@ -178,12 +179,21 @@ describe('filters', () => {
     await patch(asha, body.id, { details: 'cache probe edited' })
     expect((await list(master, 'search=probe')).listings[0].details).toBe('cache probe edited')
     expect((await mine()).details).toBe('cache probe edited')
-    // Another process (a second connection to the same file, as `bun run geo:import` or a backup tool would be).
-    const other = new Database(h.config.databasePath)
-    try {
-      other.query('UPDATE listings SET details = ? WHERE id = ?').run('cache probe from elsewhere', body.id)
-    } finally {
-      other.close()
+    // Another process: a second connection to the same SQLite file (as `bun run geo:import` or a backup tool would
+    // be), seen at the next read; on PostgreSQL another instance's pool, seen once its notification arrives (< 1 s).
+    if (h.config.databaseUrl) {
+      const other = postgresDb(h.config.databaseUrl, { max: 1 })
+      await other.run('update listings set details = ? where id = ?', ['cache probe from elsewhere', body.id])
+      await other.close()
+      const deadline = Date.now() + 1000
+      while ((await list(master, 'search=probe')).listings[0].details !== 'cache probe from elsewhere' && Date.now() < deadline) await Bun.sleep(10)
+    } else {
+      const other = new Database(h.config.databasePath)
+      try {
+        other.query('UPDATE listings SET details = ? WHERE id = ?').run('cache probe from elsewhere', body.id)
+      } finally {
+        other.close()
+      }
     }
     expect((await list(master, 'search=probe')).listings[0].details).toBe('cache probe from elsewhere')
     // Each viewer has their own page: a broker's editable rows are theirs alone.

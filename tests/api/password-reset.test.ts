@@ -14,8 +14,8 @@ afterAll(async () => {
   await h.close()
   await smtp.close()
 })
-beforeEach(() => {
-  h.ctx.limits.resetByAddress.reset(h.address)
+beforeEach(async () => {
+  await h.ctx.limits.resetByAddress.reset(h.address)
 })
 
 const forgot = (email: string) => h.request('/api/auth/password/forgot', jsonBody({ email }))
@@ -109,9 +109,9 @@ describe('password reset by mail', () => {
     expect(res.status).toBe(429)
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0)
 
-    h.ctx.limits.resetByAddress.reset(h.address)
+    await h.ctx.limits.resetByAddress.reset(h.address)
     const limiter = h.ctx.limits.resetByAddress
-    for (let i = 0; i < limiter.limit; i++) limiter.hit(h.address)
+    for (let i = 0; i < limiter.limit; i++) await limiter.hit(h.address)
     expect((await forgot(`fresh${Date.now()}@example.com`)).status).toBe(429)
   })
 

@@ -16,7 +16,7 @@ beforeAll(async () => {
 })
 
 // Every request here comes from one address; the per-address limit has its own test below.
-beforeEach(() => h.ctx.limits.registerByAddress.reset(h.address))
+beforeEach(async () => await h.ctx.limits.registerByAddress.reset(h.address))
 
 let seq = 0
 function form(overrides: Record<string, string | File | undefined> = {}) {
@@ -193,7 +193,7 @@ describe('POST /api/auth/register', () => {
   test('an address that registers too often: 429 with Retry-After', async () => {
     const limiter = h.ctx.limits.registerByAddress
     // Counted as if limit - 1 had registered already (each real one costs a password hash).
-    for (let i = 1; i < limiter.limit; i++) limiter.hit(h.address)
+    for (let i = 1; i < limiter.limit; i++) await limiter.hit(h.address)
     expect((await post(form())).status).toBe(201)
     const res = await post(form())
     expect(res.status).toBe(429)

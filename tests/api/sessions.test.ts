@@ -13,8 +13,8 @@ beforeAll(async () => {
   await seedPlace(h.ctx.db)
   master = { ...(await createUser(h.ctx.db, { email: 'master@example.com', role: 'MASTER_ADMIN', fullName: 'Master' })), access: 'any' }
 })
-beforeEach(() => {
-  h.ctx.limits.loginByAddress.reset(h.address)
+beforeEach(async () => {
+  await h.ctx.limits.loginByAddress.reset(h.address)
 })
 
 const login = (email: string, password = PASSWORD) => h.request('/api/auth/login', jsonBody({ email, password }))
@@ -122,7 +122,7 @@ describe('rate limits on sign-in', () => {
 
   test('one address failing across many accounts is stopped too', async () => {
     const limiter = h.ctx.limits.loginByAddress
-    for (let i = 1; i < limiter.limit; i++) limiter.hit(h.address)
+    for (let i = 1; i < limiter.limit; i++) await limiter.hit(h.address)
     expect((await login(`someone${Date.now()}@example.com`, 'Wrong@1234')).status).toBe(401)
     const res = await login('anyone-else@example.com', 'Wrong@1234')
     expect(res.status).toBe(429)

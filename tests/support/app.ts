@@ -1,11 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { closeDatabase, openDatabase, type Database } from '../../db/client'
+import { openDatabase, type Database } from '../../db/client'
+import { openDataSource, sqliteSource } from '../../db/open'
 import type { Queryable } from '../../db/sql'
 import { createApp } from '../../src/app'
 import { loadConfig, type Config } from '../../src/config'
 import { createContext, type AppContext } from '../../src/http/context'
+import { sharedCluster } from './postgres'
 import { startServer } from './server'
 
 /**
@@ -15,14 +17,20 @@ import { startServer } from './server'
  */
 export const BINARY = process.env.BROKERNET_BINARY || undefined
 
+/**
+ * `BROKERNET_TEST_DATABASE=postgres`: every test app gets a database of its own on a throwaway PostgreSQL cluster
+ * (tests/support/postgres.ts) instead of a SQLite file (`bun run test` runs the API suites on both).
+ */
+export const ON_POSTGRES = process.env.BROKERNET_TEST_DATABASE === 'postgres'
+
 export type TestApp = {
   /** The in-process app; under BROKERNET_BINARY it is not the one answering (see `inProcess`). */
   app: ReturnType<typeof createApp>
   /**
-   * SQLite's own handle on the app's database, for what only SQLite has (the bootstrap's seed, migrations). Fixtures
-   * and assertions go through `ctx.db`, the data layer, in plain SQL: the same on every backend.
+   * SQLite's own handle on the app's database, for what only SQLite has (the bootstrap's seed, migrations); null on
+   * PostgreSQL. Fixtures and assertions go through `ctx.db`, the data layer, in plain SQL: the same on every backend.
    */
-  db: Database
+  db: Database | null
   config: Config
   /** Services over the same database, for fixtures and direct service calls (their rows are what the app reads). */
   ctx: AppContext
@@ -42,9 +50,11 @@ export type TestApp = {
 /** A fresh app on its own migrated SQLite file in a temporary DATA_DIR: the real thing, not a mock. */
 export async function createTestApp(env: Record<string, string> = {}, overrides: Partial<AppContext> = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'brokernet-test-'))
-  const config = loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'production', ...env })
-  const db = openDatabase(config.databasePath)
-  const ctx = createContext(db, config, overrides)
+  const databaseUrl = ON_POSTGRES ? await (await sharedCluster()).createDatabase() : undefined
+  const config = loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'production', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...env })
+  const source = databaseUrl ? await openDataSource(config) : sqliteSource(openDatabase(config.databasePath))
+  const db = source.sqlite
+  const ctx = createContext(source, config, overrides)
   const app = createApp(ctx)
   const base = { app, db, config, ctx, dataDir }
   if (!BINARY)
@@ -56,13 +66,12 @@ export async function createTestApp(env: Record<string, string> = {}, overrides:
       mailIdle: () => ctx.mail.idle(),
       close: async () => {
         await ctx.mail.close()
-        await ctx.db.close()
-        closeDatabase(db)
+        await source.close()
         rmSync(dataDir, { recursive: true, force: true })
       },
     }
 
-  const server = await startServer({ command: [BINARY], dataDir, env: { DEMO_DATA: '0', ...env } })
+  const server = await startServer({ command: [BINARY], dataDir, env: { DEMO_DATA: '0', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...env } })
   // Its first start created a master admin in the empty database; the in-process app starts without one, and both
   // targets must start from the same state.
   await ctx.db.run('delete from users where email = ?', [config.adminEmail])
@@ -83,8 +92,7 @@ export async function createTestApp(env: Record<string, string> = {}, overrides:
     mailIdle: () => outboxSettled(ctx.db),
     close: async () => {
       await ctx.mail.close()
-      await ctx.db.close()
-      closeDatabase(db)
+      await source.close()
       await server.stop() // and removes dataDir
     },
   }

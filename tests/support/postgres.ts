@@ -71,3 +71,17 @@ async function createDatabase(url: string, name = `brokernet_test_${process.pid}
   parsed.pathname = `/${name}`
   return parsed.toString()
 }
+
+let shared: Promise<Cluster> | null = null
+
+/**
+ * One cluster for this test process (bun test runs a run's files in one process), started on first use and stopped
+ * when the process exits; each test app gets a database of its own on it.
+ */
+export function sharedCluster(): Promise<Cluster> {
+  if (!shared) {
+    shared = startCluster()
+    shared.then((cluster) => process.on('exit', () => void cluster.stop().catch(() => {})))
+  }
+  return shared
+}

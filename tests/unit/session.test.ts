@@ -1,6 +1,4 @@
 import { afterAll, expect, test } from 'bun:test'
-import { eq } from 'drizzle-orm'
-import { sessions } from '../../db/schema'
 import { createSession, invalidateUserSessions, sessionIdOf, validateSessionToken } from '../../src/modules/auth/session'
 import { can, grantFor } from '../../src/policy/permissions'
 import { signIn } from '../support/auth'
@@ -11,33 +9,33 @@ afterAll(() => h.close())
 const DAY = 86_400_000
 
 test('only the hash of the token is stored', async () => {
-  const { user } = await signIn(h.db, 'BROKER')
+  const { user } = await signIn(h.ctx.db, 'BROKER')
   const { token, session } = await createSession(h.ctx.db, user.id)
   expect(session.id).toBe(sessionIdOf(token))
   expect(session.id).not.toContain(token)
   expect(token.length).toBeGreaterThanOrEqual(32)
-  expect(h.db.select().from(sessions).where(eq(sessions.id, token)).get()).toBeUndefined()
+  expect(await h.ctx.db.get('select id from sessions where id = ?', [token])).toBeUndefined()
 })
 
 test('sliding expiry: 30 days, renewed once past half its life; expired sessions are gone', async () => {
-  const { user } = await signIn(h.db, 'BROKER')
+  const { user } = await signIn(h.ctx.db, 'BROKER')
   const { token, session } = await createSession(h.ctx.db, user.id)
   expect(session.expiresAt.getTime() - Date.now()).toBeGreaterThan(29.9 * DAY)
   expect((await validateSessionToken(h.ctx.db, token))!.renewed).toBe(false)
 
-  h.db.update(sessions).set({ expiresAt: new Date(Date.now() + 10 * DAY) }).where(eq(sessions.id, session.id)).run()
+  await h.ctx.db.run('update sessions set expires_at = ? where id = ?', [Date.now() + 10 * DAY, session.id])
   const renewed = (await validateSessionToken(h.ctx.db, token))!
   expect(renewed.renewed).toBe(true)
   expect(renewed.session.expiresAt.getTime() - Date.now()).toBeGreaterThan(29.9 * DAY)
 
-  h.db.update(sessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(sessions.id, session.id)).run()
+  await h.ctx.db.run('update sessions set expires_at = ? where id = ?', [Date.now() - 1000, session.id])
   expect(await validateSessionToken(h.ctx.db, token)).toBeNull()
-  expect(h.db.select().from(sessions).where(eq(sessions.id, session.id)).get()).toBeUndefined()
+  expect(await h.ctx.db.get('select id from sessions where id = ?', [session.id])).toBeUndefined()
   expect(await validateSessionToken(h.ctx.db, 'not-a-token')).toBeNull()
 })
 
 test("invalidating a user's sessions ends all of them", async () => {
-  const { user, token } = await signIn(h.db, 'BROKER')
+  const { user, token } = await signIn(h.ctx.db, 'BROKER')
   const second = (await createSession(h.ctx.db, user.id)).token
   await invalidateUserSessions(h.ctx.db, user.id)
   expect(await validateSessionToken(h.ctx.db, token)).toBeNull()

@@ -2,9 +2,13 @@
 import journal from './meta/_journal.json'
 import m0 from './0000_init.sql' with { type: 'text' }
 import m1 from './0001_derived.sql' with { type: 'text' }
+import m2 from './0002_search.sql' with { type: 'text' }
+import m3 from './0003_feed.sql' with { type: 'text' }
 
 export const migrationJournal = journal
 export const migrationFiles: Record<string, string> = {
   '0000_init': m0,
   '0001_derived': m1,
+  '0002_search': m2,
+  '0003_feed': m3,
 }

@@ -1,4 +1,4 @@
-import { idsIn, indexedBy } from '../../../db/dialect'
+import { idsIn, indexedBy, pastEveryId } from '../../../db/dialect'
 import type { Param, Queryable } from '../../../db/sql'
 import { LOCATION_ZONES, PAGE_SIZES } from '../../shared/constants'
 import { fieldError, notFound } from '../../http/errors'
@@ -196,7 +196,11 @@ async function deepPageStart(db: Queryable, v: Viewer, f: ListingFilters, offset
   if (scope.kind === 'none' || scope.kind === 'own' || (scope.kind === 'city' && f.city_id !== undefined && f.city_id !== scope.cityId)) return null
   const city = scope.kind === 'city' ? scope.cityId : (f.city_id ?? 0)
   const broker = scope.kind === 'all-but-others-suspended'
-  const blocks = await db.all<{ block: number; suspended: number; n: number }>('select block, suspended, n from listing_id_blocks where city_id = ? order by block desc', [city])
+  // Summed: on PostgreSQL the network's rows are split into shards (docs/decisions/013-postgres.md).
+  const blocks = await db.all<{ block: number; suspended: number; n: number }>(
+    'select block, suspended, sum(n) as n from listing_id_blocks where city_id = ? group by block, suspended order by block desc',
+    [city],
+  )
   // A broker sees every listing but other brokers' suspended ones: the blocks' others, plus their own suspended.
   const ownSuspended = new Map<number, number>()
   if (broker) {
@@ -297,7 +301,7 @@ export const myListingsText = (db: Queryable, pages: SnapshotCache, viewer: View
 export async function* listingBatches(db: Queryable, viewer: Viewer, filters: ListingFilters, batchSize = 1000): AsyncGenerator<Listing[]> {
   const where = listedWhere(viewer, filters, db.dialect)
   const sql = `select ${COLUMNS} ${FROM} where ${where.sql === TRUE.sql ? '' : `(${where.sql}) and `}listings.id < ? order by listings.id desc limit ?`
-  let before = Number.MAX_SAFE_INTEGER
+  let before = pastEveryId(db.dialect)
   for (;;) {
     const batch = await rows(db, sql, [...where.params, before, batchSize])
     if (batch.length === 0) return

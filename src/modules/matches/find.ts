@@ -33,12 +33,15 @@ export async function sourcesOf(db: Queryable, ids: number[]): Promise<Source[]>
 export const sourceOf = async (db: Queryable, id: number): Promise<Source | null> => (await sourcesOf(db, [id]))[0] ?? null
 
 // Numbered parameters: the source's budget and size appear more than once in the rule.
-const SOURCE = { budget: '?6', size: '?7' }
+// PostgreSQL cannot tell a parameter's type from `? is null`: there they are cast (SQLite's text stays as it was).
+const SOURCE = { sqlite: { budget: '?6', size: '?7', tolerance: '?8' }, postgres: { budget: '?6::float8', size: '?7::float8', tolerance: '?8::int' } }
 const OTHER = { budget: 'l.budget', size: 'l.size' }
-const candidatesWhere = (dialect: Dialect, sourceIs: 'REQ' | 'AVL') =>
-  `from listings l ${indexedBy(dialect, 'listings_match_idx')}
+const candidatesWhere = (dialect: Dialect, sourceIs: 'REQ' | 'AVL') => {
+  const src = SOURCE[dialect]
+  return `from listings l ${indexedBy(dialect, 'listings_match_idx')}
    where l.city_id = ?1 and l.sale_or_rent = ?2 and l.post_type = ?3 and l.property_key = ?4 and l.status = 'ACTIVE' and l.id <> ?5
-     and ${sourceIs === 'REQ' ? fitSql(SOURCE, OTHER, '?8') : fitSql(OTHER, SOURCE, '?8')}`
+     and ${sourceIs === 'REQ' ? fitSql(src, OTHER, src.tolerance) : fitSql(OTHER, src, src.tolerance)}`
+}
 const sourceParams = (src: Source) =>
   [src.city_id, src.sale_or_rent, src.post_type === 'REQ' ? 'AVL' : 'REQ', src.property_key, src.id, src.budget, src.size, src.tolerance] as const
 
