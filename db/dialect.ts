@@ -6,7 +6,8 @@ import type { Clause, Dialect } from './sql'
 export function idsIn(dialect: Dialect, column: string, ids: readonly number[]): Clause {
   const list = JSON.stringify(ids)
   return dialect === 'postgres'
-    ? { sql: `${column} in (select value::bigint from json_array_elements_text(?::json))`, params: [list] }
+    ? // Typed text, then cast: a parameter postgres.js knows as json it would encode again (a JSON string of the list).
+      { sql: `${column} in (select value::bigint from json_array_elements_text(cast(?::text as json)))`, params: [list] }
     : { sql: `${column} in (select value from json_each(?))`, params: [list] }
 }
 

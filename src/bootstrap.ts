@@ -45,12 +45,13 @@ async function firstStart(db: Db, sqlite: Database | null, config: Config): Prom
     const password = config.adminPassword ?? generatePassword()
     const passwordHash = await Bun.password.hash(password)
     const now = Date.now()
-    await db.run(
+    // Instances started together on a new PostgreSQL database all get here: one creates the admin, the others find it.
+    const { changes } = await db.run(
       `insert into users (email, password_hash, full_name, role, is_active, registration_status, created_at, updated_at)
-       values (?, ?, 'Master Admin', 'MASTER_ADMIN', ?, 'APPROVED', ?, ?)`,
+       values (?, ?, 'Master Admin', 'MASTER_ADMIN', ?, 'APPROVED', ?, ?) on conflict (email) do nothing`,
       [config.adminEmail, passwordHash, true, now, now],
     )
-    report.admin = { email: config.adminEmail, created: true, generatedPassword: config.adminPassword ? undefined : password }
+    if (changes === 1) report.admin = { email: config.adminEmail, created: true, generatedPassword: config.adminPassword ? undefined : password }
   }
 
   if (config.demoData && isNew && !sqlite) console.log('DEMO_DATA: the demo data is loaded on SQLite only; this PostgreSQL database starts empty.')

@@ -13,6 +13,8 @@ export type Cluster = {
   /** The maintenance database's URL; `createDatabase` makes a fresh one per test app. */
   url: string
   createDatabase: (name?: string) => Promise<string>
+  /** Stops the server (fast: open connections are cut) and starts it again on the same data. */
+  restart: () => Promise<void>
   stop: () => Promise<void>
 }
 
@@ -38,7 +40,15 @@ let databases = 0
 
 export async function startCluster(): Promise<Cluster> {
   const given = process.env.PG_TEST_URL
-  if (given) return { url: given, createDatabase: (name) => createDatabase(given, name), stop: async () => {} }
+  if (given)
+    return {
+      url: given,
+      createDatabase: (name) => createDatabase(given, name),
+      restart: async () => {
+        throw new Error('PG_TEST_URL names a server this test does not manage: it cannot restart it')
+      },
+      stop: async () => {},
+    }
   const bin = postgresBin()
   if (!bin) throw new Error('PostgreSQL is not installed: apt-get install -y postgresql (or set PG_TEST_URL)')
   const dir = mkdtempSync(join(tmpdir(), 'brokernet-pg-'))
@@ -51,6 +61,10 @@ export async function startCluster(): Promise<Cluster> {
   return {
     url,
     createDatabase: (name) => createDatabase(url, name),
+    restart: async () => {
+      run([join(bin, 'pg_ctl'), '-D', data, '-m', 'fast', '-w', 'stop'])
+      run([join(bin, 'pg_ctl'), '-D', data, '-o', options, '-l', join(dir, 'server.log'), '-w', 'start'])
+    },
     stop: async () => {
       run([join(bin, 'pg_ctl'), '-D', data, '-m', 'immediate', '-w', 'stop'])
       rmSync(dir, { recursive: true, force: true })

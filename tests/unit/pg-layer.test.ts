@@ -1,0 +1,101 @@
+// The data layer on PostgreSQL (db/postgres.ts, db/dialect.ts, db/pg-feed.ts, db/pg/search.sql), on a throwaway
+// cluster: what the API suites would only meet by chance.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { FeedEvent } from '../../db/change-feed'
+import { idsIn } from '../../db/dialect'
+import { migratePostgres } from '../../db/pg/migrate'
+import { PgFeed } from '../../db/pg-feed'
+import { connectPostgres, numbered, PostgresDb, postgresDb } from '../../db/postgres'
+import { searchWhere } from '../../src/modules/listings/where'
+import { seedPlace } from '../support/fixtures'
+import { signIn } from '../support/auth'
+import { sharedCluster } from '../support/postgres'
+
+let url: string
+let db: PostgresDb
+
+beforeAll(async () => {
+  url = await (await sharedCluster()).createDatabase()
+  const sql = connectPostgres(url)
+  await migratePostgres(sql)
+  db = new PostgresDb(sql)
+})
+afterAll(() => db.close())
+
+test('placeholders are numbered outside strings, quoted names and comments', () => {
+  expect(numbered("select '?', \"a?\", ? -- ?\n, ?, ?2 /* ? */")).toBe("select '?', \"a?\", $1 -- ?\n, $2, $2 /* ? */")
+})
+
+test('the custom migrations are the readable files word for word', () => {
+  const dir = join(import.meta.dir, '../../db/pg')
+  for (const [file, migration] of [['search.sql', '0002_search.sql'], ['feed.sql', '0003_feed.sql']])
+    expect(readFileSync(join(dir, 'migrations', migration), 'utf8')).toBe(readFileSync(join(dir, file), 'utf8'))
+})
+
+test('a list of ids is the same statement every time, and stays a list once the statement is known', async () => {
+  const ids = idsIn('postgres', 'x', [3, 1, 2])
+  // postgres.js learns a prepared statement's parameter types at its first run and encodes later values by them.
+  for (let i = 0; i < 3; i++)
+    expect((await db.all<{ x: number }>(`select x from (values (1), (2), (5)) v(x) where ${ids.sql} order by x`, ids.params)).map((r) => r.x)).toEqual([1, 2])
+})
+
+test('64-bit integers and sums come back as numbers', async () => {
+  expect(await db.get('select count(*) as n, sum(x) as s, max(x) as m from (values (1::bigint), (2::bigint)) v(x)')).toEqual({ n: 2, s: 3, m: 2 })
+})
+
+describe('search', () => {
+  test('an entry-ID fragment finds its listing by its parts in sequence; an owner renamed is found by the new name', async () => {
+    const city = (await seedPlace(db, ['Mumbai'])).cities[0]!.id
+    const owner = await signIn(db, 'BROKER', { cityId: city, fullName: 'Ravi Kumar' })
+    const now = Date.now()
+    const insert = (entry: string) =>
+      db.run<{ id: number }>(
+        `insert into listings (entry_id, post_type, sale_or_rent, property_type, contact_value, contact_name, date, owner_user_id, city_id, details, created_at, updated_at)
+         values (?, 'REQ', 'SALE', '2 BHK', '9876543210', 'R', '2026-11-24', ?, ?, 'Sea-facing, 3rd floor', ?, ?) returning id`,
+        [entry, owner.user.id, city, now, now],
+      )
+    const wanted = (await insert('REQ-MUM-000123')).rows[0]!.id
+    await insert('REQ-PUN-000123')
+    const found = async (search: string) => {
+      const where = searchWhere({ search }, 'postgres')!
+      return (await db.all<{ id: number }>(`select id from listings where ${where.sql}`, where.params)).map((r) => r.id)
+    }
+    expect(await found('MUM-0001')).toEqual([wanted])
+    expect(await found('mum 0001')).toEqual([wanted])
+    expect(await found('0001-MUM')).toEqual([])
+    expect((await found('sea facing')).length).toBe(2)
+    expect((await found('ravi')).length).toBe(2)
+    await db.run('update users set full_name = ? where id = ?', ['Ravindra Kulkarni', owner.user.id])
+    expect((await found('kulkarni')).length).toBe(2)
+    expect(searchWhere({ search: ' - ' }, 'postgres')).toBeNull()
+  })
+})
+
+describe('the change feed (notifications)', () => {
+  test("another pool's commit reaches the listeners; a rolled-back one never does; a lost connection resets them", async () => {
+    const feed = await PgFeed.start(url)
+    const events: FeedEvent[] = []
+    feed.subscribe((e) => events.push(e))
+    const other = postgresDb(url, { max: 1 })
+    const now = Date.now()
+    await other.run("insert into countries (name, code, created_at, updated_at) values ('Feedland', 'FL', ?, ?)", [now, now])
+    await other.tx(async (tx) => {
+      await tx.run("insert into countries (name, code, created_at, updated_at) values ('Ghostland', 'GL', ?, ?)", [now, now])
+      throw new Error('rolled back')
+    }).catch(() => {})
+    await feed.caughtUp()
+    expect(events).toEqual([{ changes: [{ seq: 1, topic: 'geography', before: null, after: null }] }])
+    expect(feed.sync()).toBe(true)
+    // The listening connection cut from the server side: nothing is trusted until it is back, and then all is reset.
+    await other.run('select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()')
+    const deadline = Date.now() + 5000
+    while (!events.some((e) => 'reset' in e) && Date.now() < deadline) await Bun.sleep(20)
+    expect(events.filter((e) => 'reset' in e).length).toBeGreaterThanOrEqual(1)
+    while (!feed.sync() && Date.now() < deadline) await Bun.sleep(20)
+    expect(feed.sync()).toBe(true)
+    await other.close()
+    feed.close()
+  })
+})
