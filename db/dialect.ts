@@ -17,5 +17,3 @@ export function idsIn(dialect: Dialect, column: string, ids: readonly number[]):
  */
 export const indexedBy = (dialect: Dialect, index: string): string => (dialect === 'sqlite' ? `indexed by ${index}` : '')
 
-/** An id greater than every row's, to start a keyset walk from: PostgreSQL's ids are 32-bit integers. */
-export const pastEveryId = (dialect: Dialect): number => (dialect === 'postgres' ? 2 ** 31 - 1 : Number.MAX_SAFE_INTEGER)

@@ -138,7 +138,7 @@ create trigger listing_id_blocks_keep after insert or delete or update of city_i
 -- Whether the pair of an inbox entry (listing_matches: listing_id a, match_id b) holds today; c is the city of a. The
 -- rule is src/modules/matches/rules.ts pairMatchesSql('a', 'b', 'c'), copied as it is today (the test fails if the two
 -- part). A pair whose listing is gone does not hold.
-create function listing_pair_holds(a_id integer, b_id integer) returns boolean language sql stable as $$
+create function listing_pair_holds(a_id bigint, b_id bigint) returns boolean language sql stable as $$
   select coalesce((
     select a.status = 'ACTIVE' and b.status = 'ACTIVE' and a.city_id = b.city_id and a.sale_or_rent = b.sale_or_rent
       and a.post_type <> b.post_type and a.property_key = b.property_key

@@ -9,10 +9,13 @@ import { PROPERTY_KEY_SQL } from '../../src/shared/property-key'
 // not on PostgreSQL yet.
 
 const ms = (name: string) => bigint(name, { mode: 'number' })
+// Ids and the columns that hold them are 64-bit, as SQLite's integers are: an id far beyond every row is simply not
+// found on both backends (a 32-bit column would refuse the comparison itself).
+const key = (name: string) => bigint(name, { mode: 'number' })
 const nowMs = sql`((extract(epoch from clock_timestamp()) * 1000)::bigint)`
 const createdAt = () => ms('created_at').notNull().default(nowMs)
 const updatedAt = () => ms('updated_at').notNull().default(nowMs)
-const id = () => integer('id').primaryKey().generatedByDefaultAsIdentity()
+const id = () => key('id').primaryKey().generatedByDefaultAsIdentity()
 /**
  * The kept counts' rows of the whole network (city 0) are the only rows every listing write changes: on PostgreSQL,
  * where writers run side by side, each is split in 16 by listing id (`id % 16`, db/pg/derived.sql) so two writers
@@ -30,7 +33,7 @@ export const states = pgTable(
   'states',
   {
     id: id(),
-    countryId: integer('country_id')
+    countryId: key('country_id')
       .notNull()
       .references(() => countries.id, { onDelete: 'restrict' }),
     name: text('name').notNull(),
@@ -45,7 +48,7 @@ export const cities = pgTable(
   'cities',
   {
     id: id(),
-    stateId: integer('state_id')
+    stateId: key('state_id')
       .notNull()
       .references(() => states.id, { onDelete: 'restrict' }),
     name: text('name').notNull(),
@@ -72,7 +75,7 @@ export const users = pgTable(
     idCardNumber: text('id_card_number'),
     idCardDocument: text('id_card_document'),
     idCardDocumentType: text('id_card_document_type'),
-    cityId: integer('city_id').references(() => cities.id, { onDelete: 'restrict' }),
+    cityId: key('city_id').references(() => cities.id, { onDelete: 'restrict' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -89,7 +92,7 @@ export const sessions = pgTable(
   'sessions',
   {
     id: text('id').primaryKey(),
-    userId: integer('user_id')
+    userId: key('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     expiresAt: ms('expires_at').notNull(),
@@ -104,7 +107,7 @@ export const passwordResetTokens = pgTable(
   'password_reset_tokens',
   {
     id: text('id').primaryKey(),
-    userId: integer('user_id')
+    userId: key('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     expiresAt: ms('expires_at').notNull(),
@@ -135,10 +138,10 @@ export const listings = pgTable(
     googleLocationUrl: text('google_location_url'),
     status: text('status').notNull().default('ACTIVE'),
     date: text('date').notNull(),
-    ownerUserId: integer('owner_user_id')
+    ownerUserId: key('owner_user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'restrict' }),
-    cityId: integer('city_id')
+    cityId: key('city_id')
       .notNull()
       .references(() => cities.id, { onDelete: 'restrict' }),
     createdAt: createdAt(),
@@ -165,7 +168,7 @@ export const listings = pgTable(
 export const listingCounts = pgTable(
   'listing_counts',
   {
-    cityId: integer('city_id').notNull(),
+    cityId: key('city_id').notNull(),
     postType: text('post_type').notNull(),
     saleOrRent: text('sale_or_rent').notNull(),
     status: text('status').notNull(),
@@ -179,7 +182,7 @@ export const listingCounts = pgTable(
 
 export const listingDailyCounts = pgTable(
   'listing_daily_counts',
-  { date: text('date').notNull(), cityId: integer('city_id').notNull(), postType: text('post_type').notNull(), shard: shard(), n: integer('n').notNull() },
+  { date: text('date').notNull(), cityId: key('city_id').notNull(), postType: text('post_type').notNull(), shard: shard(), n: integer('n').notNull() },
   (t) => [
     primaryKey({ name: 'listing_daily_counts_pk', columns: [t.date, t.cityId, t.postType, t.shard] }),
     index('listing_daily_counts_date_type_idx').on(t.date, t.postType, t.cityId, t.n),
@@ -189,7 +192,7 @@ export const listingDailyCounts = pgTable(
 
 export const ownerListingCounts = pgTable(
   'owner_listing_counts',
-  { ownerUserId: integer('owner_user_id').notNull(), cityId: integer('city_id').notNull(), n: integer('n').notNull() },
+  { ownerUserId: key('owner_user_id').notNull(), cityId: key('city_id').notNull(), n: integer('n').notNull() },
   (t) => [primaryKey({ name: 'owner_listing_counts_pk', columns: [t.ownerUserId, t.cityId] }), index('owner_listing_counts_city_idx').on(t.cityId, t.n)],
 )
 
@@ -214,12 +217,12 @@ export const auditEvents = pgTable(
   'audit_events',
   {
     id: id(),
-    actorUserId: integer('actor_user_id'),
+    actorUserId: key('actor_user_id'),
     actorName: text('actor_name'),
     action: text('action').notNull(),
     entityType: text('entity_type').notNull(),
     entityId: text('entity_id'),
-    cityId: integer('city_id'),
+    cityId: key('city_id'),
     before: text('before'),
     after: text('after'),
     reason: text('reason'),
@@ -242,7 +245,7 @@ export const rateLimits = pgTable(
 export const listingDayCounts = pgTable(
   'listing_day_counts',
   {
-    cityId: integer('city_id').notNull(),
+    cityId: key('city_id').notNull(),
     date: text('date').notNull(),
     postType: text('post_type').notNull(),
     saleOrRent: text('sale_or_rent').notNull(),
@@ -257,8 +260,8 @@ export const listingDayCounts = pgTable(
 export const listingIdBlocks = pgTable(
   'listing_id_blocks',
   {
-    cityId: integer('city_id').notNull(),
-    block: integer('block').notNull(),
+    cityId: key('city_id').notNull(),
+    block: key('block').notNull(),
     suspended: integer('suspended').notNull(),
     shard: shard(),
     n: integer('n').notNull(),
@@ -277,13 +280,13 @@ export const listingMatches = pgTable(
   'listing_matches',
   {
     id: id(),
-    listingId: integer('listing_id')
+    listingId: key('listing_id')
       .notNull()
       .references(() => listings.id, { onDelete: 'cascade' }),
-    matchId: integer('match_id')
+    matchId: key('match_id')
       .notNull()
       .references(() => listings.id, { onDelete: 'cascade' }),
-    userId: integer('user_id')
+    userId: key('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     score: integer('score').notNull(),
@@ -303,13 +306,13 @@ export const listingMatches = pgTable(
 )
 
 export const matchDigests = pgTable('match_digests', {
-  userId: integer('user_id')
+  userId: key('user_id')
     .primaryKey()
     .references(() => users.id, { onDelete: 'cascade' }),
   sentAt: ms('sent_at').notNull(),
 })
 
 export const matchQueue = pgTable('match_queue', {
-  listingId: integer('listing_id').primaryKey(),
+  listingId: key('listing_id').primaryKey(),
   queuedAt: ms('queued_at').notNull(),
 })

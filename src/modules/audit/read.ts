@@ -1,4 +1,3 @@
-import { pastEveryId } from '../../../db/dialect'
 import type { Clause, Param, Queryable } from '../../../db/sql'
 import { notFound } from '../../http/errors'
 import { scopeOf, type ScopeActor } from '../../policy/scope'
@@ -234,7 +233,7 @@ export async function* auditCsv(db: Queryable, v: Viewer, q: AuditQuery): AsyncG
   }
   yield 'time,actor,action,entity,entity_id,summary,reason,before,after\r\n'
   const filters = conditions(v, q)
-  let beforeId = pastEveryId(db.dialect)
+  let beforeId = Number.MAX_SAFE_INTEGER
   for (;;) {
     const w = where(...filters, { sql: 'id < ?', params: [beforeId] })
     const rows = (await db.all<Stored>(`select ${COLUMNS} from audit_events ${w.sql} order by id desc limit 1000`, w.params)).map(parsed)

@@ -1,4 +1,4 @@
-import { idsIn, indexedBy, pastEveryId } from '../../../db/dialect'
+import { idsIn, indexedBy } from '../../../db/dialect'
 import type { Param, Queryable } from '../../../db/sql'
 import { LOCATION_ZONES, PAGE_SIZES } from '../../shared/constants'
 import { fieldError, notFound } from '../../http/errors'
@@ -301,7 +301,7 @@ export const myListingsText = (db: Queryable, pages: SnapshotCache, viewer: View
 export async function* listingBatches(db: Queryable, viewer: Viewer, filters: ListingFilters, batchSize = 1000): AsyncGenerator<Listing[]> {
   const where = listedWhere(viewer, filters, db.dialect)
   const sql = `select ${COLUMNS} ${FROM} where ${where.sql === TRUE.sql ? '' : `(${where.sql}) and `}listings.id < ? order by listings.id desc limit ?`
-  let before = pastEveryId(db.dialect)
+  let before = Number.MAX_SAFE_INTEGER
   for (;;) {
     const batch = await rows(db, sql, [...where.params, before, batchSize])
     if (batch.length === 0) return
