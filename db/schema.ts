@@ -243,6 +243,7 @@ export const mailOutbox = sqliteTable(
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error'),
     createdAt: createdAt(),
+    // When it was sent. On a PENDING row (SQLite only): since when an attempt in flight holds it (the Mailer's claim).
     sentAt: integer('sent_at', { mode: 'timestamp_ms' }),
   },
   (t) => [index('mail_outbox_status_idx').on(t.status, t.createdAt)],
