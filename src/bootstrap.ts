@@ -66,8 +66,8 @@ async function firstStart(db: Db, sqlite: Database | null, config: Config): Prom
     // demo still works: a failure to write them is reported, not fatal.
     let idCards = 0
     try {
-      const [{ seedDemoIdCards }, { DocumentStore }] = await Promise.all([import('../db/seed/demo-documents'), import('./modules/documents/store')])
-      idCards = await seedDemoIdCards(sqlite, new DocumentStore(config.documentsDir))
+      const [{ seedDemoIdCards }, { FileDocumentStore }] = await Promise.all([import('../db/seed/demo-documents'), import('./modules/documents/store')])
+      idCards = await seedDemoIdCards(sqlite, new FileDocumentStore(config.documentsDir))
     } catch (e) {
       console.error(`Demo ID card documents not written: ${(e as Error).message}`)
     }

@@ -40,7 +40,7 @@ const report = worker ? null : await bootstrap(source, config)
 const ctx = createContext(source, config)
 if (!worker) {
   const orphans = await ctx.documents.sweepOrphans(ctx.db)
-  if (orphans > 0) console.log(`Removed ${orphans} identity document file(s) that no user refers to`)
+  if (orphans > 0) console.log(`Removed ${orphans} identity document(s) that no user refers to`)
   ctx.mail.resume()
 }
 // The digest mail of matches, from the primary only: one timer across the processes (the mail itself is guarded in the

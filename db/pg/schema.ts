@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { bigint, boolean, doublePrecision, index, integer, pgTable, primaryKey, smallint, text, uniqueIndex } from 'drizzle-orm/pg-core'
+import { bigint, boolean, customType, doublePrecision, index, integer, pgTable, primaryKey, smallint, text, uniqueIndex } from 'drizzle-orm/pg-core'
 import { PROPERTY_KEY_SQL } from '../../src/shared/property-key'
 
 // The PostgreSQL schema (issue 16): the same tables, columns and indexes as db/schema.ts (SQLite), so the stores'
@@ -315,4 +315,19 @@ export const matchDigests = pgTable('match_digests', {
 export const matchQueue = pgTable('match_queue', {
   listingId: key('listing_id').primaryKey(),
   queuedAt: ms('queued_at').notNull(),
+})
+
+/** Raw bytes; postgres.js sends a Uint8Array parameter as bytea and reads the column back as a Buffer. */
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' })
+
+/**
+ * Identity documents on PostgreSQL (src/modules/documents/store.ts): SQLite keeps them as files under DATA_DIR/documents,
+ * but instances behind a load balancer share no disk, so here they live in the database. `name` is the random opaque
+ * name `users.id_card_document` refers to; rows no user refers to are swept at start once a minute old.
+ */
+export const documents = pgTable('documents', {
+  name: text('name').primaryKey(),
+  mime: text('mime').notNull(),
+  bytes: bytea('bytes').notNull(),
+  createdAt: ms('created_at').notNull(),
 })

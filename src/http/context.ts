@@ -3,7 +3,7 @@ import type { Db } from '../../db/sql'
 import { sqliteDb } from '../../db/sqlite'
 import type { DataSource } from '../../db/open'
 import type { Config } from '../config'
-import { DocumentStore } from '../modules/documents/store'
+import { documentStore, type DocumentStore } from '../modules/documents/store'
 import { Mailer } from '../modules/mail/service'
 import { MatchEvents } from '../modules/matches/events'
 import { Announcer } from '../modules/matches/service'
@@ -78,7 +78,7 @@ export function createContext(source: Database | Pick<DataSource, 'db' | 'feed'>
     config,
     feed,
     mail: overrides.mail ?? new Mailer(db, config),
-    documents: overrides.documents ?? new DocumentStore(config.documentsDir),
+    documents: overrides.documents ?? documentStore(db, config.documentsDir),
     limits: overrides.limits ?? createLimits(db),
     pending: overrides.pending ?? new PendingEvents(feed),
     matchEvents: overrides.matchEvents ?? new MatchEvents(feed),

@@ -35,7 +35,14 @@ function form(overrides: Record<string, string | File | undefined> = {}) {
   return fd
 }
 const post = (fd: FormData) => h.request('/api/auth/register', { method: 'POST', body: fd })
-const documentFiles = () => readdirSync(h.config.documentsDir)
+/** The stored documents' names: files under DATA_DIR/documents on SQLite, rows of the documents table on PostgreSQL. */
+const documentFiles = async () =>
+  h.ctx.db.dialect === 'postgres' ? (await h.ctx.db.all<{ name: string }>('select name from documents')).map((r) => r.name) : readdirSync(h.config.documentsDir)
+/** A stored document's bytes, read where that backend keeps them (not through the store under test). */
+const storedBytes = async (name: string) =>
+  h.ctx.db.dialect === 'postgres'
+    ? new Uint8Array((await h.ctx.db.get<{ bytes: Uint8Array }>('select bytes from documents where name = ?', [name]))!.bytes)
+    : new Uint8Array(await Bun.file(`${h.config.documentsDir}/${name}`).arrayBuffer())
 const userByEmail = (email: string) => userIn(h.ctx.db, email)
 
 describe('POST /api/auth/register', () => {
@@ -61,14 +68,14 @@ describe('POST /api/auth/register', () => {
   })
 
   test('a PNG named .pdf is stored as a PNG under a random name', async () => {
-    const before = documentFiles().length
+    const before = (await documentFiles()).length
     const res = await post(form({ email: 'png@example.com', id_card_file: new File([FILE_BYTES.png()], 'my-id.pdf', { type: 'application/pdf' }) }))
     expect(res.status).toBe(201)
     const user = (await userByEmail('png@example.com'))!
     expect(user.idCardDocumentType).toBe('image/png')
     expect(user.idCardDocument).toMatch(/^[a-f0-9]{32}\.png$/)
-    expect(documentFiles()).toHaveLength(before + 1)
-    expect(new Uint8Array(await Bun.file(`${h.config.documentsDir}/${user.idCardDocument}`).arrayBuffer())).toEqual(FILE_BYTES.png())
+    expect(await documentFiles()).toHaveLength(before + 1)
+    expect(await storedBytes(user.idCardDocument!)).toEqual(FILE_BYTES.png())
   })
 
   test.each([
@@ -81,12 +88,12 @@ describe('POST /api/auth/register', () => {
   })
 
   test('a text file named .jpg is refused: 422 file type not allowed, no user, no file', async () => {
-    const before = documentFiles().length
+    const before = (await documentFiles()).length
     const res = await post(form({ email: 'txt@example.com', id_card_file: new File([FILE_BYTES.text()], 'id.jpg', { type: 'image/jpeg' }) }))
     expect(res.status).toBe(422)
     expect(await res.json()).toEqual({ detail: 'file type not allowed' })
     expect(await userByEmail('txt@example.com')).toBeUndefined()
-    expect(documentFiles()).toHaveLength(before)
+    expect(await documentFiles()).toHaveLength(before)
   })
 
   test('5 MB is accepted, 5 MB + 1 byte is refused: 413 file too large, no user, no file', async () => {
@@ -96,12 +103,12 @@ describe('POST /api/auth/register', () => {
       return new File([bytes], 'id.jpg', { type: 'image/jpeg' })
     }
     expect((await post(form({ email: 'exactly5@example.com', id_card_file: big(LIMITS.registrationFileBytes) }))).status).toBe(201)
-    const before = documentFiles().length
+    const before = (await documentFiles()).length
     const res = await post(form({ email: 'toolarge@example.com', id_card_file: big(LIMITS.registrationFileBytes + 1) }))
     expect(res.status).toBe(413)
     expect(await res.json()).toEqual({ detail: 'file too large' })
     expect(await userByEmail('toolarge@example.com')).toBeUndefined()
-    expect(documentFiles()).toHaveLength(before)
+    expect(await documentFiles()).toHaveLength(before)
   })
 
   test('a body far over the limit is refused with the JSON 413, whether its length is declared or streamed', async () => {
@@ -157,12 +164,12 @@ describe('POST /api/auth/register', () => {
   })
 
   test('two registrations racing for one email: one wins, the loser leaves no file behind', async () => {
-    const before = documentFiles().length
+    const before = (await documentFiles()).length
     const file = () => new File([FILE_BYTES.png()], 'id.png')
     const results = await Promise.all([post(form({ email: 'race@example.com', id_card_file: file() })), post(form({ email: 'race@example.com', id_card_file: file() }))])
     expect(results.map((r) => r.status).sort()).toEqual([201, 409])
-    expect(documentFiles()).toHaveLength(before + 1)
-    expect(documentFiles()).toContain((await userByEmail('race@example.com'))!.idCardDocument!)
+    expect(await documentFiles()).toHaveLength(before + 1)
+    expect(await documentFiles()).toContain((await userByEmail('race@example.com'))!.idCardDocument!)
   })
 
   const messages = async (fd: FormData) => {

@@ -4,6 +4,7 @@ import m0 from './0000_init.sql' with { type: 'text' }
 import m1 from './0001_derived.sql' with { type: 'text' }
 import m2 from './0002_search.sql' with { type: 'text' }
 import m3 from './0003_feed.sql' with { type: 'text' }
+import m4 from './0004_documents.sql' with { type: 'text' }
 
 export const migrationJournal = journal
 export const migrationFiles: Record<string, string> = {
@@ -11,4 +12,5 @@ export const migrationFiles: Record<string, string> = {
   '0001_derived': m1,
   '0002_search': m2,
   '0003_feed': m3,
+  '0004_documents': m4,
 }

@@ -17,22 +17,52 @@ export function detectDocumentType(head: Uint8Array): DocumentType | null {
 
 export const extensionOf = (mime: string | null | undefined) => SIGNATURES.find((s) => s.type.mime === mime)?.type.ext ?? 'bin'
 
-// Names are random and carry no user data; only these characters ever reach the file system.
+// Names are random and carry no user data; only these characters ever reach the file system or the documents table.
 const NAME = /^[a-f0-9]{32}\.(jpg|png|pdf)$/
 const TEMP_SUFFIX = '.part'
+/** Documents no user points at are removed once they are this old: long past any registration still under way. */
+const ORPHAN_AGE_MS = 60_000
+
+const randomName = (type: DocumentType) => `${Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('hex')}.${type.ext}`
+
+/** A stored document as the download route serves it. */
+export interface DocumentFile {
+  /** Its bytes, typed as stored (a file on disk is sent straight from the disk), or null when it is gone. */
+  read(): Promise<Blob | null>
+}
 
 /**
- * Stores identity documents under DATA_DIR/documents. A file is written under a temporary name and renamed, so a
- * reader never sees half a document; a registration that fails afterwards removes it again, and `sweepOrphans`
- * at start removes anything a crash left between the two.
+ * Where identity documents are kept: files under DATA_DIR/documents on SQLite (one machine, like the database), a
+ * `documents` table on PostgreSQL, where every instance behind the load balancer serves what any other stored. Either
+ * way a document has a random opaque name (`users.id_card_document`); it is saved before the user's transaction and
+ * removed again when that fails, and `sweepOrphans` at start removes what a crash left between the two.
  */
-export class DocumentStore {
+export interface DocumentStore {
+  /** Stores the bytes under a new random name, and answers it. */
+  save(bytes: Uint8Array, type: DocumentType): Promise<string>
+  /** The stored document of that name, or null when there is none or the name is not one of ours. */
+  file(name: string | null | undefined): DocumentFile | null
+  remove(name: string): Promise<void>
+  /** Removes documents no user points at that are older than a minute; answers how many. */
+  sweepOrphans(db: Queryable): Promise<number>
+}
+
+/** The store for the data layer's backend (docs/decisions/013-postgres.md): the table on PostgreSQL, files on SQLite. */
+export function documentStore(db: Queryable, dir: string): DocumentStore {
+  return db.dialect === 'postgres' ? new TableDocumentStore(db) : new FileDocumentStore(dir)
+}
+
+/**
+ * Identity documents as files under DATA_DIR/documents (SQLite). A file is written under a temporary name and renamed,
+ * so a reader never sees half a document.
+ */
+export class FileDocumentStore implements DocumentStore {
   constructor(readonly dir: string) {
     mkdirSync(dir, { recursive: true, mode: 0o700 })
   }
 
   async save(bytes: Uint8Array, type: DocumentType): Promise<string> {
-    const name = `${Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('hex')}.${type.ext}`
+    const name = randomName(type)
     const temp = join(this.dir, name + TEMP_SUFFIX)
     await Bun.write(temp, bytes, { mode: 0o600 })
     // node:fs/promises is imported when a document is stored or removed, not at start (docs/decisions/004-lazy-start.md).
@@ -41,11 +71,10 @@ export class DocumentStore {
     return name
   }
 
-  /** The stored file, or null when the name is not one of ours or the file is gone. */
-  file(name: string | null | undefined) {
+  file(name: string | null | undefined): DocumentFile | null {
     if (!name || !NAME.test(name)) return null
     const file = Bun.file(join(this.dir, name))
-    return file
+    return { read: async () => ((await file.exists()) ? file : null) }
   }
 
   async remove(name: string): Promise<void> {
@@ -54,11 +83,11 @@ export class DocumentStore {
     await rm(join(this.dir, name), { force: true })
   }
 
-  /** Removes files no user points at (and unfinished writes) older than a minute: left by a crash mid-registration. */
+  /** Also removes unfinished writes (`.part`) of that age. */
   async sweepOrphans(db: Queryable): Promise<number> {
     const rows = await db.all<{ doc: string }>('select id_card_document as doc from users where id_card_document is not null')
     const referenced = new Set(rows.map((r) => r.doc))
-    const cutoff = Date.now() - 60_000
+    const cutoff = Date.now() - ORPHAN_AGE_MS
     let removed = 0
     for (const entry of readdirSync(this.dir)) {
       if (referenced.has(entry)) continue
@@ -72,5 +101,40 @@ export class DocumentStore {
       }
     }
     return removed
+  }
+}
+
+/**
+ * Identity documents in the `documents` table (PostgreSQL, issue 16): nothing on an instance's disk, so a document
+ * uploaded through one instance downloads from any other. The bytes travel as a bytea parameter and come back as a
+ * Buffer. One statement writes a document whole, so a reader never sees half of one either.
+ */
+export class TableDocumentStore implements DocumentStore {
+  constructor(private readonly db: Queryable) {}
+
+  async save(bytes: Uint8Array, type: DocumentType): Promise<string> {
+    const name = randomName(type)
+    await this.db.run('insert into documents (name, mime, bytes, created_at) values (?, ?, ?, ?)', [name, type.mime, bytes, Date.now()])
+    return name
+  }
+
+  file(name: string | null | undefined): DocumentFile | null {
+    if (!name || !NAME.test(name)) return null
+    return {
+      read: async () => {
+        const row = await this.db.get<{ mime: string; bytes: Uint8Array<ArrayBuffer> }>('select mime, bytes from documents where name = ?', [name])
+        return row ? new Blob([row.bytes], { type: row.mime }) : null
+      },
+    }
+  }
+
+  async remove(name: string): Promise<void> {
+    if (!NAME.test(name)) return
+    await this.db.run('delete from documents where name = ?', [name])
+  }
+
+  async sweepOrphans(db: Queryable): Promise<number> {
+    const sql = 'delete from documents d where d.created_at < ? and not exists (select 1 from users u where u.id_card_document = d.name)'
+    return (await db.run(sql, [Date.now() - ORPHAN_AGE_MS])).changes
   }
 }

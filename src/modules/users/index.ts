@@ -94,8 +94,10 @@ export const usersApi = (ctx: AppContext) => {
       '/:id/id-card',
       async ({ params, user }) => {
         const { file, type, filename } = await readIdCard(ctx, user, params.id)
-        if (!(await file.exists())) return new Response(JSON.stringify({ detail: 'The ID card document file is missing' }), { status: 404, headers: { 'content-type': 'application/json' } })
-        return new Response(file, {
+        // A file on SQLite, the documents table's row on PostgreSQL: either way a Blob, sent with its length.
+        const body = await file.read()
+        if (!body) return new Response(JSON.stringify({ detail: 'The ID card document file is missing' }), { status: 404, headers: { 'content-type': 'application/json' } })
+        return new Response(body, {
           headers: {
             'content-type': type,
             'content-disposition': `attachment; filename="${filename}"`,
