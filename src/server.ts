@@ -110,6 +110,19 @@ async function shutdown(signal: string) {
   if (!worker) console.log('Stopped')
   process.exit(0)
 }
+// postgres.js 3.4.9 on Bun: when a connection dies while a transaction is between statements, the transaction is
+// rejected (its request answers an error), but the driver still tries to end it on the dead socket and throws outside
+// any promise. That one error must not take the whole instance down with the requests it still serves; any other
+// uncaught error still does.
+process.on('uncaughtException', (e) => {
+  // Known by its message: inside the binary the stack names one bundled file, not the driver's.
+  if (config.databaseUrl && e instanceof TypeError && /evaluating 'socket\.write'/.test(e.message)) {
+    console.error(`[database] a connection was lost mid-transaction (already answered as an error): ${e.message}`)
+    return
+  }
+  console.error(e)
+  process.exit(1)
+})
 process.on('SIGTERM', () => void shutdown('SIGTERM'))
 process.on('SIGINT', () => void shutdown('SIGINT'))
 if (worker) exitWithParent(() => void shutdown('primary gone'))
