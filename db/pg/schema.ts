@@ -151,16 +151,20 @@ export const listings = pgTable(
   },
   (t) => [
     uniqueIndex('listings_entry_id_unique').on(t.entryId),
-    index('listings_match_idx').on(t.cityId, t.saleOrRent, t.postType, t.propertyKey, t.status, t.budget, t.size),
-    index('listings_city_id_idx').on(t.cityId, t.id),
+    // The same columns as SQLite's indexes, the trailing ones included: a broker's scope (status, owner) and the
+    // other filters are then judged in the index, and a count or a page's ids is an index-only scan instead of a visit
+    // to every matching row (a zone + budget count for a broker: 134 ms against 22 ms, bench:http --postgres).
+    index('listings_match_idx').on(t.cityId, t.saleOrRent, t.postType, t.propertyKey, t.status, t.budget, t.size, t.location, t.locality, t.createdAt, t.ownerUserId),
+    index('listings_visibility_idx').on(t.id, t.status, t.ownerUserId),
+    index('listings_city_id_idx').on(t.cityId, t.id, t.status, t.ownerUserId),
     index('listings_owner_id_idx').on(t.ownerUserId, t.status, t.id),
     index('listings_status_id_idx').on(t.status, t.id),
-    index('listings_city_type_deal_idx').on(t.cityId, t.postType, t.saleOrRent, t.id),
-    index('listings_type_deal_idx').on(t.postType, t.saleOrRent, t.id),
-    index('listings_location_budget_idx').on(t.location, t.budget),
-    index('listings_location_id_idx').on(t.location, t.id),
-    index('listings_date_idx').on(t.date, t.id),
-    index('listings_city_date_idx').on(t.cityId, t.date, t.id),
+    index('listings_city_type_deal_idx').on(t.cityId, t.postType, t.saleOrRent, t.id, t.status, t.ownerUserId),
+    index('listings_type_deal_idx').on(t.postType, t.saleOrRent, t.id, t.status, t.ownerUserId),
+    index('listings_location_budget_idx').on(t.location, t.budget, t.status, t.ownerUserId),
+    index('listings_location_id_idx').on(t.location, t.id, t.budget, t.status, t.ownerUserId),
+    index('listings_date_idx').on(t.date, t.id, t.status, t.ownerUserId, t.postType),
+    index('listings_city_date_idx').on(t.cityId, t.date, t.id, t.status, t.ownerUserId, t.postType),
     index('listings_budget_idx').on(t.budget),
   ],
 )
@@ -177,7 +181,11 @@ export const listingCounts = pgTable(
     shard: shard(),
     n: integer('n').notNull(),
   },
-  (t) => [primaryKey({ name: 'listing_counts_pk', columns: [t.cityId, t.postType, t.saleOrRent, t.status, t.location, t.propertyType, t.shard] })],
+  (t) => [
+    primaryKey({ name: 'listing_counts_pk', columns: [t.cityId, t.postType, t.saleOrRent, t.status, t.location, t.propertyType, t.shard] }),
+    // The key and n: totals are summed from the index alone (SQLite's table is its key; a heap row each costs more).
+    index('listing_counts_sum_idx').on(t.cityId, t.postType, t.saleOrRent, t.status, t.location, t.propertyType, t.shard, t.n),
+  ],
 )
 
 export const listingDailyCounts = pgTable(
@@ -254,7 +262,10 @@ export const listingDayCounts = pgTable(
     shard: shard(),
     n: integer('n').notNull(),
   },
-  (t) => [primaryKey({ name: 'listing_day_counts_pk', columns: [t.cityId, t.date, t.postType, t.saleOrRent, t.status, t.location, t.shard] })],
+  (t) => [
+    primaryKey({ name: 'listing_day_counts_pk', columns: [t.cityId, t.date, t.postType, t.saleOrRent, t.status, t.location, t.shard] }),
+    index('listing_day_counts_sum_idx').on(t.cityId, t.date, t.postType, t.saleOrRent, t.status, t.location, t.shard, t.n),
+  ],
 )
 
 export const listingIdBlocks = pgTable(
@@ -266,7 +277,10 @@ export const listingIdBlocks = pgTable(
     shard: shard(),
     n: integer('n').notNull(),
   },
-  (t) => [primaryKey({ name: 'listing_id_blocks_pk', columns: [t.cityId, t.block, t.suspended, t.shard] })],
+  (t) => [
+    primaryKey({ name: 'listing_id_blocks_pk', columns: [t.cityId, t.block, t.suspended, t.shard] }),
+    index('listing_id_blocks_sum_idx').on(t.cityId, t.block, t.suspended, t.shard, t.n),
+  ],
 )
 
 export const changeFeed = pgTable('change_feed', {

@@ -5,6 +5,7 @@ import m1 from './0001_derived.sql' with { type: 'text' }
 import m2 from './0002_search.sql' with { type: 'text' }
 import m3 from './0003_feed.sql' with { type: 'text' }
 import m4 from './0004_documents.sql' with { type: 'text' }
+import m5 from './0005_covering_indexes.sql' with { type: 'text' }
 
 export const migrationJournal = journal
 export const migrationFiles: Record<string, string> = {
@@ -13,4 +14,5 @@ export const migrationFiles: Record<string, string> = {
   '0002_search': m2,
   '0003_feed': m3,
   '0004_documents': m4,
+  '0005_covering_indexes': m5,
 }
