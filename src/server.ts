@@ -75,7 +75,7 @@ const workers = !worker && config.workers > 1 ? startWorkers(config.workers - 1,
 if (report) {
   const url = `http://localhost:${server.port}`
   // One write for the whole banner: whoever reads the log (people, the start-up tests) sees it whole or not at all.
-  const banner = [`Brokernet is running at ${url}`, `Database: ${config.databasePath}`]
+  const banner = [`Brokernet is running at ${url}`, `Database: ${config.databaseUrl ? `PostgreSQL, ${redacted(config.databaseUrl)}` : config.databasePath}`]
   if (report.admin.created && report.admin.generatedPassword)
     banner.push(`Master admin created: ${report.admin.email} / ${report.admin.generatedPassword}  (shown once: keep it safe)`)
   else if (report.admin.created) banner.push(`Master admin created: ${report.admin.email} (password from ADMIN_PASSWORD)`)

@@ -1,7 +1,6 @@
 import type { Database } from '../../db/client'
 import type { Db } from '../../db/sql'
-import { sqliteDb } from '../../db/sqlite'
-import type { DataSource } from '../../db/open'
+import { sqliteSource, type DataSource } from '../../db/open'
 import type { Config } from '../config'
 import { documentStore, type DocumentStore } from '../modules/documents/store'
 import { Mailer } from '../modules/mail/service'
@@ -9,7 +8,7 @@ import { MatchEvents } from '../modules/matches/events'
 import { Announcer } from '../modules/matches/service'
 import { PendingEvents } from '../modules/users/events'
 import { SnapshotCache } from '../../db/snapshot-cache'
-import { ChangeFeed, type Feed } from '../../db/change-feed'
+import type { Feed } from '../../db/change-feed'
 import { RATE_LIMITS } from '../shared/constants'
 import { RateLimiter } from './rate-limit'
 
@@ -64,15 +63,8 @@ export type AppContext = {
  * instead (tests), the data layer is made over it: it writes through that connection and opens a second one to read.
  */
 export function createContext(source: Database | Pick<DataSource, 'db' | 'feed'>, config: Config, overrides: Partial<AppContext> = {}): AppContext {
-  let db: Db
-  let feed: Feed
-  if ('feed' in source) ({ db, feed } = source)
-  else {
-    const sqlite = sqliteDb(source)
-    db = sqlite
-    feed = overrides.feed ?? new ChangeFeed(sqlite.reader)
-  }
-  feed = overrides.feed ?? feed
+  const { db, feed: own } = 'feed' in source ? source : sqliteSource(source)
+  const feed = overrides.feed ?? own
   return {
     db,
     config,

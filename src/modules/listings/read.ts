@@ -99,7 +99,10 @@ export function countListings(db: Queryable, cache: SnapshotCache, v: Viewer, f:
     const fromTotals = await countFromTotals(db, v, f)
     if (fromTotals !== null) return fromTotals
     // PostgreSQL: the search vector's matches, counted with the rest of the filters (no search tags there).
-    if (db.dialect === 'postgres' && f.search) return countOf(db, `select count(*) as n from listings where ${listedWhere(v, f, db.dialect).sql}`, listedWhere(v, f, db.dialect).params)
+    if (db.dialect === 'postgres' && f.search) {
+      const listed = listedWhere(v, f, db.dialect)
+      return countOf(db, `select count(*) as n from listings where ${listed.sql}`, listed.params)
+    }
     const plan = searchPlan(v, f)
     if (plan) return countSearch(db, v, plan)
     const rest = allOf(visibleTo(v), filterWhere(f))

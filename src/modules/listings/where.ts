@@ -1,5 +1,5 @@
 import { sql as drizzleSql, type SQL } from 'drizzle-orm'
-import type { Dialect, Param } from '../../../db/sql'
+import type { Clause, Dialect, Param } from '../../../db/sql'
 import type { Role } from '../../shared/constants'
 import { scopeOf, type Scope, type ScopeAction } from '../../policy/scope'
 import type { ListingFilters } from './model'
@@ -11,7 +11,7 @@ export type Viewer = { id: number; role: Role; cityId: number | null }
  * A piece of a WHERE clause over `listings`, with `?` placeholders. The list, its totals and the export build their
  * SQL text from these by hand: the same filters give the same text, so the compiled statement is reused.
  */
-export type Clause = { sql: string; params: Param[] }
+export type { Clause } from '../../../db/sql'
 
 /** Always true, in both dialects (`where 1` is SQLite's only). */
 export const TRUE: Clause = { sql: 'true', params: [] }
