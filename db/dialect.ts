@@ -17,3 +17,13 @@ export function idsIn(dialect: Dialect, column: string, ids: readonly number[]):
  */
 export const indexedBy = (dialect: Dialect, index: string): string => (dialect === 'sqlite' ? `indexed by ${index}` : '')
 
+
+/**
+ * A transaction failed because a concurrent one changed what it read or wrote (PostgreSQL: a serialization failure,
+ * a deadlock, or a unique key another transaction took meanwhile): running it again sees that change and succeeds.
+ * SQLite's transactions of one process never conflict (one at a time); other processes wait on its lock.
+ */
+export function isConflict(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code
+  return code === '40001' || code === '40P01' || code === '23505'
+}

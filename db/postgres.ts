@@ -1,5 +1,5 @@
 import postgres from 'postgres'
-import type { Db, Param, Queryable } from './sql'
+import type { Db, Param, Queryable, TxOptions } from './sql'
 
 type Client = postgres.Sql | postgres.TransactionSql
 
@@ -101,8 +101,9 @@ export class PostgresDb extends PgQueryable implements Db {
     return result
   }
 
-  override async tx<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
-    const value = (await this.sql.begin((t) => work(new PgQueryable(t)))) as T
+  override async tx<T>(work: (tx: Queryable) => Promise<T>, options: TxOptions = {}): Promise<T> {
+    const open = (t: postgres.TransactionSql) => work(new PgQueryable(t))
+    const value = (await (options.consistent ? this.sql.begin('isolation level repeatable read', open) : this.sql.begin(open))) as T
     await this.afterWrite()
     return value
   }

@@ -30,9 +30,15 @@ export interface Queryable {
    * (the root handle reads committed data and would not see the transaction's own writes). A transaction inside a
    * transaction is the same transaction. Keep slow work (hashing, mail, files) outside: on SQLite one transaction at a
    * time writes.
+   *
+   * `consistent`: every statement of the transaction sees the database as of its first one (PostgreSQL's repeatable
+   * read; a SQLite transaction always does, its process writing one at a time). A concurrent write it would contradict
+   * then fails it instead (`isConflict` in db/dialect.ts): the caller runs it again.
    */
-  tx<T>(work: (tx: Queryable) => Promise<T>): Promise<T>
+  tx<T>(work: (tx: Queryable) => Promise<T>, options?: TxOptions): Promise<T>
 }
+
+export type TxOptions = { consistent?: boolean }
 
 /** The root handle of a running app: what its context holds and closes. */
 export interface Db extends Queryable {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { FeedEvent } from '../../db/change-feed'
-import { idsIn } from '../../db/dialect'
+import { idsIn, isConflict } from '../../db/dialect'
 import { migratePostgres } from '../../db/pg/migrate'
 import { PgFeed } from '../../db/pg-feed'
 import { connectPostgres, numbered, PostgresDb, postgresDb } from '../../db/postgres'
@@ -43,6 +43,45 @@ test('a list of ids is the same statement every time, and stays a list once the 
 
 test('64-bit integers and sums come back as numbers', async () => {
   expect(await db.get('select count(*) as n, sum(x) as s, max(x) as m from (values (1::bigint), (2::bigint)) v(x)')).toEqual({ n: 2, s: 3, m: 2 })
+})
+
+describe('transactions', () => {
+  test('a consistent one sees the database as of its first statement; a plain one sees each commit as it comes', async () => {
+    await db.run('create table if not exists tx_probe (id integer primary key)')
+    await db.run('delete from tx_probe')
+    const seen = async (consistent: boolean) =>
+      db.tx(async (tx) => {
+        const before = (await tx.all('select id from tx_probe')).length
+        await db.run('insert into tx_probe (id) values (?)', [before + 1]) // committed meanwhile, by another connection
+        return [before, (await tx.all('select id from tx_probe')).length]
+      }, { consistent })
+    expect(await seen(true)).toEqual([0, 0])
+    expect(await seen(false)).toEqual([1, 2])
+  })
+
+  test('two consistent ones taking the same row: the later fails as a conflict, and run again it finds the row gone', async () => {
+    await db.run('create table if not exists tx_queue (id integer primary key)')
+    await db.run('delete from tx_queue')
+    await db.run('insert into tx_queue (id) values (1)')
+    let release!: () => void
+    const held = new Promise<void>((resolve) => (release = resolve))
+    const first = db.tx(async (tx) => {
+      const taken = await tx.run('delete from tx_queue returning id')
+      await held
+      return taken.changes
+    }, { consistent: true })
+    await Bun.sleep(50)
+    const second = db.tx(async (tx) => {
+      await tx.get('select 1') // the snapshot: the row is still there
+      return (await tx.run('delete from tx_queue returning id')).changes
+    }, { consistent: true })
+    await Bun.sleep(50)
+    release()
+    expect(await first).toBe(1)
+    const failure = await second.then(() => null, (e: unknown) => e)
+    expect(isConflict(failure)).toBe(true)
+    expect(await db.tx(async (tx) => (await tx.run('delete from tx_queue returning id')).changes, { consistent: true })).toBe(0)
+  })
 })
 
 describe('search', () => {
