@@ -1,4 +1,5 @@
 import type { Database as SQLite } from 'bun:sqlite'
+import type { Queryable } from './sql'
 import { statement } from './statements'
 
 /** One write, as the `change_feed` triggers record it (migration 0011): the row's relevant fields before and after. */
@@ -7,6 +8,16 @@ export type Change = {
   topic: 'listing' | 'user' | 'geography' | 'match'
   before: Record<string, unknown> | null
   after: Record<string, unknown> | null
+  /** PostgreSQL: the id of the transaction that made it (which snapshots see it). */
+  xid?: number
+}
+
+/** Where a value read in one snapshot of the database stands against the feed. */
+export type FeedPoint = {
+  /** A feed position noted before the snapshot: every change handed out up to it is in the value. */
+  since: number
+  /** Whether a change handed out after `since` is in the value already. */
+  seen: (change: Change) => boolean
 }
 
 /** What a listener is told: the changes since it last heard, in order, or that some were missed (forget everything). */
@@ -24,8 +35,15 @@ export interface Feed {
   readonly seq: number
   /** Catches up before a cached read; false when the feed cannot be trusted right now (then nothing is cached). */
   sync(): boolean
-  /** `read`'s value with the feed position it is exactly as of, or null when no such position can be known. */
-  snapshot<T>(read: () => Promise<T>): Promise<{ value: T; seq: number | null }>
+  /**
+   * `read`'s value through `db`, read so that which changes it holds is known exactly (`at`), or null when that cannot
+   * be known (then the value may be served, not kept and adjusted).
+   */
+  snapshot<T>(db: Queryable, read: (db: Queryable) => Promise<T>): Promise<{ value: T; at: FeedPoint | null }>
+  /** True when `db` reads a moment of the past (inside another read's snapshot): answers kept current do not fit it. */
+  pinned(db: Queryable): boolean
+  /** The changes handed out after position `seq`, in order; null when they are not all remembered. */
+  since(seq: number): Change[] | null
   subscribe(listener: (event: FeedEvent) => void): () => void
   /** Keeps the listeners current without requests while anyone needs pushing; returns the release. */
   poll(ms: number): () => void
@@ -42,6 +60,7 @@ export interface Feed {
  */
 export class ChangeFeed implements Feed {
   private last: number
+  private readonly recent: RecentChanges
   private version = ''
   private readonly listeners = new Set<(event: FeedEvent) => void>()
   private timer: ReturnType<typeof setInterval> | null = null
@@ -51,6 +70,7 @@ export class ChangeFeed implements Feed {
   constructor(private readonly client: SQLite) {
     // Everything written before now is already in whatever this process will compute: start from the end.
     this.last = this.newest()
+    this.recent = new RecentChanges(this.last)
   }
 
   /** The sequence number this process has caught up to. */
@@ -69,14 +89,24 @@ export class ChangeFeed implements Feed {
    * committed meanwhile (SQLite commits one writer at a time, in feed order). Null when changes kept arriving: the
    * value is then right to serve once but not to keep.
    */
-  async snapshot<T>(read: () => Promise<T>): Promise<{ value: T; seq: number | null }> {
+  async snapshot<T>(db: Queryable, read: (db: Queryable) => Promise<T>): Promise<{ value: T; at: FeedPoint | null }> {
+    const since = this.last
     let value: T
     for (let attempt = 0; attempt < 3; attempt++) {
       const seq = this.newest()
-      value = await read()
-      if (this.newest() === seq) return { value, seq }
+      value = await read(db)
+      if (this.newest() === seq) return { value, at: { since, seen: (c) => c.seq <= seq } }
     }
-    return { value: value!, seq: null }
+    return { value: value!, at: null }
+  }
+
+  /** Every read here sees the database as it is now. */
+  pinned(): boolean {
+    return false
+  }
+
+  since(seq: number): Change[] | null {
+    return this.recent.since(seq)
   }
 
   subscribe(listener: (event: FeedEvent) => void): () => void {
@@ -101,9 +131,15 @@ export class ChangeFeed implements Feed {
     // The feed keeps the newest rows only: a gap before the first one means changes this process never saw.
     const missed = rows[0]!.seq !== this.last + 1
     this.last = rows.at(-1)!.seq
-    const event: FeedEvent = missed
-      ? { reset: true }
-      : { changes: rows.map((r) => ({ seq: r.seq, topic: r.topic, before: r.before === null ? null : JSON.parse(r.before), after: r.after === null ? null : JSON.parse(r.after) })) }
+    let event: FeedEvent
+    if (missed) {
+      event = { reset: true }
+      this.recent.reset(this.last)
+    } else {
+      const changes: Change[] = rows.map((r) => ({ seq: r.seq, topic: r.topic, before: r.before === null ? null : JSON.parse(r.before), after: r.after === null ? null : JSON.parse(r.after) }))
+      event = { changes }
+      this.recent.add(changes)
+    }
     for (const listener of this.listeners) listener(event)
     return true
   }
@@ -130,6 +166,40 @@ export class ChangeFeed implements Feed {
     if (this.timer) clearInterval(this.timer)
     this.timer = null
     this.listeners.clear()
+  }
+}
+
+/**
+ * The last few thousand changes a feed handed out: what a value computed while they arrived has missed (the cache
+ * applies them before keeping it, db/snapshot-cache.ts). Every change after `floor` is here.
+ */
+export class RecentChanges {
+  private log: Change[] = []
+
+  constructor(
+    private floor: number,
+    private readonly limit = 4096,
+  ) {}
+
+  add(changes: readonly Change[]): void {
+    this.log.push(...changes)
+    if (this.log.length > 2 * this.limit) {
+      this.log = this.log.slice(-this.limit)
+      this.floor = this.log[0]!.seq - 1
+    }
+  }
+
+  /** After a reset nothing before `at` is known. */
+  reset(at: number): void {
+    this.log = []
+    this.floor = at
+  }
+
+  since(seq: number): Change[] | null {
+    if (seq < this.floor) return null
+    let i = this.log.length
+    while (i > 0 && this.log[i - 1]!.seq > seq) i--
+    return this.log.slice(i)
   }
 }
 

@@ -1,11 +1,12 @@
 import type postgres from 'postgres'
-import type { Change, Feed, FeedEvent } from './change-feed'
-import { connectPostgres } from './postgres'
+import { RecentChanges, type Change, type Feed, type FeedEvent, type FeedPoint } from './change-feed'
+import { connectPostgres, PgSnapshotReader, PostgresDb, visibleIn } from './postgres'
+import type { Queryable } from './sql'
 
 /** The channel the triggers of db/pg/feed.sql notify. */
 export const CHANGES_CHANNEL = 'brokernet_changes'
 
-type Payload = { topic: Change['topic']; before: Record<string, unknown> | null; after: Record<string, unknown> | null; ping?: number }
+type Payload = { topic: Change['topic']; before: Record<string, unknown> | null; after: Record<string, unknown> | null; xid?: string; ping?: number }
 
 /**
  * The change feed on PostgreSQL (docs/decisions/013-postgres.md). Triggers notify every change on one channel;
@@ -16,7 +17,9 @@ type Payload = { topic: Change['topic']; before: Record<string, unknown> | null;
  * - a change reaches the listeners a moment after its commit. A write of this process waits for its own changes
  *   (`caughtUp()`: a ping through the same channel, which arrives after them), so the next read of this process sees
  *   it; another instance sees it within that moment (milliseconds);
- * - there is no position a value can be known exact at: `snapshot` says so, and adjustable cache entries are not kept.
+ * - a value is known exact by its snapshot instead of a position: `snapshot` reads in one repeatable-read transaction
+ *   and notes which transactions it saw; each notification names its transaction (db/pg/feed.sql), so a kept count
+ *   is adjusted by exactly the changes its snapshot did not see, whenever they arrive.
  */
 export class PgFeed implements Feed {
   private last = 0
@@ -24,6 +27,7 @@ export class PgFeed implements Feed {
   private closed = false
   private pings = 0
   private readonly waiting = new Map<number, () => void>()
+  private readonly recent = new RecentChanges(0)
   private readonly listeners = new Set<(event: FeedEvent) => void>()
   private readonly connection: postgres.Sql
 
@@ -52,8 +56,20 @@ export class PgFeed implements Feed {
     return this.up
   }
 
-  async snapshot<T>(read: () => Promise<T>): Promise<{ value: T; seq: number | null }> {
-    return { value: await read(), seq: null }
+  async snapshot<T>(db: Queryable, read: (db: Queryable) => Promise<T>): Promise<{ value: T; at: FeedPoint | null }> {
+    // Inside another read's snapshot: the same one. Inside a write transaction: its own writes, never to be kept.
+    if (db instanceof PgSnapshotReader) return { value: await read(db), at: pointOf(db) }
+    if (!(db instanceof PostgresDb)) return { value: await read(db), at: null }
+    const { value, reader } = await db.readSnapshot(this.last, read)
+    return { value, at: pointOf(reader) }
+  }
+
+  pinned(db: Queryable): boolean {
+    return db instanceof PgSnapshotReader
+  }
+
+  since(seq: number): Change[] | null {
+    return this.recent.since(seq)
   }
 
   subscribe(listener: (event: FeedEvent) => void): () => void {
@@ -91,14 +107,20 @@ export class PgFeed implements Feed {
     if (this.closed) return
     const wasDown = this.last > 0 || this.pings > 0
     this.up = true
-    if (wasDown) this.emit({ reset: true })
+    if (wasDown) this.forget()
+  }
+
+  /** What was missed is unknown: every listener forgets everything, and a value read before now is not kept. */
+  private forget(): void {
+    this.recent.reset(++this.last)
+    this.emit({ reset: true })
   }
 
   private lost(): void {
     if (this.closed || !this.up) return
     this.up = false
     this.release()
-    this.emit({ reset: true })
+    this.forget()
     void this.reconnect()
   }
 
@@ -125,10 +147,19 @@ export class PgFeed implements Feed {
       this.waiting.delete(payload.ping)
       return
     }
-    this.emit({ changes: [{ seq: ++this.last, topic: payload.topic, before: payload.before, after: payload.after }] })
+    const change: Change = { seq: ++this.last, topic: payload.topic, before: payload.before, after: payload.after }
+    if (payload.xid !== undefined) change.xid = Number(payload.xid)
+    this.recent.add([change])
+    this.emit({ changes: [change] })
   }
 
   private emit(event: FeedEvent): void {
     for (const listener of this.listeners) listener(event)
   }
 }
+
+/** A change is in a value read in `reader`'s snapshot when its transaction is one that snapshot sees. */
+const pointOf = (reader: PgSnapshotReader): FeedPoint => ({
+  since: reader.mark,
+  seen: (c) => c.xid !== undefined && visibleIn(reader.snapshot, c.xid),
+})

@@ -81,6 +81,33 @@ class PgQueryable implements Queryable {
 }
 
 /**
+ * Which transactions a snapshot sees (`pg_current_snapshot()`, 'xmin:xmax:xip,…'): every one below `xmin`, none from
+ * `xmax` on, and between them all but those still running when it was taken.
+ */
+export type PgSnapshot = { xmin: number; xmax: number; running: ReadonlySet<number> }
+
+export function parseSnapshot(text: string): PgSnapshot {
+  const [xmin, xmax, running = ''] = text.split(':')
+  return { xmin: Number(xmin), xmax: Number(xmax), running: new Set(running ? running.split(',').map(Number) : []) }
+}
+
+export const visibleIn = (s: PgSnapshot, xid: number): boolean => xid < s.xmin || (xid < s.xmax && !s.running.has(xid))
+
+/**
+ * Reads inside one read-only repeatable-read transaction: every statement sees the database as of `snapshot`.
+ * `mark` is whatever the caller noted before it was taken (the change feed's position, db/pg-feed.ts).
+ */
+export class PgSnapshotReader extends PgQueryable {
+  constructor(
+    client: postgres.TransactionSql,
+    readonly snapshot: PgSnapshot,
+    readonly mark: number,
+  ) {
+    super(client)
+  }
+}
+
+/**
  * The data layer on PostgreSQL (issue 16): a postgres.js pool. Reads outside a transaction take any connection and see
  * what is committed; a transaction holds one connection from BEGIN to COMMIT. Integers of 64 bits (counts, epoch
  * milliseconds) and numerics (sums) come back as JavaScript numbers, as SQLite gives them: every such value here is far
@@ -106,6 +133,16 @@ export class PostgresDb extends PgQueryable implements Db {
     const value = (await (options.consistent ? this.sql.begin('isolation level repeatable read', open) : this.sql.begin(open))) as T
     await this.afterWrite()
     return value
+  }
+
+  /** `read` in one snapshot of the database, and which transactions that snapshot sees. */
+  async readSnapshot<T>(mark: number, read: (reader: PgSnapshotReader) => Promise<T>): Promise<{ value: T; reader: PgSnapshotReader }> {
+    return (await this.sql.begin('isolation level repeatable read read only', async (t) => {
+      // The first statement takes the transaction's snapshot; the function returns that very one.
+      const [row] = await t.unsafe<{ s: string }[]>('select pg_current_snapshot()::text as s', [], { prepare: true })
+      const reader = new PgSnapshotReader(t, parseSnapshot(row!.s), mark)
+      return { value: await read(reader), reader }
+    })) as { value: T; reader: PgSnapshotReader }
   }
 
   async close(): Promise<void> {

@@ -1,4 +1,5 @@
 import type { Change, Feed, FeedEvent } from './change-feed'
+import type { Queryable } from './sql'
 
 type Limits = {
   entries?: number
@@ -26,8 +27,8 @@ type Entry = {
   weight: number
   affectedBy: AffectedBy | null
   adjust: Adjust<unknown> | null
-  /** The feed position the value is exactly as of (adjustable entries): earlier changes are in it already. */
-  seq: number
+  /** Adjustable entries: whether a change is in the value already (its snapshot saw it). */
+  seen: ((change: Change) => boolean) | null
 }
 
 /**
@@ -65,31 +66,70 @@ export class SnapshotCache {
    * with the lookup that computes is the one kept (it may close over what `compute` found, e.g. a page's ids).
    * Reads through the root handle only: a transaction's own writes must not be kept for everyone.
    */
-  async get<T>(key: string, compute: () => Promise<T>, affectedBy?: AffectedBy, adjust?: Adjust<T>): Promise<T> {
+  async get<T>(key: string, compute: () => Promise<T>, affectedBy?: AffectedBy): Promise<T> {
     if (!this.feed.sync()) return compute()
-    const hit = this.entries.get(key)
-    if (hit) {
-      this.entries.delete(key)
-      this.entries.set(key, hit)
-      return hit.value as T
-    }
-    // An adjustable answer must be computed at a known feed position, or a change committed between the last sync and
-    // the computation would be counted twice: once in the value, once applied.
+    const hit = this.hit<T>(key)
+    if (hit) return hit.value
     const synced = this.feed.seq
-    const { value, seq } = adjust ? await this.feed.snapshot(compute) : { value: await compute(), seq: synced }
-    // While this computed, another request may have synced the feed: the changes it handed out then never reach an
-    // entry stored now, so such a value is served but not kept.
-    if (seq === null || this.feed.seq > seq) return value
-    const weight = this.limits.weigh(value)
-    if (weight > this.limits.weight) return value
-    this.entries.set(key, { value, weight, affectedBy: affectedBy ?? null, adjust: (adjust as Adjust<unknown>) ?? null, seq })
+    const value = await compute()
+    // While this computed, other requests may have synced the feed: the changes handed out then never reach an entry
+    // stored now, so the value is kept only when none of them could alter it.
+    if (this.feed.seq > synced) {
+      const missed = this.feed.since(synced)
+      if (missed === null || missed.some((c) => this.topics.has(c.topic) && (!affectedBy || affectedBy(c)))) return value
+    }
+    this.keep(key, { value, weight: 0, affectedBy: affectedBy ?? null, adjust: null, seen: null })
+    return value
+  }
+
+  /**
+   * A cached answer kept current through writes (a count): `compute` reads it through `db` in one snapshot, whose
+   * place in the feed is known exactly (`Feed.snapshot`); then `adjust` applies each later change `affectedBy`
+   * accepts, those that arrived while it computed first. A change whose effect `adjust` cannot tell drops it.
+   */
+  async adjustable<T>(key: string, db: Queryable, compute: (db: Queryable) => Promise<T>, affectedBy: AffectedBy, adjust: Adjust<T>): Promise<T> {
+    if (!this.feed.sync()) return compute(db)
+    // Inside another answer's snapshot (PostgreSQL), an entry kept current is newer than that snapshot: computed again.
+    const pinned = this.feed.pinned(db)
+    if (!pinned) {
+      const hit = this.hit<T>(key)
+      if (hit) return hit.value
+    }
+    const { value, at } = await this.feed.snapshot(db, compute)
+    if (at === null) return value
+    const missed = this.feed.since(at.since)
+    if (missed === null) return value
+    let current = value
+    for (const change of missed) {
+      if (!this.topics.has(change.topic) || at.seen(change) || !affectedBy(change)) continue
+      const next = adjust(current, change)
+      if (next === undefined) return value
+      current = next
+    }
+    this.keep(key, { value: current, weight: 0, affectedBy, adjust: adjust as Adjust<unknown>, seen: at.seen })
+    // The snapshot's own value to a read inside it; the current one to anyone else.
+    return pinned ? value : current
+  }
+
+  private hit<T>(key: string): { value: T } | undefined {
+    const hit = this.entries.get(key)
+    if (!hit) return undefined
+    this.entries.delete(key)
+    this.entries.set(key, hit)
+    return { value: hit.value as T }
+  }
+
+  private keep(key: string, entry: Entry): void {
+    const weight = this.limits.weigh(entry.value)
+    if (weight > this.limits.weight) return
+    const old = this.entries.get(key)
+    if (old) this.drop(key, old)
+    this.entries.set(key, { ...entry, weight })
     this.weight += weight
     while (this.entries.size > this.limits.entries || this.weight > this.limits.weight) {
-      const [oldest, entry] = this.entries.entries().next().value!
-      this.entries.delete(oldest)
-      this.weight -= entry.weight
+      const [oldest, e] = this.entries.entries().next().value!
+      this.drop(oldest, e)
     }
-    return value
   }
 
   private apply(event: FeedEvent) {
@@ -97,10 +137,10 @@ export class SnapshotCache {
     const changes = event.changes.filter((c) => this.topics.has(c.topic))
     if (changes.length === 0) return
     for (const [key, entry] of this.entries) {
-      const { affectedBy, adjust } = entry
+      const { affectedBy, adjust, seen } = entry
       if (adjust) {
         for (const change of changes) {
-          if (change.seq <= entry.seq || (affectedBy && !affectedBy(change))) continue
+          if (seen?.(change) || (affectedBy && !affectedBy(change))) continue
           const next = adjust(entry.value, change)
           if (next === undefined) {
             this.drop(key, entry)

@@ -8,6 +8,8 @@ import { idsIn, isConflict } from '../../db/dialect'
 import { migratePostgres } from '../../db/pg/migrate'
 import { PgFeed } from '../../db/pg-feed'
 import { connectPostgres, numbered, PostgresDb, postgresDb } from '../../db/postgres'
+import { SnapshotCache } from '../../db/snapshot-cache'
+import type { Queryable } from '../../db/sql'
 import { searchWhere } from '../../src/modules/listings/where'
 import { seedPlace } from '../support/fixtures'
 import { signIn } from '../support/auth'
@@ -30,7 +32,7 @@ test('placeholders are numbered outside strings, quoted names and comments', () 
 
 test('the custom migrations are the readable files word for word', () => {
   const dir = join(import.meta.dir, '../../db/pg')
-  for (const [file, migration] of [['search.sql', '0002_search.sql'], ['feed.sql', '0003_feed.sql']])
+  for (const [file, migration] of [['search.sql', '0002_search.sql'], ['feed.sql', '0006_feed_xid.sql']])
     expect(readFileSync(join(dir, 'migrations', migration), 'utf8')).toBe(readFileSync(join(dir, file), 'utf8'))
 })
 
@@ -125,7 +127,7 @@ describe('the change feed (notifications)', () => {
       throw new Error('rolled back')
     }).catch(() => {})
     await feed.caughtUp()
-    expect(events).toEqual([{ changes: [{ seq: 1, topic: 'geography', before: null, after: null }] }])
+    expect(events).toEqual([{ changes: [{ seq: 1, topic: 'geography', before: null, after: null, xid: expect.any(Number) }] }])
     expect(feed.sync()).toBe(true)
     // The listening connection cut from the server side: nothing is trusted until it is back, and then all is reset.
     await other.run('select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()')
@@ -135,6 +137,66 @@ describe('the change feed (notifications)', () => {
     while (!feed.sync() && Date.now() < deadline) await Bun.sleep(20)
     expect(feed.sync()).toBe(true)
     await other.close()
+    feed.close()
+  })
+
+  test('a count read in a snapshot is adjusted by exactly the changes that snapshot did not see, whenever they arrive', async () => {
+    const feed = await PgFeed.start(url)
+    const pool = new PostgresDb(connectPostgres(url), () => feed.caughtUp())
+    const other = postgresDb(url, { max: 2 }) // another instance: its writes reach this one as notifications only
+    const cache = new SnapshotCache(feed)
+    let n = 0
+    const addCountry = () => {
+      const now = Date.now()
+      return other.run('insert into countries (name, code, created_at, updated_at) values (?, ?, ?, ?)', [`Snapland ${++n}`, `S${n}`, now, now])
+    }
+    const count = async (q: Queryable) => (await q.get<{ n: number }>('select count(*) as n from countries'))!.n
+    let runs = 0
+    let during: (() => Promise<void>) | null = null
+    const read = (key = 'countries', db: Queryable = pool) =>
+      cache.adjustable(
+        key,
+        db,
+        async (q) => {
+          runs++
+          const found = await count(q)
+          const write = during
+          during = null
+          await write?.()
+          return found
+        },
+        (c) => c.topic === 'geography',
+        (value) => value + 1, // each geography change here is one more country
+      )
+    // Committed after the snapshot and heard while it computed: applied before the answer is kept.
+    during = async () => {
+      await addCountry()
+      await feed.caughtUp()
+    }
+    expect(await read()).toBe(await count(other))
+    // Committed after it was kept: applied when heard; never computed again.
+    await addCountry()
+    await feed.caughtUp()
+    expect(await read()).toBe(await count(other))
+    expect(runs).toBe(1)
+    // Committed just before a snapshot, heard before or after the answer is kept: counted once either way.
+    for (let i = 0; i < 20; i++) {
+      await addCountry()
+      const key = `countries ${i}`
+      await read(key)
+      await feed.caughtUp()
+      expect(await read(key)).toBe(await count(other))
+    }
+    // Inside another read's snapshot, a kept answer is newer than that snapshot: it is read again in it.
+    const nested = await pool.readSnapshot(feed.seq, async (reader) => {
+      await addCountry()
+      await feed.caughtUp()
+      return [await count(reader), await read('countries', reader)]
+    })
+    expect(nested.value[1]).toBe(nested.value[0])
+    expect(await read()).toBe(await count(other))
+    await other.close()
+    await pool.close()
     feed.close()
   })
 })

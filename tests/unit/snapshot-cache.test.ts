@@ -5,13 +5,16 @@ import { join } from 'node:path'
 import { ChangeFeed, touches } from '../../db/change-feed'
 import { closeDatabase, openDatabase } from '../../db/client'
 import { SnapshotCache } from '../../db/snapshot-cache'
+import { sqliteDb } from '../../db/sqlite'
 
 // A real file, opened twice: the second connection is "another process" writing to the same database.
 const dir = mkdtempSync(join(tmpdir(), 'brokernet-cache-'))
 const db = openDatabase(join(dir, 'cache.db'))
 const other = openDatabase(join(dir, 'cache.db'))
 const feed = new ChangeFeed(db.$client)
-afterAll(() => {
+const handle = sqliteDb(db)
+afterAll(async () => {
+  await handle.close()
   closeDatabase(other)
   closeDatabase(db)
   rmSync(dir, { recursive: true, force: true })
@@ -125,8 +128,9 @@ describe('SnapshotCache', () => {
     let writeDuring = true
     let adjustable = true
     const read = () =>
-      cache.get(
+      cache.adjustable(
         'countries',
+        handle,
         async () => {
           runs++
           // Another process commits while this one computes: either in the answer and its feed position, or neither.
@@ -169,5 +173,24 @@ describe('SnapshotCache', () => {
     expect(await read()).toBe(1)
     expect(await read()).toBe(2)
     expect(await read()).toBe(2)
+  })
+
+  test('…unless none of the changes handed out meanwhile could alter it', async () => {
+    const cache = new SnapshotCache(feed)
+    let runs = 0
+    const read = () =>
+      cache.get(
+        'k',
+        async () => {
+          runs++
+          await Promise.resolve()
+          addCountry(other)
+          feed.sync()
+          return runs
+        },
+        (c) => c.topic === 'user',
+      )
+    expect(await read()).toBe(1)
+    expect(await read()).toBe(1)
   })
 })

@@ -6,6 +6,7 @@ import m2 from './0002_search.sql' with { type: 'text' }
 import m3 from './0003_feed.sql' with { type: 'text' }
 import m4 from './0004_documents.sql' with { type: 'text' }
 import m5 from './0005_covering_indexes.sql' with { type: 'text' }
+import m6 from './0006_feed_xid.sql' with { type: 'text' }
 
 export const migrationJournal = journal
 export const migrationFiles: Record<string, string> = {
@@ -15,4 +16,5 @@ export const migrationFiles: Record<string, string> = {
   '0003_feed': m3,
   '0004_documents': m4,
   '0005_covering_indexes': m5,
+  '0006_feed_xid': m6,
 }

@@ -95,7 +95,7 @@ export const pageKey = (v: Viewer, q: ListingQuery) =>
 
 /** The number of listings a viewer sees with these filters. */
 export function countListings(db: Queryable, cache: SnapshotCache, v: Viewer, f: ListingFilters): Promise<number> {
-  return cache.get(`${scopeKey(v)}|${JSON.stringify(f)}`, async () => {
+  return cache.adjustable(`${scopeKey(v)}|${JSON.stringify(f)}`, db, async (db) => {
     const fromTotals = await countFromTotals(db, v, f)
     if (fromTotals !== null) return fromTotals
     // PostgreSQL: the search vector's matches, counted with the rest of the filters (no search tags there).
@@ -149,7 +149,7 @@ async function countSearch(db: Queryable, v: Viewer, { match, rest, viewerCovere
  */
 export function zoneCounts(db: Queryable, cache: SnapshotCache, v: Viewer, filters: ListingFilters): Promise<ZoneCounts> {
   const { location: _zone, ...f } = filters
-  return cache.get(`zones|${scopeKey(v)}|${JSON.stringify(f)}`, async () => {
+  return cache.adjustable(`zones|${scopeKey(v)}|${JSON.stringify(f)}`, db, async (db) => {
     // Seven totals when each is cheap: from the kept counts, or (a budget range) from the zone-and-budget index.
     const budgetOnly = Object.entries(f).every(([k, value]) => value === undefined || value === '' || COUNTABLE.has(k) || k === 'min_budget' || k === 'max_budget')
     if (budgetOnly || (await countFromTotals(db, v, f)) !== null) {
