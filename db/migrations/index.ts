@@ -23,6 +23,9 @@ import m19 from './0019_match_index_covering.sql' with { type: 'text' }
 import m20 from './0020_match_digests.sql' with { type: 'text' }
 import m21 from './0021_match_feed_unseen_only.sql' with { type: 'text' }
 import m22 from './0022_match_queue.sql' with { type: 'text' }
+import m23 from './0023_derived.sql' with { type: 'text' }
+import m24 from './0024_search.sql' with { type: 'text' }
+import m25 from './0025_feed.sql' with { type: 'text' }
 
 export const migrationJournal = journal
 export const migrationFiles: Record<string, string> = {
@@ -49,4 +52,7 @@ export const migrationFiles: Record<string, string> = {
   '0020_match_digests': m20,
   '0021_match_feed_unseen_only': m21,
   '0022_match_queue': m22,
+  '0023_derived': m23,
+  '0024_search': m24,
+  '0025_feed': m25,
 }

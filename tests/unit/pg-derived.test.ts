@@ -14,27 +14,12 @@ import { postgresDb, type PostgresDb } from '../../db/postgres'
 import type { Param, Queryable } from '../../db/sql'
 import { sqliteDb, type SqliteDb } from '../../db/sqlite'
 import { pairMatchesSql } from '../../src/modules/matches/rules'
+import { KEPT, kept } from '../support/kept-counts'
 import { startCluster, type Cluster } from '../support/postgres'
 
 const derivedPath = join(import.meta.dir, '../../db/pg/derived.sql')
 const derived = readFileSync(derivedPath, 'utf8')
 const squash = (sql: string) => sql.replace(/\s+/g, ' ').trim()
-
-/** The kept tables, each by its key as SQLite has it (PostgreSQL's shard is summed away). */
-const KEPT: Record<string, string[]> = {
-  listing_counts: ['city_id', 'post_type', 'sale_or_rent', 'status', 'location', 'property_type'],
-  listing_daily_counts: ['date', 'city_id', 'post_type'],
-  owner_listing_counts: ['owner_user_id', 'city_id'],
-  listing_day_counts: ['city_id', 'date', 'post_type', 'sale_or_rent', 'status', 'location'],
-  listing_id_blocks: ['city_id', 'block', 'suspended'],
-}
-
-/** A table's contents the readers see, in one comparable order: rows whose n does not add up to 0, by key. */
-async function kept(db: Queryable, table: string): Promise<string[]> {
-  const key = KEPT[table]!.join(', ')
-  const rows = await db.all<Record<string, unknown>>(`select ${key}, sum(n) as n from ${table} group by ${key} having sum(n) <> 0`)
-  return rows.map((r) => JSON.stringify([...KEPT[table]!.map((k) => r[k]), Number(r.n)])).sort()
-}
 
 async function entries(db: Queryable): Promise<[number, boolean][]> {
   return (await db.all<{ id: number; live: unknown }>('select id, live from listing_matches order by id')).map((r) => [Number(r.id), Boolean(r.live)])

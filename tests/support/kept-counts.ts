@@ -1,0 +1,39 @@
+import type { Queryable } from '../../db/sql'
+
+/**
+ * The kept counts (docs/decisions/007-kept-counts.md): each table's key, column by column, with what that column holds
+ * of a listing. Every table but owner_listing_counts also keeps the network's rows under city 0.
+ */
+export const KEPT: Record<string, Record<string, string>> = {
+  listing_counts: {
+    city_id: 'city_id',
+    post_type: 'post_type',
+    sale_or_rent: 'sale_or_rent',
+    status: 'status',
+    location: "coalesce(location, '')",
+    property_type: 'lower(property_type)',
+  },
+  listing_daily_counts: { date: 'date', city_id: 'city_id', post_type: 'post_type' },
+  owner_listing_counts: { owner_user_id: 'owner_user_id', city_id: 'city_id' },
+  listing_day_counts: { city_id: 'city_id', date: 'date', post_type: 'post_type', sale_or_rent: 'sale_or_rent', status: 'status', location: "coalesce(location, '')" },
+  listing_id_blocks: { city_id: 'city_id', block: 'id >> 10', suspended: "case when status = 'SUSPENDED' then 1 else 0 end" },
+}
+const WITHOUT_NETWORK = new Set(['owner_listing_counts'])
+
+const rowsOf = (table: string, rows: Record<string, unknown>[]) =>
+  rows.map((r) => JSON.stringify([...Object.keys(KEPT[table]!).map((k) => r[k]), Number(r.n)])).sort()
+
+/** A table's contents as readers see them, in one comparable order: rows whose n does not add up to 0 (PostgreSQL's shards summed), by key. */
+export async function kept(db: Queryable, table: string): Promise<string[]> {
+  const key = Object.keys(KEPT[table]!).join(', ')
+  return rowsOf(table, await db.all(`select ${key}, sum(n) as n from ${table} group by ${key} having sum(n) <> 0`))
+}
+
+/** What `kept` should answer, counted from the listings themselves. */
+export async function recounted(db: Queryable, table: string): Promise<string[]> {
+  const columns = Object.entries(KEPT[table]!)
+  const select = (network: boolean) => columns.map(([name, value]) => `${network && name === 'city_id' ? '0' : value} as ${name}`).join(', ')
+  const key = columns.map(([name]) => name).join(', ')
+  const network = WITHOUT_NETWORK.has(table) ? '' : ` union all select ${select(true)} from listings`
+  return rowsOf(table, await db.all(`select ${key}, count(*) as n from (select ${select(false)} from listings${network}) l group by ${key}`))
+}
