@@ -10,7 +10,9 @@ import { PgFeed } from '../../db/pg-feed'
 import { connectPostgres, numbered, PostgresDb, postgresDb } from '../../db/postgres'
 import { SnapshotCache } from '../../db/snapshot-cache'
 import type { Queryable } from '../../db/sql'
-import { searchWhere } from '../../src/modules/listings/where'
+import { countDelta } from '../../src/modules/listings/affects'
+import { textMatches } from '../../src/modules/listings/search-judge'
+import { ftsQuery, searchWhere } from '../../src/modules/listings/where'
 import { seedPlace } from '../support/fixtures'
 import { signIn } from '../support/auth'
 import { sharedCluster } from '../support/postgres'
@@ -111,6 +113,38 @@ describe('search', () => {
     await db.run('update users set full_name = ? where id = ?', ['Ravindra Kulkarni', owner.user.id])
     expect((await found('kulkarni')).length).toBe(2)
     expect(searchWhere({ search: ' - ' }, 'postgres')).toBeNull()
+  })
+
+  test('where the cache judges a search exactly on PostgreSQL (ASCII), PostgreSQL agrees with the judge', async () => {
+    const city = (await seedPlace(db, ['Thane'])).cities[0]!.id
+    const owner = await signIn(db, 'BROKER', { cityId: city, fullName: "Asha O'Brien-Rao" })
+    const WORDS = ['Bandra-West', "O'Brien", '2BHK', '3.5', 'flat_no', 'a+b', 'x@y.com', 'http://a.b/c?d=1', 'MUM', '0042', 'Andheri', 'FLATS', 'co-op', '#12', 'café', 'Zürich']
+    const SEARCHES = ['band', 'west', 'o', 'brien', '2bh', '3', '5', 'flat', 'no', 'x', 'com', 'http', 'mum', '004', 'andh', 'b', 'op', '12', 'cafe', 'zurich', 'asha', 'rao']
+    let seed = 7
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648)
+    const now = Date.now()
+    let judged = 0
+    for (let i = 0; i < 40; i++) {
+      const text = Array.from({ length: 1 + Math.floor(rnd() * 4) }, () => WORDS[Math.floor(rnd() * WORDS.length)]).join(' ')
+      const { id } = (await db.run<{ id: number }>(
+        `insert into listings (entry_id, post_type, sale_or_rent, property_type, contact_value, contact_name, date, owner_user_id, city_id, details, created_at, updated_at)
+         values (?, 'AVL', 'RENT', 'Flat', '9876543210', 'R', '2026-11-24', ?, ?, ?, ?, ?) returning id`,
+        [`AVL-THA-${String(i).padStart(6, '0')}`, owner.user.id, city, text, now, now],
+      )).rows[0]!
+      const feedText = (await db.get<{ t: string }>('select brokernet_listing_json(l)->>\'text\' as t from listings l where id = ?', [id]))!.t
+      for (const search of SEARCHES) {
+        const change = { seq: 1, topic: 'listing' as const, before: null, after: { id, owner_user_id: owner.user.id, city_id: city, post_type: 'AVL', sale_or_rent: 'RENT', status: 'ACTIVE', property_type: 'Flat', date: '2026-11-24', text: feedText } }
+        const master = { id: 0, role: 'MASTER_ADMIN' as const, cityId: null }
+        const delta = countDelta(master, { search }, change, 'postgres')
+        if (delta === null) continue
+        judged++
+        const where = searchWhere({ search }, 'postgres')!
+        const found = !!(await db.get(`select 1 from listings where id = ? and ${where.sql}`, [id, ...where.params]))
+        expect([search, feedText, delta === 1]).toEqual([search, feedText, found])
+        expect(textMatches(ftsQuery(search)!.replace(/^\{[^}]*\} : /, ''), feedText)).toBe(found)
+      }
+    }
+    expect(judged).toBeGreaterThan(500)
   })
 })
 

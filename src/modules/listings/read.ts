@@ -116,7 +116,7 @@ export function countListings(db: Queryable, cache: SnapshotCache, v: Viewer, f:
     }
     return countOf(db, `select count(*) as n from listings where ${rest.sql}`, rest.params)
   }, countAffectedBy(v, f), (n, c) => {
-    const delta = countDelta(v, f, c)
+    const delta = countDelta(v, f, c, db.dialect)
     return delta === null ? undefined : n + delta
   })
 }
@@ -161,7 +161,7 @@ export function zoneCounts(db: Queryable, cache: SnapshotCache, v: Viewer, filte
     const found = await db.all<{ location: string | null; n: number }>(`select location, count(*) as n from listings where ${where.sql} group by location`, where.params)
     const zones = Object.fromEntries(LOCATION_ZONES.map((z) => [z, found.find((r) => r.location === z)?.n ?? 0])) as ZoneCounts['zones']
     return { total: found.reduce((n, r) => n + r.n, 0), zones }
-  }, zonesAffectedBy(v, f), (counts, c) => zonesAfter(v, f, counts, c) ?? undefined)
+  }, zonesAffectedBy(v, f), (counts, c) => zonesAfter(v, f, counts, c, db.dialect) ?? undefined)
 }
 
 /** Filters a zone-and-budget page may be read for through one of the zone's two indexes. */
