@@ -10,7 +10,7 @@ import { sqliteDb } from './sqlite'
 export type DataSource = {
   db: Db
   feed: Feed
-  /** SQLite's own handle, for what only a file has (the demo seed, checkpoints); null on PostgreSQL. */
+  /** SQLite's own handle, for what only a file has (checkpoints, the WAL pragmas); null on PostgreSQL. */
   sqlite: Database | null
   close: (options?: { checkpoint?: boolean }) => Promise<void>
 }

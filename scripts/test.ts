@@ -4,7 +4,8 @@
 //  3. every suite in process (unit, API through app.handle, browser, server start-up, the binary's own test);
 //  4. the API suites again, over HTTP against dist/brokernet (tests/support/app.ts, BROKERNET_BINARY): what ships is
 //     what is tested;
-//  5. the API suites on PostgreSQL (a throwaway cluster, tests/support/postgres.ts), in process and against the binary.
+//  5. the API suites on PostgreSQL (a throwaway cluster, tests/support/postgres.ts), in process and against the binary,
+//     and the demo seed's unit suite (compared there with SQLite's, row for row).
 // With arguments (`bun run test tests/e2e`), only `bun test <arguments>`, in process.
 import { ensureChromium } from './ensure-chromium'
 
@@ -65,7 +66,7 @@ else {
     runs.push(await bunTest(['tests/api'], { BROKERNET_BINARY: binary }))
   }
   console.log('\nThe API suites on PostgreSQL, in process:')
-  runs.push(await bunTest(['tests/api', 'tests/unit/pg-derived.test.ts'], { BROKERNET_TEST_DATABASE: 'postgres' }))
+  runs.push(await bunTest(['tests/api', 'tests/unit/pg-derived.test.ts', 'tests/unit/seed.test.ts'], { BROKERNET_TEST_DATABASE: 'postgres' }))
   if (built) {
     console.log('\nThe API suites on PostgreSQL, over HTTP against dist/brokernet:')
     runs.push(await bunTest(['tests/api'], { BROKERNET_TEST_DATABASE: 'postgres', BROKERNET_BINARY: binary }))

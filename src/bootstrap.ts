@@ -1,5 +1,5 @@
-import type { Database } from '../db/client'
-import type { seedDemoData } from '../db/seed/demo'
+import { isConflict } from '../db/dialect'
+import type { DemoSeedResult } from '../db/seed/demo'
 import type { Db } from '../db/sql'
 import type { Config } from './config'
 
@@ -8,7 +8,7 @@ export const DEMO_PASSWORD = 'Demo@12345'
 
 export type BootstrapReport = {
   admin: { email: string; created: boolean; generatedPassword?: string }
-  demo?: ReturnType<typeof seedDemoData> & { idCards: number; sampleBroker?: string; sampleModuleAdmin?: string }
+  demo?: DemoSeedResult & { idCards: number; sampleBroker?: string; sampleModuleAdmin?: string }
 }
 
 /** 16 characters with upper, lower, digit and symbol: passes the registration password rules. */
@@ -26,14 +26,10 @@ export function generatePassword(): string {
 
 /**
  * First-start duties: a MASTER_ADMIN exists (from ADMIN_EMAIL / ADMIN_PASSWORD, or a generated password
- * reported once), and a brand-new database gets the demo data when DEMO_DATA=1. The demo seed writes through SQLite's
- * own handle (db/seed); on PostgreSQL there is none, and the demo data is not loaded (said at start).
+ * reported once), and a brand-new database gets the demo data when DEMO_DATA=1, on either backend (db/seed/demo.ts
+ * writes through the data layer).
  */
-export async function bootstrap(source: { db: Db; sqlite: Database | null }, config: Config): Promise<BootstrapReport> {
-  return firstStart(source.db, source.sqlite, config)
-}
-
-async function firstStart(db: Db, sqlite: Database | null, config: Config): Promise<BootstrapReport> {
+export async function bootstrap({ db }: { db: Db }, config: Config): Promise<BootstrapReport> {
   const count = async (table: 'users' | 'countries') => (await db.get<{ n: number }>(`select count(*) as n from ${table}`))!.n
   const isNew = (await count('users')) === 0 && (await count('countries')) === 0
 
@@ -54,29 +50,44 @@ async function firstStart(db: Db, sqlite: Database | null, config: Config): Prom
     if (changes === 1) report.admin = { email: config.adminEmail, created: true, generatedPassword: config.adminPassword ? undefined : password }
   }
 
-  if (config.demoData && isNew && !sqlite) console.log('DEMO_DATA: the demo data is loaded on SQLite only; this PostgreSQL database starts empty.')
-  if (config.demoData && isNew && sqlite) {
-    // Imported only here: the demo data (and its generator) is not loaded by a start on an existing database.
-    const { seedDemoData } = await import('../db/seed/demo')
-    const seeded = seedDemoData(sqlite, { passwordHash: await Bun.password.hash(DEMO_PASSWORD) })
-    // The demo's listings announced as if posted one by one, so its brokers open Matches to a full inbox.
-    const { announceAsPosted } = await import('../db/seed/matches')
-    await announceAsPosted(db, seeded.listings)
-    // Sample identity cards (PNGs marked SAMPLE) in the document store, served like uploaded ones. Without them the
-    // demo still works: a failure to write them is reported, not fatal.
-    let idCards = 0
-    try {
-      const [{ seedDemoIdCards }, { FileDocumentStore }] = await Promise.all([import('../db/seed/demo-documents'), import('./modules/documents/store')])
-      idCards = await seedDemoIdCards(sqlite, new FileDocumentStore(config.documentsDir))
-    } catch (e) {
-      console.error(`Demo ID card documents not written: ${(e as Error).message}`)
-    }
-    // One account of each demo role, so the start banner can say whom to sign in as.
-    const sample = async (role: 'BROKER' | 'MODULE_ADMIN') => {
-      const sql = "select email from users where role = ? and registration_status = 'APPROVED' and is_active = true order by id limit 1"
-      return (await db.get<{ email: string }>(sql, [role]))?.email
-    }
-    report.demo = { ...seeded, idCards, sampleBroker: await sample('BROKER'), sampleModuleAdmin: await sample('MODULE_ADMIN') }
-  }
+  if (config.demoData && isNew) report.demo = await loadDemo(db, config)
   return report
+}
+
+/**
+ * The demo data, its inboxes and its sample identity cards. Undefined when another instance, started at the same time
+ * on the same new PostgreSQL database, loaded it first: this one's seed then conflicts with its rows and is rolled back.
+ */
+async function loadDemo(db: Db, config: Config): Promise<BootstrapReport['demo']> {
+  // Imported only here: the demo data (and its generator) is not loaded by a start on an existing database.
+  const { seedDemoData, DEMO_EMAIL_DOMAIN } = await import('../db/seed/demo')
+  let seeded: DemoSeedResult
+  try {
+    seeded = await seedDemoData(db, { passwordHash: await Bun.password.hash(DEMO_PASSWORD) })
+  } catch (e) {
+    if (isConflict(e) && (await db.get('select id from users where email like ? limit 1', [`%@${DEMO_EMAIL_DOMAIN}`]))) {
+      console.log('DEMO_DATA: another instance started on this new database loaded the demo data.')
+      return undefined
+    }
+    throw e
+  }
+  // The demo's listings announced as if posted one by one, so its brokers open Matches to a full inbox.
+  const { announceAsPosted } = await import('../db/seed/matches')
+  await announceAsPosted(db, seeded.listings)
+  // Sample identity cards (PNGs marked SAMPLE) in the document store (files on SQLite, the documents table on
+  // PostgreSQL), served like uploaded ones. Without them the demo still works: a failure to store them is reported, not
+  // fatal.
+  let idCards = 0
+  try {
+    const [{ seedDemoIdCards }, { documentStore }] = await Promise.all([import('../db/seed/demo-documents'), import('./modules/documents/store')])
+    idCards = await seedDemoIdCards(db, documentStore(db, config.documentsDir))
+  } catch (e) {
+    console.error(`Demo ID card documents not stored: ${(e as Error).message}`)
+  }
+  // One account of each demo role, so the start banner can say whom to sign in as.
+  const sample = async (role: 'BROKER' | 'MODULE_ADMIN') => {
+    const sql = "select email from users where role = ? and registration_status = 'APPROVED' and is_active = true order by id limit 1"
+    return (await db.get<{ email: string }>(sql, [role]))?.email
+  }
+  return { ...seeded, idCards, sampleBroker: await sample('BROKER'), sampleModuleAdmin: await sample('MODULE_ADMIN') }
 }

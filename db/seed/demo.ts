@@ -1,9 +1,11 @@
-import { and, eq, or, sql } from 'drizzle-orm'
-import type { Database } from '../client'
-import { cities, countries, listings, states, users } from '../schema'
+import type { Param, Queryable } from '../sql'
 import { formatEntryId } from '../../src/modules/listings/entry-id'
 import { LOCATION_ZONES, type ListingStatus, type PostType, type RegistrationStatus, type SaleOrRent } from '../../src/shared/constants'
 import { DEMO_GEOGRAPHY } from './geography'
+
+// The demo data, written through the data layer in its portable SQL (docs/decisions/012-async-data-layer.md): the same
+// code loads it into SQLite and PostgreSQL. Rows go in as multi-row inserts inside one transaction, and the ids a
+// later insert needs come back through `returning`.
 
 export type DemoSeedOptions = {
   /** One hash shared by every demo user: hashing is deliberately slow, so the caller does it once. */
@@ -24,60 +26,107 @@ const DAY_MS = 86_400_000
 export const DEMO_EMAIL_DOMAIN = 'brokernet.example'
 const LISTING_SPAN_DAYS = 120
 
+/**
+ * Parameters per statement: well under both backends' limits (SQLite 32,766, PostgreSQL 65,535), so a listing batch
+ * is 500 rows; 300 demo listings are one statement.
+ */
+const PARAMS_PER_STATEMENT = 10_000
+
+/**
+ * Inserts rows (all with the same columns, in the same order) in as few multi-row statements as the parameter budget
+ * allows; answers the `returning` columns of every row (matched by a key the caller returns, not by position: neither
+ * backend promises RETURNING's order).
+ */
+async function insertRows<T = unknown>(db: Queryable, table: string, rows: readonly Record<string, Param>[], returning?: string): Promise<T[]> {
+  if (rows.length === 0) return []
+  const columns = Object.keys(rows[0]!)
+  const tuple = `(${columns.map(() => '?').join(', ')})`
+  const perStatement = Math.max(1, Math.floor(PARAMS_PER_STATEMENT / columns.length))
+  const out: T[] = []
+  for (let at = 0; at < rows.length; at += perStatement) {
+    const batch = rows.slice(at, at + perStatement)
+    const sql = `insert into ${table} (${columns.join(', ')}) values ${batch.map(() => tuple).join(', ')}${returning ? ` returning ${returning}` : ''}`
+    const { rows: back } = await db.run<T>(sql, batch.flatMap((r) => columns.map((c) => r[c]!)))
+    out.push(...back)
+  }
+  return out
+}
+
+const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(', ')
+
 // ---------------------------------------------------------------------------------------------------------------
 // Geography
 
-/** Inserts DEMO_GEOGRAPHY rows that are missing; returns how many of each it inserted. */
-export function seedGeography(db: Database): GeographySeedResult {
-  return db.$client.transaction(() => insertGeography(db).inserted)()
+/** Inserts DEMO_GEOGRAPHY rows that are missing, in one transaction; returns how many of each it inserted. */
+export async function seedGeography(db: Queryable): Promise<GeographySeedResult> {
+  return db.tx(async (tx) => (await insertGeography(tx, Date.now())).inserted)
 }
 
-/** Also returns every demo city's id by name, which the people and listings below need. */
-function insertGeography(db: Database): { inserted: GeographySeedResult; cityIds: Map<string, number> } {
+/**
+ * Also returns every demo city's id by name, which the people and listings below need. One read and at most one insert
+ * per level (countries, states, cities), whatever the number of places.
+ */
+async function insertGeography(db: Queryable, now: number): Promise<{ inserted: GeographySeedResult; cityIds: Map<string, number> }> {
   const inserted = { countries: 0, states: 0, cities: 0 }
-  const cityIds = new Map<string, number>()
 
-  for (const country of DEMO_GEOGRAPHY) {
-    // Matched by name or code: either one already taken means the country is there (both are unique).
-    let countryId = db
-      .select({ id: countries.id })
-      .from(countries)
-      .where(or(eq(countries.code, country.code), eq(countries.name, country.name)))
-      .get()?.id
-    if (countryId === undefined) {
-      countryId = db.insert(countries).values({ name: country.name, code: country.code }).returning({ id: countries.id }).get().id
-      inserted.countries++
-    }
+  // A country is there when its name or its code is taken (both are unique).
+  const codes = DEMO_GEOGRAPHY.map((c) => c.code)
+  const names = DEMO_GEOGRAPHY.map((c) => c.name)
+  type CountryRow = { id: number; name: string; code: string }
+  const knownCountries = await db.all<CountryRow>(
+    `select id, name, code from countries where code in (${placeholders(codes.length)}) or name in (${placeholders(names.length)})`,
+    [...codes, ...names],
+  )
+  const countryOf = (c: { name: string; code: string }, rows: CountryRow[]) => rows.find((r) => r.code === c.code || r.name === c.name)?.id
+  const newCountries = DEMO_GEOGRAPHY.filter((c) => countryOf(c, knownCountries) === undefined)
+  const addedCountries = await insertRows<CountryRow>(
+    db,
+    'countries',
+    newCountries.map((c) => ({ name: c.name, code: c.code, created_at: now, updated_at: now })),
+    'id, name, code',
+  )
+  inserted.countries = addedCountries.length
+  const countryIds = new Map(DEMO_GEOGRAPHY.map((c) => [c.code, countryOf(c, [...knownCountries, ...addedCountries])!]))
 
-    for (const state of country.states) {
-      let stateId = db
-        .select({ id: states.id })
-        .from(states)
-        .where(or(eq(states.code, state.code), and(eq(states.countryId, countryId), eq(states.name, state.name))))
-        .get()?.id
-      if (stateId === undefined) {
-        stateId = db.insert(states).values({ countryId, name: state.name, code: state.code }).returning({ id: states.id }).get().id
-        inserted.states++
-      }
+  // A state is there when its code is taken (unique across countries) or its country has one of that name.
+  const demoStates = DEMO_GEOGRAPHY.flatMap((country) => country.states.map((state) => ({ ...state, countryId: countryIds.get(country.code)! })))
+  type StateRow = { id: number; countryId: number; name: string; code: string }
+  const stateColumns = 'id, country_id as "countryId", name, code'
+  const ids = [...new Set(countryIds.values())]
+  const knownStates = await db.all<StateRow>(
+    `select ${stateColumns} from states where code in (${placeholders(demoStates.length)}) or country_id in (${placeholders(ids.length)})`,
+    [...demoStates.map((s) => s.code), ...ids],
+  )
+  const stateOf = (s: { code: string; countryId: number; name: string }, rows: StateRow[]) =>
+    rows.find((r) => r.code === s.code || (r.countryId === s.countryId && r.name === s.name))?.id
+  const addedStates = await insertRows<StateRow>(
+    db,
+    'states',
+    demoStates
+      .filter((s) => stateOf(s, knownStates) === undefined)
+      .map((s) => ({ country_id: s.countryId, name: s.name, code: s.code, created_at: now, updated_at: now })),
+    stateColumns,
+  )
+  inserted.states = addedStates.length
+  const stateIds = new Map(demoStates.map((s) => [s.code, stateOf(s, [...knownStates, ...addedStates])!]))
 
-      for (const city of state.cities) {
-        let cityId = db
-          .select({ id: cities.id })
-          .from(cities)
-          .where(and(eq(cities.stateId, stateId), eq(cities.name, city.name)))
-          .get()?.id
-        if (cityId === undefined) {
-          cityId = db
-            .insert(cities)
-            .values({ stateId, name: city.name, newscoRegion: city.newsco_region ?? null })
-            .returning({ id: cities.id })
-            .get().id
-          inserted.cities++
-        }
-        cityIds.set(city.name, cityId)
-      }
-    }
-  }
+  // A city is there when its state has one of that name.
+  const demoCities = demoStates.flatMap((state) => state.cities.map((city) => ({ ...city, stateId: stateIds.get(state.code)! })))
+  type CityRow = { id: number; stateId: number; name: string }
+  const cityColumns = 'id, state_id as "stateId", name'
+  const stateIdList = [...new Set(stateIds.values())]
+  const knownCities = await db.all<CityRow>(`select ${cityColumns} from cities where state_id in (${placeholders(stateIdList.length)})`, stateIdList)
+  const cityOf = (c: { stateId: number; name: string }, rows: CityRow[]) => rows.find((r) => r.stateId === c.stateId && r.name === c.name)?.id
+  const addedCities = await insertRows<CityRow>(
+    db,
+    'cities',
+    demoCities
+      .filter((c) => cityOf(c, knownCities) === undefined)
+      .map((c) => ({ state_id: c.stateId, name: c.name, newsco_region: c.newsco_region ?? null, created_at: now, updated_at: now })),
+    cityColumns,
+  )
+  inserted.cities = addedCities.length
+  const cityIds = new Map(demoCities.map((c) => [c.name, cityOf(c, [...knownCities, ...addedCities])!]))
   return { inserted, cityIds }
 }
 
@@ -225,16 +274,17 @@ export const STATUS_WEIGHTS: [ListingStatus, number][] = [
 
 /**
  * Seeds geography, module admins, brokers and listings in one transaction: a failure leaves the database as it was.
- * Meant for a database without demo users (first start, tests); the demo emails would otherwise collide.
+ * Meant for a database without demo users (first start, tests); the demo emails would otherwise collide (on PostgreSQL,
+ * a second instance seeding at the same moment fails on them: `isConflict`, db/dialect.ts).
  */
-export function seedDemoData(db: Database, opts: DemoSeedOptions): DemoSeedResult {
+export async function seedDemoData(db: Queryable, opts: DemoSeedOptions): Promise<DemoSeedResult> {
   const rand = mulberry32(opts.seed ?? 42)
   const now = (opts.now ?? new Date()).getTime()
   const listingCount = opts.listings ?? 300
   const passwordHash = opts.passwordHash
 
-  return db.$client.transaction((): DemoSeedResult => {
-    const { inserted, cityIds } = insertGeography(db)
+  return db.tx(async (tx): Promise<DemoSeedResult> => {
+    const { inserted, cityIds } = await insertGeography(tx, now)
     const cityId = (name: string) => {
       const id = cityIds.get(name)
       if (id === undefined) throw new Error(`demo city ${name} is not in DEMO_GEOGRAPHY`)
@@ -242,67 +292,84 @@ export function seedDemoData(db: Database, opts: DemoSeedOptions): DemoSeedResul
     }
 
     const adminRows = MODULE_ADMINS.map((a) => {
-      const createdAt = new Date(now - (400 + Math.floor(rand() * 30)) * DAY_MS)
+      const createdAt = now - (400 + Math.floor(rand() * 30)) * DAY_MS
       return {
         email: `admin.${slug(a.city)}@${DEMO_EMAIL_DOMAIN}`,
-        passwordHash,
-        fullName: a.fullName,
+        password_hash: passwordHash,
+        full_name: a.fullName,
         phone: phoneFor(CITY_PHONE[a.city]!, rand),
-        role: 'MODULE_ADMIN' as const,
-        isActive: true,
-        registrationStatus: 'APPROVED' as const,
-        cityId: cityId(a.city),
-        createdAt,
-        updatedAt: createdAt,
+        role: 'MODULE_ADMIN',
+        is_active: true,
+        registration_status: 'APPROVED',
+        rejection_reason: null,
+        id_card_number: null,
+        city_id: cityId(a.city),
+        created_at: createdAt,
+        updated_at: createdAt,
       }
     })
-    db.insert(users).values(adminRows).run()
 
     const brokerRows = BROKERS.map((b, i) => {
       // Approved brokers joined before the listings window; applicants are recent so they sit at the top of approvals.
       const daysAgo = b.status === 'APPROVED' ? 130 + rand() * 230 : b.status === 'PENDING' ? rand() * 6 : 10 + rand() * 10
-      const createdAt = new Date(now - Math.floor(daysAgo * DAY_MS))
+      const createdAt = now - Math.floor(daysAgo * DAY_MS)
       return {
         email: `${slug(b.first)}.${slug(b.last)}@${DEMO_EMAIL_DOMAIN}`,
-        passwordHash,
-        fullName: `${b.first} ${b.last}`,
+        password_hash: passwordHash,
+        full_name: `${b.first} ${b.last}`,
         phone: phoneFor(CITY_PHONE[b.city]!, rand),
-        role: 'BROKER' as const,
-        isActive: b.status === 'APPROVED',
-        registrationStatus: b.status,
-        rejectionReason: b.rejectionReason ?? null,
-        idCardNumber: `IDC${String(100 + i).padStart(4, '0')}${String(Math.floor(rand() * 10_000)).padStart(4, '0')}`,
-        cityId: cityId(b.city),
-        createdAt,
-        updatedAt: b.status === 'REJECTED' ? new Date(createdAt.getTime() + DAY_MS) : createdAt,
+        role: 'BROKER',
+        is_active: b.status === 'APPROVED',
+        registration_status: b.status,
+        rejection_reason: b.rejectionReason ?? null,
+        id_card_number: `IDC${String(100 + i).padStart(4, '0')}${String(Math.floor(rand() * 10_000)).padStart(4, '0')}`,
+        city_id: cityId(b.city),
+        created_at: createdAt,
+        updated_at: b.status === 'REJECTED' ? createdAt + DAY_MS : createdAt,
       }
     })
-    const brokerIds = db.insert(users).values(brokerRows).returning({ id: users.id, email: users.email }).all()
-    const idByEmail = new Map(brokerIds.map((r) => [r.email, r.id]))
+    await insertRows(tx, 'users', adminRows)
+    const back = await insertRows<{ id: number; email: string }>(tx, 'users', brokerRows, 'id, email')
+    const idByEmail = new Map(back.map((r) => [r.email, r.id]))
 
     const owners = BROKERS.flatMap((b, i) => {
       if (b.status !== 'APPROVED') return []
       const row = brokerRows[i]!
-      return [{ id: idByEmail.get(row.email)!, fullName: row.fullName, phone: row.phone, email: row.email, city: b.city, cityId: row.cityId }]
+      return [{ id: idByEmail.get(row.email)!, fullName: row.full_name, phone: row.phone, email: row.email, city: b.city, cityId: row.city_id }]
     })
 
-    insertListings(db, rand, { count: listingCount, now, owners })
+    await insertListings(tx, rand, { count: listingCount, now, owners })
 
     return { ...inserted, moduleAdmins: adminRows.length, brokers: brokerRows.length, listings: listingCount }
-  })()
+  })
 }
 
 type Owner = { id: number; fullName: string; phone: string; email: string; city: string; cityId: number }
 
-function insertListings(db: Database, rand: Rand, p: { count: number; now: number; owners: Owner[] }): void {
+/**
+ * `count` listing ids no other writer can take, ascending. entry_id embeds the id, so ids are known before the insert
+ * and each row is written once (inserting, then setting entry_id from the returned id as the API does, would run every
+ * listing trigger twice). Neither backend has a portable way to reserve ids:
+ * - SQLite: past AUTOINCREMENT's high-water mark (ids never reused, as it promises); the transaction holds the only
+ *   writer, and the explicit ids move the mark;
+ * - PostgreSQL: taken from the identity column's own sequence, as its inserts would take them.
+ */
+async function reserveListingIds(db: Queryable, count: number): Promise<number[]> {
+  if (db.dialect === 'postgres') {
+    const rows = await db.all<{ id: number }>("select nextval(pg_get_serial_sequence('listings', 'id')) as id from generate_series(1, ?)", [count])
+    return rows.map((r) => Number(r.id)).sort((a, b) => a - b)
+  }
+  const last = await db.get<{ seq: number; maxId: number }>(
+    `select coalesce((select seq from sqlite_sequence where name = 'listings'), 0) as seq, coalesce((select max(id) from listings), 0) as "maxId"`,
+  )
+  const first = Math.max(last!.seq, last!.maxId) + 1
+  return Array.from({ length: count }, (_, i) => first + i)
+}
+
+async function insertListings(db: Queryable, rand: Rand, p: { count: number; now: number; owners: Owner[] }): Promise<void> {
   if (p.count <= 0) return
   if (p.owners.length === 0) throw new Error('demo listings need at least one approved broker')
-
-  // Ids are assigned here rather than by SQLite so entry_id (which embeds the id) is written once, not patched after.
-  // Starting past the AUTOINCREMENT high-water mark keeps ids never-reused, as AUTOINCREMENT promises.
-  const seq = db.$client.query<{ seq: number }, []>("SELECT seq FROM sqlite_sequence WHERE name = 'listings'").get()?.seq ?? 0
-  const maxId = db.$client.query<{ maxId: number | null }, []>('SELECT max(id) AS maxId FROM listings').get()?.maxId ?? 0
-  const firstId = Math.max(seq, maxId) + 1
+  const ids = await reserveListingIds(db, p.count)
 
   // Times are drawn first and sorted, so ids grow with created_at as they would in real use.
   const startOfToday = Math.floor(p.now / DAY_MS) * DAY_MS
@@ -311,21 +378,7 @@ function insertListings(db: Database, rand: Rand, p: { count: number; now: numbe
     i < todayCount ? startOfToday + Math.floor(rand() * (p.now - startOfToday)) : p.now - Math.floor(rand() * LISTING_SPAN_DAYS * DAY_MS),
   ).sort((a, b) => a - b)
 
-  // One prepared single-row insert, run per listing: drizzle builds the SQL once, where a multi-row insert rebuilds
-  // it for every batch; measured, that halves the time of 100k listings (inside a transaction each run is cheap).
-  const columns = [
-    'id', 'entryId', 'postType', 'saleOrRent', 'propertyType', 'contactValue', 'contactName', 'budget', 'size', 'location',
-    'locality', 'reference', 'details', 'comments', 'status', 'date', 'ownerUserId', 'cityId', 'createdAt', 'updatedAt',
-  ] as const
-  // Every placeholder needs a value (null included), which this type checks.
-  type Row = { [K in (typeof columns)[number]]: NonNullable<(typeof listings.$inferInsert)[K]> | null }
-  const insert = db
-    .insert(listings)
-    .values(Object.fromEntries(columns.map((c) => [c, sql.placeholder(c)])) as unknown as typeof listings.$inferInsert)
-    .prepare()
-
-  for (let i = 0; i < p.count; i++) {
-    const id = firstId + i
+  const rows = ids.map((id, i) => {
     const owner = pick(rand, p.owners)
     const kind = pick(rand, PROPERTY_KINDS)
     // The first rows cycle through every value so even a tiny demo shows each zone, post type and deal type.
@@ -337,15 +390,14 @@ function insertListings(db: Database, rand: Rand, p: { count: number; now: numbe
     const createdAt = times[i]!
     // A status other than ACTIVE was set some time after posting, never after `now`.
     const updatedAt = status === 'ACTIVE' ? createdAt : createdAt + Math.floor(rand() * Math.min(p.now - createdAt, 10 * DAY_MS))
-
-    const row: Row = {
+    return {
       id,
-      entryId: formatEntryId(postType, owner.city, id),
-      postType,
-      saleOrRent,
-      propertyType: kind.type,
-      contactValue: rand() < 0.6 ? owner.phone : owner.email,
-      contactName: owner.fullName,
+      entry_id: formatEntryId(postType, owner.city, id),
+      post_type: postType,
+      sale_or_rent: saleOrRent,
+      property_type: kind.type,
+      contact_value: rand() < 0.6 ? owner.phone : owner.email,
+      contact_name: owner.fullName,
       budget: roundTo(logUniform(rand, ...(saleOrRent === 'SALE' ? kind.sale : kind.rent)), 1000),
       size: roundTo(kind.size[0] + rand() * (kind.size[1] - kind.size[0]), 10),
       location,
@@ -355,13 +407,13 @@ function insertListings(db: Database, rand: Rand, p: { count: number; now: numbe
       comments: rand() < 0.35 ? pick(rand, COMMENTS) : null,
       status,
       date: new Date(createdAt).toISOString().slice(0, 10),
-      ownerUserId: owner.id,
-      cityId: owner.cityId,
-      createdAt: new Date(createdAt),
-      updatedAt: new Date(updatedAt),
+      owner_user_id: owner.id,
+      city_id: owner.cityId,
+      created_at: createdAt,
+      updated_at: updatedAt,
     }
-    insert.run(row)
-  }
+  })
+  await insertRows(db, 'listings', rows)
 }
 
 /** One sentence in a broker's voice: what is on offer, or what the client wants. */

@@ -10,6 +10,7 @@ import { createContext, type AppContext } from '../../src/http/context'
 import { approveUser } from '../../src/modules/users/service'
 import { launchBrowser, openPage, type WatchedPage, hydrated } from '../support/browser'
 import { startServer, type RunningServer } from '../support/server'
+import { dataLayer } from '../support/fixtures'
 import { startSmtp } from '../support/smtp'
 
 // The whole account journey in a real Chromium against the real server, with mail delivered to a real SMTP server.
@@ -24,7 +25,7 @@ beforeAll(async () => {
   server = await startServer({ env: { SMTP_URL: smtp.url } })
   browser = await launchBrowser()
   db = openDatabase(join(server.dataDir, 'brokernet.db'))
-  seedGeography(db)
+  await seedGeography(dataLayer(db))
   // The test's own services over the server's database file: used to approve "as an admin would".
   ctx = createContext(db, loadConfig({ DATA_DIR: server.dataDir, SMTP_URL: smtp.url, NODE_ENV: 'production' }))
 })

@@ -9,7 +9,7 @@ import { seedGeography } from '../../db/seed/demo'
 import { SESSION_COOKIE } from '../../src/http/auth'
 import { signIn } from '../support/auth'
 import { launchBrowser, openPage, type WatchedPage, hydrated, openDialog } from '../support/browser'
-import { cityIdByName } from '../support/fixtures'
+import { cityIdByName, dataLayer } from '../support/fixtures'
 import { startServer, type RunningServer } from '../support/server'
 
 // The approvals screen in a real Chromium against the real server: registrations come in through the public API
@@ -25,7 +25,7 @@ beforeAll(async () => {
   browser = await launchBrowser()
   // The server's own SQLite file (WAL allows sharing): geography, admins and their sessions are made directly.
   db = openDatabase(join(server.dataDir, 'brokernet.db'))
-  seedGeography(db)
+  await seedGeography(dataLayer(db))
   const cityId = (name: string) => cityIdByName(db, name)
   mumbai = await cityId('Mumbai')
   pune = await cityId('Pune')

@@ -8,7 +8,7 @@ import { seedGeography } from '../../db/seed/demo'
 import { SESSION_COOKIE } from '../../src/http/auth'
 import { signIn, type SignedIn } from '../support/auth'
 import { launchBrowser, openPage, type WatchedPage, hydrated, openDialog } from '../support/browser'
-import { cityIdByName } from '../support/fixtures'
+import { cityIdByName, dataLayer } from '../support/fixtures'
 import { startServer, type RunningServer } from '../support/server'
 
 // The audit log screen (issue "a real audit log") in a real Chromium against the real server: a change made through
@@ -28,7 +28,7 @@ beforeAll(async () => {
   browser = await launchBrowser()
   // The test shares the server's SQLite file (WAL allows it) to create users, sessions and old events directly.
   db = openDatabase(join(server.dataDir, 'brokernet.db'))
-  seedGeography(db)
+  await seedGeography(dataLayer(db))
   const cityId = (name: string) => cityIdByName(db, name)
   const pune = await cityId('Pune')
   const mumbai = await cityId('Mumbai')

@@ -9,7 +9,7 @@ import { SESSION_COOKIE } from '../../src/http/auth'
 import { signIn, type SignedIn } from '../support/auth'
 import { problems, settle } from '../support/axe'
 import { hydrated, launchBrowser, openDialog } from '../support/browser'
-import { cityIdByName } from '../support/fixtures'
+import { cityIdByName, dataLayer } from '../support/fixtures'
 import { startServer, type RunningServer } from '../support/server'
 
 // The matching screens (issue 15) in a real Chromium against the real server: two Mumbai brokers post a requirement and
@@ -50,7 +50,7 @@ beforeAll(async () => {
   browser = await launchBrowser()
   // The test shares the server's SQLite file (WAL allows it) for the geography, users and sessions.
   db = openDatabase(join(server.dataDir, 'brokernet.db'))
-  seedGeography(db)
+  await seedGeography(dataLayer(db))
   mumbai = await cityIdByName(db, 'Mumbai')
   asha = await signIn(db, 'BROKER', { cityId: mumbai, fullName: 'Asha Verma' })
   ravi = await signIn(db, 'BROKER', { cityId: mumbai, fullName: 'Ravi Kumar' })

@@ -8,7 +8,7 @@ import { seedGeography } from '../../db/seed/demo'
 import { SESSION_COOKIE } from '../../src/http/auth'
 import { signIn, sessionFor } from '../support/auth'
 import { launchBrowser, openPage, type WatchedPage, hydrated, openDialog } from '../support/browser'
-import { FILE_BYTES, cityIdByName } from '../support/fixtures'
+import { FILE_BYTES, cityIdByName, dataLayer } from '../support/fixtures'
 import { startServer, type RunningServer } from '../support/server'
 
 // Broker and module admin management in a real Chromium against the real server (SPEC section 2).
@@ -23,7 +23,7 @@ beforeAll(async () => {
   browser = await launchBrowser()
   // The test shares the server's SQLite file (WAL allows it) to create users and sessions directly.
   db = openDatabase(join(server.dataDir, 'brokernet.db'))
-  seedGeography(db)
+  await seedGeography(dataLayer(db))
   const cityId = (name: string) => cityIdByName(db, name)
   pune = await cityId('Pune')
   mumbai = await cityId('Mumbai')

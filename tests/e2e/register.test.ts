@@ -8,6 +8,7 @@ import { seedGeography } from '../../db/seed/demo'
 import { SESSION_COOKIE } from '../../src/http/auth'
 import { launchBrowser, openPage, type WatchedPage, hydrated } from '../support/browser'
 import { startServer, type RunningServer } from '../support/server'
+import { dataLayer } from '../support/fixtures'
 
 let server: RunningServer
 let browser: Browser
@@ -18,7 +19,7 @@ beforeAll(async () => {
   browser = await launchBrowser()
   // The server's own SQLite file (WAL allows sharing): the demo geography, read per request by /register.
   db = openDatabase(join(server.dataDir, 'brokernet.db'))
-  seedGeography(db)
+  await seedGeography(dataLayer(db))
 })
 afterAll(async () => {
   if (db) closeDatabase(db)

@@ -27,7 +27,7 @@ export type TestApp = {
   /** The in-process app; under BROKERNET_BINARY it is not the one answering (see `inProcess`). */
   app: ReturnType<typeof createApp>
   /**
-   * SQLite's own handle on the app's database, for what only SQLite has (the bootstrap's seed, migrations); null on
+   * SQLite's own handle on the app's database, for what only SQLite has (its pragmas, migrations); null on
    * PostgreSQL. Fixtures and assertions go through `ctx.db`, the data layer, in plain SQL: the same on every backend.
    */
   db: Database | null
