@@ -7,7 +7,7 @@ import type { SQLQueryBindings } from 'bun:sqlite'
 import { closeDatabase, openDatabase } from '../../db/client'
 import { listings } from '../../db/schema'
 import { eq } from 'drizzle-orm'
-import { countDelta, listingMatches, listingVisible, pageAffectedBy, zonesAfter } from '../../src/modules/listings/affects'
+import { countDelta, listingMatches, listingVisible, pageAffectedBy, windowAfter, zonesAfter } from '../../src/modules/listings/affects'
 import type { ListingFilters } from '../../src/modules/listings/model'
 import { allOf, filterWhere, searchWhere, visibleTo, type Viewer } from '../../src/modules/listings/where'
 import { createUser, seedPlace } from '../support/fixtures'
@@ -184,6 +184,56 @@ describe('what a listing change can affect', () => {
     expect(exact).toBeGreaterThan(1000)
     expect(moved).toBeGreaterThan(200)
   }, 30_000) // thousands of generated writes: seconds of work, more than the default 5 s on a busy machine
+
+  test('a window of the newest ids kept through changes is, wherever it is judged, the newest ids SQL lists after the change', () => {
+    const newest = (v: Viewer, f: ListingFilters, size: number) => {
+      const where = allOf(visibleTo(v), filterWhere(f), searchWhere(f))
+      return db.$client.query<{ id: number }, SQLQueryBindings[]>(`select id from listings where ${where.sql} order by id desc limit ?`).all(...where.params, size).map((r) => r.id)
+    }
+    const lastChange = () => {
+      const r = db.$client.query<{ seq: number; before: string | null; after: string | null }, []>("select seq, before, after from change_feed where topic = 'listing' order by seq desc limit 1").get()!
+      return { seq: r.seq, topic: 'listing' as const, before: r.before && JSON.parse(r.before), after: r.after && JSON.parse(r.after) }
+    }
+    let judged = 0
+    let moved = 0
+    fc.assert(
+      fc.property(listingArb, listingArb, withSearchArb, viewerArb, fc.constantFrom(1, 3, 50), fc.array(fc.tuple(fc.constantFrom('insert', 'update', 'delete'), fc.nat()), { minLength: 1, maxLength: 3 }), (first, second, f, v, size, changes) => {
+        // Each change is to any listing there is (within the window, below it or outside the set) or, an insert, a new
+        // one; a window that removals shrank then meets the next change.
+        insert(first)
+        const ids = newest(v, f, size)
+        let window: ReturnType<typeof windowAfter> = { ids, complete: ids.length < size }
+        const all = db.$client.query<{ id: number }, []>('select id from listings order by id').all()
+        const kinds = changes.map(([kind]) => kind)
+        let seen = lastChange().seq
+        for (const [i, [kind, pick]] of changes.entries()) {
+          const id = all[pick % all.length]!.id
+          if (kind === 'insert') insert(i % 2 ? first : second)
+          else if (kind === 'delete') db.delete(listings).where(eq(listings.id, id)).run()
+          else
+            db.update(listings)
+              .set({ locality: second.locality, details: second.details, postType: second.postType, status: second.status, location: second.location, budget: second.budget, ownerUserId: owners[second.owner]!.id, cityId: cityIds[second.city]! })
+              .where(eq(listings.id, id))
+              .run()
+          const change = lastChange()
+          if (change.seq === seen) continue // an edit or delete of a listing deleted before: no change
+          seen = change.seq
+          window = windowAfter(v, f, window, change, size)
+          if (window === null) return
+        }
+        judged++
+        const truth = newest(v, f, size)
+        if (truth.join() !== ids.join()) moved++
+        // What the window holds is the newest ids, as far as it reaches; complete, it is all of them.
+        expect({ f, v, kinds, ids: window.ids }).toEqual({ f, v, kinds, ids: truth.slice(0, window.ids.length) })
+        if (window.complete) expect(window.ids).toEqual(truth)
+        expect(window.ids.length).toBeLessThanOrEqual(size)
+      }),
+      { numRuns: 2000 },
+    )
+    expect(judged).toBeGreaterThan(1000)
+    expect(moved).toBeGreaterThan(150)
+  }, 30_000)
 
   test('a search with a word of parts, or a change of places or of an owner\'s name, is never adjusted: only counting again can tell', () => {
     const { recorded } = insert({ postType: 'AVL', saleOrRent: 'SALE', propertyType: 'Flat', budget: 100, location: 'West', locality: 'Andheri', details: null, status: 'ACTIVE', date: '2026-11-24', owner: 0, city: 0 })

@@ -138,6 +138,32 @@ export const zonesAfter = <Z extends { total: number; zones: Record<string, numb
   return { ...counts, total: counts.total + Number(s.after) - Number(s.before), zones }
 }
 
+/** The newest ids of a set, kept (db/snapshot-cache.ts): all of the set when `complete`, else its top `size`. */
+export type IdWindow = { ids: number[]; complete: boolean }
+
+/**
+ * The window after a change: a listing entering the set takes its place among the ids (newest first), one leaving it
+ * is taken out; null when only reading it again can tell (as for counts, or a listing entering an incomplete window
+ * that a removal emptied: where it goes is unknown).
+ */
+export const windowAfter = (v: Viewer, f: ListingFilters, w: IdWindow, c: Change, size: number, dialect: Dialect = 'sqlite'): IdWindow | null => {
+  if (c.topic !== 'listing') return touchesListingRows(c, f) ? null : w
+  if (!judgedExactly(c, f, dialect)) return null
+  const s = sides(c, v, f)
+  if (s.before === s.after) return w
+  const id = Number((c.after ?? c.before)!.id)
+  if (s.before) return { ids: w.ids.filter((x) => x !== id), complete: w.complete }
+  const last = w.ids.at(-1)
+  if ((!w.complete && last === undefined) || w.ids.includes(id)) return null
+  // Below the window's oldest id, outside a window that is not all of the set: not among the newest.
+  if (!w.complete && id < last!) return w
+  const ids = [...w.ids]
+  let at = ids.findIndex((x) => x < id)
+  if (at < 0) at = ids.length
+  ids.splice(at, 0, id)
+  return ids.length > size ? { ids: ids.slice(0, size), complete: false } : { ids, complete: w.complete }
+}
+
 /** A total (or any count) of these filters: only a listing entering or leaving the set changes it. */
 export const countAffectedBy =
   (v: Viewer, f: ListingFilters): AffectedBy =>
