@@ -18,13 +18,14 @@
 // the connections split evenly between them, and the table gives each instance's throughput and the sum. The writes,
 // single inserts, cold reads and matching go through the first instance (its caches are current when it answers its
 // own writes; the others hear of them a moment later, which tests/multi-instance.test.ts checks). --pg-stats prints
-// PostgreSQL's statements by total time at the end (pg_stat_statements) and logs the plans of those over 50 ms
-// (auto_explain; with --keep, in the kept folder's postgres.log): where the time went.
+// PostgreSQL's statements by total time at the end (pg_stat_statements; counted from the last warm-up on, so those of
+// the measured runs after it) and logs the plans of those over 50 ms (auto_explain; with --keep, in the kept folder's
+// postgres.log): where the time went.
 import { Database } from 'bun:sqlite'
 import { closeSync, copyFileSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { cpus, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { enableStatements, pgVersion, prepareBenchPostgres, SERVE_SETTINGS, startBenchPostgres, topStatements, type RunningCluster } from './bench-pg'
+import { enableStatements, pgVersion, prepareBenchPostgres, resetStatements, SERVE_SETTINGS, startBenchPostgres, topStatements, type RunningCluster } from './bench-pg'
 import { BENCH_EMAIL_DOMAIN } from '../db/seed/bench'
 import { DEMO_PASSWORD } from '../src/bootstrap'
 import { LOCATION_ZONES } from '../src/shared/constants'
@@ -514,9 +515,12 @@ async function warm(paths: string[], token: string) {
     for (const [ms, p] of times.sort((x, y) => y[0] - x[0]).slice(0, 5)) console.log(`    ${fmt(ms)}  ${p}`)
   }
   // One connection reaches one process only: a short unmeasured wrk run warms every process (each has its own caches,
-  // docs/decisions/006-processes.md), as a server in service has long been warm when anybody measures it.
-  await runWrk(paths, token, WARM_SECONDS * INSTANCES)
+  // docs/decisions/006-processes.md), as a server in service has long been warm when anybody measures it; as long for
+  // each process as for one (the server starts one per core unless --workers says otherwise).
+  await runWrk(paths, token, WARM_SECONDS * INSTANCES * Number(WORKERS ?? cpus().length))
   await settle()
+  // --pg-stats: the statements of what is measured next, not of the warm-up's first answers.
+  if (PG_STATS && pg) await resetStatements(pg.url)
 }
 
 // --- Cold reads: a write that changes the answer, then ONE timed read of it; the answer must show the write.

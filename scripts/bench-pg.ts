@@ -336,6 +336,12 @@ export async function enableStatements(url: string): Promise<void> {
   await sql.unsafe('create extension if not exists pg_stat_statements').finally(() => sql.end())
 }
 
+/** Forgets the statements counted so far: what is printed at the end is then what came after (the warm-ups left out). */
+export async function resetStatements(url: string): Promise<void> {
+  const sql = connectPostgres(url, { max: 1 })
+  await sql.unsafe('select pg_stat_statements_reset()').finally(() => sql.end())
+}
+
 if (import.meta.main) {
   const args = process.argv.slice(2)
   const at = args.indexOf('--db')

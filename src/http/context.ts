@@ -16,6 +16,13 @@ import { RateLimiter } from './rate-limit'
 const LISTING_TOPICS = ['listing', 'user', 'geography'] as const
 
 /**
+ * Totals, zone chips and windows of ids kept current through writes: small (a number, or up to 1,024 ids), and each
+ * one evicted is a query to run again (on PostgreSQL a common word's is 60-300 ms). A dashboard mix of 600 list
+ * addresses keeps about 1,500 (a total, a window and seven zone totals per filter set).
+ */
+const COUNT_CACHE = { entries: 8192, topics: LISTING_TOPICS }
+
+/**
  * Whole list answers kept until the data changes, within 32 MB of JSON (a page of 25 listings is about 25 KB; a broker's
  * `/my` of 850 listings about 850 KB).
  */
@@ -75,7 +82,7 @@ export function createContext(source: Database | Pick<DataSource, 'db' | 'feed'>
     pending: overrides.pending ?? new PendingEvents(feed),
     matchEvents: overrides.matchEvents ?? new MatchEvents(feed),
     announcer: overrides.announcer ?? new Announcer(db),
-    counts: overrides.counts ?? new SnapshotCache(feed, { topics: LISTING_TOPICS }),
+    counts: overrides.counts ?? new SnapshotCache(feed, COUNT_CACHE),
     pages: overrides.pages ?? createPageCache(feed),
   }
 }
