@@ -1,4 +1,4 @@
-// Every island by name. The server renders them by name (src/pages/island.tsx); the client hydrates them by name.
+// Every island by name. The server renders them by name (src/platform/pages/island.tsx); the client hydrates them by name.
 import AnalyticsBoard from './analytics/AnalyticsBoard'
 import AuditLog from './audit/AuditLog'
 import ForgotPasswordForm from './auth/ForgotPasswordForm'

@@ -79,7 +79,7 @@ async function loadDemo(db: Db, config: Config): Promise<BootstrapReport['demo']
   // fatal.
   let idCards = 0
   try {
-    const [{ seedDemoIdCards }, { documentStore }] = await Promise.all([import('../db/seed/demo-documents'), import('./modules/documents/store')])
+    const [{ seedDemoIdCards }, { documentStore }] = await Promise.all([import('../db/seed/demo-documents'), import('./platform/documents')])
     idCards = await seedDemoIdCards(db, documentStore(db, config.documentsDir))
   } catch (e) {
     console.error(`Demo ID card documents not stored: ${(e as Error).message}`)

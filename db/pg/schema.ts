@@ -335,7 +335,7 @@ export const matchQueue = pgTable('match_queue', {
 const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' })
 
 /**
- * Identity documents on PostgreSQL (src/modules/documents/store.ts): SQLite keeps them as files under DATA_DIR/documents,
+ * Identity documents on PostgreSQL (src/platform/documents.ts): SQLite keeps them as files under DATA_DIR/documents,
  * but instances behind a load balancer share no disk, so here they live in the database. `name` is the random opaque
  * name `users.id_card_document` refers to; rows no user refers to are swept at start once a minute old.
  */

@@ -1,5 +1,5 @@
 import type { Queryable } from '../sql'
-import type { DocumentStore } from '../../src/modules/documents/store'
+import type { DocumentStore } from '../../src/platform/documents'
 import type { Role } from '../../src/shared/constants'
 import { DEMO_EMAIL_DOMAIN } from './demo'
 import { renderSampleIdCard } from './id-card-image'

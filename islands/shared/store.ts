@@ -2,6 +2,6 @@ import { createStore } from 'jotai'
 
 /**
  * The one Jotai store every island shares in the browser. The server never uses it:
- * each request renders inside its own Provider (see src/pages/render.tsx), so no state leaks between requests.
+ * each request renders inside its own Provider (see src/platform/pages/render.tsx), so no state leaks between requests.
  */
 export const browserStore = createStore()

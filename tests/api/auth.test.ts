@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { SESSION_COOKIE } from '../../src/http/auth'
+import { SESSION_COOKIE } from '../../src/platform/http/auth'
 import { createTestApp, jsonBody } from '../support/app'
 import { insertUser } from '../support/fixtures'
 

@@ -5,13 +5,13 @@ import { join } from 'node:path'
 import { openDataSource, type DataSource } from '../../db/open'
 import { createApp } from '../../src/app'
 import { loadConfig } from '../../src/config'
-import { createContext, type AppContext } from '../../src/http/context'
-import { FileDocumentStore, TableDocumentStore } from '../../src/modules/documents/store'
+import { createContext, type AppContext } from '../../src/platform/http/context'
+import { FileDocumentStore, TableDocumentStore } from '../../src/platform/documents'
 import { ON_POSTGRES, createTestApp } from '../support/app'
 import { signIn } from '../support/auth'
 import { FILE_BYTES, insertUser, seedPlace } from '../support/fixtures'
 
-// Identity documents (src/modules/documents/store.ts): files under DATA_DIR/documents on SQLite, the `documents` table on
+// Identity documents (src/platform/documents.ts): files under DATA_DIR/documents on SQLite, the `documents` table on
 // PostgreSQL, where several instances of the binary share one database and no disk (issue 16).
 
 const h = await createTestApp()

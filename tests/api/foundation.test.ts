@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { Elysia, t } from 'elysia'
 import { assetUrls } from '../../generated/assets'
-import { errorHandler, conflict } from '../../src/http/errors'
-import { securityHeaders } from '../../src/http/security'
+import { errorHandler, conflict } from '../../src/platform/http/errors'
+import { securityHeaders } from '../../src/platform/http/security'
 import { createTestApp, jsonBody } from '../support/app'
 
 const h = await createTestApp()

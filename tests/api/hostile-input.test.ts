@@ -1,9 +1,9 @@
 // What outside testing found with hostile input (issue 12), one test per finding; run in process and against the
 // compiled binary alike.
 import { afterAll, beforeAll, describe, expect, spyOn, test } from 'bun:test'
-import { SESSION_COOKIE } from '../../src/http/auth'
-import { logText } from '../../src/http/log-text'
-import { Mailer } from '../../src/modules/mail/service'
+import { SESSION_COOKIE } from '../../src/platform/http/auth'
+import { logText } from '../../src/platform/http/log-text'
+import { Mailer } from '../../src/platform/mail'
 import { createTestApp } from '../support/app'
 import { signIn, withJson, type SignedIn } from '../support/auth'
 import { seedPlace } from '../support/fixtures'

@@ -9,8 +9,8 @@ import { join } from 'node:path'
 import { openDatabase } from '../../db/client'
 import { openDataSource, sqliteSource, type DataSource } from '../../db/open'
 import { loadConfig } from '../../src/config'
-import { createContext, type AppContext } from '../../src/http/context'
-import { Mailer, SQLITE_CLAIM_MS, type MailMessage } from '../../src/modules/mail/service'
+import { createContext, type AppContext } from '../../src/platform/http/context'
+import { Mailer, SQLITE_CLAIM_MS, type MailMessage } from '../../src/platform/mail'
 import { ON_POSTGRES } from '../support/app'
 import { sharedCluster } from '../support/postgres'
 import { startSmtp } from '../support/smtp'
@@ -165,7 +165,7 @@ describe(`two instances on one ${ON_POSTGRES ? 'PostgreSQL database' : 'SQLite f
     await Bun.write(
       script,
       `import { postgresDb } from ${JSON.stringify(join(import.meta.dir, '../../db/postgres'))}
-import { Mailer } from ${JSON.stringify(join(import.meta.dir, '../../src/modules/mail/service'))}
+import { Mailer } from ${JSON.stringify(join(import.meta.dir, '../../src/platform/mail'))}
 const mailer = new Mailer(postgresDb(${JSON.stringify(databaseUrl)}), { smtpUrl: ${JSON.stringify(smtp.url)}, mailFrom: 'a@b.test', production: true })
 await mailer.resume()
 setInterval(() => {}, 1_000)

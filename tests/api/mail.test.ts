@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { closeDatabase, openDatabase, type Database } from '../../db/client'
 import { sqliteDb, type SqliteDb } from '../../db/sqlite'
-import { Mailer, type MailMessage } from '../../src/modules/mail/service'
+import { Mailer, type MailMessage } from '../../src/platform/mail'
 import { newRegistration, passwordReset, registrationApproved, registrationReceived, registrationRejected } from '../../src/modules/mail/templates'
 import { decodeQp, startSmtp } from '../support/smtp'
 
@@ -230,7 +230,7 @@ describe('Mailer with SMTP', () => {
       script,
       `import { openDatabase } from ${JSON.stringify(join(import.meta.dir, '../../db/client'))}
 import { sqliteDb } from ${JSON.stringify(join(import.meta.dir, '../../db/sqlite'))}
-import { Mailer } from ${JSON.stringify(join(import.meta.dir, '../../src/modules/mail/service'))}
+import { Mailer } from ${JSON.stringify(join(import.meta.dir, '../../src/platform/mail'))}
 const db = openDatabase(${JSON.stringify(join(dir, 'child.db'))})
 const data = sqliteDb(db)
 const mailer = new Mailer(data, { smtpUrl: ${JSON.stringify(closed.url)}, mailFrom: 'a@b.test', production: true }, { retryDelaysMs: [60_000] })

@@ -6,7 +6,7 @@
 // Run in process and, by `bun run test`, against the compiled binary.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
-import { SESSION_COOKIE } from '../../src/http/auth'
+import { SESSION_COOKIE } from '../../src/platform/http/auth'
 import { createTestApp } from '../support/app'
 import { signIn, sessionFor } from '../support/auth'
 import { FILE_BYTES, seedPlace } from '../support/fixtures'

@@ -2,7 +2,7 @@
 // into the OpenAPI document as `x-permission`. A route without one must be in the allow-list below, public or for any
 // signed-in user, so a new route that forgets its permission fails here. Run in process and against the binary.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { can, type Permission } from '../../src/policy/permissions'
+import { can, type Permission } from '../../src/platform/policy/permissions'
 import { ROLES } from '../../src/shared/constants'
 import { createTestApp } from '../support/app'
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
-import { SESSION_COOKIE, type Actor } from '../../src/http/auth'
+import { SESSION_COOKIE, type Actor } from '../../src/platform/http/auth'
 import { approveUser, rejectUser, setUserActive } from '../../src/modules/users/service'
 import { createTestApp, jsonBody } from '../support/app'
 import { createUser, seedPlace } from '../support/fixtures'

@@ -6,7 +6,7 @@ import { openDataSource, sqliteSource } from '../../db/open'
 import type { Queryable } from '../../db/sql'
 import { createApp } from '../../src/app'
 import { loadConfig, type Config } from '../../src/config'
-import { createContext, type AppContext } from '../../src/http/context'
+import { createContext, type AppContext } from '../../src/platform/http/context'
 import { sharedCluster } from './postgres'
 import { startServer } from './server'
 

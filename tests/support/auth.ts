@@ -1,5 +1,5 @@
-import { SESSION_COOKIE } from '../../src/http/auth'
-import { createSession } from '../../src/modules/auth/session'
+import { SESSION_COOKIE } from '../../src/platform/http/auth'
+import { createSession } from '../../src/platform/sessions'
 import type { User } from '../../src/modules/users/store'
 import type { Role } from '../../src/shared/constants'
 import { dataLayer, insertUser, type FixtureDb, type UserValues } from './fixtures'

@@ -13,7 +13,7 @@ import {
   SAMPLE_NOTICE,
   textWidth,
 } from '../../db/seed/id-card-image'
-import { detectDocumentType } from '../../src/modules/documents/store'
+import { detectDocumentType } from '../../src/platform/documents'
 
 const RAHUL = { fullName: 'Rahul Sharma', idNumber: 'IDC01000123', city: 'Mumbai', role: 'Broker' }
 

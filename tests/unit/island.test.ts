@@ -1,8 +1,8 @@
 import { expect, test } from 'bun:test'
 import { createElement } from 'react'
 import { assetUrls } from '../../generated/assets'
-import { Island, serializeProps } from '../../src/pages/island'
-import { renderPage } from '../../src/pages/render'
+import { Island, serializeProps } from '../../src/platform/pages/island'
+import { renderPage } from '../../src/platform/pages/render'
 
 test('island props cannot close their script element', () => {
   const json = serializeProps({ text: '</script><script>alert(1)</script><!--' })

@@ -2,7 +2,7 @@
 // and the SQL each data layer makes of it (the listing clauses' text is what the cached statements are keyed by).
 import { describe, expect, test } from 'bun:test'
 import { SQLiteSyncDialect } from 'drizzle-orm/sqlite-core'
-import { scopeOf, scopeCity, type Scope, type ScopeAction, type ScopedEntity } from '../../src/policy/scope'
+import { scopeOf, scopeCity, type Scope, type ScopeAction, type ScopedEntity } from '../../src/platform/policy/scope'
 import { ROLES, type Role } from '../../src/shared/constants'
 import { canEdit, scopeWhere as listingWhere, visibleTo } from '../../src/modules/listings/where'
 import { scopeWhere as userWhere } from '../../src/modules/users/read'

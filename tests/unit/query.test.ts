@@ -4,8 +4,8 @@ import { api, ApiError, NETWORK_ERROR } from '../../islands/shared/api'
 import { fetchJson, globalMutationMessage, loginUrl, makeQueryClient, MAX_RETRIES, retryDelay, shouldRetry } from '../../islands/shared/query'
 import { browserStore } from '../../islands/shared/store'
 import { toast, toastsAtom } from '../../islands/shared/toast'
-import { Island } from '../../src/pages/island'
-import { renderPage } from '../../src/pages/render'
+import { Island } from '../../src/platform/pages/island'
+import { renderPage } from '../../src/platform/pages/render'
 
 const err = (status: number, message = `HTTP ${status}`) => new ApiError(status, null, message)
 const failure = (p: Promise<unknown>) =>

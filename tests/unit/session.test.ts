@@ -1,6 +1,6 @@
 import { afterAll, expect, test } from 'bun:test'
-import { createSession, invalidateUserSessions, sessionIdOf, validateSessionToken } from '../../src/modules/auth/session'
-import { can, grantFor } from '../../src/policy/permissions'
+import { createSession, invalidateUserSessions, sessionIdOf, validateSessionToken } from '../../src/platform/sessions'
+import { can, grantFor } from '../../src/platform/policy/permissions'
 import { signIn } from '../support/auth'
 import { createTestApp } from '../support/app'
 

@@ -1,4 +1,4 @@
-import { Island } from '../../pages/island'
+import { Island } from '../../platform/pages/island'
 import { DashboardLayout, type ShellUser } from '../dashboard/layout'
 import type { DashboardStats } from '../listings/model'
 import type { TopBrokers, Trends } from './model'

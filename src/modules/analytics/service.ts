@@ -1,11 +1,11 @@
 import { touches } from '../../../db/change-feed'
 import type { Param } from '../../../db/sql'
-import type { AppContext } from '../../http/context'
+import type { AppContext } from '../../platform/http/context'
 import { calendarDate } from '../../shared/dates'
 import type { DashboardStats } from '../listings/model'
 import { countListings, type Viewer } from '../listings/read'
 import { listingScope } from '../listings/where'
-import { scopeCity } from '../../policy/scope'
+import { scopeCity } from '../../platform/policy/scope'
 
 /** Active brokers of a city, or of the network (null); cached until the database changes. */
 export function activeBrokers({ db, counts }: AppContext, cityId: number | null): Promise<number> {

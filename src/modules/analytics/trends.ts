@@ -1,10 +1,10 @@
 import { touches } from '../../../db/change-feed'
-import type { AppContext } from '../../http/context'
-import { fieldError } from '../../http/errors'
+import type { AppContext } from '../../platform/http/context'
+import { fieldError } from '../../platform/http/errors'
 import { ANALYTICS } from '../../shared/constants'
 import { calendarDate } from '../../shared/dates'
 import type { Viewer } from '../listings/read'
-import { scopeCity, scopeOf } from '../../policy/scope'
+import { scopeCity, scopeOf } from '../../platform/policy/scope'
 import { RANGE_ORDER, RANGE_TOO_LONG, type TopBrokers, type Trends, type TrendsQuery } from './model'
 
 const DAY_MS = 86_400_000

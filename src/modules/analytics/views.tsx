@@ -1,6 +1,6 @@
 import { createElement } from 'react'
-import type { AppContext } from '../../http/context'
-import { viewerOf } from '../../http/page-auth'
+import type { AppContext } from '../../platform/http/context'
+import { viewerOf } from '../../platform/http/page-auth'
 import { calendarDate } from '../../shared/dates'
 import { AuditLogPage } from '../audit/page'
 import { listAudit } from '../audit/read'

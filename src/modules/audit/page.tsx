@@ -1,5 +1,5 @@
-import { Island } from '../../pages/island'
-import { can } from '../../policy/permissions'
+import { Island } from '../../platform/pages/island'
+import { can } from '../../platform/policy/permissions'
 import { DashboardLayout, type ShellUser } from '../dashboard/layout'
 import type { AuditPage } from './model'
 

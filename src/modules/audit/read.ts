@@ -1,6 +1,6 @@
 import type { Clause, Param, Queryable } from '../../../db/sql'
-import { notFound } from '../../http/errors'
-import { scopeOf, type ScopeActor } from '../../policy/scope'
+import { notFound } from '../../platform/http/errors'
+import { scopeOf, type ScopeActor } from '../../platform/policy/scope'
 import type { AuditEvent, AuditNames, AuditPage, AuditQuery } from './model'
 
 type Viewer = ScopeActor

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react'
 import type { GeoOption } from '../../../islands/geo/GeoSelect'
-import { formRules } from '../../pages/form-rules'
-import { Island } from '../../pages/island'
+import { formRules } from '../../platform/pages/form-rules'
+import { Island } from '../../platform/pages/island'
 import { PublicLayout } from '../public/layout'
 import { ForgotPasswordBody, LoginBody, RegisterBody, ResetPasswordBody } from './model'
 

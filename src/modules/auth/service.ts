@@ -1,8 +1,8 @@
-import type { AppContext } from '../../http/context'
-import { forbidden, unauthorized } from '../../http/errors'
-import { enforce, hitAll } from '../../http/rate-limit'
+import type { AppContext } from '../../platform/http/context'
+import { forbidden, unauthorized } from '../../platform/http/errors'
+import { enforce, hitAll } from '../../platform/http/rate-limit'
 import { USER_COLUMNS, userRow, type RawUser } from '../users/store'
-import { createSession } from './session'
+import { createSession } from '../../platform/sessions'
 
 // Verifying against this when the email is unknown makes both failures take the same time.
 // Made on first use: hashing at import would add ~250 ms to every start.

@@ -1,6 +1,6 @@
 import { createElement } from 'react'
-import type { AppContext } from '../../http/context'
-import { renderPage } from '../../pages/render'
+import type { AppContext } from '../../platform/http/context'
+import { renderPage } from '../../platform/pages/render'
 import { listCountries } from '../geography/service'
 import { ForgotPasswordPage, LoginPage, RegisterPage, ResetPasswordPage } from './page'
 

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react'
-import type { PageUser } from '../../http/page-auth'
-import { Island } from '../../pages/island'
+import type { PageUser } from '../../platform/http/page-auth'
+import { Island } from '../../platform/pages/island'
 import { ROLE_LABELS } from '../../shared/constants'
 import { SITE_NAME } from '../../shared/site'
 import { navFor } from './nav'

@@ -1,8 +1,8 @@
-import { can, type Permission } from '../../policy/permissions'
+import { can, type Permission } from '../../platform/policy/permissions'
 import type { Role } from '../../shared/constants'
 
 /**
- * A navigation item, shown to the roles holding `permission` (src/policy/permissions.ts), except those also holding
+ * A navigation item, shown to the roles holding `permission` (src/platform/policy/permissions.ts), except those also holding
  * `unless` (My Listings: whoever manages listings beyond their own works in the admin grid instead).
  */
 export type NavItem = { label: string; href: string; permission: Permission; unless?: Permission }

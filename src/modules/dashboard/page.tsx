@@ -1,5 +1,5 @@
 import { ROLE_LABELS } from '../../shared/constants'
-import { can } from '../../policy/permissions'
+import { can } from '../../platform/policy/permissions'
 import { AccessDenied, DashboardLayout, type ShellUser } from './layout'
 import type { AdminStats } from './service'
 

@@ -1,10 +1,10 @@
-import type { AppContext } from '../../http/context'
-import type { PageUser } from '../../http/page-auth'
+import type { AppContext } from '../../platform/http/context'
+import type { PageUser } from '../../platform/http/page-auth'
 import { calendarDate } from '../../shared/dates'
 import { touches } from '../../../db/change-feed'
 import { activeBrokers } from '../analytics/service'
 import { countListings } from '../listings/read'
-import { scopeCity, scopeOf } from '../../policy/scope'
+import { scopeCity, scopeOf } from '../../platform/policy/scope'
 
 /** A module admin's own city for the fourth card: its name and how many of its listings are live (ACTIVE). */
 export type CityFigure = { name: string; activeListings: number }

@@ -1,5 +1,5 @@
 import { createElement, type ReactElement } from 'react'
-import { renderPage } from '../../pages/render'
+import { renderPage } from '../../platform/pages/render'
 import { AccessDenied, DashboardLayout, type ShellUser } from './layout'
 import { AccountInactive } from './page'
 

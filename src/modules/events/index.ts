@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
-import { authGuard } from '../../http/auth'
-import type { AppContext } from '../../http/context'
+import { authGuard } from '../../platform/http/auth'
+import type { AppContext } from '../../platform/http/context'
 import { userEvents } from './stream'
 
 /** The signed-in user's live events, one stream per page (docs/decisions/009-live-events.md). */

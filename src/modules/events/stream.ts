@@ -1,8 +1,8 @@
 import type { Server } from 'bun'
-import type { Actor } from '../../http/auth'
-import type { AppContext } from '../../http/context'
-import { eventStream, type SendEvent } from '../../http/sse'
-import { can } from '../../policy/permissions'
+import type { Actor } from '../../platform/http/auth'
+import type { AppContext } from '../../platform/http/context'
+import { eventStream, type SendEvent } from '../../platform/http/sse'
+import { can } from '../../platform/policy/permissions'
 import { unseenCount } from '../matches/read'
 import { followPending } from '../users/stream'
 

@@ -1,5 +1,5 @@
-import { formRules } from '../../pages/form-rules'
-import { Island } from '../../pages/island'
+import { formRules } from '../../platform/pages/form-rules'
+import { Island } from '../../platform/pages/island'
 import { ToleranceBody } from '../matches/model'
 import { DashboardLayout, type ShellUser } from '../dashboard/layout'
 import { CityBody, CountryBody, StateBody, type CountryTree } from './model'

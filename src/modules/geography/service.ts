@@ -1,5 +1,5 @@
 import type { Param, Queryable } from '../../../db/sql'
-import { conflict, fieldError, notFound } from '../../http/errors'
+import { conflict, fieldError, notFound } from '../../platform/http/errors'
 import { LIMITS } from '../../shared/constants'
 import { recordAudit, type AuditActor } from '../audit/service'
 import type { City, CityBody, Country, CountryBody, CountryTree, State, StateBody } from './model'

@@ -1,5 +1,5 @@
 import { createElement } from 'react'
-import type { AppContext } from '../../http/context'
+import type { AppContext } from '../../platform/http/context'
 import type { ShellUser } from '../dashboard/layout'
 import { GeographicPage } from './page'
 import { getHierarchy } from './service'

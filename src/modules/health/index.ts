@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia'
-import type { AppContext } from '../../http/context'
+import type { AppContext } from '../../platform/http/context'
 import { HealthResponse } from './model'
 import { checkHealth } from './service'
 

@@ -2,8 +2,8 @@
 // (/dashboard/listings: the grid alone). The grid is the AdminListings island; its first view comes complete from here.
 import type { ObjectSchema } from '../../../islands/shared/form-rules'
 import type { ListingFilterState } from '../../../islands/listings/url-filters'
-import { Island } from '../../pages/island'
-import { permissionsOf } from '../../policy/permissions'
+import { Island } from '../../platform/pages/island'
+import { permissionsOf } from '../../platform/policy/permissions'
 import { DashboardLayout, type ShellUser } from '../dashboard/layout'
 import { AdminWelcome } from '../dashboard/page'
 import type { AdminStats } from '../dashboard/service'

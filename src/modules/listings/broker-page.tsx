@@ -1,6 +1,6 @@
 import type { ObjectSchema } from '../../../islands/shared/form-rules'
 import type { ListingFilterState } from '../../../islands/listings/url-filters'
-import { Island } from '../../pages/island'
+import { Island } from '../../platform/pages/island'
 import { DashboardLayout, type ShellUser } from '../dashboard/layout'
 import type { DashboardStats, ListingPage } from './model'
 

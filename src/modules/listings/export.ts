@@ -1,5 +1,5 @@
-import type { AppContext } from '../../http/context'
-import { HttpError } from '../../http/errors'
+import type { AppContext } from '../../platform/http/context'
+import { HttpError } from '../../platform/http/errors'
 import { POST_TYPE_LABELS } from '../../shared/constants'
 import { calendarDate } from '../../shared/dates'
 import type { Listing, ListingQuery } from './model'

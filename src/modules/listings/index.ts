@@ -1,7 +1,7 @@
 import { Elysia, t } from 'elysia'
-import { authGuard } from '../../http/auth'
-import type { AppContext } from '../../http/context'
-import { json, jsonText } from '../../http/json'
+import { authGuard } from '../../platform/http/auth'
+import type { AppContext } from '../../platform/http/context'
+import { json, jsonText } from '../../platform/http/json'
 import { ErrorDetail as Detail, fileAnswer, NoContent } from '../../shared/schema'
 import { CreateListingBody, Listing, ListingFiltersQuery, ListingIdParams, ListingPage, ListingQuery, UpdateListingBody, ZoneCounts } from './model'
 import { getListing, listPageText, myListingsText, zoneCountsText } from './read'
@@ -12,7 +12,7 @@ const errors = { 401: Detail, 403: Detail, 404: Detail, 409: Detail }
 
 /**
  * Requirements and availabilities (SPEC section 7 "Listings"). Reads need `read:listing`, writes `manage:listing` (every
- * role holds both at some access); which rows is the caller's scope (src/policy/scope.ts), applied by the data layer.
+ * role holds both at some access); which rows is the caller's scope (src/platform/policy/scope.ts), applied by the data layer.
  */
 export const listingsApi = (ctx: AppContext) => {
   const { db } = ctx

@@ -1,5 +1,5 @@
 import type { ObjectSchema } from '../../../islands/shared/form-rules'
-import { Island } from '../../pages/island'
+import { Island } from '../../platform/pages/island'
 import { DashboardLayout, type ShellUser } from '../dashboard/layout'
 import type { Listing } from './model'
 

@@ -1,12 +1,12 @@
 import { idsIn, indexedBy } from '../../../db/dialect'
 import type { Param, Queryable } from '../../../db/sql'
 import { LOCATION_ZONES, PAGE_SIZES } from '../../shared/constants'
-import { fieldError, notFound } from '../../http/errors'
+import { fieldError, notFound } from '../../platform/http/errors'
 import type { SnapshotCache } from '../../../db/snapshot-cache'
 import type { Listing, ListingFilters, ListingPage, ListingQuery, ZoneCounts } from './model'
 import { countAffectedBy, countDelta, ownListingsAffectedBy, pageAffectedBy, windowAfter, zonesAffectedBy, zonesAfter, type IdWindow } from './affects'
 import { allOf, canEdit, FALSE, filterWhere, listedWhere, listingScope, matching, searchPlan, TRUE, visibleTo, type Clause, type SearchPlan, type Viewer } from './where'
-import { scopeCity } from '../../policy/scope'
+import { scopeCity } from '../../platform/policy/scope'
 
 export { canEdit, ftsQuery, visibleTo, type Viewer } from './where'
 

@@ -1,6 +1,6 @@
 import type { Param, Queryable } from '../../../db/sql'
-import type { AppContext } from '../../http/context'
-import { conflict, fieldError, forbidden, notFound, unprocessable } from '../../http/errors'
+import type { AppContext } from '../../platform/http/context'
+import { conflict, fieldError, forbidden, notFound, unprocessable } from '../../platform/http/errors'
 import type { ListingStatus } from '../../shared/constants'
 import { calendarDate } from '../../shared/dates'
 import { recordAudit } from '../audit/service'

@@ -1,7 +1,7 @@
 import { sql as drizzleSql, type SQL } from 'drizzle-orm'
 import type { Clause, Dialect, Param } from '../../../db/sql'
 import type { Role } from '../../shared/constants'
-import { scopeOf, type Scope, type ScopeAction } from '../../policy/scope'
+import { scopeOf, type Scope, type ScopeAction } from '../../platform/policy/scope'
 import type { ListingFilters } from './model'
 
 /** Who is asking: what they may see and change depends on nothing else. */
@@ -24,7 +24,7 @@ export function allOf(...clauses: (Clause | null | undefined)[]): Clause {
   return { sql: present.map((c) => `(${c.sql})`).join(' and '), params: present.flatMap((c) => c.params) }
 }
 
-/** The viewer's listing scope, from the policy (src/policy/scope.ts): what they may see, or with `manage` change. */
+/** The viewer's listing scope, from the policy (src/platform/policy/scope.ts): what they may see, or with `manage` change. */
 export const listingScope = (v: Viewer, action: ScopeAction = 'read'): Scope => scopeOf(v, 'listing', action)
 
 /**

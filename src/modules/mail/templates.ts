@@ -1,4 +1,4 @@
-import type { MailMessage } from './service'
+import type { MailMessage } from '../../platform/mail'
 
 type Recipient = { email: string; fullName: string }
 

@@ -1,5 +1,5 @@
 import type { FeedEvent } from '../../../db/change-feed'
-import { LiveTopic } from '../../http/live-topic'
+import { LiveTopic } from '../../platform/http/live-topic'
 
 /**
  * Whose inbox may have changed: `created` holds the entries announced to them (unseen at birth). `'any'`: possibly

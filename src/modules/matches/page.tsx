@@ -1,5 +1,5 @@
 import type { CityTolerance } from '../../../islands/matches/ToleranceControl'
-import { Island } from '../../pages/island'
+import { Island } from '../../platform/pages/island'
 import { DashboardLayout, type ShellUser } from '../dashboard/layout'
 import type { Inbox } from './model'
 

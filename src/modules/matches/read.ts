@@ -1,5 +1,5 @@
 import type { Db, Queryable } from '../../../db/sql'
-import { fieldError } from '../../http/errors'
+import { fieldError } from '../../platform/http/errors'
 import { PAGE_SIZES } from '../../shared/constants'
 import { getListing, listingsByIds, visibleIds, type Viewer } from '../listings/read'
 import { countMatches, explain, findMatches, sourceOf, sourcesOf } from './find'

@@ -1,8 +1,8 @@
 import { isConflict } from '../../../db/dialect'
 import type { Db, Queryable } from '../../../db/sql'
-import type { Actor } from '../../http/auth'
-import { scopeOf } from '../../policy/scope'
-import { forbidden, notFound } from '../../http/errors'
+import type { Actor } from '../../platform/http/auth'
+import { scopeOf } from '../../platform/policy/scope'
+import { forbidden, notFound } from '../../platform/http/errors'
 import { recordAudit } from '../audit/service'
 import { findMatches, sourceOf } from './find'
 

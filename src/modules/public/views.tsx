@@ -1,5 +1,5 @@
 import { createElement } from 'react'
-import { renderPage } from '../../pages/render'
+import { renderPage } from '../../platform/pages/render'
 import { AboutPage } from './about'
 import { LandingPage } from './page'
 

@@ -1,4 +1,4 @@
-import { Island } from '../../pages/island'
+import { Island } from '../../platform/pages/island'
 import { DashboardLayout, type ShellUser } from '../dashboard/layout'
 import type { PendingApprovals } from './model'
 

@@ -1,5 +1,5 @@
 import type { FeedEvent } from '../../../db/change-feed'
-import { LiveTopic } from '../../http/live-topic'
+import { LiveTopic } from '../../platform/http/live-topic'
 
 /** `'any'`: changes were missed (the feed was too far ahead), so every screen should count again. */
 export type PendingScope = number | null | 'any'

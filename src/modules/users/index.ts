@@ -1,12 +1,12 @@
 import { Elysia, t } from 'elysia'
-import { authGuard } from '../../http/auth'
-import type { AppContext } from '../../http/context'
+import { authGuard } from '../../platform/http/auth'
+import type { AppContext } from '../../platform/http/context'
 import { ErrorDetail as Detail, fileAnswer } from '../../shared/schema'
 import { ActivationBody, CreateUserBody, PendingApprovals, RejectQuery, UpdateUserBody, User, UserIdParams, UserList, UserListQuery } from './model'
 import { getUser, listPending, listUsers } from './read'
 import { approveUser, createUser, readIdCard, rejectUser, setUserActive, updateUser } from './service'
 import { pendingStream } from './stream'
-import { dropEmptyFormFields } from '../../http/form-data'
+import { dropEmptyFormFields } from '../../platform/http/form-data'
 
 const tags = ['Users']
 const errors = { 401: Detail, 403: Detail, 404: Detail, 409: Detail }

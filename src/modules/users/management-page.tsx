@@ -1,6 +1,6 @@
 import type { ObjectSchema } from '../../../islands/shared/form-rules'
-import { Island } from '../../pages/island'
-import { can, permissionsOf } from '../../policy/permissions'
+import { Island } from '../../platform/pages/island'
+import { can, permissionsOf } from '../../platform/policy/permissions'
 import { DashboardLayout, type ShellUser } from '../dashboard/layout'
 import type { UserList } from './model'
 

@@ -1,7 +1,7 @@
 import type { Clause, Param, Queryable } from '../../../db/sql'
-import type { Actor } from '../../http/auth'
-import { scopeOf, type Scope, type ScopeAction } from '../../policy/scope'
-import { forbidden, notFound } from '../../http/errors'
+import type { Actor } from '../../platform/http/auth'
+import { scopeOf, type Scope, type ScopeAction } from '../../platform/policy/scope'
+import { forbidden, notFound } from '../../platform/http/errors'
 import type { PendingApprovals, User, UserList, UserListQuery } from './model'
 
 /** A user with their place, as the lists and the one-user answer read it. */
@@ -62,7 +62,7 @@ function toUser(r: Row): User {
   }
 }
 
-/** Who is asking: the policy (src/policy/scope.ts) decides what they see from these alone. */
+/** Who is asking: the policy (src/platform/policy/scope.ts) decides what they see from these alone. */
 type UserViewer = Pick<Actor, 'id' | 'role' | 'cityId'>
 
 /**

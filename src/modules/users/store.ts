@@ -1,8 +1,8 @@
 import type { users } from '../../../db/schema'
 import type { Queryable } from '../../../db/sql'
-import type { AppContext } from '../../http/context'
-import { conflict, HttpError, unprocessable } from '../../http/errors'
-import { detectDocumentType, type DocumentType } from '../documents/store'
+import type { AppContext } from '../../platform/http/context'
+import { conflict, HttpError, unprocessable } from '../../platform/http/errors'
+import { detectDocumentType, type DocumentType } from '../../platform/documents'
 
 // The server's texts that the registration and add-user forms map to their sentences (SPEC section 8 "Registration").
 export const EMAIL_TAKEN = 'email already registered'

@@ -1,8 +1,8 @@
 import type { Server } from 'bun'
-import type { Actor } from '../../http/auth'
-import { scopeOf } from '../../policy/scope'
-import type { AppContext } from '../../http/context'
-import { eventStream, type SendEvent } from '../../http/sse'
+import type { Actor } from '../../platform/http/auth'
+import { scopeOf } from '../../platform/policy/scope'
+import type { AppContext } from '../../platform/http/context'
+import { eventStream, type SendEvent } from '../../platform/http/sse'
 import type { PendingScope } from './events'
 import { countPending } from './read'
 

@@ -1,5 +1,5 @@
 import { Elysia, NotFoundError } from 'elysia'
-import { assetFiles, type AssetFile } from '../../generated/assets'
+import { assetFiles, type AssetFile } from '../../../generated/assets'
 
 const YEAR = 'public, max-age=31536000, immutable'
 const HOUR = 'public, max-age=3600'

@@ -1,4 +1,4 @@
-import type { Role } from '../shared/constants'
+import type { Role } from '../../shared/constants'
 
 /**
  * Permissions as `action:entity:access` (the Epic Stack's idea). `any` reaches every row; `city` only rows of the

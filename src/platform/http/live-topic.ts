@@ -1,4 +1,4 @@
-import type { Feed, FeedEvent } from '../../db/change-feed'
+import type { Feed, FeedEvent } from '../../../db/change-feed'
 
 /** How often a process with open event streams looks for changes made through another process. */
 export const LIVE_POLL_MS = 250

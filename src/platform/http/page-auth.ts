@@ -1,7 +1,7 @@
 import type { Cookie } from 'elysia'
-import type { users } from '../../db/schema'
-import type { Queryable } from '../../db/sql'
-import type { SessionUser } from '../modules/auth/session'
+import type { users } from '../../../db/schema'
+import type { Queryable } from '../../../db/sql'
+import type { SessionUser } from '../sessions'
 import { resumeSession } from './auth'
 import type { AppContext } from './context'
 

@@ -1,6 +1,6 @@
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Queryable } from '../../../db/sql'
+import type { Queryable } from '../../db/sql'
 
 /** A document type the app accepts, known by the file's first bytes (its name and declared type are not trusted). */
 export type DocumentType = { mime: 'image/jpeg' | 'image/png' | 'application/pdf'; ext: 'jpg' | 'png' | 'pdf' }

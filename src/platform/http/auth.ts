@@ -1,8 +1,8 @@
 import { Elysia, type Cookie } from 'elysia'
 import { can, grantFor, type Access, type Permission } from '../policy/permissions'
-import type { SessionUser } from '../modules/auth/session'
-import { invalidateSession, sessionIdOf, validateSessionToken } from '../modules/auth/session'
-import { ACCOUNT_INACTIVE } from '../modules/auth/service'
+import type { SessionUser } from '../sessions'
+import { invalidateSession, sessionIdOf, validateSessionToken } from '../sessions'
+import { ACCOUNT_INACTIVE } from '../../modules/auth/service'
 import type { AppContext } from './context'
 import { forbidden, unauthorized } from './errors'
 

@@ -1,7 +1,7 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query'
 import { createContext, use, type ComponentProps } from 'react'
-import { islands, type IslandName } from '../../islands/registry'
-import { ErrorBoundary } from '../../islands/shared/ErrorBoundary'
+import { islands, type IslandName } from '../../../islands/registry'
+import { ErrorBoundary } from '../../../islands/shared/ErrorBoundary'
 
 /**
  * One page render's island state: `count` (the page ships the client script only when it is above zero) and

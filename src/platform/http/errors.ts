@@ -1,9 +1,9 @@
 import { Kind } from '@sinclair/typebox'
 import { ValueErrorType } from '@sinclair/typebox/errors'
-import { brokenTextRule, TEXT_KIND } from '../shared/schema'
+import { brokenTextRule, TEXT_KIND } from '../../shared/schema'
 import { Elysia, ValidationError } from 'elysia'
 import { createElement } from 'react'
-import { ErrorFallback } from '../../islands/shared/ErrorFallback'
+import { ErrorFallback } from '../../../islands/shared/ErrorFallback'
 import { renderPage } from '../pages/render'
 import { logText } from './log-text'
 

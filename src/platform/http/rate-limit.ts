@@ -1,4 +1,4 @@
-import type { Queryable } from '../../db/sql'
+import type { Queryable } from '../../../db/sql'
 import { HttpError } from './errors'
 
 /**

@@ -1,4 +1,4 @@
-import { ROLES, type Role } from '../shared/constants'
+import { ROLES, type Role } from '../../shared/constants'
 import { grantFor, ROLE_PERMISSIONS, type Permission } from './permissions'
 
 /** Who is asking: the policy needs their id, role and city, nothing else. */

@@ -1,8 +1,8 @@
 import { createStore, Provider } from 'jotai'
 import type { ReactElement } from 'react'
 import { renderToString } from 'react-dom/server'
-import { assetUrls } from '../../generated/assets'
-import { makeQueryClient } from '../../islands/shared/query'
+import { assetUrls } from '../../../generated/assets'
+import { makeQueryClient } from '../../../islands/shared/query'
 import { Island, IslandContext, type IslandCollector } from './island'
 
 export type PageOptions = {
