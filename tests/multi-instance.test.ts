@@ -120,6 +120,20 @@ describe('two instances on one PostgreSQL', () => {
     streamAbort.abort()
   })
 
+  test('a session ended through A, or its user deactivated, is refused by B within 1 s (B had it in memory)', async () => {
+    const user = await signIn(db, 'BROKER', { cityId, fullName: 'Signing Out' })
+    const me = (s: RunningServer, as: SignedIn) => call(s, '/api/auth/me', as).then((r) => r.status)
+    expect(await me(b, user)).toBe(200)
+    expect(await me(b, user)).toBe(200)
+    expect((await call(a, '/api/auth/logout', user, { method: 'POST' })).status).toBeLessThan(300)
+    const out = await until('signed out on B', () => me(b, user), (status) => status === 401)
+    const other = await signIn(db, 'BROKER', { cityId, fullName: 'Deactivated Later' })
+    expect(await me(b, other)).toBe(200)
+    expect((await call(a, `/api/users/${other.user.id}/activation`, master, { method: 'PATCH', body: JSON.stringify({ is_active: false, reason: 'Leaving' }) })).status).toBeLessThan(300)
+    const off = await until('deactivated on B', () => me(b, other), (status) => status === 401 || status === 403)
+    console.log(`[instances] sign-out through A refused on B after ${out.ms.toFixed(0)} ms, deactivation after ${off.ms.toFixed(0)} ms`)
+  })
+
   test('failed sign-ins spread over A and B reach 429 at the configured total', async () => {
     const email = `target-${Date.now()}@example.com`
     await signIn(db, 'BROKER', { email, cityId })

@@ -26,6 +26,7 @@ import m22 from './0022_match_queue.sql' with { type: 'text' }
 import m23 from './0023_derived.sql' with { type: 'text' }
 import m24 from './0024_search.sql' with { type: 'text' }
 import m25 from './0025_feed.sql' with { type: 'text' }
+import m26 from './0026_feed.sql' with { type: 'text' }
 
 export const migrationJournal = journal
 export const migrationFiles: Record<string, string> = {
@@ -55,4 +56,5 @@ export const migrationFiles: Record<string, string> = {
   '0023_derived': m23,
   '0024_search': m24,
   '0025_feed': m25,
+  '0026_feed': m26,
 }

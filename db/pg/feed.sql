@@ -5,7 +5,8 @@
 -- Flags are sent as 0/1, as SQLite's JSON has them, so every process judges a change the same way. Each notification
 -- carries its transaction's id (`xid`): a cached count computed in a snapshot is then adjusted by exactly the changes
 -- that snapshot did not see (db/pg-feed.ts). Every definition replaces the one before it: a change here is a new
--- migration that is this file again (0003_feed was the first, without `xid`; 0006_feed_xid is this file).
+-- migration that is this file again (0003_feed was the first, without `xid`; then 0006_feed_xid; 0007_feed adds ended
+-- sessions and phone numbers).
 
 CREATE OR REPLACE FUNCTION brokernet_listing_json(l listings) RETURNS jsonb LANGUAGE sql STABLE AS $$
   SELECT jsonb_build_object(
@@ -45,7 +46,7 @@ BEGIN
 END $$;
 --> statement-breakpoint
 -- Sign-ins and password changes are not changes here (the same columns as SQLite's trigger).
-CREATE OR REPLACE TRIGGER brokernet_feed_user_update AFTER UPDATE OF role, is_active, registration_status, city_id, full_name, email ON users
+CREATE OR REPLACE TRIGGER brokernet_feed_user_update AFTER UPDATE OF role, is_active, registration_status, city_id, full_name, email, phone ON users
   FOR EACH ROW EXECUTE FUNCTION brokernet_feed_user();
 --> statement-breakpoint
 CREATE OR REPLACE TRIGGER brokernet_feed_user_insert_delete AFTER INSERT OR DELETE ON users FOR EACH ROW EXECUTE FUNCTION brokernet_feed_user();
@@ -83,3 +84,13 @@ END $$;
 CREATE OR REPLACE TRIGGER brokernet_feed_match_insert AFTER INSERT ON listing_matches FOR EACH ROW EXECUTE FUNCTION brokernet_feed_match();
 --> statement-breakpoint
 CREATE OR REPLACE TRIGGER brokernet_feed_match_update AFTER UPDATE OF seen_at, dismissed_at, live ON listing_matches FOR EACH ROW EXECUTE FUNCTION brokernet_feed_match();
+--> statement-breakpoint
+-- An ended session (sign-out, a password changed, an account deactivated, an expired one removed): every instance
+-- forgets it at once (src/platform/session-cache.ts). Its id is the token's SHA-256, as stored; never the token.
+CREATE OR REPLACE FUNCTION brokernet_feed_session() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM brokernet_notify('session', jsonb_build_object('id', OLD.id, 'user_id', OLD.user_id), NULL);
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+CREATE OR REPLACE TRIGGER brokernet_feed_session AFTER DELETE ON sessions FOR EACH ROW EXECUTE FUNCTION brokernet_feed_session();

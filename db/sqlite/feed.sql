@@ -1,8 +1,9 @@
 -- The change feed (docs/decisions/005-change-feed.md): each write to what cached answers are computed from appends a
 -- row to change_feed in the writer's own transaction, and every process reads the rows after the last it saw before a
 -- cached read, so each cache drops (or adjusts) only what a change alters. Migrations 0011, 0017, 0018 and 0021 built
--- these; this is their current definition, once. The newest migration named feed (db/migrations/0025_feed.sql at first)
--- is this file word for word: a change here is a new one, filled with this file (docs/decisions/014-derived-data-files.md).
+-- these; this is their current definition, once. The newest migration named feed (0025_feed at first; 0026_feed adds
+-- ended sessions and phone numbers) is this file word for word: a change here is a new one, filled with this file
+-- (docs/decisions/014-derived-data-files.md).
 -- PostgreSQL sends the same changes as notifications: db/pg/feed.sql.
 
 -- A listing: its place (city, and the city's state and country), the filter fields and its searchable text (entry ID,
@@ -61,7 +62,7 @@ END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `change_feed_user_update`;
 --> statement-breakpoint
-CREATE TRIGGER `change_feed_user_update` AFTER UPDATE OF role, is_active, registration_status, city_id, full_name, email ON `users` BEGIN
+CREATE TRIGGER `change_feed_user_update` AFTER UPDATE OF role, is_active, registration_status, city_id, full_name, email, phone ON `users` BEGIN
   INSERT INTO `change_feed` (topic, before, after) VALUES ('user',
     json_object('id', old.id, 'role', old.role, 'is_active', old.is_active, 'registration_status', old.registration_status, 'city_id', old.city_id, 'full_name', old.full_name),
     json_object('id', new.id, 'role', new.role, 'is_active', new.is_active, 'registration_status', new.registration_status, 'city_id', new.city_id, 'full_name', new.full_name));
@@ -130,6 +131,14 @@ CREATE TRIGGER `change_feed_match_update` AFTER UPDATE OF seen_at, dismissed_at,
 END;
 --> statement-breakpoint
 -- The newest 10,000 changes are kept: a process further behind than that forgets all it has cached.
+-- An ended session (sign-out, a password changed, an account deactivated, an expired one removed): every process
+-- forgets it at once (src/platform/session-cache.ts). Its id is the token's SHA-256, as stored; never the token.
+DROP TRIGGER IF EXISTS `change_feed_session_delete`;
+--> statement-breakpoint
+CREATE TRIGGER `change_feed_session_delete` AFTER DELETE ON `sessions` BEGIN
+  INSERT INTO `change_feed` (topic, before) VALUES ('session', json_object('id', old.id, 'user_id', old.user_id));
+END;
+--> statement-breakpoint
 DROP TRIGGER IF EXISTS `change_feed_keep_recent`;
 --> statement-breakpoint
 CREATE TRIGGER `change_feed_keep_recent` AFTER INSERT ON `change_feed` BEGIN

@@ -8,7 +8,7 @@ import { USER_COLUMNS, userRow, type RawUser, type User } from '../modules/users
 const DAY_MS = 86_400_000
 const SESSION_MS = SESSION_DAYS * DAY_MS
 /** Past half its life, a used session is extended: active users stay signed in, idle ones expire. */
-const RENEW_WITHIN_MS = SESSION_MS / 2
+export const RENEW_WITHIN_MS = SESSION_MS / 2
 
 export type Session = typeof sessions.$inferSelect
 export type SessionUser = User

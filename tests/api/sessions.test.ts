@@ -28,6 +28,23 @@ const sessionsOf = (userId: number) =>
   h.ctx.db.all<{ id: string; expiresAt: number }>('select id, expires_at as "expiresAt" from sessions where user_id = ? order by created_at, id', [userId])
 
 describe('sessions', () => {
+  test('a session is answered from memory until something ends or changes it, whoever writes that (another process too)', async () => {
+    const user = await createUser(h.ctx.db, { email: 'memory@example.com' })
+    const token = await signIn('memory@example.com')
+    expect((await me(token)).status).toBe(200)
+    // Its expiry moved by hand, a write no change feed carries: the session is still answered from memory (for up to
+    // 10 s), the proof that requests no longer read it from the database each time.
+    await h.ctx.db.run('update sessions set expires_at = ? where user_id = ?', [Date.now() - 1000, user.id])
+    expect((await me(token)).status).toBe(200)
+    await h.ctx.db.run('update sessions set expires_at = ? where user_id = ?', [Date.now() + 29 * 86_400_000, user.id])
+    // A name changed straight in the database: the next request sees it.
+    await h.ctx.db.run('update users set full_name = ? where id = ?', ['Renamed In Place', user.id])
+    expect((await (await me(token)).json()).full_name).toBe('Renamed In Place')
+    // The session deleted straight in the database (as another instance's sign-out does): refused at once.
+    await h.ctx.db.run('delete from sessions where user_id = ?', [user.id])
+    expect((await me(token)).status).toBe(401)
+  })
+
   test('only the token’s SHA-256 is stored, never the token', async () => {
     const user = await createUser(h.ctx.db, { email: 'hash@example.com' })
     const token = await signIn('hash@example.com')

@@ -1,7 +1,7 @@
 import { Elysia, type Cookie } from 'elysia'
 import { can, grantFor, type Access, type Permission } from '../policy/permissions'
 import type { SessionUser } from '../sessions'
-import { invalidateSession, sessionIdOf, validateSessionToken } from '../sessions'
+import { invalidateSession, sessionIdOf } from '../sessions'
 import { ACCOUNT_INACTIVE } from '../../modules/auth/service'
 import type { AppContext } from './context'
 import { forbidden, unauthorized } from './errors'
@@ -29,10 +29,10 @@ export function readToken(headers: Headers, cookie: CookieJar): { token: string;
  * The session a request carries, validated (and its cookie extended when the session was renewed);
  * null when there is none or it has expired. Every route and page reads the caller through this.
  */
-export async function resumeSession({ db, config }: AppContext, headers: Headers, cookie: CookieJar) {
+export async function resumeSession({ db, config, sessions }: AppContext, headers: Headers, cookie: CookieJar) {
   const found = readToken(headers, cookie)
   if (!found) return null
-  const result = await validateSessionToken(db, found.token)
+  const result = await sessions.validate(db, found.token)
   if (!result) return { ...found, user: null }
   if (found.viaCookie && result.renewed)
     cookie[SESSION_COOKIE]!.set({ value: found.token, ...sessionCookieOptions(config.publicUrl, result.session.expiresAt) })

@@ -8,6 +8,7 @@ import { MatchEvents } from '../../modules/matches/events'
 import { Announcer } from '../../modules/matches/service'
 import { PendingEvents } from '../../modules/users/events'
 import { SnapshotCache } from '../../../db/snapshot-cache'
+import { SessionCache } from '../session-cache'
 import type { Feed } from '../../../db/change-feed'
 import { RATE_LIMITS } from '../../shared/constants'
 import { RateLimiter } from './rate-limit'
@@ -63,6 +64,8 @@ export type AppContext = {
   announcer: Announcer
   counts: SnapshotCache
   pages: SnapshotCache
+  /** Sessions validated lately, kept true by the feed (src/platform/session-cache.ts). */
+  sessions: SessionCache
 }
 
 /**
@@ -84,5 +87,6 @@ export function createContext(source: Database | Pick<DataSource, 'db' | 'feed'>
     announcer: overrides.announcer ?? new Announcer(db),
     counts: overrides.counts ?? new SnapshotCache(feed, COUNT_CACHE),
     pages: overrides.pages ?? createPageCache(feed),
+    sessions: overrides.sessions ?? new SessionCache(feed),
   }
 }
