@@ -8,6 +8,7 @@
 //     and the demo seed's unit suite (compared there with SQLite's, row for row).
 // With arguments (`bun run test tests/e2e`), only `bun test <arguments>`, in process.
 import { ensureChromium } from './ensure-chromium'
+import { postgresBin, startCluster, type Cluster } from '../tests/support/postgres'
 
 const root = new URL('..', import.meta.url).pathname
 const args = process.argv.slice(2)
@@ -52,25 +53,35 @@ async function bunTest(testArgs: string[], env: Record<string, string> = {}): Pr
 }
 
 const runs: Run[] = []
-if (args.length > 0) runs.push(await bunTest(args))
-else {
-  const build = Bun.spawnSync([process.execPath, 'scripts/build-binary.ts'], { cwd: root, stdout: 'inherit', stderr: 'inherit' })
-  const built = build.exitCode === 0
-  console.log(built ? '(pass) build dist/brokernet' : '(fail) build dist/brokernet')
-  runs.push({ passed: built ? 1 : 0, failed: built ? 0 : 1, ok: built })
-  const binary = `${root}dist/brokernet`
-  // In process; the binary's own test (tests/binary.test.ts) starts the build above instead of building again.
-  runs.push(await bunTest([], built ? { BROKERNET_BUILT: binary } : {}))
-  if (built) {
-    console.log('\nThe API suites again, over HTTP against dist/brokernet:')
-    runs.push(await bunTest(['tests/api'], { BROKERNET_BINARY: binary }))
+// One PostgreSQL cluster for every run's shared databases (tests that restart a server start their own), stopped at
+// the end: a `bun test` process runs no exit hooks, so a cluster it started itself would outlive it.
+const pg: Cluster | null = postgresBin()
+  ? await startCluster().catch((e: Error) => (console.error(`PostgreSQL: ${e.message}`), null)) // its suites then fail on their own
+  : null
+if (pg) process.env.BROKERNET_SHARED_PG_URL = pg.url
+try {
+  if (args.length > 0) runs.push(await bunTest(args))
+  else {
+    const build = Bun.spawnSync([process.execPath, 'scripts/build-binary.ts'], { cwd: root, stdout: 'inherit', stderr: 'inherit' })
+    const built = build.exitCode === 0
+    console.log(built ? '(pass) build dist/brokernet' : '(fail) build dist/brokernet')
+    runs.push({ passed: built ? 1 : 0, failed: built ? 0 : 1, ok: built })
+    const binary = `${root}dist/brokernet`
+    // In process; the binary's own test (tests/binary.test.ts) starts the build above instead of building again.
+    runs.push(await bunTest([], built ? { BROKERNET_BUILT: binary } : {}))
+    if (built) {
+      console.log('\nThe API suites again, over HTTP against dist/brokernet:')
+      runs.push(await bunTest(['tests/api'], { BROKERNET_BINARY: binary }))
+    }
+    console.log('\nThe API suites on PostgreSQL, in process:')
+    runs.push(await bunTest(['tests/api', 'tests/unit/pg-derived.test.ts', 'tests/unit/seed.test.ts'], { BROKERNET_TEST_DATABASE: 'postgres' }))
+    if (built) {
+      console.log('\nThe API suites on PostgreSQL, over HTTP against dist/brokernet:')
+      runs.push(await bunTest(['tests/api'], { BROKERNET_TEST_DATABASE: 'postgres', BROKERNET_BINARY: binary }))
+    }
   }
-  console.log('\nThe API suites on PostgreSQL, in process:')
-  runs.push(await bunTest(['tests/api', 'tests/unit/pg-derived.test.ts', 'tests/unit/seed.test.ts'], { BROKERNET_TEST_DATABASE: 'postgres' }))
-  if (built) {
-    console.log('\nThe API suites on PostgreSQL, over HTTP against dist/brokernet:')
-    runs.push(await bunTest(['tests/api'], { BROKERNET_TEST_DATABASE: 'postgres', BROKERNET_BINARY: binary }))
-  }
+} finally {
+  await pg?.stop()
 }
 
 if (failures.length) console.log(`\nFailed:\n${failures.join('\n')}`)

@@ -89,13 +89,22 @@ async function createDatabase(url: string, name = `brokernet_test_${process.pid}
 let shared: Promise<Cluster> | null = null
 
 /**
- * One cluster for this test process (bun test runs a run's files in one process), started on first use and stopped
- * when the process exits; each test app gets a database of its own on it.
+ * One cluster for this test process (bun test runs a run's files in one process); each test app gets a database of
+ * its own on it. `bun run test` starts it once for all its runs and stops it at the end (BROKERNET_SHARED_PG_URL):
+ * bun test runs no exit hooks, so a cluster started here, by a `bun test` run by hand, outlives it (stop it with
+ * `pg_ctl stop` on each `brokernet-pg-…` folder under the temporary folder).
  */
 export function sharedCluster(): Promise<Cluster> {
-  if (!shared) {
-    shared = startCluster()
-    shared.then((cluster) => process.on('exit', () => void cluster.stop().catch(() => {})))
-  }
+  const given = process.env.BROKERNET_SHARED_PG_URL
+  shared ??= given
+    ? Promise.resolve({
+        url: given,
+        createDatabase: (name?: string) => createDatabase(given, name),
+        restart: async () => {
+          throw new Error('the shared cluster belongs to the test runner: start one of your own (startCluster) to restart it')
+        },
+        stop: async () => {},
+      })
+    : startCluster()
   return shared
 }
