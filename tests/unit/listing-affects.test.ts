@@ -50,7 +50,7 @@ const filterValues = {
   date_to: fc.constantFrom('2026-06-15', '2026-11-24'),
   min_budget: fc.constantFrom(0, 101, 5_000_000),
   max_budget: fc.constantFrom(0, 100, 9_999_999),
-  search: fc.constantFrom('andheri', 'ANDH', 'bandra west', 'bandra-we', 'cafe', 'café', 'zurich', 'fi', 'resume', 'mum-0', 'flat 2bhk', 'rao', 'asha r', 'muller', 'jose'),
+  search: fc.constantFrom('andheri', 'ANDH', 'bandra west', 'bandra-we', 'cafe', 'café', 'zurich', 'fi', 'resume', 'mum-0', 'flat 2bhk', 'rao', 'asha r', 'muller', 'jose', 'lat', 'heri', 'ao'),
 }
 // One to three filters at a time: with more, hardly any listing matches and the check would prove little.
 const filtersArb: fc.Arbitrary<ListingFilters> = fc

@@ -45,7 +45,7 @@ function mayMatchSearch(search: string, l: FeedListing): boolean {
     let known = matchCache.get(l)
     if (!known) matchCache.set(l, (known = new Map()))
     let hit = known.get(query)
-    if (hit === undefined) known.set(query, (hit = textMatches(query, l.text)))
+    if (hit === undefined) known.set(query, (hit = asciiMatch(search, l) ?? textMatches(query, l.text)))
     return hit
   }
   const typed = words(search)
@@ -53,6 +53,20 @@ function mayMatchSearch(search: string, l: FeedListing): boolean {
   let tokens = tokenCache.get(l)
   if (!tokens) tokenCache.set(l, (tokens = words(l.text)))
   return typed.every((w) => tokens.some((t) => t.startsWith(w)))
+}
+
+/**
+ * The same judgement without FTS5 where both sides are ASCII: there FTS5's tokens are the runs of letters and digits,
+ * lower-cased, exactly `words`, and each word searched must begin one of them (the first 8 words, as `ftsQuery`).
+ * Tens of times cheaper than asking FTS5, for every cached search at every change. Null outside ASCII.
+ */
+function asciiMatch(search: string, l: FeedListing): boolean | null {
+  if (/[^\x00-\x7f]/.test(search) || /[^\x00-\x7f]/.test(l.text)) return null
+  let tokens = tokenCache.get(l)
+  if (!tokens) tokenCache.set(l, (tokens = words(l.text)))
+  return searchParts(search)
+    .slice(0, 8)
+    .every(([w]) => tokens.some((t) => t.startsWith(w!)))
 }
 
 /** The listing passes the filters of SPEC section 3, as `filterWhere` and `searchWhere` write them in SQL. */

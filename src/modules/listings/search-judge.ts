@@ -13,13 +13,16 @@ function judge(): Database {
   return table
 }
 
+/** The text the judge's one row holds now: a change is judged against many searches in a row, inserted once. */
+let held: string | null = null
+
 /** Does `text` (the feed's searchable text of a listing) match the FTS5 `query` (`ftsQuery`'s, text columns only)? */
 export function textMatches(query: string, text: string): boolean {
   const db = judge()
-  db.query('insert into t (rowid, details) values (1, ?)').run(text)
-  try {
-    return db.query('select 1 from t where t match ?').get(query) !== null
-  } finally {
+  if (held !== text) {
     db.query('delete from t').run()
+    db.query('insert into t (rowid, details) values (1, ?)').run(text)
+    held = text
   }
+  return db.query('select 1 from t where t match ?').get(query) !== null
 }
