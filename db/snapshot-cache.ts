@@ -13,6 +13,8 @@ type Limits = {
   topics?: readonly Change['topic'][]
 }
 
+const MAX_PENDING = 10_000
+
 /** Which changes make a cached answer wrong. Without one, every change in the feed does. */
 export type AffectedBy = (change: Change) => boolean
 
@@ -40,6 +42,11 @@ type Entry = {
 export class SnapshotCache {
   private readonly entries = new Map<string, Entry>()
   private weight = 0
+  /**
+   * Changes not yet applied to the entries: applied at this cache's next lookup, not when the feed hands them out. A
+   * request that reads nothing cached (a write, which syncs the feed for its session) does not pay for them.
+   */
+  private pending: Change[] = []
   private readonly limits: Required<Limits>
   private readonly topics: Set<Change['topic']>
 
@@ -59,6 +66,7 @@ export class SnapshotCache {
   clear() {
     this.entries.clear()
     this.weight = 0
+    this.pending = []
   }
 
   /**
@@ -68,6 +76,7 @@ export class SnapshotCache {
    */
   async get<T>(key: string, compute: () => Promise<T>, affectedBy?: AffectedBy): Promise<T> {
     if (!this.feed.sync()) return compute()
+    this.flush()
     const hit = this.hit<T>(key)
     if (hit) return hit.value
     const synced = this.feed.seq
@@ -89,6 +98,7 @@ export class SnapshotCache {
    */
   async adjustable<T>(key: string, db: Queryable, compute: (db: Queryable) => Promise<T>, affectedBy: AffectedBy, adjust: Adjust<T>): Promise<T> {
     if (!this.feed.sync()) return compute(db)
+    this.flush()
     // Inside another answer's snapshot (PostgreSQL), an entry kept current is newer than that snapshot: computed again.
     const pinned = this.feed.pinned(db)
     if (!pinned) {
@@ -120,6 +130,8 @@ export class SnapshotCache {
   }
 
   private keep(key: string, entry: Entry): void {
+    // The changes that arrived meanwhile go to the entries there were; the new one has taken those it missed.
+    this.flush()
     const weight = this.limits.weigh(entry.value)
     if (weight > this.limits.weight) return
     const old = this.entries.get(key)
@@ -134,8 +146,15 @@ export class SnapshotCache {
 
   private apply(event: FeedEvent) {
     if ('reset' in event) return this.clear()
-    const changes = event.changes.filter((c) => this.topics.has(c.topic))
-    if (changes.length === 0) return
+    for (const change of event.changes) if (this.topics.has(change.topic)) this.pending.push(change)
+    // Nobody has looked for a long while: forgetting everything is cheaper than catching up.
+    if (this.pending.length > MAX_PENDING) this.clear()
+  }
+
+  private flush() {
+    if (this.pending.length === 0) return
+    const changes = this.pending
+    this.pending = []
     for (const [key, entry] of this.entries) {
       const { affectedBy, adjust, seen } = entry
       if (adjust) {
