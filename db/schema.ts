@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import { CONTACT_KEY_SQL } from '../src/shared/contact-key'
 import { PROPERTY_KEY_SQL } from '../src/shared/property-key'
 import { LISTING_STATUSES, LOCATION_ZONES, POST_TYPES, REGISTRATION_STATUSES, ROLES, SALE_OR_RENT } from '../src/shared/constants'
 
@@ -152,6 +153,13 @@ export const listings = sqliteTable(
      * property_type, so every writer (the API, seeds, imports) agrees without a line of code.
      */
     propertyKey: text('property_key').generatedAlwaysAs(PROPERTY_KEY_SQL, { mode: 'virtual' }),
+    /** The contact as duplicate control compares it (src/shared/contact-key.ts), computed by the database too. */
+    contactKey: text('contact_key').generatedAlwaysAs(CONTACT_KEY_SQL, { mode: 'virtual' }),
+    /**
+     * Set when the listing was posted as a near-copy of another broker's ACTIVE listing (issue 17): co-listing is
+     * allowed, and admins see these through the "Possible duplicates" filter. No foreign key: the other may go.
+     */
+    possibleDuplicateOf: integer('possible_duplicate_of'),
   },
   (t) => [
     uniqueIndex('listings_entry_id_unique').on(t.entryId),
@@ -169,6 +177,10 @@ export const listings = sqliteTable(
     index('listings_city_type_deal_idx').on(t.cityId, t.postType, t.saleOrRent, t.id, t.status, t.ownerUserId),
     index('listings_type_deal_idx').on(t.postType, t.saleOrRent, t.id, t.status, t.ownerUserId),
     index('listings_location_budget_idx').on(t.location, t.budget, t.status, t.ownerUserId),
+    // Duplicate control (src/modules/listings/duplicates.ts): the same contact, or the same locality, in one city.
+    index('listings_contact_idx').on(t.cityId, t.contactKey, t.postType, t.saleOrRent, t.status),
+    index('listings_locality_idx').on(t.cityId, sql`lower(${t.locality})`, t.postType, t.saleOrRent, t.status),
+    index('listings_possible_duplicate_idx').on(t.id, t.status, t.ownerUserId).where(sql`${t.possibleDuplicateOf} is not null`),
     // A zone newest first, budget at hand: a wide budget range in a zone finds its page in a few hundred entries
     // instead of sorting every match (read.ts picks between the two by the expected scan).
     index('listings_location_id_idx').on(t.location, t.id, t.budget, t.status, t.ownerUserId),

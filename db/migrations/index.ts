@@ -27,6 +27,7 @@ import m23 from './0023_derived.sql' with { type: 'text' }
 import m24 from './0024_search.sql' with { type: 'text' }
 import m25 from './0025_feed.sql' with { type: 'text' }
 import m26 from './0026_feed.sql' with { type: 'text' }
+import m27 from './0027_duplicates.sql' with { type: 'text' }
 
 export const migrationJournal = journal
 export const migrationFiles: Record<string, string> = {
@@ -57,4 +58,5 @@ export const migrationFiles: Record<string, string> = {
   '0024_search': m24,
   '0025_feed': m25,
   '0026_feed': m26,
+  '0027_duplicates': m27,
 }

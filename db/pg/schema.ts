@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { bigint, boolean, customType, doublePrecision, index, integer, pgTable, primaryKey, smallint, text, uniqueIndex } from 'drizzle-orm/pg-core'
+import { CONTACT_KEY_SQL } from '../../src/shared/contact-key'
 import { PROPERTY_KEY_SQL } from '../../src/shared/property-key'
 
 // The PostgreSQL schema (issue 16): the same tables, columns and indexes as db/schema.ts (SQLite), so the stores'
@@ -148,6 +149,9 @@ export const listings = pgTable(
     updatedAt: updatedAt(),
     // PostgreSQL's generated columns are stored: the same rule as SQLite's (src/shared/property-key.ts).
     propertyKey: text('property_key').generatedAlwaysAs(PROPERTY_KEY_SQL),
+    contactKey: text('contact_key').generatedAlwaysAs(CONTACT_KEY_SQL),
+    /** A near-copy of another broker's ACTIVE listing when posted (issue 17; db/schema.ts says more). */
+    possibleDuplicateOf: key('possible_duplicate_of'),
   },
   (t) => [
     uniqueIndex('listings_entry_id_unique').on(t.entryId),
@@ -162,6 +166,9 @@ export const listings = pgTable(
     index('listings_city_type_deal_idx').on(t.cityId, t.postType, t.saleOrRent, t.id, t.status, t.ownerUserId),
     index('listings_type_deal_idx').on(t.postType, t.saleOrRent, t.id, t.status, t.ownerUserId),
     index('listings_location_budget_idx').on(t.location, t.budget, t.status, t.ownerUserId),
+    index('listings_contact_idx').on(t.cityId, t.contactKey, t.postType, t.saleOrRent, t.status),
+    index('listings_locality_idx').on(t.cityId, sql`lower(${t.locality})`, t.postType, t.saleOrRent, t.status),
+    index('listings_possible_duplicate_idx').on(t.id, t.status, t.ownerUserId).where(sql`${t.possibleDuplicateOf} is not null`),
     index('listings_location_id_idx').on(t.location, t.id, t.budget, t.status, t.ownerUserId),
     index('listings_date_idx').on(t.date, t.id, t.status, t.ownerUserId, t.postType),
     index('listings_city_date_idx').on(t.cityId, t.date, t.id, t.status, t.ownerUserId, t.postType),

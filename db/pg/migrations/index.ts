@@ -8,6 +8,7 @@ import m4 from './0004_documents.sql' with { type: 'text' }
 import m5 from './0005_covering_indexes.sql' with { type: 'text' }
 import m6 from './0006_feed_xid.sql' with { type: 'text' }
 import m7 from './0007_feed.sql' with { type: 'text' }
+import m8 from './0008_duplicates.sql' with { type: 'text' }
 
 export const migrationJournal = journal
 export const migrationFiles: Record<string, string> = {
@@ -19,4 +20,5 @@ export const migrationFiles: Record<string, string> = {
   '0005_covering_indexes': m5,
   '0006_feed_xid': m6,
   '0007_feed': m7,
+  '0008_duplicates': m8,
 }

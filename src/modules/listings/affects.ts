@@ -122,6 +122,8 @@ const ascii = (s: unknown) => typeof s !== 'string' || !/[^\x00-\x7f]/.test(s)
  * counted again (tests/unit/pg-layer.test.ts checks the ASCII cases against PostgreSQL).
  */
 const judgedExactly = (c: Change, f: ListingFilters, dialect: Dialect) =>
+  // The feed does not carry the duplicate mark: with that filter only counting again can tell.
+  !f.possible_duplicates &&
   (!f.search || (exactSearch(f.search) && (dialect === 'sqlite' || (ascii(f.search) && ascii(c.before?.text) && ascii(c.after?.text))))) &&
   (!f.property_type || (ascii(f.property_type) && ascii(c.before?.property_type) && ascii(c.after?.property_type)))
 

@@ -3,9 +3,10 @@ import { authGuard } from '../../platform/http/auth'
 import type { AppContext } from '../../platform/http/context'
 import { json, jsonText } from '../../platform/http/json'
 import { ErrorDetail as Detail, fileAnswer, NoContent } from '../../shared/schema'
-import { CreateListingBody, Listing, ListingFiltersQuery, ListingIdParams, ListingPage, ListingQuery, UpdateListingBody, ZoneCounts } from './model'
+import { CreateListingBody, DuplicateDraft, DuplicatesAnswer, Listing, ListingFiltersQuery, ListingIdParams, ListingPage, ListingQuery, UpdateListingBody, ZoneCounts } from './model'
 import { getListing, listPageText, myListingsText, zoneCountsText } from './read'
-import { createListing, deleteListing, updateListing } from './service'
+import { findDuplicates } from './duplicates'
+import { createListing, deleteListing, targetCity, updateListing } from './service'
 
 const tags = ['Listings']
 const errors = { 401: Detail, 403: Detail, 404: Detail, 409: Detail }
@@ -40,6 +41,17 @@ export const listingsApi = (ctx: AppContext) => {
             summary: 'How many listings of each zone match the filters',
             description:
               'The same filters and scope as the list, a zone filter set aside: the total and a count per zone (North, East, West, South, Central, Outskirts). The admin grid’s zone chips.',
+          },
+        })
+        .post('/duplicates', async ({ body, user }) => ({ duplicates: await findDuplicates(db, user, { ...body, city_id: targetCity(user, body.city_id) }) }), {
+          permission: 'manage:listing:own',
+          body: DuplicateDraft,
+          response: { 200: DuplicatesAnswer, 422: t.Any(), ...errors },
+          detail: {
+            tags,
+            summary: 'The ACTIVE listings a draft would repeat',
+            description:
+              'Among the ACTIVE listings the caller sees in the city the draft would go to, with its post type and sale/rent: those with the same contact (spaces and punctuation aside) and similar details (the words of both details overlap by 0.6 or more: shared words over all words), and those in the same locality with a size within 5 % and a budget within 10 %. Posting a near-copy of one’s own is refused (409) unless `confirm_duplicate` is sent; of another broker’s it is allowed and marked for admins (the `possible_duplicates` filter).',
           },
         })
         .get('/my', async ({ user }) => jsonText(await myListingsText(db, ctx.pages, user)), {

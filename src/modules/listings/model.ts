@@ -76,6 +76,7 @@ export const ListingQuery = t.Object({
   min_budget: t.Optional(t.Number({ minimum: 0 })),
   max_budget: t.Optional(t.Number({ minimum: 0 })),
   status: t.Optional(status),
+  possible_duplicates: t.Optional(t.Boolean({ description: 'Only listings posted as a near-copy of another broker’s ACTIVE listing (duplicate control)' })),
   page: t.Optional(pageNumber),
   per_page: t.Optional(
     t.Integer({ minimum: 1, maximum: 100, default: 50, description: 'One of 10, 25, 50, 100', errorMessage: { type: 'per_page must be 10, 25, 50 or 100', minimum: 'per_page must be 10, 25, 50 or 100', maximum: 'per_page must be 10, 25, 50 or 100' } }),
@@ -120,8 +121,38 @@ export const CreateListingBody = t.Object({
   status: t.Optional(status),
   contact_name: optionalText(100, 'Contact name'),
   city_id: t.Optional(t.Integer({ minimum: 1, description: 'Admins: the listing’s city (module admins: always their own). Brokers: ignored, the broker’s city is used.' })),
+  confirm_duplicate: t.Optional(
+    t.Boolean({ description: 'Post it even though it repeats one of the caller’s own ACTIVE listings (otherwise 409 `duplicate listing`, naming it)' }),
+  ),
 })
 export type CreateListingBody = typeof CreateListingBody.static
+
+/** A listing being written, as far as duplicate control compares it (POST /api/listings/duplicates). */
+export const DuplicateDraft = t.Object({
+  post_type: postType,
+  sale_or_rent: saleOrRent,
+  contact_value: t.Optional(Nullable(t.String({ maxLength: 200 }))),
+  property_type: t.Optional(Nullable(t.String({ maxLength: 100 }))),
+  locality: t.Optional(Nullable(t.String({ maxLength: 200 }))),
+  details: t.Optional(Nullable(t.String({ maxLength: 4000 }))),
+  budget: t.Optional(t.Union([t.Number({ minimum: 0 }), t.Null()], { errorMessage: { type: 'Budget must be positive' } })),
+  size: t.Optional(t.Union([t.Number({ minimum: 0 }), t.Null()], { errorMessage: { type: 'Size must be positive' } })),
+  city_id: t.Optional(t.Integer({ minimum: 1, description: 'Master admins: the city the listing would go to. Others: their own city is used.' })),
+})
+export type DuplicateDraft = typeof DuplicateDraft.static
+
+const DUPLICATE_REASONS = ['same_contact', 'similar_details', 'same_locality', 'size_within_5_percent', 'budget_within_10_percent'] as const
+export const DuplicatesAnswer = t.Object({
+  duplicates: t.Array(
+    t.Object({
+      listing: Listing,
+      similarity: t.Number({ description: 'Overlap of the words of the details (shared words over all words, 0 to 1); 0.6 or more is similar' }),
+      reasons: t.Array(t.Union(DUPLICATE_REASONS.map((r) => t.Literal(r)))),
+    }),
+    { description: 'Most alike first, at most 10' },
+  ),
+})
+export type DuplicatesAnswer = typeof DuplicatesAnswer.static
 
 /** Partial: any subset of the create fields, e.g. only `status`. */
 export const UpdateListingBody = t.Partial(CreateListingBody)

@@ -5,6 +5,7 @@ import type { ListingStatus } from '../../shared/constants'
 import { calendarDate } from '../../shared/dates'
 import { recordAudit } from '../audit/service'
 import { queueAnnouncement } from '../matches/service'
+import { findDuplicates } from './duplicates'
 import { formatEntryId } from './entry-id'
 import type { CreateListingBody, UpdateListingBody } from './model'
 import { countListings } from './read'
@@ -91,28 +92,40 @@ async function cityOf(db: Queryable, cityId: number) {
  * A new listing. A broker's takes their city and their name as contact; an admin's needs a city (a module admin's is
  * always their own) and details, and its contact name defaults to the admin's name (SPEC section 6).
  */
-export async function createListing(ctx: AppContext, actor: Actor, body: CreateListingBody): Promise<Row> {
-  if (body.status === 'SUSPENDED') throw unprocessable('A new listing cannot start suspended')
-  let cityId: number
-  let contactName: string
-  // Where a new listing goes follows the `manage:listing` scope: one's own (a broker: their city, their name as
-  // contact), one's city (a module admin), or any city named (a master admin).
+/**
+ * The city a new listing goes to, following the `manage:listing` scope: one's own (a broker: their city), one's city
+ * (a module admin), or any city named (a master admin).
+ */
+export function targetCity(actor: Actor, cityId: number | undefined): number {
   const scope = listingScope(actor, 'manage')
   if (scope.kind === 'own') {
     if (actor.cityId === null) throw unprocessable('Your account has no city yet: ask an administrator to assign one')
-    cityId = actor.cityId
-    contactName = actor.fullName
-  } else {
-    if (scope.kind !== 'all') {
-      if (scope.kind !== 'city') throw forbidden('You have no assigned city to post listings in')
-      cityId = scope.cityId
-    } else {
-      if (!body.city_id) throw fieldError('city_id', 'City is required')
-      cityId = body.city_id
-    }
+    return actor.cityId
+  }
+  if (scope.kind === 'all') {
+    if (!cityId) throw fieldError('city_id', 'City is required')
+    return cityId
+  }
+  if (scope.kind !== 'city') throw forbidden('You have no assigned city to post listings in')
+  return scope.cityId
+}
+
+export async function createListing(ctx: AppContext, actor: Actor, body: CreateListingBody): Promise<Row> {
+  if (body.status === 'SUSPENDED') throw unprocessable('A new listing cannot start suspended')
+  const cityId = targetCity(actor, body.city_id)
+  // A broker's listings carry their name as the contact; an admin's need details and may name a contact.
+  let contactName = actor.fullName
+  if (listingScope(actor, 'manage').kind !== 'own') {
     if (!body.details?.trim()) throw fieldError('details', 'Details are required')
     contactName = body.contact_name?.trim() || actor.fullName || 'Admin'
   }
+  // Duplicate control (issue 17): a near-copy of one's own ACTIVE listing needs confirming; of another broker's is
+  // allowed (co-listing) and marked for admins.
+  const duplicates = await findDuplicates(ctx.db, actor, { ...body, city_id: cityId })
+  const own = duplicates.find((d) => d.listing.owner_user_id === actor.id)
+  if (own && !body.confirm_duplicate)
+    throw conflict(`duplicate listing: this looks like ${own.listing.entry_id}, posted by you ${daysAgo(own.listing.created_at)}. Send confirm_duplicate: true to post it anyway`)
+  const other = duplicates.find((d) => d.listing.owner_user_id !== actor.id)
   const city = await cityOf(ctx.db, cityId)
   const fields: Record<string, Param> = {
     ...fieldsOf(body),
@@ -123,6 +136,7 @@ export async function createListing(ctx: AppContext, actor: Actor, body: CreateL
     entry_id: `NEW-${crypto.randomUUID()}`,
     owner_user_id: actor.id,
     city_id: cityId,
+    possible_duplicate_of: other?.listing.id ?? null,
   }
   const now = Date.now()
   fields.date = calendarDate(new Date(now), ctx.config.timeZone)
@@ -198,3 +212,9 @@ export async function deleteListing(ctx: AppContext, actor: Actor, id: number): 
 
 /** Suspended listings in an admin's scope: the admin banner's "needing attention" (from the kept totals). */
 export const countSuspended = (ctx: AppContext, viewer: Viewer): Promise<number> => countListings(ctx.db, ctx.counts, viewer, { status: 'SUSPENDED' })
+
+/** "today", "yesterday", "3 days ago": when a listing was posted, for a message. */
+function daysAgo(iso: string, now = Date.now()): string {
+  const days = Math.floor((now - Date.parse(iso)) / 86_400_000)
+  return days <= 0 ? 'today' : days === 1 ? 'yesterday' : `${days} days ago`
+}

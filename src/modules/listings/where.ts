@@ -146,6 +146,8 @@ export function filterWhere(f: ListingFilters): Clause {
     is('listings.date <= ?', f.date_to),
     f.min_budget !== undefined && f.min_budget > 0 ? is('listings.budget >= ?', f.min_budget) : null,
     is('listings.budget <= ?', f.max_budget),
+    // Posted as a near-copy of another broker's ACTIVE listing (duplicate control, issue 17): the admins' filter.
+    f.possible_duplicates ? { sql: 'listings.possible_duplicate_of is not null', params: [] } : null,
   )
 }
 

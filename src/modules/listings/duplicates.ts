@@ -1,0 +1,95 @@
+import type { Param, Queryable } from '../../../db/sql'
+import { contactKey } from '../../shared/contact-key'
+import type { DuplicatesAnswer } from './model'
+import { listingsByIds } from './read'
+import { allOf, visibleTo, type Viewer } from './where'
+
+/** What a draft is compared on: the fields of a new listing that say what it is. */
+export type Draft = {
+  post_type: 'REQ' | 'AVL'
+  sale_or_rent: 'SALE' | 'RENT'
+  city_id: number
+  contact_value?: string | null
+  property_type?: string | null
+  locality?: string | null
+  details?: string | null
+  size?: number | null
+  budget?: number | null
+}
+
+export type Duplicate = DuplicatesAnswer['duplicates'][number]
+type DuplicateReason = Duplicate['reasons'][number]
+
+/**
+ * How alike two listings' details are: the overlap of their word sets (Jaccard: shared words over all words), folded
+ * as search folds them. 0.6 or more is "similar details"; a listing without details is like no other by its details
+ * (a broker's listings all share their contact, and two bare "2 BHK" posts are not thereby one property).
+ */
+export const SIMILAR_DETAILS = 0.6
+const SIZE_WITHIN = 0.05
+const BUDGET_WITHIN = 0.1
+/** Enough to say "this looks like…", and a bound on what one check reads. */
+const SHOWN = 10
+const CANDIDATES = 500
+
+const words = (s: string) =>
+  new Set(
+    s
+      .normalize('NFKD')
+      .replace(/\p{M}/gu, '')
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter(Boolean),
+  )
+
+export function similarity(a: string, b: string): number {
+  const x = words(a)
+  const y = words(b)
+  if (x.size === 0 || y.size === 0) return 0
+  let shared = 0
+  for (const w of x) if (y.has(w)) shared++
+  return shared / (x.size + y.size - shared)
+}
+
+type Candidate = { id: number; owner_user_id: number; details: string | null; by_contact: number }
+
+/**
+ * The ACTIVE listings a viewer sees that a draft may repeat (issue 17): the same city, post type and sale/rent, and
+ * either the same contact (src/shared/contact-key.ts) with similar details, or the same locality with a size within
+ * 5 % and a budget within 10 % of the draft's. Most alike first. One statement, each half through its own index
+ * (`listings_contact_idx`, `listings_locality_idx`), so a check reads a few hundred rows at most.
+ */
+export async function findDuplicates(db: Queryable, viewer: Viewer, draft: Draft): Promise<Duplicate[]> {
+  const common = allOf(
+    { sql: "listings.city_id = ? and listings.post_type = ? and listings.sale_or_rent = ? and listings.status = 'ACTIVE'", params: [draft.city_id, draft.post_type, draft.sale_or_rent] },
+    visibleTo(viewer),
+  )
+  const parts: { sql: string; params: Param[] }[] = []
+  const columns = 'listings.id, listings.owner_user_id, listings.details'
+  const contact = draft.contact_value?.trim() ? contactKey(draft.contact_value.trim()) : ''
+  if (contact && draft.details?.trim())
+    parts.push({ sql: `select ${columns}, 1 as by_contact from listings where ${common.sql} and listings.contact_key = ? limit ${CANDIDATES}`, params: [...common.params, contact] })
+  const locality = draft.locality?.trim()
+  if (locality && draft.size && draft.budget)
+    parts.push({
+      sql: `select ${columns}, 0 as by_contact from listings where ${common.sql} and lower(listings.locality) = lower(?)
+        and listings.size >= ? and listings.size <= ? and listings.budget >= ? and listings.budget <= ? limit ${CANDIDATES}`,
+      params: [...common.params, locality, draft.size * (1 - SIZE_WITHIN), draft.size * (1 + SIZE_WITHIN), draft.budget * (1 - BUDGET_WITHIN), draft.budget * (1 + BUDGET_WITHIN)],
+    })
+  if (parts.length === 0) return []
+  const found = await db.all<Candidate>(parts.map((p) => `select * from (${p.sql}) as c${parts.indexOf(p)}`).join(' union all '), parts.flatMap((p) => p.params))
+  const text = draft.details ?? ''
+  const byId = new Map<number, { similarity: number; reasons: DuplicateReason[] }>()
+  for (const c of found) {
+    const alike = similarity(text, c.details ?? '')
+    const entry = byId.get(c.id) ?? { similarity: alike, reasons: [] }
+    if (c.by_contact) {
+      if (alike < SIMILAR_DETAILS) continue
+      if (!entry.reasons.includes('same_contact')) entry.reasons.push('same_contact', 'similar_details')
+    } else if (!entry.reasons.includes('same_locality')) entry.reasons.push('same_locality', 'size_within_5_percent', 'budget_within_10_percent')
+    byId.set(c.id, entry)
+  }
+  const best = [...byId.entries()].sort(([a, x], [b, y]) => y.similarity - x.similarity || b - a).slice(0, SHOWN)
+  const listings = await listingsByIds(db, viewer, best.map(([id]) => id))
+  return best.flatMap(([id, d]) => (listings.has(id) ? [{ listing: listings.get(id)!, similarity: Math.round(d.similarity * 100) / 100, reasons: d.reasons }] : []))
+}
