@@ -3,3 +3,9 @@ export function calendarDate(at: Date | number, timeZone: string): string {
   // en-CA formats as YYYY-MM-DD.
   return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at)
 }
+
+/** "today", "yesterday", "3 days ago": how long ago a moment was, in whole days (duplicate control's messages). */
+export function postedAgo(iso: string, now = Date.now()): string {
+  const days = Math.floor((now - Date.parse(iso)) / 86_400_000)
+  return days <= 0 ? 'today' : days === 1 ? 'yesterday' : `${days} days ago`
+}

@@ -39,7 +39,7 @@ const check = async (as: SignedIn, draft: Record<string, unknown>) => {
 const found = async (as: SignedIn, draft: Record<string, unknown>) => {
   const { status, body } = await check(as, draft)
   expect(status).toBe(200)
-  return body.duplicates as { listing: { id: number; entry_id: string }; similarity: number; reasons: string[] }[]
+  return body.duplicates as { listing: { id: number; entry_id: string }; own: boolean; similarity: number; reasons: string[] }[]
 }
 
 beforeAll(async () => {
@@ -71,6 +71,8 @@ describe('POST /api/listings/duplicates', () => {
     expect(d.map((x) => x.listing.id)).toEqual([original.id])
     expect(d[0]!.reasons).toEqual(['same_contact', 'similar_details'])
     expect(d[0]!.similarity).toBeGreaterThanOrEqual(0.6)
+    expect(d[0]!.own).toBe(false)
+    expect((await found(asha, { ...flat, contact_value: '98765-43210' }))[0]!.own).toBe(true)
   })
 
   test('the same contact with other details is not a duplicate', async () => {

@@ -131,6 +131,22 @@ async function openRowMenu(page: Page): Promise<Locator> {
   return menu
 }
 const button = (scope: Page | Locator, name: string, exact = false) => scope.getByRole('button', { name, exact })
+
+/** Fills the open form with a near-copy of one of the user's own ACTIVE listings and submits: the duplicate warning. */
+async function fillNearCopy(page: Page) {
+  type Own = { status: string; post_type: string; sale_or_rent: string; contact_value: string; property_type: string; locality: string | null; size: number | null; budget: number | null }
+  const own = ((await (await page.request.get(`${server.url}/api/listings/my`)).json()) as Own[]).find((l) => l.status === 'ACTIVE' && l.locality && l.size && l.budget)!
+  const d = openDialog(page)
+  await d.getByLabel('Post Type').selectOption(own.post_type)
+  await d.getByLabel('Sale or Rent').selectOption(own.sale_or_rent)
+  await d.getByLabel('Contact (phone or email)').fill(own.contact_value)
+  await d.getByLabel('Property Type').fill(own.property_type)
+  await d.getByLabel('Locality').fill(own.locality!)
+  await d.getByLabel('Size (sq ft)').fill(String(own.size))
+  await d.getByLabel('Budget').fill(String(own.budget))
+  await button(d, 'Create Listing').click()
+  await d.locator('[data-duplicates]').waitFor()
+}
 /** A form dialog submitted empty: its validation messages are shown (nothing is sent). */
 async function submitEmpty(page: Page, submit: string) {
   await button(openDialog(page), submit).click()
@@ -153,6 +169,9 @@ for (const size of Object.keys(SIZES) as Size[]) {
       found.push(...(await dialogProblems(page, 'broker My Listing details (row click)')))
       await button(page, 'Add New Listing').click()
       found.push(...(await dialogProblems(page, 'broker Add New Listing form')))
+      await button(page, 'Add New Listing').click()
+      await fillNearCopy(page)
+      found.push(...(await dialogProblems(page, 'broker Add New Listing form, warned of a duplicate')))
       let menu = await openRowMenu(page)
       found.push(...(await problems(page, 'broker my-listings row menu open')))
       await menu.getByRole('menuitem', { name: 'Edit' }).click()

@@ -356,3 +356,43 @@ describe('My Listings', () => {
     expect(html).toContain('This page is only available for brokers.')
   })
 })
+
+describe('duplicate control in the New Listing form (issue 17)', () => {
+  test("a near-copy of one's own listing: the form names it before posting, and posts it only when asked again", async () => {
+    const original = {
+      post_type: 'AVL',
+      sale_or_rent: 'RENT',
+      contact_value: '+91 98200 55555',
+      property_type: 'Penthouse',
+      locality: 'Worli Seaface',
+      size: 3200,
+      budget: 400_000,
+      details: 'Duplex penthouse with a terrace pool, e2e duplicate marker',
+    }
+    const res = await fetch(server.url + '/api/listings', { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(original) })
+    expect(res.status).toBe(201)
+    const first = (await res.json()) as { entry_id: string }
+    const w = await open('/dashboard/listings')
+    const { page } = w
+    await page.getByRole('button', { name: 'New Listing' }).click()
+    const d = dialog(page)
+    await d.getByLabel('Post Type').selectOption('AVL')
+    await d.getByLabel('Sale or Rent').selectOption('RENT')
+    await d.getByLabel('Contact (phone or email)').fill('+91 98200-55555')
+    await d.getByLabel('Property Type').fill('Penthouse')
+    await d.getByLabel('Locality').fill('Worli Seaface')
+    await d.getByLabel('Size (sq ft)').fill('3250')
+    await d.getByLabel('Budget').fill('410000')
+    await d.getByLabel('Details', { exact: true }).fill('Duplex penthouse, terrace pool')
+    await d.getByRole('button', { name: 'Create Listing' }).click()
+    const warning = d.locator('[data-duplicates]')
+    await warning.waitFor()
+    expect(await warning.textContent()).toContain(`${first.entry_id}, posted by you today`)
+    expect(countWhere(eq(listings.locality, 'Worli Seaface'))).toBe(1)
+    // Warned, the button says what a click does now.
+    await d.getByRole('button', { name: 'Post Anyway' }).click()
+    await successToast(page, 'Listing created successfully!').waitFor()
+    expect(countWhere(eq(listings.locality, 'Worli Seaface'))).toBe(2)
+    await done(w)
+  })
+})

@@ -91,5 +91,8 @@ export async function findDuplicates(db: Queryable, viewer: Viewer, draft: Draft
   }
   const best = [...byId.entries()].sort(([a, x], [b, y]) => y.similarity - x.similarity || b - a).slice(0, SHOWN)
   const listings = await listingsByIds(db, viewer, best.map(([id]) => id))
-  return best.flatMap(([id, d]) => (listings.has(id) ? [{ listing: listings.get(id)!, similarity: Math.round(d.similarity * 100) / 100, reasons: d.reasons }] : []))
+  return best.flatMap(([id, d]) => {
+    const listing = listings.get(id)
+    return listing ? [{ listing, own: listing.owner_user_id === viewer.id, similarity: Math.round(d.similarity * 100) / 100, reasons: d.reasons }] : []
+  })
 }

@@ -146,6 +146,7 @@ export const DuplicatesAnswer = t.Object({
   duplicates: t.Array(
     t.Object({
       listing: Listing,
+      own: t.Boolean({ description: 'The caller’s own listing: posting a near-copy of it needs confirm_duplicate' }),
       similarity: t.Number({ description: 'Overlap of the words of the details (shared words over all words, 0 to 1); 0.6 or more is similar' }),
       reasons: t.Array(t.Union(DUPLICATE_REASONS.map((r) => t.Literal(r)))),
     }),

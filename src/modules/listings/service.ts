@@ -2,7 +2,7 @@ import type { Param, Queryable } from '../../../db/sql'
 import type { AppContext } from '../../platform/http/context'
 import { conflict, fieldError, forbidden, notFound, unprocessable } from '../../platform/http/errors'
 import type { ListingStatus } from '../../shared/constants'
-import { calendarDate } from '../../shared/dates'
+import { calendarDate, postedAgo } from '../../shared/dates'
 import { recordAudit } from '../audit/service'
 import { queueAnnouncement } from '../matches/service'
 import { findDuplicates } from './duplicates'
@@ -122,10 +122,10 @@ export async function createListing(ctx: AppContext, actor: Actor, body: CreateL
   // Duplicate control (issue 17): a near-copy of one's own ACTIVE listing needs confirming; of another broker's is
   // allowed (co-listing) and marked for admins.
   const duplicates = await findDuplicates(ctx.db, actor, { ...body, city_id: cityId })
-  const own = duplicates.find((d) => d.listing.owner_user_id === actor.id)
+  const own = duplicates.find((d) => d.own)
   if (own && !body.confirm_duplicate)
-    throw conflict(`duplicate listing: this looks like ${own.listing.entry_id}, posted by you ${daysAgo(own.listing.created_at)}. Send confirm_duplicate: true to post it anyway`)
-  const other = duplicates.find((d) => d.listing.owner_user_id !== actor.id)
+    throw conflict(`duplicate listing: this looks like ${own.listing.entry_id}, posted by you ${postedAgo(own.listing.created_at)}. Send confirm_duplicate: true to post it anyway`)
+  const other = duplicates.find((d) => !d.own)
   const city = await cityOf(ctx.db, cityId)
   const fields: Record<string, Param> = {
     ...fieldsOf(body),
@@ -212,9 +212,3 @@ export async function deleteListing(ctx: AppContext, actor: Actor, id: number): 
 
 /** Suspended listings in an admin's scope: the admin banner's "needing attention" (from the kept totals). */
 export const countSuspended = (ctx: AppContext, viewer: Viewer): Promise<number> => countListings(ctx.db, ctx.counts, viewer, { status: 'SUSPENDED' })
-
-/** "today", "yesterday", "3 days ago": when a listing was posted, for a message. */
-function daysAgo(iso: string, now = Date.now()): string {
-  const days = Math.floor((now - Date.parse(iso)) / 86_400_000)
-  return days <= 0 ? 'today' : days === 1 ? 'yesterday' : `${days} days ago`
-}
