@@ -17,6 +17,8 @@ export type FilterBarProps = {
   active: boolean
   /** Country, state and city selects (SPEC section 6: master and module admins only); changing a level clears the ones below. */
   showGeo?: boolean
+  /** The admins' "Possible duplicates only" (duplicate control, issue 17). */
+  showDuplicates?: boolean
   /** Countries for the geo selects' first view (states and cities load as they are chosen). */
   countries?: GeoOption[]
   /** Levels shown read-only, e.g. a module admin's own city. */
@@ -37,15 +39,16 @@ const propertyTypeOptions = (current: string | undefined) => {
 
 /**
  * The listing filters of SPEC sections 2 and 9: search, post type, sale or rent, property type, zone, status, date range,
- * budget range (0 to 10,000,000 in steps of 100,000; the top means no limit), country/state/city for admins, Clear.
+ * budget range (0 to 10,000,000 in steps of 100,000; the top means no limit), country/state/city and "possible duplicates
+ * only" (issue 17) for admins, Clear.
  * Controlled: the state lives in `useListingFilters`, which mirrors it in the URL.
  */
-export function FilterBar({ value, onChange, onClear, active, showGeo = false, countries, lockedGeo, currency = FILTER_CURRENCY, idPrefix = 'listing-filter' }: FilterBarProps) {
+export function FilterBar({ value, onChange, onClear, active, showGeo = false, showDuplicates = false, countries, lockedGeo, currency = FILTER_CURRENCY, idPrefix = 'listing-filter' }: FilterBarProps) {
   const id = (name: string) => `${idPrefix}-${name}`
   // On a phone the filters other than the search fold away behind a Filters button that counts those set; from
   // 768 px they are always shown.
   const [open, setOpen] = useState(false)
-  const set = panelCount(value, showGeo)
+  const set = panelCount(value, showGeo, showDuplicates)
   const min = value.min_budget ?? BUDGET_RANGE.min
   const max = value.max_budget ?? BUDGET_RANGE.max
   const select = <K extends keyof ListingFilters>(name: K, label: string, options: readonly { value: string; label: string }[], all: string) => (
@@ -167,6 +170,18 @@ export function FilterBar({ value, onChange, onClear, active, showGeo = false, c
             onChange={(next) => onChange({ country_id: next.country_id ?? undefined, state_id: next.state_id ?? undefined, city_id: next.city_id ?? undefined })}
           />
         )}
+        {showDuplicates && (
+          <label className="label cursor-pointer justify-start gap-2 p-0 text-sm">
+            <input
+              id={id('possible_duplicates')}
+              type="checkbox"
+              className="checkbox checkbox-sm"
+              checked={value.possible_duplicates === true}
+              onChange={(e) => onChange({ possible_duplicates: e.target.checked || undefined })}
+            />
+            Possible duplicates only
+          </label>
+        )}
         </div>
       </div>
     </section>
@@ -175,9 +190,9 @@ export function FilterBar({ value, onChange, onClear, active, showGeo = false, c
 
 /**
  * How many filters of the folding panel are set (the search stays in view): post type, sale or rent, property type,
- * zone, status, the date range, the budget range and, for admins, the place, each counting once.
+ * zone, status, the date range, the budget range and, for admins, the place and "possible duplicates", each counting once.
  */
-export function panelCount(f: ListingFilterState, withPlace: boolean): number {
+export function panelCount(f: ListingFilterState, withPlace: boolean, withDuplicates = false): number {
   const set = (...values: unknown[]) => values.some((v) => v !== undefined && v !== null && v !== '')
   return [
     set(f.post_type),
@@ -188,6 +203,7 @@ export function panelCount(f: ListingFilterState, withPlace: boolean): number {
     set(f.date_from, f.date_to),
     set(f.min_budget, f.max_budget),
     withPlace && set(f.country_id, f.state_id, f.city_id),
+    withDuplicates && set(f.possible_duplicates),
   ].filter(Boolean).length
 }
 

@@ -16,6 +16,8 @@ export type ListingFilterState = {
   country_id?: number
   state_id?: number
   city_id?: number
+  /** Admins: only listings posted as a near-copy of another broker's (duplicate control). */
+  possible_duplicates?: true
   page?: number
   per_page?: (typeof PAGE_SIZES)[number]
 }
@@ -55,6 +57,7 @@ export function parseListingFilters(query: URLSearchParams | Record<string, stri
     country_id: positiveInt(get('country_id')),
     state_id: positiveInt(get('state_id')),
     city_id: positiveInt(get('city_id')),
+    possible_duplicates: get('possible_duplicates') === 'true' ? true : undefined,
     page: positiveInt(get('page')),
     per_page: (() => {
       const n = positiveInt(get('per_page'))

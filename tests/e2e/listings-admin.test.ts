@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
-import { and, count, eq, inArray } from 'drizzle-orm'
+import { and, count, desc, eq, inArray } from 'drizzle-orm'
 import type { Browser, Page } from 'playwright-core'
 import { closeDatabase, openDatabase, type Database } from '../../db/client'
 import { listings } from '../../db/schema'
@@ -366,6 +366,21 @@ describe('a master admin', () => {
     const total = db.select({ n: count() }).from(listings).get()!.n
     await showing(page).filter({ hasText: `of ${total} results` }).waitFor()
     expect(new URL(page.url()).search).toBe('')
+  })
+
+  test('"Possible duplicates only" lists the listings posted as near-copies of another broker\'s, mirrored in the URL', async () => {
+    const { page } = w
+    const [first, second] = db.select().from(listings).orderBy(desc(listings.id)).limit(2).all()
+    db.update(listings).set({ possibleDuplicateOf: second!.id }).where(eq(listings.id, first!.id)).run()
+    await page.locator('#admin-filter-possible_duplicates').check()
+    await page.waitForURL(/possible_duplicates=true/)
+    await showing(page).filter({ hasText: 'of 1 results' }).waitFor()
+    expect(await rowIds(page)).toEqual([first!.id])
+    await page.locator('#admin-filter-possible_duplicates').uncheck()
+    const total = db.select({ n: count() }).from(listings).get()!.n
+    await showing(page).filter({ hasText: `of ${total} results` }).waitFor()
+    expect(new URL(page.url()).searchParams.has('possible_duplicates')).toBe(false)
+    db.update(listings).set({ possibleDuplicateOf: null }).where(eq(listings.id, first!.id)).run()
   })
 
   test('a page click scrolls to the top; a new page size goes back to page 1', async () => {

@@ -69,6 +69,12 @@ describe('parseListingFilters', () => {
     expect(parse(qs)).toEqual({})
   })
 
+  test('possible duplicates: only "true" sets it', () => {
+    expect(parse('possible_duplicates=true')).toEqual({ possible_duplicates: true })
+    expect(parse('possible_duplicates=1&possible_duplicates=yes')).toEqual({})
+    expect(parse('possible_duplicates=false')).toEqual({})
+  })
+
   test('keeps the valid values next to an invalid one', () => {
     expect(parse('post_type=AVL&location=North&per_page=10&status=BOGUS')).toEqual({ post_type: 'AVL', location: 'North', per_page: 10 })
   })

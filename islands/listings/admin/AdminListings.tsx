@@ -148,6 +148,7 @@ export default function AdminListings({ actor, initial, filters, suspended, zone
           onClear={f.clear}
           active={f.active}
           showGeo={master}
+          showDuplicates
           countries={countries}
           currency={filterCurrency}
         />
