@@ -1,13 +1,13 @@
 import { useMutation } from '@tanstack/react-query'
 import { useState, type FormEvent, type ReactNode } from 'react'
-import type { CreateListingBody, DuplicatesAnswer, Listing, UpdateListingBody } from '../../src/modules/listings/model'
+import type { CreateListingBody, Listing, UpdateListingBody } from '../../src/modules/listings/model'
 import type { ListingStatus } from '../../src/shared/constants'
 import { checkForm, type FieldErrors, type ObjectSchema } from '../shared/form-rules'
 import { Modal } from '../shared/Modal'
 import { sendJson } from '../shared/query'
 import { FormActions } from '../shared/form-parts'
 import { listingCurrency, type Currency } from '../../src/shared/currency'
-import { postedAgo } from '../../src/shared/dates'
+import { DuplicateWarning, useDuplicateCheck } from './duplicate-warning'
 import { describeListingError, LISTING_TEXT } from './listing-format'
 import { EMPTY_FORM, formOf, ListingFields } from './listing-form'
 
@@ -115,13 +115,7 @@ function ListingForm({ listing, rules, onClose, onSaved, onFailed, note, currenc
   const [values, setValues] = useState<Values>(() => formValues(listing))
   const [errors, setErrors] = useState<FieldErrors>({})
   const [banner, setBanner] = useState<string | null>(null)
-  // Duplicate control (issue 17): what a new listing would repeat, checked before it is posted; null until checked
-  // for the values as they are (an edit of any field asks again).
-  const [duplicates, setDuplicates] = useState<Duplicates | null>(null)
-  const check = useMutation({
-    mutationFn: (draft: CreateListingBody) => sendJson<DuplicatesAnswer>('/api/listings/duplicates', 'POST', draft),
-    retry: false,
-  })
+  const duplicates = useDuplicateCheck()
 
   const save = useMutation({
     mutationFn: (body: CreateListingBody | UpdateListingBody) =>
@@ -139,7 +133,7 @@ function ListingForm({ listing, rules, onClose, onSaved, onFailed, note, currenc
 
   const update = (name: Name) => (value: string) => {
     setValues((v) => ({ ...v, [name]: value }))
-    setDuplicates(null)
+    duplicates.reset()
     setErrors((e) => (e[name] ? Object.fromEntries(Object.entries(e).filter(([k]) => k !== name)) : e))
   }
 
@@ -155,16 +149,10 @@ function ListingForm({ listing, rules, onClose, onSaved, onFailed, note, currenc
     const body = listingPayload(values, listing)
     if (listing && Object.keys(body).length === 0) return onClose()
     if (listing) return save.mutate(body)
-    // Warned already, and asked again: posted as confirmed.
-    if (duplicates?.length) return save.mutate({ ...(body as CreateListingBody), confirm_duplicate: true })
-    // The check only advises: if it fails, the listing is posted, and the server still refuses a copy of one's own.
-    check.mutate(body as CreateListingBody, {
-      onSuccess: ({ duplicates: found }) => (found.length ? setDuplicates(found) : save.mutate(body)),
-      onError: () => save.mutate(body),
-    })
+    duplicates.submit(body as CreateListingBody, (checked) => save.mutate(checked))
   }
 
-  const busy = save.isPending || check.isPending
+  const busy = save.isPending || duplicates.checking
   return (
     <form noValidate onSubmit={submit} className="space-y-4">
       {note && <p className="text-sm text-base-content/70">{note}</p>}
@@ -183,31 +171,12 @@ function ListingForm({ listing, rules, onClose, onSaved, onFailed, note, currenc
         currency={listing ? listingCurrency(listing) : currency}
         contactName={false}
       />
-      {duplicates && duplicates.length > 0 && <DuplicateWarning duplicates={duplicates} />}
+      {duplicates.found && <DuplicateWarning duplicates={duplicates.found} />}
       <FormActions busy={busy} onCancel={onClose}>
-        {listing ? 'Update Listing' : duplicates?.length ? 'Post Anyway' : 'Create Listing'}
+        {listing ? 'Update Listing' : duplicates.found ? 'Post Anyway' : 'Create Listing'}
       </FormActions>
     </form>
   )
 }
 
 
-type Duplicates = DuplicatesAnswer['duplicates']
-
-/** "This looks like REQ-MUM-000123, posted by you 3 days ago": what the new listing repeats, before it is posted. */
-function DuplicateWarning({ duplicates }: { duplicates: Duplicates }) {
-  const own = duplicates.some((d) => d.own)
-  return (
-    <div role="alert" className="alert alert-warning block text-sm" data-duplicates>
-      <p className="font-semibold">This looks like {duplicates.length === 1 ? 'a listing' : 'listings'} already posted:</p>
-      <ul className="mt-1 list-disc pl-5">
-        {duplicates.slice(0, 3).map((d) => (
-          <li key={d.listing.id}>
-            {d.listing.entry_id}, posted by {d.own ? 'you' : d.listing.owner_name} {postedAgo(d.listing.created_at)}
-          </li>
-        ))}
-      </ul>
-      <p className="mt-1">{own ? 'Post Anyway adds it as a second listing; Cancel keeps only the first.' : 'Co-listing is allowed: Post Anyway adds yours.'}</p>
-    </div>
-  )
-}

@@ -219,14 +219,20 @@ describe('a module admin', () => {
     await d.getByLabel('Budget', { exact: true }).fill('150000')
     await d.getByLabel('Location Zone', { exact: true }).selectOption('Central')
     const posts: Record<string, unknown>[] = []
+    const paths: string[] = []
     page.on('request', (r) => {
-      if (r.method() === 'POST' && new URL(r.url()).pathname.startsWith('/api/listings')) posts.push(r.postDataJSON())
+      if (r.method() !== 'POST' || !new URL(r.url()).pathname.startsWith('/api/listings')) return
+      paths.push(new URL(r.url()).pathname)
+      posts.push(r.postDataJSON())
     })
     await d.getByRole('button', { name: 'Create Listing' }).click()
     await toast(page, 'success', 'Listing created successfully').waitFor()
     expect(await dialog(page).count()).toBe(0)
-    // Empty optional fields are not sent; the server fills the contact name with the admin's.
-    expect(posts).toEqual([
+    // Asked first what it would repeat (nothing), then posted. Empty optional fields are not sent; the server fills
+    // the contact name with the admin's.
+    expect(paths).toEqual(['/api/listings/duplicates', '/api/listings'])
+    expect(posts[0]).toEqual(posts[1]!)
+    expect(posts.slice(1)).toEqual([
       {
         post_type: 'AVL',
         sale_or_rent: 'RENT',
@@ -243,6 +249,24 @@ describe('a module admin', () => {
     expect(created).toMatchObject({ cityId: mumbai, contactName: 'Meera Iyer', ownerUserId: admin.user.id, status: 'ACTIVE' })
     // The newest listing heads the first page.
     await page.waitForFunction((id) => document.querySelector('table[aria-label="Listings Management"] tbody tr')?.getAttribute('data-listing-id') === String(id), created.id)
+  })
+
+  test('admin create of a near-copy of their own listing: named before posting, posted when asked again', async () => {
+    const { page } = w
+    await page.getByRole('button', { name: 'Add Listing' }).click()
+    const d = dialog(page)
+    await d.getByLabel('Post Type *').selectOption('AVL')
+    await d.getByLabel('Sale or Rent *').selectOption('RENT')
+    await d.getByLabel('Property Type *').fill('3 BHK Apartment')
+    await d.getByLabel('Contact (phone or email) *').fill('+91 98200-12345')
+    await d.getByLabel('Details *').fill('Sea-facing 3 BHK in Worli, ready to move in')
+    await d.getByRole('button', { name: 'Create Listing' }).click()
+    const first = db.select().from(listings).where(eq(listings.details, 'Sea-facing 3 BHK in Worli, ready to move in.')).get()!
+    await d.locator('[data-duplicates]').filter({ hasText: `${first.entryId}, posted by you today` }).waitFor()
+    await d.getByRole('button', { name: 'Post Anyway' }).click()
+    // The dialog closes once it is stored (the previous test's toast may still be up).
+    await d.waitFor({ state: 'detached' })
+    expect(db.select({ n: count() }).from(listings).where(eq(listings.details, 'Sea-facing 3 BHK in Worli, ready to move in')).get()!.n).toBe(1)
   })
 
   test('server refusals: a detail list goes to its fields, a string detail to the form, anything else to the fallback', async () => {

@@ -9,6 +9,7 @@ import { describeFormError, seesEveryCity, TEXT, type AdminActor } from './admin
 import { userCurrency } from '../../../src/shared/currency'
 import { checkPayload, CREATE_STATUSES, EMPTY_FORM, ListingFields, payloadOf, type ListingFormValues } from '../listing-form'
 import { Field, FormActions } from '../../shared/form-parts'
+import { DuplicateWarning, useDuplicateCheck } from '../duplicate-warning'
 
 type Props = {
   open: boolean
@@ -40,6 +41,7 @@ function AdminCreateForm({ actor, countries, rules, fieldRules, onClose, onCreat
   const [geo, setGeo] = useState<GeoValue>({ country_id: null, state_id: null, city_id: master ? null : actor.city_id })
   const [errors, setErrors] = useState<FieldErrors>({})
   const [general, setGeneral] = useState<string | null>(null)
+  const duplicates = useDuplicateCheck()
 
   const create = useMutation({
     mutationFn: (body: Record<string, unknown>) => sendJson<Listing>('/api/listings', 'POST', body),
@@ -54,8 +56,8 @@ function AdminCreateForm({ actor, countries, rules, fieldRules, onClose, onCreat
   })
 
   const clear = (...names: string[]) => setErrors((e) => Object.fromEntries(Object.entries(e).filter(([k]) => !names.includes(k))))
-  const change = <K extends keyof ListingFormValues>(name: K, value: ListingFormValues[K]) => (setValues((v) => ({ ...v, [name]: value })), clear(name))
-  const changeGeo = (next: GeoValue) => (clear(...GEO_FIELDS.filter((k) => next[k] !== geo[k])), setGeo(next))
+  const change = <K extends keyof ListingFormValues>(name: K, value: ListingFormValues[K]) => (setValues((v) => ({ ...v, [name]: value })), clear(name), duplicates.reset())
+  const changeGeo = (next: GeoValue) => (clear(...GEO_FIELDS.filter((k) => next[k] !== geo[k])), setGeo(next), duplicates.reset())
 
   function submit(e: FormEvent) {
     e.preventDefault()
@@ -78,13 +80,13 @@ function AdminCreateForm({ actor, countries, rules, fieldRules, onClose, onCreat
     // Empty optional fields are left out: the server fills contact_name with the admin's name.
     const body: Record<string, unknown> = Object.fromEntries(Object.entries(payload).filter(([, v]) => v !== null))
     body.city_id = geo.city_id
-    create.mutate(body)
+    duplicates.submit(body, (checked) => create.mutate(checked))
   }
 
   // The budget is in the currency of the country the listing is for: the one picked (master admin), else the admin's.
   const currency = userCurrency(countries.find((c) => c.id === geo.country_id)?.name ?? actor.country_name)
 
-  const busy = create.isPending
+  const busy = create.isPending || duplicates.checking
   return (
     <form noValidate onSubmit={submit} className="space-y-4">
       {general && (
@@ -122,8 +124,9 @@ function AdminCreateForm({ actor, countries, rules, fieldRules, onClose, onCreat
         currency={currency}
         contactNamePlaceholder={actor.full_name}
       />
+      {duplicates.found && <DuplicateWarning duplicates={duplicates.found} />}
       <FormActions busy={busy} onCancel={onClose}>
-        Create Listing
+        {duplicates.found ? 'Post Anyway' : 'Create Listing'}
       </FormActions>
     </form>
   )
