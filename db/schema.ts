@@ -160,6 +160,13 @@ export const listings = sqliteTable(
      * allowed, and admins see these through the "Possible duplicates" filter. No foreign key: the other may go.
      */
     possibleDuplicateOf: integer('possible_duplicate_of'),
+    /**
+     * The hotsheet (issue 17): the listing's latest news after its creation, a price change or a return to ACTIVE,
+     * and when (epoch ms). Null: none since it was posted (its news is its creation). Answers carry the event and its
+     * time, never "is it hot": that depends on the clock, and answers are cached until the data changes.
+     */
+    hotEvent: text('hot_event', { enum: ['PRICE_CHANGED', 'BACK_ON_MARKET'] }),
+    hotAt: integer('hot_at'),
   },
   (t) => [
     uniqueIndex('listings_entry_id_unique').on(t.entryId),
@@ -180,6 +187,8 @@ export const listings = sqliteTable(
     // Duplicate control (src/modules/listings/duplicates.ts): the same contact, or the same locality, in one city.
     index('listings_contact_idx').on(t.cityId, t.contactKey, t.postType, t.saleOrRent, t.status),
     index('listings_locality_idx').on(t.cityId, sql`lower(${t.locality})`, t.postType, t.saleOrRent, t.status),
+    // `changed_since`: listings with news (posted, price changed, back on market) since a moment, newest news first.
+    index('listings_hot_idx').on(sql`coalesce(${t.hotAt}, ${t.createdAt})`),
     index('listings_possible_duplicate_idx').on(t.id, t.status, t.ownerUserId).where(sql`${t.possibleDuplicateOf} is not null`),
     // A zone newest first, budget at hand: a wide budget range in a zone finds its page in a few hundred entries
     // instead of sorting every match (read.ts picks between the two by the expected scan).

@@ -152,6 +152,9 @@ export const listings = pgTable(
     contactKey: text('contact_key').generatedAlwaysAs(CONTACT_KEY_SQL),
     /** A near-copy of another broker's ACTIVE listing when posted (issue 17; db/schema.ts says more). */
     possibleDuplicateOf: key('possible_duplicate_of'),
+    /** The hotsheet's latest news after creation and when (issue 17; db/schema.ts says more). */
+    hotEvent: text('hot_event'),
+    hotAt: ms('hot_at'),
   },
   (t) => [
     uniqueIndex('listings_entry_id_unique').on(t.entryId),
@@ -168,6 +171,7 @@ export const listings = pgTable(
     index('listings_location_budget_idx').on(t.location, t.budget, t.status, t.ownerUserId),
     index('listings_contact_idx').on(t.cityId, t.contactKey, t.postType, t.saleOrRent, t.status),
     index('listings_locality_idx').on(t.cityId, sql`lower(${t.locality})`, t.postType, t.saleOrRent, t.status),
+    index('listings_hot_idx').on(sql`coalesce(${t.hotAt}, ${t.createdAt})`),
     index('listings_possible_duplicate_idx').on(t.id, t.status, t.ownerUserId).where(sql`${t.possibleDuplicateOf} is not null`),
     index('listings_location_id_idx').on(t.location, t.id, t.budget, t.status, t.ownerUserId),
     index('listings_date_idx').on(t.date, t.id, t.status, t.ownerUserId, t.postType),

@@ -46,6 +46,16 @@ describe('numbers in paths and queries', () => {
     expect((await get('/api/listings/?min_budget=1e6')).status).toBe(422)
     expect((await get('/api/listings/?min_budget=1000000.50')).status).toBe(200)
   })
+
+  test('ids in JSON bodies stop at 2^53 - 1: a huge one is a 422 with its field, never a 500 (PostgreSQL cannot read 6e154 as a bigint)', async () => {
+    for (const huge of [6.064202742616001e154, 9007199254740992]) {
+      const state = await h.request('/api/geographic/states/1', withJson(master.bearer, { name: 'Hugeland', code: 'HG', country_id: huge }, 'PUT'))
+      expect(state.status).toBe(422)
+      expect((await state.json()).detail[0].loc).toEqual(['body', 'country_id'])
+      const listing = await h.request('/api/listings', withJson(master.bearer, { post_type: 'AVL', sale_or_rent: 'RENT', contact_value: '9876543210', property_type: 'Flat', details: 'x', city_id: huge }))
+      expect(listing.status).toBe(422)
+    }
+  })
 })
 
 describe('authentication comes before validation', () => {

@@ -42,7 +42,7 @@ export const auditApi = (ctx: AppContext) =>
     )
     .get('/:id', ({ user, params }) => getAuditEvent(ctx.db, user, params.id), {
       permission: 'read:audit:city',
-      params: t.Object({ id: t.Integer({ minimum: 1 }) }),
+      params: t.Object({ id: t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) }),
       response: { 200: AuditEvent, ...errors },
       detail: { tags, summary: 'One audit event with its before and after' },
     })

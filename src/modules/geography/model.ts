@@ -43,8 +43,8 @@ export type State = typeof State.static
 export type City = typeof City.static
 export type CountryTree = typeof CountryTree.static
 
-export const IdParams = t.Object({ id: t.Integer({ minimum: 1 }) })
-export const CountryIdParams = t.Object({ countryId: t.Integer({ minimum: 1 }) })
-export const StatesQuery = t.Object({ country_id: t.Optional(t.Integer({ minimum: 1 })) })
-export const CitiesQuery = t.Object({ state_id: t.Optional(t.Integer({ minimum: 1 })) })
+export const IdParams = t.Object({ id: t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) })
+export const CountryIdParams = t.Object({ countryId: t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) })
+export const StatesQuery = t.Object({ country_id: t.Optional(t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })) })
+export const CitiesQuery = t.Object({ state_id: t.Optional(t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })) })
 export { ErrorDetail as Detail } from '../../shared/schema'

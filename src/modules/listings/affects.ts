@@ -122,8 +122,8 @@ const ascii = (s: unknown) => typeof s !== 'string' || !/[^\x00-\x7f]/.test(s)
  * counted again (tests/unit/pg-layer.test.ts checks the ASCII cases against PostgreSQL).
  */
 const judgedExactly = (c: Change, f: ListingFilters, dialect: Dialect) =>
-  // The feed does not carry the duplicate mark: with that filter only counting again can tell.
-  !f.possible_duplicates &&
+  // The feed carries neither the duplicate mark nor the hotsheet's time: with those filters only counting again can tell.
+  !opaque(f) &&
   (!f.search || (exactSearch(f.search) && (dialect === 'sqlite' || (ascii(f.search) && ascii(c.before?.text) && ascii(c.after?.text))))) &&
   (!f.property_type || (ascii(f.property_type) && ascii(c.before?.property_type) && ascii(c.after?.property_type)))
 
@@ -186,8 +186,14 @@ export const countAffectedBy =
   (c) => {
     if (c.topic !== 'listing') return touchesListingRows(c, f)
     const s = sides(c, v, f)
-    return s.before !== s.after
+    return opaque(f) ? s.before || s.after : s.before !== s.after
   }
+
+/**
+ * Filters on what the change feed does not carry (the hotsheet's time, the duplicate mark): `sides` judges the rest,
+ * so any change of a listing those let through may move it in or out.
+ */
+const opaque = (f: ListingFilters) => !!f.changed_since || !!f.possible_duplicates
 
 /**
  * One page of a list: a listing entering or leaving the set (the total and every page move), or an edit of one it
@@ -198,7 +204,7 @@ export const pageAffectedBy =
   (c) => {
     if (c.topic !== 'listing') return touchesListingRows(c)
     const s = sides(c, v, f)
-    if (s.before !== s.after) return true
+    if (s.before !== s.after || (opaque(f) && s.after)) return true
     return s.before && ids.has((c.after ?? c.before)!.id as number)
   }
 
@@ -208,7 +214,7 @@ export const zonesAffectedBy =
   (c) => {
     if (c.topic !== 'listing') return touchesListingRows(c, f)
     const s = sides(c, v, f)
-    return s.before !== s.after || (s.before && c.before!.location !== c.after!.location)
+    return s.before !== s.after || (opaque(f) && (s.before || s.after)) || (s.before && c.before!.location !== c.after!.location)
   }
 
 /** A broker's own listings (`/my`): any change to a listing they own, before or after. */

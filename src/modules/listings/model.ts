@@ -48,6 +48,13 @@ export const Listing = t.Object({
   is_editable: t.Boolean({ description: 'True when the caller may change this listing' }),
   created_at: t.String({ format: 'date-time' }),
   updated_at: t.String({ format: 'date-time' }),
+  hotsheet: t.Object(
+    {
+      event: t.Union([t.Literal('NEW'), t.Literal('PRICE_CHANGED'), t.Literal('BACK_ON_MARKET')]),
+      at: t.String({ format: 'date-time' }),
+    },
+    { description: 'The listing’s latest news: posted (NEW), its budget changed, or back to ACTIVE, and when. The tables tag it for 72 hours.' },
+  ),
 })
 export type Listing = typeof Listing.static
 
@@ -60,7 +67,7 @@ export const ListingPage = t.Object({
 })
 export type ListingPage = typeof ListingPage.static
 
-const optionalId = t.Optional(t.Integer({ minimum: 1 }))
+const optionalId = t.Optional(t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }))
 const isoDate = t.Optional(t.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', errorMessage: { pattern: 'Dates are YYYY-MM-DD' } }))
 export const ListingQuery = t.Object({
   search: t.Optional(text({ max: 200, messages: {}, description: 'Entry ID (or a part of it), broker name, locality, property type, details: word prefixes, any case' })),
@@ -76,6 +83,9 @@ export const ListingQuery = t.Object({
   min_budget: t.Optional(t.Number({ minimum: 0 })),
   max_budget: t.Optional(t.Number({ minimum: 0 })),
   status: t.Optional(status),
+  changed_since: t.Optional(
+    t.String({ format: 'date-time', description: 'Only listings with news (posted, budget changed, back to ACTIVE) at or after this moment', errorMessage: { format: 'changed_since must be a date and time (ISO 8601)' } }),
+  ),
   possible_duplicates: t.Optional(t.Boolean({ description: 'Only listings posted as a near-copy of another broker’s ACTIVE listing (duplicate control)' })),
   page: t.Optional(pageNumber),
   per_page: t.Optional(
@@ -120,7 +130,7 @@ export const CreateListingBody = t.Object({
   ),
   status: t.Optional(status),
   contact_name: optionalText(100, 'Contact name'),
-  city_id: t.Optional(t.Integer({ minimum: 1, description: 'Admins: the listing’s city (module admins: always their own). Brokers: ignored, the broker’s city is used.' })),
+  city_id: t.Optional(t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Admins: the listing’s city (module admins: always their own). Brokers: ignored, the broker’s city is used.' })),
   confirm_duplicate: t.Optional(
     t.Boolean({ description: 'Post it even though it repeats one of the caller’s own ACTIVE listings (otherwise 409 `duplicate listing`, naming it)' }),
   ),
@@ -137,7 +147,7 @@ export const DuplicateDraft = t.Object({
   details: t.Optional(Nullable(t.String({ maxLength: 4000 }))),
   budget: t.Optional(t.Union([t.Number({ minimum: 0 }), t.Null()], { errorMessage: { type: 'Budget must be positive' } })),
   size: t.Optional(t.Union([t.Number({ minimum: 0 }), t.Null()], { errorMessage: { type: 'Size must be positive' } })),
-  city_id: t.Optional(t.Integer({ minimum: 1, description: 'Master admins: the city the listing would go to. Others: their own city is used.' })),
+  city_id: t.Optional(t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Master admins: the city the listing would go to. Others: their own city is used.' })),
 })
 export type DuplicateDraft = typeof DuplicateDraft.static
 
@@ -159,7 +169,7 @@ export type DuplicatesAnswer = typeof DuplicatesAnswer.static
 export const UpdateListingBody = t.Partial(CreateListingBody)
 export type UpdateListingBody = typeof UpdateListingBody.static
 
-export const ListingIdParams = t.Object({ id: t.Integer({ minimum: 1 }) })
+export const ListingIdParams = t.Object({ id: t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) })
 
 export const DashboardStats = t.Object({
   total_requirements: t.Integer(),
@@ -179,8 +189,8 @@ export const AdminListingForm = t.Object({
   contact_value: text({ min: 1, max: 200, messages: { required: 'Contact value is required', minLength: 'Contact value is required' } }),
   sale_or_rent: t.Union([t.Literal('SALE'), t.Literal('RENT')], { errorMessage: { required: 'Sale or rent is required', type: 'Sale or rent is required' } }),
   property_type: text({ min: 1, max: 100, messages: { required: 'Property type is required', minLength: 'Property type is required' } }),
-  country_id: t.Integer({ minimum: 1, errorMessage: { required: 'Country is required', type: 'Country is required', minimum: 'Country is required' } }),
-  state_id: t.Integer({ minimum: 1, errorMessage: { required: 'State is required', type: 'State is required', minimum: 'State is required' } }),
-  city_id: t.Integer({ minimum: 1, errorMessage: { required: 'City is required', type: 'City is required', minimum: 'City is required' } }),
+  country_id: t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, errorMessage: { required: 'Country is required', type: 'Country is required', minimum: 'Country is required' } }),
+  state_id: t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, errorMessage: { required: 'State is required', type: 'State is required', minimum: 'State is required' } }),
+  city_id: t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, errorMessage: { required: 'City is required', type: 'City is required', minimum: 'City is required' } }),
   details: text({ min: 1, max: 4000, multiline: true, messages: { required: 'Details are required', minLength: 'Details are required' } }),
 })

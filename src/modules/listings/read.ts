@@ -16,17 +16,24 @@ const COLUMNS = `listings.id, listings.entry_id, listings.post_type, listings.sa
   listings.contact_value, listings.contact_name, listings.budget, listings.size, listings.location, listings.locality,
   listings.reference, listings.type_details, listings.details, listings.comments, listings.google_location_url,
   listings.status, listings.date, listings.owner_user_id, users.full_name as owner_name, listings.city_id,
-  cities.name as city_name, states.name as state_name, countries.name as country_name, listings.created_at, listings.updated_at`
+  cities.name as city_name, states.name as state_name, countries.name as country_name, listings.created_at, listings.updated_at,
+  listings.hot_event, listings.hot_at`
 const FROM = `from listings join users on users.id = listings.owner_user_id join cities on cities.id = listings.city_id
   join states on states.id = cities.state_id join countries on countries.id = states.country_id`
 
-type Row = Omit<Listing, 'is_editable' | 'created_at' | 'updated_at'> & { created_at: number; updated_at: number }
+type Row = Omit<Listing, 'is_editable' | 'created_at' | 'updated_at' | 'hotsheet'> & {
+  created_at: number
+  updated_at: number
+  hot_event: 'PRICE_CHANGED' | 'BACK_ON_MARKET' | null
+  hot_at: number | null
+}
 
-const toListing = (r: Row, v: Viewer): Listing => ({
+const toListing = ({ hot_event, hot_at, ...r }: Row, v: Viewer): Listing => ({
   ...r,
   is_editable: canEdit(v, { ownerUserId: r.owner_user_id, cityId: r.city_id }),
   created_at: new Date(r.created_at).toISOString(),
   updated_at: new Date(r.updated_at).toISOString(),
+  hotsheet: hot_event && hot_at !== null ? { event: hot_event, at: new Date(hot_at).toISOString() } : { event: 'NEW', at: new Date(r.created_at).toISOString() },
 })
 
 const rows = (db: Queryable, sql: string, params: Param[]) => db.all<Row>(sql, params)

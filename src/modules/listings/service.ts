@@ -185,6 +185,9 @@ export async function updateListing(ctx: AppContext, actor: Actor, id: number, b
   if (Object.keys(changes).length === 0) return before
   const now = Date.now()
   changes.updated_at = now
+  // The hotsheet (issue 17): a new budget, or a return to ACTIVE, is news.
+  if (changes.status === 'ACTIVE' && before.status !== 'ACTIVE') Object.assign(changes, { hot_event: 'BACK_ON_MARKET', hot_at: now })
+  else if (changes.budget !== undefined && changes.budget !== before.budget) Object.assign(changes, { hot_event: 'PRICE_CHANGED', hot_at: now })
   const updated = await ctx.db.tx(async (tx) => {
     const set = Object.keys(changes).map((c) => `${c} = ?`)
     const after = (await tx.run<Row>(`update listings set ${set.join(', ')} where id = ? returning ${ROW}`, [...Object.values(changes), id])).rows[0]!

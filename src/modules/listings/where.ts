@@ -146,6 +146,8 @@ export function filterWhere(f: ListingFilters): Clause {
     is('listings.date <= ?', f.date_to),
     f.min_budget !== undefined && f.min_budget > 0 ? is('listings.budget >= ?', f.min_budget) : null,
     is('listings.budget <= ?', f.max_budget),
+    // News since a moment (the hotsheet, issue 17): through listings_hot_idx, the same expression.
+    f.changed_since ? { sql: 'coalesce(listings.hot_at, listings.created_at) >= ?', params: [Date.parse(f.changed_since)] } : null,
     // Posted as a near-copy of another broker's ACTIVE listing (duplicate control, issue 17): the admins' filter.
     f.possible_duplicates ? { sql: 'listings.possible_duplicate_of is not null', params: [] } : null,
   )

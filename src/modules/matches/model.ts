@@ -58,8 +58,8 @@ export const Inbox = t.Object({
 })
 export type Inbox = typeof Inbox.static
 
-export const MatchIdParams = t.Object({ id: t.Integer({ minimum: 1 }) })
-export const CityIdParams = t.Object({ id: t.Integer({ minimum: 1 }) })
+export const MatchIdParams = t.Object({ id: t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) })
+export const CityIdParams = t.Object({ id: t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) })
 
 const toleranceMessage = `Tolerance must be a whole number from 0 to ${MAX_TOLERANCE}`
 export const ToleranceBody = t.Object({

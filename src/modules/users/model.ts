@@ -42,7 +42,7 @@ export const UserList = t.Object({
 })
 export type UserList = typeof UserList.static
 
-const optionalId = t.Optional(t.Integer({ minimum: 1 }))
+const optionalId = t.Optional(t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }))
 export const UserListQuery = t.Object({
   role: t.Optional(Role),
   search: t.Optional(text({ max: 200, messages: {}, description: 'Name, email or ID card number (case-insensitive, partial)' })),
@@ -96,4 +96,4 @@ export const ActivationBody = t.Object({
   reason: t.Optional(reason),
 })
 export const RejectQuery = t.Object({ reason: t.Optional(reason) })
-export const UserIdParams = t.Object({ id: t.Integer({ minimum: 1 }) })
+export const UserIdParams = t.Object({ id: t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) })
