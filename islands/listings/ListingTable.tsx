@@ -1,6 +1,7 @@
 import { columnVisibilityFeature, createColumnHelper, FlexRender, tableFeatures, useTable, type Cell, type ColumnDef, type Row } from '@tanstack/react-table'
 import { createContext, use, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react'
 import type { Listing } from '../../src/modules/listings/model'
+import { HotTag } from './HotTag'
 import { MatchCount } from '../matches/MatchCount'
 import { formatMoney, formatSize, listingCurrency, moneyWithCode } from '../../src/shared/currency'
 import {
@@ -53,6 +54,7 @@ function EntryId({ listing }: { listing: Listing }) {
     <div className="flex flex-col items-start gap-1">
       <span className="font-mono text-xs font-semibold whitespace-nowrap">{listing.entry_id}</span>
       {isOwn(env, listing) && <span className="badge badge-primary badge-xs whitespace-nowrap">{LISTING_TEXT.yourListing}</span>}
+      <HotTag listing={listing} />
       <MatchCount listing={listing} counts={env.matchCounts} onOpen={env.onShowMatches} />
     </div>
   )

@@ -143,6 +143,8 @@ describe('the broker dashboard', () => {
     await page.waitForFunction((id) => document.querySelector('table tbody tr')?.getAttribute('data-entry-id') === id, created)
     expect(await first.getAttribute('data-own')).toBe('true')
     expect(await first.textContent()).toContain('Your Listing')
+    // Posted just now: the hotsheet tags it New (issue 17).
+    expect(await first.locator('[data-hot="NEW"]').textContent()).toBe('New')
     expect(await first.textContent()).toContain('₹150,000')
     expect(await first.textContent()).toContain('2,400 sq ft')
     // The details cell is cut to one line, the whole text in its tooltip.
