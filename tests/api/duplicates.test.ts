@@ -131,6 +131,9 @@ describe('posting a near-copy', () => {
     const plain = await post(kiran, { ...flat, contact_value: '91234 56789', locality: 'Colaba', details: 'Studio near the sea' })
     expect(plain.status).toBe(201)
     const after = await (await h.request('/api/listings/?possible_duplicates=true', { headers: master.bearer })).json()
+    // false narrows nothing.
+    const all = await (await h.request('/api/listings/', { headers: master.bearer })).json()
+    expect((await (await h.request('/api/listings/?possible_duplicates=false', { headers: master.bearer })).json()).total).toBe(all.total)
     expect(after.total).toBe(before.total + 1)
     expect(after.listings.map((l: { id: number }) => l.id)).toContain(copy.body.id)
     expect(after.listings.map((l: { id: number }) => l.id)).not.toContain(plain.body.id)

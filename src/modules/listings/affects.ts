@@ -4,6 +4,7 @@ import type { Dialect } from '../../../db/sql'
 import type { ListingFilters } from './model'
 import { ftsQuery, inScope, listingScope, searchParts, type Viewer } from './where'
 import { textMatches } from './search-judge'
+import { fold, words } from './words'
 
 /** A listing as the change feed records it (migration 0011): its place, the filter fields and its searchable text. */
 type FeedListing = {
@@ -22,9 +23,8 @@ type FeedListing = {
   text: string
 }
 
-// Case and accents fold the way the search index's tokenizer folds them (unicode61, remove_diacritics 2), or further.
-const fold = (s: string) => s.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase()
-const words = (s: string) => fold(s).split(/[^\p{L}\p{N}]+/u).filter(Boolean)
+// `fold` and `words` (./words) fold case and accents the way the search index's tokenizer does (unicode61,
+// remove_diacritics 2), or further.
 const tokenCache = new WeakMap<FeedListing, string[]>()
 
 /** A search of single words (no "MUM-0001"): FTS5 judges it exactly on the feed's one-string text. */

@@ -3,6 +3,7 @@ import { contactKey } from '../../shared/contact-key'
 import type { DuplicatesAnswer } from './model'
 import { listingsByIds } from './read'
 import { allOf, visibleTo, type Viewer } from './where'
+import { words } from './words'
 
 /** What a draft is compared on: the fields of a new listing that say what it is. */
 export type Draft = {
@@ -32,19 +33,9 @@ const BUDGET_WITHIN = 0.1
 const SHOWN = 10
 const CANDIDATES = 500
 
-const words = (s: string) =>
-  new Set(
-    s
-      .normalize('NFKD')
-      .replace(/\p{M}/gu, '')
-      .toLowerCase()
-      .split(/[^\p{L}\p{N}]+/u)
-      .filter(Boolean),
-  )
-
 export function similarity(a: string, b: string): number {
-  const x = words(a)
-  const y = words(b)
+  const x = new Set(words(a))
+  const y = new Set(words(b))
   if (x.size === 0 || y.size === 0) return 0
   let shared = 0
   for (const w of x) if (y.has(w)) shared++

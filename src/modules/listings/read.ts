@@ -39,6 +39,12 @@ const toListing = ({ hot_event, hot_at, ...r }: Row, v: Viewer): Listing => ({
 const rows = (db: Queryable, sql: string, params: Param[]) => db.all<Row>(sql, params)
 const countOf = async (db: Queryable, sql: string, params: Param[]) => (await db.get<{ n: number }>(sql, params))!.n
 
+/**
+ * The filters that narrow the list: a value that is absent, empty or `false` (`possible_duplicates=false`) narrows
+ * nothing, and must not send a count past the kept totals to the rows.
+ */
+const usedFilters = (f: ListingFilters) => Object.entries(f).filter(([, value]) => value !== undefined && value !== '' && value !== false)
+
 /** Filters the counts tables can answer: everything but text search and budget (and property type by date). */
 const COUNTABLE = new Set(['country_id', 'state_id', 'city_id', 'post_type', 'sale_or_rent', 'status', 'location', 'property_type', 'date_from', 'date_to'])
 
@@ -49,7 +55,7 @@ const COUNTABLE = new Set(['country_id', 'state_id', 'city_id', 'post_type', 'sa
  * which only they see, to everyone's non-suspended ones.
  */
 async function countFromTotals(db: Queryable, v: Viewer, f: ListingFilters): Promise<number | null> {
-  const used = Object.entries(f).filter(([, value]) => value !== undefined && value !== '')
+  const used = usedFilters(f)
   if (!used.every(([k]) => COUNTABLE.has(k))) return null
   const dated = !!(f.date_from || f.date_to)
   const propertyType = f.property_type?.trim() || undefined
@@ -158,7 +164,7 @@ export function zoneCounts(db: Queryable, cache: SnapshotCache, v: Viewer, filte
   const { location: _zone, ...f } = filters
   return cache.adjustable(`zones|${scopeKey(v)}|${JSON.stringify(f)}`, db, async (db) => {
     // Seven totals when each is cheap: from the kept counts, or (a budget range) from the zone-and-budget index.
-    const budgetOnly = Object.entries(f).every(([k, value]) => value === undefined || value === '' || COUNTABLE.has(k) || k === 'min_budget' || k === 'max_budget')
+    const budgetOnly = usedFilters(f).every(([k]) => COUNTABLE.has(k) || k === 'min_budget' || k === 'max_budget')
     if (budgetOnly || (await countFromTotals(db, v, f)) !== null) {
       const zones: Record<string, number> = {}
       for (const z of LOCATION_ZONES) zones[z] = await countListings(db, cache, v, { ...f, location: z })
@@ -181,7 +187,7 @@ const ZONE_PLAN = new Set(['location', 'min_budget', 'max_budget', 'post_type', 
  * costlier. The total, known by now, decides (measured: 2.1 ms sorting 13,000 matches against 0.06 ms walking).
  */
 async function zoneIndex(db: Queryable, viewer: Viewer, f: ListingFilters, total: number, end: number): Promise<string> {
-  const used = Object.entries(f).filter(([, value]) => value !== undefined && value !== '')
+  const used = usedFilters(f)
   if (!f.location || (f.min_budget === undefined && f.max_budget === undefined) || !used.every(([k]) => ZONE_PLAN.has(k))) return ''
   const city = scopeCity(listingScope(viewer)) ?? 0
   const zone = await countOf(db, 'select coalesce(sum(n), 0) as n from listing_counts where city_id = ? and location = ?', [city, f.location])
@@ -200,7 +206,7 @@ const BLOCK_BITS = 10
  */
 async function deepPageStart(db: Queryable, v: Viewer, f: ListingFilters, offset: number): Promise<{ below: number; skip: number } | null> {
   if (offset < 1 << BLOCK_BITS) return null
-  const used = Object.entries(f).filter(([, value]) => value !== undefined && value !== '')
+  const used = usedFilters(f)
   if (!used.every(([k]) => k === 'city_id')) return null
   const scope = listingScope(v)
   if (scope.kind === 'none' || scope.kind === 'own' || (scope.kind === 'city' && f.city_id !== undefined && f.city_id !== scope.cityId)) return null
