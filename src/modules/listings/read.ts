@@ -1,7 +1,8 @@
 import { idsIn, indexedBy } from '../../../db/dialect'
 import type { Param, Queryable } from '../../../db/sql'
-import { LOCATION_ZONES, PAGE_SIZES } from '../../shared/constants'
-import { fieldError, notFound } from '../../platform/http/errors'
+import { LOCATION_ZONES } from '../../shared/constants'
+import { notFound } from '../../platform/http/errors'
+import { paging } from '../../platform/http/paging'
 import type { SnapshotCache } from '../../../db/snapshot-cache'
 import type { Listing, ListingFilters, ListingPage, ListingQuery, ZoneCounts } from './model'
 import { countAffectedBy, countDelta, ownListingsAffectedBy, pageAffectedBy, windowAfter, zonesAffectedBy, zonesAfter, type IdWindow } from './affects'
@@ -318,12 +319,10 @@ async function queryIds(db: Queryable, viewer: Viewer, filters: ListingFilters, 
 
 
 export async function listListings(db: Queryable, cache: SnapshotCache, viewer: Viewer, q: ListingQuery): Promise<ListingPage> {
-  const page = q.page ?? 1
-  const perPage = q.per_page ?? 50
-  if (!(PAGE_SIZES as readonly number[]).includes(perPage)) throw fieldError('per_page', 'per_page must be 10, 25, 50 or 100', 'query')
+  const { page, perPage, offset } = paging(q, 50)
   const { page: _p, per_page: _pp, ...filters } = q
   const total = await countListings(db, cache, viewer, filters)
-  const ids = await pageIds(db, cache, viewer, filters, total, perPage, (page - 1) * perPage)
+  const ids = await pageIds(db, cache, viewer, filters, total, perPage, offset)
   const byIds = idsIn(db.dialect, 'listings.id', ids)
   const found = ids.length ? await rows(db, `select ${COLUMNS} ${FROM} where ${byIds.sql} order by listings.id desc`, byIds.params) : []
   return { listings: found.map((r) => toListing(r, viewer)), total, total_pages: Math.ceil(total / perPage), page, per_page: perPage }

@@ -1,18 +1,10 @@
 import type { Db, Queryable } from '../../../db/sql'
-import { fieldError } from '../../platform/http/errors'
-import { PAGE_SIZES } from '../../shared/constants'
+import { paging } from '../../platform/http/paging'
 import { getListing, listingsByIds, visibleIds, type Viewer } from '../listings/read'
 import { countMatches, explain, findMatches, sourceOf, sourcesOf } from './find'
 import type { Inbox, InboxQuery, ListingMatches, MatchCounts, MatchesQuery } from './model'
 import { scoreMatch } from './rules'
 import { drainAnnouncements } from './service'
-
-function paging(q: { page?: number; per_page?: number }, perPageDefault: number) {
-  const perPage = q.per_page ?? perPageDefault
-  if (!(PAGE_SIZES as readonly number[]).includes(perPage)) throw fieldError('per_page', 'per_page must be 10, 25, 50 or 100', 'query')
-  const page = q.page ?? 1
-  return { page, perPage, offset: (page - 1) * perPage }
-}
 
 /**
  * The matches of one listing, best first, for anyone who may see it (404 otherwise). Only ACTIVE listings match, and
