@@ -52,6 +52,9 @@ export const cities = sqliteTable(
     newscoRegion: text('newsco_region'),
     /** How far over a requirement's budget an availability may ask and still match, in percent (0–30; issue 15). */
     matchTolerance: integer('match_tolerance').notNull().default(10),
+    /** How long a RENT and a SALE listing stays on the network after posting or renewal, in days (1–365; issue 17). */
+    rentDays: integer('rent_days').notNull().default(30),
+    saleDays: integer('sale_days').notNull().default(90),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -167,6 +170,12 @@ export const listings = sqliteTable(
      */
     hotEvent: text('hot_event', { enum: ['PRICE_CHANGED', 'BACK_ON_MARKET'] }),
     hotAt: integer('hot_at'),
+    /**
+     * When the listing leaves the network (epoch ms; issue 17): src/modules/listings/expiry.ts sets an ACTIVE or
+     * ON_HOLD listing EXPIRED at that moment, so every kept count, index and cache follows as for any status change.
+     * Null: never (rows written before expiry existed get one at the upgrade, migration 0029).
+     */
+    expiresAt: integer('expires_at'),
   },
   (t) => [
     uniqueIndex('listings_entry_id_unique').on(t.entryId),
@@ -189,6 +198,8 @@ export const listings = sqliteTable(
     index('listings_locality_idx').on(t.cityId, sql`lower(${t.locality})`, t.postType, t.saleOrRent, t.status),
     // `changed_since`: listings with news (posted, price changed, back on market) since a moment, newest news first.
     index('listings_hot_idx').on(sql`coalesce(${t.hotAt}, ${t.createdAt})`),
+    // The next listing to expire, and those due a reminder: only the ones that can still expire.
+    index('listings_expiry_idx').on(t.expiresAt).where(sql`${t.status} in ('ACTIVE', 'ON_HOLD')`),
     index('listings_possible_duplicate_idx').on(t.id, t.status, t.ownerUserId).where(sql`${t.possibleDuplicateOf} is not null`),
     // A zone newest first, budget at hand: a wide budget range in a zone finds its page in a few hundred entries
     // instead of sorting every match (read.ts picks between the two by the expected scan).
@@ -417,4 +428,58 @@ export const matchDigests = sqliteTable('match_digests', {
 export const matchQueue = sqliteTable('match_queue', {
   listingId: integer('listing_id').primaryKey(),
   queuedAt: integer('queued_at').notNull(),
+})
+
+/**
+ * The expiry reminders sent (issue 17): one per listing and expiry date, so a renewed listing is reminded again before
+ * its new date and never twice before the same one, whichever process sends it.
+ */
+export const listingReminders = sqliteTable('listing_reminders', {
+  listingId: integer('listing_id')
+    .primaryKey()
+    .references(() => listings.id, { onDelete: 'cascade' }),
+  expiresAt: integer('expires_at').notNull(),
+  sentAt: integer('sent_at').notNull(),
+})
+
+/**
+ * A user's visits to their dashboard (issue 17): `since` is where "new since your last visit" counts from, the end of
+ * the previous visit; `last` the latest request of this one. A visit ends after 30 minutes without one. Apart from
+ * `users`, so a visit does not count as a change of the user (session caches, the change feed).
+ */
+export const userVisits = sqliteTable('user_visits', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  lastAt: integer('last_at').notNull(),
+  sinceAt: integer('since_at').notNull(),
+})
+
+/** A broker's saved searches (issue 17): listing filters under a name, with what is new since it was last opened. */
+export const savedSearches = sqliteTable(
+  'saved_searches',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** The listing filters (SPEC section 3) as JSON, validated by the list's own schema. */
+    filters: text('filters').notNull(),
+    /** OFF, INSTANT (the event stream) or DAILY (one mail a day). */
+    alert: text('alert', { enum: ['OFF', 'INSTANT', 'DAILY'] }).notNull().default('OFF'),
+    /** When it was last opened (epoch ms): its new count is the news since. */
+    seenAt: integer('seen_at').notNull(),
+    /** When its last alert went out (epoch ms): a daily mail carries only what came after. */
+    alertedAt: integer('alerted_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('saved_searches_user_name_unique').on(t.userId, sql`lower(${t.name})`)],
+)
+
+/** Secrets the processes share (issue 17: the key that signs renew links), made once by the first that needs one. */
+export const appSecrets = sqliteTable('app_secrets', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
 })

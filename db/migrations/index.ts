@@ -29,6 +29,7 @@ import m25 from './0025_feed.sql' with { type: 'text' }
 import m26 from './0026_feed.sql' with { type: 'text' }
 import m27 from './0027_duplicates.sql' with { type: 'text' }
 import m28 from './0028_hotsheet.sql' with { type: 'text' }
+import m29 from './0029_expiry.sql' with { type: 'text' }
 
 export const migrationJournal = journal
 export const migrationFiles: Record<string, string> = {
@@ -61,4 +62,5 @@ export const migrationFiles: Record<string, string> = {
   '0026_feed': m26,
   '0027_duplicates': m27,
   '0028_hotsheet': m28,
+  '0029_expiry': m29,
 }

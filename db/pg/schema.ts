@@ -55,6 +55,8 @@ export const cities = pgTable(
     name: text('name').notNull(),
     newscoRegion: text('newsco_region'),
     matchTolerance: integer('match_tolerance').notNull().default(10),
+    rentDays: integer('rent_days').notNull().default(30),
+    saleDays: integer('sale_days').notNull().default(90),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -155,6 +157,8 @@ export const listings = pgTable(
     /** The hotsheet's latest news after creation and when (issue 17; db/schema.ts says more). */
     hotEvent: text('hot_event'),
     hotAt: ms('hot_at'),
+    /** When the listing leaves the network (issue 17; db/schema.ts says more). */
+    expiresAt: ms('expires_at'),
   },
   (t) => [
     uniqueIndex('listings_entry_id_unique').on(t.entryId),
@@ -172,6 +176,7 @@ export const listings = pgTable(
     index('listings_contact_idx').on(t.cityId, t.contactKey, t.postType, t.saleOrRent, t.status),
     index('listings_locality_idx').on(t.cityId, sql`lower(${t.locality})`, t.postType, t.saleOrRent, t.status),
     index('listings_hot_idx').on(sql`coalesce(${t.hotAt}, ${t.createdAt})`),
+    index('listings_expiry_idx').on(t.expiresAt).where(sql`${t.status} in ('ACTIVE', 'ON_HOLD')`),
     index('listings_possible_duplicate_idx').on(t.id, t.status, t.ownerUserId).where(sql`${t.possibleDuplicateOf} is not null`),
     index('listings_location_id_idx').on(t.location, t.id, t.budget, t.status, t.ownerUserId),
     index('listings_date_idx').on(t.date, t.id, t.status, t.ownerUserId, t.postType),
@@ -355,4 +360,44 @@ export const documents = pgTable('documents', {
   mime: text('mime').notNull(),
   bytes: bytea('bytes').notNull(),
   createdAt: ms('created_at').notNull(),
+})
+
+// Issue 17: expiry reminders, dashboard visits, saved searches and shared secrets (db/schema.ts says more).
+export const listingReminders = pgTable('listing_reminders', {
+  listingId: key('listing_id')
+    .primaryKey()
+    .references(() => listings.id, { onDelete: 'cascade' }),
+  expiresAt: ms('expires_at').notNull(),
+  sentAt: ms('sent_at').notNull(),
+})
+
+export const userVisits = pgTable('user_visits', {
+  userId: key('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  lastAt: ms('last_at').notNull(),
+  sinceAt: ms('since_at').notNull(),
+})
+
+export const savedSearches = pgTable(
+  'saved_searches',
+  {
+    id: id(),
+    userId: key('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    filters: text('filters').notNull(),
+    alert: text('alert').notNull().default('OFF'),
+    seenAt: ms('seen_at').notNull(),
+    alertedAt: ms('alerted_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('saved_searches_user_name_unique').on(t.userId, sql`lower(${t.name})`)],
+)
+
+export const appSecrets = pgTable('app_secrets', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
 })

@@ -10,6 +10,7 @@ import m6 from './0006_feed_xid.sql' with { type: 'text' }
 import m7 from './0007_feed.sql' with { type: 'text' }
 import m8 from './0008_duplicates.sql' with { type: 'text' }
 import m9 from './0009_hotsheet.sql' with { type: 'text' }
+import m10 from './0010_expiry.sql' with { type: 'text' }
 
 export const migrationJournal = journal
 export const migrationFiles: Record<string, string> = {
@@ -23,4 +24,5 @@ export const migrationFiles: Record<string, string> = {
   '0007_feed': m7,
   '0008_duplicates': m8,
   '0009_hotsheet': m9,
+  '0010_expiry': m10,
 }
