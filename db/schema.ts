@@ -342,7 +342,8 @@ export const listingDayCounts = sqliteTable(
 )
 
 /**
- * How many listings each block of 1,024 ids holds (`block` = id >> 10), suspended apart, per city and under city 0 for
+ * How many listings each block of 1,024 ids holds (`block` = id >> 10), by class (`suspended`: 0 shown, 1 suspended,
+ * 2 expired), per city and under city 0 for
  * the network: a deep page (offset 50,000) finds its block by summing a few dozen rows, then walks less than one block,
  * instead of stepping over 50,000 listings (docs/decisions/007-kept-counts.md).
  */

@@ -49,6 +49,8 @@ const stopDigests = worker ? null : startMatchDigests(ctx)
 // Matches are announced by the process that took the write, right after answering it; the primary also sweeps what a
 // stopped process left queued.
 if (!worker) ctx.announcer.sweep(2000)
+// Listings expire at their end in whichever process is awake first (each looks at the database now and every minute).
+ctx.expiry.start()
 const app = createApp(ctx)
 const shared = worker || config.workers > 1
 
@@ -102,6 +104,7 @@ async function shutdown(signal: string) {
   ctx.matchEvents.close()
   stopDigests?.()
   ctx.announcer.close()
+  ctx.expiry.close()
   await Promise.all([server!.stop(false), workers?.stop()])
   await ctx.mail.close()
   await checkpointer?.stop()

@@ -30,6 +30,7 @@ import m26 from './0026_feed.sql' with { type: 'text' }
 import m27 from './0027_duplicates.sql' with { type: 'text' }
 import m28 from './0028_hotsheet.sql' with { type: 'text' }
 import m29 from './0029_expiry.sql' with { type: 'text' }
+import m30 from './0030_derived.sql' with { type: 'text' }
 
 export const migrationJournal = journal
 export const migrationFiles: Record<string, string> = {
@@ -63,4 +64,5 @@ export const migrationFiles: Record<string, string> = {
   '0027_duplicates': m27,
   '0028_hotsheet': m28,
   '0029_expiry': m29,
+  '0030_derived': m30,
 }

@@ -15,6 +15,7 @@ import { LOCATION_ZONES, type ListingStatus, type PostType, type SaleOrRent } fr
 import { DEFAULT_ADMIN_EMAIL } from '../../src/config'
 import {
   COMMENTS,
+  demoExpiry,
   describe,
   GENERIC_LOCALITIES,
   LOCALITIES,
@@ -353,8 +354,8 @@ export function seedBench(db: Database, opts: BenchSeedOptions): BenchSeedResult
 
       const insListing = sqlite.prepare(
         'INSERT INTO listings (id, entry_id, post_type, sale_or_rent, property_type, contact_value, contact_name, budget, size, location, locality, ' +
-          'reference, type_details, details, comments, google_location_url, status, date, owner_user_id, city_id, created_at, updated_at) ' +
-          'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+          'reference, type_details, details, comments, google_location_url, status, date, owner_user_id, city_id, created_at, updated_at, expires_at) ' +
+          'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
       )
       const step = Math.max(1, Math.min(100_000, Math.ceil(opts.listings / 10)))
       const t0 = performance.now()
@@ -394,6 +395,7 @@ export function seedBench(db: Database, opts: BenchSeedOptions): BenchSeedResult
           owner.city.id,
           createdAt,
           updatedAt,
+          demoExpiry(id, saleOrRent, now),
         )
         if ((i + 1) % step === 0 || i + 1 === opts.listings) {
           const s = (performance.now() - t0) / 1000
@@ -440,7 +442,7 @@ export function seedBench(db: Database, opts: BenchSeedOptions): BenchSeedResult
           )
         for (const city of ['city_id', '0'])
           sqlite.exec(
-            `INSERT INTO listing_id_blocks (city_id, block, suspended, n) SELECT ${city}, id >> 10, status = 'SUSPENDED', count(*) FROM listings ` +
+            `INSERT INTO listing_id_blocks (city_id, block, suspended, n) SELECT ${city}, id >> 10, CASE status WHEN 'SUSPENDED' THEN 1 WHEN 'EXPIRED' THEN 2 ELSE 0 END, count(*) FROM listings ` +
               `WHERE id >= ${firstId} GROUP BY 1, 2, 3 ON CONFLICT DO UPDATE SET n = n + excluded.n`,
           )
         sqlite.exec(

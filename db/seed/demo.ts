@@ -1,6 +1,6 @@
 import type { Param, Queryable } from '../sql'
 import { formatEntryId } from '../../src/modules/listings/entry-id'
-import { LOCATION_ZONES, type ListingStatus, type PostType, type RegistrationStatus, type SaleOrRent } from '../../src/shared/constants'
+import { EXPIRY_DAYS, LOCATION_ZONES, type ListingStatus, type PostType, type RegistrationStatus, type SaleOrRent } from '../../src/shared/constants'
 import { DEMO_GEOGRAPHY } from './geography'
 
 // The demo data, written through the data layer in its portable SQL (docs/decisions/012-async-data-layer.md): the same
@@ -411,10 +411,18 @@ async function insertListings(db: Queryable, rand: Rand, p: { count: number; now
       city_id: owner.cityId,
       created_at: createdAt,
       updated_at: updatedAt,
+      expires_at: demoExpiry(id, saleOrRent, p.now),
     }
   })
   await insertRows(db, 'listings', rows)
 }
+
+/**
+ * When a demo listing leaves the network: spread over its deal's default stay from now (issue 17), by id rather than by
+ * the random draws, so the rest of the demo stays as it was. Some end within days, so reminders and expiry show soon.
+ */
+export const demoExpiry = (id: number, deal: SaleOrRent, now: number) =>
+  now + 3_600_000 + ((id * 2_654_435_761) % ((deal === 'RENT' ? EXPIRY_DAYS.RENT : EXPIRY_DAYS.SALE) * 24)) * 3_600_000
 
 /** One sentence in a broker's voice: what is on offer, or what the client wants. */
 export function describe(rand: Rand, postType: PostType, saleOrRent: SaleOrRent, kind: PropertyKind, locality: string): string {

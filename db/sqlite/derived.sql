@@ -1,9 +1,9 @@
 -- What SQLite keeps by triggers from listings and cities, in the writer's own transaction, so that every writer (the
 -- app, seeds, imports, an operator's sqlite3) keeps it the same way: the kept counts (docs/decisions/007-kept-counts.md)
 -- and the inbox's live flag (docs/decisions/010-matching.md). Migrations 0003-0018 built these piece by piece; this is
--- their current definition, once. The newest migration named derived (db/migrations/0023_derived.sql at first) is this
--- file word for word: a change here is a new one, `bunx drizzle-kit generate --custom --name derived` filled with this
--- file (docs/decisions/014-derived-data-files.md). The tables are in db/schema.ts; PostgreSQL's: db/pg/derived.sql.
+-- their current definition, once. The newest migration named derived (0023_derived at first; 0030_derived adds expired
+-- listings' class to the id blocks) is this file word for word: a change here is a new one, `bunx drizzle-kit generate
+-- --custom --name derived` filled with this file (docs/decisions/014-derived-data-files.md). The tables are in db/schema.ts; PostgreSQL's: db/pg/derived.sql.
 --
 -- A count takes 1 from the key of a listing's old row and adds 1 to its new row's, under the listing's city and under
 -- the network (city 0). A key whose n falls to 0 stays.
@@ -92,12 +92,13 @@ CREATE TRIGGER `analytics_counts_after_update` AFTER UPDATE OF date, city_id, po
   INSERT INTO `owner_listing_counts` (owner_user_id, city_id, n) VALUES (new.owner_user_id, new.city_id, 1) ON CONFLICT DO UPDATE SET n = n + 1;
 END;
 --> statement-breakpoint
--- Listings per block of 1,024 ids, suspended apart: where a deep page starts.
+-- Listings per block of 1,024 ids, by class (the column `suspended`): 0 shown, 1 suspended, 2 expired (issue 17). Where a
+-- deep page starts.
 DROP TRIGGER IF EXISTS `listing_id_blocks_after_insert`;
 --> statement-breakpoint
 CREATE TRIGGER `listing_id_blocks_after_insert` AFTER INSERT ON `listings` BEGIN
   INSERT INTO `listing_id_blocks` (city_id, block, suspended, n)
-    VALUES (new.city_id, new.id >> 10, new.status = 'SUSPENDED', 1), (0, new.id >> 10, new.status = 'SUSPENDED', 1)
+    VALUES (new.city_id, new.id >> 10, CASE new.status WHEN 'SUSPENDED' THEN 1 WHEN 'EXPIRED' THEN 2 ELSE 0 END, 1), (0, new.id >> 10, CASE new.status WHEN 'SUSPENDED' THEN 1 WHEN 'EXPIRED' THEN 2 ELSE 0 END, 1)
     ON CONFLICT DO UPDATE SET n = n + 1;
 END;
 --> statement-breakpoint
@@ -105,17 +106,17 @@ DROP TRIGGER IF EXISTS `listing_id_blocks_after_delete`;
 --> statement-breakpoint
 CREATE TRIGGER `listing_id_blocks_after_delete` AFTER DELETE ON `listings` BEGIN
   UPDATE `listing_id_blocks` SET n = n - 1
-    WHERE city_id IN (old.city_id, 0) AND block = old.id >> 10 AND suspended = (old.status = 'SUSPENDED');
+    WHERE city_id IN (old.city_id, 0) AND block = old.id >> 10 AND suspended = (CASE old.status WHEN 'SUSPENDED' THEN 1 WHEN 'EXPIRED' THEN 2 ELSE 0 END);
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `listing_id_blocks_after_update`;
 --> statement-breakpoint
 CREATE TRIGGER `listing_id_blocks_after_update` AFTER UPDATE OF city_id, status ON `listings`
-  WHEN old.city_id <> new.city_id OR (old.status = 'SUSPENDED') <> (new.status = 'SUSPENDED') BEGIN
+  WHEN old.city_id <> new.city_id OR (CASE old.status WHEN 'SUSPENDED' THEN 1 WHEN 'EXPIRED' THEN 2 ELSE 0 END) <> (CASE new.status WHEN 'SUSPENDED' THEN 1 WHEN 'EXPIRED' THEN 2 ELSE 0 END) BEGIN
   UPDATE `listing_id_blocks` SET n = n - 1
-    WHERE city_id IN (old.city_id, 0) AND block = old.id >> 10 AND suspended = (old.status = 'SUSPENDED');
+    WHERE city_id IN (old.city_id, 0) AND block = old.id >> 10 AND suspended = (CASE old.status WHEN 'SUSPENDED' THEN 1 WHEN 'EXPIRED' THEN 2 ELSE 0 END);
   INSERT INTO `listing_id_blocks` (city_id, block, suspended, n)
-    VALUES (new.city_id, new.id >> 10, new.status = 'SUSPENDED', 1), (0, new.id >> 10, new.status = 'SUSPENDED', 1)
+    VALUES (new.city_id, new.id >> 10, CASE new.status WHEN 'SUSPENDED' THEN 1 WHEN 'EXPIRED' THEN 2 ELSE 0 END, 1), (0, new.id >> 10, CASE new.status WHEN 'SUSPENDED' THEN 1 WHEN 'EXPIRED' THEN 2 ELSE 0 END, 1)
     ON CONFLICT DO UPDATE SET n = n + 1;
 END;
 --> statement-breakpoint

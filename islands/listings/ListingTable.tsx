@@ -5,6 +5,7 @@ import { HotTag } from './HotTag'
 import { MatchCount } from '../matches/MatchCount'
 import { formatMoney, formatSize, listingCurrency, moneyWithCode } from '../../src/shared/currency'
 import {
+  formatExpiry,
   formatListingDate,
   LISTING_TEXT,
   postTypeBadgeClass,
@@ -134,6 +135,8 @@ export const LISTING_COLUMNS = {
     header: 'Status',
     cell: ({ row }) => <span className={`badge badge-sm whitespace-nowrap ${statusBadgeClass(row.original.status)}`}>{STATUS_LABELS[row.original.status]}</span>,
   }),
+  /** When the listing leaves the network (issue 17): the day, in UTC as every date here. */
+  expires: listingColumn.accessor('expires_at', { header: 'Expires', cell: ({ getValue }) => <span className="whitespace-nowrap">{formatExpiry(getValue())}</span> }),
   /** The screen's `actions(listing)`; nothing when it has none. */
   actions: listingColumn.display({ id: 'actions', header: 'Actions', cell: ({ row }) => <RowActions listing={row.original} /> }),
 } satisfies Record<string, ListingColumnDef>
@@ -145,7 +148,7 @@ function RowActions({ listing }: { listing: Listing }) {
 }
 
 const C = LISTING_COLUMNS
-/** The broker dashboard's 14 columns (SPEC "Broker dashboard"); the admin grid shows the same set. */
+/** The broker dashboard's 14 columns (SPEC "Broker dashboard") and Expires (issue 17); the admin grid shows the same set. */
 export const BROKER_COLUMNS: ListingColumnDef[] = [
   C.entryId,
   C.type,
@@ -160,10 +163,11 @@ export const BROKER_COLUMNS: ListingColumnDef[] = [
   C.broker,
   C.reference,
   C.details,
+  C.expires,
   C.actions,
 ]
-/** My Listings' 9 columns (SPEC "My Listings"). */
-export const MY_LISTINGS_COLUMNS: ListingColumnDef[] = [C.entryId, C.status, C.type, C.date, C.propertyType, C.budget, C.location, C.details, C.actions]
+/** My Listings' 9 columns (SPEC "My Listings"), and when each expires (issue 17). */
+export const MY_LISTINGS_COLUMNS: ListingColumnDef[] = [C.entryId, C.status, C.type, C.date, C.propertyType, C.budget, C.location, C.details, C.expires, C.actions]
 
 const columnId = (c: ListingColumnDef) => (c.id ?? (c as { accessorKey?: string }).accessorKey) as string
 const BY_ID: Record<string, ListingColumnDef> = Object.fromEntries(Object.values(LISTING_COLUMNS).map((c) => [columnId(c), c]))
@@ -198,6 +202,7 @@ const FIT: Record<string, { width: number; rank: number }> = {
   contact_name: { width: 15, rank: 7 },
   reference: { width: 9, rank: 8 },
   details: { width: 13, rank: 9 },
+  expires_at: { width: 6.75, rank: 5 },
 }
 const DEFAULT_FIT = { width: 8, rank: 10 }
 

@@ -8,7 +8,7 @@ import { fetchJson, sendJson } from '../shared/query'
 import { toast } from '../shared/toast'
 import { userCurrency } from '../../src/shared/currency'
 import { DeleteListingDialog } from './DeleteListingDialog'
-import { invalidateListingQueries, LISTING_TEXT, listingErrorMessage, STATUS_LABELS, type ListingViewer } from './listing-format'
+import { formatExpiry, invalidateListingQueries, LISTING_TEXT, listingErrorMessage, STATUS_LABELS, type ListingViewer } from './listing-format'
 import { ListingDetailsDialog } from './ListingDetailsDialog'
 import { ListingFormDialog } from './ListingFormDialog'
 import { CARD_FIELDS, ListingTable, MY_LISTINGS_COLUMNS, RowMenu, type RowMenuItem } from './ListingTable'
@@ -26,8 +26,11 @@ export type MyListingsIslandProps = {
 }
 
 export const MY_LISTINGS_URL = '/api/listings/my'
-const FILTER_STATUSES = ['ACTIVE', 'SUSPENDED', 'CLOSED'] as const satisfies readonly ListingStatus[]
+const FILTER_STATUSES = ['ACTIVE', 'SUSPENDED', 'CLOSED', 'EXPIRED'] as const satisfies readonly ListingStatus[]
 type StatusFilter = '' | (typeof FILTER_STATUSES)[number]
+
+/** What may be renewed (issue 17): an expired listing, or one still on offer, early. */
+const RENEWABLE: ReadonlySet<ListingStatus> = new Set(['ACTIVE', 'ON_HOLD', 'EXPIRED'])
 
 /** A card of one's own listing does not name its broker. */
 const MY_CARD_FIELDS = CARD_FIELDS.filter((f) => f !== 'owner_name')
@@ -41,7 +44,7 @@ export function matchesSearch(l: Listing, search: string): boolean {
 
 /** Counts by status for the cards and the status filter. */
 export function countByStatus(listings: Listing[]) {
-  const counts = { total: listings.length, ACTIVE: 0, SUSPENDED: 0, CLOSED: 0, ON_HOLD: 0 }
+  const counts = { total: listings.length, ACTIVE: 0, SUSPENDED: 0, CLOSED: 0, ON_HOLD: 0, EXPIRED: 0 }
   for (const l of listings) counts[l.status]++
   return counts
 }
@@ -81,9 +84,16 @@ export default function MyListings({ user, initial, rules }: MyListingsIslandPro
     onError: (err) => toast.error(listingErrorMessage(err, LISTING_TEXT.my.statusFailed)),
   })
 
-  /** Edit, Suspend (from ACTIVE) or Reactivate (from SUSPENDED), Delete: SPEC section 4. */
+  const renew = useMutation({
+    mutationFn: (listing: Listing) => sendJson<{ listing: Listing }>(`/api/listings/${listing.id}/renew`, 'POST', {}),
+    onSuccess: ({ listing }) => (toast.success(`${listing.entry_id} renewed until ${formatExpiry(listing.expires_at)}`), refreshAll()),
+    onError: (err) => toast.error(listingErrorMessage(err, LISTING_TEXT.my.renewFailed)),
+  })
+
+  /** Edit, Renew (issue 17), Suspend (from ACTIVE) or Reactivate (from SUSPENDED), Delete: SPEC section 4. */
   const menuItems = (l: Listing): RowMenuItem[] => {
     const items: RowMenuItem[] = [{ label: 'Edit', onSelect: () => setForm({ listing: l }) }]
+    if (RENEWABLE.has(l.status)) items.push({ label: 'Renew', tone: 'success', onSelect: () => renew.mutate(l) })
     if (l.status === 'ACTIVE') items.push({ label: 'Suspend', onSelect: () => changeStatus.mutate({ listing: l, to: 'SUSPENDED' }) })
     if (l.status === 'SUSPENDED') items.push({ label: 'Reactivate', tone: 'success', onSelect: () => changeStatus.mutate({ listing: l, to: 'ACTIVE' }) })
     items.push({ label: 'Delete', tone: 'error', onSelect: () => setDeleting(l) })
@@ -95,6 +105,7 @@ export default function MyListings({ user, initial, rules }: MyListingsIslandPro
     { label: 'Active', value: counts.ACTIVE, tone: 'text-success' },
     { label: 'Suspended', value: counts.SUSPENDED, tone: 'text-error' },
     { label: 'Closed', value: counts.CLOSED, tone: 'text-base-content/70' },
+    { label: 'Expired', value: counts.EXPIRED, tone: 'text-warning' },
   ]
 
   return (
@@ -109,9 +120,9 @@ export default function MyListings({ user, initial, rules }: MyListingsIslandPro
         </button>
       </div>
 
-      <div className={STATS_LAYOUT.fourInARow} aria-label="My listing counts">
+      <div className={STATS_LAYOUT.fiveInARow} aria-label="My listing counts">
         {cards.map((c) => (
-          <div key={c.label} className={STATS_LAYOUT.stat.fourInARow} data-count={c.label}>
+          <div key={c.label} className={STATS_LAYOUT.stat.fiveInARow} data-count={c.label}>
             <div className="stat-title max-sm:text-[0.6875rem]">{c.label}</div>
             <div className={`${STATS_LAYOUT.value} ${c.tone}`}>{c.value.toLocaleString('en-US')}</div>
           </div>
@@ -153,7 +164,7 @@ export default function MyListings({ user, initial, rules }: MyListingsIslandPro
             columns={MY_LISTINGS_COLUMNS}
             viewerId={user.id}
             scrollClassName="max-h-[700px] overflow-auto"
-            rowTone={(l) => (l.status === 'SUSPENDED' ? 'error' : undefined)}
+            rowTone={(l) => (l.status === 'SUSPENDED' || l.status === 'EXPIRED' ? 'error' : undefined)}
             cardFields={MY_CARD_FIELDS}
             storageKey="my-listings"
             actions={(l) => <RowMenu label={`Actions for ${l.entry_id}`} items={menuItems(l)} />}
@@ -175,6 +186,11 @@ export default function MyListings({ user, initial, rules }: MyListingsIslandPro
               <button type="button" className="btn btn-outline" onClick={() => (details.close(), setForm({ listing: viewing }))}>
                 Edit
               </button>
+              {RENEWABLE.has(viewing.status) && (
+                <button type="button" className="btn btn-outline btn-success" onClick={() => (details.close(), renew.mutate(viewing))}>
+                  Renew
+                </button>
+              )}
               {viewing.status === 'ACTIVE' && (
                 <button type="button" className="btn btn-outline" onClick={() => (details.close(), changeStatus.mutate({ listing: viewing, to: 'SUSPENDED' }))}>
                   Suspend

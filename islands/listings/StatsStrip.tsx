@@ -20,8 +20,8 @@ const CARDS: { key: Exclude<keyof DashboardStats, 'scope'>; label: string; tone:
 export const STATS_LAYOUT = {
   twoByTwo:
     'stats w-full bg-base-100 shadow-sm max-sm:grid max-sm:grid-flow-row max-sm:grid-cols-2 max-sm:[&>.stat:nth-child(2n)]:border-e-0 max-sm:[&>.stat:nth-child(-n+2)]:border-b max-sm:[&>.stat:nth-child(-n+2)]:border-dashed max-sm:[&>.stat:nth-child(-n+2)]:border-base-content/10',
-  fourInARow: 'stats w-full bg-base-100 shadow-sm max-sm:grid max-sm:grid-flow-row max-sm:grid-cols-4',
-  stat: { twoByTwo: 'stat max-sm:px-4 max-sm:py-2', fourInARow: 'stat max-sm:px-2.5 max-sm:py-2' },
+  fiveInARow: 'stats w-full bg-base-100 shadow-sm max-sm:grid max-sm:grid-flow-row max-sm:grid-cols-5',
+  stat: { twoByTwo: 'stat max-sm:px-4 max-sm:py-2', fiveInARow: 'stat max-sm:px-1.5 max-sm:py-2' },
   value: 'stat-value text-xl sm:text-3xl',
 } as const
 

@@ -37,12 +37,13 @@ export const LISTING_TEXT = {
     updateFailed: 'Failed to update listing',
     deleteFailed: 'Failed to delete listing',
     statusFailed: 'Failed to update listing status',
+    renewFailed: 'Failed to renew listing',
   },
 } as const
 
-export const STATUS_LABELS: Record<ListingStatus, string> = { ACTIVE: 'Active', ON_HOLD: 'On Hold', CLOSED: 'Closed', SUSPENDED: 'Suspended' }
-const STATUS_BADGES: Record<ListingStatus, string> = { ACTIVE: 'badge-success', ON_HOLD: 'badge-warning', CLOSED: 'badge-ghost', SUSPENDED: 'badge-error' }
-/** The daisyUI badge class of a status: green active, amber on hold, grey closed, red suspended. */
+export const STATUS_LABELS: Record<ListingStatus, string> = { ACTIVE: 'Active', ON_HOLD: 'On Hold', CLOSED: 'Closed', SUSPENDED: 'Suspended', EXPIRED: 'Expired' }
+const STATUS_BADGES: Record<ListingStatus, string> = { ACTIVE: 'badge-success', ON_HOLD: 'badge-warning', CLOSED: 'badge-ghost', SUSPENDED: 'badge-error', EXPIRED: 'badge-neutral' }
+/** The daisyUI badge class of a status: green active, amber on hold, grey closed, red suspended, dark expired. */
 export const statusBadgeClass = (status: ListingStatus) => STATUS_BADGES[status]
 
 export const postTypeLabel = (postType: Listing['post_type']) => POST_TYPE_LABELS[postType]
@@ -72,6 +73,9 @@ export function formatListingDate(date: string): string {
   const d = new Date(`${date.slice(0, 10)}T00:00:00Z`)
   return Number.isNaN(d.getTime()) ? date : DAY.format(d)
 }
+
+/** When a listing leaves the network, as a day ('Dec 21, 2026'), or a dash when it never does. */
+export const formatExpiry = (expiresAt: string | null) => (expiresAt ? formatListingDate(expiresAt) : '—')
 
 /** 'Pune, Maharashtra'. */
 export const listingPlace = (l: Pick<Listing, 'city_name' | 'state_name'>) => [l.city_name, l.state_name].filter(Boolean).join(', ')

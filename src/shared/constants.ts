@@ -18,8 +18,18 @@ export const POST_TYPE_LABELS: Record<PostType, string> = { REQ: 'Requirement', 
 export const SALE_OR_RENT = ['SALE', 'RENT'] as const
 export type SaleOrRent = (typeof SALE_OR_RENT)[number]
 
-export const LISTING_STATUSES = ['ACTIVE', 'CLOSED', 'ON_HOLD', 'SUSPENDED'] as const
+/** EXPIRED (issue 17) is set by the clock when a listing's `expires_at` passes, never by hand; renewing ends it. */
+export const LISTING_STATUSES = ['ACTIVE', 'CLOSED', 'ON_HOLD', 'SUSPENDED', 'EXPIRED'] as const
 export type ListingStatus = (typeof LISTING_STATUSES)[number]
+
+/** The statuses a listing can expire from: an ACTIVE or ON_HOLD listing whose `expires_at` has passed becomes EXPIRED. */
+export const EXPIRING_STATUSES = ['ACTIVE', 'ON_HOLD'] as const
+
+/** How long a listing stays on the network after posting or renewal, by default and within a city's setting (issue 17). */
+export const EXPIRY_DAYS = { RENT: 30, SALE: 90, min: 1, max: 365 } as const
+
+/** An owner is reminded this long before their listing expires (issue 17). */
+export const EXPIRY_REMINDER_MS = 3 * 24 * 3600 * 1000
 
 export const LOCATION_ZONES = ['North', 'East', 'West', 'South', 'Central', 'Outskirts'] as const
 export type LocationZone = (typeof LOCATION_ZONES)[number]

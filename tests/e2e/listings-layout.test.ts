@@ -93,7 +93,7 @@ describe('on a 390 x 844 phone', () => {
       expect(text).toContain(entryId)
       expect(text).toContain(row.postType === 'REQ' ? 'Requirement' : 'Availability')
       expect(text).toContain(row.saleOrRent === 'SALE' ? 'Sale' : 'Rent')
-      expect(text).toContain({ ACTIVE: 'Active', CLOSED: 'Closed', ON_HOLD: 'On Hold', SUSPENDED: 'Suspended' }[row.status])
+      expect(text).toContain({ ACTIVE: 'Active', CLOSED: 'Closed', ON_HOLD: 'On Hold', SUSPENDED: 'Suspended', EXPIRED: 'Expired' }[row.status])
       expect(text).toContain(row.propertyType)
       if (row.budget !== null) expect(text).toContain(Math.round(row.budget).toLocaleString('en-US'))
       if (row.size !== null) expect(text).toContain(`${row.size.toLocaleString('en-US')} sq ft`)

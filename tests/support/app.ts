@@ -65,6 +65,7 @@ export async function createTestApp(env: Record<string, string> = {}, overrides:
       request: (path, init) => app.handle(new Request(`http://localhost${path}`, init)),
       mailIdle: () => ctx.mail.idle(),
       close: async () => {
+        ctx.expiry.close()
         await ctx.mail.close()
         await source.close()
         rmSync(dataDir, { recursive: true, force: true })

@@ -16,7 +16,7 @@ export const KEPT: Record<string, Record<string, string>> = {
   listing_daily_counts: { date: 'date', city_id: 'city_id', post_type: 'post_type' },
   owner_listing_counts: { owner_user_id: 'owner_user_id', city_id: 'city_id' },
   listing_day_counts: { city_id: 'city_id', date: 'date', post_type: 'post_type', sale_or_rent: 'sale_or_rent', status: 'status', location: "coalesce(location, '')" },
-  listing_id_blocks: { city_id: 'city_id', block: 'id >> 10', suspended: "case when status = 'SUSPENDED' then 1 else 0 end" },
+  listing_id_blocks: { city_id: 'city_id', block: 'id >> 10', suspended: "case status when 'SUSPENDED' then 1 when 'EXPIRED' then 2 else 0 end" },
 }
 const WITHOUT_NETWORK = new Set(['owner_listing_counts'])
 

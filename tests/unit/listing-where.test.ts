@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { SQLiteSyncDialect } from 'drizzle-orm/sqlite-core'
-import { allOf, asDrizzle, filterWhere, visibleTo } from '../../src/modules/listings/where'
+import { allOf, asDrizzle, filterWhere, narrowWhere, visibleTo } from '../../src/modules/listings/where'
 
 describe('listing clauses', () => {
   test('a combined clause keeps each part whole: a broker’s "or" never escapes into the rest', () => {
@@ -13,11 +13,15 @@ describe('listing clauses', () => {
     expect(q.params).toEqual([7])
   })
 
-  test('no filter is "true"; empty values are no filter; a city beats its state and country', () => {
-    expect(allOf(visibleTo({ id: 1, role: 'MASTER_ADMIN', cityId: null }), filterWhere({}))).toEqual({ sql: 'true', params: [] })
-    expect(filterWhere({ property_type: '', status: undefined })).toEqual({ sql: 'true', params: [] })
+  test('no filter hides only expired listings; empty values are no filter; a city beats its state and country', () => {
+    const shown = { sql: "(listings.status <> 'EXPIRED')", params: [] }
+    expect(visibleTo({ id: 1, role: 'MASTER_ADMIN', cityId: null })).toBeNull()
+    expect(filterWhere({})).toEqual(shown)
+    expect(filterWhere({ property_type: '', status: undefined })).toEqual(shown)
+    expect(narrowWhere({ property_type: '', status: undefined })).toEqual({ sql: 'true', params: [] })
+    expect(filterWhere({ status: 'EXPIRED' })).toEqual({ sql: '(listings.status = ?)', params: ['EXPIRED'] })
     const f = filterWhere({ city_id: 4, state_id: 2, country_id: 1, min_budget: 0, max_budget: 10 })
-    expect(f).toEqual({ sql: '(listings.city_id = ?) and (listings.budget <= ?)', params: [4, 10] })
+    expect(f).toEqual({ sql: "(listings.city_id = ?) and (listings.budget <= ?) and (listings.status <> 'EXPIRED')", params: [4, 10] })
   })
 
   test('a module admin without a city sees nothing', () => {

@@ -112,16 +112,17 @@ $$;
 create trigger listing_day_counts_keep after insert or delete or update of city_id, date, post_type, sale_or_rent, status, location
   on listings for each row execute function listing_day_counts_keep();
 --> statement-breakpoint
--- Listings per block of 1,024 ids (block = id >> 10), suspended (1) apart (0): where a deep page starts.
+-- Listings per block of 1,024 ids (block = id >> 10), by class (the column `suspended`): 0 shown, 1 suspended, 2 expired
+-- (issue 17; migration 0011 brought the expired class to databases made before). Where a deep page starts.
 create function listing_id_blocks_keep() returns trigger language plpgsql as $$
 begin
   insert into listing_id_blocks as t (city_id, block, suspended, shard, n)
   select city_id, block, suspended, shard, sum(n)
   from (values
-    (old.city_id, old.id >> 10, (old.status = 'SUSPENDED')::integer, 0, -1),
-    (0, old.id >> 10, (old.status = 'SUSPENDED')::integer, old.id % 16, -1),
-    (new.city_id, new.id >> 10, (new.status = 'SUSPENDED')::integer, 0, 1),
-    (0, new.id >> 10, (new.status = 'SUSPENDED')::integer, new.id % 16, 1)
+    (old.city_id, old.id >> 10, (case old.status when 'SUSPENDED' then 1 when 'EXPIRED' then 2 else 0 end), 0, -1),
+    (0, old.id >> 10, (case old.status when 'SUSPENDED' then 1 when 'EXPIRED' then 2 else 0 end), old.id % 16, -1),
+    (new.city_id, new.id >> 10, (case new.status when 'SUSPENDED' then 1 when 'EXPIRED' then 2 else 0 end), 0, 1),
+    (0, new.id >> 10, (case new.status when 'SUSPENDED' then 1 when 'EXPIRED' then 2 else 0 end), new.id % 16, 1)
   ) as change (city_id, block, suspended, shard, n)
   where block is not null
   group by city_id, block, suspended, shard
@@ -196,8 +197,8 @@ union all
 select 0, date, post_type, sale_or_rent, status, coalesce(location, ''), id % 16, count(*) from listings group by 2, 3, 4, 5, 6, 7;
 --> statement-breakpoint
 insert into listing_id_blocks (city_id, block, suspended, shard, n)
-select city_id, id >> 10, (status = 'SUSPENDED')::integer, 0, count(*) from listings group by 1, 2, 3
+select city_id, id >> 10, (case status when 'SUSPENDED' then 1 when 'EXPIRED' then 2 else 0 end), 0, count(*) from listings group by 1, 2, 3
 union all
-select 0, id >> 10, (status = 'SUSPENDED')::integer, id % 16, count(*) from listings group by 2, 3, 4;
+select 0, id >> 10, (case status when 'SUSPENDED' then 1 when 'EXPIRED' then 2 else 0 end), id % 16, count(*) from listings group by 2, 3, 4;
 --> statement-breakpoint
 update listing_matches set live = listing_pair_holds(listing_id, match_id) where live is distinct from listing_pair_holds(listing_id, match_id);

@@ -1,4 +1,4 @@
-// The admin grid's 14 columns: the broker dashboard's set, with the status under the entry ID (admins see every
+// The admin grid's 14 columns and Expires: the broker dashboard's set, with the status under the entry ID (admins see every
 // status).
 import type { Listing } from '../../../src/modules/listings/model'
 import { MatchCount } from '../../matches/MatchCount'
@@ -34,6 +34,7 @@ export const ADMIN_COLUMNS: ListingColumnDef[] = [
   C.broker,
   C.reference,
   C.details,
+  C.expires,
   C.actions,
 ]
 

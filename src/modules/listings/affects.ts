@@ -74,7 +74,7 @@ export function listingMatches(f: ListingFilters, l: FeedListing): boolean {
   if (f.post_type && l.post_type !== f.post_type) return false
   if (f.sale_or_rent && l.sale_or_rent !== f.sale_or_rent) return false
   if (f.location && l.location !== f.location) return false
-  if (f.status && l.status !== f.status) return false
+  if (f.status ? l.status !== f.status : l.status === 'EXPIRED') return false
   if (f.property_type?.trim() && fold(l.property_type) !== fold(f.property_type.trim())) {
     // SQL compares with NOCASE (ASCII only): outside ASCII, fold and compare conservatively.
     if (!/[^\x00-\x7f]/.test(l.property_type + f.property_type)) return false

@@ -3,10 +3,10 @@ import { authGuard } from '../../platform/http/auth'
 import type { AppContext } from '../../platform/http/context'
 import { json, jsonText } from '../../platform/http/json'
 import { ErrorDetail as Detail, fileAnswer, NoContent } from '../../shared/schema'
-import { CreateListingBody, DuplicateDraft, DuplicatesAnswer, Listing, ListingFiltersQuery, ListingIdParams, ListingPage, ListingQuery, UpdateListingBody, ZoneCounts } from './model'
+import { CreateListingBody, DuplicateDraft, DuplicatesAnswer, Listing, ListingFiltersQuery, ListingIdParams, ListingPage, ListingQuery, RenewAnswer, UpdateListingBody, ZoneCounts } from './model'
 import { getListing, listPageText, myListingsText, zoneCountsText } from './read'
 import { findDuplicates } from './duplicates'
-import { createListing, deleteListing, targetCity, updateListing } from './service'
+import { createListing, deleteListing, renewListing, targetCity, updateListing } from './service'
 
 const tags = ['Listings']
 const errors = { 401: Detail, 403: Detail, 404: Detail, 409: Detail }
@@ -106,6 +106,17 @@ export const listingsApi = (ctx: AppContext) => {
             summary: 'Change a listing (partial, e.g. only the status)',
             description:
               'Brokers change their own listings; module admins their city’s; master admins any. Status: SUSPENDED only from ACTIVE, and out of SUSPENDED only to ACTIVE (409 otherwise); ACTIVE, ON_HOLD and CLOSED move freely.',
+          },
+        })
+        .post('/:id/renew', async ({ params, user }) => ({ listing: await getListing(db, user, (await renewListing(ctx, user, params.id)).id) }), {
+          permission: 'manage:listing:own',
+          params: ListingIdParams,
+          response: { 200: RenewAnswer, ...errors },
+          detail: {
+            tags,
+            summary: 'Renew a listing: on the network for its city’s default (RENT or SALE days) from now',
+            description:
+              'The owner, their city’s module admin or a master admin. An expired listing is ACTIVE again (back on market); an ACTIVE or ON_HOLD one may be renewed early. A closed or suspended listing cannot be renewed (409).',
           },
         })
         .delete(

@@ -12,7 +12,7 @@ export const SALE_OR_RENT_MESSAGE = 'Please select sale or rent'
 const postType = t.Union([t.Literal('REQ'), t.Literal('AVL')], { errorMessage: { required: POST_TYPE_MESSAGE, type: POST_TYPE_MESSAGE } })
 const saleOrRent = t.Union([t.Literal('SALE'), t.Literal('RENT')], { errorMessage: { required: SALE_OR_RENT_MESSAGE, type: SALE_OR_RENT_MESSAGE } })
 const status = t.Union(
-  [t.Literal('ACTIVE'), t.Literal('CLOSED'), t.Literal('ON_HOLD'), t.Literal('SUSPENDED')],
+  [t.Literal('ACTIVE'), t.Literal('CLOSED'), t.Literal('ON_HOLD'), t.Literal('SUSPENDED'), t.Literal('EXPIRED')],
   { errorMessage: { type: `Status must be one of ${LISTING_STATUSES.join(', ')}` } },
 )
 const zone = t.Union(
@@ -48,6 +48,9 @@ export const Listing = t.Object({
   is_editable: t.Boolean({ description: 'True when the caller may change this listing' }),
   created_at: t.String({ format: 'date-time' }),
   updated_at: t.String({ format: 'date-time' }),
+  expires_at: t.Union([t.String({ format: 'date-time' }), t.Null()], {
+    description: 'When the listing leaves the network (issue 17): an ACTIVE or ON_HOLD listing becomes EXPIRED then, until renewed. Null: never.',
+  }),
   hotsheet: t.Object(
     {
       event: t.Union([t.Literal('NEW'), t.Literal('PRICE_CHANGED'), t.Literal('BACK_ON_MARKET')]),
@@ -134,6 +137,13 @@ export const CreateListingBody = t.Object({
   confirm_duplicate: t.Optional(
     t.Boolean({ description: 'Post it even though it repeats one of the caller’s own ACTIVE listings (otherwise 409 `duplicate listing`, naming it)' }),
   ),
+  expires_at: t.Optional(
+    t.String({
+      format: 'date-time',
+      description: 'An earlier end than the default (the city’s days for RENT or SALE from now): in the future, and never later than that default (422 otherwise). Absent: the default.',
+      errorMessage: { format: 'expires_at must be a date and time (ISO 8601)' },
+    }),
+  ),
 })
 export type CreateListingBody = typeof CreateListingBody.static
 
@@ -168,6 +178,9 @@ export type DuplicatesAnswer = typeof DuplicatesAnswer.static
 /** Partial: any subset of the create fields, e.g. only `status`. */
 export const UpdateListingBody = t.Partial(CreateListingBody)
 export type UpdateListingBody = typeof UpdateListingBody.static
+
+/** POST /api/listings/{id}/renew's answer: the listing, ACTIVE again if it had expired, until its new `expires_at`. */
+export const RenewAnswer = t.Object({ listing: Listing })
 
 export const ListingIdParams = t.Object({ id: t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) })
 

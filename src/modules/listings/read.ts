@@ -6,7 +6,7 @@ import { paging } from '../../platform/http/paging'
 import type { SnapshotCache } from '../../../db/snapshot-cache'
 import type { Listing, ListingFilters, ListingPage, ListingQuery, ZoneCounts } from './model'
 import { countAffectedBy, countDelta, ownListingsAffectedBy, pageAffectedBy, windowAfter, zonesAffectedBy, zonesAfter, type IdWindow } from './affects'
-import { allOf, canEdit, FALSE, filterWhere, listedWhere, listingScope, matching, searchPlan, TRUE, visibleTo, type Clause, type SearchPlan, type Viewer } from './where'
+import { allOf, canEdit, FALSE, filterWhere, listedWhere, listingScope, matching, narrowWhere, searchPlan, TRUE, visibleTo, withTag, type Clause, type SearchPlan, type Viewer } from './where'
 import { scopeCity } from '../../platform/policy/scope'
 
 export { canEdit, ftsQuery, visibleTo, type Viewer } from './where'
@@ -18,13 +18,14 @@ const COLUMNS = `listings.id, listings.entry_id, listings.post_type, listings.sa
   listings.reference, listings.type_details, listings.details, listings.comments, listings.google_location_url,
   listings.status, listings.date, listings.owner_user_id, users.full_name as owner_name, listings.city_id,
   cities.name as city_name, states.name as state_name, countries.name as country_name, listings.created_at, listings.updated_at,
-  listings.hot_event, listings.hot_at`
+  listings.hot_event, listings.hot_at, listings.expires_at`
 const FROM = `from listings join users on users.id = listings.owner_user_id join cities on cities.id = listings.city_id
   join states on states.id = cities.state_id join countries on countries.id = states.country_id`
 
-type Row = Omit<Listing, 'is_editable' | 'created_at' | 'updated_at' | 'hotsheet'> & {
+type Row = Omit<Listing, 'is_editable' | 'created_at' | 'updated_at' | 'hotsheet' | 'expires_at'> & {
   created_at: number
   updated_at: number
+  expires_at: number | null
   hot_event: 'PRICE_CHANGED' | 'BACK_ON_MARKET' | null
   hot_at: number | null
 }
@@ -34,6 +35,7 @@ const toListing = ({ hot_event, hot_at, ...r }: Row, v: Viewer): Listing => ({
   is_editable: canEdit(v, { ownerUserId: r.owner_user_id, cityId: r.city_id }),
   created_at: new Date(r.created_at).toISOString(),
   updated_at: new Date(r.updated_at).toISOString(),
+  expires_at: r.expires_at === null ? null : new Date(Number(r.expires_at)).toISOString(),
   hotsheet: hot_event && hot_at !== null ? { event: hot_event, at: new Date(hot_at).toISOString() } : { event: 'NEW', at: new Date(r.created_at).toISOString() },
 })
 
@@ -77,6 +79,8 @@ async function countFromTotals(db: Queryable, v: Viewer, f: ListingFilters): Pro
     is('post_type = ?', f.post_type),
     is('sale_or_rent = ?', f.sale_or_rent),
     is('status = ?', f.status),
+    // Expired listings are off the network unless asked for (NOT_EXPIRED in ./where.ts).
+    f.status ? null : { sql: "status <> 'EXPIRED'", params: [] },
     is('location = ?', f.location),
     is('date >= ?', f.date_from || undefined),
     is('date <= ?', f.date_to || undefined),
@@ -118,7 +122,7 @@ export function countListings(db: Queryable, cache: SnapshotCache, v: Viewer, f:
       return countOf(db, `select count(*) as n from listings where ${listed.sql}`, listed.params)
     }
     const plan = searchPlan(v, f)
-    if (plan) return countSearch(db, v, plan)
+    if (plan) return countSearch(db, v, plan, !f.status)
     const rest = allOf(visibleTo(v), filterWhere(f))
     // A budget range in no zone: zone by zone (and the listings without one) through the (zone, budget) index, which
     // holds the visibility columns too, rather than the budget index and every match's row (200 ms for a broker).
@@ -140,19 +144,23 @@ export function countListings(db: Queryable, cache: SnapshotCache, v: Viewer, f:
  * module admin, whose city is the tag) the matches; for a broker every match but other brokers' suspended ones, which
  * have an index of their own (a few percent of all listings). Otherwise the matches' rows are checked for the rest.
  */
-async function countSearch(db: Queryable, v: Viewer, { match, rest, viewerCovered }: SearchPlan): Promise<number> {
-  const filtered = filterWhere(rest)
-  if (filtered.sql === TRUE.sql && viewerCovered) return ftsCount(db, 'listings_fts', match)
-  if (filtered.sql === TRUE.sql && listingScope(v).kind === 'all-but-others-suspended') {
+async function countSearch(db: Queryable, v: Viewer, plan: SearchPlan, hideExpired: boolean): Promise<number> {
+  const { match, rest, viewerCovered } = plan
+  // Without a status filter the expired matches are left out, counted through their tag (none when a status's tag
+  // narrows the search: that status is not EXPIRED).
+  const narrowed = narrowWhere(rest).sql === TRUE.sql
+  const expired = async () => (hideExpired ? ftsCount(db, 'listings_fts', withTag(plan, 'sexpired')) : 0)
+  if (narrowed && viewerCovered) return (await ftsCount(db, 'listings_fts', match)) - (await expired())
+  if (narrowed && listingScope(v).kind === 'all-but-others-suspended') {
     const ownSuspended = await countOf(
       db,
       `select count(*) as n from listings_fts_suspended where listings_fts_suspended match ? and rowid in
         (select id from listings indexed by listings_owner_id_idx where owner_user_id = ? and status = 'SUSPENDED')`,
       [match, v.id],
     )
-    return (await ftsCount(db, 'listings_fts', match)) - (await ftsCount(db, 'listings_fts_suspended', match)) + ownSuspended
+    return (await ftsCount(db, 'listings_fts', match)) - (await ftsCount(db, 'listings_fts_suspended', match)) + ownSuspended - (await expired())
   }
-  const where = allOf(visibleTo(v), filtered, matching(match))
+  const where = allOf(visibleTo(v), filterWhere(rest), matching(match))
   return countOf(db, `select count(*) as n from listings where ${where.sql}`, where.params)
 }
 
@@ -201,7 +209,7 @@ const BLOCK_BITS = 10
 
 /**
  * Where a deep page of the whole network or of one city starts: below which id, after skipping how many of the
- * listings the viewer sees. `listing_id_blocks` counts each block of 1,024 ids (suspended apart), so finding the block
+ * listings the viewer sees. `listing_id_blocks` counts each block of 1,024 ids (suspended and expired apart), so finding the block
  * sums a few dozen rows, and the walk that follows crosses less than one block instead of the whole offset (a broker's
  * page 4,000: 5.3 ms of stepping over 100,000 listings). Null for other filters, or a page near the top.
  */
@@ -247,7 +255,8 @@ async function deepPageStart(db: Queryable, v: Viewer, f: ListingFilters, offset
         block = row.block
         inBlock = 0
       }
-      if (!broker || !row.suspended) inBlock += row.n
+      // `suspended` is the block's class: 0 shown, 1 suspended (a broker sees only their own), 2 expired (off the network).
+      if (row.suspended === 0 || (row.suspended === 1 && !broker)) inBlock += row.n
     }
   }
   // Past the end: an empty page (below the smallest id there is).

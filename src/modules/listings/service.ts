@@ -35,12 +35,13 @@ export type Row = {
   date: string
   ownerUserId: number
   cityId: number
+  expiresAt: number | null
 }
 
 const ROW = `listings.id, entry_id as "entryId", post_type as "postType", sale_or_rent as "saleOrRent", property_type as "propertyType",
   contact_value as "contactValue", contact_name as "contactName", budget, size, location, locality, reference,
   type_details as "typeDetails", details, comments, google_location_url as "googleLocationUrl", status, date,
-  owner_user_id as "ownerUserId", city_id as "cityId"`
+  owner_user_id as "ownerUserId", city_id as "cityId", expires_at as "expiresAt"`
 
 /** What the audit trail keeps of a listing: its whole content, so a deleted listing's last state survives there. */
 const auditView = (l: Row) => ({ ...l })
@@ -52,6 +53,8 @@ const actorOf = (a: Actor) => ({ id: a.id, fullName: a.fullName })
  */
 export function assertTransition(from: ListingStatus, to: ListingStatus): void {
   if (from === to) return
+  if (to === 'EXPIRED') throw unprocessable('EXPIRED is set when a listing’s expires_at passes, not by hand: set expires_at instead')
+  if (from === 'EXPIRED' && to !== 'CLOSED') throw conflict('This listing has expired: renew it (or give it a new expires_at) to put it back on the network')
   if (to === 'SUSPENDED' && from !== 'ACTIVE') throw conflict(`Only an active listing can be suspended; this one is ${from}`)
   if (from === 'SUSPENDED' && to !== 'ACTIVE') throw conflict(`A suspended listing can only be reactivated (to ACTIVE), not moved to ${to}`)
 }
@@ -83,9 +86,26 @@ function fieldsOf(body: UpdateListingBody) {
 }
 
 async function cityOf(db: Queryable, cityId: number) {
-  const city = await db.get<{ id: number; name: string }>('select id, name from cities where id = ?', [cityId])
+  const city = await db.get<{ id: number; name: string; rent_days: number; sale_days: number }>('select id, name, rent_days, sale_days from cities where id = ?', [cityId])
   if (!city) throw fieldError('city_id', 'City is required')
   return city
+}
+
+/** The city's default stay for a deal (issue 17): RENT and SALE days, set per city. */
+const stayMs = (city: { rent_days: number; sale_days: number }, deal: 'SALE' | 'RENT') => (deal === 'RENT' ? city.rent_days : city.sale_days) * 86_400_000
+
+/**
+ * When a listing written now leaves the network: the city's default for its deal from now, or the earlier moment its
+ * author asks (issue 17). Later than the default, or not in the future, is refused with the limit in the message.
+ */
+export function expiryOf(asked: string | undefined, city: { rent_days: number; sale_days: number }, deal: 'SALE' | 'RENT', now: number): number {
+  const latest = now + stayMs(city, deal)
+  if (asked === undefined) return latest
+  const at = Date.parse(asked)
+  if (!(at > now)) throw fieldError('expires_at', 'expires_at must be in the future')
+  if (at > latest)
+    throw fieldError('expires_at', `expires_at can be at most ${deal === 'RENT' ? city.rent_days : city.sale_days} days from now for a ${deal} listing in this city (${new Date(latest).toISOString()})`)
+  return at
 }
 
 /**
@@ -112,6 +132,7 @@ export function targetCity(actor: Actor, cityId: number | undefined): number {
 
 export async function createListing(ctx: AppContext, actor: Actor, body: CreateListingBody): Promise<Row> {
   if (body.status === 'SUSPENDED') throw unprocessable('A new listing cannot start suspended')
+  if (body.status === 'EXPIRED') throw unprocessable('A new listing cannot start expired: give it an expires_at instead')
   const cityId = targetCity(actor, body.city_id)
   // A broker's listings carry their name as the contact; an admin's need details and may name a contact.
   let contactName = actor.fullName
@@ -139,6 +160,7 @@ export async function createListing(ctx: AppContext, actor: Actor, body: CreateL
     possible_duplicate_of: other?.listing.id ?? null,
   }
   const now = Date.now()
+  fields.expires_at = expiryOf(body.expires_at, city, body.sale_or_rent, now)
   fields.date = calendarDate(new Date(now), ctx.config.timeZone)
   fields.created_at = now
   fields.updated_at = now
@@ -156,6 +178,7 @@ export async function createListing(ctx: AppContext, actor: Actor, body: CreateL
     return listing
   })
   ctx.announcer.soon()
+  ctx.expiry.due(created.expiresAt)
   return created
 }
 
@@ -173,7 +196,8 @@ export async function updateListing(ctx: AppContext, actor: Actor, id: number, b
   const before = await changeable(ctx.db, actor, id)
   const changes = fieldsOf(body)
   if (body.status !== undefined) {
-    assertTransition(before.status, body.status)
+    // An expired listing given a new end may take any status with it: the new end is its renewal.
+    assertTransition(before.status === 'EXPIRED' && body.expires_at !== undefined ? 'ACTIVE' : before.status, body.status)
     changes.status = body.status
   }
   const scope = listingScope(actor, 'manage')
@@ -182,8 +206,14 @@ export async function updateListing(ctx: AppContext, actor: Actor, id: number, b
     if (scope.kind !== 'all') throw forbidden('Only a master admin can move a listing to another city')
     changes.city_id = (await cityOf(ctx.db, body.city_id)).id
   }
-  if (Object.keys(changes).length === 0) return before
   const now = Date.now()
+  if (body.expires_at !== undefined) {
+    const city = await cityOf(ctx.db, (changes.city_id as number | undefined) ?? before.cityId)
+    changes.expires_at = expiryOf(body.expires_at, city, (changes.sale_or_rent as 'SALE' | 'RENT' | undefined) ?? before.saleOrRent, now)
+    // A new end for an expired listing puts it back, as renewing does (ACTIVE unless the same change says otherwise).
+    if (before.status === 'EXPIRED' && body.status === undefined) changes.status = 'ACTIVE'
+  }
+  if (Object.keys(changes).length === 0) return before
   changes.updated_at = now
   // The hotsheet (issue 17): a new budget, or a return to ACTIVE, is news.
   if (changes.status === 'ACTIVE' && before.status !== 'ACTIVE') Object.assign(changes, { hot_event: 'BACK_ON_MARKET', hot_at: now })
@@ -198,7 +228,37 @@ export async function updateListing(ctx: AppContext, actor: Actor, id: number, b
     return after
   })
   ctx.announcer.soon()
+  ctx.expiry.due(updated.expiresAt)
   return updated
+}
+
+/**
+ * Renewing (issue 17): the listing stays for its city's default from now, and an expired one is ACTIVE again (news on
+ * the hotsheet: back on market). The owner or their admins (`manage:listing`), early too; a closed or suspended listing
+ * is not on offer, so there is nothing to renew.
+ */
+export async function renewListing(ctx: AppContext, actor: Actor, id: number, via: 'api' | 'link' = 'api'): Promise<Row> {
+  const before = await changeable(ctx.db, actor, id)
+  return renew(ctx, actorOf(actor), before, via)
+}
+
+/** Renew a listing already judged changeable (by the caller's scope, or by a signed renew link). */
+export async function renew(ctx: AppContext, actor: { id: number; fullName: string }, before: Row, via: 'api' | 'link'): Promise<Row> {
+  if (before.status === 'CLOSED' || before.status === 'SUSPENDED') throw conflict(`A ${before.status === 'CLOSED' ? 'closed' : 'suspended'} listing cannot be renewed`)
+  const now = Date.now()
+  const city = await cityOf(ctx.db, before.cityId)
+  const changes: Record<string, Param> = { expires_at: now + stayMs(city, before.saleOrRent), updated_at: now }
+  if (before.status === 'EXPIRED') Object.assign(changes, { status: 'ACTIVE', hot_event: 'BACK_ON_MARKET', hot_at: now })
+  const set = Object.keys(changes).map((c) => `${c} = ?`)
+  const renewed = await ctx.db.tx(async (tx) => {
+    const after = (await tx.run<Row>(`update listings set ${set.join(', ')} where id = ? returning ${ROW}`, [...Object.values(changes), before.id])).rows[0]!
+    await recordAudit(tx, { actor, action: 'listing.renew', entityType: 'listing', entityId: before.id, cityId: after.cityId, before: auditView(before), after: { ...auditView(after), via } }, now)
+    if (before.status === 'EXPIRED') await queueAnnouncement(tx, before.id, now)
+    return after
+  })
+  ctx.announcer.soon()
+  ctx.expiry.due(renewed.expiresAt)
+  return renewed
 }
 
 /** The listing's columns matching reads (MATCH_FIELDS, as the row names them). */

@@ -90,7 +90,10 @@ export function ftsQuery(search: string): string | null {
 }
 
 /** A search, narrowed inside the index by one filter, and the filters still to check against the rows. */
-export type SearchPlan = { match: string; rest: ListingFilters; viewerCovered: boolean }
+export type SearchPlan = { match: string; rest: ListingFilters; viewerCovered: boolean; tag: string | null; words: string }
+
+/** The plan's search narrowed further by one more tag of the index (e.g. `sexpired`: its expired matches). */
+export const withTag = (p: SearchPlan, tag: string) => `tags : (${p.tag ? `${p.tag} AND ` : ''}${tag}) AND ${p.words}`
 
 /**
  * The search indexes carry each listing's city, zone, status, post type and deal as tags (migration 0015, decision
@@ -115,7 +118,8 @@ export function searchPlan(v: Viewer, f: ListingFilters): SearchPlan | null {
   } else if (f.location) {
     tag = `z${lower(f.location)}`
     delete rest.location
-  } else if (f.status && f.status !== 'ACTIVE') {
+  } else if (f.status && f.status !== 'ACTIVE' && f.status !== 'EXPIRED') {
+    // Not EXPIRED: without a status in `rest`, filterWhere would hide the expired rows the tag asks for.
     tag = `s${lower(f.status)}`
     delete rest.status
   } else if (f.post_type) {
@@ -126,14 +130,25 @@ export function searchPlan(v: Viewer, f: ListingFilters): SearchPlan | null {
     delete rest.sale_or_rent
   }
   const viewerCovered = scope.kind === 'all' || (ownCity !== null && (f.city_id === undefined || f.city_id === ownCity))
-  return { match: tag ? `tags : (${tag}) AND ${words}` : words, rest, viewerCovered }
+  return { match: tag ? `tags : (${tag}) AND ${words}` : words, rest, viewerCovered, tag, words }
 }
 
 const is = (sql: string, value: Param | undefined): Clause | null => (value === undefined || value === '' ? null : { sql, params: [value] })
 
+/**
+ * Expired listings are off the network (issue 17): in no list, total or export unless the status filter asks for
+ * EXPIRED. The one place that says so in SQL; `listingMatches` (./affects.ts) says it for the change feed's rows.
+ */
+export const NOT_EXPIRED: Clause = { sql: "listings.status <> 'EXPIRED'", params: [] }
+
 /** Every filter of SPEC section 3 but the text search, as one clause (city, state and country narrow through the city). */
-export function filterWhere(f: ListingFilters): Clause {
-  return allOf(
+export const filterWhere = (f: ListingFilters): Clause => allOf(...narrowing(f), f.status ? null : NOT_EXPIRED)
+
+/** The filters as asked, without the hiding of expired listings that goes with no status filter. */
+export const narrowWhere = (f: ListingFilters): Clause => allOf(...narrowing(f))
+
+function narrowing(f: ListingFilters): (Clause | null)[] {
+  return [
     is('listings.post_type = ?', f.post_type),
     is('listings.sale_or_rent = ?', f.sale_or_rent),
     is('listings.location = ?', f.location),
@@ -150,7 +165,7 @@ export function filterWhere(f: ListingFilters): Clause {
     f.changed_since ? { sql: 'coalesce(listings.hot_at, listings.created_at) >= ?', params: [Date.parse(f.changed_since)] } : null,
     // Posted as a near-copy of another broker's ACTIVE listing (duplicate control, issue 17): the admins' filter.
     f.possible_duplicates ? { sql: 'listings.possible_duplicate_of is not null', params: [] } : null,
-  )
+  ]
 }
 
 /** The listing ids an FTS5 query matches, as a clause (SQLite). */

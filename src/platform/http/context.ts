@@ -6,6 +6,7 @@ import { documentStore, type DocumentStore } from '../documents'
 import { Mailer } from '../mail'
 import { MatchEvents } from '../../modules/matches/events'
 import { Announcer } from '../../modules/matches/service'
+import { Expiry } from '../../modules/listings/expiry'
 import { PendingEvents } from '../../modules/users/events'
 import { SnapshotCache } from '../../../db/snapshot-cache'
 import { SessionCache } from '../session-cache'
@@ -62,6 +63,8 @@ export type AppContext = {
   matchEvents: MatchEvents
   /** Announces new matches right after the writes that made them (src/modules/matches/service.ts). */
   announcer: Announcer
+  /** Sets listings EXPIRED when their end passes (src/modules/listings/expiry.ts). */
+  expiry: Expiry
   counts: SnapshotCache
   pages: SnapshotCache
   /** Sessions validated lately, kept true by the feed (src/platform/session-cache.ts). */
@@ -85,6 +88,7 @@ export function createContext(source: Database | Pick<DataSource, 'db' | 'feed'>
     pending: overrides.pending ?? new PendingEvents(feed),
     matchEvents: overrides.matchEvents ?? new MatchEvents(feed),
     announcer: overrides.announcer ?? new Announcer(db),
+    expiry: overrides.expiry ?? new Expiry(db),
     counts: overrides.counts ?? new SnapshotCache(feed, COUNT_CACHE),
     pages: overrides.pages ?? createPageCache(feed),
     sessions: overrides.sessions ?? new SessionCache(feed),

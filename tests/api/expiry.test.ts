@@ -1,0 +1,183 @@
+// Expiry and renewal (issue 17): every listing has `expires_at` (its city's RENT or SALE days from posting or renewal,
+// or earlier if its author says so); at that moment it leaves the network (lists, totals, search, zone chips, export,
+// matching) with no job to wait for and no restart, its owner sees it as EXPIRED in My Listings, and Renew puts it back.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { createTestApp } from '../support/app'
+import { signIn, withJson, type SignedIn } from '../support/auth'
+import { seedPlace } from '../support/fixtures'
+import { KEPT, kept, recounted } from '../support/kept-counts'
+
+const h = await createTestApp()
+afterAll(() => h.close())
+const DAY = 86_400_000
+let city: number
+let otherCity: number
+let asha: SignedIn
+let ben: SignedIn
+let cityAdmin: SignedIn
+let otherAdmin: SignedIn
+let master: SignedIn
+
+type Answer = { id: number; entry_id: string; status: string; expires_at: string | null; hotsheet: { event: string }; detail?: string }
+const post = async (who: SignedIn, body: Record<string, unknown>) =>
+  h.request('/api/listings', withJson(who.browser, { post_type: 'AVL', sale_or_rent: 'RENT', contact_value: `98${Math.random().toString().slice(2, 10)}`, property_type: 'Flat', ...body }))
+const posted = async (who: SignedIn, body: Record<string, unknown>) => {
+  const res = await post(who, body)
+  expect(res.status).toBe(201)
+  return (await res.json()) as Answer
+}
+const patch = (who: SignedIn, id: number, body: Record<string, unknown>) => h.request(`/api/listings/${id}`, withJson(who.browser, body, 'PATCH'))
+const renew = (who: SignedIn, id: number) => h.request(`/api/listings/${id}/renew`, withJson(who.browser, {}))
+const list = async (who: SignedIn, query = '') =>
+  (await (await h.request(`/api/listings/?per_page=100&${query}`, { headers: who.bearer })).json()) as { listings: Answer[]; total: number }
+const ids = (page: { listings: Answer[] }) => page.listings.map((l) => l.id)
+
+beforeAll(async () => {
+  const place = await seedPlace(h.ctx.db, ['Pune', 'Nagpur'])
+  city = place.cities[0]!.id
+  otherCity = place.cities[1]!.id
+  asha = await signIn(h.ctx.db, 'BROKER', { cityId: city, fullName: 'Asha Expiry' })
+  ben = await signIn(h.ctx.db, 'BROKER', { cityId: city, fullName: 'Ben Other' })
+  cityAdmin = await signIn(h.ctx.db, 'MODULE_ADMIN', { cityId: city })
+  otherAdmin = await signIn(h.ctx.db, 'MODULE_ADMIN', { cityId: otherCity })
+  master = await signIn(h.ctx.db, 'MASTER_ADMIN', { cityId: null })
+})
+
+describe('expires_at', () => {
+  test('by default the city’s RENT or SALE days from now (30 and 90 until the city says otherwise)', async () => {
+    const before = Date.now()
+    const rent = await posted(asha, { sale_or_rent: 'RENT' })
+    const sale = await posted(asha, { sale_or_rent: 'SALE' })
+    const after = Date.now()
+    expect(Date.parse(rent.expires_at!)).toBeGreaterThanOrEqual(before + 30 * DAY)
+    expect(Date.parse(rent.expires_at!)).toBeLessThanOrEqual(after + 30 * DAY)
+    expect(Date.parse(sale.expires_at!)).toBeGreaterThanOrEqual(before + 90 * DAY)
+    expect(Date.parse(sale.expires_at!)).toBeLessThanOrEqual(after + 90 * DAY)
+    await h.ctx.db.run('update cities set rent_days = 7, sale_days = 45 where id = ?', [city])
+    try {
+      const short = await posted(asha, { sale_or_rent: 'RENT' })
+      expect(Math.round((Date.parse(short.expires_at!) - Date.now()) / DAY)).toBe(7)
+      const sold = await posted(asha, { sale_or_rent: 'SALE' })
+      expect(Math.round((Date.parse(sold.expires_at!) - Date.now()) / DAY)).toBe(45)
+    } finally {
+      await h.ctx.db.run('update cities set rent_days = 30, sale_days = 90 where id = ?', [city])
+    }
+  })
+
+  test('an earlier end is taken; later than the default, past, or not a date is 422 with a clear detail', async () => {
+    const at = new Date(Date.now() + 10 * DAY).toISOString()
+    expect((await posted(asha, { expires_at: at })).expires_at).toBe(at)
+    const late = await post(asha, { sale_or_rent: 'RENT', expires_at: new Date(Date.now() + 31 * DAY).toISOString() })
+    expect(late.status).toBe(422)
+    expect(JSON.stringify(await late.json())).toContain('at most 30 days from now')
+    const past = await post(asha, { expires_at: new Date(Date.now() - 1000).toISOString() })
+    expect(past.status).toBe(422)
+    expect(JSON.stringify(await past.json())).toContain('must be in the future')
+    for (const bad of ['soon', '2026-02-30T00:00:00Z', 12])
+      expect((await post(asha, { expires_at: bad })).status).toBe(422)
+    // Edits follow the same rule, with the listing's deal.
+    const l = await posted(asha, { sale_or_rent: 'SALE' })
+    expect((await patch(asha, l.id, { expires_at: new Date(Date.now() + 80 * DAY).toISOString() })).status).toBe(200)
+    expect((await patch(asha, l.id, { expires_at: new Date(Date.now() + 91 * DAY).toISOString() })).status).toBe(422)
+  })
+
+  test('EXPIRED is never set by hand', async () => {
+    const l = await posted(asha, {})
+    const res = await patch(asha, l.id, { status: 'EXPIRED' })
+    expect(res.status).toBe(422)
+    expect(((await res.json()) as { detail: string }).detail).toContain('expires_at')
+    expect((await post(asha, { status: 'EXPIRED' })).status).toBe(422)
+  })
+})
+
+describe('at the moment it passes', () => {
+  test('a listing given an end 2 seconds ahead leaves others’ lists, totals, search and zone chips then, with no restart; its owner sees it EXPIRED', async () => {
+    const word = `zephyr${Date.now()}`
+    const l = await posted(asha, { location: 'North', details: `Sea view ${word}`, expires_at: new Date(Date.now() + 2000).toISOString() })
+    const network = await list(ben)
+    expect(ids(network)).toContain(l.id)
+    expect((await list(ben, `search=${word}`)).total).toBe(1)
+    const zonesBefore = (await (await h.request('/api/listings/zones', { headers: ben.bearer })).json()) as { total: number; zones: Record<string, number> }
+
+    await Bun.sleep(2600)
+
+    const after = await list(ben)
+    expect(ids(after)).not.toContain(l.id)
+    expect(after.total).toBe(network.total - 1)
+    expect((await list(ben, `search=${word}`)).total).toBe(0)
+    expect((await list(ben, 'location=North')).listings.map((x) => x.id)).not.toContain(l.id)
+    const zones = (await (await h.request('/api/listings/zones', { headers: ben.bearer })).json()) as { total: number; zones: Record<string, number> }
+    expect(zones.total).toBe(zonesBefore.total - 1)
+    expect(zones.zones.North).toBe(zonesBefore.zones.North! - 1)
+    // The owner's own list, the listing itself, and the EXPIRED filter (which search finds too) still show it.
+    const mine = (await (await h.request('/api/listings/my', { headers: asha.bearer })).json()) as Answer[]
+    expect(mine.find((x) => x.id === l.id)?.status).toBe('EXPIRED')
+    expect(((await (await h.request(`/api/listings/${l.id}`, { headers: asha.bearer })).json()) as Answer).status).toBe('EXPIRED')
+    expect(ids(await list(master, 'status=EXPIRED'))).toContain(l.id)
+    expect((await list(master, `status=EXPIRED&search=${word}`)).total).toBe(1)
+    expect(ids(await list(master))).not.toContain(l.id)
+    // Every kept count still equals a count of the rows.
+    for (const table of Object.keys(KEPT)) expect({ table, rows: await kept(h.ctx.db, table) }).toEqual({ table, rows: await recounted(h.ctx.db, table) })
+  })
+
+  test('ON_HOLD listings expire too; CLOSED and SUSPENDED ones keep their status', async () => {
+    const soon = new Date(Date.now() + 1500).toISOString()
+    const held = await posted(asha, { status: 'ON_HOLD', expires_at: soon })
+    const closed = await posted(asha, { status: 'CLOSED', expires_at: soon })
+    await Bun.sleep(2000)
+    const mine = (await (await h.request('/api/listings/my', { headers: asha.bearer })).json()) as Answer[]
+    expect(mine.find((x) => x.id === held.id)?.status).toBe('EXPIRED')
+    expect(mine.find((x) => x.id === closed.id)?.status).toBe('CLOSED')
+  })
+})
+
+describe('renewal', () => {
+  async function expired(): Promise<Answer> {
+    const l = await posted(asha, { sale_or_rent: 'SALE', expires_at: new Date(Date.now() + 300).toISOString() })
+    await Bun.sleep(700)
+    expect(((await (await h.request(`/api/listings/${l.id}`, { headers: asha.bearer })).json()) as Answer).status).toBe('EXPIRED')
+    return l
+  }
+
+  test('Renew puts an expired listing back, ACTIVE for the default from now, as news on the hotsheet', async () => {
+    const l = await expired()
+    const res = await renew(asha, l.id)
+    expect(res.status).toBe(200)
+    const { listing } = (await res.json()) as { listing: Answer }
+    expect(listing.status).toBe('ACTIVE')
+    expect(Math.round((Date.parse(listing.expires_at!) - Date.now()) / DAY)).toBe(90)
+    expect(listing.hotsheet.event).toBe('BACK_ON_MARKET')
+    expect(ids(await list(ben))).toContain(l.id)
+  })
+
+  test('renewing early extends an ACTIVE listing and keeps it ACTIVE', async () => {
+    const l = await posted(asha, { expires_at: new Date(Date.now() + 5 * DAY).toISOString() })
+    const { listing } = (await (await renew(asha, l.id)).json()) as { listing: Answer }
+    expect(listing.status).toBe('ACTIVE')
+    expect(Math.round((Date.parse(listing.expires_at!) - Date.now()) / DAY)).toBe(30)
+  })
+
+  test('only the owner or their admins: another broker 403, another city’s admin 404; the city’s admin and a master may', async () => {
+    const l = await expired()
+    expect((await renew(ben, l.id)).status).toBe(403)
+    expect((await renew(otherAdmin, l.id)).status).toBe(404)
+    expect((await renew(cityAdmin, l.id)).status).toBe(200)
+    expect((await renew(master, l.id)).status).toBe(200)
+    expect((await h.request(`/api/listings/${l.id}/renew`, { method: 'POST' })).status).toBe(401)
+    expect((await renew(asha, 987654321)).status).toBe(404)
+  })
+
+  test('a closed or suspended listing is not renewed (409); an expired one goes back only by renewal or a new end', async () => {
+    const closed = await posted(asha, { status: 'CLOSED' })
+    expect((await renew(asha, closed.id)).status).toBe(409)
+    const l = await expired()
+    const res = await patch(asha, l.id, { status: 'ACTIVE' })
+    expect(res.status).toBe(409)
+    expect(((await res.json()) as { detail: string }).detail).toContain('renew')
+    const back = await patch(asha, l.id, { expires_at: new Date(Date.now() + 20 * DAY).toISOString() })
+    expect(back.status).toBe(200)
+    expect(((await back.json()) as Answer).status).toBe('ACTIVE')
+    const again = await expired()
+    expect((await patch(asha, again.id, { status: 'CLOSED' })).status).toBe(200)
+  })
+})
