@@ -31,6 +31,7 @@ import m27 from './0027_duplicates.sql' with { type: 'text' }
 import m28 from './0028_hotsheet.sql' with { type: 'text' }
 import m29 from './0029_expiry.sql' with { type: 'text' }
 import m30 from './0030_derived.sql' with { type: 'text' }
+import m31 from './0031_feed.sql' with { type: 'text' }
 
 export const migrationJournal = journal
 export const migrationFiles: Record<string, string> = {
@@ -65,4 +66,5 @@ export const migrationFiles: Record<string, string> = {
   '0028_hotsheet': m28,
   '0029_expiry': m29,
   '0030_derived': m30,
+  '0031_feed': m31,
 }

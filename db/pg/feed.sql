@@ -6,7 +6,7 @@
 -- carries its transaction's id (`xid`): a cached count computed in a snapshot is then adjusted by exactly the changes
 -- that snapshot did not see (db/pg-feed.ts). Every definition replaces the one before it: a change here is a new
 -- migration that is this file again (0003_feed was the first, without `xid`; then 0006_feed_xid; 0007_feed adds ended
--- sessions and phone numbers).
+-- sessions and phone numbers; 0012_feed expiry reminders).
 
 CREATE OR REPLACE FUNCTION brokernet_listing_json(l listings) RETURNS jsonb LANGUAGE sql STABLE AS $$
   SELECT jsonb_build_object(
@@ -94,3 +94,14 @@ BEGIN
 END $$;
 --> statement-breakpoint
 CREATE OR REPLACE TRIGGER brokernet_feed_session AFTER DELETE ON sessions FOR EACH ROW EXECUTE FUNCTION brokernet_feed_session();
+--> statement-breakpoint
+-- An expiry reminder recorded (a listing's end claimed for its mail, src/modules/listings/reminders.ts): the owner's
+-- event streams, on every instance, send `expiring` (src/modules/listings/expiring-events.ts).
+CREATE OR REPLACE FUNCTION brokernet_feed_reminder() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM brokernet_notify('reminder', NULL, jsonb_build_object('listing_id', NEW.listing_id,
+    'user_id', (SELECT owner_user_id FROM listings WHERE id = NEW.listing_id)));
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+CREATE OR REPLACE TRIGGER brokernet_feed_reminder AFTER INSERT OR UPDATE ON listing_reminders FOR EACH ROW EXECUTE FUNCTION brokernet_feed_reminder();

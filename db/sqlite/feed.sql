@@ -2,8 +2,8 @@
 -- row to change_feed in the writer's own transaction, and every process reads the rows after the last it saw before a
 -- cached read, so each cache drops (or adjusts) only what a change alters. Migrations 0011, 0017, 0018 and 0021 built
 -- these; this is their current definition, once. The newest migration named feed (0025_feed at first; 0026_feed adds
--- ended sessions and phone numbers) is this file word for word: a change here is a new one, filled with this file
--- (docs/decisions/014-derived-data-files.md).
+-- ended sessions and phone numbers; 0031_feed expiry reminders) is this file word for word: a change here is a new
+-- one, filled with this file (docs/decisions/014-derived-data-files.md).
 -- PostgreSQL sends the same changes as notifications: db/pg/feed.sql.
 
 -- A listing: its place (city, and the city's state and country), the filter fields and its searchable text (entry ID,
@@ -137,6 +137,22 @@ DROP TRIGGER IF EXISTS `change_feed_session_delete`;
 --> statement-breakpoint
 CREATE TRIGGER `change_feed_session_delete` AFTER DELETE ON `sessions` BEGIN
   INSERT INTO `change_feed` (topic, before) VALUES ('session', json_object('id', old.id, 'user_id', old.user_id));
+END;
+--> statement-breakpoint
+-- An expiry reminder recorded (a listing's end claimed for its mail, src/modules/listings/reminders.ts): the owner's
+-- event streams, in every process, send `expiring` (src/modules/listings/expiring-events.ts).
+DROP TRIGGER IF EXISTS `change_feed_reminder_insert`;
+--> statement-breakpoint
+CREATE TRIGGER `change_feed_reminder_insert` AFTER INSERT ON `listing_reminders` BEGIN
+  INSERT INTO `change_feed` (topic, after) VALUES ('reminder', json_object('listing_id', new.listing_id,
+    'user_id', (SELECT owner_user_id FROM `listings` WHERE id = new.listing_id)));
+END;
+--> statement-breakpoint
+DROP TRIGGER IF EXISTS `change_feed_reminder_update`;
+--> statement-breakpoint
+CREATE TRIGGER `change_feed_reminder_update` AFTER UPDATE ON `listing_reminders` BEGIN
+  INSERT INTO `change_feed` (topic, after) VALUES ('reminder', json_object('listing_id', new.listing_id,
+    'user_id', (SELECT owner_user_id FROM `listings` WHERE id = new.listing_id)));
 END;
 --> statement-breakpoint
 DROP TRIGGER IF EXISTS `change_feed_keep_recent`;
