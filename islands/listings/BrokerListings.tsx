@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import type { DashboardStats, Listing, ListingPage } from '../../src/modules/listings/model'
+import type { DashboardVisit } from '../../src/modules/dashboard/model'
 import { DEFAULT_PAGE_SIZE } from '../../src/shared/constants'
 import type { ObjectSchema } from '../shared/form-rules'
 import { Icon } from '../shared/icons'
@@ -19,6 +20,7 @@ import { LoadError } from '../shared/LoadError'
 import { useListingPage, type PageSize } from './useListingPage'
 import { useDetailsDialog } from './useDetailsDialog'
 import { useMatchCounts } from '../matches/useMatchCounts'
+import { ChangedSinceChip, NewSinceVisit } from './new-since'
 
 const NO_LISTINGS: Listing[] = []
 
@@ -31,13 +33,15 @@ export type BrokerListingsIslandProps = {
   stats: DashboardStats
   /** formRules(CreateListingBody). */
   rules: ObjectSchema
+  /** On the dashboard: what is new since the last visit; null on the listings page. */
+  visit: DashboardVisit | null
 }
 
 /**
  * SPEC "Broker dashboard (listings)": header, filters mirrored in the URL, statistics, the 14-column table with the
  * broker's own rows highlighted, paging, and the details, create, edit and delete dialogs.
  */
-export default function BrokerListings({ user, initial, filters, stats, rules }: BrokerListingsIslandProps) {
+export default function BrokerListings({ user, initial, filters, stats, rules, visit }: BrokerListingsIslandProps) {
   const queryClient = useQueryClient()
   const { f, query, list, rows, loadError } = useListingPage({ queryKey: 'listings', initial, filters })
   const matchCounts = useMatchCounts(rows?.listings ?? NO_LISTINGS)
@@ -90,6 +94,7 @@ export default function BrokerListings({ user, initial, filters, stats, rules }:
           <p className="mt-1 text-sm text-base-content/70 sm:text-base">
             {place ? `Listings across the network · you post from ${place}` : 'Listings across the network'}
           </p>
+          {visit && <NewSinceVisit initial={visit} />}
         </div>
         <div className="flex flex-wrap gap-2">
           <button type="button" className="btn btn-outline btn-sm" onClick={refreshAll} disabled={query.isFetching}>
@@ -107,6 +112,7 @@ export default function BrokerListings({ user, initial, filters, stats, rules }:
       </div>
 
       <FilterBar value={f.view} onChange={f.change} onClear={f.clear} active={f.active} currency={userCurrency(user.country_name)} />
+      <ChangedSinceChip since={f.applied.changed_since} onClear={() => f.change({ changed_since: undefined })} />
       <StatsStrip initial={stats} />
 
       {loadError && (

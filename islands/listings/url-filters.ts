@@ -16,6 +16,8 @@ export type ListingFilterState = {
   country_id?: number
   state_id?: number
   city_id?: number
+  /** Only listings with news (posted, repriced, back on the market) at or after this moment, ISO 8601 (the hotsheet). */
+  changed_since?: string
   /** Admins: only listings posted as a near-copy of another broker's (duplicate control). */
   possible_duplicates?: true
   page?: number
@@ -33,6 +35,12 @@ const isoDate = (v: string | null) => {
   if (!v || !/^\d{4}-\d{2}-\d{2}$/.test(v)) return undefined
   const t = Date.parse(`${v}T00:00:00Z`)
   return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === v ? v : undefined
+}
+// A moment as the API takes it (date, time, zone), rewritten as toISOString's UTC form: one link, one cache key.
+const isoDateTime = (v: string | null) => {
+  if (!v || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i.test(v) || !isoDate(v.slice(0, 10))) return undefined
+  const t = Date.parse(v)
+  return Number.isNaN(t) ? undefined : new Date(t).toISOString()
 }
 // Capped at the API's own limits (ListingQuery: search 200, property_type 100), so a parsed link is never refused.
 const textValue = (v: string | null, max = 200) => (v && v.trim() ? v.trim().slice(0, max) : undefined)
@@ -57,6 +65,7 @@ export function parseListingFilters(query: URLSearchParams | Record<string, stri
     country_id: positiveInt(get('country_id')),
     state_id: positiveInt(get('state_id')),
     city_id: positiveInt(get('city_id')),
+    changed_since: isoDateTime(get('changed_since')),
     possible_duplicates: get('possible_duplicates') === 'true' ? true : undefined,
     page: positiveInt(get('page')),
     per_page: (() => {

@@ -26,6 +26,7 @@ const FILTER_KEYS = [
   'country_id',
   'state_id',
   'city_id',
+  'changed_since',
 ] as const satisfies readonly (keyof ListingFilters)[]
 
 /** Drops empty values (undefined, null, '', NaN), so equal views have equal keys. */

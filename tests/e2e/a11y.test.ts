@@ -8,7 +8,7 @@ import { SESSION_COOKIE } from '../../src/platform/http/auth'
 import { sessionFor } from '../support/auth'
 import { problems, settle } from '../support/axe'
 import { launchBrowser, openDialog } from '../support/browser'
-import { cityIdByName } from '../support/fixtures'
+import { cityIdByName, dataLayer } from '../support/fixtures'
 import { startServer, type RunningServer } from '../support/server'
 
 // Issue 13 (phone-first screens): every page and every open dialog, for every role, at 1440×900 and 390×844, has no
@@ -52,6 +52,9 @@ beforeAll(async () => {
   fd.set('id_card_file', new File([PNG], 'card.png', { type: 'image/png' }))
   const res = await fetch(server.url + '/api/auth/register', { method: 'POST', body: fd })
   if (res.status !== 201) throw new Error(`registration: ${res.status} ${await res.text()}`)
+  // The broker's last dashboard visit long ago: their dashboard shows "N new since your last visit" with its link.
+  const broker = db.select().from(users).where(eq(users.email, ACCOUNTS.broker)).get()!
+  await dataLayer(db).run('insert into user_visits (user_id, last_at, since_at) values (?, 0, 0)', [broker.id])
 }, 90_000)
 afterAll(async () => {
   if (db) closeDatabase(db)
@@ -93,10 +96,12 @@ async function dialogProblems(page: Page, state: string): Promise<string[]> {
 // Pages
 
 const PUBLIC = ['/', '/about', '/login', '/register', '/forgot-password', '/reset-password?token=x']
-const ADMIN = ['/dashboard', '/dashboard/listings', '/dashboard/approvals', '/dashboard/brokers', '/dashboard/analytics', '/dashboard/audit']
+// changed_since (the dashboard's "new since your last visit" link) shows as a chip.
+const CHANGED_SINCE = '/dashboard/listings?changed_since=2026-01-01T00:00:00.000Z'
+const ADMIN = ['/dashboard', '/dashboard/listings', CHANGED_SINCE, '/dashboard/approvals', '/dashboard/brokers', '/dashboard/analytics', '/dashboard/audit']
 const PAGES: [Role, string[]][] = [
   ['anonymous', PUBLIC],
-  ['broker', ['/dashboard', '/dashboard/listings', '/dashboard/my-listings']],
+  ['broker', ['/dashboard', '/dashboard/listings', CHANGED_SINCE, '/dashboard/my-listings']],
   ['moduleAdmin', ADMIN],
   ['masterAdmin', [...ADMIN, '/dashboard/admins', '/dashboard/geographic']],
 ]

@@ -75,6 +75,14 @@ describe('parseListingFilters', () => {
     expect(parse('possible_duplicates=false')).toEqual({})
   })
 
+  test('changed since: a date and time with its zone, written back in UTC; anything else ignored', () => {
+    expect(parse('changed_since=2026-11-20T10:15:30.123Z')).toEqual({ changed_since: '2026-11-20T10:15:30.123Z' })
+    expect(parse(`changed_since=${encodeURIComponent('2026-11-20T15:45+05:30')}`)).toEqual({ changed_since: '2026-11-20T10:15:00.000Z' })
+    for (const bad of ['yesterday', '2026-11-20', '2026-11-20T10:15', '2026-02-30T10:00:00Z', '2026-11-20T25:00:00Z', '1'])
+      expect(parse(`changed_since=${encodeURIComponent(bad)}`), bad).toEqual({})
+    expect(Value.Check(ListingQuery, parse('changed_since=2026-11-20T15:45%2B05:30'))).toBe(true)
+  })
+
   test('keeps the valid values next to an invalid one', () => {
     expect(parse('post_type=AVL&location=North&per_page=10&status=BOGUS')).toEqual({ post_type: 'AVL', location: 'North', per_page: 10 })
   })

@@ -10,6 +10,7 @@ import { fetchJson, sendJson } from '../../shared/query'
 import { toast } from '../../shared/toast'
 import { userCurrency } from '../../../src/shared/currency'
 import { FilterBar } from '../FilterBar'
+import { ChangedSinceChip } from '../new-since'
 import { invalidateListingQueries, listingsUrl, showingResults, zonesUrl } from '../listing-format'
 import { ListingDetailsDialog } from '../ListingDetailsDialog'
 import { ListingTable, RowMenu, type RowMenuItem } from '../ListingTable'
@@ -152,6 +153,7 @@ export default function AdminListings({ actor, initial, filters, suspended, zone
           countries={countries}
           currency={filterCurrency}
         />
+        <ChangedSinceChip since={f.applied.changed_since} onClear={() => f.change({ changed_since: undefined })} />
 
         {loadError && (
           <LoadError title={TEXT.loadError} message={loadError} onRetry={() => void query.refetch()} heading="h3" />

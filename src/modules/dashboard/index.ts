@@ -1,6 +1,6 @@
 import { Elysia, type Cookie } from 'elysia'
 import type { ReactElement } from 'react'
-import { endSession } from '../../platform/http/auth'
+import { authGuard, endSession } from '../../platform/http/auth'
 import type { AppContext } from '../../platform/http/context'
 import { loginRedirect, pageUser, viewerOf } from '../../platform/http/page-auth'
 import { can, type Permission } from '../../platform/policy/permissions'
@@ -8,6 +8,9 @@ import { allows } from './nav'
 import type { ShellUser } from './layout'
 import { countPending } from '../users/read'
 import { unseenCount } from '../matches/read'
+import { ErrorDetail as Detail } from '../../shared/schema'
+import { DashboardVisit } from './model'
+import { newSince, visitSince } from './visits'
 
 const hidden = { detail: { hide: true } }
 
@@ -52,5 +55,21 @@ export const dashboardRoutes = (ctx: AppContext) => {
       },
       hidden,
     )
+    .use(dashboardApi(ctx))
   return app
 }
+
+/** The dashboard's own figures; its statistics are the analytics API's (/api/analytics/dashboard). */
+const dashboardApi = (ctx: AppContext) =>
+  new Elysia({ name: 'dashboard-api', prefix: '/api/dashboard' })
+    .use(authGuard(ctx))
+    .get('/visit', async ({ user }) => newSince(ctx, user, await visitSince(ctx.db, user.id)), {
+      permission: 'read:listing:own',
+      response: { 200: DashboardVisit, 401: Detail, 403: Detail },
+      detail: {
+        tags: ['Dashboard'],
+        summary: '"N new since your last visit": the listings with news since the current visit began',
+        description:
+          'Opening the dashboard page records a visit: one ends after 30 minutes without a dashboard request, and the next counts from its end. This route only reads: `new_count` listings the caller may see, not their own, were posted, repriced or came back on the market since `since` (`GET /api/listings/?changed_since=<since>` lists them, the caller’s own too).',
+      },
+    })

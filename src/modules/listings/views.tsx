@@ -10,6 +10,7 @@ import { dashboardStats } from '../analytics/service'
 import type { ShellUser } from '../dashboard/layout'
 import { BrokersOnly } from '../dashboard/page'
 import { adminStats } from '../dashboard/service'
+import { newSince, recordVisit } from '../dashboard/visits'
 import { listCountries } from '../geography/service'
 import { AdminListingsPage } from './admin-page'
 import { BrokerListingsPage } from './broker-page'
@@ -28,8 +29,11 @@ export const listingView = async (ctx: AppContext, current: '/dashboard' | '/das
   const { page = 1, per_page = DEFAULT_PAGE_SIZE.dashboard, ...rest } = filters
   const initial = await listListings(db, ctx.counts, viewer, { ...rest, page, per_page })
   // Whoever manages listings beyond their own (admins) works in the admin grid; everyone else gets the broker view.
-  if (!can(user.role, 'manage:listing:city'))
-    return createElement(BrokerListingsPage, { user, current, initial, filters, stats: await dashboardStats(ctx, viewer), rules: formRules(CreateListingBody) })
+  if (!can(user.role, 'manage:listing:city')) {
+    // Opening the dashboard is a visit: it shows what is new since the last one (issue 17).
+    const visit = current === '/dashboard' ? await newSince(ctx, viewer, await recordVisit(db, user.id)) : null
+    return createElement(BrokerListingsPage, { user, current, initial, filters, stats: await dashboardStats(ctx, viewer), rules: formRules(CreateListingBody), visit })
+  }
   return createElement(AdminListingsPage, {
     user,
     current,

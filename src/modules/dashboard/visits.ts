@@ -1,0 +1,49 @@
+import type { Queryable } from '../../../db/sql'
+import type { AppContext } from '../../platform/http/context'
+import { countListings, type Viewer } from '../listings/read'
+import { allOf, filterWhere, visibleTo } from '../listings/where'
+import type { DashboardVisit } from './model'
+
+/** A dashboard visit ends after this long without a dashboard request ("N new since your last visit", issue 17). */
+export const VISIT_GAP_MS = 30 * 60 * 1000
+
+/**
+ * Records a request of the dashboard and answers since when the current visit counts news (ms). The first request of
+ * a visit (none for 30 minutes) starts counting from the previous visit's last request; later ones only move
+ * `last_at`, so reloading keeps the count. A first ever visit counts from now: nothing is new to someone who has
+ * never been told what was there. One statement on both dialects: in `do update` the table's columns are the row as
+ * it was, in SQLite and PostgreSQL alike.
+ */
+export async function recordVisit(db: Queryable, userId: number, now = Date.now()): Promise<number> {
+  const { rows } = await db.run<{ since_at: number | string }>(
+    `insert into user_visits (user_id, last_at, since_at) values (?, ?, ?)
+     on conflict (user_id) do update set
+       since_at = case when user_visits.last_at <= ? then user_visits.last_at else user_visits.since_at end,
+       last_at = excluded.last_at
+     returning since_at`,
+    [userId, now, now, now - VISIT_GAP_MS],
+  )
+  return Number(rows[0]!.since_at)
+}
+
+/** The current (or last) visit's start of news, without recording a visit; null before the first one. */
+export async function visitSince(db: Queryable, userId: number): Promise<number | null> {
+  const row = await db.get<{ since_at: number | string }>('select since_at from user_visits where user_id = ?', [userId])
+  return row ? Number(row.since_at) : null
+}
+
+/**
+ * What is new to the viewer since `since`: the listings they may see with news (posted, repriced, back on the market)
+ * at or after it, the list's `changed_since`, less their own. The count of the list is the cached one; their own
+ * are a handful read through the owner's index.
+ */
+export async function newSince(ctx: AppContext, viewer: Viewer, since: number | null): Promise<DashboardVisit> {
+  if (since === null) return { since: null, new_count: 0 }
+  const filters = { changed_since: new Date(since).toISOString() }
+  const own = allOf(visibleTo(viewer), filterWhere(filters), { sql: 'listings.owner_user_id = ?', params: [viewer.id] })
+  const [seen, mine] = await Promise.all([
+    countListings(ctx.db, ctx.counts, viewer, filters),
+    ctx.db.get<{ n: number | string }>(`select count(*) as n from listings where ${own.sql}`, own.params),
+  ])
+  return { since: filters.changed_since, new_count: seen - Number(mine!.n) }
+}
