@@ -17,8 +17,10 @@ import { auditApi } from './modules/audit'
 import { insightsPages } from './modules/analytics/pages'
 import { listingsApi } from './modules/listings'
 import { listingsPages } from './modules/listings/pages'
+import { renewPages } from './modules/listings/renew'
 import { matchesApi } from './modules/matches'
 import { matchesPages } from './modules/matches/pages'
+import { savedSearchesApi } from './modules/saved-searches'
 import { usersApi } from './modules/users'
 import { usersPages } from './modules/users/pages'
 
@@ -37,8 +39,10 @@ export function createApp(ctx: AppContext) {
     .use(usersApi(ctx))
     .use(listingsApi(ctx))
     .use(matchesApi(ctx))
+    .use(savedSearchesApi(ctx))
     .use(eventsApi(ctx))
     .use(listingsPages(ctx))
+    .use(renewPages(ctx))
     .use(matchesPages(ctx))
     .use(analyticsApi(ctx))
     .use(auditApi(ctx))

@@ -9,6 +9,7 @@ import { TRANSPORT_BODY_LIMIT } from './platform/http/body-limit'
 import { startCheckpointer } from '../db/checkpointer'
 import { assertPortFree, exitWithParent, isWorker, startWorkers } from './processes'
 import { startMatchDigests } from './modules/matches/digest'
+import { startExpiryReminders } from './modules/listings/reminders'
 
 let config
 try {
@@ -46,6 +47,8 @@ if (!worker) {
 // The digest mail of matches, from the primary only: one timer across the processes (the mail itself is guarded in the
 // database too, so a second sender would still mail each user once).
 const stopDigests = worker ? null : startMatchDigests(ctx)
+// Expiry reminders likewise: the primary looks every 5 minutes; each end's mail is claimed in the database (one mail).
+const stopReminders = worker ? null : startExpiryReminders(ctx)
 // Matches are announced by the process that took the write, right after answering it; the primary also sweeps what a
 // stopped process left queued.
 if (!worker) ctx.announcer.sweep(2000)
@@ -102,7 +105,9 @@ async function shutdown(signal: string) {
   // stop(false) stops accepting and waits for requests in flight; workers do the same; then the database closes.
   ctx.pending.close()
   ctx.matchEvents.close()
+  ctx.expiring.close()
   stopDigests?.()
+  stopReminders?.()
   ctx.announcer.close()
   ctx.expiry.close()
   await Promise.all([server!.stop(false), workers?.stop()])

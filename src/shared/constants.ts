@@ -30,6 +30,8 @@ export const EXPIRY_DAYS = { RENT: 30, SALE: 90, min: 1, max: 365 } as const
 
 /** An owner is reminded this long before their listing expires (issue 17). */
 export const EXPIRY_REMINDER_MS = 3 * 24 * 3600 * 1000
+/** A reminder's one-click renew link works for this long after it is mailed (and once: a renewal ends it). */
+export const RENEW_LINK_MS = 7 * 24 * 3600 * 1000
 
 export const LOCATION_ZONES = ['North', 'East', 'West', 'South', 'Central', 'Outskirts'] as const
 export type LocationZone = (typeof LOCATION_ZONES)[number]

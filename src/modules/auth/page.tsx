@@ -7,8 +7,11 @@ import { ForgotPasswordBody, LoginBody, RegisterBody, ResetPasswordBody } from '
 
 type AuthCardProps = { current: string; title: string; subtitle: string; wide?: boolean; children: ReactNode }
 
-/** The public auth pages' frame: one centred card, narrow for sign-in and password forms, wider for registration. */
-function AuthCard({ current, title, subtitle, wide = false, children }: AuthCardProps) {
+/**
+ * The public auth pages' frame (and the renew links'): one centred card, narrow for sign-in and password forms, wider
+ * for registration.
+ */
+export function AuthCard({ current, title, subtitle, wide = false, children }: AuthCardProps) {
   return (
     <PublicLayout current={current} fill>
       <div className="flex items-start justify-center bg-base-200 px-4 py-12 sm:py-20">

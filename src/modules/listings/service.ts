@@ -182,6 +182,9 @@ export async function createListing(ctx: AppContext, actor: Actor, body: CreateL
   return created
 }
 
+/** A listing's stored fields, whoever asks (a signed renew link is its own authority); null when it is gone. */
+export const listingRow = async (db: Queryable, id: number): Promise<Row | null> => (await db.get<Row>(`select ${ROW} from listings where id = ?`, [id])) ?? null
+
 /** The listing an actor may change: invisible ones are "not found"; visible but not theirs is 403. */
 async function changeable(db: Queryable, actor: Actor, id: number): Promise<Row> {
   const where = allOf({ sql: 'listings.id = ?', params: [id] }, visibleTo(actor))
@@ -251,7 +254,10 @@ export async function renew(ctx: AppContext, actor: { id: number; fullName: stri
   if (before.status === 'EXPIRED') Object.assign(changes, { status: 'ACTIVE', hot_event: 'BACK_ON_MARKET', hot_at: now })
   const set = Object.keys(changes).map((c) => `${c} = ?`)
   const renewed = await ctx.db.tx(async (tx) => {
-    const after = (await tx.run<Row>(`update listings set ${set.join(', ')} where id = ? returning ${ROW}`, [...Object.values(changes), before.id])).rows[0]!
+    // Only the listing as read: a renewal racing another (a renew link clicked twice) or the clock expiring it is refused.
+    const asRead = 'where id = ? and status = ? and expires_at is not distinct from ?'
+    const after = (await tx.run<Row>(`update listings set ${set.join(', ')} ${asRead} returning ${ROW}`, [...Object.values(changes), before.id, before.status, before.expiresAt])).rows[0]
+    if (!after) throw conflict('This listing changed meanwhile: look at it again')
     await recordAudit(tx, { actor, action: 'listing.renew', entityType: 'listing', entityId: before.id, cityId: after.cityId, before: auditView(before), after: { ...auditView(after), via } }, now)
     if (before.status === 'EXPIRED') await queueAnnouncement(tx, before.id, now)
     return after

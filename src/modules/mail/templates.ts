@@ -202,3 +202,44 @@ export function matchDigest(publicUrl: string, user: Recipient, items: DigestIte
     ),
   }
 }
+
+/** One listing of an expiry reminder: what it is, when it ends (in words), and its one-click renew link. */
+export type ReminderItem = { entryId: string; what: string; ends: string; renewLink: string }
+
+/** Listings of the user's that leave the network within days (src/modules/listings/reminders.ts). */
+export function expiryReminder(publicUrl: string, user: Recipient, items: ReminderItem[], linkDays: number): MailMessage {
+  const one = items.length === 1
+  const subject = one ? `Your listing ${items[0]!.entryId} expires soon - Brokernet` : `${items.length} of your listings expire soon - Brokernet`
+  const intro = `${one ? 'This listing leaves' : 'These listings leave'} the network when ${one ? 'its' : 'their'} end passes, unless you renew ${one ? 'it' : 'them'}:`
+  const note = `Each link renews its listing once, with one click on the page it opens, and works for ${linkDays} days. You can also renew from My Listings: ${publicUrl}/dashboard/my-listings`
+  return {
+    to: user.email,
+    subject,
+    text: [
+      `Hello ${user.fullName},`,
+      '',
+      intro,
+      ...items.flatMap((l) => ['', `${l.entryId}: ${l.what}`, `  ends ${l.ends}`, `  Renew: ${l.renewLink}`]),
+      '',
+      note,
+      '',
+      `Brokernet - ${publicUrl}`,
+    ].join('\n'),
+    html: layout(
+      subject,
+      paragraph(`Hello ${escapeHtml(user.fullName)},`) +
+        paragraph(escapeHtml(intro)) +
+        items
+          .map(
+            (l) =>
+              `<div style="border:1px solid #e4e4e7;border-radius:6px;padding:12px;margin:0 0 12px;">` +
+              `<p style="margin:0 0 4px;"><strong>${escapeHtml(l.entryId)}</strong>: ${escapeHtml(l.what)}</p>` +
+              `<p style="margin:0 0 4px;font-size:13px;color:#52525b;">ends ${escapeHtml(l.ends)}</p>` +
+              button(l.renewLink, `Renew ${l.entryId}`) +
+              `</div>`,
+          )
+          .join('') +
+        paragraph(escapeHtml(note)),
+    ),
+  }
+}

@@ -7,6 +7,7 @@ import { Mailer } from '../mail'
 import { MatchEvents } from '../../modules/matches/events'
 import { Announcer } from '../../modules/matches/service'
 import { Expiry } from '../../modules/listings/expiry'
+import { ExpiringEvents } from '../../modules/listings/expiring-events'
 import { PendingEvents } from '../../modules/users/events'
 import { SnapshotCache } from '../../../db/snapshot-cache'
 import { SessionCache } from '../session-cache'
@@ -65,6 +66,8 @@ export type AppContext = {
   announcer: Announcer
   /** Sets listings EXPIRED when their end passes (src/modules/listings/expiry.ts). */
   expiry: Expiry
+  /** Whose listings ending soon changed or were reminded of, for the open event streams (GET /api/events). */
+  expiring: ExpiringEvents
   counts: SnapshotCache
   pages: SnapshotCache
   /** Sessions validated lately, kept true by the feed (src/platform/session-cache.ts). */
@@ -89,6 +92,7 @@ export function createContext(source: Database | Pick<DataSource, 'db' | 'feed'>
     matchEvents: overrides.matchEvents ?? new MatchEvents(feed),
     announcer: overrides.announcer ?? new Announcer(db),
     expiry: overrides.expiry ?? new Expiry(db),
+    expiring: overrides.expiring ?? new ExpiringEvents(feed),
     counts: overrides.counts ?? new SnapshotCache(feed, COUNT_CACHE),
     pages: overrides.pages ?? createPageCache(feed),
     sessions: overrides.sessions ?? new SessionCache(feed),

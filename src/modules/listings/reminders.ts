@@ -1,0 +1,110 @@
+import type { Db, Queryable } from '../../../db/sql'
+import type { Config } from '../../config'
+import type { Mailer } from '../../platform/mail'
+import { EXPIRING_STATUSES, EXPIRY_REMINDER_MS, RENEW_LINK_MS } from '../../shared/constants'
+import { formatMoment } from '../../shared/dates'
+import { expiryReminder, type ReminderItem } from '../mail/templates'
+import { renewKey, renewToken } from './renew-link'
+
+// Expiry reminders (issue 17): an owner hears EXPIRY_REMINDER_MS (3 days) before a listing of theirs leaves the
+// network, once per end: by mail, with a one-click renew link per listing (./renew-link.ts), and on their event stream
+// (the `reminder` feed rows that listing_reminders' triggers write; ./expiring-events.ts). Sent by the primary process
+// on a timer, through the outbox, as the match digest is (src/modules/matches/digest.ts).
+
+/**
+ * How often the primary looks for listings due a reminder. Minutes late against a 3-day notice is nothing, while an end
+ * set a little under 3 days ahead (an owner's earlier date) still hears of it well before; each look is one range read
+ * of listings_expiry_idx.
+ */
+export const REMINDER_CHECK_MS = 5 * 60_000
+
+export type ReminderContext = { db: Db; mail: Mailer; config: Pick<Config, 'publicUrl' | 'timeZone'> }
+
+type Due = { id: number; entry_id: string; property_type: string; expires_at: number; city: string }
+type Recipient = { id: number; email: string; full_name: string }
+
+/** Listings that can still expire (the same terms as listings_expiry_idx's, so the index serves the range). */
+const EXPIRING = `l.status in (${EXPIRING_STATUSES.map((s) => `'${s}'`).join(', ')})`
+/** Ending within the notice and not yet reminded of this end (a renewal's new end is reminded again). */
+const DUE = `${EXPIRING} and l.expires_at > ? and l.expires_at <= ?
+  and not exists (select 1 from listing_reminders r where r.listing_id = l.id and r.expires_at = l.expires_at)`
+/** An owner who can read mail from us and sign in to act on it. */
+const REACHABLE = "u.is_active = true and u.registration_status = 'APPROVED'"
+
+/**
+ * The claim: a listing's row names the end it was reminded of. Taken only when there is none or it names another end;
+ * on conflict the row is locked (PostgreSQL) or the writer is one (SQLite), so of two senders exactly one gets it back.
+ */
+const CLAIM = `insert into listing_reminders (listing_id, expires_at, sent_at) values (?, ?, ?)
+  on conflict (listing_id) do update set expires_at = excluded.expires_at, sent_at = excluded.sent_at
+  where listing_reminders.expires_at <> excluded.expires_at
+  returning listing_id`
+
+/**
+ * Reminds every owner of their listings due now: one mail per owner listing each of them (a broker who posted ten
+ * listings together hears once, not ten times), each listing claimed in the same transaction that queues the mail, so
+ * two processes running this at once mail each end once. Returns how many owners were mailed, of how many listings.
+ */
+export async function runExpiryReminders(ctx: ReminderContext, now = Date.now()): Promise<{ users: number; listings: number }> {
+  const done = { users: 0, listings: 0 }
+  const window = [now, now + EXPIRY_REMINDER_MS]
+  const owners = await ctx.db.all<{ user_id: number }>(`select distinct l.owner_user_id as user_id from listings l join users u on u.id = l.owner_user_id and ${REACHABLE} where ${DUE}`, window)
+  if (owners.length === 0) return done
+  // Read before any transaction: on SQLite the key's first write would wait for the transaction's own writer.
+  const key = await renewKey(ctx.db)
+  for (const { user_id } of owners) {
+    const listed = await ctx.db.tx((tx) => remindOwner(ctx, tx, user_id, key, now))
+    if (listed > 0) (done.users++, (done.listings += listed))
+  }
+  return done
+}
+
+/** One owner's reminder, inside the caller's transaction: how many listings it names (0: none left to claim). */
+async function remindOwner(ctx: ReminderContext, tx: Queryable, userId: number, key: Buffer, now: number): Promise<number> {
+  const user = await tx.get<Recipient>(`select u.id, u.email, u.full_name from users u where u.id = ? and ${REACHABLE}`, [userId])
+  if (!user) return 0
+  const due = await tx.all<Due>(
+    `select l.id, l.entry_id, l.property_type, l.expires_at, c.name as city from listings l join cities c on c.id = l.city_id
+     where l.owner_user_id = ? and ${DUE} order by l.expires_at, l.id`,
+    [userId, now, now + EXPIRY_REMINDER_MS],
+  )
+  const items: ReminderItem[] = []
+  for (const l of due) {
+    const { rows } = await tx.run(CLAIM, [l.id, l.expires_at, now])
+    if (rows.length === 0) continue // another sender reminded of this end meanwhile
+    const token = renewToken(key, { id: l.id, expiresAt: Number(l.expires_at) }, now)
+    items.push({ entryId: l.entry_id, what: `${l.property_type}, ${l.city}`, ends: formatMoment(Number(l.expires_at), ctx.config.timeZone), renewLink: `${ctx.config.publicUrl}/renew/${token}` })
+  }
+  if (items.length === 0) return 0
+  // In this transaction: the mail exists exactly when the claims do; the outbox delivers it after commit.
+  await ctx.mail.send(tx, expiryReminder(ctx.config.publicUrl, { email: user.email, fullName: user.full_name }, items, RENEW_LINK_MS / 86_400_000))
+  return items.length
+}
+
+/** A listing of the owner's that ends within the notice, as the `expiring` event lists it. */
+export type ExpiringListing = { id: number; entry_id: string; expires_at: string }
+
+/** The owner's ACTIVE or ON_HOLD listings ending within EXPIRY_REMINDER_MS of `now`, soonest first. */
+export async function expiringListings(db: Queryable, userId: number, now = Date.now()): Promise<ExpiringListing[]> {
+  const rows = await db.all<{ id: number; entry_id: string; expires_at: number }>(
+    `select l.id, l.entry_id, l.expires_at from listings l where l.owner_user_id = ? and ${EXPIRING} and l.expires_at > ? and l.expires_at <= ?
+     order by l.expires_at, l.id`,
+    [userId, now, now + EXPIRY_REMINDER_MS],
+  )
+  return rows.map((r) => ({ id: r.id, entry_id: r.entry_id, expires_at: new Date(Number(r.expires_at)).toISOString() }))
+}
+
+/** Runs the reminders every REMINDER_CHECK_MS in this process (the primary's only: src/server.ts). Returns the stop. */
+export function startExpiryReminders(ctx: ReminderContext): () => void {
+  const timer = setInterval(async () => {
+    try {
+      const sent = await runExpiryReminders(ctx)
+      if (sent.users > 0) console.info(`[reminders] mailed ${sent.users} owner(s) about ${sent.listings} expiring listing(s)`)
+    } catch (err) {
+      // A busy or closed database: the next run tries again; nothing was claimed meanwhile.
+      console.error('[reminders] could not send the expiry reminders:', err)
+    }
+  }, REMINDER_CHECK_MS)
+  timer.unref()
+  return () => clearInterval(timer)
+}
