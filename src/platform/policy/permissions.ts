@@ -5,7 +5,7 @@ import type { Role } from '../../shared/constants'
  * user's own city; `own` only the user's own rows. Routes name the permission they need; services narrow by access.
  */
 export type Access = 'any' | 'city' | 'own'
-export type Permission = `${'read' | 'manage'}:${'geography' | 'user' | 'module-admin' | 'listing' | 'matching' | 'analytics' | 'audit'}:${Access}`
+export type Permission = `${'read' | 'manage'}:${'geography' | 'user' | 'module-admin' | 'listing' | 'matching' | 'saved-search' | 'analytics' | 'audit'}:${Access}`
 
 export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
   MASTER_ADMIN: [
@@ -18,6 +18,8 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     'manage:listing:any',
     'read:matching:own',
     'manage:matching:any',
+    'read:saved-search:own',
+    'manage:saved-search:own',
     'read:analytics:any',
     'read:audit:any',
   ],
@@ -29,10 +31,12 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     'manage:listing:city',
     'read:matching:own',
     'manage:matching:city',
+    'read:saved-search:own',
+    'manage:saved-search:own',
     'read:analytics:city',
     'read:audit:city',
   ],
-  BROKER: ['read:geography:any', 'read:user:own', 'read:listing:any', 'manage:listing:own', 'read:matching:own'],
+  BROKER: ['read:geography:any', 'read:user:own', 'read:listing:any', 'manage:listing:own', 'read:matching:own', 'read:saved-search:own', 'manage:saved-search:own'],
 }
 
 /** The permission as held by this role, at the widest access the role has (any > city > own), or null. */

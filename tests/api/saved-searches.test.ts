@@ -1,0 +1,184 @@
+// Saved searches (issue 17): a user's named listing filters with their new counts, limits, scope and alerts. Run in
+// process, against the binary and on PostgreSQL.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { NEW_COUNT_CAP, SAVED_SEARCH_LIMIT } from '../../src/modules/saved-searches/model'
+import { createTestApp } from '../support/app'
+import { signIn, withJson, type SignedIn } from '../support/auth'
+import { auditTrail, seedPlace } from '../support/fixtures'
+
+const h = await createTestApp()
+afterAll(() => h.close())
+
+let asha: SignedIn // saves the searches
+let ravi: SignedIn // another broker of the city: posts listings, and must not reach Asha's searches
+let kiran: SignedIn // a broker with a search at the limit
+let mumbai: number
+let pune: number
+
+type Saved = { id: number; name: string; filters: Record<string, unknown>; alert: string; new_count: number; seen_at: string }
+const call = (as: SignedIn, path: string, method = 'GET', body?: unknown) =>
+  h.request(`/api/saved-searches${path}`, body === undefined ? { method, headers: as.browser } : withJson(as.browser, body, method))
+const save = async (as: SignedIn, body: Record<string, unknown>, status = 201) => {
+  const res = await call(as, '', 'POST', body)
+  if (res.status !== status) throw new Error(`POST ${res.status}: ${await res.text()}`)
+  return (await res.json()) as Saved & { detail?: unknown }
+}
+const mine = async (as: SignedIn) => ((await (await call(as, '')).json()) as { saved_searches: Saved[]; limit: number }).saved_searches
+const countOf = async (as: SignedIn, id: number) => (await mine(as)).find((s) => s.id === id)!.new_count
+const post = async (as: SignedIn, body: Record<string, unknown>) => {
+  const res = await h.request('/api/listings', withJson(as.browser, { post_type: 'AVL', sale_or_rent: 'RENT', contact_value: '9876543210', property_type: 'Saved Flat', ...body }))
+  if (res.status !== 201) throw new Error(`listing ${res.status}: ${await res.text()}`)
+  return (await res.json()) as { id: number; entry_id: string }
+}
+const patchListing = (as: SignedIn, id: number, body: Record<string, unknown>) => h.request(`/api/listings/${id}`, withJson(as.browser, body, 'PATCH'))
+
+beforeAll(async () => {
+  const place = await seedPlace(h.ctx.db, ['Mumbai', 'Pune'])
+  mumbai = place.cities[0]!.id
+  pune = place.cities[1]!.id
+  asha = await signIn(h.ctx.db, 'BROKER', { cityId: mumbai, fullName: 'Asha Saver' })
+  ravi = await signIn(h.ctx.db, 'BROKER', { cityId: mumbai, fullName: 'Ravi Poster' })
+  kiran = await signIn(h.ctx.db, 'BROKER', { cityId: pune, fullName: 'Kiran Limit' })
+})
+
+describe('saved searches: create, read, change, delete', () => {
+  test('a search is saved with its filters, trimmed name and alert, and listed with a new count of 0', async () => {
+    const saved = await save(asha, { name: '  Rentals in Mumbai  ', filters: { city_id: mumbai, sale_or_rent: 'RENT', search: '' }, alert: 'DAILY' })
+    expect(saved).toMatchObject({ name: 'Rentals in Mumbai', filters: { city_id: mumbai, sale_or_rent: 'RENT' }, alert: 'DAILY', new_count: 0 })
+    expect(Date.parse(saved.seen_at)).toBeGreaterThan(Date.now() - 60_000)
+    const list = await (await call(asha, '')).json()
+    expect(list.limit).toBe(SAVED_SEARCH_LIMIT)
+    expect(list.saved_searches.map((s: Saved) => s.name)).toContain('Rentals in Mumbai')
+    // The alert defaults to OFF.
+    expect((await save(asha, { name: 'Everything', filters: {} })).alert).toBe('OFF')
+    const [audited] = await auditTrail(h.ctx.db, { action: 'saved_search.create', entityId: saved.id })
+    expect(audited).toBeDefined()
+  })
+
+  test('PATCH renames, changes filters and alert; DELETE removes it; both only for the owner (others get 404)', async () => {
+    const saved = await save(asha, { name: 'To change', filters: { post_type: 'REQ' } })
+    const renamed = (await (await call(asha, `/${saved.id}`, 'PATCH', { name: 'Changed', alert: 'INSTANT' })).json()) as Saved
+    expect(renamed).toMatchObject({ name: 'Changed', alert: 'INSTANT', filters: { post_type: 'REQ' } })
+    const refiltered = (await (await call(asha, `/${saved.id}`, 'PATCH', { filters: { post_type: 'AVL', location: 'West' } })).json()) as Saved
+    expect(refiltered.filters).toEqual({ location: 'West', post_type: 'AVL' })
+    // Another user reaches none of it: not listed, not changed, not deleted, not marked seen.
+    expect((await mine(ravi)).map((s) => s.id)).not.toContain(saved.id)
+    for (const [path, method, body] of [[`/${saved.id}`, 'PATCH', { name: 'Mine now' }], [`/${saved.id}`, 'DELETE'], [`/${saved.id}/seen`, 'POST']] as const) {
+      const res = await call(ravi, path, method, body)
+      expect(res.status).toBe(404)
+      expect((await res.json()).detail).toBe('Saved search not found')
+    }
+    expect((await call(asha, `/${saved.id}`, 'DELETE')).status).toBe(204)
+    expect((await mine(asha)).map((s) => s.id)).not.toContain(saved.id)
+    expect((await call(asha, `/${saved.id}`, 'DELETE')).status).toBe(404)
+  })
+
+  test('names are unique per user in any case (409), and another user may use the same name', async () => {
+    await save(asha, { name: 'Sea View', filters: {} })
+    const res = await call(asha, '', 'POST', { name: 'sea view', filters: {} })
+    expect(res.status).toBe(409)
+    expect((await res.json()).detail).toBe('You already have a saved search named "sea view"')
+    const other = await save(asha, { name: 'Hill View', filters: {} })
+    expect((await call(asha, `/${other.id}`, 'PATCH', { name: 'SEA VIEW' })).status).toBe(409)
+    expect((await call(asha, `/${other.id}`, 'PATCH', { name: 'hill view' })).status).toBe(200) // its own name, in another case
+    expect((await save(ravi, { name: 'Sea View', filters: {} })).name).toBe('Sea View')
+  })
+
+  test(`at most ${SAVED_SEARCH_LIMIT} per user: the next is a 409 saying what to do`, async () => {
+    for (let i = 0; i < SAVED_SEARCH_LIMIT; i++) await save(kiran, { name: `Search ${i}`, filters: { location: 'North' } })
+    const res = await call(kiran, '', 'POST', { name: 'One too many', filters: {} })
+    expect(res.status).toBe(409)
+    expect((await res.json()).detail).toBe(`You can keep at most ${SAVED_SEARCH_LIMIT} saved searches: delete one to save another`)
+    const first = (await mine(kiran))[0]!
+    expect((await call(kiran, `/${first.id}`, 'DELETE')).status).toBe(204)
+    await save(kiran, { name: 'One too many', filters: {} })
+  })
+
+  test('bad input is a 4xx with detail, never a 500: names, alerts, the list filters’ own rules', async () => {
+    const bad: unknown[] = [
+      { name: '', filters: {} },
+      { name: '   ', filters: {} },
+      { name: 'x'.repeat(61), filters: {} },
+      { name: 'Line\nbreak', filters: {} },
+      { name: 'No filters' },
+      { name: 'Filters not an object', filters: 'city=1' },
+      { name: 'Bad alert', filters: {}, alert: 'HOURLY' },
+      { name: 'Bad status', filters: { status: 'SOLD' } },
+      { name: 'Bad city', filters: { city_id: 0 } },
+      { name: 'Huge city', filters: { city_id: 6e154 } },
+      { name: 'Bad date', filters: { date_from: '24/11/2026' } },
+      { name: 'Bad moment', filters: { changed_since: 'yesterday' } },
+      { name: 'Negative budget', filters: { min_budget: -1 } },
+      { name: 'Long search', filters: { search: 's'.repeat(201) } },
+    ]
+    for (const body of bad) {
+      const res = await call(asha, '', 'POST', body)
+      expect(res.status, JSON.stringify(body)).toBe(422)
+      expect((await res.json()).detail).toBeDefined()
+    }
+    const sixty = await save(asha, { name: 'y'.repeat(60), filters: {} })
+    expect(sixty.name).toHaveLength(60)
+    expect((await call(asha, '/abc', 'DELETE')).status).toBe(422)
+    expect((await call(asha, `/${sixty.id}`, 'PATCH', { name: ' ' })).status).toBe(422)
+    expect((await call(asha, `/${sixty.id}`, 'PATCH', { filters: { post_type: 'SELL' } })).status).toBe(422)
+    expect((await h.request('/api/saved-searches')).status).toBe(401)
+  })
+})
+
+describe('new counts', () => {
+  test('count the listings the user sees, posted or with news since it was opened, and drop to 0 when opened', async () => {
+    const old = await post(ravi, { budget: 50_000, details: 'Posted before the search' })
+    const search = await save(asha, { name: 'Mumbai rentals', filters: { city_id: mumbai, sale_or_rent: 'RENT' } })
+    expect(search.new_count).toBe(0)
+    await Bun.sleep(5)
+    await post(ravi, { details: 'New after the search' })
+    await post(ravi, { details: 'Another' })
+    await post(ravi, { sale_or_rent: 'SALE', details: 'For sale: not in the search' })
+    expect(await countOf(asha, search.id)).toBe(2)
+    // A price change is news; an edit of the details is not.
+    expect((await patchListing(ravi, old.id, { budget: 45_000 })).status).toBe(200)
+    expect(await countOf(asha, search.id)).toBe(3)
+    // Suspended by an admin: other brokers no longer see it, so it leaves Asha's count (but not Ravi's view).
+    const hidden = await post(ravi, { details: 'To be suspended' })
+    expect(await countOf(asha, search.id)).toBe(4)
+    const master = await signIn(h.ctx.db, 'MASTER_ADMIN', { cityId: null })
+    expect((await patchListing(master, hidden.id, { status: 'SUSPENDED' })).status).toBe(200)
+    expect(await countOf(asha, search.id)).toBe(3)
+    // Opened: 0 until news comes again.
+    expect((await call(asha, `/${search.id}/seen`, 'POST')).status).toBe(204)
+    expect(await countOf(asha, search.id)).toBe(0)
+    await post(ravi, { details: 'After opening' })
+    expect(await countOf(asha, search.id)).toBe(1)
+    // Back on the market counts too.
+    expect((await patchListing(ravi, old.id, { status: 'ON_HOLD' })).status).toBe(200)
+    expect(await countOf(asha, search.id)).toBe(1)
+    expect((await patchListing(ravi, old.id, { status: 'ACTIVE' })).status).toBe(200)
+    expect(await countOf(asha, search.id)).toBe(2)
+  })
+
+  test('a search word and the rest of the list filters narrow the count as they narrow the list', async () => {
+    const words = await save(asha, { name: 'Bandra words', filters: { search: 'bandra', post_type: 'AVL' } })
+    await Bun.sleep(5)
+    await post(ravi, { locality: 'Bandra West', details: 'Sea facing' })
+    await post(ravi, { locality: 'Andheri', details: 'Near Bandra station' })
+    await post(ravi, { post_type: 'REQ', locality: 'Bandra', details: 'Wanted' })
+    await post(ravi, { locality: 'Juhu', details: 'Elsewhere' })
+    expect(await countOf(asha, words.id)).toBe(2)
+    const list = await (await h.request(`/api/listings/?search=bandra&post_type=AVL&changed_since=${encodeURIComponent(words.seen_at)}`, { headers: asha.bearer })).json()
+    expect(list.total).toBe(2)
+  })
+
+  test(`the count stops at ${NEW_COUNT_CAP}`, async () => {
+    const broad = await save(asha, { name: 'Capped', filters: { property_type: 'Cap Flat' } })
+    await Bun.sleep(5)
+    const now = Date.now()
+    // Written straight into the table: 105 listings of another broker, posted after the search was saved.
+    for (let i = 0; i < NEW_COUNT_CAP + 5; i++)
+      await h.ctx.db.run(
+        `insert into listings (entry_id, post_type, sale_or_rent, property_type, contact_value, contact_name, status, date, owner_user_id, city_id, created_at, updated_at, expires_at)
+         values (?, 'AVL', 'RENT', 'Cap Flat', '9876543210', 'Ravi', 'ACTIVE', '2026-01-01', ?, ?, ?, ?, ?)`,
+        [`AVL-CAP-${100000 + i}`, ravi.user.id, mumbai, now + i, now + i, now + 86_400_000],
+      )
+    expect(await countOf(asha, broad.id)).toBe(NEW_COUNT_CAP)
+  })
+})
