@@ -9,7 +9,7 @@ import { FormActions } from '../shared/form-parts'
 import { listingCurrency, type Currency } from '../../src/shared/currency'
 import { DuplicateWarning, useDuplicateCheck } from './duplicate-warning'
 import { describeListingError, LISTING_TEXT } from './listing-format'
-import { EMPTY_FORM, formOf, ListingFields } from './listing-form'
+import { EMPTY_FORM, formOf, ListingFields, statusAllowed, statusesFor } from './listing-form'
 
 /** The broker form's statuses (SPEC section 4): SUSPENDED is the admins' and the row menu's, not the form's. */
 export const FORM_STATUSES = ['ACTIVE', 'ON_HOLD', 'CLOSED'] as const satisfies readonly ListingStatus[]
@@ -166,7 +166,8 @@ function ListingForm({ listing, rules, onClose, onSaved, onFailed, note, currenc
         values={values}
         errors={errors}
         onChange={(name, value) => update(name as Name)(value)}
-        statuses={FORM_STATUSES}
+        statuses={statusesFor(FORM_STATUSES, listing?.status)}
+        statusDisabled={(s) => !statusAllowed(listing?.status, s)}
         required={rules.required?.filter((n) => (NAMES as string[]).includes(n))}
         currency={listing ? listingCurrency(listing) : currency}
         contactName={false}

@@ -208,6 +208,24 @@ export function ListingFields({ idPrefix, values, errors, onChange, statuses, st
   )
 }
 
-export const ALL_STATUSES = LISTING_STATUSES
-export const CREATE_STATUSES = LISTING_STATUSES.filter((s) => s !== 'SUSPENDED')
+/**
+ * Statuses one may pick for a listing now in `current` (none yet: a new one): the server refuses (409) a move into SUSPENDED from
+ * anything but ACTIVE, and out of SUSPENDED to anything but ACTIVE, so those are offered disabled.
+ */
+export function statusAllowed(current: ListingStatus | undefined, next: ListingStatus): boolean {
+  if (next === current) return true
+  // EXPIRED is the clock's; out of it by renewal, or closed for good (issue 17).
+  if (next === 'EXPIRED') return false
+  if (current === 'EXPIRED') return next === 'CLOSED'
+  if (next === 'SUSPENDED') return current === 'ACTIVE'
+  if (current === 'SUSPENDED') return next === 'ACTIVE'
+  return true
+}
+
+/** The statuses a person may pick: EXPIRED is the clock's (issue 17). */
+export const ALL_STATUSES = LISTING_STATUSES.filter((s) => s !== 'EXPIRED')
+export const CREATE_STATUSES = ALL_STATUSES.filter((s) => s !== 'SUSPENDED')
+/** An edit form's statuses: those offered, and EXPIRED too on a listing that has it, so the form shows where it stands. */
+export const statusesFor = (offered: readonly ListingStatus[], current: ListingStatus | undefined): readonly ListingStatus[] =>
+  current === 'EXPIRED' ? [...offered, 'EXPIRED'] : offered
 

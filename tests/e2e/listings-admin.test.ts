@@ -102,9 +102,9 @@ describe('a module admin', () => {
     const rows = rowsOf(await rowIds(page))
     expect(rows).toHaveLength(25)
     expect(rows.every((r) => r.cityId === mumbai)).toBe(true)
-    // 14 columns, Actions last.
+    // 14 columns and Expires (issue 17), Actions last.
     const headers = await page.locator('table[aria-label="Listings Management"] thead th').allTextContents()
-    expect(headers).toEqual(['Entry ID', 'Type', 'Date', 'Contact', 'Sale/Rent', 'Property Type', 'Budget', 'Size', 'Location Zone', 'Locality', 'Broker', 'Reference', 'Details', 'Actions'])
+    expect(headers).toEqual(['Entry ID', 'Type', 'Date', 'Contact', 'Sale/Rent', 'Property Type', 'Budget', 'Size', 'Location Zone', 'Locality', 'Broker', 'Reference', 'Details', 'Expires', 'Actions'])
 
     // The API behind the grid agrees: every listing of every page is in Mumbai, whatever its status.
     const api = await page.request.get(`${server.url}/api/listings/?per_page=100`)

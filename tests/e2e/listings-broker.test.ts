@@ -76,7 +76,7 @@ describe('the broker dashboard', () => {
     expect(html).toContain('Welcome back, Rahul Sharma!')
     expect(html).toContain('Mumbai, Maharashtra')
     for (const label of ['Total Requirements', 'Total Availabilities', 'Active Brokers', 'New Posts Today']) expect(html).toContain(label)
-    for (const header of ['Entry ID', 'Sale/Rent', 'Property Type', 'Location Zone', 'Locality', 'Broker', 'Reference', 'Details', 'Actions']) expect(html).toContain(`>${header}</th>`)
+    for (const header of ['Entry ID', 'Sale/Rent', 'Property Type', 'Location Zone', 'Locality', 'Broker', 'Reference', 'Details', 'Expires', 'Actions']) expect(html).toContain(`>${header}</th>`)
     expect(html.match(/<tr[^>]*data-listing-id=/g)?.length).toBe(25)
     expect(html).toContain(`Showing 1 to 25 of ${countWhere()} results`)
     expect(html).toContain('Search by Entry ID, Broker Name, or details...')
@@ -297,7 +297,7 @@ describe('My Listings', () => {
     expect(await card('Total').textContent()).toBe(String(mine.length))
     expect(await bodyRows(page).count()).toBe(mine.length)
     expect(await bodyRows(page).first().getAttribute('data-entry-id')).toBe(created)
-    expect(await page.locator('thead th').allTextContents()).toEqual(['Entry ID', 'Status', 'Type', 'Date', 'Property Type', 'Budget', 'Location', 'Details', 'Actions'])
+    expect(await page.locator('thead th').allTextContents()).toEqual(['Entry ID', 'Status', 'Type', 'Date', 'Property Type', 'Budget', 'Location', 'Details', 'Expires', 'Actions'])
     const suspendedBefore = mine.filter((l) => l.status === 'SUSPENDED').length
 
     // Local search: case-insensitive, over entry ID, property type, locality and details.
@@ -347,6 +347,37 @@ describe('My Listings', () => {
     await row.waitFor({ state: 'detached' })
     expect(stored(created)).toBeUndefined()
     expect(await card('Total').textContent()).toBe(String(mine.length - 1))
+    await done(w)
+  })
+
+  test('expiry (issue 17) on a phone: an expired listing has its own card and filter, and Renew puts it back', async () => {
+    // One of the broker's active listings, given an end 1.5 s ahead through the API: the server's own timer expires it.
+    const target = db.select().from(listings).where(and(eq(listings.ownerUserId, broker.id), eq(listings.status, 'ACTIVE'))).get()!
+    const res = await fetch(`${server.url}/api/listings/${target.id}`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ expires_at: new Date(Date.now() + 1500).toISOString() }),
+    })
+    expect(res.status).toBe(200)
+    await Bun.sleep(2000)
+    expect(stored(target.entryId)!.status).toBe('EXPIRED')
+
+    const w = await openPage(browser, server.url, { width: 390, height: 844 })
+    await w.page.context().addCookies([{ name: SESSION_COOKIE, value: token, url: server.url }])
+    await w.page.goto(server.url + '/dashboard/my-listings')
+    await hydrated(w.page)
+    const { page } = w
+    const expiredCount = db.select({ n: count() }).from(listings).where(and(eq(listings.ownerUserId, broker.id), eq(listings.status, 'EXPIRED'))).get()!.n
+    expect(await page.locator('[data-count="Expired"] .stat-value').textContent()).toBe(String(expiredCount))
+    await page.getByLabel('Status').selectOption('EXPIRED')
+    const card = page.locator(`[data-listing-card="${target.entryId}"]`)
+    await card.waitFor()
+    expect((await card.innerText()).replace(/\s+/g, ' ')).toContain('Expired')
+    await card.getByRole('button', { name: `Actions for ${target.entryId}` }).click()
+    await page.getByRole('menu', { name: `Actions for ${target.entryId}` }).getByRole('menuitem', { name: 'Renew' }).click()
+    await successToast(page, `${target.entryId} renewed until`).waitFor()
+    expect(stored(target.entryId)!.status).toBe('ACTIVE')
+    expect(stored(target.entryId)!.expiresAt!).toBeGreaterThan(Date.now() + 25 * 86_400_000)
     await done(w)
   })
 

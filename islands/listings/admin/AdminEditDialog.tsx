@@ -5,9 +5,9 @@ import type { FieldErrors, ObjectSchema } from '../../shared/form-rules'
 import { Modal } from '../../shared/Modal'
 import { sendJson } from '../../shared/query'
 import { toast } from '../../shared/toast'
-import { describeFormError, failureMessage, statusAllowed, TEXT } from './admin-text'
+import { describeFormError, failureMessage, TEXT } from './admin-text'
 import { listingCurrency } from '../../../src/shared/currency'
-import { ALL_STATUSES, checkPayload, formOf, ListingFields, payloadOf, type ListingFormValues } from '../listing-form'
+import { ALL_STATUSES, checkPayload, statusAllowed, statusesFor, formOf, ListingFields, payloadOf, type ListingFormValues } from '../listing-form'
 import { FormActions } from '../../shared/form-parts'
 
 type Props = {
@@ -75,7 +75,7 @@ function AdminEditForm({ listing, rules, onClose, onSaved }: Omit<Props, 'listin
         values={values}
         errors={errors}
         onChange={change}
-        statuses={ALL_STATUSES}
+        statuses={statusesFor(ALL_STATUSES, listing.status)}
         statusDisabled={(s) => !statusAllowed(listing.status, s)}
         required={REQUIRED}
         currency={listingCurrency(listing)}

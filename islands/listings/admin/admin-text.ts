@@ -1,6 +1,5 @@
 // Texts and small rules of the admin listings grid (SPEC section 2 "Admin listings", section 8 "Listings"),
 // one place each, shared by the island and its dialogs.
-import type { ListingStatus } from '../../../src/shared/constants'
 import { holds, type Permission } from '../../../src/platform/policy/permissions'
 import { ApiError } from '../../shared/api'
 import type { FieldErrors } from '../../shared/form-rules'
@@ -52,17 +51,6 @@ export const suspendedText = (n: number) =>
 
 export const deleteMessage = (entryId: string) =>
   `Are you sure you want to delete listing ${entryId}? This closes the listing permanently and removes it from every view.`
-
-/**
- * Statuses an admin may pick for a listing now in `current`: the server refuses (409) a move into SUSPENDED from
- * anything but ACTIVE, and out of SUSPENDED to anything but ACTIVE, so those are offered disabled.
- */
-export function statusAllowed(current: ListingStatus, next: ListingStatus): boolean {
-  if (next === current) return true
-  if (next === 'SUSPENDED') return current === 'ACTIVE'
-  if (current === 'SUSPENDED') return next === 'ACTIVE'
-  return true
-}
 
 const detailOf = (err: unknown) => (err instanceof ApiError ? (err.body as { detail?: unknown } | null)?.detail : undefined)
 
