@@ -41,6 +41,7 @@ const ACTION_LABELS: Record<string, string> = {
   'city.update': 'City updated',
   'city.delete': 'City deleted',
   'city.match_tolerance': 'Match tolerance set',
+  'city.listing_expiry': 'Listing expiry set',
 }
 
 /** 'listing.update' → 'Listing updated'; an action not known here shows as its raw name. */
@@ -175,6 +176,8 @@ export const FIELD_LABELS: Record<string, string> = {
   code: 'Code',
   newsco_region: 'NEWSCO region',
   match_tolerance: 'Match tolerance (%)',
+  rent_days: 'Rent listings expire after (days)',
+  sale_days: 'Sale listings expire after (days)',
   // shared
   id: 'ID',
   city_id: 'City',

@@ -8,16 +8,21 @@ import { toast } from '../shared/toast'
 import { GeoSelect, type GeoValue } from './GeoSelect'
 import { FormActions } from '../shared/form-parts'
 import { parseTolerance, saveTolerance, ToleranceInput } from '../matches/ToleranceControl'
+import { EXPIRY_DAYS } from '../../src/shared/constants'
+import { ExpiryInputs, expirySummary, expiryValues, parseExpiry, saveExpiry, type ExpiryValues } from './ListingExpiry'
 
-type City = { id: number; name: string; state_id: number; newsco_region: string | null; match_tolerance: number }
+type City = { id: number; name: string; state_id: number; newsco_region: string | null; match_tolerance: number; rent_days: number; sale_days: number }
 type State = { id: number; name: string; code: string; country_id: number; cities: City[] }
 type Country = { id: number; name: string; code: string; states: State[] }
 type Level = 'country' | 'state' | 'city'
 
-/** `toleranceRules`: formRules(ToleranceBody), the rule of a city's match tolerance (issue 15), set through its own route. */
-type Props = { hierarchy: Country[]; rules: Record<Level, ObjectSchema>; toleranceRules: ObjectSchema }
+/**
+ * `toleranceRules`: formRules(ToleranceBody), the rule of a city's match tolerance (issue 15); `expiryRules`:
+ * formRules(ListingExpiryBody), its listing expiry defaults (issue 17). Each is set through its own route.
+ */
+type Props = { hierarchy: Country[]; rules: Record<Level, ObjectSchema>; toleranceRules: ObjectSchema; expiryRules: ObjectSchema }
 
-type Form = { name: string; code: string; newsco_region: string; country_id: number | null; state_id: number | null; match_tolerance: string }
+type Form = { name: string; code: string; newsco_region: string; country_id: number | null; state_id: number | null; match_tolerance: string } & ExpiryValues
 type Editing = { mode: 'create' | 'edit'; level: Level; id?: number; parentLocked: boolean; values: Form }
 type Deleting = { level: Level; id: number; name: string }
 
@@ -25,11 +30,13 @@ const LABEL: Record<Level, string> = { country: 'Country', state: 'State', city:
 const PATH: Record<Level, string> = { country: 'countries', state: 'states', city: 'cities' }
 /** A new city's tolerance: the database's default (DEFAULT_TOLERANCE in src/modules/matches/rules.ts). */
 const NEW_CITY_TOLERANCE = '10'
-const empty: Form = { name: '', code: '', newsco_region: '', country_id: null, state_id: null, match_tolerance: NEW_CITY_TOLERANCE }
+/** A new city's listing expiry: the database's defaults. */
+const NEW_CITY_EXPIRY = expiryValues({ rent_days: EXPIRY_DAYS.RENT, sale_days: EXPIRY_DAYS.SALE })
+const empty: Form = { name: '', code: '', newsco_region: '', country_id: null, state_id: null, match_tolerance: NEW_CITY_TOLERANCE, ...NEW_CITY_EXPIRY }
 const HIERARCHY_KEY = ['geographic', 'hierarchy'] as const
 
 /** The geography tree of the master admin: countries, their states, their cities, with add, edit and delete. */
-export default function GeoTree({ hierarchy, rules, toleranceRules }: Props) {
+export default function GeoTree({ hierarchy, rules, toleranceRules, expiryRules }: Props) {
   const queryClient = useQueryClient()
   // The server's hierarchy is the first view (no fetch on load); saves and deletes invalidate it.
   const query = useQuery({ queryKey: HIERARCHY_KEY, queryFn: () => fetchJson<Country[]>('/api/geographic/hierarchy'), initialData: hierarchy })
@@ -128,11 +135,12 @@ export default function GeoTree({ hierarchy, rules, toleranceRules }: Props) {
                                     <p>{city.name}</p>
                                     {city.newsco_region && <p className="text-xs text-base-content/60">NEWSCO: {city.newsco_region}</p>}
                                     <p className="text-xs text-base-content/70" data-city-tolerance={city.match_tolerance}>{`Match tolerance: ${city.match_tolerance} %`}</p>
+                                    <p className="text-xs text-base-content/70" data-city-expiry={`${city.rent_days}/${city.sale_days}`}>{expirySummary(city)}</p>
                                   </div>
                                   <Actions
                                     label={city.name}
                                     actions={[
-                                      ['Edit', () => setEditing({ mode: 'edit', level: 'city', id: city.id, parentLocked: false, values: { ...empty, name: city.name, newsco_region: city.newsco_region ?? '', country_id: country.id, state_id: state.id, match_tolerance: String(city.match_tolerance) } })],
+                                      ['Edit', () => setEditing({ mode: 'edit', level: 'city', id: city.id, parentLocked: false, values: { ...empty, name: city.name, newsco_region: city.newsco_region ?? '', country_id: country.id, state_id: state.id, match_tolerance: String(city.match_tolerance), ...expiryValues(city) } })],
                                       ['Delete', () => setDeleting({ level: 'city', id: city.id, name: city.name })],
                                     ]}
                                   />
@@ -151,7 +159,7 @@ export default function GeoTree({ hierarchy, rules, toleranceRules }: Props) {
         </ul>
       )}
 
-      {editing && <GeoForm editing={editing} tree={tree} rules={rules[editing.level]} toleranceRules={toleranceRules} onClose={() => setEditing(null)} onSaved={(saved) => (setEditing(null), revealParents(saved), invalidate())} />}
+      {editing && <GeoForm editing={editing} tree={tree} rules={rules[editing.level]} toleranceRules={toleranceRules} expiryRules={expiryRules} onClose={() => setEditing(null)} onSaved={(saved) => (setEditing(null), revealParents(saved), invalidate())} />}
       <DeleteDialog deleting={deleting} onClose={() => setDeleting(null)} onDeleted={() => (setDeleting(null), invalidate())} />
     </div>
   )
@@ -186,9 +194,9 @@ function Row({ expanded, onToggle, title, badge, actions }: { expanded: boolean;
   )
 }
 
-type FormProps = { editing: Editing; tree: Country[]; rules: ObjectSchema; toleranceRules: ObjectSchema; onClose: () => void; onSaved: (values: Form) => void }
+type FormProps = { editing: Editing; tree: Country[]; rules: ObjectSchema; toleranceRules: ObjectSchema; expiryRules: ObjectSchema; onClose: () => void; onSaved: (values: Form) => void }
 
-function GeoForm({ editing, tree, rules, toleranceRules, onClose, onSaved }: FormProps) {
+function GeoForm({ editing, tree, rules, toleranceRules, expiryRules, onClose, onSaved }: FormProps) {
   const { level, mode } = editing
   const [values, setValues] = useState(editing.values)
   const [errors, setErrors] = useState<FieldErrors>({})
@@ -214,6 +222,9 @@ function GeoForm({ editing, tree, rules, toleranceRules, onClose, onSaved }: For
     // A city's tolerance has a route of its own (PUT .../match-tolerance), called once the city itself is saved.
     const tolerance = level === 'city' ? parseTolerance(toleranceRules, values.match_tolerance) : null
     if (tolerance && 'error' in tolerance) found.match_tolerance = tolerance.error
+    // Its listing expiry too (PUT .../listing-expiry), when either number changed.
+    const expiry = level === 'city' ? parseExpiry(expiryRules, values) : null
+    if (expiry && 'errors' in expiry) Object.assign(found, expiry.errors)
     setErrors(found)
     if (Object.keys(found).length) return
     setSaving(true)
@@ -226,6 +237,12 @@ function GeoForm({ editing, tree, rules, toleranceRules, onClose, onSaved }: For
         await saveTolerance(saved.id, tolerance.value).then(
           () => toast.success(`Match tolerance of ${values.name} set to ${tolerance.value} %`),
           (err) => toast.error(err instanceof ApiError && err.status ? err.message : 'The city was saved, but its match tolerance was not. Please try again.'),
+        )
+      }
+      if (expiry && 'value' in expiry && (values.rent_days.trim() !== editing.values.rent_days || values.sale_days.trim() !== editing.values.sale_days)) {
+        await saveExpiry(saved.id, expiry.value).then(
+          () => toast.success(`Listing expiry of ${values.name} set: ${expiry.value.rent_days} days for rent, ${expiry.value.sale_days} for sale`),
+          (err) => toast.error(err instanceof ApiError && err.status ? err.message : 'The city was saved, but its listing expiry was not. Please try again.'),
         )
       }
       onSaved(values)
@@ -299,6 +316,7 @@ function GeoForm({ editing, tree, rules, toleranceRules, onClose, onSaved }: For
               <input name="newsco_region" maxLength={50} className="input input-bordered w-full" value={values.newsco_region} onChange={(e) => set({ newsco_region: e.target.value })} />
             </Field>
             <ToleranceInput id="geo-form-match-tolerance" label="Match tolerance (%)" value={values.match_tolerance} error={errors.match_tolerance} onChange={(v) => set({ match_tolerance: v })} />
+            <ExpiryInputs idPrefix="geo-form" rules={expiryRules} values={values} errors={errors} onChange={set} />
           </>
         )}
         <FormActions busy={saving} onCancel={onClose}>

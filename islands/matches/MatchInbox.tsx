@@ -13,6 +13,7 @@ import { useDetailsDialog } from '../listings/useDetailsDialog'
 import { MatchCard } from './MatchCard'
 import { groupInbox, MATCH_QUERY_KEYS, MATCH_TEXT } from './match-format'
 import { ToleranceControl, type CityTolerance } from './ToleranceControl'
+import { ListingExpiryControl, type CityExpiry } from '../geo/ListingExpiry'
 
 export type MatchInboxIslandProps = {
   /** GET /api/matches, first page, as the server read it. */
@@ -22,6 +23,8 @@ export type MatchInboxIslandProps = {
   rules: readonly string[]
   /** A module admin's own city's tolerance, which they may set here; null for everyone else. */
   tolerance: CityTolerance | null
+  /** Likewise their city's listing expiry defaults (issue 17), beside the tolerance; null for everyone else. */
+  expiry: CityExpiry | null
 }
 
 /** A match announced to this user while the screen is open: read the inbox again (unseen first, so it shows on top). */
@@ -34,7 +37,7 @@ const reloadOnNewMatch: LiveEventHandler = (data, queryClient) => {
  * reasons and the other broker's contact (Call, WhatsApp), Mark seen and Not interested; the rules in a help panel; and
  * for a module admin, their city's tolerance.
  */
-export default function MatchInbox({ initial, perPage, rules, tolerance }: MatchInboxIslandProps) {
+export default function MatchInbox({ initial, perPage, rules, tolerance, expiry }: MatchInboxIslandProps) {
   const queryClient = useQueryClient()
   useLiveEvent('matches', reloadOnNewMatch)
   const [page, setPage] = useState(1)
@@ -103,7 +106,12 @@ export default function MatchInbox({ initial, perPage, rules, tolerance }: Match
         </div>
       </details>
 
-      {tolerance && <ToleranceControl tolerance={tolerance} />}
+      {(tolerance || expiry) && (
+        <div className="grid gap-3 lg:grid-cols-2 lg:gap-5">
+          {tolerance && <ToleranceControl tolerance={tolerance} />}
+          {expiry && <ListingExpiryControl expiry={expiry} />}
+        </div>
+      )}
 
       {query.isError && (
         <LoadError

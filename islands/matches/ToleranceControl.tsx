@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
-import { checkField, type ObjectSchema } from '../shared/form-rules'
+import { SettingForm, WholeNumberInput } from '../shared/form-parts'
+import { parseWholeNumber, type ObjectSchema } from '../shared/form-rules'
 import { sendJson } from '../shared/query'
 import { toast } from '../shared/toast'
 import { listingErrorMessage } from '../listings/listing-format'
@@ -10,16 +11,7 @@ import { MATCH_QUERY_KEYS } from './match-format'
 export type CityTolerance = { city_id: number; city_name: string; match_tolerance: number; rules: ObjectSchema }
 
 /** The tolerance typed, as a number; or the message of the rule it breaks (the server's own messages). */
-export function parseTolerance(rules: ObjectSchema, raw: string): { value: number } | { error: string } {
-  // Elysia's t.Integer accepts a numeric string too (anyOf string, integer): the number's own rule is the one to check.
-  const field = rules.properties.match_tolerance!
-  const integer = field.anyOf?.find((m) => m.type === 'integer') ?? field
-  const typeMessage = integer.errorMessage?.type ?? 'Tolerance must be a whole number'
-  const n = raw.trim() === '' ? undefined : Number(raw)
-  if (n !== undefined && !Number.isInteger(n)) return { error: typeMessage }
-  const error = checkField(integer, n, true)
-  return error ? { error } : { value: n! }
-}
+export const parseTolerance = (rules: ObjectSchema, raw: string) => parseWholeNumber(rules, 'match_tolerance', raw)
 
 export const saveTolerance = (cityId: number, percent: number) =>
   sendJson<{ city_id: number; match_tolerance: number }>(`/api/geographic/cities/${cityId}/match-tolerance`, 'PUT', { match_tolerance: percent })
@@ -27,34 +19,17 @@ export const saveTolerance = (cityId: number, percent: number) =>
 /** The number input of a tolerance, 0 to 30 %, with its message. Used by the module admin's control and the city form. */
 export function ToleranceInput({ id, value, error, onChange, label }: { id: string; value: string; error?: string; onChange: (v: string) => void; label: string }) {
   return (
-    <div className="form-control">
-      <label htmlFor={id} className="label-text mb-1 block font-medium">
-        {label}
-      </label>
-      <input
-        id={id}
-        name="match_tolerance"
-        type="number"
-        inputMode="numeric"
-        min={0}
-        max={30}
-        step={1}
-        className={`input input-bordered w-28 ${error ? 'input-error' : ''}`}
-        value={value}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : `${id}-hint`}
-        onChange={(e) => onChange(e.target.value)}
-      />
-      {error ? (
-        <span id={`${id}-error`} className="mt-1 block text-sm text-error">
-          {error}
-        </span>
-      ) : (
-        <span id={`${id}-hint`} className="mt-1 block text-xs text-base-content/70">
-          How far over a requirement's budget an availability may ask and still match (0 to 30 %).
-        </span>
-      )}
-    </div>
+    <WholeNumberInput
+      id={id}
+      name="match_tolerance"
+      label={label}
+      value={value}
+      error={error}
+      min={0}
+      max={30}
+      hint="How far over a requirement's budget an availability may ask and still match (0 to 30 %)."
+      onChange={onChange}
+    />
   )
 }
 
@@ -82,20 +57,14 @@ export function ToleranceControl({ tolerance }: { tolerance: CityTolerance }) {
     save.mutate(parsed.value)
   }
   return (
-    <section className="card bg-base-100 shadow-sm" aria-labelledby="match-tolerance-title" data-tolerance>
-      <form noValidate onSubmit={submit} className="card-body gap-3 p-4">
-        <h2 id="match-tolerance-title" className="font-semibold">{`Matching tolerance for ${tolerance.city_name}`}</h2>
-        <p className="text-sm text-base-content/70" data-tolerance-now>
-          {`Now ${saved} %: an availability asking up to ${saved} % over a requirement's budget still matches it.`}
-        </p>
-        <div className="flex flex-wrap items-start gap-3">
-          <ToleranceInput id="match-tolerance" label="Tolerance (%)" value={raw} error={error} onChange={(v) => (setRaw(v), setError(undefined))} />
-          <button type="submit" className="btn btn-primary btn-sm mt-7" disabled={save.isPending}>
-            {save.isPending && <span className="loading loading-spinner loading-xs" aria-hidden="true" />}
-            Save
-          </button>
-        </div>
-      </form>
-    </section>
+    <SettingForm
+      name="tolerance"
+      title={`Matching tolerance for ${tolerance.city_name}`}
+      now={`Now ${saved} %: an availability asking up to ${saved} % over a requirement's budget still matches it.`}
+      busy={save.isPending}
+      onSubmit={submit}
+    >
+      <ToleranceInput id="match-tolerance" label="Tolerance (%)" value={raw} error={error} onChange={(v) => (setRaw(v), setError(undefined))} />
+    </SettingForm>
   )
 }

@@ -31,3 +31,72 @@ export function FormActions({ busy, onCancel, children }: { busy: boolean; onCan
     </div>
   )
 }
+
+type WholeNumberInputProps = { id: string; name: string; label: string; value: string; error?: string; min: number; max: number; hint: string; onChange: (v: string) => void }
+
+/** A whole-number input with its label, and under it its error or else a hint (a city's settings: tolerance, expiry). */
+export function WholeNumberInput({ id, name, label, value, error, min, max, hint, onChange }: WholeNumberInputProps) {
+  return (
+    <div className="form-control">
+      <label htmlFor={id} className="label-text mb-1 block font-medium">
+        {label}
+      </label>
+      <input
+        id={id}
+        name={name}
+        type="number"
+        inputMode="numeric"
+        min={min}
+        max={max}
+        step={1}
+        className={`input input-bordered w-28 ${error ? 'input-error' : ''}`}
+        value={value}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : `${id}-hint`}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      {error ? (
+        <span id={`${id}-error`} className="mt-1 block text-sm text-error">
+          {error}
+        </span>
+      ) : (
+        <span id={`${id}-hint`} className="mt-1 block text-xs text-base-content/70">
+          {hint}
+        </span>
+      )}
+    </div>
+  )
+}
+
+type SettingFormProps = { name: string; title: string; now: string; busy: boolean; alert?: string | null; onSubmit: (e: React.FormEvent) => void; children: ReactNode }
+
+/**
+ * A card holding one setting's form (a city's match tolerance, its listing expiry): the title, what holds now, an alert,
+ * the inputs and Save. `name` marks it: `data-{name}` on the card, `data-{name}-now` on what holds now.
+ */
+export function SettingForm({ name, title, now, busy, alert, onSubmit, children }: SettingFormProps) {
+  return (
+    <section className="card bg-base-100 shadow-sm" aria-labelledby={`${name}-title`} {...{ [`data-${name}`]: '' }}>
+      <form noValidate onSubmit={onSubmit} className="card-body gap-3 p-4">
+        <h2 id={`${name}-title`} className="font-semibold">
+          {title}
+        </h2>
+        <p className="text-sm text-base-content/70" {...{ [`data-${name}-now`]: '' }}>
+          {now}
+        </p>
+        {alert && (
+          <p role="alert" className="text-sm text-error">
+            {alert}
+          </p>
+        )}
+        <div className="flex flex-wrap items-start gap-3">
+          {children}
+          <button type="submit" className="btn btn-primary btn-sm mt-7" disabled={busy}>
+            {busy && <span className="loading loading-spinner loading-xs" aria-hidden="true" />}
+            Save
+          </button>
+        </div>
+      </form>
+    </section>
+  )
+}

@@ -64,3 +64,18 @@ export function checkForm(schema: ObjectSchema, values: Record<string, unknown>)
   }
   return errors
 }
+
+/** The integer rule of a field: Elysia's t.Integer accepts a numeric string too (anyOf string, integer). */
+export const integerRule = (rules: ObjectSchema, field: string): FieldSchema => {
+  const schema = rules.properties[field]!
+  return schema.anyOf?.find((m) => m.type === 'integer') ?? schema
+}
+
+/** A whole number typed into `field`'s input, as a number; or the message of the rule it breaks (the server's own). */
+export function parseWholeNumber(rules: ObjectSchema, field: string, raw: string): { value: number } | { error: string } {
+  const integer = integerRule(rules, field)
+  const n = raw.trim() === '' ? undefined : Number(raw)
+  if (n !== undefined && !Number.isInteger(n)) return { error: integer.errorMessage?.type ?? 'Must be a whole number' }
+  const error = checkField(integer, n, true)
+  return error ? { error } : { value: n! }
+}

@@ -34,7 +34,7 @@ describe('public lists (registration uses them without signing in)', () => {
       { id: maharashtra.id, name: 'Maharashtra', code: 'IN-MH', country_id: india.id },
     ])
     expect((await json(await h.request(`/api/geographic/states/${maharashtra.id}/cities`))).body).toEqual([
-      { id: mumbai.id, name: 'Mumbai', state_id: maharashtra.id, newsco_region: 'West', match_tolerance: 10 },
+      { id: mumbai.id, name: 'Mumbai', state_id: maharashtra.id, newsco_region: 'West', match_tolerance: 10, rent_days: 30, sale_days: 90 },
     ])
   })
 

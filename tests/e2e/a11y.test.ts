@@ -96,9 +96,9 @@ async function dialogProblems(page: Page, state: string): Promise<string[]> {
 // Pages
 
 const PUBLIC = ['/', '/about', '/login', '/register', '/forgot-password', '/reset-password?token=x']
-// changed_since (the dashboard's "new since your last visit" link) shows as a chip.
+// The matches page holds a module admin's city settings (tolerance, listing expiry); changed_since shows as a chip.
 const CHANGED_SINCE = '/dashboard/listings?changed_since=2026-01-01T00:00:00.000Z'
-const ADMIN = ['/dashboard', '/dashboard/listings', CHANGED_SINCE, '/dashboard/approvals', '/dashboard/brokers', '/dashboard/analytics', '/dashboard/audit']
+const ADMIN = ['/dashboard', '/dashboard/listings', CHANGED_SINCE, '/dashboard/matches', '/dashboard/approvals', '/dashboard/brokers', '/dashboard/analytics', '/dashboard/audit']
 const PAGES: [Role, string[]][] = [
   ['anonymous', PUBLIC],
   ['broker', ['/dashboard', '/dashboard/listings', CHANGED_SINCE, '/dashboard/my-listings']],

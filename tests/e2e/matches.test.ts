@@ -8,14 +8,15 @@ import { seedGeography } from '../../db/seed/demo'
 import { SESSION_COOKIE } from '../../src/platform/http/auth'
 import { signIn, type SignedIn } from '../support/auth'
 import { problems, settle } from '../support/axe'
-import { hydrated, launchBrowser, openDialog } from '../support/browser'
+import { cityRow, hydrated, launchBrowser, openDialog, saveCityField } from '../support/browser'
 import { cityIdByName, dataLayer } from '../support/fixtures'
 import { startServer, type RunningServer } from '../support/server'
 
 // The matching screens (issue 15) in a real Chromium against the real server: two Mumbai brokers post a requirement and
 // an availability that match; the one who got the match reads it in /dashboard/matches (reasons, Call, WhatsApp), marks
 // it seen, finds it on a listing's Matches tab and from a listings row's "1 match", and finally is not interested; a
-// module admin and a master admin set the city's tolerance. axe-core and the page's width at 1440 and 390 px.
+// module admin and a master admin set the city's tolerance and its listing expiry defaults (issue 17). axe-core and the
+// page's width at 1440 and 390 px.
 let server: RunningServer
 let browser: Browser
 let db: Database
@@ -44,6 +45,7 @@ async function send<T>(who: SignedIn, path: string, method: string, body?: objec
 type InboxAnswer = { matches: { id: number; listing_id: number; match: Listed; seen: boolean }[]; unseen: number; total: number }
 const inboxOf = (who: SignedIn) => send<InboxAnswer>(who, '/api/matches', 'GET')
 const tolerance = () => db.select({ t: cities.matchTolerance }).from(cities).where(eq(cities.id, mumbai)).get()!.t
+const expiry = () => db.select({ rent_days: cities.rentDays, sale_days: cities.saleDays }).from(cities).where(eq(cities.id, mumbai)).get()!
 
 beforeAll(async () => {
   server = await startServer()
@@ -242,18 +244,58 @@ describe("the city's tolerance", () => {
   test("a master admin sets it in the Geographic screen's city form, and the city list shows it", async () => {
     const w = await open(master, '/dashboard/geographic')
     const { page } = w
-    await page.locator('[data-country="India"]').getByRole('button', { name: /^India/ }).click()
-    await page.locator('[data-state="Maharashtra"]').getByRole('button', { name: /^Maharashtra/ }).click()
-    const city = page.locator('[data-city="Mumbai"]')
+    const city = await cityRow(page, 'India', 'Maharashtra', 'Mumbai')
     expect(await city.locator('[data-city-tolerance]').textContent()).toBe('Match tolerance: 20 %')
-    await city.getByRole('button', { name: 'Edit Mumbai' }).click()
-    const d = openDialog(page)
-    const input = d.getByLabel('Match tolerance (%)')
-    expect(await input.inputValue()).toBe('20')
-    await input.fill('25')
-    await d.getByRole('button', { name: 'Save Changes' }).click()
+    expect(await saveCityField(page, 'Mumbai', 'Match tolerance (%)', '25')).toBe('20')
     await city.locator('[data-city-tolerance="25"]').waitFor()
     expect(tolerance()).toBe(25)
+    await done(w)
+  })
+})
+
+describe("the city's listing expiry defaults (issue 17)", () => {
+  test('a module admin sets them beside the tolerance at 390 px: a day count out of range is refused in place, good ones saved', async () => {
+    const w = await open(admin, '/dashboard/matches', 'phone')
+    const { page } = w
+    const control = page.locator('[data-listing-expiry]')
+    expect(await control.getByRole('heading').textContent()).toBe('Listing expiry for Mumbai')
+    expect(await control.locator('[data-listing-expiry-now]').textContent()).toContain('Listings expire after 30 days (rent), 90 days (sale)')
+    const rent = control.getByLabel('Rent listings expire after (days)')
+    const sale = control.getByLabel('Sale listings expire after (days)')
+    expect([await rent.inputValue(), await sale.inputValue()]).toEqual(['30', '90'])
+    await rent.fill('0')
+    await sale.fill('400')
+    await control.getByRole('button', { name: 'Save' }).click()
+    await control.getByText('Rent listings must expire after a whole number of days from 1 to 365').waitFor()
+    await control.getByText('Sale listings must expire after a whole number of days from 1 to 365').waitFor()
+    expect(await problems(page, 'matches (module admin), expiry refused @390')).toEqual([])
+    expect(expiry()).toEqual({ rent_days: 30, sale_days: 90 })
+    await rent.fill('45')
+    await sale.fill('120')
+    await control.getByRole('button', { name: 'Save' }).click()
+    await page.locator('[data-toast="success"]').filter({ hasText: 'Listing expiry for Mumbai set: 45 days for rent, 120 for sale' }).waitFor()
+    expect(expiry()).toEqual({ rent_days: 45, sale_days: 120 })
+    expect(await control.locator('[data-listing-expiry-now]').textContent()).toContain('Listings expire after 45 days (rent), 120 days (sale)')
+    expect(await problems(page, 'matches (module admin) @390')).toEqual([])
+    await done(w)
+  })
+
+  test('at 1440 px the form sits beside the tolerance, with no axe violation', async () => {
+    const w = await open(admin, '/dashboard/matches')
+    const [tolerance, expiry] = await Promise.all([w.page.locator('[data-tolerance]').boundingBox(), w.page.locator('[data-listing-expiry]').boundingBox()])
+    expect(Math.abs(tolerance!.y - expiry!.y)).toBeLessThan(1)
+    expect(expiry!.x).toBeGreaterThan(tolerance!.x)
+    expect(await problems(w.page, 'matches (module admin), city settings @1440')).toEqual([])
+    await done(w)
+  })
+
+  test("a master admin sets them in the Geographic screen's city form, and the city list shows them", async () => {
+    const w = await open(master, '/dashboard/geographic')
+    const city = await cityRow(w.page, 'India', 'Maharashtra', 'Mumbai')
+    expect(await city.locator('[data-city-expiry]').textContent()).toBe('Listings expire after 45 days (rent), 120 days (sale)')
+    expect(await saveCityField(w.page, 'Mumbai', 'Rent listings expire after (days)', '60')).toBe('45')
+    await city.locator('[data-city-expiry="60/120"]').waitFor()
+    expect(expiry()).toEqual({ rent_days: 60, sale_days: 120 })
     await done(w)
   })
 })

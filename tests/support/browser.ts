@@ -43,3 +43,20 @@ export const hydrated = (page: Page) => page.waitForSelector('html[data-islands=
 
 /** The dialog open on the page (the app's Modal is a <dialog>). */
 export const openDialog = (page: Page) => page.locator('dialog[open]')
+
+/** The Geographic screen's row of a city, its country and state opened in the tree. */
+export async function cityRow(page: Page, country: string, state: string, city: string) {
+  await page.locator(`[data-country="${country}"]`).getByRole('button', { name: new RegExp(`^${country}`) }).click()
+  await page.locator(`[data-state="${state}"]`).getByRole('button', { name: new RegExp(`^${state}`) }).click()
+  return page.locator(`[data-city="${city}"]`)
+}
+
+/** Opens a city's Edit form from its row, sets the field labelled `label` and saves; answers what the field showed before. */
+export async function saveCityField(page: Page, city: string, label: string, value: string): Promise<string> {
+  await page.locator(`[data-city="${city}"]`).getByRole('button', { name: `Edit ${city}` }).click()
+  const input = openDialog(page).getByLabel(label)
+  const before = await input.inputValue()
+  await input.fill(value)
+  await openDialog(page).getByRole('button', { name: 'Save Changes' }).click()
+  return before
+}

@@ -18,7 +18,7 @@ const documentation = {
   tags: [
     { name: 'Health', description: 'Liveness and version' },
     { name: 'Auth', description: 'Sign in and out; the current user' },
-    { name: 'Geographic', description: 'Countries, states and cities. Reading the lists is open; changes need a master admin.' },
+    { name: 'Geographic', description: 'Countries, states and cities. Reading the lists is open; changes need a master admin (a city’s listing expiry: its module admin too).' },
   ],
   components: {
     securitySchemes: {

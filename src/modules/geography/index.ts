@@ -4,7 +4,7 @@ import { dashboardPage } from '../dashboard'
 import { guardOf } from '../dashboard/nav'
 import { authGuard } from '../../platform/http/auth'
 import type { AppContext } from '../../platform/http/context'
-import { City, CityBody, CitiesQuery, Country, CountryBody, CountryIdParams, CountryTree, Detail, IdParams, State, StateBody, StatesQuery } from './model'
+import { City, CityBody, CitiesQuery, Country, CountryBody, CountryIdParams, CountryTree, Detail, IdParams, ListingExpiry, ListingExpiryBody, State, StateBody, StatesQuery } from './model'
 import * as geo from './service'
 import { NoContent } from '../../shared/schema'
 
@@ -122,6 +122,19 @@ export const geographyRoutes = (ctx: AppContext) => {
         params: IdParams,
         response: { 204: NoContent('Deleted'), ...errors },
         detail: { tags, summary: 'Delete a city no user or listing belongs to (409 otherwise)' },
+      })
+      // Master admin for any city, module admin for their own: as a city's match tolerance (issue 15).
+      .put('/cities/:id/listing-expiry', async ({ user, params, body }) => geo.setListingExpiry(db, user, params.id, body), {
+        permission: 'manage:listing:city',
+        params: IdParams,
+        body: ListingExpiryBody,
+        response: { 200: ListingExpiry, 422: t.Any(), 401: Detail, 403: Detail, 404: Detail },
+        detail: {
+          tags,
+          summary: "Set a city's listing expiry defaults (1–365 days for RENT and for SALE)",
+          description:
+            'How long a listing of the city stays on the network after posting or renewal: `rent_days` for RENT, `sale_days` for SALE (30 and 90 unless set). A master admin for any city, a module admin for their own (403 otherwise). Audited as `city.listing_expiry`.',
+        },
       })
   )
   return new Elysia({ name: 'geography' }).use(pages).use(api)

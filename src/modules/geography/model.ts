@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { LIMITS } from '../../shared/constants'
+import { EXPIRY_DAYS, LIMITS } from '../../shared/constants'
 import { id, text } from '../../shared/schema'
 
 // Field rules and messages of SPEC section 5 "Geographic form".
@@ -35,7 +35,24 @@ export const City = t.Object({
   state_id: t.Integer(),
   newsco_region: t.Union([t.String(), t.Null()]),
   match_tolerance: t.Integer({ description: 'Percent over a requirement’s budget an availability may ask and still match (issue 15)' }),
+  rent_days: t.Integer({ description: 'Days a RENT listing of the city stays on the network after posting or renewal (issue 17)' }),
+  sale_days: t.Integer({ description: 'Days a SALE listing of the city stays on the network after posting or renewal (issue 17)' }),
 })
+// A city's listing expiry defaults (issue 17): whole days, EXPIRY_DAYS.min to .max.
+const expiryDays = (deal: 'Rent' | 'Sale') => {
+  const message = `${deal} listings must expire after a whole number of days from ${EXPIRY_DAYS.min} to ${EXPIRY_DAYS.max}`
+  return t.Integer({
+    minimum: EXPIRY_DAYS.min,
+    maximum: EXPIRY_DAYS.max,
+    description: `Days a ${deal.toUpperCase()} listing stays on the network after posting or renewal`,
+    errorMessage: { type: message, minimum: message, maximum: message, required: message },
+  })
+}
+export const ListingExpiryBody = t.Object({ rent_days: expiryDays('Rent'), sale_days: expiryDays('Sale') })
+export type ListingExpiryBody = typeof ListingExpiryBody.static
+export const ListingExpiry = t.Object({ city_id: t.Integer(), rent_days: t.Integer(), sale_days: t.Integer() })
+export type ListingExpiry = typeof ListingExpiry.static
+
 export const StateTree = t.Object({ ...State.properties, cities: t.Array(City) })
 export const CountryTree = t.Object({ ...Country.properties, states: t.Array(StateTree) })
 export type Country = typeof Country.static

@@ -2,7 +2,7 @@ import { formRules } from '../../platform/pages/form-rules'
 import { Island } from '../../platform/pages/island'
 import { ToleranceBody } from '../matches/model'
 import { DashboardLayout, type ShellUser } from '../dashboard/layout'
-import { CityBody, CountryBody, StateBody, type CountryTree } from './model'
+import { CityBody, CountryBody, ListingExpiryBody, StateBody, type CountryTree } from './model'
 
 export function GeographicPage({ user, hierarchy }: { user: ShellUser; hierarchy: CountryTree[] }) {
   return (
@@ -13,7 +13,7 @@ export function GeographicPage({ user, hierarchy }: { user: ShellUser; hierarchy
           <p className="mb-6 mt-1 text-base-content/70">Countries, states and cities of the network.</p>
           <Island
             name="GeoTree"
-            props={{ hierarchy, rules: { country: formRules(CountryBody), state: formRules(StateBody), city: formRules(CityBody) }, toleranceRules: formRules(ToleranceBody) }}
+            props={{ hierarchy, rules: { country: formRules(CountryBody), state: formRules(StateBody), city: formRules(CityBody) }, toleranceRules: formRules(ToleranceBody), expiryRules: formRules(ListingExpiryBody) }}
           />
         </>
       }

@@ -1,13 +1,14 @@
 import type { Param, Queryable } from '../../../db/sql'
-import { conflict, fieldError, notFound } from '../../platform/http/errors'
+import { conflict, fieldError, forbidden, notFound } from '../../platform/http/errors'
 import { LIMITS } from '../../shared/constants'
 import { recordAudit, type AuditActor } from '../audit/service'
-import type { City, CityBody, Country, CountryBody, CountryTree, State, StateBody } from './model'
+import { scopeOf, type ScopeActor } from '../../platform/policy/scope'
+import type { City, CityBody, Country, CountryBody, CountryTree, ListingExpiry, ListingExpiryBody, State, StateBody } from './model'
 
 // The columns are named as the API names its fields, so rows go out as read.
 const countryCols = 'id, name, code'
 const stateCols = 'id, name, code, country_id'
-const cityCols = 'id, name, state_id, newsco_region, match_tolerance'
+const cityCols = 'id, name, state_id, newsco_region, match_tolerance, rent_days, sale_days'
 
 // ---- reading ------------------------------------------------------------------------------------------------
 
@@ -47,7 +48,7 @@ export async function getHierarchy(db: Queryable, countryId?: number): Promise<C
   const stateRows = await listStates(db, countryId)
   const cityRows = countryId
     ? await db.all<City>(
-        `select c.id, c.name, c.state_id, c.newsco_region, c.match_tolerance
+        `select ${cityCols.split(', ').map((col) => `c.${col}`).join(', ')}
          from cities c join states s on s.id = c.state_id where s.country_id = ? order by c.name`,
         [countryId],
       )
@@ -267,6 +268,23 @@ export async function deleteCity(db: Queryable, actor: AuditActor, id: number): 
     await tx.run('delete from cities where id = ?', [id])
     await recordAudit(tx, { actor, action: 'city.delete', entityType: 'city', entityId: id, cityId: id, before })
   })
+}
+
+/**
+ * A city's listing expiry defaults (issue 17): how many days its RENT and SALE listings stay on the network after
+ * posting or renewal. A master admin for any city, a module admin for their own (their `manage:listing` scope).
+ */
+export async function setListingExpiry(db: Queryable, actor: ScopeActor & { fullName: string }, cityId: number, body: ListingExpiryBody): Promise<ListingExpiry> {
+  const city = await db.get<{ rent_days: number; sale_days: number }>('select rent_days, sale_days from cities where id = ?', [cityId])
+  if (!city) throw notFound('City not found')
+  const scope = scopeOf(actor, 'listing', 'manage')
+  if (scope.kind !== 'all' && !(scope.kind === 'city' && scope.cityId === cityId)) throw forbidden('You can only set the listing expiry of your own city')
+  const after = { rent_days: body.rent_days, sale_days: body.sale_days }
+  await db.tx(async (tx) => {
+    await tx.run('update cities set rent_days = ?, sale_days = ?, updated_at = ? where id = ?', [after.rent_days, after.sale_days, Date.now(), cityId])
+    await recordAudit(tx, { actor: { id: actor.id, fullName: actor.fullName }, action: 'city.listing_expiry', entityType: 'city', entityId: cityId, cityId, before: city, after })
+  })
+  return { city_id: cityId, ...after }
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`

@@ -1,18 +1,19 @@
+import type { CityExpiry } from '../../../islands/geo/ListingExpiry'
 import type { CityTolerance } from '../../../islands/matches/ToleranceControl'
 import { Island } from '../../platform/pages/island'
 import { DashboardLayout, type ShellUser } from '../dashboard/layout'
 import type { Inbox } from './model'
 
-export type MatchesPageProps = { user: ShellUser; initial: Inbox; rules: readonly string[]; tolerance: CityTolerance | null }
+export type MatchesPageProps = { user: ShellUser; initial: Inbox; rules: readonly string[]; tolerance: CityTolerance | null; expiry: CityExpiry | null }
 
 /**
  * /dashboard/matches (issue 15): the MatchInbox island, its first page complete in the server's HTML. The matching
  * rules travel as props (they live in server code, ./rules.ts, which islands do not import).
  */
-export function MatchesPage({ user, initial, rules, tolerance }: MatchesPageProps) {
+export function MatchesPage({ user, initial, rules, tolerance, expiry }: MatchesPageProps) {
   return (
     <DashboardLayout user={user} current="/dashboard/matches" section="Matches">
-      <Island name="MatchInbox" props={{ initial, rules, tolerance, perPage: initial.per_page }} />
+      <Island name="MatchInbox" props={{ initial, rules, tolerance, expiry, perPage: initial.per_page }} />
     </DashboardLayout>
   )
 }
