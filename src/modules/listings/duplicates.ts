@@ -68,7 +68,7 @@ export async function findDuplicates(db: Queryable, viewer: Viewer, draft: Draft
       params: [...common.params, locality, draft.size * (1 - SIZE_WITHIN), draft.size * (1 + SIZE_WITHIN), draft.budget * (1 - BUDGET_WITHIN), draft.budget * (1 + BUDGET_WITHIN)],
     })
   if (parts.length === 0) return []
-  const found = await db.all<Candidate>(parts.map((p) => `select * from (${p.sql}) as c${parts.indexOf(p)}`).join(' union all '), parts.flatMap((p) => p.params))
+  const found = await db.all<Candidate>(parts.map((p, i) => `select * from (${p.sql}) as c${i}`).join(' union all '), parts.flatMap((p) => p.params))
   const text = draft.details ?? ''
   const byId = new Map<number, { similarity: number; reasons: DuplicateReason[] }>()
   for (const c of found) {

@@ -1,4 +1,3 @@
-import { sql as drizzleSql, type SQL } from 'drizzle-orm'
 import type { Clause, Dialect, Param } from '../../../db/sql'
 import type { Role } from '../../shared/constants'
 import { scopeOf, type Scope, type ScopeAction } from '../../platform/policy/scope'
@@ -192,12 +191,6 @@ export function tsQuery(search: string): string | null {
 const tsMatching = (search: string): Clause | null => {
   const q = tsQuery(search)
   return q ? { sql: "listings.search @@ to_tsquery('simple', ?)", params: [q] } : null
-}
-
-/** The same clause for Drizzle's query builder (writes and a few counts go through Drizzle). */
-export function asDrizzle(c: Clause): SQL {
-  const parts = `(${c.sql})`.split('?')
-  return drizzleSql.join(parts.flatMap((text, i) => (i < c.params.length ? [drizzleSql.raw(text), drizzleSql`${c.params[i]}`] : [drizzleSql.raw(text)])))
 }
 
 /** Every listing a viewer sees with these filters, the search included (through its tag when it has one), as one clause. */
