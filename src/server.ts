@@ -10,6 +10,7 @@ import { startCheckpointer } from '../db/checkpointer'
 import { assertPortFree, exitWithParent, isWorker, startWorkers } from './processes'
 import { startMatchDigests } from './modules/matches/digest'
 import { startExpiryReminders } from './modules/listings/reminders'
+import { startSavedSearchDigests } from './modules/saved-searches/digest'
 
 let config
 try {
@@ -49,6 +50,8 @@ if (!worker) {
 const stopDigests = worker ? null : startMatchDigests(ctx)
 // Expiry reminders likewise: the primary looks every 5 minutes; each end's mail is claimed in the database (one mail).
 const stopReminders = worker ? null : startExpiryReminders(ctx)
+// And the saved searches' daily mails: each search's mail is claimed in the database too.
+const stopSavedSearchMail = worker ? null : startSavedSearchDigests(ctx)
 // Matches are announced by the process that took the write, right after answering it; the primary also sweeps what a
 // stopped process left queued.
 if (!worker) ctx.announcer.sweep(2000)
@@ -106,8 +109,10 @@ async function shutdown(signal: string) {
   ctx.pending.close()
   ctx.matchEvents.close()
   ctx.expiring.close()
+  ctx.savedSearchAlerts.close()
   stopDigests?.()
   stopReminders?.()
+  stopSavedSearchMail?.()
   ctx.announcer.close()
   ctx.expiry.close()
   await Promise.all([server!.stop(false), workers?.stop()])

@@ -1,13 +1,21 @@
 // Saved searches (issue 17): a user's named listing filters with their new counts, limits, scope and alerts. Run in
 // process, against the binary and on PostgreSQL.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test'
+import { DAILY_MS, runSavedSearchDigest } from '../../src/modules/saved-searches/digest'
 import { NEW_COUNT_CAP, SAVED_SEARCH_LIMIT } from '../../src/modules/saved-searches/model'
 import { createTestApp } from '../support/app'
 import { signIn, withJson, type SignedIn } from '../support/auth'
+import { eventStreamReader } from '../support/events'
 import { auditTrail, seedPlace } from '../support/fixtures'
+import { decodeQp, startSmtp } from '../support/smtp'
 
-const h = await createTestApp()
-afterAll(() => h.close())
+const PUBLIC_URL = 'https://brokernet.test'
+const smtp = await startSmtp()
+const h = await createTestApp({ SMTP_URL: smtp.url, PUBLIC_URL })
+afterAll(async () => {
+  await h.close()
+  await smtp.close()
+})
 
 let asha: SignedIn // saves the searches
 let ravi: SignedIn // another broker of the city: posts listings, and must not reach Asha's searches
@@ -180,5 +188,97 @@ describe('new counts', () => {
         [`AVL-CAP-${100000 + i}`, ravi.user.id, mumbai, now + i, now + i, now + 86_400_000],
       )
     expect(await countOf(asha, broad.id)).toBe(NEW_COUNT_CAP)
+  })
+})
+
+describe('alerts', () => {
+  const open: Array<{ abort: AbortController; cancel: () => Promise<unknown> }> = []
+  async function connect(as: SignedIn) {
+    const abort = new AbortController()
+    const res = await h.request('/api/events', { headers: as.bearer, signal: abort.signal })
+    expect(res.status).toBe(200)
+    const stream = eventStreamReader(res)
+    open.push({ abort, cancel: stream.cancel })
+    await stream.expect('matches') // connected: the stream's first event
+    return stream
+  }
+  afterEach(async () => {
+    for (const s of open.splice(0)) {
+      s.abort.abort()
+      await s.cancel()
+    }
+  })
+
+  test('INSTANT: a listing posted, repriced or back on the market that the search lets through is an event on the owner’s stream; not their own, not what they may not see', async () => {
+    const penthouses = await save(asha, { name: 'Penthouses', filters: { search: 'penthouse', post_type: 'REQ' }, alert: 'INSTANT' })
+    await save(asha, { name: 'Quiet penthouses', filters: { search: 'penthouse' } }) // OFF: never an event
+    const mumbaiAdmin = await signIn(h.ctx.db, 'MODULE_ADMIN', { cityId: mumbai })
+    const cityWide = await save(mumbaiAdmin, { name: 'All of my city', filters: { property_type: 'Alert Penthouse' }, alert: 'INSTANT' })
+    const stream = await connect(asha)
+    const adminStream = await connect(mumbaiAdmin)
+
+    const offer = await post(ravi, { post_type: 'AVL', property_type: 'Alert Penthouse', details: 'A penthouse on offer: not a requirement' })
+    const hers = await post(asha, { post_type: 'REQ', property_type: 'Alert Penthouse', details: 'Her own penthouse requirement' })
+    const wanted = await post(ravi, { post_type: 'REQ', property_type: 'Alert Penthouse', details: 'Wants a penthouse', budget: 9_000_000 })
+    const event = await stream.expect('saved_search')
+    expect(event).toEqual({ id: penthouses.id, name: 'Penthouses', listing: { id: wanted.id, entry_id: wanted.entry_id } })
+
+    // A price change is news; another edit is not.
+    expect((await patchListing(ravi, wanted.id, { details: 'Wants a penthouse, urgently' })).status).toBe(200)
+    expect((await patchListing(ravi, wanted.id, { budget: 9_500_000 })).status).toBe(200)
+    expect((await stream.expect('saved_search')).listing.id).toBe(wanted.id)
+    expect(await stream.next('saved_search', 500)).toBeNull()
+
+    // The module admin of Mumbai hears of Mumbai's listings, Kiran's in Pune are not theirs to see.
+    await post(kiran, { post_type: 'REQ', property_type: 'Alert Penthouse', details: 'Pune penthouse' })
+    const seen = []
+    for (let i = 0; i < 4; i++) seen.push(await adminStream.expect('saved_search'))
+    expect(seen.every((e) => e.id === cityWide.id)).toBe(true)
+    expect(seen.map((e) => e.listing.id)).toEqual([offer.id, hers.id, wanted.id, wanted.id])
+    expect(await adminStream.next('saved_search', 500)).toBeNull()
+  })
+
+  test('DAILY: at most one mail a day per search, with the listings new in it since the last (not the user’s own), through the real SMTP server', async () => {
+    // This search's mails (Asha's first search, of the first test, is a DAILY one too).
+    const mailsTo = (who: SignedIn) =>
+      smtp.received
+        .filter((m) => m.to.includes(who.user.email))
+        .map((m) => Buffer.from(decodeQp(m.raw), 'latin1').toString('utf8'))
+        .filter((m) => m.includes('Subject: Daily duplexes'))
+    const digest = async (now: number) => {
+      const sent = await runSavedSearchDigest({ db: h.ctx.db, mail: h.ctx.mail, config: h.config }, now)
+      await h.ctx.mail.idle()
+      return sent
+    }
+    const daily = await save(asha, { name: 'Daily duplexes', filters: { property_type: 'Daily Duplex' }, alert: 'DAILY' })
+    const first = await post(ravi, { property_type: 'Daily Duplex', budget: 120_000, locality: 'Powai' })
+    const second = await post(ravi, { property_type: 'Daily Duplex', post_type: 'REQ' })
+    const own = await post(asha, { property_type: 'Daily Duplex' })
+    const other = await post(ravi, { property_type: 'Other Duplex' })
+    // Not a day since it was saved: nothing yet.
+    expect(await digest(Date.now())).toBe(0)
+    // A day passes (the search saved a day earlier, in its rows).
+    await h.ctx.db.run('update saved_searches set alerted_at = alerted_at - ?, created_at = created_at - ? where id = ?', [DAILY_MS, DAILY_MS, daily.id])
+    const now = Date.now()
+    expect(await digest(now)).toBe(1)
+    const [mail, ...more] = mailsTo(asha)
+    expect(more).toHaveLength(0)
+    expect(mail).toContain('Subject: Daily duplexes: 2 new listings - Brokernet')
+    for (const l of [first, second]) expect(mail).toContain(l.entry_id)
+    for (const l of [own, other]) expect(mail).not.toContain(l.entry_id)
+    expect(mail).toContain('Powai')
+    expect(mail).toContain(`${PUBLIC_URL}/dashboard/listings?property_type=Daily+Duplex`)
+    // Once a day: not again now, even with news.
+    const third = await post(ravi, { property_type: 'Daily Duplex', status: 'ON_HOLD' })
+    expect(await digest(now + 60_000)).toBe(0)
+    // A day later, only what came since the last mail.
+    expect(await digest(now + DAILY_MS + 1)).toBeGreaterThanOrEqual(1)
+    const latest = mailsTo(asha).at(-1)!
+    expect(latest).toContain('Subject: Daily duplexes: 1 new listing - Brokernet')
+    expect(latest).toContain(third.entry_id)
+    expect(latest).not.toContain(first.entry_id)
+    expect(mailsTo(asha)).toHaveLength(2)
+    const rows = await h.ctx.db.all<{ status: string }>("select status from mail_outbox where subject like '%Daily duplexes%'")
+    expect(rows.map((r) => r.status)).toEqual(['SENT', 'SENT'])
   })
 })

@@ -14,6 +14,7 @@ export const eventsApi = (ctx: AppContext) =>
         '`text/event-stream`, one per signed-in user; it stays open. Events, each with one line of JSON:',
         '- `matches` `{"unseen": N, "new": [ids]}` for everyone: on connect (`new` empty), and within a second of any change to your inbox made through any process: an entry announced to you (its id in `new`), seen or dismissed, or a listing edit that changes how many of your unseen matches still hold.',
         '- `expiring` `{"listings": [{"id", "entry_id", "expires_at"}]}` for everyone: your ACTIVE or ON_HOLD listings ending within 3 days, soonest first; on connect, whenever a reminder of one of them is recorded (the mail goes out 3 days before an end), and when a change of one of your listings changes the list (renewed, expired).',
+        '- `saved_search` `{"id", "name", "listing": {"id", "entry_id"}}` for everyone with an INSTANT saved search: a listing you may see (not yours) was posted, repriced or put back on the market and that search lets it through, within a second of the write made through any process.',
         '- `pending` `{"total": N}` for master and module admins: the registrations waiting for approval in your scope, on connect and whenever one is created, approved or rejected (as `GET /api/users/pending/stream`).',
       ].join('\n'),
       responses: { 200: { description: 'The event stream; it stays open', content: { 'text/event-stream': { schema: { type: 'string' } } } } },

@@ -5,6 +5,7 @@ import { eventStream, type SendEvent } from '../../platform/http/sse'
 import { can } from '../../platform/policy/permissions'
 import { unseenCount } from '../matches/read'
 import { expiringListings } from '../listings/reminders'
+import { followSavedSearches } from '../saved-searches/alerts'
 import { followPending } from '../users/stream'
 
 /**
@@ -61,12 +62,12 @@ function inOrder<T>(report: (news: T) => Promise<void>): (news: T) => void {
 }
 
 /**
- * The signed-in user's one event stream (docs/decisions/009-live-events.md): `matches` and `expiring` for everyone,
+ * The signed-in user's one event stream (docs/decisions/009-live-events.md): `matches`, `expiring` and `saved_search` for everyone,
  * and `pending` for those who review registrations (the count of their scope, as GET /api/users/pending/stream sends it).
  */
 export function userEvents(ctx: AppContext, actor: Pick<Actor, 'id' | 'role' | 'cityId'>, request: Request, server: Server<unknown> | null): Response {
   return eventStream(request, server, (send, end) => {
-    const releases = [followMatches(ctx, actor.id, send, end), followExpiring(ctx, actor.id, send, end)]
+    const releases = [followMatches(ctx, actor.id, send, end), followExpiring(ctx, actor.id, send, end), followSavedSearches(ctx.savedSearchAlerts, actor, send, end)]
     if (can(actor.role, 'read:user:city')) releases.push(followPending(ctx, actor, send, end))
     return () => releases.forEach((release) => release())
   })

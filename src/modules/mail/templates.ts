@@ -30,6 +30,14 @@ const button = (href: string, label: string) =>
   // Clients that block buttons or links still show the address to copy.
   paragraph(`<span style="font-size:12px;color:#71717a;">${escapeHtml(href)}</span>`)
 
+/** One item of a list mail (a digest's match, a reminder's listing): a box, its title line, a grey line, more HTML. */
+const card = (title: string, note: string, more: string) =>
+  `<div style="border:1px solid #e4e4e7;border-radius:6px;padding:12px;margin:0 0 12px;">` +
+  `<p style="margin:0 0 4px;">${title}</p>` +
+  `<p style="margin:0 0 4px;font-size:13px;color:#52525b;">${note}</p>` +
+  more +
+  `</div>`
+
 export function registrationReceived(publicUrl: string, user: Recipient): MailMessage {
   const subject = 'Registration received - Brokernet'
   return {
@@ -190,11 +198,11 @@ export function matchDigest(publicUrl: string, user: Recipient, items: DigestIte
         items
           .map(
             (m) =>
-              `<div style="border:1px solid #e4e4e7;border-radius:6px;padding:12px;margin:0 0 12px;">` +
-              `<p style="margin:0 0 4px;"><strong>Score ${m.score}</strong> &middot; <a href="${escapeHtml(m.link)}" style="color:#1d4ed8;">${escapeHtml(m.other)}</a>, by ${escapeHtml(m.broker)}</p>` +
-              `<p style="margin:0 0 4px;font-size:13px;color:#52525b;">for your ${escapeHtml(m.mine)}</p>` +
-              `<ul style="margin:0;padding-left:18px;font-size:13px;">${m.reasons.map((r) => `<li>${escapeHtml(r)}</li>`).join('')}</ul>` +
-              `</div>`,
+              card(
+                `<strong>Score ${m.score}</strong> &middot; <a href="${escapeHtml(m.link)}" style="color:#1d4ed8;">${escapeHtml(m.other)}</a>, by ${escapeHtml(m.broker)}`,
+                `for your ${escapeHtml(m.mine)}`,
+                `<ul style="margin:0;padding-left:18px;font-size:13px;">${m.reasons.map((r) => `<li>${escapeHtml(r)}</li>`).join('')}</ul>`,
+              ),
           )
           .join('') +
         (more > 0 ? paragraph(`And ${more} more.`) : '') +
@@ -232,14 +240,48 @@ export function expiryReminder(publicUrl: string, user: Recipient, items: Remind
         items
           .map(
             (l) =>
-              `<div style="border:1px solid #e4e4e7;border-radius:6px;padding:12px;margin:0 0 12px;">` +
-              `<p style="margin:0 0 4px;"><strong>${escapeHtml(l.entryId)}</strong>: ${escapeHtml(l.what)}</p>` +
-              `<p style="margin:0 0 4px;font-size:13px;color:#52525b;">ends ${escapeHtml(l.ends)}</p>` +
-              button(l.renewLink, `Renew ${l.entryId}`) +
-              `</div>`,
+              card(`<strong>${escapeHtml(l.entryId)}</strong>: ${escapeHtml(l.what)}`, `ends ${escapeHtml(l.ends)}`, button(l.renewLink, `Renew ${l.entryId}`)),
           )
           .join('') +
         paragraph(escapeHtml(note)),
+    ),
+  }
+}
+
+/** One listing of a saved search's daily mail: its entry ID, what it is, and its news ("Price changed"). */
+export type SavedSearchItem = { entryId: string; what: string; news: string }
+
+/** What is new in a saved search since its last mail (src/modules/saved-searches/digest.ts); `more` beyond these. */
+export function savedSearchDigest(publicUrl: string, user: Recipient, search: { name: string; link: string }, items: SavedSearchItem[], more: number): MailMessage {
+  const total = items.length + more
+  const subject = `${search.name}: ${total} new ${total === 1 ? 'listing' : 'listings'} - Brokernet`
+  const intro = `Since yesterday's mail, ${total === 1 ? 'this listing was' : 'these listings were'} posted, repriced or put back on the market in your saved search "${search.name}":`
+  const moreText = more > 0 ? `And ${more} more.` : ''
+  return {
+    to: user.email,
+    subject,
+    text: [
+      `Hello ${user.fullName},`,
+      '',
+      intro,
+      '',
+      ...items.map((l) => `${l.entryId}: ${l.what} (${l.news})`),
+      ...(moreText ? ['', moreText] : []),
+      '',
+      `Open the search: ${search.link}`,
+      '',
+      `You get this mail at most once a day. To stop it, choose "No alerts" for the search in Brokernet.`,
+      '',
+      `Brokernet - ${publicUrl}`,
+    ].join('\n'),
+    html: layout(
+      subject,
+      paragraph(`Hello ${escapeHtml(user.fullName)},`) +
+        paragraph(escapeHtml(intro)) +
+        `<ul style="margin:0 0 12px;padding-left:18px;">${items.map((l) => `<li><strong>${escapeHtml(l.entryId)}</strong>: ${escapeHtml(l.what)} <span style="color:#52525b;">(${escapeHtml(l.news)})</span></li>`).join('')}</ul>` +
+        (moreText ? paragraph(moreText) : '') +
+        button(search.link, 'Open the search') +
+        paragraph(`<span style="font-size:12px;color:#71717a;">You get this mail at most once a day. To stop it, choose "No alerts" for the search in Brokernet.</span>`),
     ),
   }
 }

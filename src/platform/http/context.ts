@@ -9,6 +9,7 @@ import { Announcer } from '../../modules/matches/service'
 import { Expiry } from '../../modules/listings/expiry'
 import { ExpiringEvents } from '../../modules/listings/expiring-events'
 import { PendingEvents } from '../../modules/users/events'
+import { SavedSearchAlerts } from '../../modules/saved-searches/alerts'
 import { SnapshotCache } from '../../../db/snapshot-cache'
 import { SessionCache } from '../session-cache'
 import type { Feed } from '../../../db/change-feed'
@@ -68,6 +69,8 @@ export type AppContext = {
   expiry: Expiry
   /** Whose listings ending soon changed or were reminded of, for the open event streams (GET /api/events). */
   expiring: ExpiringEvents
+  /** Listings new in users' INSTANT saved searches, for the open event streams (src/modules/saved-searches/alerts.ts). */
+  savedSearchAlerts: SavedSearchAlerts
   counts: SnapshotCache
   pages: SnapshotCache
   /** Sessions validated lately, kept true by the feed (src/platform/session-cache.ts). */
@@ -93,6 +96,7 @@ export function createContext(source: Database | Pick<DataSource, 'db' | 'feed'>
     announcer: overrides.announcer ?? new Announcer(db),
     expiry: overrides.expiry ?? new Expiry(db),
     expiring: overrides.expiring ?? new ExpiringEvents(feed),
+    savedSearchAlerts: overrides.savedSearchAlerts ?? new SavedSearchAlerts(db, feed),
     counts: overrides.counts ?? new SnapshotCache(feed, COUNT_CACHE),
     pages: overrides.pages ?? createPageCache(feed),
     sessions: overrides.sessions ?? new SessionCache(feed),

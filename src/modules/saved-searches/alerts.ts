@@ -1,0 +1,93 @@
+import type { Change, FeedEvent } from '../../../db/change-feed'
+import { idsIn } from '../../../db/dialect'
+import type { Db } from '../../../db/sql'
+import type { Actor } from '../../platform/http/auth'
+import { LiveTopic } from '../../platform/http/live-topic'
+import type { SendEvent } from '../../platform/http/sse'
+import { listingMatches, listingVisible } from '../listings/affects'
+import type { ListingFilters } from '../listings/model'
+import { allOf, listedWhere, type Viewer } from '../listings/where'
+import { filtersOf } from './service'
+
+// INSTANT alerts (issue 17): a listing posted, repriced or back on the market that one of a user's INSTANT searches
+// lets through, as they may see it and not their own, is a `saved_search` event on their stream (GET /api/events),
+// from whichever process holds the stream: every process reads the change feed.
+
+/** One alert: which search, and the listing with news. */
+export type SavedSearchNews = { userId: number; search: { id: number; name: string }; listing: { id: number; entry_id: string } }
+
+type FeedListing = Parameters<typeof listingMatches>[1]
+
+/**
+ * The listing, when this change is news as the hotsheet counts it (src/modules/listings/service.ts sets hot_event the
+ * same way): posted, its budget changed, or back to ACTIVE from any other status.
+ */
+export function newsOf(c: Change): FeedListing | null {
+  if (c.topic !== 'listing' || !c.after) return null
+  const [before, after] = [c.before, c.after]
+  const news = !before || before.budget !== after.budget || (before.status !== 'ACTIVE' && after.status === 'ACTIVE')
+  return news ? (after as FeedListing) : null
+}
+
+type Instant = { id: number; user_id: number; name: string; filters: string }
+
+export class SavedSearchAlerts extends LiveTopic<SavedSearchNews> {
+  /** The users with an open stream in this process, as their searches see the listings. */
+  private readonly viewers = new Map<number, { viewer: Viewer; streams: number }>()
+
+  constructor(
+    private readonly db: Db,
+    feed: ConstructorParameters<typeof LiveTopic>[0],
+  ) {
+    super(feed)
+  }
+
+  /** Sends the user's alerts to one stream until it ends; returns the release. */
+  follow(viewer: Viewer, send: SendEvent, end: () => void): () => void {
+    const held = this.viewers.get(viewer.id) ?? { viewer, streams: 0 }
+    held.streams++
+    this.viewers.set(viewer.id, held)
+    const unsubscribe = this.subscribe((news) => {
+      if (news.userId === viewer.id) send('saved_search', { id: news.search.id, name: news.search.name, listing: news.listing })
+    }, end)
+    return () => {
+      unsubscribe()
+      if (--held.streams === 0) this.viewers.delete(viewer.id)
+    }
+  }
+
+  protected onFeed(event: FeedEvent): void {
+    if ('reset' in event || this.viewers.size === 0) return
+    const listings = event.changes.map(newsOf).filter((l): l is FeedListing => l !== null)
+    if (listings.length === 0) return
+    this.announce(listings).catch((err) => console.error('[saved-searches] could not send the instant alerts:', err))
+  }
+
+  /**
+   * The listening users' INSTANT searches (one query), judged on the feed's rows first, and each hit confirmed by the
+   * list's own SQL for that listing: the feed's judge of a word made of parts ("MUM-0001") errs towards yes.
+   */
+  private async announce(listings: FeedListing[]): Promise<void> {
+    const users = idsIn(this.db.dialect, 'user_id', [...this.viewers.keys()])
+    const searches = await this.db.all<Instant>(`select id, user_id, name, filters from saved_searches where alert = 'INSTANT' and ${users.sql} order by id`, users.params)
+    for (const s of searches) {
+      const viewer = this.viewers.get(s.user_id)?.viewer
+      if (!viewer) continue
+      const filters = filtersOf(s)
+      for (const l of listings) {
+        if (l.owner_user_id === s.user_id || !listingVisible(viewer, l) || !listingMatches(filters, l)) continue
+        const found = await this.confirm(viewer, filters, l.id)
+        if (found) this.emit({ userId: s.user_id, search: { id: s.id, name: s.name }, listing: { id: l.id, entry_id: found } })
+      }
+    }
+  }
+
+  private async confirm(viewer: Viewer, filters: ListingFilters, id: number): Promise<string | null> {
+    const where = allOf({ sql: 'listings.id = ?', params: [id] }, listedWhere(viewer, filters, this.db.dialect))
+    return (await this.db.get<{ entry_id: string }>(`select listings.entry_id from listings where ${where.sql}`, where.params))?.entry_id ?? null
+  }
+}
+
+/** The user's `saved_search` events, for their stream (src/modules/events/stream.ts). */
+export const followSavedSearches = (alerts: SavedSearchAlerts, actor: Pick<Actor, 'id' | 'role' | 'cityId'>, send: SendEvent, end: () => void) =>
+  alerts.follow({ id: actor.id, role: actor.role, cityId: actor.cityId }, send, end)
