@@ -19,6 +19,7 @@ export const AUDIT_REFRESH_MS = REFRESH_MS.auditLog
 const ACTION_LABELS: Record<string, string> = {
   'listing.create': 'Listing created',
   'listing.update': 'Listing updated',
+  'listing.renew': 'Listing renewed',
   'listing.suspend': 'Listing suspended',
   'listing.reactivate': 'Listing reactivated',
   'listing.delete': 'Listing deleted',
@@ -171,6 +172,8 @@ export const FIELD_LABELS: Record<string, string> = {
   status: 'Status',
   date: 'Date',
   owner_user_id: 'Broker',
+  expires_at: 'Expires',
+  via: 'Through',
   // geography
   name: 'Name',
   code: 'Code',
@@ -204,6 +207,8 @@ const REFERENCES: Record<string, { kind: keyof AuditNames; label: string }> = {
   owner_user_id: { kind: 'users', label: 'User' },
 }
 
+const MOMENTS = new Set(['expires_at'])
+
 export const NO_NAMES: AuditNames = { users: {}, cities: {}, states: {}, countries: {}, listings: {} }
 
 /** How one side of a field reads: `text` is shown; `title`, when set, is the raw value behind it. */
@@ -221,6 +226,8 @@ export function shownValue(field: string, value: unknown, names: AuditNames = NO
     return name ? { text: name, title: `${ref.label} #${value}` } : { text: `${ref.label} #${value}`, title: 'No longer exists' }
   }
   if (typeof value === 'boolean') return { text: value ? 'Yes' : 'No', title: String(value) }
+  // Moments kept as epoch ms (a listing's end): read as a UTC date and time, the number on hover.
+  if (MOMENTS.has(snakeCase(field)) && typeof value === 'number') return { text: `${new Date(value).toISOString().slice(0, 16).replace('T', ' ')} UTC`, title: String(value) }
   if (typeof value === 'number') return { text: value.toLocaleString('en-US'), title: value >= 10_000 ? String(value) : undefined }
   return { text: formatValue(value) }
 }
