@@ -18,6 +18,7 @@ export const loaders: Record<IslandName, Loader> = {
   MyListings: () => import('./listings/MyListings'),
   MatchInbox: () => import('./matches/MatchInbox'),
   MatchesBadge: () => import('./shell/MatchesBadge'),
+  ExpiringBadge: () => import('./shell/ExpiringBadge'),
   PendingBadge: () => import('./shell/PendingBadge'),
   Toaster: () => import('./shared/Toaster'),
   ApprovalsBoard: () => import('./users/ApprovalsBoard'),

@@ -10,11 +10,12 @@ import AdminListings from './listings/admin/AdminListings'
 import BrokerListings from './listings/BrokerListings'
 import MyListings from './listings/MyListings'
 import MatchInbox from './matches/MatchInbox'
+import ExpiringBadge from './shell/ExpiringBadge'
 import MatchesBadge from './shell/MatchesBadge'
 import PendingBadge from './shell/PendingBadge'
 import Toaster from './shared/Toaster'
 import ApprovalsBoard from './users/ApprovalsBoard'
 import UserManager from './users/UserManager'
 
-export const islands = { AnalyticsBoard, LoginForm, RegisterForm, ForgotPasswordForm, ResetPasswordForm, GeoTree, Toaster, UserManager, ApprovalsBoard, PendingBadge, MatchesBadge, BrokerListings, MyListings, AdminListings, AuditLog, MatchInbox }
+export const islands = { AnalyticsBoard, LoginForm, RegisterForm, ForgotPasswordForm, ResetPasswordForm, GeoTree, Toaster, UserManager, ApprovalsBoard, PendingBadge, MatchesBadge, ExpiringBadge, BrokerListings, MyListings, AdminListings, AuditLog, MatchInbox }
 export type IslandName = keyof typeof islands

@@ -76,6 +76,7 @@ export function DashboardLayout({ user, current, section, children }: Props) {
                   {item.label}
                   {item.href === '/dashboard/approvals' && <Island name="PendingBadge" props={{ initial: user.pendingApprovals ?? 0 }} />}
                   {item.href === '/dashboard/matches' && <Island name="MatchesBadge" props={{ initial: user.unseenMatches ?? 0 }} />}
+                  {item.href === '/dashboard/my-listings' && <Island name="ExpiringBadge" props={{}} />}
                 </a>
               </li>
             ))}

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
-import type { Db } from '../../../db/sql'
+import type { Queryable } from '../../../db/sql'
 import { RENEW_LINK_MS } from '../../shared/constants'
 
 // The one-click renew link of an expiry reminder (issue 17; docs/decisions/016-renew-links.md): the token itself is
@@ -13,14 +13,14 @@ export type RenewClaims = { listingId: number; expiresAt: number; validUntil: nu
 export type RenewTokenProblem = 'invalid' | 'expired'
 
 const KEY_NAME = 'renew-links'
-const keys = new WeakMap<Db, Promise<Buffer>>()
+const keys = new WeakMap<Queryable, Promise<Buffer>>()
 
 /**
  * The signing key every process (and every instance on one PostgreSQL database) shares: 32 random bytes in
  * `app_secrets`, made by whichever asks first (a second maker's insert does nothing, and both read the winner's).
  * Read once per process. Not inside a transaction: on SQLite that would wait for its own writer.
  */
-export function renewKey(db: Db): Promise<Buffer> {
+export function renewKey(db: Queryable): Promise<Buffer> {
   let key = keys.get(db)
   if (!key) {
     key = (async () => {

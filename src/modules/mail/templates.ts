@@ -38,6 +38,25 @@ const card = (title: string, note: string, more: string) =>
   more +
   `</div>`
 
+/**
+ * A mail that lists things (a digest's matches, a reminder's listings): the greeting and intro, each item as text lines
+ * and as a card, and a closing paragraph (text and HTML).
+ */
+function listMail(
+  publicUrl: string,
+  user: Recipient,
+  subject: string,
+  intro: string,
+  body: { text: string[]; cards: string[]; endText: string; endHtml: string },
+): MailMessage {
+  return {
+    to: user.email,
+    subject,
+    text: [`Hello ${user.fullName},`, '', intro, ...body.text, '', body.endText, '', `Brokernet - ${publicUrl}`].join('\n'),
+    html: layout(subject, paragraph(`Hello ${escapeHtml(user.fullName)},`) + paragraph(escapeHtml(intro)) + body.cards.join('') + body.endHtml),
+  }
+}
+
 export function registrationReceived(publicUrl: string, user: Recipient): MailMessage {
   const subject = 'Registration received - Brokernet'
   return {
@@ -178,37 +197,18 @@ export function matchDigest(publicUrl: string, user: Recipient, items: DigestIte
   const inbox = `${publicUrl}/dashboard/matches`
   const intro = `Brokers posted listings that fit yours. ${total === 1 ? 'This match is' : 'These matches are'} new since your last digest, and you have not seen ${total === 1 ? 'it' : 'them'} yet:`
   const moreText = more > 0 ? `And ${more} more: see them all at ${inbox}` : `All your matches: ${inbox}`
-  return {
-    to: user.email,
-    subject,
-    text: [
-      `Hello ${user.fullName},`,
-      '',
-      intro,
-      ...items.flatMap((m) => ['', `Score ${m.score}: ${m.other}, by ${m.broker}`, `  for your ${m.mine}`, ...m.reasons.map((r) => `  - ${r}`), `  ${m.link}`]),
-      '',
-      moreText,
-      '',
-      `Brokernet - ${publicUrl}`,
-    ].join('\n'),
-    html: layout(
-      subject,
-      paragraph(`Hello ${escapeHtml(user.fullName)},`) +
-        paragraph(escapeHtml(intro)) +
-        items
-          .map(
-            (m) =>
-              card(
-                `<strong>Score ${m.score}</strong> &middot; <a href="${escapeHtml(m.link)}" style="color:#1d4ed8;">${escapeHtml(m.other)}</a>, by ${escapeHtml(m.broker)}`,
-                `for your ${escapeHtml(m.mine)}`,
-                `<ul style="margin:0;padding-left:18px;font-size:13px;">${m.reasons.map((r) => `<li>${escapeHtml(r)}</li>`).join('')}</ul>`,
-              ),
-          )
-          .join('') +
-        (more > 0 ? paragraph(`And ${more} more.`) : '') +
-        button(inbox, 'Open your matches'),
+  return listMail(publicUrl, user, subject, intro, {
+    text: items.flatMap((m) => ['', `Score ${m.score}: ${m.other}, by ${m.broker}`, `  for your ${m.mine}`, ...m.reasons.map((r) => `  - ${r}`), `  ${m.link}`]),
+    cards: items.map((m) =>
+      card(
+        `<strong>Score ${m.score}</strong> &middot; <a href="${escapeHtml(m.link)}" style="color:#1d4ed8;">${escapeHtml(m.other)}</a>, by ${escapeHtml(m.broker)}`,
+        `for your ${escapeHtml(m.mine)}`,
+        `<ul style="margin:0;padding-left:18px;font-size:13px;">${m.reasons.map((r) => `<li>${escapeHtml(r)}</li>`).join('')}</ul>`,
+      ),
     ),
-  }
+    endText: moreText,
+    endHtml: (more > 0 ? paragraph(`And ${more} more.`) : '') + button(inbox, 'Open your matches'),
+  })
 }
 
 /** One listing of an expiry reminder: what it is, when it ends (in words), and its one-click renew link. */
@@ -220,32 +220,12 @@ export function expiryReminder(publicUrl: string, user: Recipient, items: Remind
   const subject = one ? `Your listing ${items[0]!.entryId} expires soon - Brokernet` : `${items.length} of your listings expire soon - Brokernet`
   const intro = `${one ? 'This listing leaves' : 'These listings leave'} the network when ${one ? 'its' : 'their'} end passes, unless you renew ${one ? 'it' : 'them'}:`
   const note = `Each link renews its listing once, with one click on the page it opens, and works for ${linkDays} days. You can also renew from My Listings: ${publicUrl}/dashboard/my-listings`
-  return {
-    to: user.email,
-    subject,
-    text: [
-      `Hello ${user.fullName},`,
-      '',
-      intro,
-      ...items.flatMap((l) => ['', `${l.entryId}: ${l.what}`, `  ends ${l.ends}`, `  Renew: ${l.renewLink}`]),
-      '',
-      note,
-      '',
-      `Brokernet - ${publicUrl}`,
-    ].join('\n'),
-    html: layout(
-      subject,
-      paragraph(`Hello ${escapeHtml(user.fullName)},`) +
-        paragraph(escapeHtml(intro)) +
-        items
-          .map(
-            (l) =>
-              card(`<strong>${escapeHtml(l.entryId)}</strong>: ${escapeHtml(l.what)}`, `ends ${escapeHtml(l.ends)}`, button(l.renewLink, `Renew ${l.entryId}`)),
-          )
-          .join('') +
-        paragraph(escapeHtml(note)),
-    ),
-  }
+  return listMail(publicUrl, user, subject, intro, {
+    text: items.flatMap((l) => ['', `${l.entryId}: ${l.what}`, `  ends ${l.ends}`, `  Renew: ${l.renewLink}`]),
+    cards: items.map((l) => card(`<strong>${escapeHtml(l.entryId)}</strong>: ${escapeHtml(l.what)}`, `ends ${escapeHtml(l.ends)}`, button(l.renewLink, `Renew ${l.entryId}`))),
+    endText: note,
+    endHtml: paragraph(escapeHtml(note)),
+  })
 }
 
 /** One listing of a saved search's daily mail: its entry ID, what it is, and its news ("Price changed"). */

@@ -1,0 +1,22 @@
+import { useQuery, type QueryClient } from '@tanstack/react-query'
+import { useLiveEvent } from '../shared/useLiveEvents'
+import { NavCountBadge } from './NavCount'
+
+/** How many of the user's listings end within 3 days, as the `expiring` events set it (issue 17's reminder). */
+export const EXPIRING_COUNT_KEY = ['listings', 'expiring-count'] as const
+
+function onExpiring(data: unknown, queryClient: QueryClient) {
+  const listings = (data as { listings?: unknown } | null)?.listings
+  if (Array.isArray(listings)) queryClient.setQueryData(EXPIRING_COUNT_KEY, listings.length)
+}
+
+/**
+ * The count beside 'My Listings' in the navigation: listings ending within 3 days, renewable there. Set by the event
+ * stream alone (on connect, at each reminder, when one is renewed): a hint, so nothing polls while it is down.
+ */
+export default function ExpiringBadge() {
+  useLiveEvent('expiring', onExpiring)
+  const { data: count = 0 } = useQuery({ queryKey: EXPIRING_COUNT_KEY, queryFn: () => 0, initialData: 0, enabled: false })
+  const label = `${count} of your listings ${count === 1 ? 'expires' : 'expire'} within 3 days`
+  return <NavCountBadge count={count} label={label} tone="badge-warning" mark="data-expiring-badge" />
+}
