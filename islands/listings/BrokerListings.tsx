@@ -10,6 +10,8 @@ import { toast } from '../shared/toast'
 import { userCurrency } from '../../src/shared/currency'
 import { DeleteListingDialog } from './DeleteListingDialog'
 import { FilterBar } from './FilterBar'
+import { SavedSearches } from '../saved-searches/SavedSearches'
+import type { SavedSearchList } from '../../src/modules/saved-searches/model'
 import { exportFileName, exportUrl, invalidateListingQueries, LISTING_TEXT, showingResults, type ListingViewer } from './listing-format'
 import { ListingDetailsDialog } from './ListingDetailsDialog'
 import { ListingFormDialog } from './ListingFormDialog'
@@ -35,13 +37,15 @@ export type BrokerListingsIslandProps = {
   rules: ObjectSchema
   /** On the dashboard: what is new since the last visit; null on the listings page. */
   visit: DashboardVisit | null
+  /** The broker's saved searches, with their new counts (issue 17). */
+  savedSearches: SavedSearchList
 }
 
 /**
  * SPEC "Broker dashboard (listings)": header, filters mirrored in the URL, statistics, the 14-column table with the
  * broker's own rows highlighted, paging, and the details, create, edit and delete dialogs.
  */
-export default function BrokerListings({ user, initial, filters, stats, rules, visit }: BrokerListingsIslandProps) {
+export default function BrokerListings({ user, initial, filters, stats, rules, visit, savedSearches }: BrokerListingsIslandProps) {
   const queryClient = useQueryClient()
   const { f, query, list, rows, loadError } = useListingPage({ queryKey: 'listings', initial, filters })
   const matchCounts = useMatchCounts(rows?.listings ?? NO_LISTINGS)
@@ -111,7 +115,14 @@ export default function BrokerListings({ user, initial, filters, stats, rules, v
         </div>
       </div>
 
-      <FilterBar value={f.view} onChange={f.change} onClear={f.clear} active={f.active} currency={userCurrency(user.country_name)} />
+      <FilterBar
+        value={f.view}
+        onChange={f.change}
+        onClear={f.clear}
+        active={f.active}
+        currency={userCurrency(user.country_name)}
+        saved={<SavedSearches initial={savedSearches} filters={f} idPrefix="listing-filter" />}
+      />
       <ChangedSinceChip since={f.applied.changed_since} onClear={() => f.change({ changed_since: undefined })} />
       <StatsStrip initial={stats} />
 

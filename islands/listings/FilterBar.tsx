@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useState, type ReactNode } from 'react'
 import { BUDGET_RANGE, LISTING_STATUSES, LOCATION_ZONES, POST_TYPE_LABELS, POST_TYPES, SALE_OR_RENT } from '../../src/shared/constants'
 import { GeoSelect, type GeoOption, type GeoValue } from '../geo/GeoSelect'
 import { Icon } from '../shared/icons'
@@ -27,6 +27,8 @@ export type FilterBarProps = {
   currency?: Currency
   /** Prefix of the controls' ids, so two bars on one page do not clash. */
   idPrefix?: string
+  /** Beside Clear filters: the saved searches' Save search and menu (islands/saved-searches). */
+  saved?: ReactNode
 }
 
 /** The network's property types, plus the one in the URL if it is another (the server matches it exactly, in any case). */
@@ -43,7 +45,7 @@ const propertyTypeOptions = (current: string | undefined) => {
  * only" (issue 17) for admins, Clear.
  * Controlled: the state lives in `useListingFilters`, which mirrors it in the URL.
  */
-export function FilterBar({ value, onChange, onClear, active, showGeo = false, showDuplicates = false, countries, lockedGeo, currency = FILTER_CURRENCY, idPrefix = 'listing-filter' }: FilterBarProps) {
+export function FilterBar({ value, onChange, onClear, active, showGeo = false, showDuplicates = false, countries, lockedGeo, currency = FILTER_CURRENCY, idPrefix = 'listing-filter', saved }: FilterBarProps) {
   const id = (name: string) => `${idPrefix}-${name}`
   // On a phone the filters other than the search fold away behind a Filters button that counts those set; from
   // 768 px they are always shown.
@@ -109,6 +111,7 @@ export function FilterBar({ value, onChange, onClear, active, showGeo = false, s
           <button type="button" className="btn btn-ghost btn-sm" onClick={onClear} disabled={!active}>
             Clear filters
           </button>
+          {saved}
         </div>
 
         <div id={id('panel')} className={`flex-col gap-3 md:flex md:gap-4 ${open ? 'flex' : 'hidden'}`} data-filters-panel>

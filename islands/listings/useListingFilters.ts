@@ -50,6 +50,8 @@ export type UseListingFilters = {
   change: (patch: Partial<ListingFilters>) => void
   /** Every filter off, page 1; the page size stays. */
   clear: () => void
+  /** These filters and no others, page 1, applied at once (a saved search opened); the page size stays. */
+  replace: (filters: ListingFilters) => void
   setPage: (page: number) => void
   /** Another page size starts again at page 1. */
   setPerPage: (perPage: NonNullable<ListingFilterState['per_page']>) => void
@@ -98,11 +100,19 @@ export function useListingFilters({ initial, defaultPerPage }: Options): UseList
     setApplied((a) => ({ page: 1, per_page: a.per_page ?? defaultPerPage }))
   }, [defaultPerPage])
 
+  const replace = useCallback(
+    (filters: ListingFilters) => {
+      setDraft(settlingOf(filters))
+      setApplied((a) => compactFilters({ ...filters, page: 1, per_page: a.per_page ?? defaultPerPage }))
+    },
+    [defaultPerPage],
+  )
+
   const setPage = useCallback((page: number) => setApplied((a) => ({ ...a, page: Math.max(1, page) })), [])
   const setPerPage = useCallback((per_page: NonNullable<ListingFilterState['per_page']>) => setApplied((a) => ({ ...a, per_page, page: 1 })), [])
 
   const view = useMemo(() => compactFilters<ListingFilterState>({ ...Object.fromEntries(Object.entries(applied).filter(([k]) => !(SETTLING as readonly string[]).includes(k))), ...draft }), [applied, draft])
   const active = FILTER_KEYS.some((k) => view[k] !== undefined)
 
-  return { applied, view, active, change, clear, setPage, setPerPage }
+  return { applied, view, active, change, clear, replace, setPage, setPerPage }
 }

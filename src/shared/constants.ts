@@ -105,3 +105,9 @@ export const RATE_LIMITS = {
 } as const
 
 export const RESET_TOKEN_MINUTES = 60
+
+/**
+ * Saved searches (issue 17): how many a user keeps, a name's length, and where a new count stops (shown "99+"; see
+ * docs/decisions/018-saved-searches.md).
+ */
+export const SAVED_SEARCHES = { limit: 20, nameMax: 60, newCountCap: 100 } as const

@@ -10,6 +10,8 @@ import { fetchJson, sendJson } from '../../shared/query'
 import { toast } from '../../shared/toast'
 import { userCurrency } from '../../../src/shared/currency'
 import { FilterBar } from '../FilterBar'
+import { SavedSearches } from '../../saved-searches/SavedSearches'
+import type { SavedSearchList } from '../../../src/modules/saved-searches/model'
 import { ChangedSinceChip } from '../new-since'
 import { invalidateListingQueries, listingsUrl, showingResults, zonesUrl } from '../listing-format'
 import { ListingDetailsDialog } from '../ListingDetailsDialog'
@@ -41,6 +43,8 @@ export type AdminListingsIslandProps = {
   countries: GeoOption[]
   /** create: formRules(AdminListingForm); edit: formRules(UpdateListingBody). */
   rules: { create: ObjectSchema; edit: ObjectSchema }
+  /** The admin's saved searches, with their new counts (issue 17). */
+  savedSearches: SavedSearchList
   /** The grid's title is the page's h1 on /dashboard/listings, an h2 under the welcome on /dashboard. */
   headingLevel?: 1 | 2
 }
@@ -53,7 +57,7 @@ const suspendedUrl = listingsUrl({ status: 'SUSPENDED', page: 1, per_page: 10 })
  * (country, state and city for a master admin), the 14-column table with Edit / Suspend / Unsuspend / Delete,
  * paging, and the admin create, edit and delete dialogs. The server scopes the rows (a module admin: their city).
  */
-export default function AdminListings({ actor, initial, filters, suspended, zones, countries, rules, headingLevel = 2 }: AdminListingsIslandProps) {
+export default function AdminListings({ actor, initial, filters, suspended, zones, countries, rules, savedSearches, headingLevel = 2 }: AdminListingsIslandProps) {
   const queryClient = useQueryClient()
   const master = seesEveryCity(actor)
   const { f, query, list, rows, loadError, renderedAt } = useListingPage({ queryKey: 'admin-listings', initial, filters })
@@ -152,6 +156,7 @@ export default function AdminListings({ actor, initial, filters, suspended, zone
           showDuplicates
           countries={countries}
           currency={filterCurrency}
+          saved={<SavedSearches initial={savedSearches} filters={f} idPrefix="admin-filter" />}
         />
         <ChangedSinceChip since={f.applied.changed_since} onClear={() => f.change({ changed_since: undefined })} />
 

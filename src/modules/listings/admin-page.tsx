@@ -8,6 +8,7 @@ import { DashboardLayout, type ShellUser } from '../dashboard/layout'
 import { AdminWelcome } from '../dashboard/page'
 import type { AdminStats } from '../dashboard/service'
 import type { ListingPage, ZoneCounts } from './model'
+import type { SavedSearchList } from '../saved-searches/model'
 
 export type AdminListingsProps = {
   user: ShellUser
@@ -21,9 +22,11 @@ export type AdminListingsProps = {
   zones: ZoneCounts
   countries: { id: number; name: string }[]
   rules: { create: ObjectSchema; edit: ObjectSchema }
+  /** The admin's saved searches with their new counts (issue 17). */
+  savedSearches: SavedSearchList
 }
 
-export function AdminListingsPage({ user, current, initial, filters, stats, suspended, zones, countries, rules }: AdminListingsProps) {
+export function AdminListingsPage({ user, current, initial, filters, stats, suspended, zones, countries, rules, savedSearches }: AdminListingsProps) {
   const home = current === '/dashboard'
   // Only admins get this page (the route decides); the island decides what to show from the permissions, not the role.
   const actor = {
@@ -40,7 +43,7 @@ export function AdminListingsPage({ user, current, initial, filters, stats, susp
       {home && <AdminWelcome user={user} stats={stats} />}
       <Island
         name="AdminListings"
-        props={{ actor, initial, filters, suspended, zones, countries, rules, headingLevel: home ? 2 : 1 }}
+        props={{ actor, initial, filters, suspended, zones, countries, rules, savedSearches, headingLevel: home ? 2 : 1 }}
       />
     </DashboardLayout>
   )

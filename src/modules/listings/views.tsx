@@ -18,6 +18,7 @@ import { AdminListingForm, CreateListingBody, UpdateListingBody } from './model'
 import { MyListingsPage } from './my-listings-page'
 import { listListings, myListings, zoneCounts } from './read'
 import { countSuspended } from './service'
+import { listSavedSearches } from '../saved-searches/service'
 
 // Page views, imported by the page routes on their first request (docs/decisions/004-lazy-start.md).
 
@@ -28,11 +29,12 @@ export const listingView = async (ctx: AppContext, current: '/dashboard' | '/das
   const viewer = viewerOf(user)
   const { page = 1, per_page = DEFAULT_PAGE_SIZE.dashboard, ...rest } = filters
   const initial = await listListings(db, ctx.counts, viewer, { ...rest, page, per_page })
+  const savedSearches = await listSavedSearches(ctx, viewer)
   // Whoever manages listings beyond their own (admins) works in the admin grid; everyone else gets the broker view.
   if (!can(user.role, 'manage:listing:city')) {
     // Opening the dashboard is a visit: it shows what is new since the last one (issue 17).
     const visit = current === '/dashboard' ? await newSince(ctx, viewer, await recordVisit(db, user.id)) : null
-    return createElement(BrokerListingsPage, { user, current, initial, filters, stats: await dashboardStats(ctx, viewer), rules: formRules(CreateListingBody), visit })
+    return createElement(BrokerListingsPage, { user, current, initial, filters, stats: await dashboardStats(ctx, viewer), rules: formRules(CreateListingBody), visit, savedSearches })
   }
   return createElement(AdminListingsPage, {
     user,
@@ -44,6 +46,7 @@ export const listingView = async (ctx: AppContext, current: '/dashboard' | '/das
     zones: await zoneCounts(db, ctx.counts, viewer, rest),
     countries: (await listCountries(db)).map(({ id, name }) => ({ id, name })),
     rules: { create: formRules(AdminListingForm), edit: formRules(UpdateListingBody) },
+    savedSearches,
   })
 }
 

@@ -1,17 +1,18 @@
 import { t } from 'elysia'
+import { SAVED_SEARCHES } from '../../shared/constants'
 import { text } from '../../shared/schema'
 import { ListingFiltersQuery } from '../listings/model'
 
 // Issue 17, saved searches: a broker's named list filters, with what is new in each since it was last opened.
 
 /** At most this many saved searches per user. */
-export const SAVED_SEARCH_LIMIT = 20
+export const SAVED_SEARCH_LIMIT = SAVED_SEARCHES.limit
 /** A new count stops at this many (shown "99+"): counting further would read every listing of a long-unopened search. */
-export const NEW_COUNT_CAP = 100
+export const NEW_COUNT_CAP = SAVED_SEARCHES.newCountCap
 export const ALERTS = ['OFF', 'INSTANT', 'DAILY'] as const
 export type Alert = (typeof ALERTS)[number]
 
-export const NAME_MAX = 60
+const NAME_MAX = SAVED_SEARCHES.nameMax
 const NAME_REQUIRED = 'Name is required'
 const NAME_TOO_LONG = `Name must be at most ${NAME_MAX} characters`
 const ALERT_MESSAGE = 'alert must be OFF, INSTANT or DAILY'
