@@ -10,6 +10,7 @@
 //   bun run bench [--no-listings] [--listings-only] [--binary /tmp/brokernet] [--db ./data/bench.db] [--samples 200]
 //                 [--bench-listings 1000000] [--bench-cities 200] [--bench-brokers 20000]   (the seed's size)
 //   BENCH_LISTINGS=0 bun run bench      (same as --no-listings)
+//   bun run bench -- --saved-searches-only   (the listings section's saved-searches case alone, issue 17)
 import { existsSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -23,6 +24,7 @@ import type { ListingFilters } from '../src/modules/listings/model'
 import { allOf, filterWhere, searchWhere, visibleTo, type Viewer } from '../src/modules/listings/where'
 import { announceMatches } from '../src/modules/matches/service'
 import { createTestApp } from '../tests/support/app'
+import { savedSearchRows } from './bench-saved-searches'
 
 import { argValue as argOf, fmt, loadAverage, median, percentile } from './bench-stats'
 const root = new URL('..', import.meta.url).pathname
@@ -30,7 +32,8 @@ const args = process.argv.slice(2)
 const argValue = (name: string) => argOf(args, name)
 
 const listingsWanted = !args.includes('--no-listings') && process.env.BENCH_LISTINGS !== '0'
-const foundationWanted = !args.includes('--listings-only')
+const savedSearchesOnly = args.includes('--saved-searches-only')
+const foundationWanted = !args.includes('--listings-only') && !savedSearchesOnly
 const loadAtStart = loadAverage()
 
 // =================================================================================================================
@@ -221,6 +224,28 @@ async function listingsSection(): Promise<{ lines: string[]; rows: Row[]; plans:
       `  subjects                          ${total.toLocaleString('en')} listings; city ${bigCity.name} (${bigCity.n.toLocaleString('en')}); broker #${typical.id} ` +
         `(${typical.n} listings, median of the city's brokers); busiest broker #${busiest.id} (${busiest.n})`,
     )
+
+    // Saved searches (issue 17): GET /api/saved-searches with 20 searches, cold and right after writes.
+    const savedSearchCase = async () => {
+      console.log('  saved searches...')
+      const writer = brokersByActivity.find((b) => b.id !== typical.id && b.id !== busiest.id)!
+      rows.push(
+        ...(await savedSearchRows({
+          ctx,
+          app,
+          db,
+          samples: SAMPLES,
+          city: bigCity,
+          broker: { id: typical.id, token: subjects.broker.token },
+          writer: { id: writer.id, token: await session(writer.id) },
+          words: { common: common.locality, rare: rare.locality, fragment },
+        })),
+      )
+    }
+    if (savedSearchesOnly) {
+      await savedSearchCase()
+      return { lines, rows, plans }
+    }
 
     type Case = { key: string; label: string; filters: ListingFilters; page?: number }
     const cases: Case[] = [
@@ -517,6 +542,8 @@ async function listingsSection(): Promise<{ lines: string[]; rows: Row[]; plans:
       rows.push({ what: `GET /api/listings/match-counts for a page of 25 rows of ${bigCity.name} (20 pages)`, cold: c, target: `p99 ≤ ${TARGET.matchListP99} ms`, met: c.p99 <= TARGET.matchListP99 })
       console.log(`  announce p99 ${fmt(a.p99)}, matches p99 ${fmt(m.p99)}, counts p99 ${fmt(c.p99)}`)
     }
+
+    await savedSearchCase()
 
     // 4b. The export of about 100k rows: total time, the server's peak RSS, and /api/health every 20 ms meanwhile.
     const candidates: ListingFilters[] = []

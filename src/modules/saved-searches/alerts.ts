@@ -1,4 +1,4 @@
-import type { Change, FeedEvent } from '../../../db/change-feed'
+import type { FeedEvent } from '../../../db/change-feed'
 import { idsIn } from '../../../db/dialect'
 import type { Db } from '../../../db/sql'
 import type { Actor } from '../../platform/http/auth'
@@ -7,6 +7,7 @@ import type { SendEvent } from '../../platform/http/sse'
 import { listingMatches, listingVisible } from '../listings/affects'
 import type { ListingFilters } from '../listings/model'
 import { allOf, listedWhere, type Viewer } from '../listings/where'
+import { newsOf, type FeedListing } from './news'
 import { filtersOf } from './service'
 
 // INSTANT alerts (issue 17): a listing posted, repriced or back on the market that one of a user's INSTANT searches
@@ -15,19 +16,6 @@ import { filtersOf } from './service'
 
 /** One alert: which search, and the listing with news. */
 export type SavedSearchNews = { userId: number; search: { id: number; name: string }; listing: { id: number; entry_id: string } }
-
-type FeedListing = Parameters<typeof listingMatches>[1]
-
-/**
- * The listing, when this change is news as the hotsheet counts it (src/modules/listings/service.ts sets hot_event the
- * same way): posted, its budget changed, or back to ACTIVE from any other status.
- */
-export function newsOf(c: Change): FeedListing | null {
-  if (c.topic !== 'listing' || !c.after) return null
-  const [before, after] = [c.before, c.after]
-  const news = !before || before.budget !== after.budget || (before.status !== 'ACTIVE' && after.status === 'ACTIVE')
-  return news ? (after as FeedListing) : null
-}
 
 type Instant = { id: number; user_id: number; name: string; filters: string }
 
