@@ -3,18 +3,14 @@
 // once; MATCH_DIGEST_HOURS=0 sends nothing.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { DIGEST_LIMIT, runMatchDigest } from '../../src/modules/matches/digest'
-import { createTestApp } from '../support/app'
+import { createTestAppWithSmtp } from '../support/app'
 import { signIn, withJson, type SignedIn } from '../support/auth'
 import { seedPlace } from '../support/fixtures'
-import { decodeQp, startSmtp } from '../support/smtp'
+import { decodeQp } from '../support/smtp'
 
 const PUBLIC_URL = 'https://brokernet.test'
-const smtp = await startSmtp()
-const h = await createTestApp({ SMTP_URL: smtp.url, PUBLIC_URL })
-afterAll(async () => {
-  await h.close()
-  await smtp.close()
-})
+const { h, smtp, close } = await createTestAppWithSmtp({ PUBLIC_URL })
+afterAll(close)
 
 let asha: SignedIn // two requirements: her matches are seen, dismissed or left new
 let kiran: SignedIn // one requirement: every match new

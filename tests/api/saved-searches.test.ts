@@ -3,19 +3,15 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test'
 import { DAILY_MS, runSavedSearchDigest } from '../../src/modules/saved-searches/digest'
 import { NEW_COUNT_CAP, SAVED_SEARCH_LIMIT } from '../../src/modules/saved-searches/model'
-import { createTestApp } from '../support/app'
+import { createTestAppWithSmtp } from '../support/app'
 import { signIn, withJson, type SignedIn } from '../support/auth'
 import { eventStreamReader } from '../support/events'
 import { auditTrail, seedPlace } from '../support/fixtures'
-import { decodeQp, startSmtp } from '../support/smtp'
+import { decodeQp } from '../support/smtp'
 
 const PUBLIC_URL = 'https://brokernet.test'
-const smtp = await startSmtp()
-const h = await createTestApp({ SMTP_URL: smtp.url, PUBLIC_URL })
-afterAll(async () => {
-  await h.close()
-  await smtp.close()
-})
+const { h, smtp, close } = await createTestAppWithSmtp({ PUBLIC_URL })
+afterAll(close)
 
 let asha: SignedIn // saves the searches
 let ravi: SignedIn // another broker of the city: posts listings, and must not reach Asha's searches

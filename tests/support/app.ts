@@ -9,6 +9,7 @@ import { loadConfig, type Config } from '../../src/config'
 import { createContext, type AppContext } from '../../src/platform/http/context'
 import { sharedCluster } from './postgres'
 import { startServer } from './server'
+import { startSmtp } from './smtp'
 
 /**
  * Where the API suites send their requests. Unset: in process, through `app.handle` (fast, no port).
@@ -114,3 +115,10 @@ export const jsonBody = (body: unknown, method = 'POST'): RequestInit => ({
   body: JSON.stringify(body),
 })
 
+
+/** A test app whose mail goes to a real SMTP server on a free port (./smtp.ts); `close` stops both. */
+export async function createTestAppWithSmtp(env: Record<string, string> = {}) {
+  const smtp = await startSmtp()
+  const app = await createTestApp({ SMTP_URL: smtp.url, ...env })
+  return { h: app, smtp, close: async () => (await app.close(), await smtp.close()) }
+}
