@@ -4,6 +4,7 @@ import type { SavedSearch, SavedSearchList } from '../../src/modules/saved-searc
 import { REFRESH_MS } from '../../src/shared/constants'
 import { fetchJson, sendJson } from '../shared/query'
 import { toast } from '../shared/toast'
+import { useLiveEvent, type LiveEventHandler } from '../shared/useLiveEvents'
 import type { UseListingFilters } from '../listings/useListingFilters'
 import { SaveSearchDialog } from './SaveSearchDialog'
 import { filterStateOf, newCountLabel, SAVED_SEARCHES_KEY, SAVED_SEARCHES_URL, SAVED_TEXT } from './saved-search-format'
@@ -20,6 +21,13 @@ export type SavedSearchesProps = {
  * The filter bar's Save search button and Saved searches menu (issue 17): each search with its new count; opening one
  * shows its filters and marks it seen; each can be deleted from the menu.
  */
+/** An INSTANT alert (GET /api/events' `saved_search`): said in a toast, and the counts read again. Once per event. */
+const onAlert: LiveEventHandler = (data, queryClient) => {
+  const news = data as { name: string; listing: { entry_id: string } }
+  toast.info(SAVED_TEXT.alert(news.name, news.listing.entry_id))
+  void queryClient.invalidateQueries({ queryKey: SAVED_SEARCHES_KEY })
+}
+
 /** The filters of a screen's state, without its paging. */
 const shown = ({ page: _p, per_page: _pp, ...f }: UseListingFilters['applied']) => f
 
@@ -36,6 +44,7 @@ export function SavedSearches({ initial, filters, idPrefix }: SavedSearchesProps
     refetchInterval: REFRESH_MS.dashboardListings,
   })
   const refresh = () => void queryClient.invalidateQueries({ queryKey: SAVED_SEARCHES_KEY })
+  useLiveEvent('saved_search', onAlert)
   const seen = useMutation({ mutationFn: (s: SavedSearch) => sendJson<void>(`${SAVED_SEARCHES_URL}/${s.id}/seen`, 'POST'), onSettled: refresh })
   const remove = useMutation({
     mutationFn: (s: SavedSearch) => sendJson<void>(`${SAVED_SEARCHES_URL}/${s.id}`, 'DELETE'),

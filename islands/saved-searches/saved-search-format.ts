@@ -18,6 +18,7 @@ export const SAVED_TEXT = {
   deleted: (name: string) => `Search "${name}" deleted`,
   deleteFailed: 'Could not delete the saved search',
   nameRequired: 'Name is required',
+  alert: (name: string, entryId: string) => `New in "${name}": ${entryId}`,
 } as const
 
 /** A new count as its badge says it: the count stops at the cap, shown "99+". */

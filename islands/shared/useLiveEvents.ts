@@ -7,7 +7,7 @@ import { useEffect, useState } from 'react'
 
 export const EVENTS_URL = '/api/events'
 /** Every event the stream sends: each is listened for from the start, so none is lost to an island still loading. */
-const EVENT_NAMES = ['pending', 'matches', 'expiring'] as const
+const EVENT_NAMES = ['pending', 'matches', 'expiring', 'saved_search'] as const
 export type LiveEventName = (typeof EVENT_NAMES)[number]
 
 /**
