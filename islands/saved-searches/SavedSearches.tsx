@@ -76,7 +76,7 @@ export function SavedSearches({ initial, filters, idPrefix }: SavedSearchesProps
             </span>
           )}
         </summary>
-        <div className="dropdown-content z-30 mt-1 w-72 max-w-[calc(100vw-2rem)] rounded-box border border-base-300 bg-base-100 p-2 shadow-lg">
+        <div className="dropdown-content z-30 mt-1 w-72 max-w-[calc(100vw-2rem)] max-sm:fixed max-sm:inset-x-4 max-sm:w-auto rounded-box border border-base-300 bg-base-100 p-2 shadow-lg">
           {searches.length === 0 ? (
             <p className="p-2 text-sm text-base-content/70">{SAVED_TEXT.none}</p>
           ) : (
