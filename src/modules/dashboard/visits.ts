@@ -1,3 +1,4 @@
+import { indexedBy } from '../../../db/dialect'
 import type { Queryable } from '../../../db/sql'
 import type { AppContext } from '../../platform/http/context'
 import { countListings, type Viewer } from '../listings/read'
@@ -43,7 +44,9 @@ export async function newSince(ctx: AppContext, viewer: Viewer, since: number | 
   const own = allOf(visibleTo(viewer), filterWhere(filters), { sql: 'listings.owner_user_id = ?', params: [viewer.id] })
   const [seen, mine] = await Promise.all([
     countListings(ctx.db, ctx.counts, viewer, filters),
-    ctx.db.get<{ n: number | string }>(`select count(*) as n from listings where ${own.sql}`, own.params),
+    // Through the owner's index, always, as countFromTotals (listings/read.ts) counts a broker's own: with statistics
+    // SQLite picks it already, but the news index from `since` (the whole network's news) is the other candidate.
+    ctx.db.get<{ n: number | string }>(`select count(*) as n from listings ${indexedBy(ctx.db.dialect, 'listings_owner_id_idx')} where ${own.sql}`, own.params),
   ])
   return { since: filters.changed_since, new_count: seen - Number(mine!.n) }
 }
