@@ -15,6 +15,7 @@ import { publicPages } from './modules/public'
 import { analyticsApi } from './modules/analytics'
 import { auditApi } from './modules/audit'
 import { insightsPages } from './modules/analytics/pages'
+import { intakeApi } from './modules/intake'
 import { listingsApi } from './modules/listings'
 import { listingsPages } from './modules/listings/pages'
 import { renewPages } from './modules/listings/renew'
@@ -37,6 +38,7 @@ export function createApp(ctx: AppContext) {
     .use(dashboardRoutes(ctx))
     .use(geographyRoutes(ctx))
     .use(usersApi(ctx))
+    .use(intakeApi(ctx))
     .use(listingsApi(ctx))
     .use(matchesApi(ctx))
     .use(savedSearchesApi(ctx))

@@ -1,0 +1,50 @@
+import { t } from 'elysia'
+import { LOCATION_ZONES } from '../../shared/constants'
+
+// Issue 18: WhatsApp in and out. The parse route's body and answer, and the share route's answer.
+
+/** The longest paste the parse route takes. */
+export const PASTE_MAX = 20_000
+
+const Nullable = <T extends Parameters<typeof t.Union>[0][number]>(s: T) => t.Union([s, t.Null()])
+const zone = t.Union(LOCATION_ZONES.map((z) => t.Literal(z)))
+
+export const ParseBody = t.Object({
+  text: t.String({
+    minLength: 1,
+    maxLength: PASTE_MAX,
+    description: 'What was pasted: one message or many (a WhatsApp chat export, messages separated by blank lines, numbered items)',
+    errorMessage: { minLength: 'Paste at least one message', maxLength: `A paste is at most ${PASTE_MAX.toLocaleString('en-US')} characters`, type: 'text must be a string' },
+  }),
+  city_id: t.Optional(
+    t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Master admins: the city whose localities to recognise. Others: their own city is used.' }),
+  ),
+})
+export type ParseBody = typeof ParseBody.static
+
+export const ParsedDraft = t.Object({
+  post_type: t.Union([t.Literal('REQ'), t.Literal('AVL')], { description: 'REQ when a client wants something, AVL when something is on offer; AVL when the message does not say' }),
+  sale_or_rent: t.Union([t.Literal('SALE'), t.Literal('RENT')], { description: 'From the words (rent, lease, L&L / sale, outright…), else from the amount (10 lakh or more: SALE)' }),
+  property_type: Nullable(t.String({ examples: ['2 BHK', '1 RK', 'Office', 'Warehouse'] })),
+  budget: Nullable(t.Number({ description: 'In the currency’s units: a REQ’s range keeps its upper bound, an AVL’s its lower; deposits and maintenance are not the budget' })),
+  size: Nullable(t.Number({ description: 'Square feet' })),
+  locality: Nullable(t.String({ description: 'A locality the network already knows in the city, as it is written there; else the place the message names' })),
+  location: Nullable(zone),
+  contact_value: Nullable(t.String({ description: 'A phone number (Indian mobiles as +91 98200 12345) or an email' })),
+  contact_name: Nullable(t.String()),
+  details: t.String({ description: 'The message as it was written (without its chat header)' }),
+  confidence: t.Number({ minimum: 0, maximum: 1, description: 'How much of a listing was found: post type and deal said in words, property type, budget, locality, contact, size' }),
+  unparsed: t.Array(t.String(), { description: 'The words no field took and that are not the usual details (furnished, floor, parking…): worth a look' }),
+})
+export type ParsedDraft = typeof ParsedDraft.static
+
+export const ParseAnswer = t.Object({
+  drafts: t.Array(ParsedDraft, { description: 'One per listing found, in the order of the paste; messages that are not listings give none' }),
+})
+export type ParseAnswer = typeof ParseAnswer.static
+
+export const ShareAnswer = t.Object({
+  text: t.String({ maxLength: 500, description: 'The listing in brokers’ shorthand, ending with its link', examples: ['REQ | RENT | 2 BHK | ₹45K | 650 sq ft | Andheri West (West) | Contact Rahul +91 98200 12345 | https://brokernet.example/dashboard/listings?search=REQ-MUM-000123'] }),
+  whatsapp_url: t.String({ description: 'https://wa.me/?text=… : opens WhatsApp with the text, to pick a chat' }),
+})
+export type ShareAnswer = typeof ShareAnswer.static

@@ -1,0 +1,36 @@
+import type { Message } from './text'
+
+type Cue = { re: RegExp; post?: 'REQ' | 'AVL'; deal?: 'SALE' | 'RENT' }
+
+// What the message wants: a client's requirement or something on offer, and sale or rent. The first cue of each kind
+// wins (a message opens with what it is); words that say both (`to let` is on offer and rent) count for both.
+const CUES: Cue[] = [
+  { re: /\b(?:req|reqd|reqt|requirement|requirment|requiremnt|requirements|required|requried|reqired|requir|wanted|want|wants|need|needed|needs|looking|lookin|searching|chahiye|chaiye|chahie|chahiye|chyie|mangta|lena|leni)(?![a-z])/g, post: 'REQ' },
+  { re: /\b(?:buyer|buyers|purchase|purchaser)(?![a-z])/g, post: 'REQ', deal: 'SALE' },
+  { re: /\b(?:buy|kharidna|khareedna|kharidni)(?![a-z])/g, post: 'REQ', deal: 'SALE' },
+  { re: /\b(?:tenant|tenants)(?![a-z])/g, post: 'REQ', deal: 'RENT' },
+  { re: /\b(?:avl|avlb|avbl|avail|available|availble|avaiable|avaialble|availabe|availabl|avlbl|avaliable|availability|offer|offering|inventory|ready\s*to\s*move|direct\s*owner|owner\s*property|dena|deni)(?![a-z])/g, post: 'AVL' },
+  { re: /\b(?:for\s*sale|on\s*sale|resale|re-sale|sell|selling|seller|sale|sales|bechna|bechni|outright|out\s*right|ownership|pagdi|pagadi)(?![a-z])/g, post: 'AVL', deal: 'SALE' },
+  { re: /\b(?:to\s*let|to-let|tolet|for\s*rent|for\s*lease|on\s*lease)(?![a-z])/g, post: 'AVL', deal: 'RENT' },
+  { re: /\b(?:rent|rental|rented|renting|lease|leased|leasing|l\s*&\s*l|l\s*n\s*l|l&l|leave\s*(?:and|&|n)\s*licen[cs]e|kiraya|kiraye|kiraaye|bhade|bhada|pm|p\.m\.|per\s*month|monthly|\/month|\/m|deposit)(?![a-z])/g, deal: 'RENT' },
+]
+
+export type Intent = { post: 'REQ' | 'AVL' | null; deal: 'SALE' | 'RENT' | null; question: boolean }
+
+/** Post type and deal as the words say them (null: not said). Cue words are taken: they are placed, not unparsed. */
+export function findIntent(msg: Message): Intent {
+  let post: { v: 'REQ' | 'AVL'; at: number } | null = null
+  let deal: { v: 'SALE' | 'RENT'; at: number } | null = null
+  for (const cue of CUES) {
+    for (const m of msg.matches(cue.re)) {
+      if (cue.post && (!post || m.index < post.at)) post = { v: cue.post, at: m.index }
+      if (cue.deal && (!deal || m.index < deal.at)) deal = { v: cue.deal, at: m.index }
+      msg.take(m.index, m.index + m[0].length, 'intent')
+    }
+  }
+  // "Any 2bhk available in Powai?", "Anyone has a shop on rent?": asking for something is a requirement.
+  const question = /^\W*(?:any|anyone|any\s*one|anybody|koi|kisi|does\s*anyone|do\s*you\s*have|who\s*has|if\s*any)\b/.test(msg.lower) || /\b(?:anyone|any\s*one|anybody)\s*(?:has|have|having)\b/.test(msg.lower)
+  if (question && (!post || post.v === 'AVL')) post = { v: 'REQ', at: 0 }
+  // "Buy" in a message that offers (`available for buy`) says the deal, not the side.
+  return { post: post?.v ?? null, deal: deal?.v ?? null, question }
+}

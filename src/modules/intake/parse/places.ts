@@ -1,0 +1,169 @@
+import type { LocationZone } from '../../../shared/constants'
+import { titleCase, type Message } from './text'
+
+export type KnownLocality = { name: string; zone: LocationZone | null }
+
+/** Direction words as brokers shorten them, to the form localities are kept in (`Andheri W`, `andheri (w)`, `andheri wst`). */
+const DIRECTION: Record<string, string> = { w: 'west', wst: 'west', west: 'west', e: 'east', est: 'east', east: 'east', n: 'north', north: 'north', s: 'south', south: 'south' }
+
+const words = (s: string) => s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []
+const keyOf = (ws: string[]) => ws.map((w) => DIRECTION[w] ?? w).join(' ')
+const squeeze = (k: string) => k.replace(/ /g, '')
+
+/**
+ * The localities of a city, looked up the ways a message writes them: exactly (case, spacing, punctuation and
+ * direction words aside: `andheri w` is Andheri West, `lowerparel` Lower Parel), and with a small typo (one edit in
+ * five to eight letters, two from nine: `Andehri west`, `Ghatkoper`). Built once per city and kept (src/modules/intake/service.ts).
+ */
+export class LocalityIndex {
+  private readonly exact = new Map<string, KnownLocality>()
+  /** By first letter and length, for the typo search. */
+  private readonly fuzzy = new Map<string, { key: string; locality: KnownLocality }[]>()
+  /** Base names shared by a West and an East (`andheri`): written alone they stay as written. */
+  private readonly bases = new Map<string, KnownLocality[]>()
+  readonly longest: number
+
+  constructor(readonly localities: KnownLocality[]) {
+    let longest = 1
+    for (const l of localities) {
+      const ws = words(l.name)
+      if (!ws.length) continue
+      longest = Math.max(longest, ws.length)
+      const key = squeeze(keyOf(ws))
+      if (!this.exact.has(key)) this.exact.set(key, l)
+      const bucket = this.fuzzy.get(key[0]!) ?? []
+      bucket.push({ key, locality: l })
+      this.fuzzy.set(key[0]!, bucket)
+      const last = DIRECTION[ws[ws.length - 1]!]
+      if (ws.length > 1 && last) {
+        const base = squeeze(ws.slice(0, -1).join(' '))
+        this.bases.set(base, [...(this.bases.get(base) ?? []), l])
+      }
+    }
+    this.longest = Math.min(longest + 1, 5)
+  }
+
+  /** The locality these words name, if any; `typo` allows a small misspelling. */
+  lookup(ws: string[], typo: boolean): { locality: KnownLocality; partial: boolean } | null {
+    const key = squeeze(keyOf(ws))
+    const hit = this.exact.get(key)
+    if (hit) return { locality: hit, partial: false }
+    const sharing = this.bases.get(key)
+    if (sharing) return sharing.length === 1 ? { locality: sharing[0]!, partial: false } : { locality: { name: titleCase(ws.join(' ')), zone: null }, partial: true }
+    if (!typo || key.length < 5) return null
+    const allowed = key.length >= 9 ? 2 : 1
+    let best: { d: number; locality: KnownLocality } | null = null
+    for (const c of this.fuzzy.get(key[0]!) ?? []) {
+      if (Math.abs(c.key.length - key.length) > allowed) continue
+      const d = editDistance(key, c.key, allowed)
+      if (d <= allowed && (!best || d < best.d)) best = { d, locality: c.locality }
+    }
+    return best ? { locality: best.locality, partial: false } : null
+  }
+}
+
+/** Optimal string alignment distance (a swap of neighbours is one edit), giving up past `max`. */
+export function editDistance(a: string, b: string, max: number): number {
+  const n = a.length
+  const m = b.length
+  let prev2 = new Array<number>(m + 1).fill(0)
+  let prev = Array.from({ length: m + 1 }, (_, j) => j)
+  for (let i = 1; i <= n; i++) {
+    const cur = new Array<number>(m + 1)
+    cur[0] = i
+    let rowMin = i
+    for (let j = 1; j <= m; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1
+      let v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost)
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, prev2[j - 2]! + 1)
+      cur[j] = v
+      if (v < rowMin) rowMin = v
+    }
+    if (rowMin > max) return max + 1
+    prev2 = prev
+    prev = cur
+  }
+  return prev[m]!
+}
+
+/** Words that are never (part of) a place: they belong to other fields or to the sentence. */
+const NOT_PLACE = new Set(
+  (
+    'a an the in at near nr opp opposite behind next to of on for with and or me mein mai main se pe par ka ki ke hai hain h tak only ' +
+    'req avl rent sale lease buy sell available required requirement looking need wanted client urgent urgently call contact ' +
+    'bhk rk flat flats apartment office shop plot land villa bungalow studio penthouse warehouse godown showroom ' +
+    'furnished semi fully unfurnished furnish semifurnished fully-furnished family bachelor bachelors veg nonveg parking lift floor ' +
+    'budget price deposit maintenance sqft carpet built up area size new old resale outright ready possession building society tower ' +
+    'road station west east north south zone side please pls plz sir ji good morning hi hello all any one anyone'
+  ).split(' '),
+)
+const PLACE_CUE = /(?:(?<![\p{L}\p{N}])(?:in|at|near|nr|opp|loc|location|locality|area)|@|📍|➡️|👉)\s*[:\-–]?\s*$/u
+
+export type Place = { locality: string; zone: LocationZone | null; known: boolean; start: number; end: number }
+
+/**
+ * The locality the message names: the longest run of words a known locality matches (exactly before with a typo,
+ * earliest first); else the place after `in` / `at` / `near` / 📍, as written in title case.
+ */
+export function findPlace(msg: Message, index: LocalityIndex): Place | null {
+  const ws = [...msg.text.matchAll(/[\p{L}\p{N}]+/gu)].map((m) => ({ w: m[0].toLowerCase(), start: m.index, end: m.index + m[0].length }))
+  for (const typo of [false, true]) {
+    for (let i = 0; i < ws.length; i++) {
+      for (let n = Math.min(index.longest, ws.length - i); n >= 1; n--) {
+        const run = ws.slice(i, i + n)
+        if (!msg.free(run[0]!.start, run[n - 1]!.end)) continue
+        // Only spaces, dots, dashes and brackets between the words of one name: `Andheri (W)`, `T. Nagar`.
+        if (!run.every((x, k) => k === 0 || /^[\s.\-()]*$/.test(msg.text.slice(run[k - 1]!.end, x.start)))) continue
+        if (NOT_PLACE.has(run[0]!.w) || /^\d/.test(run[0]!.w)) continue
+        if (typo && run.some((x) => NOT_PLACE.has(x.w) || /\d/.test(x.w))) continue
+        const hit = index.lookup(
+          run.map((x) => x.w),
+          typo,
+        )
+        if (!hit) continue
+        let end = run[n - 1]!.end
+        if (msg.text[end] === ')' && msg.text.slice(run[0]!.start, end).includes('(')) end++
+        msg.take(run[0]!.start, end, 'locality')
+        return { locality: hit.locality.name, zone: hit.locality.zone, known: !hit.partial, start: run[0]!.start, end }
+      }
+    }
+  }
+  return guessPlace(msg, ws)
+}
+
+function guessPlace(msg: Message, ws: { w: string; start: number; end: number }[]): Place | null {
+  for (let i = 0; i < ws.length; i++) {
+    if (!msg.free(ws[i]!.start, ws[i]!.end) || NOT_PLACE.has(ws[i]!.w) || !/^\p{L}{3,}$/u.test(ws[i]!.w)) continue
+    if (!PLACE_CUE.test(msg.lower.slice(0, ws[i]!.start))) continue
+    const run = [ws[i]!]
+    for (let k = i + 1; k < ws.length && run.length < 3; k++) {
+      const x = ws[k]!
+      const gap = msg.text.slice(run[run.length - 1]!.end, x.start)
+      if (!/^[\s.()-]*$/.test(gap) || gap.includes('\n') || !msg.free(x.start, x.end)) break
+      if (DIRECTION[x.w]) {
+        run.push(x)
+        break
+      }
+      if (NOT_PLACE.has(x.w) || !/^\p{L}{3,}$/u.test(x.w)) break
+      run.push(x)
+    }
+    const name = keyOf(run.map((x) => x.w))
+    let end = run[run.length - 1]!.end
+    if (msg.text[end] === ')') end++
+    msg.take(run[0]!.start, end, 'locality')
+    return { locality: titleCase(name), zone: null, known: false, start: run[0]!.start, end }
+  }
+  return null
+}
+
+const ZONE = /\b(north|south|east|west|central)\s*(?:zone|side|mumbai|delhi|bangalore|bengaluru|pune|suburbs?|region)\b|\b(sobo|outskirts?|navi\s*mumbai|thane)\b/g
+
+/** A zone the message names outright (`west zone`, `south mumbai`, `SoBo`, `outskirts`). */
+export function findZone(msg: Message): LocationZone | null {
+  for (const m of msg.matches(ZONE)) {
+    msg.take(m.index, m.index + m[0].length, 'location')
+    if (m[1]) return titleCase(m[1]) as LocationZone
+    return m[2] === 'sobo' ? 'South' : 'Outskirts'
+  }
+  return null
+}

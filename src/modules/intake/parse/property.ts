@@ -1,0 +1,48 @@
+import type { Message } from './text'
+
+/**
+ * Property types, written as the listing form suggests them. A home's configuration wins over the word "flat":
+ * `2bhk flat` is a `2 BHK`. Two configurations (`2/3 BHK`, `2 or 3 bhk`) give the first.
+ */
+const CONFIG = /(?<![\w.])(\d(?:\.5)?)\s*(?:(?:\/|,|or|&|and|-)\s*\d(?:\.5)?\s*)*[-\s]?(bhk|b\.h\.k\.?|bhks|rk|r\.k\.?|bed\s*(?:room)?s?\s*(?:hall\s*)?(?:kitchen)?|bedrooms?|br)(?![a-z])/g
+const KINDS: [RegExp, string][] = [
+  [/\bstudio(?:\s*(?:apartment|apt|flat))?(?![a-z])/g, 'Studio'],
+  [/\bpent\s*house(?![a-z])/g, 'Penthouse'],
+  [/\b(?:villa|villas)(?![a-z])/g, 'Villa'],
+  [/\b(?:bungalow|bunglow|banglow|bungalo|bunglaw|bungalows)(?![a-z])/g, 'Bungalow'],
+  [/\brow\s*-?\s*house(?:s)?(?![a-z])/g, 'Row House'],
+  [/\bduplex(?![a-z])/g, 'Duplex'],
+  [/\bshow\s*-?\s*room(?:s)?(?![a-z])/g, 'Showroom'],
+  [/\b(?:office|offices|ofc|offc|office\s*space|commercial\s*office)(?![a-z])/g, 'Office'],
+  [/\b(?:shop|shops|retail\s*shop|retail\s*space|dukan)(?![a-z])/g, 'Shop'],
+  [/\b(?:warehouse|warehouses|godown|godowns|go\s*down|gowdown|godaam|godam)(?![a-z])/g, 'Warehouse'],
+  [/\b(?:plot|plots|n\.?a\.?\s*plot)(?![a-z])/g, 'Plot'],
+  [/\b(?:land|agri\s*land|agricultural\s*land|zameen)(?![a-z])/g, 'Land'],
+  [/\b(?:flat|flats|apartment|apartments|apt|appartment|appt)(?![a-z])/g, 'Apartment'],
+]
+
+export type Property = { type: string; start: number; end: number }
+
+export function findProperty(msg: Message): Property | null {
+  const found: (Property & { rank: number })[] = []
+  for (const m of msg.matches(CONFIG)) {
+    const n = m[1]!
+    const kind = m[2]!.replace(/[.\s]/g, '')
+    const type = kind.startsWith('rk') ? `${n} RK` : `${n} BHK`
+    found.push({ type, start: m.index, end: m.index + m[0].length, rank: 0 })
+    msg.take(m.index, m.index + m[0].length, 'property_type')
+  }
+  KINDS.forEach(([re, type], i) => {
+    for (const m of msg.matches(re)) {
+      // "Land" is also a landmark and "office" also where a broker sits: both count only if nothing else was named.
+      found.push({ type, start: m.index, end: m.index + m[0].length, rank: type === 'Apartment' ? 3 : 1 + i / 100 })
+      msg.take(m.index, m.index + m[0].length, 'property_type')
+    }
+  })
+  if (!found.length) return null
+  // A configuration first (a `2 BHK` `flat`), then the first kind named; a bare "flat" only when nothing else is said.
+  const config = found.filter((f) => f.rank === 0).sort((a, b) => a.start - b.start)[0]
+  if (config) return config
+  const named = found.filter((f) => f.rank < 3).sort((a, b) => a.start - b.start)[0]
+  return named ?? found[0]!
+}

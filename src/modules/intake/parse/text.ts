@@ -1,0 +1,82 @@
+/**
+ * The working copy of one message while the recognisers read it: its text, the same in lower case (offsets equal, so a
+ * match in one is a span of the other), and the spans already taken by a field, so no two fields read the same words
+ * (the digits of a phone number are not a budget, `2.5 BHK` is not 2.5 lakh).
+ */
+export class Message {
+  readonly lower: string
+  private readonly taken: { start: number; end: number; field: string }[] = []
+
+  constructor(readonly text: string) {
+    const lower = text.toLowerCase()
+    // A few characters change length in lower case (İ); keep offsets by lowering those one by one.
+    this.lower = lower.length === text.length ? lower : [...text].map((c) => (c.toLowerCase().length === c.length ? c.toLowerCase() : c)).join('')
+  }
+
+  /** Is every character of start..end still free? */
+  free(start: number, end: number): boolean {
+    return this.taken.every((s) => end <= s.start || start >= s.end)
+  }
+
+  take(start: number, end: number, field: string): void {
+    this.taken.push({ start, end, field })
+  }
+
+  /**
+   * Every match of `re` (global) on the lower-case text with the taken spans blanked out (U+0001, neither a space nor
+   * a word character), so a pattern can neither match inside a taken span nor run across one.
+   */
+  *matches(re: RegExp): Generator<RegExpExecArray> {
+    let masked = this.lower
+    for (const s of this.taken) masked = masked.slice(0, s.start) + '\u0001'.repeat(s.end - s.start) + masked.slice(s.end)
+    re.lastIndex = 0
+    for (let m = re.exec(masked); m; m = re.exec(masked)) {
+      if (m[0].length === 0) {
+        re.lastIndex++
+        continue
+      }
+      if (this.free(m.index, m.index + m[0].length)) yield m
+    }
+  }
+
+  /** The words (letters and digits) outside every taken span, with their offsets. */
+  freeWords(): { word: string; start: number; end: number }[] {
+    const out: { word: string; start: number; end: number }[] = []
+    for (const m of this.text.matchAll(WORD)) {
+      const start = m.index
+      const end = start + m[0].length
+      if (this.free(start, end)) out.push({ word: m[0], start, end })
+    }
+    return out
+  }
+
+  /** The lower-case words just before `index`, nearest last (at most `n`). */
+  wordsBefore(index: number, n: number): string[] {
+    const head = this.lower.slice(Math.max(0, index - 40), index)
+    return (head.match(WORD) ?? []).slice(-n)
+  }
+
+  /** The lower-case words just after `index` (at most `n`). */
+  wordsAfter(index: number, n: number): string[] {
+    return (this.lower.slice(index, index + 40).match(WORD) ?? []).slice(0, n)
+  }
+}
+
+/** A word: letters (any script), digits and the marks inside them (`L&L` is read elsewhere). */
+export const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’]*/gu
+
+/** Invisible marks WhatsApp exports put around names and dates, and the non-breaking spaces of some phones. */
+export function cleanPaste(text: string): string {
+  return text
+    .replace(/\r\n?/g, '\n')
+    .replace(/[\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g, '')
+    .replace(/[\u00a0\u2000-\u200a\u202f]/g, ' ')
+}
+
+export const titleCase = (s: string) =>
+  s
+    .toLowerCase()
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join(' ')

@@ -1,0 +1,29 @@
+import type { AppContext } from '../../platform/http/context'
+import { getListing } from '../listings/read'
+import { listingScope, type Viewer } from '../listings/where'
+import { localitiesOf } from './localities'
+import type { ParseAnswer, ParseBody, ShareAnswer } from './model'
+import { parsePaste } from './parse'
+import { shareText, whatsappUrl } from './share'
+
+/**
+ * The city whose localities a paste is read against: the one the caller's listings go to (a broker's own, a module
+ * admin's), or for a master admin the one they name (none named: no known localities, places are taken as written).
+ */
+function cityOf(user: Viewer, cityId: number | undefined): number | null {
+  const scope = listingScope(user, 'manage')
+  if (scope.kind === 'city') return scope.cityId
+  if (scope.kind === 'all') return cityId ?? null
+  return user.cityId
+}
+
+export async function parseForUser(ctx: AppContext, user: Viewer, body: ParseBody): Promise<ParseAnswer> {
+  const localities = await localitiesOf(ctx.db, cityOf(user, body.city_id))
+  return { drafts: parsePaste(body.text, localities) }
+}
+
+/** A listing the caller may see, as a WhatsApp message (anyone else's hidden listing is a 404, as everywhere). */
+export async function shareListing(ctx: AppContext, user: Viewer, id: number): Promise<ShareAnswer> {
+  const text = shareText(await getListing(ctx.db, user, id), ctx.config.publicUrl)
+  return { text, whatsapp_url: whatsappUrl(text) }
+}
