@@ -184,8 +184,8 @@ export const listings = sqliteTable(
     index('listings_match_idx').on(t.cityId, t.saleOrRent, t.postType, t.propertyKey, t.status, t.budget, t.size, t.location, t.locality, t.createdAt, t.ownerUserId),
     // Newest first is id order (ids grow with creation time); each filter index ends with id, so a page of
     // a filtered list is a range scan of one index, and its total a count over the same range.
-    // status and owner close the filter indexes so a broker's visibility rule (not others' SUSPENDED) is read from
-    // the index, never from the rows.
+    // status and owner close the filter indexes so a broker's visibility rule (not others' SUSPENDED or EXPIRED) is
+    // read from the index, never from the rows.
     index('listings_visibility_idx').on(t.id, t.status, t.ownerUserId),
     index('listings_city_id_idx').on(t.cityId, t.id, t.status, t.ownerUserId),
     index('listings_owner_id_idx').on(t.ownerUserId, t.status, t.id),

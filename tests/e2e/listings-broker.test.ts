@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { and, count, desc, eq, ne, or } from 'drizzle-orm'
+import { and, count, desc, eq, ne, notInArray, or } from 'drizzle-orm'
 import type { Browser, Page } from 'playwright-core'
 import { closeDatabase, openDatabase, type Database } from '../../db/client'
 import { listings, users } from '../../db/schema'
@@ -60,8 +60,11 @@ async function done(w: WatchedPage) {
   await w.page.context().close()
 }
 
-/** What the broker may see: every listing but other brokers' suspended ones. */
-const visible = () => or(ne(listings.status, 'SUSPENDED'), eq(listings.ownerUserId, broker.id))
+/**
+ * What the broker's list shows with no status filter: every listing but other brokers' suspended and expired ones
+ * (their scope), and no expired one at all (off the network without a status filter, their own too).
+ */
+const visible = () => and(ne(listings.status, 'EXPIRED'), or(notInArray(listings.status, ['SUSPENDED', 'EXPIRED']), eq(listings.ownerUserId, broker.id)))
 const countWhere = (...conds: Parameters<typeof and>) => db.select({ n: count() }).from(listings).where(and(visible(), ...conds)).get()!.n
 const stored = (entryId: string) => db.select().from(listings).where(eq(listings.entryId, entryId)).get()
 

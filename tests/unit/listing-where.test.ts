@@ -5,7 +5,7 @@ describe('listing clauses', () => {
   test('a combined clause keeps each part whole: a broker’s "or" never escapes into the rest', () => {
     const broker = visibleTo({ id: 7, role: 'BROKER', cityId: 1 })!
     const both = allOf({ sql: 'listings.id = ?', params: [3] }, broker)
-    expect(both.sql).toBe("(listings.id = ?) and ((listings.status <> 'SUSPENDED' or listings.owner_user_id = ?))")
+    expect(both.sql).toBe("(listings.id = ?) and ((listings.status not in ('SUSPENDED', 'EXPIRED') or listings.owner_user_id = ?))")
     expect(both.params).toEqual([3, 7])
   })
 

@@ -2,9 +2,9 @@
 // and the SQL each data layer makes of it (the listing clauses' text is what the cached statements are keyed by).
 import { describe, expect, test } from 'bun:test'
 import { SQLiteSyncDialect } from 'drizzle-orm/sqlite-core'
-import { scopeOf, scopeCity, type Scope, type ScopeAction, type ScopedEntity } from '../../src/platform/policy/scope'
-import { ROLES, type Role } from '../../src/shared/constants'
-import { canEdit, scopeWhere as listingWhere, visibleTo } from '../../src/modules/listings/where'
+import { HIDDEN_FROM_OTHERS, scopeOf, scopeCity, type Scope, type ScopeAction, type ScopedEntity } from '../../src/platform/policy/scope'
+import { LISTING_STATUSES, ROLES, type Role } from '../../src/shared/constants'
+import { canEdit, inScope, scopeWhere as listingWhere, visibleTo } from '../../src/modules/listings/where'
 import { scopeWhere as userWhere } from '../../src/modules/users/read'
 import { auditScope } from '../../src/modules/audit/read'
 
@@ -43,7 +43,7 @@ const EXPECTED: Record<Role, Record<`${ScopeAction}:${ScopedEntity}`, (id: numbe
     'manage:audit': () => none,
   },
   BROKER: {
-    'read:listing': (id) => ({ kind: 'all-but-others-suspended', userId: id }),
+    'read:listing': (id) => ({ kind: 'all-but-others-hidden', userId: id }),
     'read:user': (id) => own(id),
     'read:matching': (id) => own(id),
     'read:analytics': () => none,
@@ -70,8 +70,8 @@ describe('scopeOf', () => {
           })
 
   test('asked twice, the same answer (the shape is worked out once per role), and never for another actor', () => {
-    expect(scopeOf({ id: 1, role: 'BROKER', cityId: 3 }, 'listing')).toEqual({ kind: 'all-but-others-suspended', userId: 1 })
-    expect(scopeOf({ id: 2, role: 'BROKER', cityId: 3 }, 'listing')).toEqual({ kind: 'all-but-others-suspended', userId: 2 })
+    expect(scopeOf({ id: 1, role: 'BROKER', cityId: 3 }, 'listing')).toEqual({ kind: 'all-but-others-hidden', userId: 1 })
+    expect(scopeOf({ id: 2, role: 'BROKER', cityId: 3 }, 'listing')).toEqual({ kind: 'all-but-others-hidden', userId: 2 })
     expect(scopeOf({ id: 3, role: 'MODULE_ADMIN', cityId: 9 }, 'audit')).toEqual(city(9))
   })
 
@@ -79,18 +79,30 @@ describe('scopeOf', () => {
     expect(scopeCity(city(4))).toBe(4)
     expect(scopeCity(none)).toBe(-1)
     expect(scopeCity(all)).toBeNull()
-    expect(scopeCity({ kind: 'all-but-others-suspended', userId: 1 })).toBeNull()
+    expect(scopeCity({ kind: 'all-but-others-hidden', userId: 1 })).toBeNull()
   })
 })
 
 describe('each data layer turns the scope into SQL in one place', () => {
-  test('listings: the clauses are the same text as before the policy decided them (compiled statements are reused)', () => {
+  test('listings: one fixed clause text per scope (the compiled statements are keyed by it and reused)', () => {
     expect(listingWhere(all)).toBeNull()
     expect(listingWhere(none)).toEqual({ sql: 'false', params: [] })
     expect(listingWhere(city(3))).toEqual({ sql: 'listings.city_id = ?', params: [3] })
-    expect(listingWhere({ kind: 'all-but-others-suspended', userId: 8 })).toEqual({ sql: "(listings.status <> 'SUSPENDED' or listings.owner_user_id = ?)", params: [8] })
-    expect(visibleTo({ id: 8, role: 'BROKER', cityId: 1 })).toEqual(listingWhere({ kind: 'all-but-others-suspended', userId: 8 }))
+    expect(listingWhere({ kind: 'all-but-others-hidden', userId: 8 })).toEqual({ sql: "(listings.status not in ('SUSPENDED', 'EXPIRED') or listings.owner_user_id = ?)", params: [8] })
+    expect(visibleTo({ id: 8, role: 'BROKER', cityId: 1 })).toEqual(listingWhere({ kind: 'all-but-others-hidden', userId: 8 }))
     expect(visibleTo({ id: 1, role: 'MODULE_ADMIN', cityId: 3 })).toEqual(listingWhere(city(3)))
+  })
+
+  test('listings: a broker sees others’ listings in every status but SUSPENDED and EXPIRED, their own in every status', () => {
+    const broker = scopeOf({ id: 8, role: 'BROKER', cityId: 3 }, 'listing')
+    expect(HIDDEN_FROM_OTHERS).toEqual(['SUSPENDED', 'EXPIRED'])
+    for (const status of LISTING_STATUSES) {
+      expect(inScope(broker, { ownerUserId: 9, cityId: 3, status })).toBe(!HIDDEN_FROM_OTHERS.includes(status as never))
+      expect(inScope(broker, { ownerUserId: 8, cityId: 3, status })).toBe(true)
+      // Admins: their scope as before, whatever the status.
+      expect(inScope(scopeOf({ id: 1, role: 'MASTER_ADMIN', cityId: null }, 'listing'), { ownerUserId: 9, cityId: 3, status })).toBe(true)
+      expect(inScope(scopeOf({ id: 2, role: 'MODULE_ADMIN', cityId: 3 }, 'listing'), { ownerUserId: 9, cityId: 3, status })).toBe(true)
+    }
   })
 
   test('listings: who may change a listing follows the manage scope', () => {

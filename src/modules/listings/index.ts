@@ -29,7 +29,7 @@ export const listingsApi = (ctx: AppContext) => {
             tags,
             summary: 'List listings, newest first, with filters and the total',
             description:
-              'Brokers see the whole network except other brokers’ SUSPENDED listings; a module admin sees their city; a master admin everything. `search` matches word prefixes of the entry ID, broker name, locality, property type and details, in any case (an entry ID typed in part, e.g. `MUM-0001`, finds it).',
+              'Brokers see the whole network except other brokers’ SUSPENDED and EXPIRED listings (their own in every status: `status=EXPIRED` lists only theirs); a module admin sees their city; a master admin everything. With no `status` filter, EXPIRED listings are left out for everyone. `search` matches word prefixes of the entry ID, broker name, locality, property type and details, in any case (an entry ID typed in part, e.g. `MUM-0001`, finds it).',
           },
         })
         .get('/zones', async ({ query, user }) => jsonText(await zoneCountsText(db, ctx.counts, ctx.pages, user, query)), {
@@ -116,7 +116,7 @@ export const listingsApi = (ctx: AppContext) => {
             tags,
             summary: 'Renew a listing: on the network for its city’s default (RENT or SALE days) from now',
             description:
-              'The owner, their city’s module admin or a master admin. An expired listing is ACTIVE again (back on market); an ACTIVE or ON_HOLD one may be renewed early. A closed or suspended listing cannot be renewed (409).',
+              'The owner, their city’s module admin or a master admin; another broker gets 403, or 404 when the listing is suspended or expired (hidden from them). An expired listing is ACTIVE again (back on market); an ACTIVE or ON_HOLD one may be renewed early. A closed or suspended listing cannot be renewed (409).',
           },
         })
         .delete(

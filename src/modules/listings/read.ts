@@ -6,8 +6,8 @@ import { paging } from '../../platform/http/paging'
 import type { SnapshotCache } from '../../../db/snapshot-cache'
 import type { Listing, ListingFilters, ListingPage, ListingQuery, ZoneCounts } from './model'
 import { countAffectedBy, countDelta, ownListingsAffectedBy, pageAffectedBy, windowAfter, zonesAffectedBy, zonesAfter, type IdWindow } from './affects'
-import { allOf, canEdit, FALSE, filterWhere, listedWhere, listingScope, matching, narrowWhere, searchPlan, TRUE, visibleTo, withTag, type Clause, type SearchPlan, type Viewer } from './where'
-import { scopeCity } from '../../platform/policy/scope'
+import { allOf, canEdit, FALSE, filterWhere, HIDDEN_STATUSES, listedWhere, listingScope, matching, narrowWhere, searchPlan, TRUE, visibleTo, withTag, type Clause, type SearchPlan, type Viewer } from './where'
+import { hiddenFromOthers, scopeCity } from '../../platform/policy/scope'
 
 export { canEdit, ftsQuery, visibleTo, type Viewer } from './where'
 
@@ -54,8 +54,8 @@ const COUNTABLE = new Set(['country_id', 'state_id', 'city_id', 'post_type', 'sa
 /**
  * The total for the common filters from `listing_counts` (a few thousand rows kept by triggers) instead of counting a
  * million listings, or with a date range from `listing_day_counts` (the same by day: a month of the network is a few
- * thousand rows); null when a filter needs the rows themselves. A broker's total adds their own suspended listings,
- * which only they see, to everyone's non-suspended ones.
+ * thousand rows); null when a filter needs the rows themselves. A broker's total adds their own suspended and expired
+ * listings, which only they see, to everyone's others.
  */
 async function countFromTotals(db: Queryable, v: Viewer, f: ListingFilters): Promise<number | null> {
   const used = usedFilters(f)
@@ -88,14 +88,17 @@ async function countFromTotals(db: Queryable, v: Viewer, f: ListingFilters): Pro
   )
   const table = dated ? 'listing_day_counts' : 'listing_counts'
   const sum = (c: Clause) => countOf(db, `select coalesce(sum(n), 0) as n from ${table} where ${c.sql}`, c.params)
-  if (scope.kind !== 'all-but-others-suspended') return sum(where)
-  const others = await sum(allOf(where, { sql: "status <> 'SUSPENDED'", params: [] }))
-  if (f.status && f.status !== 'SUSPENDED') return others
+  if (scope.kind !== 'all-but-others-hidden') return sum(where)
+  // The kept counts are by status, so they tell the hidden ones (HIDDEN_FROM_OTHERS: suspended, expired) apart.
+  const hidden = hiddenFromOthers(f.status)
+  const others = hidden ? 0 : await sum(allOf(where, { sql: `status not in (${HIDDEN_STATUSES})`, params: [] }))
+  if (f.status && !hidden) return others
   // Through the owner's index, always: a broker has a handful of listings, while the planner would otherwise pick a
-  // filter's index and walk half the table (measured: 60 ms for post_type alone).
-  const own = allOf({ sql: "listings.owner_user_id = ? and listings.status = 'SUSPENDED'", params: [v.id] }, filterWhere(f))
-  const ownSuspended = await countOf(db, `select count(*) as n from listings ${indexedBy(db.dialect, 'listings_owner_id_idx')} where ${own.sql}`, own.params)
-  return (f.status === 'SUSPENDED' ? 0 : others) + ownSuspended
+  // filter's index and walk half the table (measured: 60 ms for post_type alone). Without a status filter `filterWhere`
+  // leaves out their expired ones too: off the network for everyone, as in the list.
+  const own = allOf({ sql: `listings.owner_user_id = ? and listings.status in (${HIDDEN_STATUSES})`, params: [v.id] }, filterWhere(f))
+  const ownHidden = await countOf(db, `select count(*) as n from listings ${indexedBy(db.dialect, 'listings_owner_id_idx')} where ${own.sql}`, own.params)
+  return others + ownHidden
 }
 
 const ftsCount = (db: Queryable, index: 'listings_fts' | 'listings_fts_suspended', match: string) =>
@@ -107,7 +110,7 @@ function scopeKey(v: Viewer): string {
   return s.kind === 'all' ? 'all' : s.kind === 'city' ? `city:${s.cityId}` : s.kind === 'none' ? 'none' : `${s.kind}:${s.userId}`
 }
 
-/** A page as one viewer sees it (their own rows are editable, their suspended ones visible), for any order of the query. */
+/** A page as one viewer sees it (their own rows are editable, their suspended and expired ones visible), for any order of the query. */
 export const pageKey = (v: Viewer, q: ListingQuery) =>
   `${scopeKey(v)}|${JSON.stringify(Object.entries(q).sort(([a], [b]) => (a < b ? -1 : 1)))}`
 
@@ -142,7 +145,10 @@ export function countListings(db: Queryable, cache: SnapshotCache, v: Viewer, f:
 /**
  * A search's total. When the index's tag holds every filter, the search indexes alone know it: for a master admin (or a
  * module admin, whose city is the tag) the matches; for a broker every match but other brokers' suspended ones, which
- * have an index of their own (a few percent of all listings). Otherwise the matches' rows are checked for the rest.
+ * have an index of their own (a few percent of all listings). Other brokers' expired ones are never among them: without
+ * a status filter every expired match is left out (`sexpired`), and a status the tag holds is never EXPIRED
+ * (`searchPlan`), so status=EXPIRED is counted from the rows, through the scope. Otherwise the matches' rows are
+ * checked for the rest.
  */
 async function countSearch(db: Queryable, v: Viewer, plan: SearchPlan, hideExpired: boolean): Promise<number> {
   const { match, rest, viewerCovered } = plan
@@ -151,7 +157,7 @@ async function countSearch(db: Queryable, v: Viewer, plan: SearchPlan, hideExpir
   const narrowed = narrowWhere(rest).sql === TRUE.sql
   const expired = async () => (hideExpired ? ftsCount(db, 'listings_fts', withTag(plan, 'sexpired')) : 0)
   if (narrowed && viewerCovered) return (await ftsCount(db, 'listings_fts', match)) - (await expired())
-  if (narrowed && listingScope(v).kind === 'all-but-others-suspended') {
+  if (narrowed && listingScope(v).kind === 'all-but-others-hidden') {
     const ownSuspended = await countOf(
       db,
       `select count(*) as n from listings_fts_suspended where listings_fts_suspended match ? and rowid in
@@ -220,8 +226,9 @@ async function deepPageStart(db: Queryable, v: Viewer, f: ListingFilters, offset
   const scope = listingScope(v)
   if (scope.kind === 'none' || scope.kind === 'own' || (scope.kind === 'city' && f.city_id !== undefined && f.city_id !== scope.cityId)) return null
   const city = scope.kind === 'city' ? scope.cityId : (f.city_id ?? 0)
-  const broker = scope.kind === 'all-but-others-suspended'
-  // A broker sees every listing but other brokers' suspended ones: the blocks' others, plus their own suspended.
+  const broker = scope.kind === 'all-but-others-hidden'
+  // A broker sees every listing but other brokers' suspended and expired ones; with no status filter nobody's expired
+  // ones show (class 2, skipped for all): the blocks' shown, plus their own suspended.
   const ownSuspended = new Map<number, number>()
   if (broker) {
     const own = allOf({ sql: "owner_user_id = ? and status = 'SUSPENDED'", params: [v.id] }, f.city_id === undefined ? null : { sql: 'city_id = ?', params: [f.city_id] })

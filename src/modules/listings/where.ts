@@ -1,6 +1,6 @@
 import type { Clause, Dialect, Param } from '../../../db/sql'
 import type { Role } from '../../shared/constants'
-import { scopeOf, type Scope, type ScopeAction } from '../../platform/policy/scope'
+import { HIDDEN_FROM_OTHERS, hiddenFromOthers, scopeOf, type Scope, type ScopeAction } from '../../platform/policy/scope'
 import type { ListingFilters } from './model'
 
 /** Who is asking: what they may see and change depends on nothing else. */
@@ -26,9 +26,13 @@ export function allOf(...clauses: (Clause | null | undefined)[]): Clause {
 /** The viewer's listing scope, from the policy (src/platform/policy/scope.ts): what they may see, or with `manage` change. */
 export const listingScope = (v: Viewer, action: ScopeAction = 'read'): Scope => scopeOf(v, 'listing', action)
 
+/** The statuses the broker's scope hides from all but the owner, as an SQL list: `'SUSPENDED', 'EXPIRED'`. */
+export const HIDDEN_STATUSES = HIDDEN_FROM_OTHERS.map((s) => `'${s}'`).join(', ')
+
 /**
  * The listing scope as SQL: the one place it becomes a clause (null: every row). A master admin sees all; a module
- * admin their city's; a broker the whole network except other brokers' suspended listings (their own they always see).
+ * admin their city's; a broker the whole network except other brokers' suspended and expired listings (their own they
+ * always see).
  */
 export function scopeWhere(s: Scope): Clause | null {
   switch (s.kind) {
@@ -40,8 +44,8 @@ export function scopeWhere(s: Scope): Clause | null {
       return { sql: 'listings.city_id = ?', params: [s.cityId] }
     case 'own':
       return { sql: 'listings.owner_user_id = ?', params: [s.userId] }
-    case 'all-but-others-suspended':
-      return { sql: "(listings.status <> 'SUSPENDED' or listings.owner_user_id = ?)", params: [s.userId] }
+    case 'all-but-others-hidden':
+      return { sql: `(listings.status not in (${HIDDEN_STATUSES}) or listings.owner_user_id = ?)`, params: [s.userId] }
   }
 }
 
@@ -56,8 +60,8 @@ export function inScope(s: Scope, l: { ownerUserId: number; cityId: number; stat
       return l.cityId === s.cityId
     case 'own':
       return l.ownerUserId === s.userId
-    case 'all-but-others-suspended':
-      return l.status !== 'SUSPENDED' || l.ownerUserId === s.userId
+    case 'all-but-others-hidden':
+      return !hiddenFromOthers(l.status) || l.ownerUserId === s.userId
   }
 }
 
@@ -136,7 +140,8 @@ const is = (sql: string, value: Param | undefined): Clause | null => (value === 
 
 /**
  * Expired listings are off the network (issue 17): in no list, total or export unless the status filter asks for
- * EXPIRED. The one place that says so in SQL; `listingMatches` (./affects.ts) says it for the change feed's rows.
+ * EXPIRED, and then a broker finds only their own (the scope, `scopeWhere`). The one place that says so in SQL;
+ * `listingMatches` (./affects.ts) says it for the change feed's rows.
  */
 export const NOT_EXPIRED: Clause = { sql: "listings.status <> 'EXPIRED'", params: [] }
 

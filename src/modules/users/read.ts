@@ -76,7 +76,7 @@ export function scopeWhere(s: Scope): Clause | undefined {
     case 'city':
       return s.onlyRole ? { sql: 'users.role = ? and users.city_id = ?', params: [s.onlyRole, s.cityId] } : { sql: 'users.city_id = ?', params: [s.cityId] }
     case 'own':
-    case 'all-but-others-suspended':
+    case 'all-but-others-hidden':
       return { sql: 'users.id = ?', params: [s.userId] }
     case 'none':
       return { sql: 'users.id = ?', params: [-1] }
