@@ -11,6 +11,8 @@ const MOBILE = /(?<![\d+])(?:(?:\+|00)?91[\s.-]?|0)?[6-9](?:[\s.-]?\d){9}(?![\s.
 const MASKED = /(?<![\w+])(?:\+91[\s-]?)?[6-9][\dx*]{2,4}[\s-]?[\dx*]{5,7}(?![\w])/g
 /** A landline with its STD code: `022-2345 6789`, `(022) 23456789`, `+91 22 2345 6789`. */
 const LANDLINE = /(?<![\d+])(?:\+91[\s-]?|\(?0)\d{2,4}\)?[\s-]?\d{3,4}[\s-]?\d{3,4}(?![\s.-]?\d)/g
+/** Another country's number, written with its code: `+1 212 555 0100`, `+44 20 7946 0958`, `+971 50 123 4567`. */
+const INTERNATIONAL = /(?<![\d+])\+(?!91)\d{1,3}(?:[\s.-]?\(?\d\)?){7,12}(?![\s.-]?\d)/g
 const EMAIL = /[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}/g
 
 export type Contact = { value: string; start: number; end: number }
@@ -29,6 +31,10 @@ export function findContact(msg: Message): Contact | null {
   }
   for (const m of msg.matches(MOBILE)) {
     found.push({ value: formatMobile(m[0].replace(/\D/g, '')), start: m.index, end: m.index + m[0].length })
+    msg.take(m.index, m.index + m[0].length, 'contact')
+  }
+  for (const m of msg.matches(INTERNATIONAL)) {
+    found.push({ value: m[0].trim(), start: m.index, end: m.index + m[0].length })
     msg.take(m.index, m.index + m[0].length, 'contact')
   }
   for (const m of msg.matches(MASKED)) {

@@ -20,7 +20,9 @@ const MULTIPLIER: [RegExp, number][] = [
 const multiplier = (unit: string | undefined) => (unit ? (MULTIPLIER.find(([re]) => re.test(unit))?.[1] ?? 1) : 1)
 
 /** Words that make the amount after them something else than the price: a deposit, the maintenance, a brokerage. */
-const NOT_PRICE_BEFORE = new Set(['deposit', 'deposite', 'dep', 'depo', 'security', 'sd', 'advance', 'maintenance', 'maintainance', 'maint', 'mnt', 'mntc', 'mntnc', 'brokerage', 'token', 'booking', 'emi', 'loan', 'corpus', 'stamp', 'charges', 'charge', 'escalation', 'lockin', 'lock', 'registration', 'society', 'floor', 'flr', 'no', 'number', 'plot', 'sector', 'sec', 'wing', 'tower', 'unit', 'flat', 'shop', 'room', 'phase', 'gate', 'building', 'bldg', 'year', 'yr', 'since', 'built', 'age', 'old', 'road', 'platform', 'lane'])
+const NOT_PRICE_BEFORE = new Set(['deposit', 'deposite', 'dep', 'depo', 'security', 'sd', 'advance', 'maintenance', 'maintainance', 'maint', 'mnt', 'mntc', 'mntnc', 'brokerage', 'token', 'booking', 'emi', 'loan', 'corpus', 'stamp', 'charges', 'charge', 'escalation', 'lockin', 'lock', 'registration'])
+/** Words naming a number that is no amount (`shop no 12`, `floor 7`, `sector 15`): only right before a number without a unit. */
+const LABEL_BEFORE = new Set(['floor', 'flr', 'no', 'number', 'plot', 'sector', 'sec', 'wing', 'tower', 'unit', 'flat', 'shop', 'room', 'phase', 'gate', 'building', 'bldg', 'year', 'yr', 'since', 'built', 'age', 'old', 'road', 'platform', 'lane', 'society'])
 const NOT_PRICE_AFTER = new Set(['deposit', 'deposite', 'dep', 'depo', 'security', 'advance', 'maintenance', 'maintainance', 'maint', 'mnt', 'brokerage', 'token', 'months', 'month', 'mnths', 'days', 'day', 'yrs', 'years', 'year', 'yr', 'floor', 'flr', 'floors', 'storey', 'min', 'mins', 'minutes', 'km', 'kms', 'cars', 'car', 'bath', 'baths', 'bathroom', 'bathrooms', 'toilet', 'toilets', 'wing', 'bed', 'beds', 'lift', 'lifts', 'percent', 'sec', 'side', 'open', 'covered', 'parking', 'parkings', 'seats', 'seater', 'cabins', 'cabin', 'workstations', 'ws', 'people', 'members', 'person', 'persons', 'rooms', 'room', 'balcony', 'balconies', 'mtr', 'meters', 'ft', 'feet', 'hrs', 'hours', 'am', 'pm'])
 const PRICE_WORDS = new Set(['rent', 'rental', 'budget', 'bugdet', 'budjet', 'bdgt', 'budgt', 'price', 'asking', 'ask', 'expected', 'exp', 'quoted', 'quote', 'cost', 'value', 'upto', 'till', 'max', 'maximum', 'within', 'under', 'below', 'around', 'approx', 'rate', 'deal', 'lease', 'sale', 'selling', 'total', 'for', 'at', 'only', 'kiraya', 'kiraye', 'bhada', 'pagdi', 'outright', 'tak', 'range', 'price:', 'cost:', 'leave', 'license', 'licence'])
 
@@ -70,7 +72,7 @@ export function findAmounts(msg: Message): Amount[] {
     const nextOwnsNumber = next !== undefined && /^\d/.test(afterWords[1] ?? '')
     const nearestCue = [...before].reverse().find((w) => PRICE_WORDS.has(w) || NOT_PRICE_BEFORE.has(w) || /^\d/.test(w))
     const notPrice = (nearestCue !== undefined && NOT_PRICE_BEFORE.has(nearestCue)) || (next !== undefined && NOT_PRICE_AFTER.has(next) && !(nextOwnsNumber && /^(?:deposit|deposite|dep|depo|security|advance|maintenance|maint|mnt|brokerage|token)$/.test(next)))
-    if (notPrice) {
+    if (notPrice || (!strong && before.length > 0 && LABEL_BEFORE.has(before[before.length - 1]!))) {
       msg.take(start, end, 'detail')
       continue
     }

@@ -6,6 +6,8 @@ export type KnownLocality = { name: string; zone: LocationZone | null }
 /** Direction words as brokers shorten them, to the form localities are kept in (`Andheri W`, `andheri (w)`, `andheri wst`). */
 const DIRECTION: Record<string, string> = { w: 'west', wst: 'west', west: 'west', e: 'east', est: 'east', east: 'east', n: 'north', north: 'north', s: 'south', south: 'south' }
 
+/** First words that say nothing alone: `lower` is not Lower Parel. */
+const GENERIC_FIRST = new Set(['lower', 'upper', 'greater', 'central', 'north', 'south', 'east', 'west', 'new', 'old', 'main', 'station', 'market', 'sector', 'phase', 'block', 'green', 'royal', 'palm', 'grand', 'city', 'park', 'river', 'lake', 'hill', 'hills', 'garden', 'gardens', 'tech', 'business', 'downtown', 'financial', 'silver', 'santa', 'saint', 'mount'])
 const words = (s: string) => s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []
 const keyOf = (ws: string[]) => ws.map((w) => DIRECTION[w] ?? w).join(' ')
 const squeeze = (k: string) => k.replace(/ /g, '')
@@ -21,6 +23,8 @@ export class LocalityIndex {
   private readonly fuzzy = new Map<string, { key: string; locality: KnownLocality }[]>()
   /** Base names shared by a West and an East (`andheri`): written alone they stay as written. */
   private readonly bases = new Map<string, KnownLocality[]>()
+  /** Localities of two words or more by their first (`lokhandwala` → Lokhandwala Complex), when it says enough alone. */
+  private readonly firsts = new Map<string, KnownLocality[]>()
   readonly longest: number
 
   constructor(readonly localities: KnownLocality[]) {
@@ -34,6 +38,7 @@ export class LocalityIndex {
       const bucket = this.fuzzy.get(key[0]!) ?? []
       bucket.push({ key, locality: l })
       this.fuzzy.set(key[0]!, bucket)
+      if (ws.length > 1 && ws[0]!.length >= 5 && !GENERIC_FIRST.has(ws[0]!)) this.firsts.set(ws[0]!, [...(this.firsts.get(ws[0]!) ?? []), l])
       const last = DIRECTION[ws[ws.length - 1]!]
       if (ws.length > 1 && last) {
         const base = squeeze(ws.slice(0, -1).join(' '))
@@ -50,6 +55,8 @@ export class LocalityIndex {
     if (hit) return { locality: hit, partial: false }
     const sharing = this.bases.get(key)
     if (sharing) return sharing.length === 1 ? { locality: sharing[0]!, partial: false } : { locality: { name: titleCase(ws.join(' ')), zone: null }, partial: true }
+    const first = ws.length === 1 ? this.firsts.get(ws[0]!) : undefined
+    if (first?.length === 1) return { locality: first[0]!, partial: false }
     if (!typo || key.length < 5) return null
     const allowed = key.length >= 9 ? 2 : 1
     let best: { d: number; locality: KnownLocality } | null = null

@@ -3,7 +3,7 @@ import type { Message } from './text'
 
 const HEAD = /^\s*(req|avl)\s*\|\s*(sale|rent)\s*\|/
 const ZONED = /^(.*?)\s*\((north|east|west|south|central|outskirts)\)$/i
-const OTHER = /^(?:contact\b|https?:\/\/)|(?:^|\s)(?:[₹$£€¥]|[a-z]{3}\s)?\d[\d,.]*\s*(?:k|l|cr|m|bn)?$|sq ft$/i
+const OTHER = /^(?:contact\b|https?:\/\/)|^(?:[^\d\s]{1,3}\s?)?\d[\d,.]*\s*(?:k|l|cr|m|bn)?$|\bsq ft$/i
 
 export type Structured = { post: 'REQ' | 'AVL'; deal: 'SALE' | 'RENT'; propertyType: string; locality: string | null; zone: LocationZone | null }
 

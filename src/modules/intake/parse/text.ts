@@ -5,21 +5,24 @@
  */
 export class Message {
   readonly lower: string
-  private readonly taken: { start: number; end: number; field: string }[] = []
+  /** 1 where a field took the character: checking a span costs its length, not the number of spans taken. */
+  private readonly taken: Uint8Array
 
   constructor(readonly text: string) {
     const lower = text.toLowerCase()
     // A few characters change length in lower case (İ); keep offsets by lowering those one by one.
     this.lower = lower.length === text.length ? lower : [...text].map((c) => (c.toLowerCase().length === c.length ? c.toLowerCase() : c)).join('')
+    this.taken = new Uint8Array(text.length)
   }
 
   /** Is every character of start..end still free? */
   free(start: number, end: number): boolean {
-    return this.taken.every((s) => end <= s.start || start >= s.end)
+    for (let i = start; i < end; i++) if (this.taken[i]) return false
+    return true
   }
 
-  take(start: number, end: number, field: string): void {
-    this.taken.push({ start, end, field })
+  take(start: number, end: number, _field: string): void {
+    this.taken.fill(1, start, end)
   }
 
   /**
@@ -27,8 +30,9 @@ export class Message {
    * a word character), so a pattern can neither match inside a taken span nor run across one.
    */
   *matches(re: RegExp): Generator<RegExpExecArray> {
-    let masked = this.lower
-    for (const s of this.taken) masked = masked.slice(0, s.start) + '\u0001'.repeat(s.end - s.start) + masked.slice(s.end)
+    const units = this.lower.split('')
+    for (let i = 0; i < units.length; i++) if (this.taken[i]) units[i] = '\u0001'
+    const masked = units.join('')
     re.lastIndex = 0
     for (let m = re.exec(masked); m; m = re.exec(masked)) {
       if (m[0].length === 0) {
