@@ -11,6 +11,7 @@
 //                 [--bench-listings 1000000] [--bench-cities 200] [--bench-brokers 20000]   (the seed's size)
 //   BENCH_LISTINGS=0 bun run bench      (same as --no-listings)
 //   bun run bench -- --saved-searches-only   (the listings section's saved-searches case alone, issue 17)
+//   bun run bench -- --whatsapp-only   (reading a 50-message WhatsApp paste alone, issue 18: scripts/bench-whatsapp.ts)
 import { existsSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -25,15 +26,18 @@ import { allOf, filterWhere, searchWhere, visibleTo, type Viewer } from '../src/
 import { announceMatches } from '../src/modules/matches/service'
 import { createTestApp } from '../tests/support/app'
 import { savedSearchRows } from './bench-saved-searches'
+import { whatsappRows } from './bench-whatsapp'
 
 import { argValue as argOf, fmt, loadAverage, median, percentile } from './bench-stats'
 const root = new URL('..', import.meta.url).pathname
 const args = process.argv.slice(2)
 const argValue = (name: string) => argOf(args, name)
 
-const listingsWanted = !args.includes('--no-listings') && process.env.BENCH_LISTINGS !== '0'
+const whatsappOnly = args.includes('--whatsapp-only')
+const listingsWanted = !args.includes('--no-listings') && process.env.BENCH_LISTINGS !== '0' && !whatsappOnly
 const savedSearchesOnly = args.includes('--saved-searches-only')
-const foundationWanted = !args.includes('--listings-only') && !savedSearchesOnly
+const foundationWanted = !args.includes('--listings-only') && !savedSearchesOnly && !whatsappOnly
+const whatsappWanted = !args.includes('--listings-only') && !savedSearchesOnly
 const loadAtStart = loadAverage()
 
 // =================================================================================================================
@@ -658,6 +662,7 @@ async function listingsSection(): Promise<{ lines: string[]; rows: Row[]; plans:
 
 const runStart = performance.now()
 const foundationLines = foundationWanted ? await foundation() : []
+const whatsappReport = whatsappWanted ? await whatsappRows() : undefined
 const foundationSeconds = (performance.now() - runStart) / 1000
 let listingsReport: Awaited<ReturnType<typeof listingsSection>> | undefined
 if (listingsWanted) listingsReport = await listingsSection()
@@ -665,6 +670,12 @@ const listingsSeconds = (performance.now() - runStart) / 1000 - foundationSecond
 
 console.log('\nBrokernet benchmark (medians of one run)')
 for (const line of foundationLines) console.log(line)
+if (whatsappReport) {
+  console.log('')
+  for (const line of whatsappReport.lines) console.log(line)
+  console.log('\n| WhatsApp (issue 18) | Median / p99 | Target | Met |\n|---|---|---|---|')
+  for (const r of whatsappReport.rows) console.log(`| ${r.what} | ${r.figure} | ${r.target} | ${r.met === null ? 'n/a' : r.met ? 'yes' : '**MISSED**'} |`)
+}
 if (!listingsWanted) {
   console.log('\nListings at full size: skipped (--no-listings or BENCH_LISTINGS=0).')
 } else if (listingsReport) {

@@ -29,6 +29,8 @@ export function parsePaste(paste: string, localities: LocalityIndex): ParsedDraf
 
 type Fields = ReturnType<typeof read>
 
+const CHAT = /\b(?:deal\s*(?:done|closed|finali[sz]ed)|closed|sold|rented\s*out|thanks|thank\s*you|thx|congrat[a-z]*|still\s*(?:available|avl|avail|on|there)|any\s*update)\b|^\W*(?:is|are|was|has|did|does|kya)\b[^\n]*\?\s*$/i
+
 function read(text: string, localities: LocalityIndex) {
   const msg = new Message(text)
   takeLinks(msg)
@@ -55,6 +57,8 @@ function parsePiece(piece: Piece, localities: LocalityIndex): ParsedDraft | null
   const size = own.size
   const listingLike = property !== null || (intent.post !== null && (amounts.some((a) => !a.bare) || size !== null))
   if (!listingLike) return null
+  // Talk about a listing is not one: "Deal done for the Worli 3bhk, thanks", "Is the Chembur 2bhk still available?".
+  if (!own.contact && !size && !amounts.some((a) => !a.bare) && CHAT.test(piece.text)) return null
 
   const post = intent.post ?? 'AVL'
   const strongest = amounts.find((a) => a.strength === 3) ?? amounts.find((a) => a.strength === 2)

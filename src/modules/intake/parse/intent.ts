@@ -5,12 +5,16 @@ type Cue = { re: RegExp; post?: 'REQ' | 'AVL'; deal?: 'SALE' | 'RENT' }
 // What the message wants: a client's requirement or something on offer, and sale or rent. The first cue of each kind
 // wins (a message opens with what it is); words that say both (`to let` is on offer and rent) count for both.
 const CUES: Cue[] = [
-  { re: /\b(?:req|reqd|reqt|requirement|requirment|requiremnt|requirements|required|requried|reqired|requir|wanted|want|wants|need|needed|needs|looking|lookin|searching|chahiye|chaiye|chahie|chahiye|chyie|mangta|lena|leni)(?![a-z])/g, post: 'REQ' },
-  { re: /\b(?:buyer|buyers|purchase|purchaser)(?![a-z])/g, post: 'REQ', deal: 'SALE' },
+  // "Owner wants to sell": the owner's want is an offer. Before the REQ words, so it wins where both start.
+  { re: /\b(?:wants?|wanting|looking)\s+to\s+(?:sell|give|let\s*out|rent\s*out|lease\s*out)(?![a-z])/g, post: 'AVL' },
+  { re: /\b(?:req[a-z]*|rqd|rqmt|reqmt|wanted|want|wants|need|needed|needs|looking|lookin|searching|chahiye|chaiye|chahie|chyie|mangta|lena|leni)(?![a-z])/g, post: 'REQ' },
+  { re: /\b(?:buyer|buyers|purchaser)(?![a-z])/g, post: 'REQ', deal: 'SALE' },
   { re: /\b(?:buy|kharidna|khareedna|kharidni)(?![a-z])/g, post: 'REQ', deal: 'SALE' },
   { re: /\b(?:tenant|tenants)(?![a-z])/g, post: 'REQ', deal: 'RENT' },
-  { re: /\b(?:avl|avlb|avbl|avail|available|availble|avaiable|avaialble|availabe|availabl|avlbl|avaliable|availability|offer|offering|inventory|ready\s*to\s*move|direct\s*owner|owner\s*property|dena|deni)(?![a-z])/g, post: 'AVL' },
-  { re: /\b(?:for\s*sale|on\s*sale|resale|re-sale|sell|selling|seller|sale|sales|bechna|bechni|outright|out\s*right|ownership|pagdi|pagadi)(?![a-z])/g, post: 'AVL', deal: 'SALE' },
+  { re: /\b(?:avl[a-z]*|avb[a-z]*|avai[a-z]*|avaia[a-z]*|avali[a-z]*|offer|offering|inventory|ready\s*to\s*move|direct\s*owner|owner\s*property|dena|deni)(?![a-z])/g, post: 'AVL' },
+  { re: /\b(?:for\s*sale|on\s*sale|resale|re-sale|sell|selling|seller|bechna|bechni|outright|out\s*right|ownership)(?![a-z])/g, post: 'AVL', deal: 'SALE' },
+  // "sale" alone says the deal, not the side: "Req 3bhk Parel sale", "1bhk Malad W sale 90 L" under "Requirements:".
+  { re: /\b(?:sale|sales|pagdi|pagadi|purchase)(?![a-z])/g, deal: 'SALE' },
   { re: /\b(?:to\s*let|to-let|tolet|for\s*rent|for\s*lease|on\s*lease)(?![a-z])/g, post: 'AVL', deal: 'RENT' },
   { re: /\b(?:rent|rental|rented|renting|lease|leased|leasing|l\s*&\s*l|l\s*n\s*l|l&l|leave\s*(?:and|&|n)\s*licen[cs]e|kiraya|kiraye|kiraaye|bhade|bhada|pm|p\.m\.|per\s*month|monthly|\/month|\/m|deposit)(?![a-z])/g, deal: 'RENT' },
 ]
@@ -31,6 +35,8 @@ export function findIntent(msg: Message): Intent {
   // "Any 2bhk available in Powai?", "Anyone has a shop on rent?": asking for something is a requirement.
   const question = /^\W*(?:any|anyone|any\s*one|anybody|koi|kisi|does\s*anyone|do\s*you\s*have|who\s*has|if\s*any)\b/.test(msg.lower) || /\b(?:anyone|any\s*one|anybody)\s*(?:has|have|having)\b/.test(msg.lower)
   if (question && (!post || post.v === 'AVL')) post = { v: 'REQ', at: 0 }
+  // Without a word for either side, a client's budget or preferences make it a requirement.
+  if (!post && /\b(?:budget|bdgt|bugdet|budjet|preferred|prefer|preferably|client|clients)\b/.test(msg.lower)) post = { v: 'REQ', at: 0 }
   // "Buy" in a message that offers (`available for buy`) says the deal, not the side.
   return { post: post?.v ?? null, deal: deal?.v ?? null, question }
 }

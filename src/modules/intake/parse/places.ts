@@ -122,7 +122,7 @@ export function findPlace(msg: Message, index: LocalityIndex): Place | null {
         // Only spaces, dots, dashes and brackets between the words of one name: `Andheri (W)`, `T. Nagar`.
         if (!run.every((x, k) => k === 0 || /^[\s.\-()]*$/.test(msg.text.slice(run[k - 1]!.end, x.start)))) continue
         if (NOT_PLACE.has(run[0]!.w) || /^\d/.test(run[0]!.w)) continue
-        if (typo && run.some((x) => NOT_PLACE.has(x.w) || /\d/.test(x.w))) continue
+        if (typo && run.some((x) => (NOT_PLACE.has(x.w) && !DIRECTION[x.w]) || /\d/.test(x.w))) continue
         const hit = index.lookup(
           run.map((x) => x.w),
           typo,
@@ -138,32 +138,71 @@ export function findPlace(msg: Message, index: LocalityIndex): Place | null {
   return guessPlace(msg, ws)
 }
 
-function guessPlace(msg: Message, ws: { w: string; start: number; end: number }[]): Place | null {
-  for (let i = 0; i < ws.length; i++) {
-    if (!msg.free(ws[i]!.start, ws[i]!.end) || NOT_PLACE.has(ws[i]!.w) || !/^\p{L}{3,}$/u.test(ws[i]!.w)) continue
-    if (!PLACE_CUE.test(msg.lower.slice(0, ws[i]!.start))) continue
+type W = { w: string; start: number; end: number }
+
+/** A word that may be (the start of) a place's name: letters only, three or more, no word of another field or of the sentence. */
+const placeWord = (msg: Message, x: W) => msg.free(x.start, x.end) && !NOT_PLACE.has(x.w) && !COMMON.has(x.w) && /^\p{L}{3,}$/u.test(x.w)
+
+/**
+ * A place the network does not know, taken as written (title case, `W` / `E` written out), from where brokers put one:
+ * after `in` / `at` / `near` / `@` / 📍; before a direction word (`bhandup w`); or right after the property type or the
+ * intent words (`Avl 2bhk Wadala`, `Office avl on rent Airoli`, `plot for sale – Panvel`).
+ */
+function guessPlace(msg: Message, ws: W[]): Place | null {
+  const at = (i: number, run: W[]): Place => {
+    let end = run[run.length - 1]!.end
+    if (msg.text[end] === ')') end++
+    msg.take(run[0]!.start, end, 'locality')
+    return { locality: titleCase(keyOf(run.map((x) => x.w))), zone: null, known: false, start: run[0]!.start, end }
+  }
+  /** The words from `i` that make the name: up to three, ending at a direction word. */
+  const runFrom = (i: number): W[] => {
     const run = [ws[i]!]
     for (let k = i + 1; k < ws.length && run.length < 3; k++) {
       const x = ws[k]!
       const gap = msg.text.slice(run[run.length - 1]!.end, x.start)
-      if (!/^[\s.()-]*$/.test(gap) || gap.includes('\n') || !msg.free(x.start, x.end)) break
+      if (!/^[ .()-]*$/.test(gap) || !msg.free(x.start, x.end)) break
       if (DIRECTION[x.w]) {
         run.push(x)
         break
       }
-      if (NOT_PLACE.has(x.w) || !/^\p{L}{3,}$/u.test(x.w)) break
+      if (!placeWord(msg, x)) break
       run.push(x)
     }
-    const name = keyOf(run.map((x) => x.w))
-    let end = run[run.length - 1]!.end
-    if (msg.text[end] === ')') end++
-    msg.take(run[0]!.start, end, 'locality')
-    return { locality: titleCase(name), zone: null, known: false, start: run[0]!.start, end }
+    return run
+  }
+  for (let i = 0; i < ws.length; i++) {
+    if (!placeWord(msg, ws[i]!)) continue
+    if (PLACE_CUE.test(msg.lower.slice(0, ws[i]!.start))) return at(i, runFrom(i))
+  }
+  for (let i = 0; i + 1 < ws.length; i++) {
+    const next = ws[i + 1]!
+    if (placeWord(msg, ws[i]!) && DIRECTION[next.w] && next.w.length <= 4 && /^[ (]*$/.test(msg.text.slice(ws[i]!.end, next.start)) && msg.free(next.start, next.end)) return at(i, [ws[i]!, next])
+  }
+  for (let i = 0; i < ws.length; i++) {
+    if (!placeWord(msg, ws[i]!) || ws[i]!.start === 0) continue
+    // The nearest taken character before the word, across spaces and light punctuation only.
+    let j = ws[i]!.start - 1
+    while (j >= 0 && /[\s,:*–-]/.test(msg.text[j]!) && !msg.fieldAt(j)) j--
+    const field = j >= 0 ? msg.fieldAt(j) : null
+    if (field === 'property_type' || field === 'intent') return at(i, runFrom(i))
   }
   return null
 }
 
-const ZONE = /\b(north|south|east|west|central)\s*(?:zone|side|mumbai|delhi|bangalore|bengaluru|pune|suburbs?|region)\b|\b(sobo|outskirts?|navi\s*mumbai|thane)\b/g
+/** Words that follow a property type or an intent word without being a place. */
+const COMMON = new Set(
+  (
+    'required requirement available urgent urgently immediate immediately ready new old good best nice big small spacious prime premium luxury ' +
+    'fully semi furnished unfurnished sale rent lease resale outright only also under with without from near opposite behind road marg lane ' +
+    'client owner direct tenant buyer investor family bachelor bachelors company corporate brand wanted looking need needed please kindly ' +
+    'option options share within budget price approx sqft carpet builtup area floor high low very well east west north south facing view ' +
+    'garden terrace balcony independent standalone commercial residential society building tower project complex wing available. any some ' +
+    'chahiye dena hai kiraye kiraya bechna lena wala wali ke ki ka mein main pe par tak hoga chahie chaiye needs wants want'
+  ).split(' '),
+)
+
+const ZONE = /\b(north|south|east|west|central)\s*(?:zone|side|mumbai|delhi|bangalore|bengaluru|pune|suburbs?|region)\b|\b(sobo|outskirts?)\b/g
 
 /** A zone the message names outright (`west zone`, `south mumbai`, `SoBo`, `outskirts`). */
 export function findZone(msg: Message): LocationZone | null {

@@ -1,10 +1,10 @@
 import type { Message } from './text'
 
 /**
- * Property types, written as the listing form suggests them. A home's configuration wins over the word "flat":
- * `2bhk flat` is a `2 BHK`. Two configurations (`2/3 BHK`, `2 or 3 bhk`) give the first.
+ * Property types, written as the listing form suggests them. The first one named wins, except the word "flat", which
+ * only counts when nothing else is said (`2bhk flat` is a `2 BHK`). Two configurations (`2/3 BHK`) give the first.
  */
-const CONFIG = /(?<![\w.])(\d(?:\.5)?)\s*(?:(?:\/|,|or|&|and|-)\s*\d(?:\.5)?\s*)*[-\s]?(bhk|b\.h\.k\.?|bhks|rk|r\.k\.?|bed\s*(?:room)?s?\s*(?:hall\s*)?(?:kitchen)?|bedrooms?|br)(?![a-z])/g
+const CONFIG = /(?<![\w.])(\d(?:\.5)?)\s*(?:(?:\/|,|or|&|and|-)\s*\d(?:\.5)?\s*)*[-\s]?(bhk|b\.h\.k\.?|bhks|rk|r\.k\.?|room\s*(?:&\s*|and\s*)?kitchen|bed\s*(?:room)?s?\s*(?:hall\s*)?(?:kitchen)?|bedrooms?|br)(?![a-z])/g
 const KINDS: [RegExp, string][] = [
   [/\bstudio(?:\s*(?:apartment|apt|flat))?(?![a-z])/g, 'Studio'],
   [/\bpent\s*house(?![a-z])/g, 'Penthouse'],
@@ -28,7 +28,7 @@ export function findProperty(msg: Message): Property | null {
   for (const m of msg.matches(CONFIG)) {
     const n = m[1]!
     const kind = m[2]!.replace(/[.\s]/g, '')
-    const type = kind.startsWith('rk') ? `${n} RK` : `${n} BHK`
+    const type = kind.startsWith('rk') || kind.startsWith('room') ? `${n} RK` : `${n} BHK`
     found.push({ type, start: m.index, end: m.index + m[0].length, rank: 0 })
     msg.take(m.index, m.index + m[0].length, 'property_type')
   }
@@ -40,9 +40,7 @@ export function findProperty(msg: Message): Property | null {
     }
   })
   if (!found.length) return null
-  // A configuration first (a `2 BHK` `flat`), then the first kind named; a bare "flat" only when nothing else is said.
-  const config = found.filter((f) => f.rank === 0).sort((a, b) => a.start - b.start)[0]
-  if (config) return config
+  // The first named (`studio or 1rk` is a Studio); a bare "flat" only when nothing else is said (a `2 BHK flat` is a 2 BHK).
   const named = found.filter((f) => f.rank < 3).sort((a, b) => a.start - b.start)[0]
   return named ?? found[0]!
 }

@@ -44,9 +44,44 @@ export function splitPaste(paste: string): Piece[] {
     }
     flush()
   } else {
-    for (const block of paste.split(/\n\s*\n/)) messages.push({ text: block, sender: null })
+    for (const block of blocks(paste)) messages.push({ text: block, sender: null })
   }
   return messages.flatMap((m) => items(m.text.trim()).map((p) => ({ ...p, sender: m.sender })))
+}
+
+const PHONE = /(?:\+?91[\s-]?)?[6-9]\d{2}[\s-]?\d{2}[\s-]?\d{2}[\s-]?\d{3}|(?:\+?91[\s-]?)?[6-9]\d{4}[\s-]?\d{5}|@\w+\.\w+/
+const TITLE = /\b(?:req[a-z]*|avl|avail[a-z]*|for\s+rent|for\s+sale|to\s+let|wanted|fresh\s+inventory|inventory|resale|outright|urgent)\b/i
+
+/**
+ * Blank lines separate messages, except around a title or a contact: a broadcast message spaces its heading
+ * (`*AVAILABLE FOR RENT*`) and its phone line (`📞 Call: …`) from its body, and those belong to the listing next to them.
+ */
+function blocks(paste: string): string[] {
+  const out: { text: string; listing: boolean }[] = []
+  let head: string | null = null
+  for (const raw of paste.split(/\n\s*\n/)) {
+    let text = raw.trim()
+    if (!text) continue
+    const listing = LISTINGISH.test(text)
+    const short = text.split('\n').length <= 2 && text.length <= 80
+    if (!listing && short && TITLE.test(text) && !PHONE.test(text) && !/\?\s*$/.test(text)) {
+      head = head ? `${head}\n${text}` : text
+      continue
+    }
+    const last = out[out.length - 1]
+    if (!listing && !head && last?.listing && !PHONE.test(last.text) && text.split('\n').length <= 3 && PHONE.test(text)) {
+      last.text = `${last.text}\n\n${text}`
+      continue
+    }
+    if (head) {
+      if (listing) text = `${head}\n\n${text}`
+      else out.push({ text: head, listing: false })
+      head = null
+    }
+    out.push({ text, listing })
+  }
+  if (head) out.push({ text: head, listing: false })
+  return out.map((b) => b.text)
 }
 
 const NUMBERED = /^\s*(?:\(?\d{1,2}[).:\-]|\d{1,2}\s*[️⃣]+|[•▪➤►✅🔹🔸👉*-]\s*(?=\S))\s*/u

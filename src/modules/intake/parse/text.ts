@@ -1,3 +1,6 @@
+const FIELDS = ['link', 'structured', 'contact', 'property_type', 'size', 'intent', 'detail', 'budget', 'location', 'locality'] as const
+export type Field = (typeof FIELDS)[number]
+
 /**
  * The working copy of one message while the recognisers read it: its text, the same in lower case (offsets equal, so a
  * match in one is a span of the other), and the spans already taken by a field, so no two fields read the same words
@@ -21,8 +24,14 @@ export class Message {
     return true
   }
 
-  take(start: number, end: number, _field: string): void {
-    this.taken.fill(1, start, end)
+  take(start: number, end: number, field: Field): void {
+    this.taken.fill(FIELDS.indexOf(field) + 1, start, end)
+  }
+
+  /** The field that took the character at `i`, if any. */
+  fieldAt(i: number): Field | null {
+    const code = this.taken[i]
+    return code ? FIELDS[code - 1]! : null
   }
 
   /**
