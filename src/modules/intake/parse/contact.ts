@@ -83,7 +83,10 @@ export function findContactName(msg: Message, contact: Contact): string | null {
       edge = x.start
     } else break
   }
-  if (name.length) return name.map((x) => x.w).join(' ')
+  if (name.length) {
+    msg.take(name[0]!.start, name[name.length - 1]!.end, 'contact')
+    return name.map((x) => x.w).join(' ')
+  }
   const after: typeof words = []
   edge = contact.end
   for (const x of words) {
@@ -93,5 +96,7 @@ export function findContactName(msg: Message, contact: Contact): string | null {
     edge = x.end
   }
   const rest = msg.text.slice(edge).split('\n')[0]!
-  return after.length && /^[\s).]*$/.test(rest) ? after.map((x) => x.w).join(' ') : null
+  if (!after.length || !/^[\s).]*$/.test(rest)) return null
+  msg.take(after[0]!.start, after[after.length - 1]!.end, 'contact')
+  return after.map((x) => x.w).join(' ')
 }

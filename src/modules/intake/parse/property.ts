@@ -6,6 +6,8 @@ import type { Message } from './text'
  */
 const CONFIG = /(?<![\w.])(\d(?:\.5)?)\s*(?:(?:\/|,|or|&|and|-)\s*\d(?:\.5)?\s*)*[-\s]?(bhk|b\.h\.k\.?|bhks|rk|r\.k\.?|room\s*(?:&\s*|and\s*)?kitchen|bed\s*(?:room)?s?\s*(?:hall\s*)?(?:kitchen)?|bedrooms?|br)(?![a-z])/g
 const KINDS: [RegExp, string][] = [
+  // `RK` alone is a one-room kitchen.
+  [/(?<![\w.])rk(?![a-z])/g, '1 RK'],
   [/\bstudio(?:\s*(?:apartment|apt|flat))?(?![a-z])/g, 'Studio'],
   [/\bpent\s*house(?![a-z])/g, 'Penthouse'],
   [/\b(?:villa|villas)(?![a-z])/g, 'Villa'],
@@ -13,8 +15,8 @@ const KINDS: [RegExp, string][] = [
   [/\brow\s*-?\s*house(?:s)?(?![a-z])/g, 'Row House'],
   [/\bduplex(?![a-z])/g, 'Duplex'],
   [/\bshow\s*-?\s*room(?:s)?(?![a-z])/g, 'Showroom'],
-  [/\b(?:office|offices|ofc|offc|office\s*space|commercial\s*office)(?![a-z])/g, 'Office'],
-  [/\b(?:shop|shops|retail\s*shop|retail\s*space|dukan)(?![a-z])/g, 'Shop'],
+  [/\b(?:office\s*spaces?|commercial\s*office|office|offices|ofc|offc)(?![a-z])/g, 'Office'],
+  [/\b(?:retail\s*shop|retail\s*space|shop|shops|dukan)(?![a-z])/g, 'Shop'],
   [/\b(?:warehouse|warehouses|godown|godowns|go\s*down|gowdown|godaam|godam)(?![a-z])/g, 'Warehouse'],
   [/\b(?:plot|plots|n\.?a\.?\s*plot)(?![a-z])/g, 'Plot'],
   [/\b(?:land|agri\s*land|agricultural\s*land|zameen)(?![a-z])/g, 'Land'],
