@@ -39,7 +39,8 @@ export function ListingFormDialog({ open, listing = null, onClose, ...rest }: Li
   )
 }
 
-type Values = {
+/** The broker form's values: every field as typed (the paste screen's draft cards hold the same). */
+export type BrokerFormValues = {
   post_type: string
   sale_or_rent: string
   contact_value: string
@@ -55,8 +56,10 @@ type Values = {
   google_location_url: string
   status: string
 }
+type Values = BrokerFormValues
 type Name = keyof Values
-const NAMES = Object.keys({
+/** The broker form's fields, in its order. */
+export const BROKER_FORM_FIELDS = Object.keys({
   post_type: 0,
   sale_or_rent: 0,
   contact_value: 0,
@@ -98,7 +101,7 @@ function parsed(name: Name, raw: string): string | number | undefined {
 export function listingPayload(values: Values, listing: Listing | null): CreateListingBody | UpdateListingBody {
   const body: Record<string, unknown> = {}
   const initial = formValues(listing)
-  for (const name of NAMES) {
+  for (const name of BROKER_FORM_FIELDS) {
     const value = parsed(name, values[name])
     if (!listing) {
       if (value !== undefined) body[name] = value
@@ -108,6 +111,13 @@ export function listingPayload(values: Values, listing: Listing | null): CreateL
     body[name] = value === undefined ? null : value
   }
   return body as CreateListingBody | UpdateListingBody
+}
+
+/** The form's messages for `values` under `rules` (the server's own), before anything is sent. */
+export function brokerFormErrors(rules: ObjectSchema, values: Values): FieldErrors {
+  const found = checkForm(rules, Object.fromEntries(BROKER_FORM_FIELDS.map((n) => [n, parsed(n, values[n])])))
+  // Only the form's fields: contact_name and city_id are the server's to fill for a broker.
+  return Object.fromEntries(Object.entries(found).filter(([k]) => (BROKER_FORM_FIELDS as string[]).includes(k)))
 }
 
 function ListingForm({ listing, rules, onClose, onSaved, onFailed, note, currency }: Omit<ListingFormDialogProps, 'open' | 'listing'> & { listing: Listing | null }) {
@@ -124,7 +134,7 @@ function ListingForm({ listing, rules, onClose, onSaved, onFailed, note, currenc
     retry: false,
     onSuccess: (saved) => onSaved(saved, mode),
     onError: (err) => {
-      const { fields, banner } = describeListingError(err, NAMES, LISTING_TEXT.formFailed)
+      const { fields, banner } = describeListingError(err, BROKER_FORM_FIELDS, LISTING_TEXT.formFailed)
       setErrors(fields)
       setBanner(banner)
       onFailed?.(err, mode)
@@ -140,10 +150,7 @@ function ListingForm({ listing, rules, onClose, onSaved, onFailed, note, currenc
   function submit(e: FormEvent) {
     e.preventDefault()
     setBanner(null)
-    const checked = Object.fromEntries(NAMES.map((n) => [n, parsed(n, values[n])]))
-    const found = checkForm(rules, checked)
-    // Only the form's fields: contact_name and city_id are the server's to fill for a broker.
-    const mine = Object.fromEntries(Object.entries(found).filter(([k]) => (NAMES as string[]).includes(k)))
+    const mine = brokerFormErrors(rules, values)
     setErrors(mine)
     if (Object.keys(mine).length) return
     const body = listingPayload(values, listing)
@@ -168,7 +175,7 @@ function ListingForm({ listing, rules, onClose, onSaved, onFailed, note, currenc
         onChange={(name, value) => update(name as Name)(value)}
         statuses={statusesFor(FORM_STATUSES, listing?.status)}
         statusDisabled={(s) => !statusAllowed(listing?.status, s)}
-        required={rules.required?.filter((n) => (NAMES as string[]).includes(n))}
+        required={rules.required?.filter((n) => (BROKER_FORM_FIELDS as string[]).includes(n))}
         currency={listing ? listingCurrency(listing) : currency}
         contactName={false}
       />

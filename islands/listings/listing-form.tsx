@@ -111,6 +111,8 @@ type FieldsProps = {
   /** The contact name field (admins; a broker's listing takes the broker's name). */
   contactName?: boolean
   contactNamePlaceholder?: string
+  /** Only these fields (e.g. what a pasted message gives: the paste screen's draft cards); absent, every field. */
+  only?: readonly ListingFieldName[]
 }
 
 /**
@@ -118,8 +120,9 @@ type FieldsProps = {
  * of the broker's new/edit dialog and the admin's create and edit dialogs, so the fields, their labels, the required
  * marks and the budget's currency read the same everywhere.
  */
-export function ListingFields({ idPrefix, values, errors, onChange, statuses, statusDisabled, required = [], currency, contactName = true, contactNamePlaceholder }: FieldsProps) {
+export function ListingFields({ idPrefix, values, errors, onChange, statuses, statusDisabled, required = [], currency, contactName = true, contactNamePlaceholder, only }: FieldsProps) {
   const id = (n: string) => `${idPrefix}-${n}`
+  const shown = (n: ListingFieldName) => !only || only.includes(n)
   const isRequired = (n: ListingFieldName) => required.includes(n)
   const label = (n: ListingFieldName, text: string) => (isRequired(n) ? `${text} *` : text)
   const describedBy = (n: ListingFieldName, ...more: string[]) => [...more, errors[n] ? `${id(n)}-error` : ''].filter(Boolean).join(' ') || undefined
@@ -131,12 +134,12 @@ export function ListingFields({ idPrefix, values, errors, onChange, statuses, st
     'aria-required': isRequired(n) || undefined,
     'aria-describedby': describedBy(n),
   })
-  const input = (n: ListingFieldName, text: string, extra: Partial<React.InputHTMLAttributes<HTMLInputElement>> = {}) => (
+  const input = (n: ListingFieldName, text: string, extra: Partial<React.InputHTMLAttributes<HTMLInputElement>> = {}) => shown(n) && (
     <Field id={id(n)} label={label(n, text)} error={errors[n]}>
       <input {...common(n)} className={`input input-bordered w-full ${errors[n] ? 'input-error' : ''}`} onChange={(e) => onChange(n, e.target.value)} {...extra} />
     </Field>
   )
-  const select = (n: ListingFieldName, text: string, options: { value: string; label: string; disabled?: boolean }[], empty?: string) => (
+  const select = (n: ListingFieldName, text: string, options: { value: string; label: string; disabled?: boolean }[], empty?: string) => shown(n) && (
     <Field id={id(n)} label={label(n, text)} error={errors[n]}>
       <select {...common(n)} className={`select select-bordered w-full ${errors[n] ? 'select-error' : ''}`} onChange={(e) => onChange(n, e.target.value)}>
         {empty !== undefined && <option value="">{empty}</option>}
@@ -148,14 +151,14 @@ export function ListingFields({ idPrefix, values, errors, onChange, statuses, st
       </select>
     </Field>
   )
-  const textarea = (n: ListingFieldName, text: string) => (
+  const textarea = (n: ListingFieldName, text: string) => shown(n) && (
     <Field id={id(n)} label={label(n, text)} error={errors[n]}>
       <textarea {...common(n)} rows={3} className={`textarea textarea-bordered w-full ${errors[n] ? 'textarea-error' : ''}`} onChange={(e) => onChange(n, e.target.value)} />
     </Field>
   )
   // The budget in its currency: the symbol before the amount, the ISO code after it (and in the field's description).
   const budgetCurrency = id('budget-currency')
-  const budget = (
+  const budget = shown('budget') && (
     <Field id={id('budget')} label={label('budget', 'Budget')} error={errors.budget}>
       <div className={`input input-bordered w-full ${errors.budget ? 'input-error' : ''}`} data-currency={currency.code}>
         <span className="text-base-content/70" aria-hidden="true">
@@ -201,9 +204,9 @@ export function ListingFields({ idPrefix, values, errors, onChange, statuses, st
       {input('locality', 'Locality')}
       {input('reference', 'Reference')}
       {input('type_details', 'Type Details')}
-      <div className="sm:col-span-2">{input('google_location_url', 'Google Maps Link', { type: 'url', placeholder: 'https://maps.google.com/...' })}</div>
-      <div className="sm:col-span-2">{textarea('details', 'Details')}</div>
-      <div className="sm:col-span-2">{textarea('comments', 'Comments')}</div>
+      {shown('google_location_url') && <div className="sm:col-span-2">{input('google_location_url', 'Google Maps Link', { type: 'url', placeholder: 'https://maps.google.com/...' })}</div>}
+      {shown('details') && <div className="sm:col-span-2">{textarea('details', 'Details')}</div>}
+      {shown('comments') && <div className="sm:col-span-2">{textarea('comments', 'Comments')}</div>}
     </div>
   )
 }

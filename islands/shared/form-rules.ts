@@ -20,7 +20,7 @@ export type ObjectSchema = { properties: Record<string, FieldSchema>; required?:
 export type FieldErrors = Record<string, string>
 
 /** Characters as people (and JSON Schema's maxLength) count them: an emoji is one, as on the server. */
-const characterCount = (s: string) => [...s].length
+export const characterCount = (s: string) => [...s].length
 
 const messageOf = (s: FieldSchema, fallback: string, rule?: keyof NonNullable<FieldSchema['errorMessage']>) =>
   (rule && s.errorMessage?.[rule]) ?? s.error ?? fallback
