@@ -13,6 +13,7 @@ export const loaders: Record<IslandName, Loader> = {
   RegisterForm: () => import('./auth/RegisterForm'),
   ResetPasswordForm: () => import('./auth/ResetPasswordForm'),
   GeoTree: () => import('./geo/GeoTree'),
+  PasteFromWhatsApp: () => import('./intake/PasteFromWhatsApp'),
   AdminListings: () => import('./listings/admin/AdminListings'),
   BrokerListings: () => import('./listings/BrokerListings'),
   MyListings: () => import('./listings/MyListings'),

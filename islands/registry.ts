@@ -6,6 +6,7 @@ import LoginForm from './auth/LoginForm'
 import RegisterForm from './auth/RegisterForm'
 import ResetPasswordForm from './auth/ResetPasswordForm'
 import GeoTree from './geo/GeoTree'
+import PasteFromWhatsApp from './intake/PasteFromWhatsApp'
 import AdminListings from './listings/admin/AdminListings'
 import BrokerListings from './listings/BrokerListings'
 import MyListings from './listings/MyListings'
@@ -17,5 +18,5 @@ import Toaster from './shared/Toaster'
 import ApprovalsBoard from './users/ApprovalsBoard'
 import UserManager from './users/UserManager'
 
-export const islands = { AnalyticsBoard, LoginForm, RegisterForm, ForgotPasswordForm, ResetPasswordForm, GeoTree, Toaster, UserManager, ApprovalsBoard, PendingBadge, MatchesBadge, ExpiringBadge, BrokerListings, MyListings, AdminListings, AuditLog, MatchInbox }
+export const islands = { AnalyticsBoard, LoginForm, RegisterForm, ForgotPasswordForm, ResetPasswordForm, GeoTree, Toaster, UserManager, ApprovalsBoard, PendingBadge, MatchesBadge, ExpiringBadge, BrokerListings, MyListings, AdminListings, AuditLog, MatchInbox, PasteFromWhatsApp }
 export type IslandName = keyof typeof islands

@@ -16,6 +16,7 @@ import { analyticsApi } from './modules/analytics'
 import { auditApi } from './modules/audit'
 import { insightsPages } from './modules/analytics/pages'
 import { intakeApi } from './modules/intake'
+import { intakePages } from './modules/intake/pages'
 import { listingsApi } from './modules/listings'
 import { listingsPages } from './modules/listings/pages'
 import { renewPages } from './modules/listings/renew'
@@ -39,6 +40,7 @@ export function createApp(ctx: AppContext) {
     .use(geographyRoutes(ctx))
     .use(usersApi(ctx))
     .use(intakeApi(ctx))
+    .use(intakePages(ctx))
     .use(listingsApi(ctx))
     .use(matchesApi(ctx))
     .use(savedSearchesApi(ctx))
