@@ -15,7 +15,7 @@ import type { SavedSearchList } from '../../src/modules/saved-searches/model'
 import { exportFileName, exportUrl, invalidateListingQueries, LISTING_TEXT, showingResults, type ListingViewer } from './listing-format'
 import { ListingDetailsDialog } from './ListingDetailsDialog'
 import { ListingFormDialog } from './ListingFormDialog'
-import { BROKER_COLUMNS, ListingTable } from './ListingTable'
+import { BROKER_COLUMNS, ListingTable, RowMenu, type RowMenuItem } from './ListingTable'
 import { StatsStrip } from './StatsStrip'
 import type { ListingFilterState } from './url-filters'
 import { LoadError } from '../shared/LoadError'
@@ -23,6 +23,8 @@ import { useListingPage, type PageSize } from './useListingPage'
 import { useDetailsDialog } from './useDetailsDialog'
 import { useMatchCounts } from '../matches/useMatchCounts'
 import { ChangedSinceChip, NewSinceVisit } from './new-since'
+import { INTAKE_TEXT, PASTE_PAGE_PATH } from '../intake/intake-text'
+import { ShareListingDialog } from '../intake/ShareListingDialog'
 
 const NO_LISTINGS: Listing[] = []
 
@@ -54,6 +56,7 @@ export default function BrokerListings({ user, initial, filters, stats, rules, v
   const viewing = details.viewing
   const [form, setForm] = useState<{ listing: Listing | null } | null>(null)
   const [deleting, setDeleting] = useState<Listing | null>(null)
+  const [sharing, setSharing] = useState<Listing | null>(null)
   const [exporting, setExporting] = useState(false)
   const refreshAll = () => void invalidateListingQueries(queryClient)
 
@@ -78,17 +81,21 @@ export default function BrokerListings({ user, initial, filters, stats, rules, v
   }
 
   const place = [user.city_name, user.state_name].filter(Boolean).join(', ')
-  const editActions = (l: Listing) =>
-    l.is_editable ? (
+  // Every row: Share (issue 18) in its menu; the broker's own also Edit, at hand, and Delete in the menu.
+  const rowActions = (l: Listing) => {
+    const items: RowMenuItem[] = [{ label: INTAKE_TEXT.share.button, onSelect: () => setSharing(l) }]
+    if (l.is_editable) items.push({ label: 'Delete', tone: 'error', onSelect: () => setDeleting(l) })
+    return (
       <>
-        <button type="button" className="btn btn-ghost btn-xs" aria-label={`Edit ${l.entry_id}`} onClick={() => setForm({ listing: l })}>
-          Edit
-        </button>
-        <button type="button" className="btn btn-ghost btn-xs text-error" aria-label={`Delete ${l.entry_id}`} onClick={() => setDeleting(l)}>
-          Delete
-        </button>
+        {l.is_editable && (
+          <button type="button" className="btn btn-ghost btn-xs" aria-label={`Edit ${l.entry_id}`} onClick={() => setForm({ listing: l })}>
+            Edit
+          </button>
+        )}
+        <RowMenu label={`Actions for ${l.entry_id}`} items={items} />
       </>
-    ) : null
+    )
+  }
 
   return (
     <div className="space-y-3 sm:space-y-5">
@@ -109,6 +116,10 @@ export default function BrokerListings({ user, initial, filters, stats, rules, v
             <Icon name="download" className="h-4 w-4" />
             {exporting ? 'Exporting...' : 'Export'}
           </button>
+          <a href={PASTE_PAGE_PATH} className="btn btn-outline btn-sm">
+            <Icon name="chat" className="h-4 w-4" />
+            {INTAKE_TEXT.title}
+          </a>
           <button type="button" className="btn btn-primary btn-sm" onClick={() => setForm({ listing: null })}>
             New Listing
           </button>
@@ -144,8 +155,7 @@ export default function BrokerListings({ user, initial, filters, stats, rules, v
               columns={BROKER_COLUMNS}
               viewerId={user.id}
               highlightOwn
-              actions={editActions}
-              actionsWidth={7.75}
+              actions={rowActions}
               storageKey="broker"
               onRowClick={details.open}
               matchCounts={matchCounts}
@@ -168,6 +178,7 @@ export default function BrokerListings({ user, initial, filters, stats, rules, v
         tab={details.tab}
         viewerId={user.id}
         onClose={details.close}
+        onShare={(l) => (details.close(), setSharing(l))}
         actions={
           viewing?.is_editable ? (
             <>
@@ -201,6 +212,7 @@ export default function BrokerListings({ user, initial, filters, stats, rules, v
         onClose={() => setDeleting(null)}
         onDeleted={() => (toast.success(LISTING_TEXT.my.deleted), refreshAll())}
       />
+      <ShareListingDialog listing={sharing} onClose={() => setSharing(null)} />
     </div>
   )
 }

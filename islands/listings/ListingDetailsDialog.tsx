@@ -1,5 +1,6 @@
 import { useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
 import type { Listing } from '../../src/modules/listings/model'
+import { INTAKE_TEXT } from '../intake/intake-text'
 import { ListingMatchesTab } from '../matches/ListingMatchesTab'
 import { Email } from '../shared/Email'
 import { Modal } from '../shared/Modal'
@@ -28,6 +29,8 @@ export type ListingDetailsDialogProps = {
   actions?: ReactNode
   /** The tab it opens on: the details (default), or the listing's matches (a row's "3 matches"). */
   tab?: DetailsTab
+  /** Share (issue 18): the screen opens the share dialog (islands/intake/ShareListingDialog.tsx) for the listing. */
+  onShare?: (listing: Listing) => void
 }
 
 export type DetailsTab = 'details' | 'matches'
@@ -41,11 +44,27 @@ const TABS: { id: DetailsTab; label: string }[] = [
  * a 'View on map' link for its Google location, opened in a new tab; and, on its second tab, the listings that match
  * it (issue 15).
  */
-export function ListingDetailsDialog({ listing, onClose, title = 'Listing Details', viewerId = null, actions, tab = 'details' }: ListingDetailsDialogProps) {
+export function ListingDetailsDialog({ listing, onClose, title = 'Listing Details', viewerId = null, actions, tab = 'details', onShare }: ListingDetailsDialogProps) {
   return (
     <Modal open={listing !== null} title={title} size="lg" onClose={onClose}>
       {listing && (
-        <Tabbed key={`${listing.id}-${tab}`} listing={listing} own={viewerId !== null && listing.owner_user_id === viewerId} actions={actions} onClose={onClose} initialTab={tab} />
+        <Tabbed
+          key={`${listing.id}-${tab}`}
+          listing={listing}
+          own={viewerId !== null && listing.owner_user_id === viewerId}
+          actions={
+            <>
+              {onShare && (
+                <button type="button" className="btn btn-outline" onClick={() => onShare(listing)}>
+                  {INTAKE_TEXT.share.button}
+                </button>
+              )}
+              {actions}
+            </>
+          }
+          onClose={onClose}
+          initialTab={tab}
+        />
       )}
     </Modal>
   )

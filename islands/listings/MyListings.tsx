@@ -16,6 +16,8 @@ import { LoadError } from '../shared/LoadError'
 import { STATS_LAYOUT } from './StatsStrip'
 import { useDetailsDialog } from './useDetailsDialog'
 import { useMatchCounts } from '../matches/useMatchCounts'
+import { INTAKE_TEXT, PASTE_PAGE_PATH } from '../intake/intake-text'
+import { ShareListingDialog } from '../intake/ShareListingDialog'
 
 export type MyListingsIslandProps = {
   user: ListingViewer
@@ -76,6 +78,7 @@ export default function MyListings({ user, initial, rules }: MyListingsIslandPro
   const viewing = details.viewing
   const [form, setForm] = useState<{ listing: Listing | null } | null>(null)
   const [deleting, setDeleting] = useState<Listing | null>(null)
+  const [sharing, setSharing] = useState<Listing | null>(null)
   const refreshAll = () => void invalidateListingQueries(queryClient)
 
   const changeStatus = useMutation({
@@ -90,9 +93,12 @@ export default function MyListings({ user, initial, rules }: MyListingsIslandPro
     onError: (err) => toast.error(listingErrorMessage(err, LISTING_TEXT.my.renewFailed)),
   })
 
-  /** Edit, Renew (issue 17), Suspend (from ACTIVE) or Reactivate (from SUSPENDED), Delete: SPEC section 4. */
+  /** Edit, Share (issue 18), Renew (issue 17), Suspend (from ACTIVE) or Reactivate (from SUSPENDED), Delete: SPEC section 4. */
   const menuItems = (l: Listing): RowMenuItem[] => {
-    const items: RowMenuItem[] = [{ label: 'Edit', onSelect: () => setForm({ listing: l }) }]
+    const items: RowMenuItem[] = [
+      { label: 'Edit', onSelect: () => setForm({ listing: l }) },
+      { label: INTAKE_TEXT.share.button, onSelect: () => setSharing(l) },
+    ]
     if (RENEWABLE.has(l.status)) items.push({ label: 'Renew', tone: 'success', onSelect: () => renew.mutate(l) })
     if (l.status === 'ACTIVE') items.push({ label: 'Suspend', onSelect: () => changeStatus.mutate({ listing: l, to: 'SUSPENDED' }) })
     if (l.status === 'SUSPENDED') items.push({ label: 'Reactivate', tone: 'success', onSelect: () => changeStatus.mutate({ listing: l, to: 'ACTIVE' }) })
@@ -115,9 +121,15 @@ export default function MyListings({ user, initial, rules }: MyListingsIslandPro
           <h1 className="text-xl font-bold sm:text-2xl">{LISTING_TEXT.my.title}</h1>
           <p className="mt-1 text-sm text-base-content/70 sm:text-base">The requirements and availabilities you posted, in every status.</p>
         </div>
-        <button type="button" className="btn btn-primary btn-sm" onClick={() => setForm({ listing: null })}>
-          Add New Listing
-        </button>
+        <div className="flex flex-wrap gap-2">
+          <a href={PASTE_PAGE_PATH} className="btn btn-outline btn-sm">
+            <Icon name="chat" className="h-4 w-4" />
+            {INTAKE_TEXT.title}
+          </a>
+          <button type="button" className="btn btn-primary btn-sm" onClick={() => setForm({ listing: null })}>
+            Add New Listing
+          </button>
+        </div>
       </div>
 
       <div className={STATS_LAYOUT.fiveInARow} aria-label="My listing counts">
@@ -180,6 +192,7 @@ export default function MyListings({ user, initial, rules }: MyListingsIslandPro
         listing={viewing}
         tab={details.tab}
         onClose={details.close}
+        onShare={(l) => (details.close(), setSharing(l))}
         actions={
           viewing && (
             <>
@@ -223,6 +236,7 @@ export default function MyListings({ user, initial, rules }: MyListingsIslandPro
         onDeleted={() => (toast.success(LISTING_TEXT.my.deleted), refreshAll())}
         onFailed={(err) => toast.error(listingErrorMessage(err, LISTING_TEXT.my.deleteFailed))}
       />
+      <ShareListingDialog listing={sharing} onClose={() => setSharing(null)} />
     </div>
   )
 }

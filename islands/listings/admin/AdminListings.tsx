@@ -27,6 +27,8 @@ import { LoadError } from '../../shared/LoadError'
 import { retryOnce, useListingPage, type PageSize } from '../useListingPage'
 import { useDetailsDialog } from '../useDetailsDialog'
 import { useMatchCounts } from '../../matches/useMatchCounts'
+import { INTAKE_TEXT } from '../../intake/intake-text'
+import { ShareListingDialog } from '../../intake/ShareListingDialog'
 
 const NO_LISTINGS: Listing[] = []
 
@@ -89,6 +91,7 @@ export default function AdminListings({ actor, initial, filters, suspended, zone
   const [adding, setAdding] = useState(false)
   const [editing, setEditing] = useState<Listing | null>(null)
   const [deleting, setDeleting] = useState<Listing | null>(null)
+  const [sharing, setSharing] = useState<Listing | null>(null)
   const refreshAll = () => void invalidateListingQueries(queryClient)
 
   const changeStatus = useMutation({
@@ -105,7 +108,10 @@ export default function AdminListings({ actor, initial, filters, suspended, zone
   })
 
   const menu = (l: Listing) => {
-    const items: RowMenuItem[] = [{ label: 'Edit', onSelect: () => setEditing(l) }]
+    const items: RowMenuItem[] = [
+      { label: 'Edit', onSelect: () => setEditing(l) },
+      { label: INTAKE_TEXT.share.button, onSelect: () => setSharing(l) },
+    ]
     if (l.status === 'ACTIVE') items.push({ label: 'Suspend', tone: 'warning', onSelect: () => changeStatus.mutate({ listing: l, status: 'SUSPENDED' }) })
     if (l.status === 'SUSPENDED') items.push({ label: 'Unsuspend', tone: 'success', onSelect: () => changeStatus.mutate({ listing: l, status: 'ACTIVE' }) })
     items.push({ label: 'Delete', tone: 'error', onSelect: () => setDeleting(l) })
@@ -204,6 +210,7 @@ export default function AdminListings({ actor, initial, filters, suspended, zone
         listing={viewing}
         tab={details.tab}
         onClose={details.close}
+        onShare={(l) => (details.close(), setSharing(l))}
         actions={
           viewing ? (
             <>
@@ -238,6 +245,7 @@ export default function AdminListings({ actor, initial, filters, suspended, zone
         onClose={() => setEditing(null)}
         onSaved={() => (setEditing(null), toast.success(TEXT.updated), refreshAll())}
       />
+      <ShareListingDialog listing={sharing} onClose={() => setSharing(null)} />
       <ConfirmDialog
         open={deleting !== null}
         title="Delete Listing"
