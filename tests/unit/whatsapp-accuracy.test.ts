@@ -6,7 +6,8 @@ import { LocalityIndex, parsePaste } from '../../src/modules/intake/parse'
 import type { ParsedDraft } from '../../src/modules/intake/model'
 import { contactKey } from '../../src/shared/contact-key'
 import { propertyKey } from '../../src/shared/property-key'
-import { KNOWN_LOCALITIES, LABELLED, MESSAGE_COUNT, type ExpectedDraft } from '../fixtures/whatsapp-labelled'
+import { HELDOUT, HELDOUT_MESSAGE_COUNT } from '../fixtures/whatsapp-heldout'
+import { KNOWN_LOCALITIES, LABELLED, MESSAGE_COUNT, type ExpectedDraft, type LabelledPaste } from '../fixtures/whatsapp-labelled'
 
 const FIELDS = ['post_type', 'sale_or_rent', 'property_type', 'budget', 'size', 'locality', 'contact_value'] as const
 type Field = (typeof FIELDS)[number]
@@ -50,7 +51,7 @@ function align(drafts: ParsedDraft[], expected: ExpectedDraft[]) {
   return pairs
 }
 
-test('per-field accuracy on the labelled set meets the targets', () => {
+function measure(name: string, pastes: LabelledPaste[], messageCount: number) {
   const index = new LocalityIndex(KNOWN_LOCALITIES)
   const correct = Object.fromEntries(FIELDS.map((f) => [f, 0])) as Record<Field, number>
   let expectedCount = 0
@@ -58,7 +59,7 @@ test('per-field accuracy on the labelled set meets the targets', () => {
   let spurious = 0
   let spuriousFromNonListings = 0
   const misses: string[] = []
-  for (const paste of LABELLED) {
+  for (const paste of pastes) {
     const drafts = parsePaste(paste.text, index)
     const pairs = align(drafts, paste.expected)
     expectedCount += paste.expected.length
@@ -71,14 +72,30 @@ test('per-field accuracy on the labelled set meets the targets', () => {
         else misses.push(`${f}: got ${JSON.stringify(d[f])}, want ${JSON.stringify(e[f])} in ${JSON.stringify(d.details.slice(0, 140))}`)
       }
     for (const e of paste.expected.filter((e) => !pairs.some(([, x]) => x === e))) misses.push(`missed ${JSON.stringify(e)} in ${JSON.stringify(paste.text.slice(0, 140))}`)
+    if (drafts.length > pairs.length) misses.push(`${drafts.length - pairs.length} spurious in ${JSON.stringify(paste.text.slice(0, 140))}`)
   }
   const rows = FIELDS.map((f) => ({ field: f, correct: correct[f], of: expectedCount, accuracy: `${((100 * correct[f]) / expectedCount).toFixed(1)} %`, target: `${TARGET[f] * 100} %` }))
-  console.log(`\nWhatsApp parser on ${LABELLED.length} pastes, ${MESSAGE_COUNT} messages: ${expectedCount} listings, ${found} found, ${spurious} spurious drafts (${spuriousFromNonListings} from pastes without a listing)`)
+  console.log(`\n${name}: ${pastes.length} pastes, ${messageCount} messages: ${expectedCount} listings, ${found} found, ${spurious} spurious drafts (${spuriousFromNonListings} from pastes without a listing)`)
   console.table(rows)
   if (process.env.WHATSAPP_MISSES) console.log(misses.join('\n'))
-  expect(MESSAGE_COUNT).toBeGreaterThanOrEqual(150)
   const below = FIELDS.filter((f) => correct[f] / expectedCount < TARGET[f]).map((f) => `${f} ${((100 * correct[f]) / expectedCount).toFixed(1)} % < ${TARGET[f] * 100} %`)
+  return { below, spurious, nonListings: messageCount - expectedCount }
+}
+
+test('per-field accuracy on the labelled set meets the targets', () => {
+  expect(MESSAGE_COUNT).toBeGreaterThanOrEqual(150)
+  const { below, spurious, nonListings } = measure('The labelled set (the parser was tuned on it)', LABELLED, MESSAGE_COUNT)
   expect(below).toEqual([])
   // Messages that are not listings give no draft: at most one in twenty does.
-  expect(spurious).toBeLessThanOrEqual(Math.ceil((MESSAGE_COUNT - expectedCount) / 20))
+  expect(spurious).toBeLessThanOrEqual(Math.ceil(nonListings / 20))
+})
+
+// Written by someone else after the parser was tuned on the first set, and measured once before any change for it:
+// post type 89.6 %, deal 99.1, property type 97.2, budget 96.2, size 97.2, locality 88.7, contact 99.1, 3 spurious
+// drafts. Its misses (Marathi and Gujarati words, `cpt`, `Mira Rd`, rates per square foot…) were then fixed, so it is
+// a second measure now, no longer a held-out one.
+test('per-field accuracy on the second set meets the targets', () => {
+  const { below, spurious, nonListings } = measure('The second set (held out at first, then tuned on)', HELDOUT, HELDOUT_MESSAGE_COUNT)
+  expect(below).toEqual([])
+  expect(spurious).toBeLessThanOrEqual(Math.ceil(nonListings / 20))
 })

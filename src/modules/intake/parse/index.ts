@@ -29,7 +29,9 @@ export function parsePaste(paste: string, localities: LocalityIndex): ParsedDraf
 
 type Fields = ReturnType<typeof read>
 
-const CHAT = /\b(?:deal\s*(?:done|closed|finali[sz]ed)|closed|sold|rented\s*out|thanks|thank\s*you|thx|congrat[a-z]*|still\s*(?:available|avl|avail|on|there)|any\s*update)\b|^\W*(?:is|are|was|has|did|does|kya)\b[^\n]*\?\s*$/i
+const ASKING = /^\W*(?:any|anyone|any\s*one|anybody|koi|kisi|need|looking|req|required|requirement|wanted|want|chahiye|pahije|joie|who\s*has|does\s*anyone|do\s*you\s*have)\b/i
+
+const CHAT = /\b(?:deal\s*(?:done|closed|finali[sz]ed)|closed|sold|gela|rates?|psf|market\s*update|kitna|how\s*much|rented\s*out|thanks|thank\s*you|thx|congrat[a-z]*|still\s*(?:available|avl|avail|on|there)|any\s*update)\b|^\W*(?:is|are|was|has|did|does|kya)\b[^\n]*\?\s*$/i
 
 function read(text: string, localities: LocalityIndex) {
   const msg = new Message(text)
@@ -58,14 +60,18 @@ function parsePiece(piece: Piece, localities: LocalityIndex): ParsedDraft | null
   const listingLike = property !== null || (intent.post !== null && (amounts.some((a) => !a.bare) || size !== null))
   if (!listingLike) return null
   // Talk about a listing is not one: "Deal done for the Worli 3bhk, thanks", "Is the Chembur 2bhk still available?".
-  if (!own.contact && !size && !amounts.some((a) => !a.bare) && CHAT.test(piece.text)) return null
+  const priced = amounts.some((a) => !a.bare)
+  if (!own.contact && !size && !priced && CHAT.test(piece.text)) return null
+  // A question is a requirement only when it asks for one (`Any 2bhk available in Powai?`), not `2bhk wala abhi hai kya?`.
+  if (/\?\s*$/.test(piece.text) && !own.contact && !size && !priced && !ASKING.test(piece.text)) return null
 
   const post = intent.post ?? 'AVL'
   const strongest = amounts.find((a) => a.strength === 3) ?? amounts.find((a) => a.strength === 2)
   const deal = intent.deal ?? (strongest ? (pick(strongest, post) >= 1_000_000 ? 'SALE' : 'RENT') : property && /^(?:Plot|Land)$/.test(property.type) ? 'SALE' : 'RENT')
   const price = choosePrice(amounts, deal)
 
-  const place = either('place')
+  // A place the network knows beats one taken as written: the heading's `Vashi` over an item's `Sec 17`.
+  const place = [own.place, shared?.place].find((p) => p?.known) ?? own.place ?? shared?.place ?? null
   const contact = either('contact')
   const source = own.contact ? own : shared
   let contactValue = contact?.value ?? null

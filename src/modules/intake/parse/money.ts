@@ -23,7 +23,9 @@ const multiplier = (unit: string | undefined) => (unit ? (MULTIPLIER.find(([re])
 const NOT_PRICE_BEFORE = new Set(['deposit', 'deposite', 'dep', 'depo', 'security', 'sd', 'advance', 'maintenance', 'maintainance', 'maint', 'mnt', 'mntc', 'mntnc', 'brokerage', 'token', 'booking', 'emi', 'loan', 'corpus', 'stamp', 'charges', 'charge', 'escalation', 'lockin', 'lock', 'registration'])
 /** Words naming a number that is no amount (`shop no 12`, `floor 7`, `sector 15`): only right before a number without a unit. */
 const LABEL_BEFORE = new Set(['floor', 'flr', 'no', 'number', 'plot', 'sector', 'sec', 'wing', 'tower', 'unit', 'flat', 'shop', 'room', 'phase', 'gate', 'building', 'bldg', 'year', 'yr', 'since', 'built', 'age', 'old', 'road', 'platform', 'lane', 'society'])
-const NOT_PRICE_AFTER = new Set(['deposit', 'deposite', 'dep', 'depo', 'security', 'advance', 'maintenance', 'maintainance', 'maint', 'mnt', 'brokerage', 'token', 'months', 'month', 'mnths', 'days', 'day', 'yrs', 'years', 'year', 'yr', 'floor', 'flr', 'floors', 'storey', 'min', 'mins', 'minutes', 'km', 'kms', 'cars', 'car', 'bath', 'baths', 'bathroom', 'bathrooms', 'toilet', 'toilets', 'wing', 'bed', 'beds', 'lift', 'lifts', 'percent', 'sec', 'side', 'open', 'covered', 'parking', 'parkings', 'seats', 'seater', 'cabins', 'cabin', 'workstations', 'ws', 'people', 'members', 'person', 'persons', 'rooms', 'room', 'balcony', 'balconies', 'mtr', 'meters', 'ft', 'feet', 'hrs', 'hours'])
+const NOT_PRICE_AFTER = new Set(['deposit', 'deposite', 'dep', 'depo', 'security', 'advance', 'maintenance', 'maintainance', 'maint', 'mnt', 'brokerage', 'token', 'psf', 'persqft', 'sqft'])
+/** Words counting something else than money after a plain number (`6 months`, `3 car parks`): not after `6.5 Lakhs/month`. */
+const COUNTED_AFTER = new Set(['months', 'month', 'mnths', 'days', 'day', 'yrs', 'years', 'year', 'yr', 'floor', 'flr', 'floors', 'storey', 'min', 'mins', 'minutes', 'km', 'kms', 'cars', 'car', 'bath', 'baths', 'bathroom', 'bathrooms', 'toilet', 'toilets', 'wing', 'bed', 'beds', 'lift', 'lifts', 'percent', 'sec', 'side', 'open', 'covered', 'parking', 'parkings', 'seats', 'seater', 'cabins', 'cabin', 'workstations', 'ws', 'people', 'members', 'person', 'persons', 'rooms', 'room', 'balcony', 'balconies', 'mtr', 'meters', 'ft', 'feet', 'hrs', 'hours'])
 const PRICE_WORDS = new Set(['rent', 'rental', 'budget', 'bugdet', 'budjet', 'bdgt', 'budgt', 'price', 'asking', 'ask', 'expected', 'exp', 'quoted', 'quote', 'cost', 'value', 'upto', 'till', 'max', 'maximum', 'within', 'under', 'below', 'around', 'approx', 'rate', 'deal', 'lease', 'sale', 'selling', 'total', 'for', 'at', 'only', 'kiraya', 'kiraye', 'bhada', 'pagdi', 'outright', 'tak', 'range', 'price:', 'cost:', 'leave', 'license', 'licence'])
 
 export type Amount = Ranged & {
@@ -71,13 +73,19 @@ export function findAmounts(msg: Message): Amount[] {
     // `rent 45k deposit 2L`: "deposit" after 45k belongs to 2L, it is followed by its own number.
     const nextOwnsNumber = next !== undefined && /^\d/.test(afterWords[1] ?? '')
     const nearestCue = [...before].reverse().find((w) => PRICE_WORDS.has(w) || NOT_PRICE_BEFORE.has(w) || /^\d/.test(w))
-    const notPrice = (nearestCue !== undefined && NOT_PRICE_BEFORE.has(nearestCue)) || (next !== undefined && NOT_PRICE_AFTER.has(next) && !(nextOwnsNumber && /^(?:deposit|deposite|dep|depo|security|advance|maintenance|maint|mnt|brokerage|token)$/.test(next)))
+    // A rate per square foot is market talk, not the price (`22k per sqft`, `28-32k psf`).
+    const perArea = /^\s*(?:\/|per\s*)?\s*(?:sq\.?\s*ft|sqft|sft|psf|sq\.?\s*feet)\b/.test(msg.lower.slice(end, end + 16))
+    const notPrice =
+      perArea ||
+      (nearestCue !== undefined && NOT_PRICE_BEFORE.has(nearestCue)) ||
+      (next !== undefined && NOT_PRICE_AFTER.has(next) && !(nextOwnsNumber && /^(?:deposit|deposite|dep|depo|security|advance|maintenance|maint|mnt|brokerage|token)$/.test(next))) ||
+      (!strong && next !== undefined && COUNTED_AFTER.has(next))
     if (notPrice || (!strong && before.length > 0 && LABEL_BEFORE.has(before[before.length - 1]!))) {
       msg.take(start, end, 'detail')
       continue
     }
     if (!strong && isYear(a, before)) continue
-    const cued = (nearestCue !== undefined && PRICE_WORDS.has(nearestCue)) || /^(?:rent|pm|p\.m|per|month|monthly|only|nego|negotiable|neg|tak|max|budget|all|inclusive|onwards|fixed|lumpsum)$/.test(next ?? '')
+    const cued = (nearestCue !== undefined && PRICE_WORDS.has(nearestCue)) || /^(?:rent|pm|p\.m|per|month|monthly|only|nego|negotiable|neg|tak|max|budget|all|inclusive|onwards|fixed|lumpsum|sudhi|paryant|paryent)$/.test(next ?? '')
     const strength: 1 | 2 | 3 = strong ? 3 : high >= 1000 ? 2 : 1
     if (strength === 1 && (high > 999 || high <= 0)) continue
     out.push({ low, high, start, end, strength, bare: strength === 1, cued })

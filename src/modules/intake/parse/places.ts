@@ -8,8 +8,11 @@ const DIRECTION: Record<string, string> = { w: 'west', wst: 'west', west: 'west'
 
 /** First words that say nothing alone: `lower` is not Lower Parel. */
 const GENERIC_FIRST = new Set(['lower', 'upper', 'greater', 'central', 'north', 'south', 'east', 'west', 'new', 'old', 'main', 'station', 'market', 'sector', 'phase', 'block', 'green', 'royal', 'palm', 'grand', 'city', 'park', 'river', 'lake', 'hill', 'hills', 'garden', 'gardens', 'tech', 'business', 'downtown', 'financial', 'silver', 'santa', 'saint', 'mount'])
+/** Other shortenings of a name's words: `Mira Rd` is Mira Road. */
+const SHORT: Record<string, string> = { rd: 'road', stn: 'station', mkt: 'market', ngr: 'nagar', sec: 'sector', sect: 'sector' }
+
 const words = (s: string) => s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []
-const keyOf = (ws: string[]) => ws.map((w) => DIRECTION[w] ?? w).join(' ')
+const keyOf = (ws: string[]) => ws.map((w) => DIRECTION[w] ?? SHORT[w] ?? w).join(' ')
 const squeeze = (k: string) => k.replace(/ /g, '')
 
 /**
@@ -49,20 +52,30 @@ export class LocalityIndex {
   }
 
   /** The locality these words name, if any; `typo` allows a small misspelling. */
-  lookup(ws: string[], typo: boolean): { locality: KnownLocality; partial: boolean } | null {
+  lookup(ws: string[], typo: boolean): { locality: KnownLocality; partial: boolean; byBase?: boolean } | null {
     const key = squeeze(keyOf(ws))
     const hit = this.exact.get(key)
     if (hit) return { locality: hit, partial: false }
+    // `AndheriW`: the direction glued to the name.
+    const glued = /^(.{4,})(w|e)$/.exec(key)
+    const unglued = glued && this.exact.get(glued[1]! + (glued[2] === 'w' ? 'west' : 'east'))
+    if (unglued) return { locality: unglued, partial: false }
     const sharing = this.bases.get(key)
-    if (sharing) return sharing.length === 1 ? { locality: sharing[0]!, partial: false } : { locality: { name: titleCase(ws.join(' ')), zone: null }, partial: true }
+    if (sharing) return sharing.length === 1 ? { locality: sharing[0]!, partial: false, byBase: true } : { locality: { name: titleCase(ws.join(' ')), zone: null }, partial: true }
     const first = ws.length === 1 ? this.firsts.get(ws[0]!) : undefined
-    if (first?.length === 1) return { locality: first[0]!, partial: false }
+    if (first?.length === 1) return { locality: first[0]!, partial: false, byBase: true }
     if (!typo || key.length < 5) return null
-    const allowed = key.length >= 9 ? 2 : 1
+    // A typo is in the name, never in its direction: `Mulund E` is not Mulund West.
+    const side = /(west|east|north|south)$/.exec(key)?.[1] ?? ''
+    const base = key.slice(0, key.length - side.length)
+    const allowed = base.length >= 9 ? 2 : base.length >= 5 ? 1 : 0
+    if (!allowed) return null
     let best: { d: number; locality: KnownLocality } | null = null
     for (const c of this.fuzzy.get(key[0]!) ?? []) {
-      if (Math.abs(c.key.length - key.length) > allowed) continue
-      const d = editDistance(key, c.key, allowed)
+      if (!c.key.endsWith(side)) continue
+      const cBase = c.key.slice(0, c.key.length - side.length)
+      if (Math.abs(cBase.length - base.length) > allowed) continue
+      const d = editDistance(base, cBase, allowed)
       if (d <= allowed && (!best || d < best.d)) best = { d, locality: c.locality }
     }
     return best ? { locality: best.locality, partial: false } : null
@@ -101,7 +114,8 @@ const NOT_PLACE = new Set(
     'bhk rk flat flats apartment office shop plot land villa bungalow studio penthouse warehouse godown showroom ' +
     'furnished semi fully unfurnished furnish semifurnished fully-furnished family bachelor bachelors veg nonveg parking lift floor ' +
     'budget price deposit maintenance sqft carpet built up area size new old resale outright ready possession building society tower ' +
-    'road station west east north south zone side please pls plz sir ji good morning hi hello all any one anyone'
+    'road station west east north south zone side please pls plz sir ji good morning hi hello all any one anyone ' +
+    'upto till max maximum min minimum sudhi paryant budget sec sector sea view facing rd no number ready posn possession oc rcvd'
   ).split(' '),
 )
 const PLACE_CUE = /(?:(?<![\p{L}\p{N}])(?:in|at|near|nr|opp|loc|location|locality|area)|@|📍|➡️|👉)\s*[:\-–]?\s*$/u
@@ -128,6 +142,9 @@ export function findPlace(msg: Message, index: LocalityIndex): Place | null {
           typo,
         )
         if (!hit) continue
+        // `Mulund E` when only Mulund West is known: the message says another place, taken as written below.
+        const after = ws[i + n]
+        if (hit.byBase && after && DIRECTION[after.w] && /^[\s(]*$/.test(msg.text.slice(run[n - 1]!.end, after.start))) continue
         let end = run[n - 1]!.end
         if (msg.text[end] === ')' && msg.text.slice(run[0]!.start, end).includes('(')) end++
         msg.take(run[0]!.start, end, 'locality')
@@ -197,7 +214,7 @@ const COMMON = new Set(
     'fully semi furnished unfurnished sale rent lease resale outright only also under with without from near opposite behind road marg lane ' +
     'client owner direct tenant buyer investor family bachelor bachelors company corporate brand wanted looking need needed please kindly ' +
     'option options share within budget price approx sqft carpet builtup area floor high low very well east west north south facing view ' +
-    'garden terrace balcony independent standalone commercial residential society building tower project complex wing available. any some ' +
+    'sea garden terrace balcony independent standalone commercial residential society building tower project complex wing available. any some ' +
     'chahiye dena hai kiraye kiraya bechna lena wala wali ke ki ka mein main pe par tak hoga chahie chaiye needs wants want'
   ).split(' '),
 )

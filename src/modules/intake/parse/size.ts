@@ -10,12 +10,12 @@ const UNITS: [RegExp, number][] = [
   [/^(?:gunthas?|guntas?)$/, 1089],
 ]
 const UNIT = String.raw`sq\.?\s*f(?:ee)?t\.?|sq\.?\s*feet|sqft|sq\.?ft|sft|sqf|square\s*f(?:ee|oo)?t|ft²|ft2|sq\.?\s*y(?:ar)?ds?\.?|square\s*y(?:ar)?ds?|gaj|gaz|syd|sq\.?\s*m(?:tr?s?|eters?|etres?)?\.?|sqm|m2|m²|square\s*met(?:er|re)s?|acres?|acer|gunthas?|guntas?|feet|ft`
-const KIND = String.raw`(?:\s*(?:carpet|built\s*-?\s*up|builtup|bua|super\s*built\s*-?\s*up|super\s*area|sba|saleable|salable|rera(?:\s*carpet)?|plot\s*area|area|approx\.?))*`
+const KIND = String.raw`(?:\s*(?:carpet|cpt|crpt|built\s*-?\s*up|builtup|bua|super\s*built\s*-?\s*up|super\s*area|sba|saleable|salable|rera(?:\s*carpet)?|plot\s*area|area|approx\.?))*`
 const RANGE = String.raw`(?:\s*(?:-|–|to)\s*(${NUM}))?`
 /** `650 sqft`, `650 sq ft carpet`, `1200-1300 sq.ft built up`, `650 carpet`, `1,200 sft`. */
-const AFTER = new RegExp(String.raw`(?<![\w.])(${NUM})${RANGE}\+?\s*(?:(${UNIT})(?![a-z])(?!\s*(?:road|rd|wide|width|frontage|height|high|ceiling|long|lane|deep))${KIND}|(?=\s*(?:carpet|built\s*-?\s*up|builtup|bua|sba)\b)${KIND})`, 'g')
+const AFTER = new RegExp(String.raw`(?<![\w.])(${NUM})${RANGE}\+?\s*(?:(${UNIT})(?![a-z])(?!\s*(?:road|rd|wide|width|frontage|height|high|ceiling|long|lane|deep))${KIND}|(?=\s*(?:carpet|cpt|crpt|built\s*-?\s*up|builtup|bua|sba)\b)${KIND})`, 'g')
 /** `carpet 650`, `carpet area: 650 sqft`, `area 1200`, `size - 900`. */
-const BEFORE = new RegExp(String.raw`(?:carpet|built\s*-?\s*up|builtup|bua|super\s*built\s*-?\s*up|sba|area|size)(?:\s*area)?\s*(?:[:=\-]|of|is|approx\.?|around)*\s*(${NUM})${RANGE}(?:\s*(${UNIT})(?![a-z]))?${KIND}`, 'g')
+const BEFORE = new RegExp(String.raw`(?:carpet|cpt|built\s*-?\s*up|builtup|bua|super\s*built\s*-?\s*up|sba|area|size)(?:\s*area)?\s*(?:[:=\-]|of|is|approx\.?|around)*\s*(${NUM})${RANGE}(?:\s*(${UNIT})(?![a-z]))?${KIND}`, 'g')
 
 const factor = (unit: string | undefined) => {
   if (!unit) return 1

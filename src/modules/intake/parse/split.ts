@@ -86,7 +86,7 @@ function blocks(paste: string): string[] {
 
 const NUMBERED = /^\s*(?:\(?\d{1,2}[).:\-]|\d{1,2}\s*[️⃣]+|[•▪➤►✅🔹🔸👉*-]\s*(?=\S))\s*/u
 const OPENS = /^\W*(?:req|reqd|requirement|required|wanted|need|looking|avl|available|availble|for\s+sale|for\s+rent|to\s+let|resale|outright)\b/i
-const LISTINGISH = /\d\s*(?:bhk|rk)|\b(?:office|shop|showroom|warehouse|godown|plot|land|villa|bungalow|penthouse|studio|row\s*house|flat)\b/i
+const LISTINGISH = /\d\s*(?:bhk|rk)|\brk\b|\b(?:office|shop|showroom|warehouse|godown|plot|land|villa|bungalow|penthouse|studio|row\s*house|flat)\b/i
 
 function items(text: string): Omit<Piece, 'sender'>[] {
   if (!text) return []
@@ -101,7 +101,9 @@ function items(text: string): Omit<Piece, 'sender'>[] {
   for (let k = 0; k < starts.length; k++) {
     const from = starts[k]!
     let to = k + 1 < starts.length ? starts[k + 1]! : lines.length
-    out.push({ text: lines.slice(from, to).join('\n').trim(), context: head })
+    // The item's number is no part of it (`3- 2BHK` is a 2 BHK, not a `3-2` range).
+    const [first = '', ...rest] = lines.slice(from, to)
+    out.push({ text: [first.replace(NUMBERED, ''), ...rest].join('\n').trim(), context: head })
   }
   // Lines after the last item that are not part of it (a contact, "call for details") are shared by all: the last item
   // ends at its first line that holds no listing words and follows a blank line or is a contact line.
