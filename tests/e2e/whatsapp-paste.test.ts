@@ -1,14 +1,9 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
-import { join } from 'node:path'
-import { eq } from 'drizzle-orm'
-import type { Browser, Locator, Page } from 'playwright-core'
-import { closeDatabase, openDatabase, type Database } from '../../db/client'
-import { users } from '../../db/schema'
+import type { Locator, Page } from 'playwright-core'
 import { SESSION_COOKIE } from '../../src/platform/http/auth'
-import { sessionFor } from '../support/auth'
 import { problems } from '../support/axe'
-import { hydrated, launchBrowser } from '../support/browser'
-import { startServer, type RunningServer } from '../support/server'
+import { hydrated } from '../support/browser'
+import { startDemo, type Demo } from '../support/demo'
 
 // Issue 18, "Paste from WhatsApp", in a real Chromium against the real server with the demo network (a Mumbai broker,
 // whose city knows Andheri West, Powai and Bandra West): paste three messages, check and fix the drafts, post two.
@@ -27,43 +22,23 @@ setDefaultTimeout(120_000)
 const PHONE = { width: 390, height: 844 }
 const LAPTOP = { width: 1440, height: 900 }
 
-let server: RunningServer
-let browser: Browser
-let db: Database
+let demo: Demo
 let token: string
 let brokerPhone: string
 
 beforeAll(async () => {
-  server = await startServer({ env: { DEMO_DATA: '1' }, timeoutMs: 60_000 })
-  browser = await launchBrowser()
-  db = openDatabase(join(server.dataDir, 'brokernet.db'))
-  const broker = db.select().from(users).where(eq(users.email, 'rahul.sharma@brokernet.example')).get()!
-  brokerPhone = broker.phone!
+  demo = await startDemo()
+  const broker = await demo.signIn('rahul.sharma@brokernet.example')
+  token = broker.token
+  brokerPhone = broker.user.phone!
   expect(brokerPhone).toBeTruthy()
-  token = await sessionFor(db, broker.id)
 })
-afterAll(async () => {
-  if (db) closeDatabase(db)
-  await browser?.close()
-  await server?.stop()
-})
+afterAll(() => demo?.stop())
 
 type Mine = { entry_id: string; post_type: string; sale_or_rent: string; property_type: string; budget: number | null; locality: string | null; contact_value: string; details: string | null }
-const myListings = async (): Promise<Mine[]> => (await fetch(`${server.url}/api/listings/my`, { headers: { authorization: `Bearer ${token}` } })).json()
-
-async function open(path: string, viewport: { width: number; height: number }): Promise<{ page: Page; errors: string[] }> {
-  // bypassCSP: axe-core is injected into the page (tests/support/axe.ts).
-  const context = await browser.newContext({ viewport, bypassCSP: true })
-  await context.addCookies([{ name: SESSION_COOKIE, value: token, url: server.url }])
-  const page = await context.newPage()
-  const errors: string[] = []
-  page.on('pageerror', (e) => errors.push(e.message))
-  // A refused post (409: a duplicate) is under test, not a fault.
-  page.on('console', (m) => m.type() === 'error' && !/status of 409\b/.test(m.text()) && errors.push(m.text()))
-  await page.goto(server.url + path)
-  await hydrated(page)
-  return { page, errors }
-}
+const myListings = async (): Promise<Mine[]> => (await fetch(`${demo.server.url}/api/listings/my`, { headers: { authorization: `Bearer ${token}` } })).json()
+// A refused post (409: a duplicate) is under test, not a fault.
+const open = (path: string, viewport: { width: number; height: number }) => demo.open(token, path, viewport, { ignore: /status of 409\b/ })
 
 const cards = (page: Page) => page.locator('article[data-draft]')
 const card = (page: Page, n: number) => page.locator('[data-draft]').filter({ has: page.getByRole('heading', { name: `Draft ${n}`, exact: true }) })
@@ -92,12 +67,12 @@ const smallTargets = (page: Page) =>
 
 describe('Paste from WhatsApp (issue 18)', () => {
   test('the first view is the server’s HTML; only brokers have the page', async () => {
-    const html = await (await fetch(`${server.url}/dashboard/paste`, { headers: { cookie: `${SESSION_COOKIE}=${token}` } })).text()
+    const html = await (await fetch(`${demo.server.url}/dashboard/paste`, { headers: { cookie: `${SESSION_COOKIE}=${token}` } })).text()
     expect(html).toContain('data-island="PasteFromWhatsApp"')
     expect(html).toContain('id="whatsapp-paste"')
     expect(html).toContain('Read messages')
-    const admin = db.select().from(users).where(eq(users.email, 'admin.mumbai@brokernet.example')).get()!
-    const denied = await fetch(`${server.url}/dashboard/paste`, { headers: { cookie: `${SESSION_COOKIE}=${await sessionFor(db, admin.id)}` } })
+    const admin = await demo.signIn('admin.mumbai@brokernet.example')
+    const denied = await fetch(`${demo.server.url}/dashboard/paste`, { headers: { cookie: `${SESSION_COOKIE}=${admin.token}` } })
     expect(denied.status).toBe(403)
     expect(await denied.text()).toContain('This page is only available for brokers.')
   })
@@ -105,7 +80,7 @@ describe('Paste from WhatsApp (issue 18)', () => {
   test('at 390 px: from the dashboard, three messages become three drafts; the invalid one is fixed; two are posted, the third stays', async () => {
     const { page, errors } = await open('/dashboard', PHONE)
     await page.getByRole('link', { name: 'Paste from WhatsApp' }).click()
-    await page.waitForURL(`${server.url}/dashboard/paste`)
+    await page.waitForURL(`${demo.server.url}/dashboard/paste`)
     await hydrated(page)
     expect(await problems(page, 'paste screen at 390 px')).toEqual([])
 
@@ -185,7 +160,7 @@ describe('Paste from WhatsApp (issue 18)', () => {
     expect(mine.find((l) => l.entry_id === reqId)).toMatchObject({ post_type: 'REQ', sale_or_rent: 'RENT', property_type: '2 BHK Apartment', budget: 45000, locality: 'Powai', contact_value: '+91 98201 55555', details: TERSE_REQ })
     expect(mine.find((l) => l.entry_id === emojiId)).toMatchObject({ post_type: 'AVL', property_type: '3 BHK', budget: 120000, locality: 'Bandra West', contact_value: brokerPhone, details: EMOJI_AVL })
     expect(mine.some((l) => l.details === AVL_WITH_PHONE)).toBe(false)
-    await page.goto(`${server.url}/dashboard/my-listings`)
+    await page.goto(`${demo.server.url}/dashboard/my-listings`)
     await hydrated(page)
     await page.locator(`[data-listing-card="${reqId}"]`).waitFor()
     await page.locator(`[data-listing-card="${emojiId}"]`).waitFor()
@@ -198,7 +173,7 @@ describe('Paste from WhatsApp (issue 18)', () => {
   test('at 1440 px: two cards a row; a repeat of one’s own listing is refused on its card and Post anyway posts it; a paste of no listing says so', async () => {
     const { page, errors } = await open('/dashboard/my-listings', LAPTOP)
     await page.getByRole('link', { name: 'Paste from WhatsApp' }).click()
-    await page.waitForURL(`${server.url}/dashboard/paste`)
+    await page.waitForURL(`${demo.server.url}/dashboard/paste`)
     await hydrated(page)
     await readMessages(page, MESSAGES)
     const [a, b, c] = await Promise.all([1, 2, 3].map(async (n) => (await card(page, n).boundingBox())!))

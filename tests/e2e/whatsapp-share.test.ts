@@ -1,14 +1,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
-import { join } from 'node:path'
-import { eq } from 'drizzle-orm'
-import type { Browser, Locator, Page } from 'playwright-core'
-import { closeDatabase, openDatabase, type Database } from '../../db/client'
-import { users } from '../../db/schema'
-import { SESSION_COOKIE } from '../../src/platform/http/auth'
-import { sessionFor } from '../support/auth'
+import type { Locator, Page } from 'playwright-core'
 import { problems } from '../support/axe'
-import { hydrated, launchBrowser } from '../support/browser'
-import { startServer, type RunningServer } from '../support/server'
+import { startDemo, type Demo } from '../support/demo'
 
 // Issue 18, "Share": a listing as a WhatsApp message, from its details and from the row menus of the broker dashboard,
 // My Listings and the admin grid, in a real Chromium against the real server with the demo network.
@@ -21,39 +14,18 @@ const PHONE = { width: 390, height: 844 }
 const PUBLIC_URL = 'http://brokernet.test'
 const LAPTOP = { width: 1440, height: 900 }
 
-let server: RunningServer
-let browser: Browser
-let db: Database
+let demo: Demo
 const tokens: Record<'broker' | 'admin', string> = { broker: '', admin: '' }
 
 beforeAll(async () => {
-  server = await startServer({ env: { DEMO_DATA: '1', PUBLIC_URL }, timeoutMs: 60_000 })
-  browser = await launchBrowser()
-  db = openDatabase(join(server.dataDir, 'brokernet.db'))
-  for (const [who, email] of [
-    ['broker', 'rahul.sharma@brokernet.example'],
-    ['admin', 'admin.mumbai@brokernet.example'],
-  ] as const)
-    tokens[who] = await sessionFor(db, db.select().from(users).where(eq(users.email, email)).get()!.id)
+  demo = await startDemo({ PUBLIC_URL })
+  tokens.broker = (await demo.signIn('rahul.sharma@brokernet.example')).token
+  tokens.admin = (await demo.signIn('admin.mumbai@brokernet.example')).token
 })
-afterAll(async () => {
-  if (db) closeDatabase(db)
-  await browser?.close()
-  await server?.stop()
-})
+afterAll(() => demo?.stop())
 
-async function open(who: 'broker' | 'admin', path: string, viewport: { width: number; height: number }, { clipboard = true } = {}) {
-  // bypassCSP: axe-core is injected into the page (tests/support/axe.ts).
-  const context = await browser.newContext({ viewport, bypassCSP: true, permissions: clipboard ? ['clipboard-read', 'clipboard-write'] : [] })
-  await context.addCookies([{ name: SESSION_COOKIE, value: tokens[who], url: server.url }])
-  const page = await context.newPage()
-  const errors: string[] = []
-  page.on('pageerror', (e) => errors.push(e.message))
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()))
-  await page.goto(server.url + path)
-  await hydrated(page)
-  return { page, errors }
-}
+const open = (who: 'broker' | 'admin', path: string, viewport: { width: number; height: number }, { clipboard = true } = {}) =>
+  demo.open(tokens[who], path, viewport, { context: { permissions: clipboard ? ['clipboard-read', 'clipboard-write'] : [] } })
 
 const shareDialog = (page: Page, entryId: string) => page.locator('dialog[open]').filter({ has: page.getByRole('heading', { name: `Share ${entryId}` }) })
 const toast = (page: Page, text: string) => page.locator('[data-toast]').filter({ hasText: text })
