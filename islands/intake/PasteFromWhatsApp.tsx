@@ -33,8 +33,9 @@ const PASTE_ID = 'whatsapp-paste'
  * included). The first view, the paste box, is complete in the server's HTML.
  */
 export default function PasteFromWhatsApp({ rules, pasteRules, phone, country_name }: PasteFromWhatsAppProps) {
+  const pasteRule = pasteRules.properties.text!
   // An empty paste breaks the rule of at least one character: its message, not a generic 'required'.
-  const textRule = { ...pasteRules.properties.text!, errorMessage: { required: pasteRules.properties.text!.errorMessage?.minLength, ...pasteRules.properties.text!.errorMessage } }
+  const textRule = { ...pasteRule, errorMessage: { required: pasteRule.errorMessage?.minLength, ...pasteRule.errorMessage } }
   const max = textRule.maxLength ?? Infinity
   const [text, setText] = useState('')
   const [pasteError, setPasteError] = useState<string | null>(null)
@@ -72,7 +73,7 @@ export default function PasteFromWhatsApp({ rules, pasteRules, phone, country_na
   const edit = (key: number, values: BrokerFormValues) =>
     update(key, (d) => ({ values, errors: brokerFormErrors(rules, values), state: d.state.kind === 'posting' ? d.state : { kind: 'editing' } }))
 
-  /** Posts the drafts one by one; an invalid one shows its messages and is skipped. Returns how many were posted. */
+  /** Posts the drafts one by one; an invalid one shows its messages and is skipped; a toast counts what happened. */
   async function post(keys: number[], confirmDuplicate = false) {
     setBusy(true)
     let posted = 0
@@ -91,7 +92,7 @@ export default function PasteFromWhatsApp({ rules, pasteRules, phone, country_na
         try {
           const body = { ...listingPayload(d.values, null), ...(confirmDuplicate ? { confirm_duplicate: true } : {}) }
           const saved = await sendJson<Listing>('/api/listings', 'POST', body)
-          update(key, { state: { kind: 'posted', id: saved.id, entryId: saved.entry_id }, selected: false })
+          update(key, { state: { kind: 'posted', entryId: saved.entry_id }, selected: false })
           posted++
         } catch (err) {
           failed++

@@ -15,7 +15,7 @@ export type DraftState =
   /** The server found it repeats one of the broker's own ACTIVE listings (409): Post anyway confirms it. */
   | { kind: 'duplicate'; message: string }
   | { kind: 'failed'; banner: string | null }
-  | { kind: 'posted'; id: number; entryId: string }
+  | { kind: 'posted'; entryId: string }
 
 export type Draft = {
   key: number
