@@ -123,6 +123,25 @@ describe('POST /api/listings/parse', () => {
     expect(body.drafts[1]!.details).toBe('Required 1RK near Lokhandwala\nbudget 18k, family only')
   })
 
+  test('blank lines keep short messages apart: a figure makes a message, not a heading; a listing is no phone line', async () => {
+    const { body } = await parse(
+      mumbaiBroker,
+      'Req rent Chembur budget 30k, 500 sqft urgent\n\nAVL 1 BHK for sale in Andheri West 85 lac. Call 98200 12345\n\nReq 2bhk rent Lower Parel 45k\n\nAvl on rent in Chembur, 500 sqft, 30k. Call 98201 55555',
+    )
+    expect(body.drafts.map((d) => [d.post_type, d.sale_or_rent, d.property_type, d.budget, d.locality, d.contact_value])).toEqual([
+      ['REQ', 'RENT', null, 30_000, 'Chembur', null],
+      ['AVL', 'SALE', '1 BHK', 8_500_000, 'Andheri West', '+91 98200 12345'],
+      ['REQ', 'RENT', '2 BHK', 45_000, 'Lower Parel', null],
+      ['AVL', 'RENT', null, 30_000, 'Chembur', '+91 98201 55555'],
+    ])
+  })
+
+  test('a broadcast’s heading and phone line belong to its body across blank lines', async () => {
+    const { body } = await parse(mumbaiBroker, '*AVAILABLE FOR RENT* 🏠\n\n📍 Lower Parel\n🛏 2 BHK\n💰 Rent: ₹95,000/-\n\n📞 Call: +91 98201 66543')
+    expect(body.drafts).toHaveLength(1)
+    expect(body.drafts[0]).toMatchObject({ post_type: 'AVL', sale_or_rent: 'RENT', property_type: '2 BHK', budget: 95_000, locality: 'Lower Parel', contact_value: '+91 98201 66543' })
+  })
+
   test('words it could not place are listed; a place the network does not know is taken as written', async () => {
     const { body } = await parse(mumbaiBroker, 'Avl 2bhk in bhandup w 32k, xyzzy tower, call Sunil 98200-54321')
     expect(body.drafts).toHaveLength(1)

@@ -64,12 +64,15 @@ function blocks(paste: string): string[] {
     if (!text) continue
     const listing = LISTINGISH.test(text)
     const short = text.split('\n').length <= 2 && text.length <= 80
-    if (!listing && short && TITLE.test(text) && !PHONE.test(text) && !/\?\s*$/.test(text)) {
+    // A heading says what follows and nothing more: no figure (`Req rent Chembur budget 30k` is a message of its own).
+    if (!listing && short && TITLE.test(text) && !/\d/.test(text) && !/\?\s*$/.test(text)) {
       head = head ? `${head}\n${text}` : text
       continue
     }
     const last = out[out.length - 1]
-    if (!listing && !head && last?.listing && !PHONE.test(last.text) && text.split('\n').length <= 3 && PHONE.test(text)) {
+    // A phone line says only who to call: a few words besides the number, none of them a listing's.
+    const besides = text.replace(PHONE, ' ').match(/[\p{L}\p{N}]+/gu) ?? []
+    if (!listing && !head && last?.listing && !PHONE.test(last.text) && PHONE.test(text) && besides.length <= 6 && !besides.some((w) => /\d/.test(w)) && !TITLE.test(text)) {
       last.text = `${last.text}\n\n${text}`
       continue
     }
