@@ -3,6 +3,7 @@ import { assetRoutes } from './platform/http/assets'
 import { bodyLimit } from './platform/http/body-limit'
 import type { AppContext } from './platform/http/context'
 import { errorHandler } from './platform/http/errors'
+import { requestLog } from './platform/http/request-log'
 import { securityHeaders } from './platform/http/security'
 import { authPages } from './modules/auth'
 import { authApi } from './modules/auth/api'
@@ -29,6 +30,7 @@ import { usersPages } from './modules/users/pages'
 /** The whole application, composed from feature modules. Tests call `createApp(ctx).handle(request)`. */
 export function createApp(ctx: AppContext) {
   return new Elysia({ name: 'brokernet' })
+    .use(requestLog(ctx.logger))
     .use(securityHeaders)
     .use(errorHandler)
     .use(bodyLimit)

@@ -30,7 +30,12 @@ export type Config = {
   workers: number
   /** MATCH_DIGEST_HOURS: at most one digest mail of new matches per user in this many hours (default 24); 0: none. */
   matchDigestHours: number
+  /** LOG_LEVEL: the least severe log line written (request lines are info, 4xx warn, 5xx error); `silent` writes none. */
+  logLevel: LogLevel
 }
+
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const
+export type LogLevel = (typeof LOG_LEVELS)[number]
 
 /** A configuration mistake the operator must fix; its message is one line saying what to change. */
 export class ConfigError extends Error {}
@@ -74,6 +79,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const databaseUrl = env.DATABASE_URL?.trim() ? parseUrl('DATABASE_URL', env.DATABASE_URL.trim(), ['postgres:', 'postgresql:']) : undefined
   const workers = parseCount('WORKERS', env.WORKERS, availableParallelism(), 64)
   const matchDigestHours = parseCount('MATCH_DIGEST_HOURS', env.MATCH_DIGEST_HOURS, 24, 720, 0)
+  const logLevel = (env.LOG_LEVEL?.trim().toLowerCase() || 'info') as LogLevel
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not "${env.LOG_LEVEL}"`)
 
   return {
     port,
@@ -92,6 +99,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     production: env.NODE_ENV === 'production',
     workers,
     matchDigestHours,
+    logLevel,
   }
 }
 

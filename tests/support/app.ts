@@ -7,6 +7,7 @@ import type { Queryable } from '../../db/sql'
 import { createApp } from '../../src/app'
 import { loadConfig, type Config } from '../../src/config'
 import { createContext, type AppContext } from '../../src/platform/http/context'
+import { createLogger } from '../../src/platform/http/request-log'
 import { sharedCluster } from './postgres'
 import { startServer } from './server'
 import { startSmtp } from './smtp'
@@ -44,6 +45,11 @@ export type TestApp = {
   request: (path: string, init?: RequestInit) => Promise<Response>
   /** Resolves once the app has delivered (or given up on) every mail it queued. */
   mailIdle: () => Promise<void>
+  /**
+   * The JSON log lines written so far (parsed). Tests start with LOG_LEVEL=silent (none); pass `{ LOG_LEVEL: 'info' }`
+   * to see them. In process they are kept by the app's logger; from a binary they are read off its stdout.
+   */
+  logLines: () => Record<string, unknown>[]
   /** Stops the binary, if any, and removes the database and its folder. */
   close: () => Promise<void>
 }
@@ -52,10 +58,11 @@ export type TestApp = {
 export async function createTestApp(env: Record<string, string> = {}, overrides: Partial<AppContext> = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'brokernet-test-'))
   const databaseUrl = ON_POSTGRES ? await (await sharedCluster()).createDatabase() : undefined
-  const config = loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'production', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...env })
+  const config = loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'production', LOG_LEVEL: 'silent', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...env })
   const source = databaseUrl ? await openDataSource(config) : sqliteSource(openDatabase(config.databasePath))
   const db = source.sqlite
-  const ctx = createContext(source, config, overrides)
+  const written: string[] = []
+  const ctx = createContext(source, config, { logger: createLogger(config.logLevel, (line) => void written.push(line)), ...overrides })
   const app = createApp(ctx)
   const base = { app, db, config, ctx, dataDir }
   if (!BINARY)
@@ -64,6 +71,7 @@ export async function createTestApp(env: Record<string, string> = {}, overrides:
       inProcess: true,
       address: 'unknown', // app.handle has no server, so no peer address
       request: (path, init) => app.handle(new Request(`http://localhost${path}`, init)),
+      logLines: () => jsonLines(written.join('')),
       mailIdle: () => ctx.mail.idle(),
       close: async () => {
         ctx.expiry.close()
@@ -73,7 +81,7 @@ export async function createTestApp(env: Record<string, string> = {}, overrides:
       },
     }
 
-  const server = await startServer({ command: [BINARY], dataDir, env: { DEMO_DATA: '0', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...env } })
+  const server = await startServer({ command: [BINARY], dataDir, env: { DEMO_DATA: '0', LOG_LEVEL: 'silent', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...env } })
   // Its first start created a master admin in the empty database; the in-process app starts without one, and both
   // targets must start from the same state.
   await ctx.db.run('delete from users where email = ?', [config.adminEmail])
@@ -92,6 +100,7 @@ export async function createTestApp(env: Record<string, string> = {}, overrides:
       return fetch(base127 + path, { ...init, headers, redirect: 'manual', decompress: false })
     },
     mailIdle: () => outboxSettled(ctx.db),
+    logLines: () => jsonLines(server.output()),
     close: async () => {
       await ctx.mail.close()
       await source.close()
@@ -99,6 +108,10 @@ export async function createTestApp(env: Record<string, string> = {}, overrides:
     },
   }
 }
+
+/** The lines of a log that are JSON objects (a binary's stdout also carries its banner and notes). */
+export const jsonLines = (text: string): Record<string, unknown>[] =>
+  text.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>)
 
 /** The binary's mailer works on its own: wait until no outbox row is still PENDING (delivered, logged or failed). */
 async function outboxSettled(db: Queryable, timeoutMs = 20_000) {

@@ -14,6 +14,7 @@ describe('loadConfig', () => {
     expect(c.publicUrl).toBe('http://localhost:3000')
     expect(c.workers).toBe(Math.min(availableParallelism(), 64))
     expect(c.matchDigestHours).toBe(24)
+    expect(c.logLevel).toBe('info')
   })
 
   test('reads every variable', () => {
@@ -27,8 +28,10 @@ describe('loadConfig', () => {
       SMTP_URL: 'smtp://user:pw@127.0.0.1:2525',
       WORKERS: '3',
       MATCH_DIGEST_HOURS: '0',
+      LOG_LEVEL: 'warn',
     })
     expect(c).toMatchObject({
+      logLevel: 'warn',
       workers: 3,
       matchDigestHours: 0,
       port: 8080,
@@ -55,6 +58,7 @@ describe('loadConfig', () => {
     [{ WORKERS: '65' }, 'WORKERS must be a whole number from 1 to 64'],
     [{ MATCH_DIGEST_HOURS: '-1' }, 'MATCH_DIGEST_HOURS must be a whole number from 0 to 720, not "-1"'],
     [{ MATCH_DIGEST_HOURS: '1.5' }, 'MATCH_DIGEST_HOURS must be a whole number from 0 to 720'],
+    [{ LOG_LEVEL: 'verbose' }, 'LOG_LEVEL must be one of debug, info, warn, error, silent, not "verbose"'],
   ])('%j is refused with a one-line message', (env, message) => {
     let error: unknown
     try {

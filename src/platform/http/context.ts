@@ -15,6 +15,7 @@ import { SessionCache } from '../session-cache'
 import type { Feed } from '../../../db/change-feed'
 import { RATE_LIMITS } from '../../shared/constants'
 import { RateLimiter } from './rate-limit'
+import { createLogger, type Logger } from './request-log'
 
 /** What the listing, dashboard and analytics answers are computed from: never the inbox rows of matches. */
 const LISTING_TOPICS = ['listing', 'user', 'geography'] as const
@@ -75,6 +76,8 @@ export type AppContext = {
   pages: SnapshotCache
   /** Sessions validated lately, kept true by the feed (src/platform/session-cache.ts). */
   sessions: SessionCache
+  /** The JSON log on stdout at LOG_LEVEL (src/platform/http/request-log.ts); tests may give one with a sink of their own. */
+  logger: Logger
 }
 
 /**
@@ -100,5 +103,6 @@ export function createContext(source: Database | Pick<DataSource, 'db' | 'feed'>
     counts: overrides.counts ?? new SnapshotCache(feed, COUNT_CACHE),
     pages: overrides.pages ?? createPageCache(feed),
     sessions: overrides.sessions ?? new SessionCache(feed),
+    logger: overrides.logger ?? createLogger(config.logLevel),
   }
 }

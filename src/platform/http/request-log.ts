@@ -1,0 +1,58 @@
+import { Elysia, StatusMap } from 'elysia'
+import pino from 'pino'
+import type { LogLevel } from '../../config'
+
+/** Where log lines go: stdout by default; tests pass a function that keeps them. */
+export type LogSink = (line: string) => void
+
+/** An incoming `X-Request-Id` kept as it is (a proxy's id ties its log to ours); anything else is replaced. */
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
+
+/**
+ * pino with its synchronous stdout destination: transports run on worker threads, which a compiled binary does not
+ * need and a crash could cut short (docs/decisions/020-request-log.md). Levels are written as words.
+ */
+export function createLogger(level: LogLevel, sink?: LogSink) {
+  return pino(
+    { level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime, formatters: { level: (label) => ({ level: label }) } },
+    sink ? { write: sink } : pino.destination({ dest: 1, sync: true }),
+  )
+}
+export type Logger = ReturnType<typeof createLogger>
+
+/**
+ * One line per request, written once its answer has gone (an event stream: once its answer started). It names the
+ * route template, never the raw path's ids or its query string (a renew link's signature, a reset token), and
+ * nothing of headers, cookies or bodies. Every answer carries its request id as `X-Request-Id`.
+ */
+export const requestLog = (logger: Logger) => {
+  const started = new WeakMap<Request, { id: string; at: number }>()
+  return new Elysia({ name: 'request-log' })
+    .onRequest(({ request, set }) => {
+      const incoming = request.headers.get('x-request-id')
+      const id = incoming && SAFE_REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID()
+      started.set(request, { id, at: performance.now() })
+      set.headers['x-request-id'] = id
+    })
+    .onAfterResponse({ as: 'global' }, (c) => {
+      const begun = started.get(c.request)
+      const status = statusOf(c.set.status, (c as { responseValue?: unknown }).responseValue)
+      const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info'
+      if (!logger.isLevelEnabled(level)) return
+      logger[level]({
+        method: c.request.method,
+        route: c.route || c.path,
+        status,
+        duration_ms: begun ? Math.round((performance.now() - begun.at) * 100) / 100 : null,
+        user_id: (c as { user?: { id?: number } }).user?.id ?? null,
+        request_id: begun?.id ?? null,
+      })
+    })
+}
+
+/** A handler may answer with a Response of its own (a redirect, a file) instead of setting `set.status`. */
+function statusOf(status: unknown, value: unknown): number {
+  if (value instanceof Response) return value.status
+  if (typeof status === 'string') return (StatusMap as Record<string, number>)[status] ?? 200
+  return typeof status === 'number' ? status : 200
+}
