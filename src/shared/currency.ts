@@ -57,6 +57,7 @@ export const userCurrency = (country: string | null | undefined) => (country?.tr
 
 /** Symbols written right to left (د.إ, ﷼). */
 const RTL = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/
+export const writtenRightToLeft = (symbol: string) => RTL.test(symbol)
 
 /**
  * An amount with the currency symbol and thousands separators, e.g. ₹1,500,000; empty when there is none. A symbol

@@ -1,5 +1,5 @@
 import type { Listing } from '../listings/model'
-import { listingCurrency, type Currency } from '../../shared/currency'
+import { formatSize, listingCurrency, writtenRightToLeft, type Currency } from '../../shared/currency'
 
 /** WhatsApp takes more, but a message that fits a phone's screen is the one that gets read. */
 export const SHARE_MAX = 500
@@ -12,7 +12,7 @@ const trimZeros = (n: number) => String(Number(n.toFixed(2)))
  * the same amount. A symbol written right to left is replaced by its code (AED 352K).
  */
 export function shortAmount(amount: number, currency: Currency): string {
-  const symbol = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/.test(currency.symbol) ? `${currency.code} ` : currency.symbol
+  const symbol = writtenRightToLeft(currency.symbol) ? `${currency.code} ` : currency.symbol
   const steps: [number, string][] = currency.code === 'INR' ? [[1e7, ' Cr'], [1e5, ' L'], [1e3, 'K']] : [[1e9, 'B'], [1e6, 'M'], [1e3, 'K']]
   for (const [size, suffix] of steps) {
     if (amount < size) continue
@@ -38,7 +38,7 @@ export function shareText(l: Listing, publicUrl: string): string {
     l.sale_or_rent,
     l.property_type.replace(/\|/g, '/'),
     l.budget !== null ? shortAmount(l.budget, listingCurrency(l)) : null,
-    l.size !== null ? `${l.size.toLocaleString('en-US', { maximumFractionDigits: 2 }).replace(/,/g, '')} sq ft` : null,
+    l.size !== null ? formatSize(l.size) : null,
     l.locality ? `${l.locality.replace(/\|/g, '/')}${l.location ? ` (${l.location})` : ''}` : l.location ? `(${l.location})` : null,
     `Contact ${[l.contact_name, l.contact_value].filter((s) => s?.trim()).join(' ')}`.replace(/\|/g, '/'),
   ].filter((p): p is string => p !== null)

@@ -15,6 +15,12 @@ const LANDLINE = /(?<![\d+])(?:\+91[\s-]?|\(?0)\d{2,4}\)?[\s-]?\d{3,4}[\s-]?\d{3
 const INTERNATIONAL = /(?<![\d+])\+(?!91)\d{1,3}(?:[\s.-]?\(?\d\)?){7,12}(?![\s.-]?\d)/g
 const EMAIL = /[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}/g
 
+/** Does a text hold a mobile number or an email (the splitter's test for a phone line)? */
+const ANY_CONTACT = new RegExp(`${MOBILE.source}|${EMAIL.source}`, 'i')
+export const holdsContact = (text: string) => ANY_CONTACT.test(text)
+/** The text without its first mobile number or email. */
+export const withoutContact = (text: string) => text.replace(ANY_CONTACT, ' ')
+
 export type Contact = { value: string; start: number; end: number }
 
 export function formatMobile(digits: string): string {

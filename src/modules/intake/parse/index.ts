@@ -21,8 +21,15 @@ export { LocalityIndex, type KnownLocality } from './places'
  * usual detail is `unparsed`.
  */
 export function parsePaste(paste: string, localities: LocalityIndex): ParsedDraft[] {
+  // The items of one numbered message share its heading: read once, not once per item.
+  const contexts = new Map<string, Fields>()
+  const contextOf = (text: string) => {
+    let fields = contexts.get(text)
+    if (!fields) contexts.set(text, (fields = read(text, localities)))
+    return fields
+  }
   return splitPaste(cleanPaste(paste)).flatMap((piece) => {
-    const draft = parsePiece(piece, localities)
+    const draft = parsePiece(piece, localities, contextOf)
     return draft ? [draft] : []
   })
 }
@@ -48,9 +55,9 @@ function read(text: string, localities: LocalityIndex) {
   return { msg, contact, property, size, intent, amounts, zone, place, contactName }
 }
 
-function parsePiece(piece: Piece, localities: LocalityIndex): ParsedDraft | null {
+function parsePiece(piece: Piece, localities: LocalityIndex, contextOf: (text: string) => Fields): ParsedDraft | null {
   const own = read(piece.text, localities)
-  const shared = piece.context ? read(piece.context, localities) : null
+  const shared = piece.context ? contextOf(piece.context) : null
   const either = <K extends keyof Fields>(k: K): Fields[K] => (own[k] ?? shared?.[k] ?? null) as Fields[K]
 
   const intent = { post: own.intent.post ?? shared?.intent.post ?? null, deal: own.intent.deal ?? shared?.intent.deal ?? null }

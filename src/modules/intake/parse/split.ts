@@ -1,3 +1,5 @@
+import { holdsContact, withoutContact } from './contact'
+
 /**
  * A paste cut into messages. WhatsApp's chat exports start every message with a header, the iPhone's
  * `[12/03/24, 10:15:32 AM] Rahul Mehta: text` and Android's `12/03/2024, 10:15 am - Rahul Mehta: text`; the lines
@@ -49,7 +51,6 @@ export function splitPaste(paste: string): Piece[] {
   return messages.flatMap((m) => items(m.text.trim()).map((p) => ({ ...p, sender: m.sender })))
 }
 
-const PHONE = /(?:\+?91[\s-]?)?[6-9]\d{2}[\s-]?\d{2}[\s-]?\d{2}[\s-]?\d{3}|(?:\+?91[\s-]?)?[6-9]\d{4}[\s-]?\d{5}|@\w+\.\w+/
 const TITLE = /\b(?:req[a-z]*|avl|avail[a-z]*|for\s+rent|for\s+sale|to\s+let|wanted|fresh\s+inventory|inventory|resale|outright|urgent)\b/i
 
 /**
@@ -71,8 +72,8 @@ function blocks(paste: string): string[] {
     }
     const last = out[out.length - 1]
     // A phone line says only who to call: a few words besides the number, none of them a listing's.
-    const besides = text.replace(PHONE, ' ').match(/[\p{L}\p{N}]+/gu) ?? []
-    if (!listing && !head && last?.listing && !PHONE.test(last.text) && PHONE.test(text) && besides.length <= 6 && !besides.some((w) => /\d/.test(w)) && !TITLE.test(text)) {
+    const besides = withoutContact(text).match(/[\p{L}\p{N}]+/gu) ?? []
+    if (!listing && !head && last?.listing && !holdsContact(last.text) && holdsContact(text) && besides.length <= 6 && !besides.some((w) => /\d/.test(w)) && !TITLE.test(text)) {
       last.text = `${last.text}\n\n${text}`
       continue
     }
