@@ -32,6 +32,11 @@ export type Config = {
   matchDigestHours: number
   /** LOG_LEVEL: the least severe log line written (request lines are info, 4xx warn, 5xx error); `silent` writes none. */
   logLevel: LogLevel
+  /**
+   * METRICS_TOKEN: a bearer token that opens /metrics from anywhere (at least 16 characters). Unset: only loopback
+   * callers may read it (docs/decisions/021-metrics.md).
+   */
+  metricsToken?: string
 }
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const
@@ -81,6 +86,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const matchDigestHours = parseCount('MATCH_DIGEST_HOURS', env.MATCH_DIGEST_HOURS, 24, 720, 0)
   const logLevel = (env.LOG_LEVEL?.trim().toLowerCase() || 'info') as LogLevel
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not "${env.LOG_LEVEL}"`)
+  // Never echoed in the message: a too-short token is still a secret of sorts.
+  const metricsToken = env.METRICS_TOKEN?.trim() || undefined
+  if (metricsToken !== undefined && metricsToken.length < 16)
+    throw new ConfigError(`METRICS_TOKEN must be at least 16 characters (it has ${metricsToken.length}); or leave it unset to allow only local scrapes`)
+
+  const backupDir = resolve(env.BACKUP_DIR?.trim() || resolve(dataDir, 'backups'))
+  const backupEveryMs = parseEvery(env.BACKUP_EVERY)
+  const backupKeep = parseCount('BACKUP_KEEP', env.BACKUP_KEEP, 7, 10_000)
 
   return {
     port,
@@ -100,6 +113,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     workers,
     matchDigestHours,
     logLevel,
+    metricsToken,
   }
 }
 
