@@ -32,6 +32,12 @@ export type Config = {
   matchDigestHours: number
   /** LOG_LEVEL: the least severe log line written (request lines are info, 4xx warn, 5xx error); `silent` writes none. */
   logLevel: LogLevel
+  /** BACKUP_DIR: where backups are written (the schedule, Backup now, `brokernet backup`); default DATA_DIR/backups. */
+  backupDir: string
+  /** BACKUP_EVERY (`30m`, `6h`, `1d`): a backup that often; unset: none on a schedule. */
+  backupEveryMs: number | null
+  /** BACKUP_KEEP: after each scheduled backup, only the newest this many of Brokernet's own archives stay (default 7). */
+  backupKeep: number
   /**
    * METRICS_TOKEN: a bearer token that opens /metrics from anywhere (at least 16 characters). Unset: only loopback
    * callers may read it (docs/decisions/021-metrics.md).
@@ -114,7 +120,23 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     matchDigestHours,
     logLevel,
     metricsToken,
+    backupDir,
+    backupEveryMs,
+    backupKeep,
   }
+}
+
+const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const
+
+/** `90s`, `30m`, `6h`, `1d`: at least ten seconds, at most a year. */
+function parseEvery(raw: string | undefined): number | null {
+  const text = raw?.trim().toLowerCase() ?? ''
+  if (text === '') return null
+  const m = /^(\d+)\s*([smhd])$/.exec(text)
+  const ms = m ? Number(m[1]) * UNIT_MS[m[2] as keyof typeof UNIT_MS] : NaN
+  if (!(ms >= 10_000 && ms <= 366 * UNIT_MS.d))
+    throw new ConfigError(`BACKUP_EVERY must be a duration such as 30m, 6h or 1d (from 10s to 366d), not "${raw}"`)
+  return ms
 }
 
 function parseCount(name: string, raw: string | undefined, fallback: number, max: number, min = 1): number {
