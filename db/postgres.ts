@@ -1,5 +1,5 @@
 import postgres from 'postgres'
-import type { Db, Param, Queryable, TxOptions } from './sql'
+import { timed, type Db, type Param, type Queryable, type StatementTimer, type TxOptions } from './sql'
 
 type Client = postgres.Sql | postgres.TransactionSql
 
@@ -122,27 +122,39 @@ export class PostgresDb extends PgQueryable implements Db {
     super(sql)
   }
 
+  /**
+   * Told each read, write and transaction's duration (db/sql.ts), from asking the pool to the answer: the wait for this
+   * process's caches to catch up after a write (`afterWrite`) is not the statement's.
+   */
+  timer: StatementTimer | null = null
+
+  override async all<T>(sql: string, values: readonly Param[] = []): Promise<T[]> {
+    return timed(this.timer, 'read', () => super.all<T>(sql, values))
+  }
+
   override async run<T>(sql: string, values: readonly Param[] = []) {
-    const result = await super.run<T>(sql, values)
+    const result = await timed(this.timer, 'write', () => super.run<T>(sql, values))
     await this.afterWrite()
     return result
   }
 
   override async tx<T>(work: (tx: Queryable) => Promise<T>, options: TxOptions = {}): Promise<T> {
     const open = (t: postgres.TransactionSql) => work(new PgQueryable(t))
-    const value = (await (options.consistent ? this.sql.begin('isolation level repeatable read', open) : this.sql.begin(open))) as T
+    const value = (await timed(this.timer, 'transaction', () =>
+      options.consistent ? this.sql.begin('isolation level repeatable read', open) : this.sql.begin(open),
+    )) as T
     await this.afterWrite()
     return value
   }
 
   /** `read` in one snapshot of the database, and which transactions that snapshot sees. */
   async readSnapshot<T>(mark: number, read: (reader: PgSnapshotReader) => Promise<T>): Promise<{ value: T; reader: PgSnapshotReader }> {
-    return (await this.sql.begin('isolation level repeatable read read only', async (t) => {
+    return (await timed(this.timer, 'transaction', () => this.sql.begin('isolation level repeatable read read only', async (t) => {
       // The first statement takes the transaction's snapshot; the function returns that very one.
       const [row] = await t.unsafe<{ s: string }[]>('select pg_current_snapshot()::text as s', [], { prepare: true })
       const reader = new PgSnapshotReader(t, parseSnapshot(row!.s), mark)
       return { value: await read(reader), reader }
-    })) as { value: T; reader: PgSnapshotReader }
+    }))) as { value: T; reader: PgSnapshotReader }
   }
 
   async close(): Promise<void> {

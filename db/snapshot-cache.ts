@@ -49,6 +49,11 @@ export class SnapshotCache {
   private pending: Change[] = []
   private readonly limits: Required<Limits>
   private readonly topics: Set<Change['topic']>
+  /**
+   * Lookups answered from memory, and those computed (a miss, or a feed that could not be trusted), since start: read
+   * by whoever watches (the app's metrics).
+   */
+  readonly lookups = { hits: 0, misses: 0 }
 
   constructor(
     private readonly feed: Feed,
@@ -75,10 +80,14 @@ export class SnapshotCache {
    * Reads through the root handle only: a transaction's own writes must not be kept for everyone.
    */
   async get<T>(key: string, compute: () => Promise<T>, affectedBy?: AffectedBy): Promise<T> {
-    if (!this.feed.sync()) return compute()
+    if (!this.feed.sync()) {
+      this.lookups.misses++
+      return compute()
+    }
     this.flush()
     const hit = this.hit<T>(key)
     if (hit) return hit.value
+    this.lookups.misses++
     const synced = this.feed.seq
     const value = await compute()
     // While this computed, other requests may have synced the feed: the changes handed out then never reach an entry
@@ -97,7 +106,10 @@ export class SnapshotCache {
    * accepts, those that arrived while it computed first. A change whose effect `adjust` cannot tell drops it.
    */
   async adjustable<T>(key: string, db: Queryable, compute: (db: Queryable) => Promise<T>, affectedBy: AffectedBy, adjust: Adjust<T>): Promise<T> {
-    if (!this.feed.sync()) return compute(db)
+    if (!this.feed.sync()) {
+      this.lookups.misses++
+      return compute(db)
+    }
     this.flush()
     // Inside another answer's snapshot (PostgreSQL), an entry kept current is newer than that snapshot: computed again.
     const pinned = this.feed.pinned(db)
@@ -105,6 +117,7 @@ export class SnapshotCache {
       const hit = this.hit<T>(key)
       if (hit) return hit.value
     }
+    this.lookups.misses++
     const { value, at } = await this.feed.snapshot(db, compute)
     if (at === null) return value
     const missed = this.feed.since(at.since)
@@ -124,6 +137,7 @@ export class SnapshotCache {
   private hit<T>(key: string): { value: T } | undefined {
     const hit = this.entries.get(key)
     if (!hit) return undefined
+    this.lookups.hits++
     this.entries.delete(key)
     this.entries.set(key, hit)
     return { value: hit.value as T }

@@ -40,7 +40,29 @@ export interface Queryable {
 
 export type TxOptions = { consistent?: boolean }
 
+/** What a timed piece of work was: one read or one write on its own, or a whole transaction (its statements within). */
+export type StatementKind = 'read' | 'write' | 'transaction'
+
+/**
+ * Told how long each statement outside a transaction, and each transaction as a whole, took (milliseconds, waiting for
+ * a connection or SQLite's turn included). Whoever watches sets it (the app's metrics); the data layer knows no more.
+ */
+export type StatementTimer = (kind: StatementKind, ms: number) => void
+
 /** The root handle of a running app: what its context holds and closes. */
 export interface Db extends Queryable {
   close(): Promise<void>
+  /** Unset: nothing is timed (two `performance.now()` calls a statement when set). */
+  timer?: StatementTimer | null
+}
+
+/** `work`'s result, its duration told to `timer` as `kind` (succeeded or not); without a timer, just `work`. */
+export async function timed<T>(timer: StatementTimer | null | undefined, kind: StatementKind, work: () => T | Promise<T>): Promise<T> {
+  if (!timer) return work()
+  const at = performance.now()
+  try {
+    return await work()
+  } finally {
+    timer(kind, performance.now() - at)
+  }
 }

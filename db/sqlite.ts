@@ -1,6 +1,6 @@
 import { Database as SQLite, type SQLQueryBindings } from 'bun:sqlite'
 import type { Database } from './client'
-import type { Db, Param, Queryable } from './sql'
+import { timed, type Db, type Param, type Queryable, type StatementTimer } from './sql'
 import { statement } from './statements'
 
 const RETURNING = /\breturning\b/i
@@ -55,21 +55,29 @@ export class SqliteDb implements Db {
     this.inside = new SqliteTx(writer)
   }
 
+  /** Told each read, write and transaction's duration (db/sql.ts); the transaction's own statements are not told apart. */
+  timer: StatementTimer | null = null
+
   async all<T>(sql: string, params: readonly Param[] = []): Promise<T[]> {
-    return statement<T>(this.reader, sql).all(...(params as SQLQueryBindings[]))
+    return timed(this.timer, 'read', () => statement<T>(this.reader, sql).all(...(params as SQLQueryBindings[])))
   }
 
   async get<T>(sql: string, params: readonly Param[] = []): Promise<T | undefined> {
-    return statement<T>(this.reader, sql).get(...(params as SQLQueryBindings[])) ?? undefined
+    return timed(this.timer, 'read', () => statement<T>(this.reader, sql).get(...(params as SQLQueryBindings[])) ?? undefined)
   }
 
   async run<T>(sql: string, params: readonly Param[] = []) {
-    // With no transaction of this process open, a single statement commits on its own right away.
-    if (!this.writing) return runOn<T>(this.writer, sql, params)
-    return this.tx((tx) => tx.run<T>(sql, params))
+    // With no transaction of this process open, a single statement commits on its own right away; else it waits its
+    // turn as a transaction of its own, and is still timed as the one write it is.
+    if (!this.writing) return timed(this.timer, 'write', () => runOn<T>(this.writer, sql, params))
+    return timed(this.timer, 'write', () => this.transact((tx) => tx.run<T>(sql, params)))
   }
 
-  async tx<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
+  tx<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
+    return timed(this.timer, 'transaction', () => this.transact(work))
+  }
+
+  private async transact<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
     if (this.writing) await new Promise<void>((resolve) => this.waiting.push(resolve))
     else this.writing = true
     try {

@@ -23,6 +23,8 @@ const MAX_ENTRIES = 10_000
 export class SessionCache {
   private readonly byId = new Map<string, { value: Validated; at: number }>()
   private readonly byUser = new Map<number, Set<string>>()
+  /** Validations answered from memory, and those read from the database, since start (for the app's metrics). */
+  readonly lookups = { hits: 0, misses: 0 }
 
   constructor(private readonly feed: Feed) {
     feed.subscribe((event) => this.apply(event))
@@ -38,8 +40,12 @@ export class SessionCache {
     const now = Date.now()
     if (this.feed.sync()) {
       const hit = this.byId.get(id)
-      if (hit && now - hit.at < HOLD_MS && hit.value.session.expiresAt.getTime() - now > RENEW_WITHIN_MS) return { ...hit.value, renewed: false }
+      if (hit && now - hit.at < HOLD_MS && hit.value.session.expiresAt.getTime() - now > RENEW_WITHIN_MS) {
+        this.lookups.hits++
+        return { ...hit.value, renewed: false }
+      }
     }
+    this.lookups.misses++
     const synced = this.feed.seq
     const value = await validateSessionToken(db, token)
     if (!value || !this.feed.sync()) return value

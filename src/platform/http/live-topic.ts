@@ -16,6 +16,11 @@ export abstract class LiveTopic<News> {
     feed.subscribe((event) => this.onFeed(event))
   }
 
+  /** How many open event streams of this process listen (for the app's metrics). */
+  get listening(): number {
+    return this.listeners.size
+  }
+
   /** Called after this process's own change: passes it on now rather than at the next poll. */
   changed(): void {
     this.feed.sync()
