@@ -4,6 +4,7 @@ import { bodyLimit } from './platform/http/body-limit'
 import type { AppContext } from './platform/http/context'
 import { errorHandler } from './platform/http/errors'
 import { requestLog } from './platform/http/request-log'
+import { requestMetrics } from './platform/http/request-metrics'
 import { securityHeaders } from './platform/http/security'
 import { authPages } from './modules/auth'
 import { authApi } from './modules/auth/api'
@@ -20,6 +21,7 @@ import { intakeApi } from './modules/intake'
 import { intakePages } from './modules/intake/pages'
 import { listingsApi } from './modules/listings'
 import { listingsPages } from './modules/listings/pages'
+import { metricsRoutes } from './modules/metrics'
 import { renewPages } from './modules/listings/renew'
 import { matchesApi } from './modules/matches'
 import { matchesPages } from './modules/matches/pages'
@@ -31,12 +33,14 @@ import { usersPages } from './modules/users/pages'
 export function createApp(ctx: AppContext) {
   return new Elysia({ name: 'brokernet' })
     .use(requestLog(ctx.logger))
+    .use(requestMetrics(ctx.metrics))
     .use(securityHeaders)
     .use(errorHandler)
     .use(bodyLimit)
     .use(docsRoutes())
     .use(assetRoutes())
     .use(healthRoutes(ctx))
+    .use(metricsRoutes(ctx))
     .use(authApi(ctx))
     .use(dashboardRoutes(ctx))
     .use(geographyRoutes(ctx))

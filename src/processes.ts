@@ -27,6 +27,14 @@ export async function assertPortFree(port: number, hostname = '0.0.0.0'): Promis
 
 type Supervised = { proc: ReturnType<typeof Bun.spawn>; startedAt: number }
 
+/** Variables the primary gives the workers it starts from now on, beyond its own environment. */
+const workerEnv: Record<string, string> = {}
+
+/** Tells every worker started after this call `name` = `value` (where their metrics meet: src/modules/metrics/siblings.ts). */
+export function shareWithWorkers(name: string, value: string): void {
+  workerEnv[name] = value
+}
+
 /**
  * Starts `count` worker processes serving `port`, restarts any that exits unexpectedly (after a second; a worker that
  * keeps dying within seconds of its start is given up after five tries), and stops them all on `stop()`.
@@ -38,7 +46,7 @@ export function startWorkers(count: number, port: number, log: (line: string) =>
 
   const spawn = (index: number) => {
     const proc = Bun.spawn(selfCommand(), {
-      env: { ...process.env, [WORKER_ENV]: String(index + 1), PORT: String(port) },
+      env: { ...process.env, ...workerEnv, [WORKER_ENV]: String(index + 1), PORT: String(port) },
       // The worker watches this pipe: it closes when the primary is gone, however it went (exitWithParent).
       stdin: 'pipe',
       stdout: 'inherit',

@@ -16,6 +16,8 @@ import type { Feed } from '../../../db/change-feed'
 import { RATE_LIMITS } from '../../shared/constants'
 import { RateLimiter } from './rate-limit'
 import { createLogger, type Logger } from './request-log'
+import { Metrics } from '../metrics'
+import { watchApp } from '../../modules/metrics/sources'
 
 /** What the listing, dashboard and analytics answers are computed from: never the inbox rows of matches. */
 const LISTING_TOPICS = ['listing', 'user', 'geography'] as const
@@ -78,6 +80,11 @@ export type AppContext = {
   sessions: SessionCache
   /** The JSON log on stdout at LOG_LEVEL (src/platform/http/request-log.ts); tests may give one with a sink of their own. */
   logger: Logger
+  /**
+   * What /metrics tells (src/platform/metrics.ts, src/modules/metrics/). A feature adds to it: `registerGauge` for a
+   * number read at each scrape (e.g. the age of the newest backup), `addSource` for counts of this process.
+   */
+  metrics: Metrics
 }
 
 /**
@@ -87,7 +94,7 @@ export type AppContext = {
 export function createContext(source: Database | Pick<DataSource, 'db' | 'feed'>, config: Config, overrides: Partial<AppContext> = {}): AppContext {
   const { db, feed: own } = 'feed' in source ? source : sqliteSource(source)
   const feed = overrides.feed ?? own
-  return {
+  const ctx: AppContext = {
     db,
     config,
     feed,
@@ -103,6 +110,10 @@ export function createContext(source: Database | Pick<DataSource, 'db' | 'feed'>
     counts: overrides.counts ?? new SnapshotCache(feed, COUNT_CACHE),
     pages: overrides.pages ?? createPageCache(feed),
     sessions: overrides.sessions ?? new SessionCache(feed),
+    metrics: overrides.metrics ?? new Metrics(),
     logger: overrides.logger ?? createLogger(config.logLevel),
   }
+  // The data layer's timer, the caches' and streams' counts, the outbox's backlog: what /metrics reads of the app.
+  watchApp(ctx)
+  return ctx
 }

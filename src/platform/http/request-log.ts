@@ -51,7 +51,7 @@ export const requestLog = (logger: Logger) => {
 }
 
 /** A handler may answer with a Response of its own (a redirect, a file) instead of setting `set.status`. */
-function statusOf(status: unknown, value: unknown): number {
+export function statusOf(status: unknown, value: unknown): number {
   if (value instanceof Response) return value.status
   if (typeof status === 'string') return (StatusMap as Record<string, number>)[status] ?? 200
   return typeof status === 'number' ? status : 200

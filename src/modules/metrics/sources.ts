@@ -1,0 +1,85 @@
+import type { Db } from '../../../db/sql'
+import type { AppContext } from '../../platform/http/context'
+import type { MetricJson } from '../../platform/metrics'
+
+/**
+ * What /metrics reads of a running app: the data layer's time, the caches' lookups, the open event streams (numbers of
+ * this process, added up across processes) and the mail outbox (read from the database by the process that answers
+ * the scrape, so never added up).
+ */
+export function watchApp(ctx: AppContext): void {
+  const { metrics } = ctx
+  ctx.db.timer = metrics.timeStatement
+
+  const caches = { counts: ctx.counts, pages: ctx.pages, sessions: ctx.sessions }
+  const topics = { pending: ctx.pending, matches: ctx.matchEvents, expiring: ctx.expiring, saved_search: ctx.savedSearchAlerts }
+  metrics.addSource((): MetricJson[] => [
+    {
+      name: 'brokernet_cache_lookups_total',
+      help: 'Lookups in the in-memory caches (counts, pages, sessions), answered from memory (hit) or computed (miss).',
+      type: 'counter',
+      aggregator: 'sum',
+      values: Object.entries(caches).flatMap(([cache, c]) => [
+        { labels: { cache, result: 'hit' }, value: c.lookups.hits },
+        { labels: { cache, result: 'miss' }, value: c.lookups.misses },
+      ]),
+    },
+    {
+      name: 'brokernet_cache_entries',
+      help: 'Entries held in the in-memory caches, all processes together.',
+      type: 'gauge',
+      aggregator: 'sum',
+      values: Object.entries(caches).map(([cache, c]) => ({ labels: { cache }, value: c.size })),
+    },
+    {
+      name: 'brokernet_event_streams',
+      help: 'Open event streams listening to each topic (one GET /api/events listens to matches, expiring and saved_search; an admin\'s to pending too).',
+      type: 'gauge',
+      aggregator: 'sum',
+      values: Object.entries(topics).map(([topic, t]) => ({ labels: { topic }, value: t.listening })),
+    },
+  ])
+
+  const outbox = outboxReader(ctx.db)
+  metrics.registerGauge({ name: 'brokernet_mail_outbox_pending', help: 'Mails waiting in the outbox to be sent (the backlog).', collect: async () => (await outbox()).pending })
+  metrics.registerGauge({
+    name: 'brokernet_mail_outbox_retrying',
+    help: 'Pending mails whose last attempt failed (they are tried again on a schedule).',
+    collect: async () => (await outbox()).retrying,
+  })
+  metrics.registerGauge({
+    name: 'brokernet_mail_outbox_failed',
+    help: 'Mails given up after their last attempt (status FAILED in the outbox).',
+    collect: async () => (await outbox()).failed,
+  })
+  metrics.registerGauge({
+    name: 'brokernet_mail_outbox_oldest_pending_age_seconds',
+    help: 'Age of the oldest mail still waiting in the outbox; 0 when none waits.',
+    collect: async () => (await outbox()).oldestAgeSeconds,
+  })
+}
+
+type OutboxState = { pending: number; retrying: number; failed: number; oldestAgeSeconds: number }
+
+/**
+ * The outbox's state in one query (the (status, created_at) index), shared by the gauges one scrape reads together:
+ * they ask at once, so the first starts the query and the others wait for it.
+ */
+function outboxReader(db: Db): () => Promise<OutboxState> {
+  let reading: Promise<OutboxState> | null = null
+  const read = async (): Promise<OutboxState> => {
+    const rows = await db.all<{ status: string; n: number; retrying: number; oldest: number }>(
+      `select status, count(*) as n, sum(case when attempts > 0 then 1 else 0 end) as retrying, min(created_at) as oldest
+       from mail_outbox where status in ('PENDING', 'FAILED') group by status`,
+    )
+    const pending = rows.find((r) => r.status === 'PENDING')
+    const failed = rows.find((r) => r.status === 'FAILED')
+    return {
+      pending: Number(pending?.n ?? 0),
+      retrying: Number(pending?.retrying ?? 0),
+      failed: Number(failed?.n ?? 0),
+      oldestAgeSeconds: pending ? Math.max(0, (Date.now() - Number(pending.oldest)) / 1000) : 0,
+    }
+  }
+  return () => (reading ??= read().finally(() => (reading = null)))
+}
