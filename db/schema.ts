@@ -484,3 +484,25 @@ export const appSecrets = sqliteTable('app_secrets', {
   name: text('name').primaryKey(),
   value: text('value').notNull(),
 })
+
+/**
+ * Backups written by the schedule, the system screen's Backup now and the `brokernet backup` command
+ * (src/platform/backup/runs.ts): what the system screen and `/metrics` show. A RUNNING row whose process died stays
+ * RUNNING; readers treat one older than a day as INTERRUPTED, and a restore marks the ones its copy caught running so.
+ */
+export const backupRuns = sqliteTable(
+  'backup_runs',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    trigger: text('trigger', { enum: ['SCHEDULE', 'MANUAL', 'COMMAND'] }).notNull(),
+    status: text('status', { enum: ['RUNNING', 'OK', 'FAILED', 'INTERRUPTED'] }).notNull(),
+    startedAt: integer('started_at').notNull(),
+    finishedAt: integer('finished_at'),
+    file: text('file'),
+    bytes: integer('bytes'),
+    error: text('error'),
+    // The master admin who pressed Backup now (no foreign key: a run outlives its user's deletion).
+    userId: integer('user_id'),
+  },
+  (t) => [index('backup_runs_started_idx').on(t.startedAt)],
+)

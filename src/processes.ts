@@ -13,7 +13,7 @@ export const WORKER_ENV = 'BROKERNET_WORKER'
 export const isWorker = () => process.env[WORKER_ENV] !== undefined
 
 /** How this program is started again: the binary alone, or `bun` and the script under `bun src/server.ts`. */
-const selfCommand = () => (Bun.main.startsWith('/$bunfs/') ? [process.execPath] : [process.execPath, Bun.main])
+export const selfCommand = () => (Bun.main.startsWith('/$bunfs/') ? [process.execPath] : [process.execPath, Bun.main])
 
 /**
  * Fails if the port is taken. SO_REUSEPORT would otherwise quietly share it with another Brokernet started by the

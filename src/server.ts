@@ -7,7 +7,8 @@ import { ConfigError, loadConfig } from './config'
 import { createContext } from './platform/http/context'
 import { TRANSPORT_BODY_LIMIT } from './platform/http/body-limit'
 import { startCheckpointer } from '../db/checkpointer'
-import { assertPortFree, exitWithParent, isWorker, startWorkers } from './processes'
+import { assertPortFree, exitWithParent, isWorker, selfCommand, startWorkers } from './processes'
+import { Backups, childProcessRunner } from './platform/backup/service'
 import { startMatchDigests } from './modules/matches/digest'
 import { startExpiryReminders } from './modules/listings/reminders'
 import { startSavedSearchDigests } from './modules/saved-searches/digest'
@@ -21,6 +22,17 @@ try {
     process.exit(1)
   }
   throw e
+}
+
+// `brokernet backup …`, `brokernet restore …`: a command, not the server (src/cli.ts).
+const args = process.argv.slice(2)
+if (args.length > 0) {
+  const { COMMANDS, runCommand } = await import('./cli')
+  if (!(COMMANDS as readonly string[]).includes(args[0]!)) {
+    console.error(`Unknown command "${args[0]}". Run \`brokernet help\` for the commands.`)
+    process.exit(2)
+  }
+  process.exit(await runCommand(args, config))
 }
 
 let source: DataSource
@@ -40,6 +52,8 @@ source.sqlite?.$client.exec('PRAGMA wal_autocheckpoint = 0')
 const worker = isWorker()
 const report = worker ? null : await bootstrap(source, config)
 const ctx = createContext(source, config)
+// Backups run as a child process of this program (`brokernet backup`), in no request's way.
+ctx.backups = new Backups(ctx.db, config, ctx.logger, childProcessRunner(selfCommand(), process.env))
 if (!worker) {
   const orphans = await ctx.documents.sweepOrphans(ctx.db)
   if (orphans > 0) console.log(`Removed ${orphans} identity document(s) that no user refers to`)
@@ -55,6 +69,8 @@ const stopSavedSearchMail = worker ? null : startSavedSearchDigests(ctx)
 // Matches are announced by the process that took the write, right after answering it; the primary also sweeps what a
 // stopped process left queued.
 if (!worker) ctx.announcer.sweep(2000)
+// BACKUP_EVERY's schedule, from the primary (instances sharing PostgreSQL claim each period in the database).
+if (!worker) ctx.backups.schedule()
 // Listings expire at their end in whichever process is awake first (each looks at the database now and every minute).
 ctx.expiry.start()
 const app = createApp(ctx)
@@ -97,6 +113,11 @@ if (report) {
     banner.push(`Demo users share the password ${DEMO_PASSWORD}, e.g. ${report.demo.sampleBroker} (broker), ${report.demo.sampleModuleAdmin} (module admin)`)
   banner.push(`API docs: ${url}/swagger`)
   banner.push(`Processes: ${config.workers} (WORKERS)`)
+  banner.push(
+    config.backupEveryMs
+      ? `Backups: every ${process.env.BACKUP_EVERY?.trim()} into ${config.backupDir}, keeping the newest ${config.backupKeep}`
+      : 'Backups: none scheduled (set BACKUP_EVERY, e.g. 6h; `brokernet backup` writes one now)',
+  )
   console.log(banner.join('\n'))
 }
 
@@ -115,7 +136,7 @@ async function shutdown(signal: string) {
   stopSavedSearchMail?.()
   ctx.announcer.close()
   ctx.expiry.close()
-  await Promise.all([server!.stop(false), workers?.stop()])
+  await Promise.all([server!.stop(false), workers?.stop(), ctx.backups.close()])
   await ctx.mail.close()
   await checkpointer?.stop()
   // Only the last process folds SQLite's log back into the file; a worker leaves that to its primary.

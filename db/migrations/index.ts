@@ -32,6 +32,7 @@ import m28 from './0028_hotsheet.sql' with { type: 'text' }
 import m29 from './0029_expiry.sql' with { type: 'text' }
 import m30 from './0030_derived.sql' with { type: 'text' }
 import m31 from './0031_feed.sql' with { type: 'text' }
+import m32 from './0032_backup_runs.sql' with { type: 'text' }
 
 export const migrationJournal = journal
 export const migrationFiles: Record<string, string> = {
@@ -67,4 +68,5 @@ export const migrationFiles: Record<string, string> = {
   '0029_expiry': m29,
   '0030_derived': m30,
   '0031_feed': m31,
+  '0032_backup_runs': m32,
 }

@@ -401,3 +401,20 @@ export const appSecrets = pgTable('app_secrets', {
   name: text('name').primaryKey(),
   value: text('value').notNull(),
 })
+
+/** Backups written by the schedule, Backup now and `brokernet backup` (db/schema.ts says more). */
+export const backupRuns = pgTable(
+  'backup_runs',
+  {
+    id: id(),
+    trigger: text('trigger').notNull(),
+    status: text('status').notNull(),
+    startedAt: ms('started_at').notNull(),
+    finishedAt: ms('finished_at'),
+    file: text('file'),
+    bytes: bigint('bytes', { mode: 'number' }),
+    error: text('error'),
+    userId: key('user_id'),
+  },
+  (t) => [index('backup_runs_started_idx').on(t.startedAt)],
+)

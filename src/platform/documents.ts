@@ -18,7 +18,7 @@ export function detectDocumentType(head: Uint8Array): DocumentType | null {
 export const extensionOf = (mime: string | null | undefined) => SIGNATURES.find((s) => s.type.mime === mime)?.type.ext ?? 'bin'
 
 // Names are random and carry no user data; only these characters ever reach the file system or the documents table.
-const NAME = /^[a-f0-9]{32}\.(jpg|png|pdf)$/
+export const DOCUMENT_NAME = /^[a-f0-9]{32}\.(jpg|png|pdf)$/
 const TEMP_SUFFIX = '.part'
 /** Documents no user points at are removed once they are this old: long past any registration still under way. */
 const ORPHAN_AGE_MS = 60_000
@@ -72,13 +72,13 @@ export class FileDocumentStore implements DocumentStore {
   }
 
   file(name: string | null | undefined): DocumentFile | null {
-    if (!name || !NAME.test(name)) return null
+    if (!name || !DOCUMENT_NAME.test(name)) return null
     const file = Bun.file(join(this.dir, name))
     return { read: async () => ((await file.exists()) ? file : null) }
   }
 
   async remove(name: string): Promise<void> {
-    if (!NAME.test(name)) return
+    if (!DOCUMENT_NAME.test(name)) return
     const { rm } = await import('node:fs/promises')
     await rm(join(this.dir, name), { force: true })
   }
@@ -119,7 +119,7 @@ export class TableDocumentStore implements DocumentStore {
   }
 
   file(name: string | null | undefined): DocumentFile | null {
-    if (!name || !NAME.test(name)) return null
+    if (!name || !DOCUMENT_NAME.test(name)) return null
     return {
       read: async () => {
         const row = await this.db.get<{ mime: string; bytes: Uint8Array<ArrayBuffer> }>('select mime, bytes from documents where name = ?', [name])
@@ -129,7 +129,7 @@ export class TableDocumentStore implements DocumentStore {
   }
 
   async remove(name: string): Promise<void> {
-    if (!NAME.test(name)) return
+    if (!DOCUMENT_NAME.test(name)) return
     await this.db.run('delete from documents where name = ?', [name])
   }
 

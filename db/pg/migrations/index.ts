@@ -13,6 +13,7 @@ import m9 from './0009_hotsheet.sql' with { type: 'text' }
 import m10 from './0010_expiry.sql' with { type: 'text' }
 import m11 from './0011_id_blocks_expired.sql' with { type: 'text' }
 import m12 from './0012_feed.sql' with { type: 'text' }
+import m13 from './0013_backup_runs.sql' with { type: 'text' }
 
 export const migrationJournal = journal
 export const migrationFiles: Record<string, string> = {
@@ -29,4 +30,5 @@ export const migrationFiles: Record<string, string> = {
   '0010_expiry': m10,
   '0011_id_blocks_expired': m11,
   '0012_feed': m12,
+  '0013_backup_runs': m13,
 }

@@ -18,6 +18,7 @@ import { RateLimiter } from './rate-limit'
 import { createLogger, type Logger } from './request-log'
 import { Metrics } from '../metrics'
 import { watchApp } from '../../modules/metrics/sources'
+import { Backups } from '../backup/service'
 
 /** What the listing, dashboard and analytics answers are computed from: never the inbox rows of matches. */
 const LISTING_TOPICS = ['listing', 'user', 'geography'] as const
@@ -85,6 +86,8 @@ export type AppContext = {
    * number read at each scrape (e.g. the age of the newest backup), `addSource` for counts of this process.
    */
   metrics: Metrics
+  /** Backup now and BACKUP_EVERY's schedule (src/platform/backup/service.ts). */
+  backups: Backups
 }
 
 /**
@@ -94,6 +97,7 @@ export type AppContext = {
 export function createContext(source: Database | Pick<DataSource, 'db' | 'feed'>, config: Config, overrides: Partial<AppContext> = {}): AppContext {
   const { db, feed: own } = 'feed' in source ? source : sqliteSource(source)
   const feed = overrides.feed ?? own
+  const logger = overrides.logger ?? createLogger(config.logLevel)
   const ctx: AppContext = {
     db,
     config,
@@ -111,7 +115,8 @@ export function createContext(source: Database | Pick<DataSource, 'db' | 'feed'>
     pages: overrides.pages ?? createPageCache(feed),
     sessions: overrides.sessions ?? new SessionCache(feed),
     metrics: overrides.metrics ?? new Metrics(),
-    logger: overrides.logger ?? createLogger(config.logLevel),
+    logger,
+    backups: overrides.backups ?? new Backups(db, config, logger),
   }
   // The data layer's timer, the caches' and streams' counts, the outbox's backlog: what /metrics reads of the app.
   watchApp(ctx)

@@ -1,0 +1,82 @@
+// The binary's commands besides serving: `brokernet backup [FILE|FOLDER]` and `brokernet restore FILE [--force]`
+// (also `bun run backup` and `bun run restore`). They read the same environment as the server (DATA_DIR, DATABASE_URL,
+// BACKUP_DIR) and never start it. Exit codes: 0 done, 1 failed or refused, 2 a usage mistake.
+import type { Config } from './config'
+
+export const COMMANDS = ['backup', 'restore', 'help', '--help', '-h'] as const
+
+const USAGE = `Usage:
+  brokernet                         serve (see README: PORT, DATA_DIR, DATABASE_URL, ...)
+  brokernet backup [FILE|FOLDER]    write a backup archive, also while the server runs (default: into BACKUP_DIR)
+  brokernet restore FILE [--force]  restore an archive into an empty DATA_DIR (or the empty database of DATABASE_URL);
+                                    --force replaces what is there (moved aside, not deleted); never while a server runs`
+
+/** Runs one command and answers the process's exit code. `--json` prints the result as one JSON line. */
+export async function runCommand(args: string[], config: Config, out = console.log, err = console.error): Promise<number> {
+  const [command, ...rest] = args
+  const flags = new Set(rest.filter((a) => a.startsWith('--')))
+  const positional = rest.filter((a) => !a.startsWith('--'))
+  const json = flags.has('--json')
+  const unknown = [...flags].filter((f) => !['--json', '--force', '--no-record'].includes(f))
+  if (command === 'help' || command === '--help' || command === '-h') {
+    out(USAGE)
+    return 0
+  }
+  if (unknown.length > 0 || positional.length > 1 || (command === 'restore' && positional.length !== 1)) {
+    err(USAGE)
+    return 2
+  }
+  const { createBackup } = await import('./platform/backup/backup')
+  const { recordCommandRun } = await import('./platform/backup/runs')
+  try {
+    if (command === 'backup') {
+      const target = positional[0] ?? config.backupDir
+      // The run is recorded in the database for the system screen, unless the server started this command (it records
+      // its own runs).
+      const done = await recordCommandRun(config, !flags.has('--no-record'), () => createBackup(config, target))
+      const m = done.manifest
+      if (json) out(JSON.stringify({ ok: true, file: done.file, bytes: done.bytes, manifest: m }))
+      else
+        out(
+          `Backup written: ${done.file} (${formatBytes(done.bytes)}; ${m.backend}, ${rows(m.counts)} rows in ${Object.keys(m.counts).length} tables, ` +
+            `${m.documents.count} identity documents${m.documents.missing.length ? `, ${m.documents.missing.length} already removed` : ''})`,
+        )
+      return 0
+    }
+    const { restoreBackup, RestoreRefused } = await import('./platform/backup/restore')
+    try {
+      const done = await restoreBackup(config, positional[0]!, { force: flags.has('--force') })
+      const m = done.manifest
+      if (json) out(JSON.stringify({ ok: true, setAside: done.setAside, manifest: m }))
+      else {
+        out(`Restored the backup of ${m.createdAt} (Brokernet ${m.version}, ${m.backend}): ${rows(m.counts)} rows and ${m.documents.count} identity documents, checked.`)
+        if (done.setAside) out(`What was there before is in ${done.setAside}`)
+        out('Start Brokernet as usual: it applies any newer migrations at start.')
+      }
+      return 0
+    } catch (e) {
+      if (e instanceof RestoreRefused) {
+        fail(`Restore refused: ${e.message}`, e.message)
+        return 1
+      }
+      throw e
+    }
+  } catch (e) {
+    fail(`${command === 'backup' ? 'Backup' : 'Restore'} failed: ${(e as Error).message}`, (e as Error).message)
+    return 1
+  }
+
+  function fail(message: string, reason: string) {
+    if (json) out(JSON.stringify({ ok: false, error: reason }))
+    err(message)
+  }
+}
+
+const rows = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0)
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`
+  if (n < 1024 ** 2) return `${(n / 1024).toFixed(1)} KiB`
+  if (n < 1024 ** 3) return `${(n / 1024 ** 2).toFixed(1)} MiB`
+  return `${(n / 1024 ** 3).toFixed(2)} GiB`
+}
