@@ -88,6 +88,8 @@ export class Metrics {
   private readonly statementSeconds = new Distribution(STATEMENT_BUCKETS)
   private readonly sources: (() => MetricJson[])[] = []
   private readonly gauges = new Map<string, ScrapeGauge>()
+  /** The other server processes' numbers, once this one listens beside them (src/modules/metrics/siblings.ts). */
+  private siblings: (() => Promise<MetricJson[][]>) | null = null
 
   /** One answered request, by route template (never a raw path: ids would make a series each). */
   observeRequest(method: string, route: string, status: number, seconds: number): void {
@@ -113,6 +115,17 @@ export class Metrics {
     this.gauges.set(gauge.name, gauge)
   }
 
+  /** Where the numbers of the other server processes come from: each answers with its `snapshot()`. */
+  shareWith(siblings: () => Promise<MetricJson[][]>): void {
+    this.siblings = siblings
+  }
+
+  /** This process's numbers and those of every sibling that answered in time: one list per process, this one first. */
+  async everyProcess(): Promise<MetricJson[][]> {
+    const [own, others] = await Promise.all([this.snapshot(), this.siblings?.() ?? []])
+    return [own, ...others]
+  }
+
   /** This process's numbers (what a sibling answering a scrape asks for): the app's, then the process's own. */
   async snapshot(): Promise<MetricJson[]> {
     const own: MetricJson[] = [
@@ -135,23 +148,23 @@ export class Metrics {
   }
 
   /**
-   * The Prometheus text of a scrape: this process's numbers merged with its siblings' (each metric by its aggregator:
-   * counts and histograms add up), and the scrape-time gauges read once here.
+   * The Prometheus text of a scrape: every process's numbers merged (each metric by its aggregator: counts and
+   * histograms add up), and the scrape-time gauges read once, here.
    */
-  async render(siblings: MetricJson[][]): Promise<string> {
-    const { AggregatorRegistry } = await import('prom-client')
-    const shared: MetricJson[] = [
-      {
-        name: 'brokernet_metrics_processes',
-        help: 'Server processes whose numbers this scrape holds (WORKERS; fewer when one did not answer in time).',
-        type: 'gauge',
-        aggregator: 'first',
-        values: [{ value: 1 + siblings.length, labels: {} }],
-      },
-      ...(await Promise.all([...this.gauges.values()].map(readGauge))),
-    ]
-    const registry = AggregatorRegistry.aggregate([[...(await this.snapshot()), ...shared], ...siblings] as never)
-    return registry.metrics()
+  async render(): Promise<string> {
+    const [{ AggregatorRegistry }, [own, ...others], gauges] = await Promise.all([
+      import('prom-client'),
+      this.everyProcess(),
+      Promise.all([...this.gauges.values()].map(readGauge)),
+    ])
+    const processes: MetricJson = {
+      name: 'brokernet_metrics_processes',
+      help: 'Server processes whose numbers this scrape holds (WORKERS; fewer when one did not answer in time).',
+      type: 'gauge',
+      aggregator: 'first',
+      values: [{ value: 1 + others.length, labels: {} }],
+    }
+    return AggregatorRegistry.aggregate([[...own!, processes, ...gauges], ...others] as never).metrics()
   }
 
   static readonly contentType = 'text/plain; version=0.0.4; charset=utf-8'

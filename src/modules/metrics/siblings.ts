@@ -15,23 +15,21 @@ export const METRICS_DIR_ENV = 'BROKERNET_METRICS_DIR'
 /** A sibling that has not answered by then is left out of this scrape (`brokernet_metrics_processes` shows it). */
 const SIBLING_TIMEOUT_MS = 2000
 
-export type Siblings = { gather: () => Promise<MetricJson[][]> }
-
 /**
  * Called once the server listens. The primary of several processes makes the folder (mode 0700: only this user reaches
  * the sockets) before it starts its workers; each process then serves its numbers there until it exits. One process
- * alone, or a worker started without a primary's folder, has no siblings.
+ * alone, or a worker started without a primary's folder, has no siblings. `metrics.everyProcess()` then asks them.
  */
-export function shareMetrics(metrics: Metrics, workers: number): Siblings | null {
+export function shareMetrics(metrics: Metrics, workers: number): void {
   let dir = process.env[METRICS_DIR_ENV]
   if (!isWorker()) {
-    if (workers <= 1) return null
+    if (workers <= 1) return
     const made = mkdtempSync(join(tmpdir(), 'brokernet-metrics-'))
     process.once('exit', () => rmSync(made, { recursive: true, force: true }))
     shareWithWorkers(METRICS_DIR_ENV, made)
     dir = made
   }
-  if (!dir) return null
+  if (!dir) return
 
   const own = join(dir, `${process.pid}.sock`)
   rmSync(own, { force: true }) // a dead process's, whose pid this one got
@@ -41,16 +39,14 @@ export function shareMetrics(metrics: Metrics, workers: number): Siblings | null
   })
   process.once('exit', () => rmSync(own, { force: true }))
 
-  return {
-    gather: async () => {
-      const others = readdirSync(dir)
-        .filter((name) => name.endsWith('.sock'))
-        .map((name) => join(dir, name))
-        .filter((path) => path !== own)
-      const answers = await Promise.all(others.map(ask))
-      return answers.filter((a): a is MetricJson[] => a !== null)
-    },
-  }
+  metrics.shareWith(async () => {
+    const others = readdirSync(dir)
+      .filter((name) => name.endsWith('.sock'))
+      .map((name) => join(dir, name))
+      .filter((path) => path !== own)
+    const answers = await Promise.all(others.map(ask))
+    return answers.filter((a): a is MetricJson[] => a !== null)
+  })
 }
 
 async function ask(socket: string): Promise<MetricJson[] | null> {
