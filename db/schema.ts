@@ -487,8 +487,9 @@ export const appSecrets = sqliteTable('app_secrets', {
 
 /**
  * Backups written by the schedule, the system screen's Backup now and the `brokernet backup` command
- * (src/platform/backup/runs.ts): what the system screen and `/metrics` show. A RUNNING row whose process died stays
- * RUNNING; readers treat one older than a day as INTERRUPTED, and a restore marks the ones its copy caught running so.
+ * (src/platform/backup/runs.ts): what the system screen and `/metrics` show. A RUNNING row whose process died is
+ * marked INTERRUPTED by the next server start (SQLite), read as such after an hour, and a restore marks the ones its
+ * copy caught running so.
  */
 export const backupRuns = sqliteTable(
   'backup_runs',

@@ -22,6 +22,7 @@ export const loaders: Record<IslandName, Loader> = {
   ExpiringBadge: () => import('./shell/ExpiringBadge'),
   PendingBadge: () => import('./shell/PendingBadge'),
   Toaster: () => import('./shared/Toaster'),
+  SystemScreen: () => import('./system/SystemScreen'),
   ApprovalsBoard: () => import('./users/ApprovalsBoard'),
   UserManager: () => import('./users/UserManager'),
 }

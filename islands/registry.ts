@@ -15,8 +15,9 @@ import ExpiringBadge from './shell/ExpiringBadge'
 import MatchesBadge from './shell/MatchesBadge'
 import PendingBadge from './shell/PendingBadge'
 import Toaster from './shared/Toaster'
+import SystemScreen from './system/SystemScreen'
 import ApprovalsBoard from './users/ApprovalsBoard'
 import UserManager from './users/UserManager'
 
-export const islands = { AnalyticsBoard, LoginForm, RegisterForm, ForgotPasswordForm, ResetPasswordForm, GeoTree, Toaster, UserManager, ApprovalsBoard, PendingBadge, MatchesBadge, ExpiringBadge, BrokerListings, MyListings, AdminListings, AuditLog, MatchInbox, PasteFromWhatsApp }
+export const islands = { AnalyticsBoard, LoginForm, RegisterForm, ForgotPasswordForm, ResetPasswordForm, GeoTree, Toaster, UserManager, ApprovalsBoard, PendingBadge, MatchesBadge, ExpiringBadge, BrokerListings, MyListings, AdminListings, AuditLog, MatchInbox, PasteFromWhatsApp, SystemScreen }
 export type IslandName = keyof typeof islands

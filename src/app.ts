@@ -26,6 +26,8 @@ import { renewPages } from './modules/listings/renew'
 import { matchesApi } from './modules/matches'
 import { matchesPages } from './modules/matches/pages'
 import { savedSearchesApi } from './modules/saved-searches'
+import { systemApi } from './modules/system'
+import { systemPages } from './modules/system/pages'
 import { usersApi } from './modules/users'
 import { usersPages } from './modules/users/pages'
 
@@ -57,6 +59,8 @@ export function createApp(ctx: AppContext) {
     .use(analyticsApi(ctx))
     .use(auditApi(ctx))
     .use(insightsPages(ctx))
+    .use(systemApi(ctx))
+    .use(systemPages(ctx))
     .use(usersPages(ctx))
     .use(publicPages)
     .use(authPages(ctx))

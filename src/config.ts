@@ -165,3 +165,10 @@ function parseUrl(name: string, raw: string, protocols: string[]): string {
     throw new ConfigError(`${name} must start with ${protocols.map((p) => p + '//').join(' or ')}, not "${url.protocol}//"`)
   return raw
 }
+
+/** A database URL as a log or a screen may show it: without its password. */
+export function redactedUrl(url: string): string {
+  const u = new URL(url)
+  if (u.password) u.password = '***'
+  return u.toString()
+}

@@ -3,12 +3,13 @@
 import { openDataSource, type DataSource } from '../db/open'
 import { createApp } from './app'
 import { bootstrap, DEMO_PASSWORD } from './bootstrap'
-import { ConfigError, loadConfig } from './config'
+import { ConfigError, loadConfig, redactedUrl } from './config'
 import { createContext } from './platform/http/context'
 import { TRANSPORT_BODY_LIMIT } from './platform/http/body-limit'
 import { startCheckpointer } from '../db/checkpointer'
 import { assertPortFree, exitWithParent, isWorker, selfCommand, startWorkers } from './processes'
 import { Backups, childProcessRunner } from './platform/backup/service'
+import { markAbandonedRuns } from './platform/backup/runs'
 import { startMatchDigests } from './modules/matches/digest'
 import { startExpiryReminders } from './modules/listings/reminders'
 import { startSavedSearchDigests } from './modules/saved-searches/digest'
@@ -69,7 +70,9 @@ const stopSavedSearchMail = worker ? null : startSavedSearchDigests(ctx)
 // Matches are announced by the process that took the write, right after answering it; the primary also sweeps what a
 // stopped process left queued.
 if (!worker) ctx.announcer.sweep(2000)
-// BACKUP_EVERY's schedule, from the primary (instances sharing PostgreSQL claim each period in the database).
+// BACKUP_EVERY's schedule, from the primary (instances sharing PostgreSQL claim each period in the database). On SQLite a
+// run the previous server left RUNNING cannot finish any more: it is marked so first.
+if (!worker && source.sqlite) await markAbandonedRuns(ctx.db)
 if (!worker) ctx.backups.schedule()
 // Listings expire at their end in whichever process is awake first (each looks at the database now and every minute).
 ctx.expiry.start()
@@ -99,7 +102,7 @@ const workers = !worker && config.workers > 1 ? startWorkers(config.workers - 1,
 if (report) {
   const url = `http://localhost:${server.port}`
   // One write for the whole banner: whoever reads the log (people, the start-up tests) sees it whole or not at all.
-  const banner = [`Brokernet is running at ${url}`, `Database: ${config.databaseUrl ? `PostgreSQL, ${redacted(config.databaseUrl)}` : config.databasePath}`]
+  const banner = [`Brokernet is running at ${url}`, `Database: ${config.databaseUrl ? `PostgreSQL, ${redactedUrl(config.databaseUrl)}` : config.databasePath}`]
   if (report.admin.created && report.admin.generatedPassword)
     banner.push(`Master admin created: ${report.admin.email} / ${report.admin.generatedPassword}  (shown once: keep it safe)`)
   else if (report.admin.created) banner.push(`Master admin created: ${report.admin.email} (password from ADMIN_PASSWORD)`)
@@ -160,10 +163,3 @@ process.on('uncaughtException', (e) => {
 process.on('SIGTERM', () => void shutdown('SIGTERM'))
 process.on('SIGINT', () => void shutdown('SIGINT'))
 if (worker) exitWithParent(() => void shutdown('primary gone'))
-
-/** A database URL as the log may show it: without its password. */
-function redacted(url: string): string {
-  const u = new URL(url)
-  if (u.password) u.password = '***'
-  return u.toString()
-}

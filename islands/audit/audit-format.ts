@@ -43,6 +43,7 @@ const ACTION_LABELS: Record<string, string> = {
   'city.delete': 'City deleted',
   'city.match_tolerance': 'Match tolerance set',
   'city.listing_expiry': 'Listing expiry set',
+  'backup.create': 'Backup started',
 }
 
 /** 'listing.update' → 'Listing updated'; an action not known here shows as its raw name. */

@@ -114,3 +114,6 @@ export const NoContent = (description: string) => t.Void({ description })
 
 /** The body of every error answer but validation's: `{"detail": "..."}`. */
 export const ErrorDetail = t.Object({ detail: t.String() })
+
+/** A value or null (JSON null, never absent). */
+export const Nullable = <T extends Parameters<typeof t.Union>[0][number]>(s: T) => t.Union([s, t.Null()])

@@ -106,7 +106,7 @@ const PAGES: [Role, string[]][] = [
   ['anonymous', PUBLIC],
   ['broker', ['/dashboard', '/dashboard/listings', CHANGED_SINCE, '/dashboard/my-listings', '/dashboard/paste']],
   ['moduleAdmin', ADMIN],
-  ['masterAdmin', [...ADMIN, '/dashboard/admins', '/dashboard/geographic']],
+  ['masterAdmin', [...ADMIN, '/dashboard/admins', '/dashboard/geographic', '/dashboard/system']],
 ]
 
 for (const size of Object.keys(SIZES) as Size[]) {

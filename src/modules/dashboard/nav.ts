@@ -20,6 +20,8 @@ export const NAV_ITEMS: NavItem[] = [
   { label: 'Geographic', href: '/dashboard/geographic', permission: 'manage:geography:any' },
   { label: 'Analytics', href: '/dashboard/analytics', permission: 'read:analytics:city' },
   { label: 'Audit Logs', href: '/dashboard/audit', permission: 'read:audit:city' },
+  // Issue 19: the installation's health and backups, for the master admin.
+  { label: 'System', href: '/dashboard/system', permission: 'read:system:any' },
 ]
 
 /** May this role see the item (and open its page)? */

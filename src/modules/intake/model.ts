@@ -1,4 +1,5 @@
 import { t } from 'elysia'
+import { Nullable } from '../../shared/schema'
 import { LOCATION_ZONES } from '../../shared/constants'
 
 // Issue 18: WhatsApp in and out. The parse route's body and answer, and the share route's answer.
@@ -6,7 +7,6 @@ import { LOCATION_ZONES } from '../../shared/constants'
 /** The longest paste the parse route takes. */
 export const PASTE_MAX = 20_000
 
-const Nullable = <T extends Parameters<typeof t.Union>[0][number]>(s: T) => t.Union([s, t.Null()])
 const zone = t.Union(LOCATION_ZONES.map((z) => t.Literal(z)))
 
 export const ParseBody = t.Object({

@@ -1,10 +1,9 @@
 import { t } from 'elysia'
 import { LIMITS, LISTING_STATUSES, LOCATION_ZONES } from '../../shared/constants'
-import { pageNumber, text } from '../../shared/schema'
+import { pageNumber, text, Nullable } from '../../shared/schema'
 
 // SPEC section 3 "Listing", "Listing page response", "Listing filters"; section 5 "Broker listing form", "Admin create form".
 
-const Nullable = <T extends Parameters<typeof t.Union>[0][number]>(s: T) => t.Union([s, t.Null()])
 
 export const POST_TYPE_MESSAGE = 'Please select a post type'
 export const SALE_OR_RENT_MESSAGE = 'Please select sale or rent'

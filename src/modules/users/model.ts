@@ -1,7 +1,7 @@
 import { t } from 'elysia'
 import { LIMITS, PAGE_SIZES } from '../../shared/constants'
 import { EMAIL_PATTERN } from '../../shared/patterns'
-import { id, pageNumber, text } from '../../shared/schema'
+import { id, pageNumber, text, Nullable } from '../../shared/schema'
 
 /** Why an account was deactivated or a registration rejected: free text, line breaks allowed. */
 const reason = text({ max: 500, multiline: true, messages: { maxLength: 'The reason must be at most 500 characters' } })
@@ -9,7 +9,6 @@ const reason = text({ max: 500, multiline: true, messages: { maxLength: 'The rea
 // SPEC section 3 "User", "User list response", "Pending approvals response"; section 5 "Add Broker / Add Module Admin form".
 
 const Role = t.Union([t.Literal('MASTER_ADMIN'), t.Literal('MODULE_ADMIN'), t.Literal('BROKER')])
-const Nullable = <T extends Parameters<typeof t.Union>[0][number]>(s: T) => t.Union([s, t.Null()])
 
 export const User = t.Object({
   id: t.Integer(),

@@ -15,8 +15,11 @@ export type BackupRun = {
   userId: number | null
 }
 
-/** A run still RUNNING after this long died with its process (a backup of even a large database takes minutes). */
-const INTERRUPTED_AFTER_MS = 24 * 3600_000
+/**
+ * A run still RUNNING after this long died with its process (a backup of even a large database takes minutes): it no
+ * longer holds Backup now back, and reads as INTERRUPTED.
+ */
+const INTERRUPTED_AFTER_MS = 3600_000
 
 const COLUMNS = 'id, trigger, status, started_at as "startedAt", finished_at as "finishedAt", file, bytes, error, user_id as "userId"'
 
@@ -55,6 +58,18 @@ export async function finishRun(db: Queryable, id: number, outcome: { file: stri
   if ('error' in outcome)
     await db.run("update backup_runs set status = 'FAILED', finished_at = ?, error = ? where id = ?", [now, outcome.error.slice(0, 2000), id])
   else await db.run("update backup_runs set status = 'OK', finished_at = ?, file = ?, bytes = ? where id = ?", [now, outcome.file, outcome.bytes, id])
+}
+
+/**
+ * At the start of a server on SQLite (one machine, one primary): the runs a previous server was writing when it
+ * stopped (killed, or its machine lost) can no longer finish. Runs of `brokernet backup` by hand are left alone.
+ */
+export async function markAbandonedRuns(db: Queryable, now = Date.now()): Promise<number> {
+  const { changes } = await db.run(
+    "update backup_runs set status = 'INTERRUPTED', finished_at = ?, error = 'the server stopped before this backup finished' where status = 'RUNNING' and trigger in ('SCHEDULE', 'MANUAL')",
+    [now],
+  )
+  return changes
 }
 
 /** A restored database shows the runs that were under way when its backup was taken as interrupted. */

@@ -4,7 +4,7 @@ import type { Queryable } from '../../../db/sql'
 import type { Config } from '../../config'
 import type { Logger } from '../http/request-log'
 import { BACKUP_FILE, backupFileName, createBackup, type BackupResult } from './backup'
-import { finishRun, recentRuns, startRun, type BackupRun, type BackupTrigger } from './runs'
+import { finishRun, lastGoodRun, recentRuns, startRun, type BackupRun, type BackupTrigger } from './runs'
 
 /** Writes one backup archive at `file`: in this process, or in a child process of the binary (src/server.ts). */
 export type BackupRunner = (file: string) => Promise<Pick<BackupResult, 'file' | 'bytes'>>
@@ -113,9 +113,14 @@ export class Backups {
     this.schedule()
   }
 
-  /** The newest runs for the system screen and `/metrics`. */
+  /** The newest runs for the system screen. */
   recent(limit = 10): Promise<BackupRun[]> {
     return recentRuns(this.db, limit)
+  }
+
+  /** The newest backup written, for the system screen and `/metrics`' backup age. */
+  lastGood(): Promise<BackupRun | null> {
+    return lastGoodRun(this.db)
   }
 
   /** Stops the schedule and waits for a run in flight (so a shutdown does not leave a half-written archive). */

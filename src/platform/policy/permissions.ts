@@ -5,7 +5,7 @@ import type { Role } from '../../shared/constants'
  * user's own city; `own` only the user's own rows. Routes name the permission they need; services narrow by access.
  */
 export type Access = 'any' | 'city' | 'own'
-export type Permission = `${'read' | 'manage'}:${'geography' | 'user' | 'module-admin' | 'listing' | 'matching' | 'saved-search' | 'analytics' | 'audit'}:${Access}`
+export type Permission = `${'read' | 'manage'}:${'geography' | 'user' | 'module-admin' | 'listing' | 'matching' | 'saved-search' | 'analytics' | 'audit' | 'system'}:${Access}`
 
 export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
   MASTER_ADMIN: [
@@ -22,6 +22,9 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     'manage:saved-search:own',
     'read:analytics:any',
     'read:audit:any',
+    // The installation itself: the system screen and Backup now (issue 19).
+    'read:system:any',
+    'manage:system:any',
   ],
   MODULE_ADMIN: [
     'read:geography:any',

@@ -1,0 +1,20 @@
+import { Elysia } from 'elysia'
+import type { AppContext } from '../../platform/http/context'
+import { dashboardPage } from '../dashboard'
+import { guardOf } from '../dashboard/nav'
+
+const hidden = { detail: { hide: true } }
+const view = () => import('./page')
+
+/** The system screen (issue 19): the master admin's view of the installation, first view complete from the server. */
+export const systemPages = (ctx: AppContext) =>
+  new Elysia({ name: 'system-pages' }).get(
+    '/dashboard/system',
+    dashboardPage(ctx, 'System', async (user) => (await view()).systemView(ctx, user), {
+      ...guardOf('/dashboard/system'),
+      current: '/dashboard/system',
+      section: 'System',
+      denied: "You don't have permission to access this page.",
+    }),
+    hidden,
+  )
