@@ -73,7 +73,7 @@ export class SqliteDb implements Db {
     return timed(this.timer, 'write', () => this.transact((tx) => tx.run<T>(sql, params)))
   }
 
-  tx<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
+  async tx<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
     return timed(this.timer, 'transaction', () => this.transact(work))
   }
 
