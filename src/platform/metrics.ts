@@ -230,9 +230,14 @@ export function startProcessMetrics() {
     // The metric left out sets the heap used and external memory gauges kept: its reading is called on its own.
     const heap = registry.getSingleMetric('nodejs_heap_size_total_bytes') as { collect?: () => unknown } | undefined
     for (const name of BROKEN_UNDER_BUN) registry.removeSingleMetric(name)
-    // prom-client omits it when aggregating; the earliest start of the processes is the instance's.
-    const start = registry.getSingleMetric('process_start_time_seconds')
-    if (start) (start as unknown as { aggregator: Aggregator }).aggregator = 'min'
+    // How several processes' values combine, where prom-client's choice does not fit: it omits the start time (the
+    // earliest start is the instance's) and would add up the file descriptor limit (each process has the same one).
+    const combine = (name: string, aggregator: Aggregator) => {
+      const metric = registry.getSingleMetric(name) as unknown as { aggregator: Aggregator } | undefined
+      if (metric) metric.aggregator = aggregator
+    }
+    combine('process_start_time_seconds', 'min')
+    combine('process_max_fds', 'first')
     return { registry, beforeRead: () => heap?.collect?.call(heap) }
   })
   return processRegistry

@@ -12,7 +12,13 @@ import { shareMetrics } from './siblings'
 export const metricsRoutes = (ctx: AppContext) =>
   new Elysia({ name: 'metrics' })
     .onStart(() => {
-      shareMetrics(ctx.metrics, ctx.config.workers)
+      try {
+        shareMetrics(ctx.metrics, ctx.config.workers)
+      } catch (e) {
+        // A folder or socket that cannot be made (a full temporary folder, a path too long for a socket) costs the
+        // merged totals, never the server: each scrape then holds the answering process's numbers alone.
+        console.error('[metrics] cannot share numbers with the other processes:', (e as Error).message)
+      }
       // prom-client is loaded once the start is over (docs/decisions/004-lazy-start.md), not at the first scrape.
       setTimeout(() => void startProcessMetrics(), 1000).unref()
     })
