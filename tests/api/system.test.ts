@@ -6,7 +6,8 @@ import { auditTrail, seedPlace } from '../support/fixtures'
 
 // The system screen's API (issue 19): the master admin's view of the installation, and Backup now. In process the
 // backup runs in the test's process; against the binary, in a child process of it.
-const h = await createTestApp()
+const METRICS_TOKEN = 'system-test-metrics-token'
+const h = await createTestApp({ METRICS_TOKEN })
 afterAll(() => h.close())
 let master: SignedIn
 let moduleAdmin: SignedIn
@@ -19,6 +20,14 @@ beforeAll(async () => {
   broker = await signIn(h.ctx.db, 'BROKER', { cityId: place.cities[0]!.id })
 })
 
+/** One unlabelled sample of /metrics, or undefined when the metric has none. */
+async function metric(app: typeof h, name: string): Promise<number | undefined> {
+  const res = await app.request('/metrics', { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
+  expect(res.status).toBe(200)
+  const line = (await res.text()).split('\n').find((l) => l.startsWith(`${name} `))
+  return line === undefined ? undefined : Number(line.split(' ')[1])
+}
+
 const status = async (as: SignedIn = master) => {
   const res = await h.request('/api/system', { headers: as.bearer })
   expect(res.status).toBe(200)
@@ -27,6 +36,7 @@ const status = async (as: SignedIn = master) => {
 
 describe('GET /api/system', () => {
   test('tells the master admin the version, the database, the backups, the outbox and the caches', async () => {
+    expect(await metric(h, 'brokernet_backup_age_seconds')).toBeUndefined() // no backup yet
     const s = await status()
     expect(s.version).toMatch(/^\d+\.\d+\.\d+/)
     expect(s.uptime_s).toBeGreaterThanOrEqual(0)
@@ -92,6 +102,11 @@ describe('Backup now', () => {
     expect(listing[0]).toBe('manifest.json')
     expect(listing[1]).toBe(ON_POSTGRES ? 'database/postgres.dump' : 'database/brokernet.db')
     expect(await auditTrail(h.ctx.db, { action: 'backup.create', entityId: id })).toHaveLength(1)
+    // /metrics tells a monitor the same: a backup seconds old, and no failure.
+    const age = await metric(h, 'brokernet_backup_age_seconds')
+    expect(age).toBeGreaterThanOrEqual(0)
+    expect(age).toBeLessThan(60)
+    expect(await metric(h, 'brokernet_backup_last_failed')).toBe(0)
   }, 90_000)
 
   test('while another backup runs it answers 409, and starts again once that one is over', async () => {
@@ -116,7 +131,7 @@ describe('Backup now', () => {
   }, 90_000)
 
   test('a backup that cannot be written is recorded as failed with its reason, and the app goes on', async () => {
-    const blocked = await createTestApp({ BACKUP_DIR: '/proc/brokernet-cannot-write-here' })
+    const blocked = await createTestApp({ BACKUP_DIR: '/proc/brokernet-cannot-write-here', METRICS_TOKEN })
     try {
       const admin = await signIn(blocked.ctx.db, 'MASTER_ADMIN', { cityId: null })
       const res = await blocked.request('/api/system/backups', { method: 'POST', headers: admin.browser })
@@ -129,6 +144,8 @@ describe('Backup now', () => {
       expect(run.status).toBe('FAILED')
       expect(run.error).toBeTruthy()
       expect((await blocked.request('/api/health')).status).toBe(200)
+      expect(await metric(blocked, 'brokernet_backup_last_failed')).toBe(1)
+      expect(await metric(blocked, 'brokernet_backup_age_seconds')).toBeUndefined()
     } finally {
       await blocked.close()
     }

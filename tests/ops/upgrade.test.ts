@@ -113,12 +113,10 @@ const POSTGRES: Backend = {
       .map((t) => pgTableConfig(t))
       .map((c) => ({ table: c.name, columns: c.columns.map((col) => col.name) })),
   rebuilt: [],
-  // Opt-in (BROKERNET_UPGRADE_POSTGRES=1) until a known bug is fixed, so the suite stays green meanwhile: this test
-  // found that db/pg/migrations/0010_expiry.sql cannot upgrade a database holding any listing. Its
-  // `(CASE ... THEN 30 ELSE 90 END) * 86400000` is integer (int4) arithmetic, and 30 days in ms already overflows it:
-  // 'integer out of range', so the current binary refuses to start on such a database. Casting to bigint
-  // (`* 86400000::bigint`) fixes it (checked: this suite then passes whole); the gate goes with the fix.
-  available: () => (postgresBin() !== null || !!process.env.PG_TEST_URL) && process.env.BROKERNET_UPGRADE_POSTGRES === '1',
+  // This suite found that db/pg/migrations/0010_expiry.sql could not upgrade a database holding any listing: its
+  // `(CASE ... THEN 30 ELSE 90 END) * 86400000` was int4 arithmetic, and 30 days in ms overflows it ('integer out of
+  // range'). It multiplies in bigint now (`* 86400000::bigint`).
+  available: () => postgresBin() !== null || !!process.env.PG_TEST_URL,
   async setUp() {
     const cluster: Cluster = await startCluster()
     const url = await cluster.createDatabase(`brokernet_upgrade_${process.pid}`)

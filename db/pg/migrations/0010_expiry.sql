@@ -38,5 +38,5 @@ CREATE INDEX "listings_expiry_idx" ON "listings" USING btree ("expires_at") WHER
 -- Listings posted before expiry existed stay for the default from the upgrade, as if renewed then (db/migrations/0029).
 -- Without the change feed's notifications meanwhile: one per listing, for processes that are not serving yet.
 ALTER TABLE "listings" DISABLE TRIGGER "brokernet_feed_listing";--> statement-breakpoint
-UPDATE "listings" SET "expires_at" = (extract(epoch from clock_timestamp()) * 1000)::bigint + (CASE "sale_or_rent" WHEN 'RENT' THEN 30 ELSE 90 END) * 86400000;--> statement-breakpoint
+UPDATE "listings" SET "expires_at" = (extract(epoch from clock_timestamp()) * 1000)::bigint + (CASE "sale_or_rent" WHEN 'RENT' THEN 30 ELSE 90 END) * 86400000::bigint;--> statement-breakpoint
 ALTER TABLE "listings" ENABLE TRIGGER "brokernet_feed_listing";

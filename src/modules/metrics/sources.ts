@@ -52,6 +52,24 @@ export function watchApp(ctx: AppContext): void {
     help: 'Mails given up after their last attempt (status FAILED in the outbox).',
     collect: async () => (await outbox()).failed,
   })
+  // Backups (src/platform/backup): how old the newest written one is, and whether the latest run failed. An alert on
+  // either (older than twice BACKUP_EVERY; a failure) is the one a self-hoster most needs.
+  metrics.registerGauge({
+    name: 'brokernet_backup_age_seconds',
+    help: 'Seconds since the newest backup that was written finished; no sample until one has been.',
+    collect: async () => {
+      const last = await ctx.backups.lastGood()
+      return last?.finishedAt ? Math.max(0, (Date.now() - last.finishedAt) / 1000) : null
+    },
+  })
+  metrics.registerGauge({
+    name: 'brokernet_backup_last_failed',
+    help: '1 when the latest backup run that finished failed, else 0 (no sample before any run).',
+    collect: async () => {
+      const last = (await ctx.backups.recent(10)).find((r) => r.status !== 'RUNNING')
+      return last ? (last.status === 'OK' ? 0 : 1) : null
+    },
+  })
   metrics.registerGauge({
     name: 'brokernet_mail_outbox_oldest_pending_age_seconds',
     help: 'Age of the oldest mail still waiting in the outbox; 0 when none waits.',
