@@ -310,28 +310,37 @@ describe('content', () => {
 })
 
 describe('several processes (WORKERS=2)', () => {
-  test('a scrape on either process holds both processes’ counts; a killed sibling is left out until it is back', async () => {
+  /** A primary and one worker (the binary under BROKERNET_BINARY), once both serve their numbers: their socket folder. */
+  async function startTwo() {
     const databaseUrl = ON_POSTGRES ? await (await sharedCluster()).createDatabase() : undefined
     const server = await startServer({
       ...(BINARY ? { command: [BINARY] } : {}),
       env: { WORKERS: '2', LOG_LEVEL: 'silent', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) },
     })
+    const pid = server.proc.pid
+    // The primary's folder of sockets: the one holding its own.
+    const folder = () =>
+      readdirSync(tmpdir())
+        .filter((d) => d.startsWith('brokernet-metrics-'))
+        .map((d) => join(tmpdir(), d))
+        .find((d) => existsSync(join(d, `${pid}.sock`)))
+    let dir: string | undefined
+    const deadline = Date.now() + 10_000
+    while (!(dir = folder()) || readdirSync(dir).length < 2) {
+      if (Date.now() > deadline) {
+        server.proc.kill('SIGKILL')
+        throw new Error('the two processes did not both open their metrics sockets')
+      }
+      await Bun.sleep(25)
+    }
+    return { server, pid, dir }
+  }
+
+  test('a scrape on either process holds both processes’ counts; a killed sibling is left out until it is back', async () => {
+    const { server, pid, dir } = await startTwo()
     try {
       const app = { request: (path: string, init?: RequestInit) => fetch(server.url.replace('localhost', '127.0.0.1') + path, init) }
-      const pid = server.proc.pid
-      // The primary's folder of sockets: the one holding its own.
-      const folder = () =>
-        readdirSync(tmpdir())
-          .filter((d) => d.startsWith('brokernet-metrics-'))
-          .map((d) => join(tmpdir(), d))
-          .find((d) => existsSync(join(d, `${pid}.sock`)))
-      let dir: string | undefined
-      const deadline = Date.now() + 10_000
-      while (!(dir = folder()) || readdirSync(dir).length < 2) {
-        if (Date.now() > deadline) throw new Error('the two processes did not both open their metrics sockets')
-        await Bun.sleep(25)
-      }
-      const sockets = readdirSync(dir).map((f) => join(dir!, f))
+      const sockets = readdirSync(dir).map((f) => join(dir, f))
       expect(sockets).toHaveLength(2)
 
       const labels = { method: 'GET', route: '/api/health', status: '200' }
@@ -380,4 +389,16 @@ describe('several processes (WORKERS=2)', () => {
       server.proc.kill('SIGKILL')
     }
   }, 60_000)
+
+  test('a primary killed outright: its worker, ending with it, removes the folder', async () => {
+    const { server, dir } = await startTwo()
+    try {
+      server.proc.kill('SIGKILL')
+      const deadline = Date.now() + 10_000
+      while (existsSync(dir) && Date.now() < deadline) await Bun.sleep(25)
+      expect(existsSync(dir)).toBe(false)
+    } finally {
+      await server.stop() // removes its DATA_DIR
+    }
+  }, 30_000)
 })
