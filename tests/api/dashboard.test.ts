@@ -84,6 +84,8 @@ describe('the shell', () => {
       '/dashboard/geographic',
       '/dashboard/analytics',
       '/dashboard/audit',
+      // Issue 19: the installation's own screen, beyond SPEC's list.
+      '/dashboard/system',
     ])
   })
 
