@@ -2,6 +2,7 @@
 // (also `bun run backup` and `bun run restore`). They read the same environment as the server (DATA_DIR, DATABASE_URL,
 // BACKUP_DIR) and never start it. Exit codes: 0 done, 1 failed or refused, 2 a usage mistake.
 import type { Config } from './config'
+import { formatBytes } from './shared/bytes'
 
 export const COMMANDS = ['backup', 'restore', 'help', '--help', '-h'] as const
 
@@ -73,10 +74,3 @@ export async function runCommand(args: string[], config: Config, out = console.l
 }
 
 const rows = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0)
-
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`
-  if (n < 1024 ** 2) return `${(n / 1024).toFixed(1)} KiB`
-  if (n < 1024 ** 3) return `${(n / 1024 ** 2).toFixed(1)} MiB`
-  return `${(n / 1024 ** 3).toFixed(2)} GiB`
-}

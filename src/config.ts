@@ -128,6 +128,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 
 const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const
 
+/** A duration as BACKUP_EVERY writes it, in its largest whole unit: 21600000 → `6h`. */
+export const durationText = (ms: number) =>
+  ms % UNIT_MS.d === 0 ? `${ms / UNIT_MS.d}d` : ms % UNIT_MS.h === 0 ? `${ms / UNIT_MS.h}h` : ms % UNIT_MS.m === 0 ? `${ms / UNIT_MS.m}m` : `${ms / UNIT_MS.s}s`
+
 /** `90s`, `30m`, `6h`, `1d`: at least ten seconds, at most a year. */
 function parseEvery(raw: string | undefined): number | null {
   const text = raw?.trim().toLowerCase() ?? ''

@@ -3,7 +3,7 @@
 import { openDataSource, type DataSource } from '../db/open'
 import { createApp } from './app'
 import { bootstrap, DEMO_PASSWORD } from './bootstrap'
-import { ConfigError, loadConfig, redactedUrl } from './config'
+import { ConfigError, durationText, loadConfig, redactedUrl } from './config'
 import { createContext } from './platform/http/context'
 import { TRANSPORT_BODY_LIMIT } from './platform/http/body-limit'
 import { startCheckpointer } from '../db/checkpointer'
@@ -118,7 +118,7 @@ if (report) {
   banner.push(`Processes: ${config.workers} (WORKERS)`)
   banner.push(
     config.backupEveryMs
-      ? `Backups: every ${process.env.BACKUP_EVERY?.trim()} into ${config.backupDir}, keeping the newest ${config.backupKeep}`
+      ? `Backups: every ${durationText(config.backupEveryMs)} into ${config.backupDir}, keeping the newest ${config.backupKeep}`
       : 'Backups: none scheduled (set BACKUP_EVERY, e.g. 6h; `brokernet backup` writes one now)',
   )
   console.log(banner.join('\n'))

@@ -6,7 +6,7 @@ import { ApiError } from '../shared/api'
 import { LoadError } from '../shared/LoadError'
 import { fetchJson, sendJson } from '../shared/query'
 import { toast } from '../shared/toast'
-import { backupWarning, formatBytes, formatDuration, formatTime, STATUS_BADGE, STATUS_LABEL, TRIGGER_LABEL } from './system-format'
+import { backupWarning, counted, formatDuration, formatSize, formatTime, STATUS_BADGE, STATUS_LABEL, TRIGGER_LABEL } from './system-format'
 
 type Props = { initial: SystemStatus }
 
@@ -45,7 +45,7 @@ export default function SystemScreen({ initial }: Props) {
 
   const s = query.data
   const running = s.backups.runs.find((r) => r.status === 'RUNNING')
-  const warning = backupWarning(s.backups.age_s, s.backups.every)
+  const warning = backupWarning(s.backups.age_s, s.backups.every_s)
   const last = s.backups.last_good
 
   return (
@@ -65,7 +65,7 @@ export default function SystemScreen({ initial }: Props) {
           <Facts
             rows={[
               ['Backend', s.database.backend === 'sqlite' ? 'SQLite' : 'PostgreSQL'],
-              ['Size', formatBytes(s.database.bytes)],
+              ['Size', formatSize(s.database.bytes)],
               ['Where', <span className="break-all font-mono text-xs">{s.database.location}</span>],
             ]}
           />
@@ -75,7 +75,7 @@ export default function SystemScreen({ initial }: Props) {
             rows={[
               ['Open event streams', String(s.event_streams)],
               ['Cache hit ratio', s.cache.hit_ratio === null ? 'no lookups yet' : `${(s.cache.hit_ratio * 100).toFixed(1)} %`],
-              ['Cache lookups', `${s.cache.hits.toLocaleString('en-IN')} hits, ${s.cache.misses.toLocaleString('en-IN')} misses`],
+              ['Cache lookups', `${counted(s.cache.hits, 'hit', 'hits')}, ${counted(s.cache.misses, 'miss', 'misses')}`],
             ]}
           />
         </Card>
@@ -100,7 +100,7 @@ export default function SystemScreen({ initial }: Props) {
           </div>
           <p data-last-backup>
             {last?.finished_at
-              ? `Last backup: ${formatTime(last.finished_at, timeZone)} (${formatDuration(s.backups.age_s ?? 0)} ago), ${formatBytes(last.bytes)}`
+              ? `Last backup: ${formatTime(last.finished_at, timeZone)} (${formatDuration(s.backups.age_s ?? 0)} ago), ${formatSize(last.bytes)}`
               : 'No backup has been written yet.'}
           </p>
           {warning && (
@@ -115,7 +115,7 @@ export default function SystemScreen({ initial }: Props) {
                   <span className={`badge ${STATUS_BADGE[r.status]}`}>{STATUS_LABEL[r.status]}</span>
                   <span>{formatTime(r.started_at, timeZone)}</span>
                   <span className="text-base-content/70">{TRIGGER_LABEL[r.trigger]}</span>
-                  {r.bytes !== null && <span className="text-base-content/70">{formatBytes(r.bytes)}</span>}
+                  {r.bytes !== null && <span className="text-base-content/70">{formatSize(r.bytes)}</span>}
                   {r.file && <span className="w-full break-all font-mono text-xs text-base-content/70">{r.file}</span>}
                   {r.error && <span className="w-full break-words text-error">{r.error}</span>}
                 </li>
@@ -142,7 +142,7 @@ export default function SystemScreen({ initial }: Props) {
                   <div className="flex flex-wrap gap-x-3">
                     <span className="font-medium">{f.subject}</span>
                     <span className="text-base-content/70">
-                      {formatTime(f.created_at, timeZone)}, {f.attempts} attempt{f.attempts === 1 ? '' : 's'}
+                      {formatTime(f.created_at, timeZone)}, {counted(f.attempts, 'attempt', 'attempts')}
                       {f.status === 'FAILED' ? ', given up' : ', will be tried again'}
                     </span>
                   </div>

@@ -303,3 +303,22 @@ export class Mailer {
     await q.run(`update mail_outbox set ${columns.map((c) => `${c} = ?`).join(', ')} where id = ?`, [...Object.values(values), id])
   }
 }
+
+/** The outbox as monitoring sees it: the backlog, how much of it is being retried, what was given up, the oldest wait. */
+export type OutboxState = { pending: number; retrying: number; failed: number; oldestAgeSeconds: number }
+
+/** The outbox's state in one query (the (status, created_at) index): for /metrics and the system screen. */
+export async function outboxState(db: Queryable, now = Date.now()): Promise<OutboxState> {
+  const rows = await db.all<{ status: string; n: number; retrying: number; oldest: number }>(
+    `select status, count(*) as n, sum(case when attempts > 0 then 1 else 0 end) as retrying, min(created_at) as oldest
+     from mail_outbox where status in ('PENDING', 'FAILED') group by status`,
+  )
+  const pending = rows.find((r) => r.status === 'PENDING')
+  const failed = rows.find((r) => r.status === 'FAILED')
+  return {
+    pending: Number(pending?.n ?? 0),
+    retrying: Number(pending?.retrying ?? 0),
+    failed: Number(failed?.n ?? 0),
+    oldestAgeSeconds: pending ? Math.max(0, (now - Number(pending.oldest)) / 1000) : 0,
+  }
+}

@@ -1,6 +1,7 @@
 import type { Db } from '../../../db/sql'
 import type { AppContext } from '../../platform/http/context'
 import type { MetricJson } from '../../platform/metrics'
+import { outboxState, type OutboxState } from '../../platform/mail'
 
 /**
  * What /metrics reads of a running app: the data layer's time, the caches' lookups, the open event streams (numbers of
@@ -77,27 +78,8 @@ export function watchApp(ctx: AppContext): void {
   })
 }
 
-type OutboxState = { pending: number; retrying: number; failed: number; oldestAgeSeconds: number }
-
-/**
- * The outbox's state in one query (the (status, created_at) index), shared by the gauges one scrape reads together:
- * they ask at once, so the first starts the query and the others wait for it.
- */
+/** The gauges one scrape reads together ask at once: the first starts the query, the others wait for its answer. */
 function outboxReader(db: Db): () => Promise<OutboxState> {
   let reading: Promise<OutboxState> | null = null
-  const read = async (): Promise<OutboxState> => {
-    const rows = await db.all<{ status: string; n: number; retrying: number; oldest: number }>(
-      `select status, count(*) as n, sum(case when attempts > 0 then 1 else 0 end) as retrying, min(created_at) as oldest
-       from mail_outbox where status in ('PENDING', 'FAILED') group by status`,
-    )
-    const pending = rows.find((r) => r.status === 'PENDING')
-    const failed = rows.find((r) => r.status === 'FAILED')
-    return {
-      pending: Number(pending?.n ?? 0),
-      retrying: Number(pending?.retrying ?? 0),
-      failed: Number(failed?.n ?? 0),
-      oldestAgeSeconds: pending ? Math.max(0, (Date.now() - Number(pending.oldest)) / 1000) : 0,
-    }
-  }
-  return () => (reading ??= read().finally(() => (reading = null)))
+  return () => (reading ??= outboxState(db).finally(() => (reading = null)))
 }

@@ -35,7 +35,8 @@ export const SystemStatus = t.Object({
   }),
   backups: t.Object({
     dir: t.String(),
-    every: Nullable(t.String({ description: 'BACKUP_EVERY as configured; null: no schedule' })),
+    every: Nullable(t.String({ description: 'BACKUP_EVERY as configured (`6h`); null: no schedule' })),
+    every_s: Nullable(t.Integer({ description: 'The same in seconds' })),
     keep: t.Integer(),
     last_good: Nullable(BackupRun),
     age_s: Nullable(t.Integer({ description: 'Seconds since the last good backup finished' })),

@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs'
-import { redactedUrl } from '../../config'
+import { durationText, redactedUrl } from '../../config'
 import type { AppContext } from '../../platform/http/context'
+import { outboxState } from '../../platform/mail'
 import type { MetricJson } from '../../platform/metrics'
 import type { BackupRun as Run } from '../../platform/backup/runs'
 import { VERSION } from '../../version'
@@ -14,7 +15,7 @@ export async function systemStatus(ctx: AppContext): Promise<SystemStatus> {
   const [runs, bytes, outbox, failures, numbers] = await Promise.all([
     ctx.backups.recent(10),
     databaseBytes(ctx),
-    db.all<{ status: string; n: number }>("select status, count(*) as n from mail_outbox where status in ('PENDING', 'FAILED') group by status"),
+    outboxState(db),
     // Mails whose last attempt failed: given up, or waiting to be tried again.
     db.all<{ id: number; subject: string; attempts: number; error: string | null; status: 'PENDING' | 'FAILED'; created_at: number }>(
       "select id, subject, attempts, last_error as error, status, created_at from mail_outbox where last_error is not null and status in ('PENDING', 'FAILED') order by id desc limit 5",
@@ -22,7 +23,6 @@ export async function systemStatus(ctx: AppContext): Promise<SystemStatus> {
     ctx.metrics.everyProcess(),
   ])
   const lastGood = runs.find((r) => r.status === 'OK') ?? (await ctx.backups.lastGood())
-  const count = (status: string) => Number(outbox.find((r) => r.status === status)?.n ?? 0)
   const lookups = sum(numbers, 'brokernet_cache_lookups_total', (l) => l.result === 'hit')
   const misses = sum(numbers, 'brokernet_cache_lookups_total', (l) => l.result === 'miss')
   return {
@@ -37,15 +37,16 @@ export async function systemStatus(ctx: AppContext): Promise<SystemStatus> {
     },
     backups: {
       dir: config.backupDir,
-      every: config.backupEveryMs === null ? null : everyText(config.backupEveryMs),
+      every: config.backupEveryMs === null ? null : durationText(config.backupEveryMs),
+      every_s: config.backupEveryMs === null ? null : config.backupEveryMs / 1000,
       keep: config.backupKeep,
       last_good: lastGood ? runView(lastGood) : null,
       age_s: lastGood?.finishedAt ? Math.max(0, Math.round((Date.now() - lastGood.finishedAt) / 1000)) : null,
       runs: runs.map(runView),
     },
     outbox: {
-      pending: count('PENDING'),
-      failed: count('FAILED'),
+      pending: outbox.pending,
+      failed: outbox.failed,
       last_failures: failures.map((f) => ({ ...f, id: Number(f.id), attempts: Number(f.attempts), created_at: Number(f.created_at) })),
     },
     // Every stream listens to the matches topic (src/modules/events): its listeners are the open streams.
@@ -86,6 +87,3 @@ async function databaseBytes(ctx: AppContext): Promise<number | null> {
   }
   return size(ctx.config.databasePath) + size(`${ctx.config.databasePath}-wal`)
 }
-
-const everyText = (ms: number) =>
-  ms % 86_400_000 === 0 ? `${ms / 86_400_000}d` : ms % 3_600_000 === 0 ? `${ms / 3_600_000}h` : ms % 60_000 === 0 ? `${ms / 60_000}m` : `${ms / 1000}s`

@@ -1,3 +1,4 @@
+import { Database } from 'bun:sqlite'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { migrationJournal } from '../../../db/migrations'
@@ -7,9 +8,8 @@ import type { DataConfig } from './backup'
 import { DOCUMENTS_PREFIX, MANIFEST_NAME, parseManifest, POSTGRES_ENTRY, SQLITE_ENTRY, type Manifest } from './manifest'
 import { factsOfPostgres, markRestoredRunsPostgres, restorePostgres } from './postgres'
 import { assertNotInUse, factsOfSqlite, integrityOf, RestoreRefused, type DatabaseFacts } from './sqlite'
-import { readTarGz } from './tar'
 import { MARK_RESTORED_RUNS } from './runs'
-import { Database } from 'bun:sqlite'
+import { readTarGz } from './tar'
 
 export { RestoreRefused }
 
