@@ -13,7 +13,8 @@ const MASKED = /(?<![\w+])(?:\+91[\s-]?)?[6-9][\dx*]{2,4}[\s-]?[\dx*]{5,7}(?![\w
 const LANDLINE = /(?<![\d+])(?:\+91[\s-]?|\(?0)\d{2,4}\)?[\s-]?\d{3,4}[\s-]?\d{3,4}(?![\s.-]?\d)/g
 /** Another country's number, written with its code: `+1 212 555 0100`, `+44 20 7946 0958`, `+971 50 123 4567`. */
 const INTERNATIONAL = /(?<![\d+])\+(?!91)\d{1,3}(?:[\s.-]?\(?\d\)?){7,12}(?![\s.-]?\d)/g
-const EMAIL = /[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}/g
+// Starts only where a run of its characters starts: tried at every character of a long run, it was quadratic.
+const EMAIL = /(?<![a-z0-9._%+-])[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}/g
 
 /** Does a text hold a mobile number or an email (the splitter's test for a phone line)? */
 const ANY_CONTACT = new RegExp(`${MOBILE.source}|${EMAIL.source}`, 'i')

@@ -38,7 +38,7 @@ type Fields = ReturnType<typeof read>
 
 const ASKING = /^\W*(?:any|anyone|any\s*one|anybody|koi|kisi|need|looking|req|required|requirement|wanted|want|chahiye|pahije|joie|who\s*has|does\s*anyone|do\s*you\s*have)\b/i
 
-const CHAT = /\b(?:deal\s*(?:done|closed|finali[sz]ed)|closed|sold|gela|rates?|psf|market\s*update|kitna|how\s*much|rented\s*out|thanks|thank\s*you|thx|congrat[a-z]*|still\s*(?:available|avl|avail|on|there)|any\s*update)\b|^\W*(?:is|are|was|has|did|does|kya)\b[^\n]*\?\s*$/i
+const CHAT = /\b(?:deal\s*(?:done|closed|finali[sz]ed)|closed|sold|gela|site\s*visit|visit\s*(?:done|fixed|scheduled)|liked|will\s*update|feedback|rates?|psf|market\s*update|kitna|how\s*much|rented\s*out|thanks|thank\s*you|thx|congrat[a-z]*|still\s*(?:available|avl|avail|on|there)|any\s*update)\b|^\W*(?:is|are|was|has|did|does|kya)\b[^\n]*\?\s*$/i
 
 function read(text: string, localities: LocalityIndex) {
   const msg = new Message(text)
@@ -61,7 +61,8 @@ function parsePiece(piece: Piece, localities: LocalityIndex, contextOf: (text: s
   const either = <K extends keyof Fields>(k: K): Fields[K] => (own[k] ?? shared?.[k] ?? null) as Fields[K]
 
   const intent = { post: own.intent.post ?? shared?.intent.post ?? null, deal: own.intent.deal ?? shared?.intent.deal ?? null }
-  const property = own.property
+  // An item under `SITES REQUIRED` or `Shops on rent:` is of the heading's kind when it names none itself.
+  const property = own.property ?? shared?.property ?? null
   const amounts = own.amounts.length ? own.amounts : (shared?.amounts ?? [])
   const size = own.size
   const listingLike = property !== null || (intent.post !== null && (amounts.some((a) => !a.bare) || size !== null))

@@ -7,17 +7,22 @@ type Cue = { re: RegExp; post?: 'REQ' | 'AVL'; deal?: 'SALE' | 'RENT' }
 const CUES: Cue[] = [
   // "Owner wants to sell": the owner's want is an offer. Before the REQ words, so it wins where both start.
   { re: /\b(?:wants?|wanting|looking)\s+to\s+(?:sell|give|let\s*out|rent\s*out|lease\s*out)(?![a-z])/g, post: 'AVL' },
-  { re: /\b(?:req[a-z]*|rqd|rqmt|reqmt|wanted|want|wants|need|needed|needs|looking|lookin|searching|chahiye|chaiye|chahie|chyie|mangta|lena|leni|pahije|pahijel|havay|hava|joie|joiye|joiee|joia|dikhao|dikhaiye|batao)(?![a-z])/g, post: 'REQ' },
+  { re: /\b(?:req[a-z]*|rqd|rqmt|reqmt|wanted|want|wants|need|needed|needs|looking|lookin|searching|chahiye|chaiye|chahie|chyie|mangta|lena|leni|pahije|pahijel|havay|hava|joie|joiye|joiee|joia|dikhao|dikhaiye|batao|beku|bekagide|bekittu|bekitthu)(?![a-z])/g, post: 'REQ' },
   // "Principal buyers only" on an offer names who may call, not a client.
   { re: /(?<!\b(?:principal|serious|genuine|direct|end|only)\s+)\b(?:buyer|buyers|purchaser)(?![a-z])/g, post: 'REQ', deal: 'SALE' },
-  { re: /\b(?:buy|kharidna|khareedna|kharidni)(?![a-z])/g, post: 'REQ', deal: 'SALE' },
+  // Kannada `togollakke` (to buy) and Marathi `kharedi` (purchase) as well.
+  { re: /\b(?:buy|kharidna|khareedna|kharidni|kharedi|kharidi|togollakke|kondukolluvudu)(?![a-z])/g, post: 'REQ', deal: 'SALE' },
   { re: /\b(?:tenant|tenants)(?![a-z])/g, post: 'REQ', deal: 'RENT' },
   { re: /\b(?:avl[a-z]*|avb[a-z]*|avai[a-z]*|avaia[a-z]*|avali[a-z]*|offer|offering|inventory|asking|vikri|vikrikarita|ready\s*to\s*move|direct\s*owner|owner\s*property|dena|deni)(?![a-z])/g, post: 'AVL' },
-  { re: /\b(?:for\s*sale|on\s*sale|resale|re-sale|sell|selling|seller|bechna|bechni|outright|out\s*right|ownership)(?![a-z])/g, post: 'AVL', deal: 'SALE' },
+  // Kannada `maratakke` (for sale).
+  { re: /\b(?:for\s*sale|on\s*sale|resale|re-sale|sell|selling|seller|bechna|bechni|outright|out\s*right|ownership|maratakke|marata|maratakkide)(?![a-z])/g, post: 'AVL', deal: 'SALE' },
+  // A pre-leased shop is sold with its tenant: the deal is a sale, its rent an income.
+  { re: /\bpre[\s-]?(?:leased|rented|lease)(?![a-z])/g, deal: 'SALE' },
   // "sale" alone says the deal, not the side: "Req 3bhk Parel sale", "1bhk Malad W sale 90 L" under "Requirements:".
   { re: /\b(?:sale|sales|pagdi|pagadi|purchase)(?![a-z])/g, deal: 'SALE' },
   { re: /\b(?:to\s*let|to-let|tolet|for\s*rent|for\s*lease|on\s*lease)(?![a-z])/g, post: 'AVL', deal: 'RENT' },
-  { re: /\b(?:rent|rental|rented|renting|lease|leased|leasing|l\s*&\s*l|l\s*n\s*l|l&l|leave\s*(?:and|&|n)\s*licen[cs]e|kiraya|kiraye|kiraaye|bhade|bhada|bhadyane|bhadyavar|bhaade|pm|p\.m\.|per\s*month|monthly|\/month|\/m|deposit)(?![a-z])/g, deal: 'RENT' },
+  // Kannada `baadige` (rent) and `bhogya` (a lump-sum lease).
+  { re: /(?<!\bpre[\s-]?)\b(?:rent|rental|rented|renting|lease|leased|leasing|baadige|badige|baadigege|bhogya|bhogyakke|l\s*&\s*l|l\s*n\s*l|l&l|leave\s*(?:and|&|n)\s*licen[cs]e|kiraya|kiraye|kiraaye|bhade|bhada|bhadyane|bhadyavar|bhaade|pm|p\.m\.|per\s*month|monthly|\/month|\/m|deposit)(?![a-z])/g, deal: 'RENT' },
 ]
 
 export type Intent = { post: 'REQ' | 'AVL' | null; deal: 'SALE' | 'RENT' | null; question: boolean }

@@ -2,16 +2,16 @@ import { exact, NUM, toNumber, type Ranged } from './numbers'
 import type { Message } from './text'
 
 const CUR = String.raw`(?:₹|rs\.?|inr|usd|aed|dhs?|gbp|eur|sgd|[cas]\$|\$|£|€|¥)`
-const UNIT = String.raw`k|thousands?|lakhs?|lacs?|laks?|lacks?|lkhs?|lks?|l|crores?|crs?|cr\.|c|millions?|mn|m|bn`
+const UNIT = String.raw`k|thousands?|hazaa?r|hajaa?r|savira|lakhs?|lacs?|laks?|lacks?|lkhs?|lks?|l|crores?|crs?|cr\.|c|millions?|mn|m|bn`
 const ONE = String.raw`(${CUR}\s*)?(${NUM})(?:\s*(${UNIT})(?![a-z&]))?(\s*\/-)?`
 /**
  * An amount, or a range of two: `45k`, `₹45,000/-`, `Rs. 45000`, `85 lac`, `1.2 Cr`, `1,20,000`, `40-45k`, `1 to 1.2 Cr`,
  * `40 se 45k`; and `1 cr 20 lakh`, read as 1.2 Cr.
  */
-const AMOUNT = new RegExp(String.raw`(?<![\w.,])${ONE}(?:\s*(?:-|–|—|to|~|se)\s*${ONE})?`, 'g')
+const AMOUNT = new RegExp(String.raw`(?<![\w.,])${ONE}(?:\s*(?:-|–|—|to|~|se|te|thi)\s*${ONE})?`, 'g')
 
 const MULTIPLIER: [RegExp, number][] = [
-  [/^(?:k|thousands?)$/, 1e3],
+  [/^(?:k|thousands?|hazaa?r|hajaa?r|savira)$/, 1e3],
   [/^(?:lakhs?|lacs?|laks?|lacks?|lkhs?|lks?|l)$/, 1e5],
   [/^(?:crores?|crs?|cr\.|c)$/, 1e7],
   [/^(?:millions?|mn|m)$/, 1e6],
@@ -20,13 +20,15 @@ const MULTIPLIER: [RegExp, number][] = [
 const multiplier = (unit: string | undefined) => (unit ? (MULTIPLIER.find(([re]) => re.test(unit))?.[1] ?? 1) : 1)
 
 /** Words that make the amount after them something else than the price: a deposit, the maintenance, a brokerage. */
-const NOT_PRICE_BEFORE = new Set(['deposit', 'deposite', 'dep', 'depo', 'security', 'sd', 'advance', 'maintenance', 'maintainance', 'maint', 'mnt', 'mntc', 'mntnc', 'brokerage', 'token', 'booking', 'emi', 'loan', 'corpus', 'stamp', 'charges', 'charge', 'escalation', 'lockin', 'lock', 'registration'])
+const NOT_PRICE_BEFORE = new Set(['deposit', 'deposite', 'dep', 'depo', 'security', 'sd', 'advance', 'maintenance', 'maintainance', 'maint', 'mnt', 'mntc', 'mntnc', 'brokerage', 'token', 'booking', 'emi', 'loan', 'corpus', 'stamp', 'charges', 'charge', 'escalation', 'lockin', 'lock', 'registration', 'income', 'yield', 'roi', 'returns', 'return'])
 /** Words naming a number that is no amount (`shop no 12`, `floor 7`, `sector 15`): only right before a number without a unit. */
-const LABEL_BEFORE = new Set(['floor', 'flr', 'no', 'number', 'plot', 'sector', 'sec', 'wing', 'tower', 'unit', 'flat', 'shop', 'room', 'phase', 'gate', 'building', 'bldg', 'year', 'yr', 'since', 'built', 'age', 'old', 'road', 'platform', 'lane', 'society'])
+const LABEL_BEFORE = new Set(['floor', 'flr', 'no', 'number', 'plot', 'sector', 'sec', 'wing', 'tower', 'unit', 'flat', 'shop', 'room', 'phase', 'gate', 'building', 'bldg', 'year', 'yr', 'since', 'built', 'age', 'old', 'road', 'platform', 'lane', 'society', 'ph', 'stage', 'stg', 'block', 'blk', 'cross', 'main'])
 const NOT_PRICE_AFTER = new Set(['deposit', 'deposite', 'dep', 'depo', 'security', 'advance', 'maintenance', 'maintainance', 'maint', 'mnt', 'brokerage', 'token', 'psf', 'persqft', 'sqft'])
 /** Words counting something else than money after a plain number (`6 months`, `3 car parks`): not after `6.5 Lakhs/month`. */
 const COUNTED_AFTER = new Set(['months', 'month', 'mnths', 'days', 'day', 'yrs', 'years', 'year', 'yr', 'floor', 'flr', 'floors', 'storey', 'min', 'mins', 'minutes', 'km', 'kms', 'cars', 'car', 'bath', 'baths', 'bathroom', 'bathrooms', 'toilet', 'toilets', 'wing', 'bed', 'beds', 'lift', 'lifts', 'percent', 'sec', 'side', 'open', 'covered', 'parking', 'parkings', 'seats', 'seater', 'cabins', 'cabin', 'workstations', 'ws', 'people', 'members', 'person', 'persons', 'rooms', 'room', 'balcony', 'balconies', 'mtr', 'meters', 'ft', 'feet', 'hrs', 'hours'])
 const PRICE_WORDS = new Set(['rent', 'rental', 'budget', 'bugdet', 'budjet', 'bdgt', 'budgt', 'price', 'asking', 'ask', 'expected', 'exp', 'quoted', 'quote', 'cost', 'value', 'upto', 'till', 'max', 'maximum', 'within', 'under', 'below', 'around', 'approx', 'rate', 'deal', 'lease', 'sale', 'selling', 'total', 'for', 'at', 'only', 'kiraya', 'kiraye', 'bhada', 'pagdi', 'outright', 'tak', 'range', 'price:', 'cost:', 'leave', 'license', 'licence'])
+
+const RENT_WORDS = new Set(['rent', 'rental', 'kiraya', 'kiraye', 'bhada', 'lease', 'leave', 'license', 'licence'])
 
 export type Amount = Ranged & {
   /** How sure this is a price: 3 a unit, a currency or grouping said so; 2 a plain number of 1,000 or more; 1 a bare small number. */
@@ -35,6 +37,8 @@ export type Amount = Ranged & {
   bare: boolean
   /** A price word is next to it (`rent 45k`, `budget 50k`, `45k pm`). */
   cued: boolean
+  /** The price word before it, if any (`rent`, `budget`): a rent named in a sale is an income, not the price. */
+  cue?: string
 }
 
 function isYear(n: number, before: string[]) {
@@ -80,15 +84,17 @@ export function findAmounts(msg: Message): Amount[] {
       (nearestCue !== undefined && NOT_PRICE_BEFORE.has(nearestCue)) ||
       (next !== undefined && NOT_PRICE_AFTER.has(next) && !(nextOwnsNumber && /^(?:deposit|deposite|dep|depo|security|advance|maintenance|maint|mnt|brokerage|token)$/.test(next))) ||
       (!strong && next !== undefined && COUNTED_AFTER.has(next))
-    if (notPrice || (!strong && before.length > 0 && LABEL_BEFORE.has(before[before.length - 1]!))) {
+    if (notPrice) {
       msg.take(start, end, 'detail')
       continue
     }
+    // Left free: a labelled number may be part of the locality's name (`Hinjewadi ph 1`, `Sector 15`).
+    if (!strong && before.length > 0 && LABEL_BEFORE.has(before[before.length - 1]!)) continue
     if (!strong && isYear(a, before)) continue
-    const cued = (nearestCue !== undefined && PRICE_WORDS.has(nearestCue)) || /^(?:rent|pm|p\.m|per|month|monthly|only|nego|negotiable|neg|tak|max|budget|all|inclusive|onwards|fixed|lumpsum|sudhi|paryant|paryent)$/.test(next ?? '')
+    const cued = (nearestCue !== undefined && PRICE_WORDS.has(nearestCue)) || /^(?:rent|pm|p\.m|per|month|monthly|only|nego|negotiable|neg|tak|max|budget|all|inclusive|onwards|fixed|lumpsum|sudhi|paryant|paryent|varege|olage)$/.test(next ?? '')
     const strength: 1 | 2 | 3 = strong ? 3 : high >= 1000 ? 2 : 1
     if (strength === 1 && (high > 999 || high <= 0)) continue
-    out.push({ low, high, start, end, strength, bare: strength === 1, cued })
+    out.push({ low, high, start, end, strength, bare: strength === 1, cued, cue: nearestCue !== undefined && PRICE_WORDS.has(nearestCue) ? nearestCue : undefined })
     msg.take(start, end, 'budget')
   }
   return out
@@ -99,7 +105,10 @@ export function findAmounts(msg: Message): Amount[] {
  * 1,000 or more; else a bare small number, read by the deal (rent: thousands, sale: lakhs) only when nothing else is
  * possible.
  */
-export function choosePrice(amounts: Amount[], deal: 'SALE' | 'RENT'): Amount | null {
+export function choosePrice(all: Amount[], deal: 'SALE' | 'RENT'): Amount | null {
+  // `3BHK for sale, rented at 45k, asking 2.1 Cr`: in a sale, a rent is what the buyer earns.
+  const earned = (a: Amount) => deal === 'SALE' && a.cue !== undefined && RENT_WORDS.has(a.cue)
+  const amounts = all.some((a) => !earned(a)) ? all.filter((a) => !earned(a)) : all
   const strong = amounts.filter((a) => a.strength === 3)
   const best = strong.find((a) => a.cued) ?? strong[0] ?? amounts.find((a) => a.strength === 2 && a.cued) ?? amounts.find((a) => a.strength === 2)
   if (best) return best

@@ -9,10 +9,16 @@ const DIRECTION: Record<string, string> = { w: 'west', wst: 'west', west: 'west'
 /** First words that say nothing alone: `lower` is not Lower Parel. */
 const GENERIC_FIRST = new Set(['lower', 'upper', 'greater', 'central', 'north', 'south', 'east', 'west', 'new', 'old', 'main', 'station', 'market', 'sector', 'phase', 'block', 'green', 'royal', 'palm', 'grand', 'city', 'park', 'river', 'lake', 'hill', 'hills', 'garden', 'gardens', 'tech', 'business', 'downtown', 'financial', 'silver', 'santa', 'saint', 'mount'])
 /** Other shortenings of a name's words: `Mira Rd` is Mira Road. */
-const SHORT: Record<string, string> = { rd: 'road', stn: 'station', mkt: 'market', ngr: 'nagar', sec: 'sector', sect: 'sector' }
+const SHORT: Record<string, string> = { rd: 'road', stn: 'station', mkt: 'market', ngr: 'nagar', sec: 'sector', sect: 'sector', ph: 'phase', stg: 'stage', blk: 'block' }
+/** Words that end a locality's name after its own (`HSR Layout`, `Sinhagad Road`, `Hinjewadi Phase 1`): alone they name nothing. */
+const SUFFIX = new Set(['layout', 'nagar', 'colony', 'road', 'extension', 'phase', 'stage', 'block', 'sector', 'park', 'city', 'town', 'enclave', 'vihar', 'puram', 'halli', 'palya', 'gardens', 'garden', 'estate', 'complex'])
 
 const words = (s: string) => s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []
-const keyOf = (ws: string[]) => ws.map((w) => DIRECTION[w] ?? SHORT[w] ?? w).join(' ')
+/** `ph1`, `sec17`: a shortened label glued to its number. */
+const glued = (w: string) => w.replace(/^(ph|sec|sect|stg|blk)(\d+)$/, (_, a: string, d: string) => SHORT[a]! + d)
+const keyOf = (ws: string[]) => ws.map((w) => DIRECTION[w] ?? SHORT[w] ?? glued(w)).join(' ')
+/** The numbers of a name, which a typo never changes: `Phase 2` is not a misspelt `Phase 1`. */
+const digitsOf = (key: string) => key.replace(/\D+/g, ' ').trim()
 const squeeze = (k: string) => k.replace(/ /g, '')
 
 /**
@@ -23,11 +29,15 @@ const squeeze = (k: string) => k.replace(/ /g, '')
 export class LocalityIndex {
   private readonly exact = new Map<string, KnownLocality>()
   /** By first letter and length, for the typo search. */
-  private readonly fuzzy = new Map<string, { key: string; locality: KnownLocality }[]>()
+  private readonly fuzzy = new Map<string, { key: string; digits: string; locality: KnownLocality }[]>()
+  /** Answers already given, as a paste repeats its words (at most 10,000 kept: a long paste of nonsense costs no more). */
+  private readonly memo = new Map<string, ReturnType<LocalityIndex['find']>>()
   /** Base names shared by a West and an East (`andheri`): written alone they stay as written. */
   private readonly bases = new Map<string, KnownLocality[]>()
-  /** Localities of two words or more by their first (`lokhandwala` → Lokhandwala Complex), when it says enough alone. */
+  /** Localities of two words or more by their first (`lokhandwala` → Lokhandwala Complex, `hsr` → HSR Layout), when it says enough alone. */
   private readonly firsts = new Map<string, KnownLocality[]>()
+  /** Every locality's words, for names whose first word is shortened to its letter (`e city` → Electronic City). */
+  private readonly named = new Map<string, { ws: string[]; locality: KnownLocality }[]>()
   readonly longest: number
 
   constructor(readonly localities: KnownLocality[]) {
@@ -39,9 +49,13 @@ export class LocalityIndex {
       const key = squeeze(keyOf(ws))
       if (!this.exact.has(key)) this.exact.set(key, l)
       const bucket = this.fuzzy.get(key[0]!) ?? []
-      bucket.push({ key, locality: l })
+      bucket.push({ key, digits: digitsOf(key), locality: l })
       this.fuzzy.set(key[0]!, bucket)
-      if (ws.length > 1 && ws[0]!.length >= 5 && !GENERIC_FIRST.has(ws[0]!)) this.firsts.set(ws[0]!, [...(this.firsts.get(ws[0]!) ?? []), l])
+      const letter = ws[0]![0]!
+      this.named.set(letter, [...(this.named.get(letter) ?? []), { ws: keyOf(ws).split(' '), locality: l }])
+      // A first word says enough alone when it is long (`lokhandwala`), or when what follows it is only a generic suffix (`hsr layout`).
+      const saysEnough = ws[0]!.length >= 5 || (ws[0]!.length >= 3 && ws.slice(1).every((w) => SUFFIX.has(w)))
+      if (ws.length > 1 && saysEnough && !GENERIC_FIRST.has(ws[0]!) && !/\d/.test(ws[0]!)) this.firsts.set(ws[0]!, [...(this.firsts.get(ws[0]!) ?? []), l])
       const last = DIRECTION[ws[ws.length - 1]!]
       if (ws.length > 1 && last) {
         const base = squeeze(ws.slice(0, -1).join(' '))
@@ -53,6 +67,17 @@ export class LocalityIndex {
 
   /** The locality these words name, if any; `typo` allows a small misspelling. */
   lookup(ws: string[], typo: boolean): { locality: KnownLocality; partial: boolean; byBase?: boolean } | null {
+    const key = `${typo ? 1 : 0}${ws.join(' ')}`
+    let found = this.memo.get(key)
+    if (found === undefined) {
+      if (this.memo.size >= 10_000) this.memo.clear()
+      found = this.find(ws, typo)
+      this.memo.set(key, found)
+    }
+    return found
+  }
+
+  private find(ws: string[], typo: boolean): { locality: KnownLocality; partial: boolean; byBase?: boolean } | null {
     const key = squeeze(keyOf(ws))
     const hit = this.exact.get(key)
     if (hit) return { locality: hit, partial: false }
@@ -64,6 +89,8 @@ export class LocalityIndex {
     if (sharing) return sharing.length === 1 ? { locality: sharing[0]!, partial: false, byBase: true } : { locality: { name: titleCase(ws.join(' ')), zone: null }, partial: true }
     const first = ws.length === 1 ? this.firsts.get(ws[0]!) : undefined
     if (first?.length === 1) return { locality: first[0]!, partial: false, byBase: true }
+    const initial = this.byInitial(ws)
+    if (initial) return { locality: initial, partial: false }
     if (!typo || key.length < 5) return null
     // A typo is in the name, never in its direction: `Mulund E` is not Mulund West.
     const side = /(west|east|north|south)$/.exec(key)?.[1] ?? ''
@@ -71,14 +98,32 @@ export class LocalityIndex {
     const allowed = base.length >= 9 ? 2 : base.length >= 5 ? 1 : 0
     if (!allowed) return null
     let best: { d: number; locality: KnownLocality } | null = null
+    const digits = digitsOf(key)
     for (const c of this.fuzzy.get(key[0]!) ?? []) {
-      if (!c.key.endsWith(side)) continue
+      if (!c.key.endsWith(side) || c.digits !== digits) continue
       const cBase = c.key.slice(0, c.key.length - side.length)
       if (Math.abs(cBase.length - base.length) > allowed) continue
       const d = editDistance(base, cBase, allowed)
       if (d <= allowed && (!best || d < best.d)) best = { d, locality: c.locality }
     }
     return best ? { locality: best.locality, partial: false } : null
+  }
+
+  /**
+   * A name whose first word is cut to its letter, `e city` or `E-city ph1` for Electronic City Phase 1: the only
+   * locality whose first word starts with that letter and whose next words begin with the rest (a name may go on).
+   */
+  private byInitial(ws: string[]): KnownLocality | null {
+    if (ws.length < 2 || !/^\p{L}$/u.test(ws[0]!)) return null
+    const rest = keyOf(ws.slice(1)).split(' ')
+    if (rest.every((w) => SUFFIX.has(w) || /^\d+$/.test(w) || DIRECTION[w])) {
+      const found = (this.named.get(ws[0]!) ?? []).filter((n) => n.ws.length > rest.length && n.ws[0]!.length > 1 && n.ws[0]!.startsWith(ws[0]!) && rest.every((w, k) => n.ws[k + 1] === w))
+      if (found.length === 1) return found[0]!.locality
+      // `e city` where Phase 1 and Phase 2 are both known: the one named as far as the message goes, if one is.
+      const whole = found.filter((n) => n.ws.length === rest.length + 1)
+      return whole.length === 1 ? whole[0]!.locality : null
+    }
+    return null
   }
 }
 
@@ -115,10 +160,15 @@ const NOT_PLACE = new Set(
     'furnished semi fully unfurnished furnish semifurnished fully-furnished family bachelor bachelors veg nonveg parking lift floor ' +
     'budget price deposit maintenance sqft carpet built up area size new old resale outright ready possession building society tower ' +
     'road station west east north south zone side please pls plz sir ji good morning hi hello all any one anyone ' +
-    'upto till max maximum min minimum sudhi paryant budget sec sector sea view facing rd no number ready posn possession oc rcvd'
+    'upto till max maximum min minimum sudhi paryant budget sec sector sea view facing rd no number ready posn possession oc rcvd ' +
+    // Kannada and Marathi words around a place: `Indiranagar alli` (in), `Kothrud la`, `Baner javal` (near), `beku` (wanted).
+    'alli nalli hatra hattira javal javal kade la madhe madhye sathi beku baadige maratakke togollakke ide ge olage varege hazar te site sites khata'
   ).split(' '),
 )
 const PLACE_CUE = /(?:(?<![\p{L}\p{N}])(?:in|at|near|nr|opp|loc|location|locality|area)|@|📍|➡️|👉)\s*[:\-–]?\s*$/u
+
+/** How far before a word its cue may start: the longest cue word and a little punctuation and space. */
+const CUE_REACH = 24
 
 export type Place = { locality: string; zone: LocationZone | null; known: boolean; start: number; end: number }
 
@@ -126,6 +176,9 @@ export type Place = { locality: string; zone: LocationZone | null; known: boolea
  * The locality the message names: the longest run of words a known locality matches (exactly before with a typo,
  * earliest first); else the place after `in` / `at` / `near` / 📍, as written in title case.
  */
+/** A word that may follow a name's first word: a generic suffix or a number, glued to its label or not. */
+const nameTail = (w: string) => SUFFIX.has(SHORT[w] ?? w) || /^(?:ph|sec|sect|stg|blk)?\d+$/.test(w)
+
 export function findPlace(msg: Message, index: LocalityIndex): Place | null {
   const ws = [...msg.text.matchAll(/[\p{L}\p{N}]+/gu)].map((m) => ({ w: m[0].toLowerCase(), start: m.index, end: m.index + m[0].length }))
   for (const typo of [false, true]) {
@@ -136,7 +189,8 @@ export function findPlace(msg: Message, index: LocalityIndex): Place | null {
         // Only spaces, dots, dashes and brackets between the words of one name: `Andheri (W)`, `T. Nagar`.
         if (!run.every((x, k) => k === 0 || /^[\s.\-()]*$/.test(msg.text.slice(run[k - 1]!.end, x.start)))) continue
         if (NOT_PLACE.has(run[0]!.w) || /^\d/.test(run[0]!.w)) continue
-        if (typo && run.some((x) => (NOT_PLACE.has(x.w) && !DIRECTION[x.w]) || /\d/.test(x.w))) continue
+        // A typo is looked for in a name's words; after its first, a generic suffix or a number may follow (`Hinjewdi ph 1`).
+        if (typo && run.some((x, k) => !(k > 0 && nameTail(x.w)) && ((NOT_PLACE.has(x.w) && !DIRECTION[x.w]) || /\d/.test(x.w)))) continue
         const hit = index.lookup(
           run.map((x) => x.w),
           typo,
@@ -145,6 +199,8 @@ export function findPlace(msg: Message, index: LocalityIndex): Place | null {
         // `Mulund E` when only Mulund West is known: the message says another place, taken as written below.
         const after = ws[i + n]
         if (hit.byBase && after && DIRECTION[after.w] && /^[\s(]*$/.test(msg.text.slice(run[n - 1]!.end, after.start))) continue
+        // `Hinjewadi phase 2` when only Phase 1 is known: the message goes on with the name's next word, then differs.
+        if (hit.byBase && goesOtherwise(keyOf(words(hit.locality.name)).split(' '), n, ws.slice(i + n, i + n + 3))) continue
         let end = run[n - 1]!.end
         if (msg.text[end] === ')' && msg.text.slice(run[0]!.start, end).includes('(')) end++
         msg.take(run[0]!.start, end, 'locality')
@@ -156,6 +212,15 @@ export function findPlace(msg: Message, index: LocalityIndex): Place | null {
 }
 
 type W = { w: string; start: number; end: number }
+
+/** Do the message's next words begin the rest of a known name and then part from it (`phase 2` after `Hinjewadi` for `Hinjewadi Phase 1`)? */
+function goesOtherwise(known: string[], from: number, next: W[]): boolean {
+  for (let j = 0; j < next.length && from + j < known.length; j++) {
+    const said = keyOf([next[j]!.w])
+    if (said !== known[from + j]) return j > 0
+  }
+  return false
+}
 
 /** A word that may be (the start of) a place's name: letters only, three or more, no word of another field or of the sentence. */
 const placeWord = (msg: Message, x: W) => msg.free(x.start, x.end) && !NOT_PLACE.has(x.w) && !COMMON.has(x.w) && /^\p{L}{3,}$/u.test(x.w)
@@ -186,11 +251,16 @@ function guessPlace(msg: Message, ws: W[]): Place | null {
       if (!placeWord(msg, x)) break
       run.push(x)
     }
+    // `Hinjewadi Phase 2`: a generic suffix keeps its number.
+    const next = ws[i + run.length]
+    const last = run[run.length - 1]!
+    if (next && SUFFIX.has(SHORT[last.w] ?? last.w) && /^\d{1,2}$/.test(next.w) && /^ ?$/.test(msg.text.slice(last.end, next.start)) && msg.free(next.start, next.end)) run.push(next)
     return run
   }
   for (let i = 0; i < ws.length; i++) {
     if (!placeWord(msg, ws[i]!)) continue
-    if (PLACE_CUE.test(msg.lower.slice(0, ws[i]!.start))) return at(i, runFrom(i))
+    // The cue is in the few characters before the word: testing the whole text before every word was quadratic.
+    if (PLACE_CUE.test(msg.lower.slice(Math.max(0, ws[i]!.start - CUE_REACH), ws[i]!.start))) return at(i, runFrom(i))
   }
   for (let i = 0; i + 1 < ws.length; i++) {
     const next = ws[i + 1]!

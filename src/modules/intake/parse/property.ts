@@ -4,7 +4,7 @@ import type { Message } from './text'
  * Property types, written as the listing form suggests them. The first one named wins, except the word "flat", which
  * only counts when nothing else is said (`2bhk flat` is a `2 BHK`). Two configurations (`2/3 BHK`) give the first.
  */
-const CONFIG = /(?<![\w.])(\d(?:\.5)?)\s*(?:(?:\/|,|or|&|and|-)\s*\d(?:\.5)?\s*)*[-\s]?(bhk|b\.h\.k\.?|bhks|rk|r\.k\.?|room\s*(?:&\s*|and\s*)?kitchen|bed\s*(?:room)?s?\s*(?:hall\s*)?(?:kitchen)?|bedrooms?|br)(?![a-z])/g
+const CONFIG = /(?<![\w.])(\d(?:\.5)?)\s*(?:(?:\/|,|or|&|and|-)\s*\d(?:\.5)?\s*){0,4}[-\s]?(bhk|b\.h\.k\.?|bhks|rk|r\.k\.?|room\s*(?:&\s*|and\s*)?kitchen|bed\s*(?:room)?s?\s*(?:hall\s*)?(?:kitchen)?|bedrooms?|br)(?![a-z])/g
 const KINDS: [RegExp, string][] = [
   // `RK` alone is a one-room kitchen.
   [/(?<![\w.])rk(?![a-z])/g, '1 RK'],
@@ -19,20 +19,34 @@ const KINDS: [RegExp, string][] = [
   [/\b(?:retail\s*shop|retail\s*space|shop|shops|dukan)(?![a-z])/g, 'Shop'],
   [/\b(?:warehouse|warehouses|godown|godowns|go\s*down|gowdown|godaam|godam)(?![a-z])/g, 'Warehouse'],
   [/\b(?:plot|plots|n\.?a\.?\s*plot)(?![a-z])/g, 'Plot'],
+  // Bengaluru's word for a plot (`30x40 site`, `BDA site`); a site visit, a site office or being on site is none.
+  [/(?<!\b(?:on|at|from|to)\s+)\b(?:site|sites)(?![a-z])(?!\s*(?:visit|visits|visited|office|engineer|supervisor|work|address|plan|photos?|pics?))/g, 'Plot'],
   [/\b(?:land|agri\s*land|agricultural\s*land|zameen)(?![a-z])/g, 'Land'],
   [/\b(?:flat|flats|apartment|apartments|apt|appartment|appt)(?![a-z])/g, 'Apartment'],
 ]
+
+/** Words whose number comes right after them (`sector 1`, `phase 2`, `floor 3`): such a number is no configuration. */
+const NUMBER_LABELS = new Set(['sector', 'sec', 'phase', 'ph', 'stage', 'block', 'blk', 'floor', 'flr', 'no', 'number', 'wing', 'tower', 'plot', 'shop', 'building', 'bldg', 'road', 'cross', 'main', 'lane', 'gate', 'unit'])
 
 export type Property = { type: string; start: number; end: number }
 
 export function findProperty(msg: Message): Property | null {
   const found: (Property & { rank: number })[] = []
   for (const m of msg.matches(CONFIG)) {
-    const n = m[1]!
+    let n = m[1]!
+    let start = m.index
+    // `sector 1, 3BHK`, `phase 2 / 3 BHK`: the first number belongs to the label before it, the configuration is the last.
+    const label = msg.wordsBefore(m.index, 1)[0]
+    const numbers = [...m[0].matchAll(/\d(?:\.5)?/g)]
+    if (label && NUMBER_LABELS.has(label) && numbers.length > 1) {
+      const last = numbers[numbers.length - 1]!
+      n = last[0]
+      start = m.index + last.index
+    }
     const kind = m[2]!.replace(/[.\s]/g, '')
     const type = kind.startsWith('rk') || kind.startsWith('room') ? `${n} RK` : `${n} BHK`
-    found.push({ type, start: m.index, end: m.index + m[0].length, rank: 0 })
-    msg.take(m.index, m.index + m[0].length, 'property_type')
+    found.push({ type, start, end: m.index + m[0].length, rank: 0 })
+    msg.take(start, m.index + m[0].length, 'property_type')
   }
   KINDS.forEach(([re, type], i) => {
     for (const m of msg.matches(re)) {

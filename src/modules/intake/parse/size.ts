@@ -23,9 +23,21 @@ const factor = (unit: string | undefined) => {
   return UNITS.find(([re]) => re.test(u))?.[1] ?? 1
 }
 
+/**
+ * A plot given by its sides in feet, as Bengaluru writes sites (`30x40 site` is 1,200 sq ft, `40 X 60`, `50*80`). Both sides
+ * 20 to 999 and the area at least 600, so `24x7 water` and a `12x14` bedroom are no size.
+ */
+const SIDES = /(?<![\w.])([2-9]\d{1,2})\s*(?:x|×|\*)\s*([2-9]\d{1,2})(?!\d)(?:\s*(?:ft|feet|sq\.?\s*ft|sqft)(?![a-z]))?/g
+
 /** The first area the message gives, taken. */
 export function findSize(msg: Message): Ranged | null {
   const found: Ranged[] = []
+  for (const m of msg.matches(SIDES)) {
+    const area = Number(m[1]) * Number(m[2])
+    if (area < 600) continue
+    found.push({ low: area, high: area, start: m.index, end: m.index + m[0].length })
+    msg.take(m.index, m.index + m[0].length, 'size')
+  }
   for (const re of [AFTER, BEFORE]) {
     for (const m of msg.matches(re)) {
       const f = factor(m[3])

@@ -90,7 +90,7 @@ function blocks(paste: string): string[] {
 
 const NUMBERED = /^\s*(?:\(?\d{1,2}[).:\-]|\d{1,2}\s*[️⃣]+|[•▪➤►✅🔹🔸👉*-]\s*(?=\S))\s*/u
 const OPENS = /^\W*(?:req|reqd|requirement|required|wanted|need|looking|avl|available|availble|for\s+sale|for\s+rent|to\s+let|resale|outright)\b/i
-const LISTINGISH = /\d\s*(?:bhk|rk)|\brk\b|\b(?:office|shop|showroom|warehouse|godown|plot|land|villa|bungalow|penthouse|studio|row\s*house|flat)\b/i
+const LISTINGISH = /\d\s*(?:bhk|rk)|\brk\b|\b(?:office|shop|showroom|warehouse|godown|plot|land|villa|bungalow|penthouse|studio|row\s*house|flat)\b|\bsites?\b(?!\s*visit)|(?<![\d.])[2-9]\d\s*[x×*]\s*[2-9]\d\d?(?!\d)/i
 
 function items(text: string): Omit<Piece, 'sender'>[] {
   if (!text) return []

@@ -26,7 +26,11 @@ export class Message {
 
   take(start: number, end: number, field: Field): void {
     this.taken.fill(FIELDS.indexOf(field) + 1, start, end)
+    if (end > start) this.masked = null
   }
+
+  /** The lower-case text with the taken spans blanked, kept until the next take: most patterns run between two takes. */
+  private masked: string | null = null
 
   /** The field that took the character at `i`, if any. */
   fieldAt(i: number): Field | null {
@@ -39,9 +43,12 @@ export class Message {
    * a word character), so a pattern can neither match inside a taken span nor run across one.
    */
   *matches(re: RegExp): Generator<RegExpExecArray> {
-    const units = this.lower.split('')
-    for (let i = 0; i < units.length; i++) if (this.taken[i]) units[i] = '\u0001'
-    const masked = units.join('')
+    if (this.masked === null) {
+      const units = this.lower.split('')
+      for (let i = 0; i < units.length; i++) if (this.taken[i]) units[i] = '\u0001'
+      this.masked = units.join('')
+    }
+    const masked = this.masked
     re.lastIndex = 0
     for (let m = re.exec(masked); m; m = re.exec(masked)) {
       if (m[0].length === 0) {

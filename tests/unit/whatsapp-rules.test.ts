@@ -1,0 +1,78 @@
+// Rules of the WhatsApp parser added for Pune and Bengaluru brokers (issue 18's third labelled set), each with the
+// case it must not overreach into: a site visit is no plot, `24x7` no size, `Phase 2` no misspelt `Phase 1`.
+import { describe, expect, test } from 'bun:test'
+import { LocalityIndex, parsePaste } from '../../src/modules/intake/parse'
+
+const index = new LocalityIndex([
+  { name: 'HSR Layout', zone: 'South' },
+  { name: 'BTM Layout', zone: 'South' },
+  { name: 'Electronic City Phase 1', zone: 'South' },
+  { name: 'Hinjewadi Phase 1', zone: 'West' },
+  { name: 'Sinhagad Road', zone: 'South' },
+  { name: 'Indiranagar', zone: 'East' },
+  { name: 'Baner', zone: 'West' },
+])
+const one = (text: string) => {
+  const drafts = parsePaste(text, index)
+  expect(drafts).toHaveLength(1)
+  return drafts[0]!
+}
+
+describe('sites and their sides', () => {
+  test('a 30x40 site is a plot of 1,200 sq ft; 40 X 60 and 50*80 too', () => {
+    expect(one('BDA site 30x40 for sale in HSR, 1.15 Cr')).toMatchObject({ property_type: 'Plot', size: 1200, budget: 11_500_000, locality: 'HSR Layout' })
+    expect(one('Need 40 X 60 site, upto 2 Cr')).toMatchObject({ property_type: 'Plot', size: 2400, post_type: 'REQ' })
+    expect(one('50*80 corner site avl, 5.5 Cr')).toMatchObject({ size: 4000 })
+  })
+  test('a site visit, water 24x7 and a 12x14 bedroom are none of it', () => {
+    expect(parsePaste('Sir site visit done, client liked the flat', index)).toEqual([])
+    expect(one('2BHK for rent in Baner, 25k, water 24x7')).toMatchObject({ property_type: '2 BHK', size: null })
+    expect(one('3BHK avl Baner, master bedroom 12x14, 1.2 Cr')).toMatchObject({ size: null })
+  })
+  test('items under a heading of sites are plots', () => {
+    const drafts = parsePaste('SITES REQUIRED\n1. HSR – 30x40 – upto 95 L\n2. BTM – 30x50 – around 1.35 Cr\nCall 97411 23456', index)
+    expect(drafts.map((d) => [d.post_type, d.property_type, d.size, d.budget, d.locality])).toEqual([
+      ['REQ', 'Plot', 1200, 9_500_000, 'HSR Layout'],
+      ['REQ', 'Plot', 1500, 13_500_000, 'BTM Layout'],
+    ])
+  })
+})
+
+describe('Kannada and Marathi words', () => {
+  test('beku is wanted, baadige rent, togollakke to buy, maratakke for sale', () => {
+    expect(one('Indiranagar alli 1BHK baadige ge beku, 25k olage')).toMatchObject({ post_type: 'REQ', sale_or_rent: 'RENT', budget: 25_000, locality: 'Indiranagar' })
+    expect(one('E city phase 1 alli 2BHK flat togollakke beku, budget 60-65 L')).toMatchObject({ post_type: 'REQ', sale_or_rent: 'SALE', budget: 6_500_000, locality: 'Electronic City Phase 1' })
+    expect(one('3BHK maratakke Baner, 1.4 Cr')).toMatchObject({ post_type: 'AVL', sale_or_rent: 'SALE' })
+  })
+  test('hazar is a thousand, and te joins a range', () => {
+    expect(one('Baner la 1BHK pahije bhadyane, budget 15 te 18 hazar')).toMatchObject({ post_type: 'REQ', budget: 18_000 })
+  })
+})
+
+describe('a sale with a tenant', () => {
+  test('pre-leased is a sale, and its rent is what the buyer earns, not the price', () => {
+    expect(one('Pre-leased office for sale in Baner, 1800 carpet, rental 1.6 L, asking 3.2 Cr')).toMatchObject({ sale_or_rent: 'SALE', budget: 32_000_000 })
+    expect(one('Independent house for sale, rental income 35k. Price 1.45 Cr')).toMatchObject({ budget: 14_500_000 })
+  })
+  test('a rent listing keeps its rent', () => {
+    expect(one('2BHK for rent in Baner, rental 28k')).toMatchObject({ sale_or_rent: 'RENT', budget: 28_000 })
+  })
+})
+
+describe('localities written short', () => {
+  test('HSR, BTM 2nd stage, e city, E-city ph1: a first word that says enough, a first word cut to its letter', () => {
+    expect(one('2bhk in hsr sector 7 for rent 35k')).toMatchObject({ locality: 'HSR Layout' })
+    expect(one('1 RK for rent BTM 1st stage 8.5k')).toMatchObject({ locality: 'BTM Layout' })
+    expect(one('Require 1 BHK near Infosys e city, budget 14k')).toMatchObject({ locality: 'Electronic City Phase 1' })
+    expect(one('E-city ph1 1bhk chahiye 12-13k')).toMatchObject({ locality: 'Electronic City Phase 1', budget: 13_000 })
+  })
+  test('a typo in the name with its suffix or number after it; never a typo in the number', () => {
+    expect(one('2BHK on rent near Hinjewdi ph 1, 22k')).toMatchObject({ locality: 'Hinjewadi Phase 1' })
+    expect(one('2BHK for sale on Sinhgad road, 70L')).toMatchObject({ locality: 'Sinhagad Road' })
+    expect(one('2BHK on rent Hinjewadi phase 2, 22k').locality).not.toBe('Hinjewadi Phase 1')
+  })
+  test('the number after a label is no configuration: sector 1, 3BHK is a 3 BHK', () => {
+    expect(one('HSR Layout sector 1, 3BHK for sale, 1750 SBA, 2.1 Cr')).toMatchObject({ property_type: '3 BHK', size: 1750 })
+    expect(one('Req 2, 3 BHK in Baner, 1.2 Cr')).toMatchObject({ property_type: '2 BHK' })
+  })
+})
