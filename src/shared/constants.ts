@@ -104,6 +104,12 @@ export const RATE_LIMITS = {
   registrationPerAddress: { limit: 20, windowMs: 60 * MINUTE_MS },
 } as const
 
+/**
+ * Characters of WhatsApp pastes one user may have read per minute, per process (POST /api/listings/parse): five pastes of
+ * the largest size, or hundreds of ordinary ones. Reading costs time in proportion to the characters.
+ */
+export const PASTE_BUDGET = { chars: 100_000, windowMs: MINUTE_MS } as const
+
 export const RESET_TOKEN_MINUTES = 60
 
 /**

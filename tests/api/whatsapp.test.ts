@@ -92,6 +92,27 @@ describe('POST /api/listings/parse', () => {
     expect((await parse(mumbaiBroker, 'Req 2BHK Andheri W rent 45k '.repeat(700).slice(0, 20_000))).status).toBe(200)
   })
 
+  test('a user may have 100,000 characters read a minute in each process: beyond, 429 with Retry-After; another user is not held up', async () => {
+    const busy = await signIn(h.ctx.db, 'BROKER', { cityId: cities.Mumbai!, fullName: 'Busy Paster' })
+    const processes = ((await (await h.request('/api/system', { headers: master.bearer })).json()) as { processes: number }).processes
+    const paste = 'Req 2BHK Andheri W rent 45k\n\n'.repeat(800).slice(0, 20_000)
+    // Five pastes of the largest size fit in one process's allowance; with several processes each has its own.
+    for (let i = 0; i < 5; i++) expect((await parse(busy, paste)).status).toBe(200)
+    let refused: Response | null = null
+    for (let i = 5; i <= 5 * processes && !refused; i++) {
+      const res = await h.request('/api/listings/parse', withJson(busy.bearer, { text: paste }))
+      if (res.status === 429) refused = res
+      else expect(res.status).toBe(200)
+    }
+    expect(refused?.status).toBe(429)
+    const wait = Number(refused!.headers.get('retry-after'))
+    expect(wait).toBeGreaterThanOrEqual(1)
+    expect(wait).toBeLessThanOrEqual(60)
+    expect(((await refused!.json()) as { detail: string }).detail).toMatch(/^Too many pastes read\. Please try again in 1 minute\.$/)
+    const other = await signIn(h.ctx.db, 'BROKER', { cityId: cities.Mumbai!, fullName: 'Calm Paster' })
+    expect((await parse(other, paste)).status).toBe(200)
+  })
+
   test('reads the issue’s two examples, and a greeting gives no draft', async () => {
     const { status, body } = await parse(
       mumbaiBroker,
@@ -280,9 +301,10 @@ describe('round trip: parsing a shared listing gives it back', () => {
       made.push({ id: (await post(owners[city]!, sent)).id, sent })
     }
     const failures: string[] = []
+    const reader = await signIn(h.ctx.db, 'BROKER', { cityId: cities.Mumbai!, fullName: 'Round Trip' })
     for (const { id, sent } of made) {
       const { text } = (await share(master, id)).body
-      const drafts = (await parse(mumbaiBroker, text)).body.drafts
+      const drafts = (await parse(reader, text)).body.drafts
       const d = drafts[0]
       const got = d && { post_type: d.post_type, sale_or_rent: d.sale_or_rent, property_type: propertyKey(d.property_type ?? ''), budget: d.budget, size: d.size, locality: d.locality }
       const want = { post_type: sent.post_type, sale_or_rent: sent.sale_or_rent, property_type: propertyKey(String(sent.property_type)), budget: sent.budget, size: sent.size, locality: sent.locality }

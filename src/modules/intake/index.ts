@@ -1,6 +1,7 @@
 import { Elysia, t } from 'elysia'
 import { authGuard } from '../../platform/http/auth'
 import type { AppContext } from '../../platform/http/context'
+import { PASTE_BUDGET } from '../../shared/constants'
 import { ErrorDetail as Detail } from '../../shared/schema'
 import { ListingIdParams } from '../listings/model'
 import { ParseAnswer, ParseBody, PASTE_MAX, ShareAnswer } from './model'
@@ -19,11 +20,11 @@ export const intakeApi = (ctx: AppContext) =>
       .post('/parse', ({ body, user }) => parseForUser(ctx, user, body), {
         permission: 'manage:listing:own',
         body: ParseBody,
-        response: { 200: ParseAnswer, 422: t.Any(), ...errors },
+        response: { 200: ParseAnswer, 422: t.Any(), 429: Detail, ...errors },
         detail: {
           tags,
           summary: 'Read pasted WhatsApp messages into listing drafts',
-          description: `Up to ${PASTE_MAX.toLocaleString('en-US')} characters: one message or many (a chat export with its \`[date, time] Name:\` or \`date, time - Name:\` headers, messages separated by blank lines, numbered items). One draft per listing found, in order; greetings and other messages that are not listings give none. Shorthand understood: Req / Avl / Looking for / To let…, rent / lease / L&L / sale / outright, \`2BHK\`, \`1RK\`, studio, office, shop, plot…, \`45k\`, \`₹45,000/-\`, \`85 lac\`, \`1.2 Cr\`, \`1,20,000\`, ranges (a REQ keeps the upper bound, an AVL the lower), \`650 sqft\` / \`650 carpet\`, Indian phone numbers, and the localities the network already knows in the city (spacing, W/E and small typos aside). Nothing is posted.`,
+          description: `Up to ${PASTE_MAX.toLocaleString('en-US')} characters: one message or many (a chat export with its \`[date, time] Name:\` or \`date, time - Name:\` headers, messages separated by blank lines, numbered items). One draft per listing found, in order; greetings and other messages that are not listings give none. Shorthand understood: Req / Avl / Looking for / To let…, rent / lease / L&L / sale / outright, \`2BHK\`, \`1RK\`, studio, office, shop, plot…, \`45k\`, \`₹45,000/-\`, \`85 lac\`, \`1.2 Cr\`, \`1,20,000\`, ranges (a REQ keeps the upper bound, an AVL the lower), \`650 sqft\` / \`650 carpet\`, Indian phone numbers, and the localities the network already knows in the city (spacing, W/E and small typos aside). Nothing is posted. A user may have ${PASTE_BUDGET.chars.toLocaleString('en-US')} characters read a minute (429 with Retry-After beyond).`,
         },
       })
       .get('/:id/share', ({ params, user }) => shareListing(ctx, user, params.id), {

@@ -18,6 +18,7 @@ function cityOf(user: Viewer, cityId: number | undefined): number | null {
 }
 
 export async function parseForUser(ctx: AppContext, user: Viewer, body: ParseBody): Promise<ParseAnswer> {
+  ctx.limits.pasteChars.charge(String(user.id), body.text.length, 'pastes read')
   const localities = await localitiesOf(ctx.db, cityOf(user, body.city_id))
   return { drafts: parsePaste(body.text, localities) }
 }

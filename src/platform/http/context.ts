@@ -13,8 +13,9 @@ import { SavedSearchAlerts } from '../../modules/saved-searches/alerts'
 import { SnapshotCache } from '../../../db/snapshot-cache'
 import { SessionCache } from '../session-cache'
 import type { Feed } from '../../../db/change-feed'
-import { RATE_LIMITS } from '../../shared/constants'
+import { PASTE_BUDGET, RATE_LIMITS } from '../../shared/constants'
 import { RateLimiter } from './rate-limit'
+import { WorkBudget } from './work-budget'
 import { createLogger, type Logger } from './request-log'
 import { Metrics } from '../metrics'
 import { watchApp } from '../../modules/metrics/sources'
@@ -38,7 +39,10 @@ const PAGE_CACHE = { entries: 1024, weight: 32 * 1024 * 1024, weigh: (body: unkn
 
 export const createPageCache = (feed: Feed) => new SnapshotCache(feed, PAGE_CACHE)
 
-/** The limiters of SPEC's rate limits, each counting in its own bucket of the `rate_limits` table. */
+/**
+ * The limiters of SPEC's rate limits, each counting in its own bucket of the `rate_limits` table; and the allowance of
+ * pasted characters a user may have read, which guards each process's CPU and so is counted in it.
+ */
 export const createLimits = (db: Db) => {
   const limiter = (bucket: keyof typeof RATE_LIMITS) => new RateLimiter(db, bucket, RATE_LIMITS[bucket].limit, RATE_LIMITS[bucket].windowMs)
   return {
@@ -47,6 +51,7 @@ export const createLimits = (db: Db) => {
     resetByAddress: limiter('resetRequestPerAddress'),
     resetByAccount: limiter('resetRequestPerAccount'),
     registerByAddress: limiter('registrationPerAddress'),
+    pasteChars: new WorkBudget(PASTE_BUDGET.chars, PASTE_BUDGET.windowMs),
   }
 }
 export type Limits = ReturnType<typeof createLimits>
