@@ -52,6 +52,16 @@ describe('request log', () => {
     expect(await lineOf(me.headers.get('x-request-id'))).toMatchObject({ level: 'info', route: '/api/auth/me', status: 200, user_id: userId })
   })
 
+  test('a server-rendered page names its signed-in user; signed out, none', async () => {
+    const { token } = await signIn()
+    const page = await h.request('/dashboard', { headers: { cookie: `${SESSION_COOKIE}=${token}` } })
+    expect(page.status).toBe(200)
+    expect(await lineOf(page.headers.get('x-request-id'))).toMatchObject({ method: 'GET', route: '/dashboard', status: 200, user_id: userId })
+    const out = await h.request('/dashboard')
+    expect(out.status).toBe(302)
+    expect(await lineOf(out.headers.get('x-request-id'))).toMatchObject({ route: '/dashboard', status: 302, user_id: null })
+  })
+
   test('signed out, unknown routes, 401 and 405 are logged too (unknown paths without their query)', async () => {
     const anon = await h.request('/api/auth/me')
     expect(await lineOf(anon.headers.get('x-request-id'))).toMatchObject({ route: '/api/auth/me', status: 401, user_id: null })

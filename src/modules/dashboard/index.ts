@@ -3,6 +3,7 @@ import type { ReactElement } from 'react'
 import { authGuard, endSession } from '../../platform/http/auth'
 import type { AppContext } from '../../platform/http/context'
 import { loginRedirect, pageUser, viewerOf } from '../../platform/http/page-auth'
+import { notePageUser } from '../../platform/http/request-log'
 import { can, type Permission } from '../../platform/policy/permissions'
 import { allows } from './nav'
 import type { ShellUser } from './layout'
@@ -33,6 +34,7 @@ export const dashboardPage =
   async ({ request, cookie }: { request: Request; cookie: Record<string, Cookie<unknown>> }) => {
     const found = await pageUser(ctx, cookie)
     if (!found) return loginRedirect(request)
+    notePageUser(request, found.id)
     const shell = await import('./shell')
     if (!found.is_active) return shell.accountInactive()
     const [pendingApprovals, unseenMatches] = await Promise.all([

@@ -21,6 +21,13 @@ export function createLogger(level: LogLevel, sink?: LogSink) {
 export type Logger = ReturnType<typeof createLogger>
 
 /**
+ * Users of server-rendered pages, which resolve their session in the page rather than through the API's guard (that
+ * sets the context's `user`): noted by request so their log lines name them too.
+ */
+const pageUsers = new WeakMap<Request, number>()
+export const notePageUser = (request: Request, userId: number) => void pageUsers.set(request, userId)
+
+/**
  * One line per request, written once its answer has gone (an event stream: once its answer started). It names the
  * route template, never the raw path's ids or its query string (a renew link's signature, a reset token), and
  * nothing of headers, cookies or bodies. Every answer carries its request id as `X-Request-Id`.
@@ -44,7 +51,7 @@ export const requestLog = (logger: Logger) => {
         route: c.route || c.path,
         status,
         duration_ms: begun ? Math.round((performance.now() - begun.at) * 100) / 100 : null,
-        user_id: (c as { user?: { id?: number } }).user?.id ?? null,
+        user_id: (c as { user?: { id?: number } }).user?.id ?? pageUsers.get(c.request) ?? null,
         request_id: begun?.id ?? null,
       })
     })
