@@ -1,7 +1,18 @@
-import type { Db } from '../../../db/sql'
+import { indexedBy } from '../../../db/dialect'
+import type { Db, Dialect } from '../../../db/sql'
 
 /** setTimeout's longest wait (about 24.8 days); a later end is looked at again then. */
 const LONGEST_WAIT = 2 ** 31 - 1
+
+/**
+ * The timer's two statements, through listings_expiry_idx by name on SQLite: without statistics its planner takes the
+ * status index for `status in (…)` and walks every ACTIVE listing (320 ms at a million listings, on the server's thread,
+ * every minute in every process), where the partial index reads one entry or the few past their end.
+ */
+export const expirySql = (dialect: Dialect) => ({
+  next: `select expires_at as at from listings ${indexedBy(dialect, 'listings_expiry_idx')} where status in ('ACTIVE', 'ON_HOLD') and expires_at is not null order by expires_at limit 1`,
+  expire: `update listings ${indexedBy(dialect, 'listings_expiry_idx')} set status = 'EXPIRED', updated_at = ? where status in ('ACTIVE', 'ON_HOLD') and expires_at <= ?`,
+})
 
 /**
  * Listings leave the network when their `expires_at` passes (issue 17), at that moment rather than at a job's next
@@ -48,7 +59,7 @@ export class Expiry {
   /** Expire what is due, then wait for the next end there is. */
   async run(now = Date.now()): Promise<number> {
     const { changes } = await this.db.tx((tx) =>
-      tx.run("update listings set status = 'EXPIRED', updated_at = ? where status in ('ACTIVE', 'ON_HOLD') and expires_at <= ?", [now, now]),
+      tx.run(expirySql(tx.dialect).expire, [now, now]),
     )
     if (changes > 0) this.onExpired?.(changes)
     return changes
@@ -79,7 +90,7 @@ export class Expiry {
   private async next(): Promise<void> {
     if (this.closed) return
     try {
-      const row = await this.db.get<{ at: number | null }>("select min(expires_at) as at from listings where status in ('ACTIVE', 'ON_HOLD')")
+      const row = await this.db.get<{ at: number | null }>(expirySql(this.db.dialect).next)
       if (row?.at != null) this.due(Number(row.at))
     } catch (e) {
       if (!this.closed) console.error(`expiring listings: ${(e as Error).message}`)

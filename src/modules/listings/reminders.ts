@@ -1,4 +1,5 @@
-import type { Db, Queryable } from '../../../db/sql'
+import { indexedBy } from '../../../db/dialect'
+import type { Db, Dialect, Queryable } from '../../../db/sql'
 import type { Config } from '../../config'
 import type { Mailer } from '../../platform/mail'
 import { EXPIRING_STATUSES, EXPIRY_REMINDER_MS, RENEW_LINK_MS } from '../../shared/constants'
@@ -32,6 +33,13 @@ const DUE = `${EXPIRING} and l.expires_at > ? and l.expires_at <= ?
 const REACHABLE = "u.is_active = true and u.registration_status = 'APPROVED'"
 
 /**
+ * Owners with listings due a reminder: a range of listings_expiry_idx, named on SQLite, whose planner would otherwise
+ * walk every ACTIVE listing through the status index (as ./expiry.ts says).
+ */
+export const dueOwnersSql = (dialect: Dialect) =>
+  `select distinct l.owner_user_id as user_id from listings l ${indexedBy(dialect, 'listings_expiry_idx')} join users u on u.id = l.owner_user_id and ${REACHABLE} where ${DUE}`
+
+/**
  * The claim: a listing's row names the end it was reminded of. Taken only when there is none or it names another end;
  * on conflict the row is locked (PostgreSQL) or the writer is one (SQLite), so of two senders exactly one gets it back.
  */
@@ -48,7 +56,7 @@ const CLAIM = `insert into listing_reminders (listing_id, expires_at, sent_at) v
 export async function runExpiryReminders(ctx: ReminderContext, now = Date.now()): Promise<{ users: number; listings: number }> {
   const done = { users: 0, listings: 0 }
   const window = [now, now + EXPIRY_REMINDER_MS]
-  const owners = await ctx.db.all<{ user_id: number }>(`select distinct l.owner_user_id as user_id from listings l join users u on u.id = l.owner_user_id and ${REACHABLE} where ${DUE}`, window)
+  const owners = await ctx.db.all<{ user_id: number }>(dueOwnersSql(ctx.db.dialect), window)
   if (owners.length === 0) return done
   // Read before any transaction: on SQLite the key's first write would wait for the transaction's own writer.
   const key = await renewKey(ctx.db)
