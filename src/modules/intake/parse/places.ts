@@ -162,7 +162,7 @@ const NOT_PLACE = new Set(
     'road station west east north south zone side please pls plz sir ji good morning hi hello all any one anyone ' +
     'upto till max maximum min minimum sudhi paryant budget sec sector sea view facing rd no number ready posn possession oc rcvd ' +
     // Kannada and Marathi words around a place: `Indiranagar alli` (in), `Kothrud la`, `Baner javal` (near), `beku` (wanted).
-    'alli nalli hatra hattira javal javal kade la madhe madhye sathi beku baadige maratakke togollakke ide ge olage varege hazar te site sites khata'
+    'alli nalli hatra hattira javal kade la madhe madhye sathi beku baadige maratakke togollakke ide ge olage varege hazar te site sites khata'
   ).split(' '),
 )
 const PLACE_CUE = /(?:(?<![\p{L}\p{N}])(?:in|at|near|nr|opp|loc|location|locality|area)|@|📍|➡️|👉)\s*[:\-–]?\s*$/u
@@ -172,13 +172,13 @@ const CUE_REACH = 24
 
 export type Place = { locality: string; zone: LocationZone | null; known: boolean; start: number; end: number }
 
+/** A word that may follow a name's first word: a generic suffix or a number, glued to its label or not. */
+const nameTail = (w: string) => SUFFIX.has(SHORT[w] ?? w) || /^(?:ph|sec|sect|stg|blk)?\d+$/.test(w)
+
 /**
  * The locality the message names: the longest run of words a known locality matches (exactly before with a typo,
  * earliest first); else the place after `in` / `at` / `near` / 📍, as written in title case.
  */
-/** A word that may follow a name's first word: a generic suffix or a number, glued to its label or not. */
-const nameTail = (w: string) => SUFFIX.has(SHORT[w] ?? w) || /^(?:ph|sec|sect|stg|blk)?\d+$/.test(w)
-
 export function findPlace(msg: Message, index: LocalityIndex): Place | null {
   const ws = [...msg.text.matchAll(/[\p{L}\p{N}]+/gu)].map((m) => ({ w: m[0].toLowerCase(), start: m.index, end: m.index + m[0].length }))
   for (const typo of [false, true]) {
