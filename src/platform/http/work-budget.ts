@@ -8,6 +8,7 @@ import { tooManyRequests } from './rate-limit'
  */
 export class WorkBudget {
   private readonly spent = new Map<string, { level: number; at: number }>()
+  private sweptAt = 0
 
   constructor(
     readonly capacity: number,
@@ -21,7 +22,11 @@ export class WorkBudget {
     const level = entry ? Math.max(0, entry.level - (now - entry.at) * rate) : 0
     if (level + cost > this.capacity) throw tooManyRequests(Math.max(1, Math.ceil((level + cost - this.capacity) / rate / 1000)), what)
     this.spent.set(key, { level: level + cost, at: now })
-    // Keys whose spending has drained away go now and then, so the map holds only recent callers.
-    if (this.spent.size > 1000) for (const [k, e] of this.spent) if (e.level - (now - e.at) * rate <= 0) this.spent.delete(k)
+    // Keys whose spending has drained away go at most once a window, so the map holds only recent callers and a
+    // request pays for a sweep rarely, not each time once many callers are counted.
+    if (this.spent.size > 1000 && now - this.sweptAt >= this.windowMs) {
+      this.sweptAt = now
+      for (const [k, e] of this.spent) if (e.level - (now - e.at) * rate <= 0) this.spent.delete(k)
+    }
   }
 }

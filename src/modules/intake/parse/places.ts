@@ -3,6 +3,9 @@ import { titleCase, type Message } from './text'
 
 export type KnownLocality = { name: string; zone: LocationZone | null }
 
+/** A lookup's answer: the locality, whether the words named only part of it, whether a first word or base alone did. */
+type Found = { locality: KnownLocality; partial: boolean; byBase?: boolean } | null
+
 /** Direction words as brokers shorten them, to the form localities are kept in (`Andheri W`, `andheri (w)`, `andheri wst`). */
 const DIRECTION: Record<string, string> = { w: 'west', wst: 'west', west: 'west', e: 'east', est: 'east', east: 'east', n: 'north', north: 'north', s: 'south', south: 'south' }
 
@@ -31,7 +34,7 @@ export class LocalityIndex {
   /** By first letter and length, for the typo search. */
   private readonly fuzzy = new Map<string, { key: string; digits: string; locality: KnownLocality }[]>()
   /** Answers already given, as a paste repeats its words (at most 10,000 kept: a long paste of nonsense costs no more). */
-  private readonly memo = new Map<string, ReturnType<LocalityIndex['find']>>()
+  private readonly memo = new Map<string, Found>()
   /** Base names shared by a West and an East (`andheri`): written alone they stay as written. */
   private readonly bases = new Map<string, KnownLocality[]>()
   /** Localities of two words or more by their first (`lokhandwala` → Lokhandwala Complex, `hsr` → HSR Layout), when it says enough alone. */
@@ -66,7 +69,7 @@ export class LocalityIndex {
   }
 
   /** The locality these words name, if any; `typo` allows a small misspelling. */
-  lookup(ws: string[], typo: boolean): { locality: KnownLocality; partial: boolean; byBase?: boolean } | null {
+  lookup(ws: string[], typo: boolean): Found {
     const key = `${typo ? 1 : 0}${ws.join(' ')}`
     let found = this.memo.get(key)
     if (found === undefined) {
@@ -77,7 +80,7 @@ export class LocalityIndex {
     return found
   }
 
-  private find(ws: string[], typo: boolean): { locality: KnownLocality; partial: boolean; byBase?: boolean } | null {
+  private find(ws: string[], typo: boolean): Found {
     const key = squeeze(keyOf(ws))
     const hit = this.exact.get(key)
     if (hit) return { locality: hit, partial: false }
