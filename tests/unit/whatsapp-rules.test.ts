@@ -76,3 +76,29 @@ describe('localities written short', () => {
     expect(one('Req 2, 3 BHK in Baner, 1.2 Cr')).toMatchObject({ property_type: '2 BHK' })
   })
 })
+
+describe('localities written as initials', () => {
+  const pune = new LocalityIndex([
+    { name: 'Koregaon Park', zone: 'Central' },
+    { name: 'Pimple Gurav', zone: 'West' },
+    { name: 'Bandra Kurla Complex', zone: 'West' },
+    { name: 'Kalyani Nagar', zone: 'East' },
+    { name: 'Kharadi', zone: 'East' },
+    { name: 'Andheri West', zone: 'West' },
+  ])
+  const first = (text: string) => parsePaste(text, pune)[0]!
+  test('KP and BKC in capitals name the one locality with those initials', () => {
+    expect(first('Penthouse for sale at KP, 3200 sq ft, 6.5 Cr')).toMatchObject({ locality: 'Koregaon Park' })
+    expect(first('Office avl BKC 2000 sqft rent 4 L')).toMatchObject({ locality: 'Bandra Kurla Complex' })
+  })
+  test('not in lower case, not when a name is written, not PG or OC, not initials two localities share', () => {
+    expect(first('2bhk avl kp 40k').locality).not.toBe('Koregaon Park')
+    expect(first('KP type flat avl in Kharadi 30k').locality).toBe('Kharadi')
+    expect(first('PG avl for girls, 9k, call 9822012345').locality).not.toBe('Pimple Gurav')
+    expect(first('2BHK for sale, OC received, 95 L').locality).toBeNull()
+    const shared = new LocalityIndex([{ name: 'Koregaon Park', zone: null }, { name: 'Kalyani Park', zone: null }])
+    expect(parsePaste('3BHK for rent at KP, 60k', shared)[0]!.locality).not.toBe('Koregaon Park')
+    expect(first('2BHK avl Andheri W 50k').locality).toBe('Andheri West')
+    expect(parsePaste('Need 1BHK AW 30k', pune)[0]!.locality).not.toBe('Andheri West')
+  })
+})

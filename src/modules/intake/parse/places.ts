@@ -39,6 +39,8 @@ export class LocalityIndex {
   private readonly bases = new Map<string, KnownLocality[]>()
   /** Localities of two words or more by their first (`lokhandwala` → Lokhandwala Complex, `hsr` → HSR Layout), when it says enough alone. */
   private readonly firsts = new Map<string, KnownLocality[]>()
+  /** Localities of two words or more by their initials (`kp` → Koregaon Park, `bkc` → Bandra Kurla Complex). */
+  private readonly initials = new Map<string, KnownLocality[]>()
   /** Every locality's words, for names whose first word is shortened to its letter (`e city` → Electronic City). */
   private readonly named = new Map<string, { ws: string[]; locality: KnownLocality }[]>()
   readonly longest: number
@@ -59,6 +61,12 @@ export class LocalityIndex {
       // A first word says enough alone when it is long (`lokhandwala`), or when what follows it is only a generic suffix (`hsr layout`).
       const saysEnough = ws[0]!.length >= 5 || (ws[0]!.length >= 3 && ws.slice(1).every((w) => SUFFIX.has(w)))
       if (ws.length > 1 && saysEnough && !GENERIC_FIRST.has(ws[0]!) && !/\d/.test(ws[0]!)) this.firsts.set(ws[0]!, [...(this.firsts.get(ws[0]!) ?? []), l])
+      // Direction words and numbers are not in a name's initials: `Andheri West` has none, `Electronic City Phase 1` is `ecp`.
+      const named = ws.filter((w) => !DIRECTION[w] && !/\d/.test(w))
+      if (named.length >= 2 && named.length <= 4) {
+        const letters = named.map((w) => w[0]).join('')
+        this.initials.set(letters, [...(this.initials.get(letters) ?? []), l])
+      }
       const last = DIRECTION[ws[ws.length - 1]!]
       if (ws.length > 1 && last) {
         const base = squeeze(ws.slice(0, -1).join(' '))
@@ -110,6 +118,12 @@ export class LocalityIndex {
       if (d <= allowed && (!best || d < best.d)) best = { d, locality: c.locality }
     }
     return best ? { locality: best.locality, partial: false } : null
+  }
+
+  /** The only locality with these initials (`kp`), if one; two sharing them are both left unread. */
+  byInitials(letters: string): KnownLocality | null {
+    const found = this.initials.get(letters)
+    return found?.length === 1 ? found[0]! : null
   }
 
   /**
@@ -211,7 +225,32 @@ export function findPlace(msg: Message, index: LocalityIndex): Place | null {
       }
     }
   }
-  return guessPlace(msg, ws)
+  return initialsPlace(msg, ws, index) ?? guessPlace(msg, ws)
+}
+
+/**
+ * Initials that mean other things in a listing: certificates and authorities (OC, CC, NOC, RERA, BDA, SRA, MIDC),
+ * paying guest, non-agricultural land, leave and licence, areas (SBA, CA), furnishing (FF, SF, UF), floors (GF, UG),
+ * fittings (AC, DG, RO, CCTV, WC) and a broker's own words (NRI, EMI, ASAP, OK).
+ */
+const NOT_INITIALS = new Set(
+  'oc cc noc rera bda sra midc sez dp tp pg na ll sba ba ca ua ff sf uf gf ug lg tf ac dg ro tv ev wc cctv it nri emi gst asap ok pls'.split(' '),
+)
+
+/**
+ * A known locality written as its initials in capitals, `KP` for Koregaon Park, `BKC` for Bandra Kurla Complex: only
+ * when no name was found, the word is free, two to four capitals, and the only locality of the city with them. Capitals
+ * only, since `kp` in lower case is as often a typo as a name; some initials mean other things (NOT_INITIALS).
+ */
+function initialsPlace(msg: Message, ws: W[], index: LocalityIndex): Place | null {
+  for (const x of ws) {
+    if (!/^\p{Lu}{2,4}$/u.test(msg.text.slice(x.start, x.end)) || NOT_INITIALS.has(x.w) || NOT_PLACE.has(x.w) || !msg.free(x.start, x.end)) continue
+    const hit = index.byInitials(x.w)
+    if (!hit) continue
+    msg.take(x.start, x.end, 'locality')
+    return { locality: hit.name, zone: hit.zone, known: true, start: x.start, end: x.end }
+  }
+  return null
 }
 
 type W = { w: string; start: number; end: number }
