@@ -1,6 +1,6 @@
 import type { Param, Queryable } from '../sql'
 import { formatEntryId } from '../../src/modules/listings/entry-id'
-import { EXPIRY_DAYS, LOCATION_ZONES, type ListingStatus, type PostType, type RegistrationStatus, type SaleOrRent } from '../../src/shared/constants'
+import { EXPIRY_DAYS, LOCATION_ZONES, type ListingStatus, type LocationZone, type PostType, type RegistrationStatus, type SaleOrRent } from '../../src/shared/constants'
 import { DEMO_GEOGRAPHY } from './geography'
 
 // The demo data, written through the data layer in its portable SQL (docs/decisions/012-async-data-layer.md): the same
@@ -242,6 +242,29 @@ export const LOCALITIES: Record<string, string[]> = {
 }
 export const GENERIC_LOCALITIES = ['City Centre', 'Old Town', 'Station Road', 'Lakeside', 'Riverside', 'Ring Road', 'Tech Park', 'Market Area']
 
+/**
+ * The zone of the city each demo locality lies in, as its brokers would say: a listing's zone follows its locality, so
+ * the demo never puts Bandra West in the outskirts (and the WhatsApp parser, which takes a locality's zone from the
+ * network's listings, answers as a broker would).
+ */
+const ZONE_OF: Record<string, LocationZone> = {
+  ...zones({ West: ['Andheri West', 'Bandra West'], Central: ['Powai'], East: ['Goregaon East', 'Chembur'], South: ['Lower Parel', 'Worli'], North: ['Malad West', 'Borivali'] }),
+  ...zones({ West: ['Kothrud', 'Baner', 'Aundh'], Outskirts: ['Hinjewadi', 'Wakad'], East: ['Viman Nagar', 'Kharadi'] }),
+  ...zones({ South: ['Koramangala', 'HSR Layout', 'Jayanagar'], East: ['Indiranagar', 'Whitefield', 'Marathahalli'], North: ['Hebbal'], Outskirts: ['Electronic City'] }),
+  ...zones({ South: ['Vasant Kunj', 'Saket', 'Lajpat Nagar', 'Greater Kailash'], West: ['Dwarka'], Central: ['Karol Bagh', 'Connaught Place'], North: ['Rohini'] }),
+  ...zones({ South: ['Adyar', 'Velachery', 'OMR', 'Besant Nagar'], Central: ['T. Nagar'], North: ['Anna Nagar'], West: ['Porur'] }),
+  ...zones({ West: ['Gachibowli', 'Kondapur', 'Madhapur', 'HITEC City'], Central: ['Banjara Hills', 'Jubilee Hills'], North: ['Kukatpally'] }),
+  ...zones({ West: ['Upper West Side', 'Chelsea'], South: ['Tribeca', 'Financial District'], North: ['Harlem'], East: ['Williamsburg', 'Astoria', 'Park Slope'] }),
+  ...zones({ West: ['Santa Monica', 'Westwood', 'Venice'], Central: ['Silver Lake', 'Koreatown', 'Echo Park', 'Downtown LA'], Outskirts: ['Pasadena'] }),
+  ...zones({ North: ['Camden', 'Islington'], East: ['Shoreditch', 'Canary Wharf'], South: ['Clapham', 'Greenwich'], West: ['Hammersmith', 'Kensington'] }),
+  ...zones({ West: ['Dubai Marina', 'JLT', 'Palm Jumeirah', 'Al Barsha', 'Jumeirah'], Central: ['Downtown Dubai', 'Business Bay'], North: ['Deira'] }),
+  ...zones({ Central: ['City Centre', 'Old Town', 'Market Area'], North: ['Station Road'], East: ['Lakeside'], West: ['Riverside'], Outskirts: ['Ring Road'], South: ['Tech Park'] }),
+}
+
+function zones(byZone: Partial<Record<LocationZone, string[]>>): Record<string, LocationZone> {
+  return Object.fromEntries(Object.entries(byZone).flatMap(([zone, names]) => names.map((name) => [name, zone as LocationZone])))
+}
+
 const AVL_OPENERS: Record<PropertyCategory, string[]> = {
   home: ['Well-maintained', 'Newly renovated', 'Spacious', 'Bright, east-facing', 'Ready-to-move', 'Recently built'],
   commercial: ['Well-maintained', 'Newly renovated', 'Spacious', 'Ready-to-use', 'Prime'],
@@ -384,8 +407,14 @@ async function insertListings(db: Queryable, rand: Rand, p: { count: number; now
     // The first rows cycle through every value so even a tiny demo shows each zone, post type and deal type.
     const postType: PostType = i < 2 ? (['REQ', 'AVL'] as const)[i]! : rand() < 0.45 ? 'REQ' : 'AVL'
     const saleOrRent: SaleOrRent = i < 4 ? (i % 2 === 0 ? 'SALE' : 'RENT') : rand() < 0.55 ? 'SALE' : 'RENT'
-    const location = i < LOCATION_ZONES.length ? LOCATION_ZONES[i]! : pick(rand, LOCATION_ZONES)
-    const locality = pick(rand, LOCALITIES[owner.city] ?? GENERIC_LOCALITIES)
+    const firstZone = i < LOCATION_ZONES.length ? LOCATION_ZONES[i]! : null
+    // Drawn and set aside past the first rows, so every later value of the demo stays what it was before zones
+    // followed localities (the same owners, statuses and budgets the README and screenshots show).
+    if (!firstZone) pick(rand, LOCATION_ZONES)
+    const cityLocalities = LOCALITIES[owner.city] ?? GENERIC_LOCALITIES
+    const inFirstZone = cityLocalities.filter((l) => ZONE_OF[l] === firstZone)
+    const locality = pick(rand, inFirstZone.length ? inFirstZone : cityLocalities)
+    const location = firstZone && !inFirstZone.length ? firstZone : ZONE_OF[locality]!
     const status = weighted(rand, STATUS_WEIGHTS)
     const createdAt = times[i]!
     // A status other than ACTIVE was set some time after posting, never after `now`.

@@ -126,6 +126,16 @@ describe('seedDemoData', async () => {
     expect(new Set(allListings.map((l) => l.saleOrRent))).toEqual(new Set(['SALE', 'RENT']))
   })
 
+  test("a listing's zone follows its locality: one zone per locality of a city, past the first rows that show every zone", () => {
+    const zonesOf = new Map<string, Set<string>>()
+    for (const l of allListings.filter((l) => l.id >= allListings[0]!.id + LOCATION_ZONES.length)) {
+      const key = `${l.cityId} ${l.locality}`
+      zonesOf.set(key, (zonesOf.get(key) ?? new Set()).add(l.location))
+    }
+    expect(zonesOf.size).toBeGreaterThan(20)
+    expect([...zonesOf].filter(([, zones]) => zones.size > 1)).toEqual([])
+  })
+
   test('approvals screens have pending and rejected applicants, both inactive', () => {
     const pending = allUsers.filter((u) => u.registrationStatus === 'PENDING')
     const rejected = allUsers.filter((u) => u.registrationStatus === 'REJECTED')
