@@ -102,3 +102,22 @@ describe('localities written as initials', () => {
     expect(parsePaste('Need 1BHK AW 30k', pune)[0]!.locality).not.toBe('Andheri West')
   })
 })
+
+describe('a place the network does not know, as written', () => {
+  const empty = new LocalityIndex([])
+  const place = (text: string) => parsePaste(text, empty)[0]!.locality
+  test('initials stay in capitals and take their suffix: BKC, MG Road, DN Nagar; a name keeps its Road', () => {
+    expect(place('Need office in BKC 2000 sqft upto 5 L rent')).toBe('BKC')
+    expect(place('Avl 2bhk near MG Road 30k')).toBe('MG Road')
+    expect(place('Avl shop near DN Nagar 50k')).toBe('DN Nagar')
+    expect(place('Avl showroom on rent at Linking Road 3 L')).toBe('Linking Road')
+  })
+  test('a message all in capitals is title case: KHAR WEST is Khar West, not initials', () => {
+    expect(place('AVL 2BHK AT KHAR WEST 60K')).toBe('Khar West')
+    expect(place('REQ 1BHK IN NAVI MUMBAI 20K')).toBe('Navi Mumbai')
+  })
+  test('upto, max and within are read with the budget, not left unparsed', () => {
+    expect(parsePaste('Need office in Powai 2000 sqft upto 5 L rent', empty)[0]!.unparsed).toEqual([])
+    expect(parsePaste('Req 1bhk in Powai max 20k', empty)[0]!.unparsed).toEqual([])
+  })
+})

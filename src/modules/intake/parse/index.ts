@@ -131,7 +131,8 @@ const DETAIL_WORDS = new Set(
     'hi hello good morning team dear friends brokers broker client clients owner direct agent agents sharing share available required ' +
     'me mein mai main se pe par ka ki ke hai hain h tak ho hoga hogi chahiye chaiye karo kare kijiye wala wali wale bhi aur jaldi sirf nahi na ' +
     'sq ft sqft carpet built up area super per also will can get have has having need want looking rent sale lease price budget rs inr approx around ' +
-    'my our your his her their we you i hot deal offer best exclusive rare steal received rcvd oc cc nego negotiable slightly'
+    'my our your his her their we you i hot deal offer best exclusive rare steal received rcvd oc cc nego negotiable slightly ' +
+    'upto till max maximum within under below'
   ).split(' '),
 )
 

@@ -261,7 +261,7 @@ function goesOtherwise(known: string[], from: number, next: W[]): boolean {
     const said = keyOf([next[j]!.w])
     if (said !== known[from + j]) return j > 0
   }
-  return false
+  return upper > lower
 }
 
 /** A word that may be (the start of) a place's name: letters only, three or more, no word of another field or of the sentence. */
@@ -277,16 +277,21 @@ function guessPlace(msg: Message, ws: W[]): Place | null {
     let end = run[run.length - 1]!.end
     if (msg.text[end] === ')') end++
     msg.take(run[0]!.start, end, 'locality')
-    return { locality: titleCase(keyOf(run.map((x) => x.w))), zone: null, known: false, start: run[0]!.start, end }
+    // Title case, except initials (`BKC`, `MG Road`), which stay in capitals.
+    const name = run.map((x) => (initials(x) ? x.w.toUpperCase() : titleCase(keyOf([x.w]))))
+    return { locality: name.join(' '), zone: null, known: false, start: run[0]!.start, end }
   }
-  /** The words from `i` that make the name: up to three, ending at a direction word. */
+  // Short words in capitals are initials (`MG Road`, `DN Nagar`), unless the whole message is in capitals.
+  const shouting = isShouting(msg.text)
+  const initials = (x: W) => !shouting && /^\p{Lu}{2,4}$/u.test(msg.text.slice(x.start, x.end)) && !DIRECTION[x.w] && !NOT_INITIALS.has(x.w) && !NOT_PLACE.has(x.w)
+  /** The words from `i` that make the name: up to three, ending at a direction word or a generic suffix (`Linking Road`). */
   const runFrom = (i: number): W[] => {
     const run = [ws[i]!]
     for (let k = i + 1; k < ws.length && run.length < 3; k++) {
       const x = ws[k]!
       const gap = msg.text.slice(run[run.length - 1]!.end, x.start)
       if (!/^[ .()-]*$/.test(gap) || !msg.free(x.start, x.end)) break
-      if (DIRECTION[x.w]) {
+      if (DIRECTION[x.w] || SUFFIX.has(SHORT[x.w] ?? x.w)) {
         run.push(x)
         break
       }
@@ -300,7 +305,7 @@ function guessPlace(msg: Message, ws: W[]): Place | null {
     return run
   }
   for (let i = 0; i < ws.length; i++) {
-    if (!placeWord(msg, ws[i]!)) continue
+    if (!placeWord(msg, ws[i]!) && !(initials(ws[i]!) && msg.free(ws[i]!.start, ws[i]!.end))) continue
     // The cue is in the few characters before the word: testing the whole text before every word was quadratic.
     if (PLACE_CUE.test(msg.lower.slice(Math.max(0, ws[i]!.start - CUE_REACH), ws[i]!.start))) return at(i, runFrom(i))
   }
@@ -317,6 +322,17 @@ function guessPlace(msg: Message, ws: W[]): Place | null {
     if (field === 'property_type' || field === 'intent') return at(i, runFrom(i))
   }
   return null
+}
+
+/** Is the message written in capitals (most of its letters)? Then a short word in capitals says nothing of initials. */
+function isShouting(text: string): boolean {
+  let upper = 0
+  let lower = 0
+  for (const c of text) {
+    if (c >= 'A' && c <= 'Z') upper++
+    else if (c >= 'a' && c <= 'z') lower++
+  }
+  return upper > lower
 }
 
 /** Words that follow a property type or an intent word without being a place. */
