@@ -70,6 +70,9 @@ describe('localities written short', () => {
     expect(one('2BHK on rent near Hinjewdi ph 1, 22k')).toMatchObject({ locality: 'Hinjewadi Phase 1' })
     expect(one('2BHK for sale on Sinhgad road, 70L')).toMatchObject({ locality: 'Sinhagad Road' })
     expect(one('2BHK on rent Hinjewadi phase 2, 22k').locality).not.toBe('Hinjewadi Phase 1')
+    // A first word last in the message, or followed by its name's own words, is the name.
+    expect(one('Req 2BHK on rent 22k, Hinjewadi')).toMatchObject({ locality: 'Hinjewadi Phase 1' })
+    expect(one('Req 2BHK on rent 22k, Hinjewadi phase 1')).toMatchObject({ locality: 'Hinjewadi Phase 1' })
   })
   test('the number after a label is no configuration: sector 1, 3BHK is a 3 BHK', () => {
     expect(one('HSR Layout sector 1, 3BHK for sale, 1750 SBA, 2.1 Cr')).toMatchObject({ property_type: '3 BHK', size: 1750 })

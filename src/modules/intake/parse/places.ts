@@ -261,7 +261,7 @@ function goesOtherwise(known: string[], from: number, next: W[]): boolean {
     const said = keyOf([next[j]!.w])
     if (said !== known[from + j]) return j > 0
   }
-  return upper > lower
+  return false
 }
 
 /** A word that may be (the start of) a place's name: letters only, three or more, no word of another field or of the sentence. */
