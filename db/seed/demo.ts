@@ -265,6 +265,9 @@ function zones(byZone: Partial<Record<LocationZone, string[]>>): Record<string, 
   return Object.fromEntries(Object.entries(byZone).flatMap(([zone, names]) => names.map((name) => [name, zone as LocationZone])))
 }
 
+// A locality added above without its zone would give listings no zone: refused where every seed (and its test) starts.
+for (const l of [...Object.values(LOCALITIES).flat(), ...GENERIC_LOCALITIES]) if (!ZONE_OF[l]) throw new Error(`demo locality without a zone: ${l}`)
+
 const AVL_OPENERS: Record<PropertyCategory, string[]> = {
   home: ['Well-maintained', 'Newly renovated', 'Spacious', 'Bright, east-facing', 'Ready-to-move', 'Recently built'],
   commercial: ['Well-maintained', 'Newly renovated', 'Spacious', 'Ready-to-use', 'Prime'],
