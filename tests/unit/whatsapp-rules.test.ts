@@ -104,6 +104,11 @@ describe('localities written as initials', () => {
     expect(first('2BHK avl Andheri W 50k').locality).toBe('Andheri West')
     expect(parsePaste('Need 1BHK AW 30k', pune)[0]!.locality).not.toBe('Andheri West')
   })
+  test('in a message all in capitals too, but never a word of the sentence', () => {
+    expect(first('AVL 3BHK FOR RENT AT KP, FAMILY ONLY, 60K')).toMatchObject({ locality: 'Koregaon Park' })
+    const best = new LocalityIndex([{ name: 'Baner Evergreen Shanti Towers', zone: null }])
+    expect(parsePaste('BEST DEAL 2BHK FOR SALE 80L CALL 9822012345', best)[0]!.locality).toBeNull()
+  })
 })
 
 describe('a place the network does not know, as written', () => {

@@ -244,7 +244,8 @@ const NOT_INITIALS = new Set(
  */
 function initialsPlace(msg: Message, ws: W[], index: LocalityIndex): Place | null {
   for (const x of ws) {
-    if (!/^\p{Lu}{2,4}$/u.test(msg.text.slice(x.start, x.end)) || NOT_INITIALS.has(x.w) || NOT_PLACE.has(x.w) || !msg.free(x.start, x.end)) continue
+    // Words of the sentence are no initials, even in a message all in capitals (`FOR`, `ONLY`, `WITH`).
+    if (!/^\p{Lu}{2,4}$/u.test(msg.text.slice(x.start, x.end)) || NOT_INITIALS.has(x.w) || NOT_PLACE.has(x.w) || COMMON.has(x.w) || !msg.free(x.start, x.end)) continue
     const hit = index.byInitials(x.w)
     if (!hit) continue
     msg.take(x.start, x.end, 'locality')
