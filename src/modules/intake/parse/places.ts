@@ -274,6 +274,9 @@ const placeWord = (msg: Message, x: W) => msg.free(x.start, x.end) && !NOT_PLACE
  * intent words (`Avl 2bhk Wadala`, `Office avl on rent Airoli`, `plot for sale – Panvel`).
  */
 function guessPlace(msg: Message, ws: W[]): Place | null {
+  // Short words in capitals are initials (`MG Road`, `DN Nagar`), unless the whole message is in capitals.
+  const shouting = isShouting(msg.text)
+  const initials = (x: W) => !shouting && /^\p{Lu}{2,4}$/u.test(msg.text.slice(x.start, x.end)) && !DIRECTION[x.w] && !NOT_INITIALS.has(x.w) && !NOT_PLACE.has(x.w) && !COMMON.has(x.w)
   const at = (i: number, run: W[]): Place => {
     let end = run[run.length - 1]!.end
     if (msg.text[end] === ')') end++
@@ -282,9 +285,6 @@ function guessPlace(msg: Message, ws: W[]): Place | null {
     const name = run.map((x) => (initials(x) ? x.w.toUpperCase() : titleCase(keyOf([x.w]))))
     return { locality: name.join(' '), zone: null, known: false, start: run[0]!.start, end }
   }
-  // Short words in capitals are initials (`MG Road`, `DN Nagar`), unless the whole message is in capitals.
-  const shouting = isShouting(msg.text)
-  const initials = (x: W) => !shouting && /^\p{Lu}{2,4}$/u.test(msg.text.slice(x.start, x.end)) && !DIRECTION[x.w] && !NOT_INITIALS.has(x.w) && !NOT_PLACE.has(x.w)
   /** The words from `i` that make the name: up to three, ending at a direction word or a generic suffix (`Linking Road`). */
   const runFrom = (i: number): W[] => {
     const run = [ws[i]!]
