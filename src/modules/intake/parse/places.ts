@@ -62,9 +62,9 @@ export class LocalityIndex {
       const saysEnough = ws[0]!.length >= 5 || (ws[0]!.length >= 3 && ws.slice(1).every((w) => SUFFIX.has(w)))
       if (ws.length > 1 && saysEnough && !GENERIC_FIRST.has(ws[0]!) && !/\d/.test(ws[0]!)) this.firsts.set(ws[0]!, [...(this.firsts.get(ws[0]!) ?? []), l])
       // Direction words and numbers are not in a name's initials: `Andheri West` has none, `Electronic City Phase 1` is `ecp`.
-      const named = ws.filter((w) => !DIRECTION[w] && !/\d/.test(w))
-      if (named.length >= 2 && named.length <= 4) {
-        const letters = named.map((w) => w[0]).join('')
+      const lettered = ws.filter((w) => !DIRECTION[w] && !/\d/.test(w))
+      if (lettered.length >= 2 && lettered.length <= 4) {
+        const letters = lettered.map((w) => w[0]).join('')
         this.initials.set(letters, [...(this.initials.get(letters) ?? []), l])
       }
       const last = DIRECTION[ws[ws.length - 1]!]
@@ -100,8 +100,8 @@ export class LocalityIndex {
     if (sharing) return sharing.length === 1 ? { locality: sharing[0]!, partial: false, byBase: true } : { locality: { name: titleCase(ws.join(' ')), zone: null }, partial: true }
     const first = ws.length === 1 ? this.firsts.get(ws[0]!) : undefined
     if (first?.length === 1) return { locality: first[0]!, partial: false, byBase: true }
-    const initial = this.byInitial(ws)
-    if (initial) return { locality: initial, partial: false }
+    const cut = this.byFirstLetter(ws)
+    if (cut) return { locality: cut, partial: false }
     if (!typo || key.length < 5) return null
     // A typo is in the name, never in its direction: `Mulund E` is not Mulund West.
     const side = /(west|east|north|south)$/.exec(key)?.[1] ?? ''
@@ -130,7 +130,7 @@ export class LocalityIndex {
    * A name whose first word is cut to its letter, `e city` or `E-city ph1` for Electronic City Phase 1: the only
    * locality whose first word starts with that letter and whose next words begin with the rest (a name may go on).
    */
-  private byInitial(ws: string[]): KnownLocality | null {
+  private byFirstLetter(ws: string[]): KnownLocality | null {
     if (ws.length < 2 || !/^\p{L}$/u.test(ws[0]!)) return null
     const rest = keyOf(ws.slice(1)).split(' ')
     if (rest.every((w) => SUFFIX.has(w) || /^\d+$/.test(w) || DIRECTION[w])) {
@@ -238,14 +238,20 @@ const NOT_INITIALS = new Set(
 )
 
 /**
+ * A free word of two to four capitals that may be initials: none that mean other things in a listing (NOT_INITIALS),
+ * and no word of the sentence, even in a message all in capitals (`FOR`, `ONLY`, `BEST`).
+ */
+const writtenAsInitials = (msg: Message, x: W) =>
+  /^\p{Lu}{2,4}$/u.test(msg.text.slice(x.start, x.end)) && !NOT_INITIALS.has(x.w) && !NOT_PLACE.has(x.w) && !COMMON.has(x.w) && !DIRECTION[x.w] && msg.free(x.start, x.end)
+
+/**
  * A known locality written as its initials in capitals, `KP` for Koregaon Park, `BKC` for Bandra Kurla Complex: only
  * when no name was found, the word is free, two to four capitals, and the only locality of the city with them. Capitals
  * only, since `kp` in lower case is as often a typo as a name; some initials mean other things (NOT_INITIALS).
  */
 function initialsPlace(msg: Message, ws: W[], index: LocalityIndex): Place | null {
   for (const x of ws) {
-    // Words of the sentence are no initials, even in a message all in capitals (`FOR`, `ONLY`, `WITH`).
-    if (!/^\p{Lu}{2,4}$/u.test(msg.text.slice(x.start, x.end)) || NOT_INITIALS.has(x.w) || NOT_PLACE.has(x.w) || COMMON.has(x.w) || !msg.free(x.start, x.end)) continue
+    if (!writtenAsInitials(msg, x)) continue
     const hit = index.byInitials(x.w)
     if (!hit) continue
     msg.take(x.start, x.end, 'locality')
@@ -276,13 +282,13 @@ const placeWord = (msg: Message, x: W) => msg.free(x.start, x.end) && !NOT_PLACE
 function guessPlace(msg: Message, ws: W[]): Place | null {
   // Short words in capitals are initials (`MG Road`, `DN Nagar`), unless the whole message is in capitals.
   const shouting = isShouting(msg.text)
-  const initials = (x: W) => !shouting && /^\p{Lu}{2,4}$/u.test(msg.text.slice(x.start, x.end)) && !DIRECTION[x.w] && !NOT_INITIALS.has(x.w) && !NOT_PLACE.has(x.w) && !COMMON.has(x.w)
+  const initials = (x: W) => !shouting && writtenAsInitials(msg, x)
   const at = (i: number, run: W[]): Place => {
     let end = run[run.length - 1]!.end
     if (msg.text[end] === ')') end++
-    msg.take(run[0]!.start, end, 'locality')
-    // Title case, except initials (`BKC`, `MG Road`), which stay in capitals.
+    // Title case, except initials (`BKC`, `MG Road`), which stay in capitals (read before the words are taken).
     const name = run.map((x) => (initials(x) ? x.w.toUpperCase() : titleCase(keyOf([x.w]))))
+    msg.take(run[0]!.start, end, 'locality')
     return { locality: name.join(' '), zone: null, known: false, start: run[0]!.start, end }
   }
   /** The words from `i` that make the name: up to three, ending at a direction word or a generic suffix (`Linking Road`). */
@@ -306,7 +312,7 @@ function guessPlace(msg: Message, ws: W[]): Place | null {
     return run
   }
   for (let i = 0; i < ws.length; i++) {
-    if (!placeWord(msg, ws[i]!) && !(initials(ws[i]!) && msg.free(ws[i]!.start, ws[i]!.end))) continue
+    if (!placeWord(msg, ws[i]!) && !initials(ws[i]!)) continue
     // The cue is in the few characters before the word: testing the whole text before every word was quadratic.
     if (PLACE_CUE.test(msg.lower.slice(Math.max(0, ws[i]!.start - CUE_REACH), ws[i]!.start))) return at(i, runFrom(i))
   }
