@@ -12,6 +12,11 @@ import type { ListingFilters } from '../../src/modules/listings/model'
 import { allOf, filterWhere, searchWhere, visibleTo, type Viewer } from '../../src/modules/listings/where'
 import { createUser, seedPlace } from '../support/fixtures'
 
+// Fixed seeds: besides each property, these tests count how many generated cases reached the interesting branches
+// (judged, moved) and require enough of them. Those counts are facts of the generator; with a random seed they were a
+// draw that fell short now and then (148 where 150 are required, on a clean run). A failure prints its seed and path.
+const SEED = 20261127
+
 const db = openDatabase(':memory:')
 afterAll(() => closeDatabase(db))
 const a = await seedPlace(db, ['Mumbai', 'Pune'])
@@ -111,12 +116,12 @@ describe('what a listing change can affect', () => {
           expect(pageAffectedBy(v, f, new Set())({ seq: 1, topic: 'listing', before: null, after: recorded })).toBe(true)
         }
       }),
-      { numRuns: 4000 },
+      { numRuns: 4000, seed: SEED },
     )
     // Enough of the interesting case to mean something: listings SQL found by an ASCII search.
     expect(seen.any).toBeGreaterThan(500)
     expect(seen.search).toBeGreaterThan(50)
-  }, 30_000) // thousands of generated writes: seconds of work, more than the default 5 s on a busy machine
+  }, 180_000) // thousands of generated writes: seconds of work alone, a minute and more on a loaded 2-core machine
 
   test('it is not blind: most listings SQL leaves out are judged unaffected too', () => {
     let out = 0
@@ -129,7 +134,7 @@ describe('what a listing change can affect', () => {
           if (!(listingVisible(v, recorded) && listingMatches(f, recorded))) judgedOut++
         }
       }),
-      { numRuns: 1000 },
+      { numRuns: 1000, seed: SEED },
     )
     expect(judgedOut / out).toBeGreaterThan(0.9)
   })
@@ -179,11 +184,11 @@ describe('what a listing change can affect', () => {
           (after && change.after?.location ? 1 : 0) - (before && change.before?.location ? 1 : 0),
         )
       }),
-      { numRuns: 3000 },
+      { numRuns: 3000, seed: SEED },
     )
     expect(exact).toBeGreaterThan(1000)
     expect(moved).toBeGreaterThan(200)
-  }, 30_000) // thousands of generated writes: seconds of work, more than the default 5 s on a busy machine
+  }, 180_000) // thousands of generated writes: seconds of work alone, a minute and more on a loaded 2-core machine
 
   test('a window of the newest ids kept through changes is, wherever it is judged, the newest ids SQL lists after the change', () => {
     const newest = (v: Viewer, f: ListingFilters, size: number) => {
@@ -229,11 +234,11 @@ describe('what a listing change can affect', () => {
         if (window.complete) expect(window.ids).toEqual(truth)
         expect(window.ids.length).toBeLessThanOrEqual(size)
       }),
-      { numRuns: 2000 },
+      { numRuns: 2000, seed: SEED },
     )
     expect(judged).toBeGreaterThan(1000)
     expect(moved).toBeGreaterThan(150)
-  }, 30_000)
+  }, 180_000)
 
   test('a search with a word of parts, or a change of places or of an owner\'s name, is never adjusted: only counting again can tell', () => {
     const { recorded } = insert({ postType: 'AVL', saleOrRent: 'SALE', propertyType: 'Flat', budget: 100, location: 'West', locality: 'Andheri', details: null, status: 'ACTIVE', date: '2026-11-24', owner: 0, city: 0 })
