@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { postgresDb, type PostgresDb } from '../db/postgres'
-import { signIn, type SignedIn } from './support/auth'
+import { sessionFor, signIn, type SignedIn } from './support/auth'
+import { sessionIdOf } from '../src/platform/sessions'
 import { eventStreamReader, pendingTotals } from './support/events'
 import { FILE_BYTES, seedPlace } from './support/fixtures'
 import { startCluster, type Cluster } from './support/postgres'
@@ -132,6 +133,56 @@ describe('two instances on one PostgreSQL', () => {
     expect((await call(a, `/api/users/${other.user.id}/activation`, master, { method: 'PATCH', body: JSON.stringify({ is_active: false, reason: 'Leaving' }) })).status).toBeLessThan(300)
     const off = await until('deactivated on B', () => me(b, other), (status) => status === 401 || status === 403)
     console.log(`[instances] sign-out through A refused on B after ${out.ms.toFixed(0)} ms, deactivation after ${off.ms.toFixed(0)} ms`)
+  })
+
+  test("B's event streams close when their session ends through A (sign-out, deactivation, password reset); another session's stays", async () => {
+    const admin = await signIn(db, 'MODULE_ADMIN', { cityId, fullName: 'Streaming Admin' })
+    const otherDevice = await sessionFor(db, admin.user.id)
+    const open = async (token: string, path = '/api/events') => {
+      const abort = new AbortController()
+      const res = await fetch(b.url + path, { headers: { authorization: `Bearer ${token}` }, signal: abort.signal })
+      expect(res.status).toBe(200)
+      const stream = eventStreamReader(res)
+      streams.push(() => (abort.abort(), stream.cancel()))
+      return Object.assign(stream, { pending: (await stream.expect('pending')).total as number })
+    }
+    /** Ends the session through A and answers how long after A's answer (and request) B closed the streams (after `session_ended`). */
+    const closedAfter = async (list: ReturnType<typeof eventStreamReader>[], end: () => Promise<{ status: number }>) => {
+      const sent = performance.now()
+      expect((await end()).status).toBeLessThan(300)
+      const answered = performance.now()
+      for (const s of list) {
+        expect(await s.closed(5000)).toBe(true)
+        expect(await s.next('session_ended', 0)).toEqual({})
+      }
+      const now = performance.now()
+      return `${(now - answered).toFixed(0)} ms after the answer (${(now - sent).toFixed(0)} ms after the request)`
+    }
+    const streams: (() => unknown)[] = []
+    try {
+      const signedOut = [await open(admin.token), await open(admin.token, '/api/users/pending/stream')]
+      const kept = await open(otherDevice)
+      const signOut = await closedAfter(signedOut, () => call(a, '/api/auth/logout', admin, { method: 'POST' }))
+      // The other device's stream on B still hears a registration made through A.
+      const fd = new FormData()
+      for (const [k, v] of Object.entries({ email: `later-${Date.now()}@example.com`, password: 'Strong@123', full_name: 'Later Applicant', city_id: String(cityId) })) fd.set(k, v)
+      expect((await fetch(a.url + '/api/auth/register', { method: 'POST', body: fd })).status).toBe(201)
+      expect((await kept.expect('pending', 5000)).total).toBe(kept.pending + 1)
+      const deactivation = await closedAfter([kept], () => call(a, `/api/users/${admin.user.id}/activation`, master, { method: 'PATCH', body: JSON.stringify({ is_active: false }) }))
+
+      const resetting = await signIn(db, 'BROKER', { cityId, fullName: 'Resetting Broker' })
+      const token = `reset-${crypto.randomUUID()}`
+      await db.run('insert into password_reset_tokens (id, user_id, expires_at, created_at) values (?, ?, ?, ?)', [sessionIdOf(token), resetting.user.id, Date.now() + 3_600_000, Date.now()])
+      const abort = new AbortController()
+      const brokerStream = eventStreamReader(await fetch(b.url + '/api/events', { headers: resetting.bearer, signal: abort.signal }))
+      streams.push(() => (abort.abort(), brokerStream.cancel()))
+      await brokerStream.expect('matches')
+      const reset = await closedAfter([brokerStream], () => call(a, '/api/auth/password/reset', null, { method: 'POST', body: JSON.stringify({ token, password: 'Fresh@12345', confirm_password: 'Fresh@12345' }) }))
+      console.log(`[instances] session ended through A → B's streams closed: sign-out ${signOut}, deactivation ${deactivation}, password reset ${reset}`)
+      expect((await call(b, '/api/events', admin)).status).toBe(401)
+    } finally {
+      for (const stop of streams) await stop()
+    }
   })
 
   test('failed sign-ins spread over A and B reach 429 at the configured total', async () => {

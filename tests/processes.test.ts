@@ -7,8 +7,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { closeDatabase, openDatabase, type Database } from '../db/client'
 import { WORKER_ENV } from '../src/processes'
-import { signIn, type SignedIn } from './support/auth'
-import { createUser, seedPlace } from './support/fixtures'
+import { sessionFor, signIn, type SignedIn } from './support/auth'
+import { createUser, dataLayer, seedPlace } from './support/fixtures'
+import { sessionIdOf } from '../src/platform/sessions'
 import { startServer, type RunningServer } from './support/server'
 import { eventStreamReader, pendingTotals } from './support/events'
 
@@ -204,6 +205,53 @@ describe('two processes on one database', () => {
     expect(await stream.expect('matches', 1000)).toEqual({ unseen: 2, new: [] })
     abort.abort()
     await stream.cancel()
+  })
+
+  test("a stream held by one process closes when its session ends through the other (sign-out, deactivation, password reset); the user's other session streams on", async () => {
+    const admin = await signIn(db, 'MODULE_ADMIN', { cityId, fullName: 'Two Process Admin' })
+    const otherDevice = await sessionFor(db, admin.user.id)
+    const open = async (token: string) => {
+      const abort = new AbortController()
+      const res = await fetch(b.url + '/api/events', { headers: { authorization: `Bearer ${token}` }, signal: abort.signal })
+      expect(res.status).toBe(200)
+      const stream = eventStreamReader(res)
+      return Object.assign(stream, { abort, pending: (await stream.expect('pending')).total as number })
+    }
+    /** Ends the session through A and answers how long after A's answer (and request) B closed the stream (after `session_ended`). */
+    const closedAfter = async (stream: ReturnType<typeof eventStreamReader>, end: () => Promise<Response>) => {
+      const sent = performance.now()
+      expect((await end()).status).toBeLessThan(300)
+      const answered = performance.now()
+      expect(await stream.closed(5000)).toBe(true)
+      expect(await stream.next('session_ended', 0)).toEqual({})
+      const now = performance.now()
+      return `${(now - answered).toFixed(0)} ms after the answer (${(now - sent).toFixed(0)} ms after the request)`
+    }
+    const signedOut = await open(admin.token)
+    const kept = await open(otherDevice)
+    const signOut = await closedAfter(signedOut, () => fetch(a.url + '/api/auth/logout', { method: 'POST', headers: admin.bearer }))
+    // The other device's stream, on the same process, still hears a registration.
+    await createUser(db, { email: `pending-${Date.now()}@example.com`, cityId, registrationStatus: 'PENDING', isActive: false })
+    expect((await kept.expect('pending', 5000)).total).toBe(kept.pending + 1)
+    const deactivation = await closedAfter(kept, () =>
+      fetch(`${a.url}/api/users/${admin.user.id}/activation`, { method: 'PATCH', headers: { ...master.bearer, 'content-type': 'application/json' }, body: JSON.stringify({ is_active: false }) }),
+    )
+    // A password reset through A ends a broker's streams on B.
+    const resetting = await signIn(db, 'BROKER', { cityId })
+    const reset = `reset-${crypto.randomUUID()}`
+    await dataLayer(db).run('insert into password_reset_tokens (id, user_id, expires_at, created_at) values (?, ?, ?, ?)', [sessionIdOf(reset), resetting.user.id, Date.now() + 3_600_000, Date.now()])
+    const abort = new AbortController()
+    const brokerStream = Object.assign(eventStreamReader(await fetch(b.url + '/api/events', { headers: resetting.bearer, signal: abort.signal })), { abort })
+    await brokerStream.expect('matches')
+    const resetMs = await closedAfter(brokerStream, () =>
+      fetch(a.url + '/api/auth/password/reset', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: reset, password: 'Fresh@12345', confirm_password: 'Fresh@12345' }) }),
+    )
+    console.log(`[events] session ended through one process → stream closed on the other: sign-out ${signOut}, deactivation ${deactivation}, password reset ${resetMs}`)
+    expect((await fetch(b.url + '/api/events', { headers: resetting.bearer })).status).toBe(401)
+    for (const s of [signedOut, kept, brokerStream]) {
+      s.abort.abort()
+      await s.cancel()
+    }
   })
 
   test('failed sign-ins of one account count across processes: the sixth is refused wherever it lands', async () => {

@@ -1,9 +1,13 @@
 // The signed-in user's live events (GET /api/events, docs/decisions/009-live-events.md): one Server-Sent Events
 // connection per page, shared by every island that follows any of its events (the approvals board, the navigation
 // badges). Opened by the first follower, closed by the last. While it is not connected, followers poll instead.
+// A stream ends with its session (`session_ended`, src/platform/session-watch.ts): the page then stops following it
+// rather than connecting again and again to be refused.
 import { useQueryClient, type QueryClient } from '@tanstack/react-query'
 import { atom, useAtomValue, useStore } from 'jotai'
 import { useEffect, useState } from 'react'
+import { ApiError } from './api'
+import { fetchJson } from './query'
 
 export const EVENTS_URL = '/api/events'
 /** Every event the stream sends: each is listened for from the start, so none is lost to an island still loading. */
@@ -26,7 +30,10 @@ type Store = ReturnType<typeof useStore>
 
 let followers = 0
 let source: EventSource | null = null
+/** Set while a new stream is waited for (a timer, then the session check): nobody opens one meanwhile. */
 let reopenTimer: ReturnType<typeof setTimeout> | undefined
+/** The session is over: no stream is opened again on this page (its followers' polls meet the 401 and go to sign-in). */
+let signedOut = false
 /** Handlers by event, each with how many islands asked for it. */
 const handlers = new Map<LiveEventName, Map<LiveEventHandler, number>>()
 /** The last data of each event, handed to a handler that starts following later (an island hydrated after it came). */
@@ -47,17 +54,41 @@ function open(store: Store, queryClient: QueryClient) {
       last.set(name, data)
       for (const handler of handlers.get(name)?.keys() ?? []) handler(data, queryClient)
     })
+  // The session the stream was opened with ended (signed out here or elsewhere, deactivated, expired): the browser would
+  // reconnect by itself and be refused, so the stream is closed here, and only a session still signed in (the cookie
+  // may carry a newer one) opens another.
+  es.addEventListener('session_ended', () => {
+    es.close()
+    source = null
+    store.set(liveConnectedAtom, false)
+    reopenIfSignedIn(store, queryClient, 0)
+  })
   es.addEventListener('error', () => {
     // The browser reconnects by itself after a dropped connection; meanwhile the followers poll.
     store.set(liveConnectedAtom, false)
     if (es.readyState !== EventSource.CLOSED) return
     // Closed for good (an error status, a wrong content type): try again later, still polling in between.
     source = null
-    reopenTimer = setTimeout(() => {
-      reopenTimer = undefined
-      if (followers > 0 && !source) open(store, queryClient)
-    }, REOPEN_MS)
+    reopenIfSignedIn(store, queryClient, REOPEN_MS)
   })
+}
+
+/**
+ * Opens a new stream after `ms` if the session still holds. An EventSource does not tell why it was refused, so the
+ * session is asked (GET /api/auth/me): a 401 or 403 (signed out, deactivated) stops for good; anything else (the server
+ * away, restarting) tries again.
+ */
+function reopenIfSignedIn(store: Store, queryClient: QueryClient, ms: number) {
+  clearTimeout(reopenTimer)
+  reopenTimer = setTimeout(async () => {
+    try {
+      await fetchJson('/api/auth/me')
+    } catch (error) {
+      if (error instanceof ApiError && (error.status === 401 || error.status === 403)) signedOut = true
+    }
+    reopenTimer = undefined
+    if (followers > 0 && !source && !signedOut) open(store, queryClient)
+  }, ms)
 }
 
 function close(store: Store) {
@@ -86,7 +117,7 @@ export function useLiveEvent(name: LiveEventName, handler: LiveEventHandler): bo
     const fresh = !counts.has(handler)
     counts.set(handler, (counts.get(handler) ?? 0) + 1)
     followers++
-    if (!source && !reopenTimer) open(store, queryClient)
+    if (!source && !reopenTimer && !signedOut) open(store, queryClient)
     else if (fresh && last.has(name)) handler(last.get(name), queryClient)
     return () => {
       const n = counts.get(handler)! - 1

@@ -24,24 +24,31 @@ export function eventStreamReader(res: Response) {
     }
   }
 
-  async function next(name: string, timeoutMs = 5000): Promise<any | null> {
-    const deadline = Date.now() + timeoutMs
+  /** Reads until `done()` or the end of the stream; false when `deadline` came first. */
+  async function readUntil(done: () => boolean, deadline: number): Promise<boolean> {
     for (;;) {
-      const i = queue.findIndex((e) => e.event === name)
-      if (i >= 0) return queue.splice(i, 1)[0]!.data
-      if (ended) throw new Error(`stream ended before a "${name}" event`)
+      if (done() || ended) return true
       const left = deadline - Date.now()
-      if (left <= 0) return null
+      if (left <= 0) return false
       reading ??= reader.read()
       let timer: ReturnType<typeof setTimeout> | undefined
       const got = await Promise.race([reading, new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), left)))])
       clearTimeout(timer)
-      if (!got) return null
+      if (!got) return false
       reading = null
       if (got.done) ended = true
       else text += decoder.decode(got.value, { stream: true })
       parse()
     }
+  }
+
+  async function next(name: string, timeoutMs = 5000): Promise<any | null> {
+    const found = () => queue.some((e) => e.event === name)
+    await readUntil(found, Date.now() + timeoutMs)
+    const i = queue.findIndex((e) => e.event === name)
+    if (i >= 0) return queue.splice(i, 1)[0]!.data
+    if (ended) throw new Error(`stream ended before a "${name}" event`)
+    return null
   }
 
   return {
@@ -52,6 +59,11 @@ export function eventStreamReader(res: Response) {
       if (data === null) throw new Error(`no "${name}" event within ${timeoutMs} ms`)
       return data
     },
+    /**
+     * Waits for the server to close the stream: true when it did within `timeoutMs`. Events sent before the end stay
+     * queued for `next`.
+     */
+    closed: async (timeoutMs = 5000): Promise<boolean> => (await readUntil(() => false, Date.now() + timeoutMs)) && ended,
     cancel: () => reader.cancel().catch(() => {}),
   }
 }

@@ -1,7 +1,6 @@
 import type { Server } from 'bun'
-import type { Actor } from '../../platform/http/auth'
 import type { AppContext } from '../../platform/http/context'
-import { eventStream, type SendEvent } from '../../platform/http/sse'
+import { eventStream, type SendEvent, type StreamCaller } from '../../platform/http/sse'
 import { can } from '../../platform/policy/permissions'
 import { unseenCount } from '../matches/read'
 import { expiringListings } from '../listings/reminders'
@@ -65,8 +64,9 @@ function inOrder<T>(report: (news: T) => Promise<void>): (news: T) => void {
  * The signed-in user's one event stream (docs/decisions/009-live-events.md): `matches`, `expiring` and `saved_search` for everyone,
  * and `pending` for those who review registrations (the count of their scope, as GET /api/users/pending/stream sends it).
  */
-export function userEvents(ctx: AppContext, actor: Pick<Actor, 'id' | 'role' | 'cityId'>, request: Request, server: Server<unknown> | null): Response {
-  return eventStream(request, server, (send, end) => {
+export function userEvents(ctx: AppContext, caller: StreamCaller, request: Request, server: Server<unknown> | null): Response {
+  const actor = caller.user
+  return eventStream(request, server, ctx.sessionWatch, caller, (send, end) => {
     const releases = [followMatches(ctx, actor.id, send, end), followExpiring(ctx, actor.id, send, end), followSavedSearches(ctx.savedSearchAlerts, actor, send, end)]
     if (can(actor.role, 'read:user:city')) releases.push(followPending(ctx, actor, send, end))
     return () => releases.forEach((release) => release())

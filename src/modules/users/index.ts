@@ -7,6 +7,7 @@ import { getUser, listPending, listUsers } from './read'
 import { approveUser, createUser, readIdCard, rejectUser, setUserActive, updateUser } from './service'
 import { pendingStream } from './stream'
 import { dropEmptyFormFields } from '../../platform/http/form-data'
+import { streamCaller } from '../../platform/http/sse'
 
 const tags = ['Users']
 const errors = { 401: Detail, 403: Detail, 404: Detail, 409: Detail }
@@ -32,12 +33,13 @@ export const usersApi = (ctx: AppContext) => {
       response: { 200: PendingApprovals, ...errors },
       detail: { tags, summary: 'Registrations waiting for approval in your scope, oldest first' },
     })
-    .get('/pending/stream', ({ user, request, server }) => pendingStream(ctx, user, request, server), {
+    .get('/pending/stream', ({ user, headers, cookie, request, server }) => pendingStream(ctx, streamCaller(user, headers, cookie), request, server), {
       permission: 'read:user:city',
       detail: {
         tags,
         summary: 'Live count of pending registrations (server-sent events)',
-        description: '`text/event-stream`: an event `pending` with `{"total": N}` on connect and whenever a registration in your scope is created, approved or rejected.',
+        description:
+          '`text/event-stream`: an event `pending` with `{"total": N}` on connect and whenever a registration in your scope is created, approved or rejected. When the session ends (sign-out anywhere, deactivation, password reset, expiry) a last `session_ended` event `{}` is sent and the stream closes within a second; a change of your city or role closes it without one (connect again).',
         responses: { 200: { description: 'The event stream; it stays open', content: { 'text/event-stream': { schema: { type: 'string' } } } } },
       },
     })

@@ -2,7 +2,7 @@ import type { Server } from 'bun'
 import type { Actor } from '../../platform/http/auth'
 import { scopeOf } from '../../platform/policy/scope'
 import type { AppContext } from '../../platform/http/context'
-import { eventStream, type SendEvent } from '../../platform/http/sse'
+import { eventStream, type SendEvent, type StreamCaller } from '../../platform/http/sse'
 import type { PendingScope } from './events'
 import { countPending } from './read'
 
@@ -37,6 +37,6 @@ export function followPending(ctx: AppContext, actor: Pick<Actor, 'id' | 'role' 
  * every change that concerns them. The pages follow GET /api/events (the same `pending` events); this one stays
  * for scripts that used it.
  */
-export function pendingStream(ctx: AppContext, actor: Actor, request: Request, server: Server<unknown> | null) {
-  return eventStream(request, server, (send, end) => followPending(ctx, actor, send, end))
+export function pendingStream(ctx: AppContext, caller: StreamCaller, request: Request, server: Server<unknown> | null) {
+  return eventStream(request, server, ctx.sessionWatch, caller, (send, end) => followPending(ctx, caller.user, send, end))
 }

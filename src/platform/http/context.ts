@@ -12,6 +12,7 @@ import { PendingEvents } from '../../modules/users/events'
 import { SavedSearchAlerts } from '../../modules/saved-searches/alerts'
 import { SnapshotCache } from '../../../db/snapshot-cache'
 import { SessionCache } from '../session-cache'
+import { SessionWatch } from '../session-watch'
 import type { Feed } from '../../../db/change-feed'
 import { PASTE_BUDGET, RATE_LIMITS } from '../../shared/constants'
 import { RateLimiter } from './rate-limit'
@@ -84,6 +85,8 @@ export type AppContext = {
   pages: SnapshotCache
   /** Sessions validated lately, kept true by the feed (src/platform/session-cache.ts). */
   sessions: SessionCache
+  /** Ends each open event stream when its session ends, wherever it was ended (src/platform/session-watch.ts). */
+  sessionWatch: SessionWatch
   /** The JSON log on stdout at LOG_LEVEL (src/platform/http/request-log.ts); tests may give one with a sink of their own. */
   logger: Logger
   /**
@@ -119,6 +122,7 @@ export function createContext(source: Database | Pick<DataSource, 'db' | 'feed'>
     counts: overrides.counts ?? new SnapshotCache(feed, COUNT_CACHE),
     pages: overrides.pages ?? createPageCache(feed),
     sessions: overrides.sessions ?? new SessionCache(feed),
+    sessionWatch: overrides.sessionWatch ?? new SessionWatch(db, feed),
     metrics: overrides.metrics ?? new Metrics(),
     logger,
     backups: overrides.backups ?? new Backups(db, config, logger),
