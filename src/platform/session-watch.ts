@@ -27,7 +27,7 @@ const BATCH = 500
 
 /**
  * Ends each open event stream of this process when its session ends, however and wherever it ended
- * (docs/decisions/0XX-streams-end-with-their-session.md). A stream is authenticated once, when it opens; from then
+ * (docs/decisions/023-streams-end-with-their-session.md). A stream is authenticated once, when it opens; from then
  * on its session is watched here, through the change feed that every process and instance on the database follows:
  *
  * - a `session` change (the row deleted: sign-out, token rotation, deactivation, rejection, password reset, an expired
