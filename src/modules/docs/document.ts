@@ -34,23 +34,25 @@ const json = (schema: Json) => ({ 'application/json': { schema } })
 const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer', minimum: 1 } } }
 
 /** The answers many operations share, by status: `components.responses[name]`, referred to from each operation. */
-const SHARED_ANSWERS: Record<string, { name: string; answer: Json }> = {
-  '400': { name: 'BodyUnreadable', answer: { description: 'The body could not be read as its content type says (not valid JSON or form data)', content: json(ERROR) } },
-  '401': { name: 'NotAuthenticated', answer: { description: 'No session, or it has expired', content: json(ERROR) } },
-  '403': { name: 'Forbidden', answer: { description: 'The account is inactive, the role may not do this, or a cookie-borne change came from another site', content: json(ERROR) } },
-  '404': { name: 'NotFound', answer: { description: 'Nothing of that id in your scope', content: json(ERROR) } },
+const SHARED_ANSWERS: Record<string, { name: string; reason: string; answer: Json }> = {
+  '400': { name: 'BodyUnreadable', reason: 'Bad Request', answer: { description: 'The body could not be read as its content type says (not valid JSON or form data)', content: json(ERROR) } },
+  '401': { name: 'Unauthorized', reason: 'Unauthorized', answer: { description: 'No session, or it has expired', content: json(ERROR) } },
+  '403': { name: 'Forbidden', reason: 'Forbidden', answer: { description: 'The account is inactive, the role may not do this, or a cookie-borne change came from another site', content: json(ERROR) } },
+  '404': { name: 'NotFound', reason: 'Not Found', answer: { description: 'Nothing of that id in your scope', content: json(ERROR) } },
   '409': {
     name: 'Conflict',
+    reason: 'Conflict',
     answer: { description: 'The change conflicts with what is stored: a value that must be unique is taken (also by a change made at the same moment), or the current state does not allow it', content: json(ERROR) },
   },
   '413': {
     name: 'BodyTooLarge',
+    reason: 'Content Too Large',
     answer: { description: `The body is over its limit: ${MAX_BODY_BYTES / 1024 / 1024} MB for any request (less where the operation says so), whether its length is declared or counted as it arrives`, content: json(ERROR) },
   },
-  '422': { name: 'ValidationFailed', answer: { description: 'A field breaks its rules: one `{loc, msg, type}` per field (or one `detail` text for a rule across fields)', content: json({ oneOf: [VALIDATION_ERROR, ERROR] }) } },
-  '429': { name: 'TooManyRequests', answer: { description: 'Over a rate limit: try again after `Retry-After` seconds', headers: RETRY_AFTER, content: json(ERROR) } },
-  '431': { name: 'HeadersTooLarge', answer: { description: `The address and headers are over ${MAX_HEAD_BYTES / 1024} KB together`, content: json(ERROR) } },
-  '503': { name: 'Unavailable', answer: { description: 'The database cannot be reached just now: try again after `Retry-After` seconds', headers: RETRY_AFTER, content: json(ERROR) } },
+  '422': { name: 'ValidationFailed', reason: 'Unprocessable Content', answer: { description: 'A field breaks its rules: one `{loc, msg, type}` per field (or one `detail` text for a rule across fields)', content: json({ oneOf: [VALIDATION_ERROR, ERROR] }) } },
+  '429': { name: 'TooManyRequests', reason: 'Too Many Requests', answer: { description: 'Over a rate limit: try again after `Retry-After` seconds', headers: RETRY_AFTER, content: json(ERROR) } },
+  '431': { name: 'HeadersTooLarge', reason: 'Request Header Fields Too Large', answer: { description: `The address and headers are over ${MAX_HEAD_BYTES / 1024} KB together`, content: json(ERROR) } },
+  '503': { name: 'Unavailable', reason: 'Service Unavailable', answer: { description: 'The database cannot be reached just now: try again after `Retry-After` seconds', headers: RETRY_AFTER, content: json(ERROR) } },
 }
 
 /** What the rules below read of an operation. */
@@ -83,7 +85,9 @@ const ANSWER_RULES: Record<string, (op: Facts) => boolean> = {
 const isSharedShape = (answer: Json | undefined) => {
   const schema = answer?.content?.['application/json']?.schema
   if (!answer || !schema || !Object.keys(schema).length) return true
-  return JSON.stringify(schema) === JSON.stringify(ERROR) && Object.keys(answer.content).length === 1
+  if (Object.keys(answer.content).length !== 1) return false
+  const { type, required, properties, ...rest } = schema
+  return type === 'object' && !Object.keys(rest).length && String(required) === 'detail' && Object.keys(properties ?? {}).join() === 'detail' && properties.detail.type === 'string'
 }
 
 /** No body by definition (RFC 9110): whatever schema the route gave, the answer has no content. */
@@ -140,13 +144,17 @@ export function completeDocument(doc: Json, routes: Route[]): Json {
         validates: Boolean(op.parameters?.length || op.requestBody),
         hasPathId: Boolean(op.parameters?.some((p: Json) => p.in === 'path')),
       }
-      for (const [status, applies] of Object.entries(ANSWER_RULES)) if (applies(facts)) responses[status] ??= {}
+      const derived = new Set(Object.keys(ANSWER_RULES).filter((status) => ANSWER_RULES[status]!(facts)))
+      for (const status of derived) responses[status] ??= {}
       for (const [status, given] of Object.entries<Json>(responses)) {
         if (NO_CONTENT.has(status)) responses[status] = { description: given.description ?? given.content?.description ?? 'No content' }
         const shared = SHARED_ANSWERS[status]
         if (!shared || !isSharedShape(given)) continue
-        // The shared answer, with the route's own description when it has one.
-        responses[status] = { $ref: `#/components/responses/${shared.name}`, ...(given.description && !GENERIC.test(given.description) ? { description: given.description } : {}) }
+        // The shared answer, with the route's own description when it has one. A status the route declared for a
+        // reason of its own (a sign-in's 401 is a wrong password, not a missing session) is not described as the
+        // shared one's: the operation's description says why.
+        const own = given.description && !GENERIC.test(given.description) ? given.description : derived.has(status) ? null : `${shared.reason}: see the operation's description`
+        responses[status] = { $ref: `#/components/responses/${shared.name}`, ...(own ? { description: own } : {}) }
       }
       op.responses = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)))
     }
