@@ -14,6 +14,7 @@
 //    100 ms after it listens.
 import { statSync } from 'node:fs'
 import { resolve } from 'node:path'
+import { TRANSPORT_HEAD_FLAG } from '../src/platform/http/transport'
 
 const root = new URL('..', import.meta.url).pathname
 /** Tier-up thresholds ×100 during start-up: in effect no JIT until src/server.ts calls Bun.unsafe.setJITPolicy(1). */
@@ -30,6 +31,8 @@ const proc = Bun.spawnSync(
     '--format=esm',
     '--splitting',
     `--compile-jit-policy=${START_JIT_POLICY}`,
+    // Bun's limit on request heads, far above the app's own (src/platform/http/transport.ts), so a 431 is JSON.
+    `--compile-exec-argv=${TRANSPORT_HEAD_FLAG}`,
     // The binary always runs in production mode: no stack traces or request echoes in answers.
     '--define',
     'process.env.NODE_ENV="production"',

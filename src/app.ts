@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import { assetRoutes } from './platform/http/assets'
 import { bodyLimit } from './platform/http/body-limit'
+import { headLimit } from './platform/http/head-limit'
 import type { AppContext } from './platform/http/context'
 import { errorHandler } from './platform/http/errors'
 import { requestLog } from './platform/http/request-log'
@@ -38,6 +39,7 @@ export function createApp(ctx: AppContext) {
     .use(requestMetrics(ctx.metrics))
     .use(securityHeaders)
     .use(errorHandler)
+    .use(headLimit)
     .use(bodyLimit)
     .use(docsRoutes())
     .use(assetRoutes())

@@ -6,6 +6,7 @@ import { bootstrap, DEMO_PASSWORD } from './bootstrap'
 import { ConfigError, durationText, loadConfig, redactedUrl } from './config'
 import { createContext } from './platform/http/context'
 import { TRANSPORT_BODY_LIMIT } from './platform/http/body-limit'
+import { raiseTransportHeadLimit, TRANSPORT_HEAD_LIMIT } from './platform/http/transport'
 import { startCheckpointer } from '../db/checkpointer'
 import { assertPortFree, exitWithParent, isWorker, selfCommand, startWorkers } from './processes'
 import { Backups, childProcessRunner } from './platform/backup/service'
@@ -78,6 +79,11 @@ if (!worker) ctx.backups.schedule()
 ctx.expiry.start()
 const app = createApp(ctx)
 const shared = worker || config.workers > 1
+
+// Bun's own limit on request heads, raised out of the way so that the app's 431 (JSON) is the one sent
+// (src/platform/http/transport.ts).
+if ((await raiseTransportHeadLimit()) < TRANSPORT_HEAD_LIMIT)
+  console.warn("Could not raise Bun's limit on request headers: over 16 KB, Bun answers 431 itself, without the JSON detail")
 
 let server
 try {

@@ -84,6 +84,23 @@ describe('WORKERS', () => {
     rmSync(server.dataDir, { recursive: true, force: true })
   })
 
+  test('WORKERS=2: a head of 1 MB gets the JSON 431 from whichever process takes it (Bun\'s own limit is raised in each)', async () => {
+    const server = await startServer({ command: [binary], env: { WORKERS: '2' } })
+    try {
+      await until('a worker', () => childrenOf(server.proc.pid).length === 1)
+      // Many fresh connections: the kernel spreads them over the processes.
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () => fetch(`${server.url}/api/health`, { headers: { connection: 'close', 'x-padding': 'x'.repeat(1024 * 1024) } })),
+      )
+      expect(await Promise.all(answers.map(async (r) => [r.status, (await r.json()).detail]))).toEqual(
+        new Array(20).fill([431, 'Request headers too large: the address and headers may be at most 16 KB together']),
+      )
+      expect(server.output()).not.toContain('Could not raise')
+    } finally {
+      await server.stop()
+    }
+  })
+
   test('a port in use stays an error with several processes', async () => {
     const server = await startServer({ command: [binary], env: { WORKERS: '2' } })
     try {
@@ -251,6 +268,13 @@ describe('two processes on one database', () => {
     for (const s of [signedOut, kept, brokerStream]) {
       s.abort.abort()
       await s.cancel()
+    }
+  })
+
+  test('a head of 1 MB is the JSON 431 in the primary and in the worker alike', async () => {
+    for (const server of [a, b]) {
+      const res = await fetch(`${server.url}/api/listings/?search=${'x'.repeat(1024 * 1024)}`, { headers: broker.bearer })
+      expect([server.url, res.status, (await res.json()).detail]).toEqual([server.url, 431, 'Request headers too large: the address and headers may be at most 16 KB together'])
     }
   })
 

@@ -1,4 +1,5 @@
 import { expect, test } from 'bun:test'
+import { WORKER_ENV } from '../src/processes'
 import { startServer } from './support/server'
 
 const root = new URL('..', import.meta.url).pathname
@@ -33,3 +34,28 @@ test('without ADMIN_PASSWORD a password is generated, printed once, and it satis
   for (const rule of [/[A-Z]/, /[a-z]/, /\d/, /[^A-Za-z0-9]/]) expect(password).toMatch(rule)
   await s.stop()
 })
+
+test('bun src/server.ts raises Bun\'s limit on request heads in a primary and a worker alike: a head of 1 MB is the JSON 431', async () => {
+  // The binary carries the flag (tests/processes.test.ts); under bun each process sets it through node:http. A worker of
+  // the same database on a port of its own, so each answer's process is known.
+  const primary = await startServer()
+  const worker = await startServer({ dataDir: primary.dataDir, env: { [WORKER_ENV]: '1', PORT: String(freePort()) }, banner: false })
+  try {
+    for (const s of [primary, worker]) {
+      const res = await fetch(`${s.url}/api/health?pad=${'x'.repeat(1024 * 1024)}`)
+      expect([s.url, res.status, (await res.json()).detail]).toEqual([s.url, 431, 'Request headers too large: the address and headers may be at most 16 KB together'])
+      expect(s.output()).not.toContain('Could not raise')
+    }
+  } finally {
+    worker.proc.kill('SIGTERM')
+    await worker.proc.exited
+    await primary.stop()
+  }
+})
+
+function freePort(): number {
+  const probe = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { data() {} } })
+  const port = probe.port
+  probe.stop(true)
+  return port
+}

@@ -39,6 +39,8 @@ export type TestApp = {
   dataDir: string
   /** True when requests go through `app.handle`; false when a compiled binary answers over HTTP. */
   inProcess: boolean
+  /** Where the binary listens (`http://127.0.0.1:port`), for a request fetch cannot send; null in process. */
+  baseUrl: string | null
   /** The client address the app sees for these requests (what its rate limits count by). */
   address: string
   /** A request to the app as a browser or script would send it. */
@@ -69,6 +71,7 @@ export async function createTestApp(env: Record<string, string> = {}, overrides:
     return {
       ...base,
       inProcess: true,
+      baseUrl: null,
       address: 'unknown', // app.handle has no server, so no peer address
       request: (path, init) => app.handle(new Request(`http://localhost${path}`, init)),
       logLines: () => jsonLines(written.join('')),
@@ -91,6 +94,7 @@ export async function createTestApp(env: Record<string, string> = {}, overrides:
   return {
     ...base,
     inProcess: false,
+    baseUrl: base127,
     address: '127.0.0.1',
     request: (path, init = {}) => {
       const headers = new Headers(init.headers)

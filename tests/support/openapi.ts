@@ -6,10 +6,28 @@ import fc from 'fast-check'
 export type Json = Record<string, any>
 export type Operation = { method: string; path: string; op: Json }
 
-/** Every operation of the document, as `{ method, path, op }`. */
+/** What a `$ref` inside the document points at (`#/components/responses/NotFound`). */
+export function dereference(doc: Json, ref: string): Json {
+  if (!ref.startsWith('#/')) throw new Error(`not a reference inside the document: ${ref}`)
+  const target = ref.slice(2).split('/').reduce<Json | undefined>((node, key) => node?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], doc)
+  if (!target) throw new Error(`${ref} points at nothing`)
+  return target
+}
+
+/** Every operation of the document, as `{ method, path, op }`, its answers given in full (shared ones are `$ref`s). */
 export function operationsOf(doc: Json): Operation[] {
   const out: Operation[] = []
-  for (const [path, ops] of Object.entries<Json>(doc.paths)) for (const [method, op] of Object.entries<Json>(ops)) out.push({ method: method.toUpperCase(), path, op })
+  for (const [path, ops] of Object.entries<Json>(doc.paths))
+    for (const [method, op] of Object.entries<Json>(ops)) {
+      const responses = Object.fromEntries(
+        Object.entries<Json>(op.responses ?? {}).map(([status, answer]) => {
+          if (!answer.$ref) return [status, answer]
+          const { $ref, ...own } = answer // a reference's own description stands beside it (OpenAPI 3.1)
+          return [status, { ...dereference(doc, $ref), ...own }]
+        }),
+      )
+      out.push({ method: method.toUpperCase(), path, op: { ...op, responses } })
+    }
   return out
 }
 
@@ -130,7 +148,7 @@ export type Built = { path: string; init: RequestInit }
 /** A request: the path with its parameters filled in, the query, and the body in the operation's content type. */
 export function buildRequest(
   operation: Operation,
-  parts: { params: Record<string, string>; query: Record<string, string>; body?: unknown; rawBody?: string },
+  parts: { params: Record<string, string>; query: Record<string, string>; body?: unknown; rawBody?: string; rawType?: string },
   headers: Record<string, string>,
 ): Built {
   let path = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(parts.params[name] ?? '1'))
@@ -138,11 +156,12 @@ export function buildRequest(
   if (qs) path += `?${qs}`
   const init: RequestInit = { method: operation.method, headers: { ...headers } }
   const content: Json | undefined = operation.op.requestBody?.content
-  if (content && (parts.body !== undefined || parts.rawBody !== undefined)) {
-    if (parts.rawBody !== undefined) {
-      init.body = parts.rawBody
-      ;(init.headers as Record<string, string>)['content-type'] = 'application/json'
-    } else if ('multipart/form-data' in content) {
+  // Raw text goes with any method that may carry a body, whether or not the operation takes one: the server reads it.
+  if (parts.rawBody !== undefined && operation.method !== 'GET') {
+    init.body = parts.rawBody
+    ;(init.headers as Record<string, string>)['content-type'] = parts.rawType ?? 'application/json'
+  } else if (content && parts.body !== undefined) {
+    if ('multipart/form-data' in content) {
       const form = new FormData()
       for (const [k, v] of Object.entries((parts.body ?? {}) as Json)) if (v !== undefined && v !== null) form.set(k, v instanceof Blob ? v : typeof v === 'string' ? v : JSON.stringify(v))
       init.body = form

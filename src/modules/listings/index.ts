@@ -66,9 +66,12 @@ export const listingsApi = (ctx: AppContext) => {
           detail: {
             tags,
             summary: 'The filtered list as an .xlsx file (listings-YYYY-MM-DD.xlsx)',
-            description: 'Same filters and scope as the list; every matching row, streamed.',
-            // The type written out: importing it from ./xlsx would load the writer at start.
-            responses: fileAnswer('The workbook, as an attachment', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'),
+            description: 'Same filters and scope as the list; every matching row, streamed. Two exports are prepared at a time in each server process; a third waits for its turn (429 with `Retry-After`).',
+            responses: {
+              // The type written out: importing it from ./xlsx would load the writer at start.
+              ...fileAnswer('The workbook, as an attachment', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'),
+              429: { description: 'Two exports are being prepared already: try again after `Retry-After` seconds' },
+            },
           },
         })
         .get('/:id', async ({ params, user }) => json(await getListing(db, user, params.id)), {

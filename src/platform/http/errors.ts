@@ -13,7 +13,7 @@ import { logText } from './log-text'
  */
 export class HttpError extends Error {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 429,
+    readonly status: 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 429 | 431,
     message: string,
     readonly headers: Record<string, string> = {},
   ) {
