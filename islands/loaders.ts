@@ -12,6 +12,7 @@ export const loaders: Record<IslandName, Loader> = {
   LoginForm: () => import('./auth/LoginForm'),
   RegisterForm: () => import('./auth/RegisterForm'),
   ResetPasswordForm: () => import('./auth/ResetPasswordForm'),
+  SecondFactorSettings: () => import('./auth/SecondFactorSettings'),
   GeoTree: () => import('./geo/GeoTree'),
   PasteFromWhatsApp: () => import('./intake/PasteFromWhatsApp'),
   AdminListings: () => import('./listings/admin/AdminListings'),

@@ -27,6 +27,8 @@ import { renewPages } from './modules/listings/renew'
 import { matchesApi } from './modules/matches'
 import { matchesPages } from './modules/matches/pages'
 import { savedSearchesApi } from './modules/saved-searches'
+import { secondFactorApi } from './modules/second-factor'
+import { securityPages } from './modules/second-factor/pages'
 import { systemApi } from './modules/system'
 import { systemPages } from './modules/system/pages'
 import { usersApi } from './modules/users'
@@ -63,6 +65,8 @@ export function createApp(ctx: AppContext) {
     .use(insightsPages(ctx))
     .use(systemApi(ctx))
     .use(systemPages(ctx))
+    .use(secondFactorApi(ctx))
+    .use(securityPages(ctx))
     .use(usersPages(ctx))
     .use(publicPages)
     .use(authPages(ctx))
