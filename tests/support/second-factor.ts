@@ -1,6 +1,8 @@
 import { decodeBase32IgnorePadding } from '@oslojs/encoding'
 import { generateHOTP } from '@oslojs/otp'
+import { newSecret } from '../../src/modules/second-factor/codes'
 import { SECOND_FACTOR } from '../../src/shared/constants'
+import { dataLayer, type FixtureDb } from './fixtures'
 
 // Issue 29: codes of an authenticator app, computed in the test with the same library from the key the app was given
 // (the setup's answer, or the page's manual-entry text), and the enrolment a script goes through.
@@ -27,4 +29,11 @@ export async function enrolByApi(request: Request, token: string) {
   if (confirm.status !== 200) throw new Error(`confirm: ${confirm.status} ${await confirm.text()}`)
   const done = (await confirm.json()) as { recovery_codes: string[]; token: string }
   return { secret, recoveryCodes: done.recovery_codes, token: done.token, step }
+}
+
+/** Turns two-factor sign-in on for a user directly (a fixture, as signIn makes sessions): answers the key. */
+export async function giveSecondFactor(db: FixtureDb, userId: number): Promise<string> {
+  const secret = newSecret()
+  await dataLayer(db).run('insert into second_factors (user_id, secret, confirmed_at, last_step, created_at) values (?, ?, ?, null, ?)', [userId, secret, Date.now(), Date.now()])
+  return secret
 }
