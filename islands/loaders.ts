@@ -13,6 +13,7 @@ export const loaders: Record<IslandName, Loader> = {
   RegisterForm: () => import('./auth/RegisterForm'),
   ResetPasswordForm: () => import('./auth/ResetPasswordForm'),
   SecondFactorSettings: () => import('./auth/SecondFactorSettings'),
+  SecondFactorPolicy: () => import('./users/SecondFactorPolicy'),
   GeoTree: () => import('./geo/GeoTree'),
   PasteFromWhatsApp: () => import('./intake/PasteFromWhatsApp'),
   AdminListings: () => import('./listings/admin/AdminListings'),

@@ -19,6 +19,7 @@ import Toaster from './shared/Toaster'
 import SystemScreen from './system/SystemScreen'
 import ApprovalsBoard from './users/ApprovalsBoard'
 import UserManager from './users/UserManager'
+import SecondFactorPolicy from './users/SecondFactorPolicy'
 
-export const islands = { AnalyticsBoard, LoginForm, RegisterForm, ForgotPasswordForm, ResetPasswordForm, GeoTree, Toaster, UserManager, ApprovalsBoard, PendingBadge, MatchesBadge, ExpiringBadge, BrokerListings, MyListings, AdminListings, AuditLog, MatchInbox, PasteFromWhatsApp, SystemScreen, SecondFactorSettings }
+export const islands = { AnalyticsBoard, LoginForm, RegisterForm, ForgotPasswordForm, ResetPasswordForm, GeoTree, Toaster, UserManager, ApprovalsBoard, PendingBadge, MatchesBadge, ExpiringBadge, BrokerListings, MyListings, AdminListings, AuditLog, MatchInbox, PasteFromWhatsApp, SystemScreen, SecondFactorSettings, SecondFactorPolicy }
 export type IslandName = keyof typeof islands

@@ -6,7 +6,9 @@ import { signIn } from '../support/auth'
 import { problems } from '../support/axe'
 import { hydrated, launchBrowser } from '../support/browser'
 import { startServer, type RunningServer } from '../support/server'
-import { codeFor, stepNow } from '../support/second-factor'
+import { codeFor, giveSecondFactor, stepNow } from '../support/second-factor'
+import { dataLayer } from '../support/fixtures'
+import { SESSION_COOKIE } from '../../src/platform/http/auth'
 
 // Issue 29: a master admin sets up two-factor sign-in on the page (the key read off the page's manual-entry text, the
 // code computed here as an authenticator app would), signs out, signs in with the password and then a code, and again
@@ -151,6 +153,41 @@ for (const [name, viewport] of Object.entries(SIZES)) {
 
       expect(found).toEqual([])
       expect(errors).toEqual([])
+      await context.close()
+    })
+
+    test("Module Admins: a master admin requires two-factor sign-in for module admins and resets one's lost factor", async () => {
+      const master = await signIn(db, 'MASTER_ADMIN', { cityId: null })
+      const city = (await dataLayer(db).get<{ id: number }>('select id from cities limit 1'))?.id ?? null
+      const lost = await signIn(db, 'MODULE_ADMIN', { fullName: `Lost Phone ${name}`, cityId: city })
+      await giveSecondFactor(db, lost.user.id)
+      const context = await browser.newContext({ viewport, bypassCSP: true })
+      await context.addCookies([{ name: SESSION_COOKIE, value: master.token, url: server.url }])
+      const page = await context.newPage()
+      const found: string[] = []
+      await page.goto(server.url + '/dashboard/admins')
+      await hydrated(page)
+
+      const policy = page.locator('[data-second-factor-policy]')
+      await policy.getByLabel('Require two-factor sign-in for module admins').check()
+      await policy.getByRole('button', { name: 'Save' }).click()
+      await policy.locator('[data-second-factor-policy-now]', { hasText: 'Required:' }).waitFor()
+      const setting = await dataLayer(db).get<{ value: string }>("select value from settings where name = 'second_factor_module_admins'")
+      expect(setting?.value).toBe('true')
+
+      const row = page.locator(`[data-user-email="${lost.user.email}"]`)
+      expect(await row.getByText('Two-factor on').count()).toBe(1)
+      await row.getByRole('button', { name: `Reset two-factor sign-in of ${lost.user.fullName}` }).click()
+      const dialog = page.locator('dialog[open]')
+      await dialog.getByRole('heading', { name: 'Reset two-factor sign-in' }).waitFor()
+      found.push(...(await problems(page, 'reset two-factor dialog', 'dialog[open]')))
+      await dialog.getByRole('button', { name: 'Reset' }).click()
+      await dialog.waitFor({ state: 'detached' })
+      await row.getByText('Two-factor on').waitFor({ state: 'detached' })
+      expect(await dataLayer(db).get('select user_id from second_factors where user_id = ?', [lost.user.id])).toBeFalsy()
+      // Their session ended with the reset.
+      expect((await fetch(server.url + '/api/auth/me', { headers: { authorization: `Bearer ${lost.token}` } })).status).toBe(401)
+      expect(found).toEqual([])
       await context.close()
     })
   })
