@@ -65,9 +65,7 @@ export default function SecondFactorSettings({ initial, mode }: Props) {
           })
         }
       >
-        <ol className="list-decimal space-y-3 pl-5 text-sm">
-          <li>Scan this QR code with an authenticator app on your phone (Google Authenticator, Microsoft Authenticator, 1Password, Aegis and others).</li>
-        </ol>
+        <p className="text-sm">Scan this QR code with an authenticator app on your phone (Google Authenticator, Microsoft Authenticator, 1Password, Aegis and others).</p>
         <div
           className="mx-auto w-48 max-w-full [&>svg]:h-auto [&>svg]:w-full"
           role="img"

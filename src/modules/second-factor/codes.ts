@@ -1,10 +1,9 @@
 import { decodeBase32IgnorePadding, encodeBase32LowerCaseNoPadding, encodeBase32UpperCaseNoPadding } from '@oslojs/encoding'
 import { createTOTPKeyURI, verifyHOTP } from '@oslojs/otp'
-import { renderSVG } from 'uqr'
 import { SECOND_FACTOR } from '../../shared/constants'
 
-// The codes of a second factor (issue 29): RFC 6238 time-based codes through @oslojs/otp, recovery codes, and the QR
-// code an authenticator app scans. Pure functions: what is stored and when is ./store.ts's and ./service.ts's.
+// The codes of a second factor (issue 29): RFC 6238 time-based codes through @oslojs/otp and recovery codes (the QR
+// code is ./qr.ts's). Pure functions: what is stored and when is ./store.ts's and ./service.ts's.
 
 const { periodSeconds, digits, windowSteps } = SECOND_FACTOR
 
@@ -43,12 +42,6 @@ export function matchingStep(secret: string, code: string, now: number, after: n
 
 /** `otpauth://totp/Brokernet:<email>?secret=…&issuer=Brokernet&algorithm=SHA1&digits=6&period=30`, what the QR code holds. */
 export const keyUri = (secret: string, account: string) => createTOTPKeyURI(SECOND_FACTOR.issuer, account, keyOf(secret), periodSeconds, digits)
-
-/**
- * The QR code of the key's URI as an SVG (uqr: no dependencies, renders on the server, so the page needs no script
- * for it). Medium error correction: a phone camera reads it off a dim or scratched screen.
- */
-export const qrSvg = (uri: string) => renderSVG(uri, { ecc: 'M', border: 2, pixelSize: 6, whiteColor: '#ffffff', blackColor: '#000000' })
 
 /**
  * Ten recovery codes of 80 random bits each, as `abcd-efgh-ijkl-mnop` (base32: no 0/O or 1/l to confuse). So much

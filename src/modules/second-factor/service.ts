@@ -7,7 +7,7 @@ import { recordAudit } from '../audit/service'
 import { ACCOUNT_INACTIVE } from '../auth/service'
 import { secondFactorReset } from '../mail/templates'
 import { USER_COLUMNS, userRow, type RawUser, type User } from '../users/store'
-import { cleanCode, keyUri, matchingStep, newRecoveryCodes, newSecret, qrSvg, TOTP_PATTERN } from './codes'
+import { cleanCode, keyUri, matchingStep, newRecoveryCodes, newSecret, TOTP_PATTERN } from './codes'
 import { mayEnrol, secondFactorPolicy, secondFactorRequired, setModuleAdminsRequired } from './settings'
 import { challengeUser, factorOf, hasFactor, recoveryCodesLeft, removeFactor, replaceRecoveryCodes, savePendingFactor, spendChallenge, spendRecoveryCode, spendStep } from './store'
 
@@ -107,6 +107,7 @@ export async function startEnrolment(ctx: AppContext, user: SessionUser) {
   const secret = newSecret()
   await savePendingFactor(ctx.db, user.id, secret)
   const uri = keyUri(secret, user.email)
+  const { qrSvg } = await import('./qr')
   return { secret, uri, qr_svg: qrSvg(uri) }
 }
 
