@@ -69,10 +69,13 @@ export async function removeFactor(tx: Queryable, userId: number): Promise<boole
   return rows.length === 1
 }
 
-/** The token of a sign-in's second step: only its SHA-256 is stored, like a session's. Expired ones of the user go. */
+/**
+ * The token of a sign-in's second step: only its SHA-256 is stored, like a session's. Expired ones go meanwhile (the
+ * table holds only the last 5 minutes' sign-ins of admins: a scan of it is nothing).
+ */
 export async function createChallenge(db: Queryable, userId: number, now = Date.now()): Promise<string> {
   const token = generateSessionToken()
-  await db.run('delete from second_factor_challenges where user_id = ? and expires_at <= ?', [userId, now])
+  await db.run('delete from second_factor_challenges where expires_at <= ?', [now])
   await db.run('insert into second_factor_challenges (id, user_id, expires_at, created_at) values (?, ?, ?, ?)', [sessionIdOf(token), userId, now + SECOND_FACTOR.challengeMs, now])
   return token
 }
