@@ -122,7 +122,7 @@ function Actions({ user }: { user: User }) {
         <button
           type="button"
           className={`btn btn-ghost btn-xs ${TAP}`}
-          aria-label={`Reset two-factor sign-in of ${user.full_name}`}
+          aria-label={`Reset 2FA (two-factor sign-in) of ${user.full_name}`}
           onClick={() => act.resetSecondFactor!(user)}
         >
           Reset 2FA
