@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
+import { runCommand } from '../../src/cli'
 import { sessionIdOf } from '../../src/platform/sessions'
 import { createTestApp, jsonBody, type TestApp } from '../support/app'
 import { signIn, withJson, type SignedIn } from '../support/auth'
@@ -321,5 +322,26 @@ describe('pages', () => {
     expect(full).toContain('data-user-menu')
     expect(full).toContain('href="/dashboard/security"')
     expect(full).toContain('data-second-factor-status="off"')
+  })
+})
+
+describe('the server command', () => {
+  test('`brokernet reset-second-factor EMAIL` resets the factor of a master admin with nobody to reset it; refuses what it cannot', async () => {
+    const a = await enrolledAdmin()
+    const out: string[] = []
+    const err: string[] = []
+    const run = (...args: string[]) => runCommand(args, h.config, (l) => void out.push(l), (l) => void err.push(l))
+    expect(await run('reset-second-factor', a.email.toUpperCase())).toBe(0)
+    expect(out.join('\n')).toContain(`Two-factor sign-in of ${a.email} reset`)
+    expect((await get('/api/auth/me', a.token)).status).toBe(401)
+    expect((await (await login(a.email)).json()).second_factor_setup).toBe(true)
+    const [event] = await auditTrail(h.ctx.db, { action: 'user.second_factor_reset', entityId: a.user.id })
+    expect(event).toMatchObject({ actorUserId: null, actorName: null, reason: expect.stringContaining('on the server') })
+
+    expect(await run('reset-second-factor', a.email)).toBe(1)
+    expect(err.join('\n')).toContain('has no two-factor sign-in')
+    expect(await run('reset-second-factor', 'nobody@second-factor.example')).toBe(1)
+    expect(err.join('\n')).toContain('no user has the email')
+    expect(await run('reset-second-factor')).toBe(2)
   })
 })
