@@ -103,6 +103,11 @@ export const sessions = sqliteTable(
     createdAt: createdAt(),
     userAgent: text('user_agent'),
     ipAddress: text('ip_address'),
+    /**
+     * Opened by a password alone for an admin who must prove a second factor and has none yet (issue 29): it reaches
+     * only the enrolment routes and page until enrolment completes (docs/decisions/0XX-admin-second-factor.md).
+     */
+    enrolmentOnly: integer('enrolment_only', { mode: 'boolean' }).notNull().default(false),
   },
   (t) => [index('sessions_user_idx').on(t.userId)],
 )
@@ -507,3 +512,53 @@ export const backupRuns = sqliteTable(
   },
   (t) => [index('backup_runs_started_idx').on(t.startedAt)],
 )
+
+/**
+ * A user's time-based one-time code secret (RFC 6238; issue 29). `confirmed_at` is null while enrolment waits for a
+ * first code; `last_step` is the 30-second step of the last code accepted, so a code works once.
+ */
+export const secondFactors = sqliteTable('second_factors', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  /** The key, base32 as authenticator apps take it; never returned after enrolment, never logged or audited. */
+  secret: text('secret').notNull(),
+  confirmedAt: integer('confirmed_at'),
+  lastStep: integer('last_step'),
+  createdAt: integer('created_at').notNull(),
+})
+
+/** One-time recovery codes: only their SHA-256 (80 random bits each), spent by setting `used_at`. */
+export const recoveryCodes = sqliteTable(
+  'recovery_codes',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    usedAt: integer('used_at'),
+  },
+  (t) => [uniqueIndex('recovery_codes_user_hash_unique').on(t.userId, t.codeHash)],
+)
+
+/** A password accepted for a user with a second factor: the sign-in's second step (SHA-256 of its token), single use. */
+export const secondFactorChallenges = sqliteTable(
+  'second_factor_challenges',
+  {
+    id: text('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    expiresAt: integer('expires_at').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('second_factor_challenges_user_idx').on(t.userId)],
+)
+
+/** Settings of the installation that an admin changes on screen (issue 29: two-factor for module admins), JSON values. */
+export const settings = sqliteTable('settings', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
+  updatedAt: integer('updated_at').notNull(),
+})

@@ -5,6 +5,7 @@ import ForgotPasswordForm from './auth/ForgotPasswordForm'
 import LoginForm from './auth/LoginForm'
 import RegisterForm from './auth/RegisterForm'
 import ResetPasswordForm from './auth/ResetPasswordForm'
+import SecondFactorSettings from './auth/SecondFactorSettings'
 import GeoTree from './geo/GeoTree'
 import PasteFromWhatsApp from './intake/PasteFromWhatsApp'
 import AdminListings from './listings/admin/AdminListings'
@@ -18,6 +19,7 @@ import Toaster from './shared/Toaster'
 import SystemScreen from './system/SystemScreen'
 import ApprovalsBoard from './users/ApprovalsBoard'
 import UserManager from './users/UserManager'
+import SecondFactorPolicy from './users/SecondFactorPolicy'
 
-export const islands = { AnalyticsBoard, LoginForm, RegisterForm, ForgotPasswordForm, ResetPasswordForm, GeoTree, Toaster, UserManager, ApprovalsBoard, PendingBadge, MatchesBadge, ExpiringBadge, BrokerListings, MyListings, AdminListings, AuditLog, MatchInbox, PasteFromWhatsApp, SystemScreen }
+export const islands = { AnalyticsBoard, LoginForm, RegisterForm, ForgotPasswordForm, ResetPasswordForm, GeoTree, Toaster, UserManager, ApprovalsBoard, PendingBadge, MatchesBadge, ExpiringBadge, BrokerListings, MyListings, AdminListings, AuditLog, MatchInbox, PasteFromWhatsApp, SystemScreen, SecondFactorSettings, SecondFactorPolicy }
 export type IslandName = keyof typeof islands

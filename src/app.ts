@@ -27,6 +27,7 @@ import { renewPages } from './modules/listings/renew'
 import { matchesApi } from './modules/matches'
 import { matchesPages } from './modules/matches/pages'
 import { savedSearchesApi } from './modules/saved-searches'
+import { secondFactorRoutes } from './modules/second-factor/routes'
 import { systemApi } from './modules/system'
 import { systemPages } from './modules/system/pages'
 import { usersApi } from './modules/users'
@@ -63,6 +64,7 @@ export function createApp(ctx: AppContext) {
     .use(insightsPages(ctx))
     .use(systemApi(ctx))
     .use(systemPages(ctx))
+    .use(secondFactorRoutes(ctx))
     .use(usersPages(ctx))
     .use(publicPages)
     .use(authPages(ctx))

@@ -1,16 +1,19 @@
 // The binary's commands besides serving: `brokernet backup [FILE|FOLDER]` and `brokernet restore FILE [--force]`
-// (also `bun run backup` and `bun run restore`). They read the same environment as the server (DATA_DIR, DATABASE_URL,
+// (also `bun run backup` and `bun run restore`), and `brokernet reset-second-factor EMAIL` (issue 29). They read the same environment as the server (DATA_DIR, DATABASE_URL,
 // BACKUP_DIR) and never start it. Exit codes: 0 done, 1 failed or refused, 2 a usage mistake.
 import type { Config } from './config'
 import { formatBytes } from './shared/bytes'
 
-export const COMMANDS = ['backup', 'restore', 'help', '--help', '-h'] as const
+export const COMMANDS = ['backup', 'restore', 'reset-second-factor', 'help', '--help', '-h'] as const
 
 const USAGE = `Usage:
   brokernet                         serve (see README: PORT, DATA_DIR, DATABASE_URL, ...)
   brokernet backup [FILE|FOLDER]    write a backup archive, also while the server runs (default: into BACKUP_DIR)
   brokernet restore FILE [--force]  restore an archive into an empty DATA_DIR (or the empty database of DATABASE_URL);
-                                    --force replaces what is there (moved aside, not deleted); never while a server runs`
+                                    --force replaces what is there (moved aside, not deleted); never while a server runs
+  brokernet reset-second-factor EMAIL
+                                    remove that user's two-factor sign-in and end their sessions (a lone master admin who
+                                    lost their phone and recovery codes); also while the server runs`
 
 /** Runs one command and answers the process's exit code. `--json` prints the result as one JSON line. */
 export async function runCommand(args: string[], config: Config, out = console.log, err = console.error): Promise<number> {
@@ -23,9 +26,17 @@ export async function runCommand(args: string[], config: Config, out = console.l
     out(USAGE)
     return 0
   }
-  if (unknown.length > 0 || positional.length > 1 || (command === 'restore' && positional.length !== 1)) {
+  if (unknown.length > 0 || positional.length > 1 || (['restore', 'reset-second-factor'].includes(command!) && positional.length !== 1)) {
     err(USAGE)
     return 2
+  }
+  if (command === 'reset-second-factor') {
+    const { resetByCommand } = await import('./modules/second-factor/command')
+    const done = await resetByCommand(config, positional[0]!)
+    if (json) out(JSON.stringify(done))
+    else if (done.ok) out(`Two-factor sign-in of ${done.email} reset: their next sign-in sets it up again.`)
+    else err(`Reset refused: ${done.error}`)
+    return done.ok ? 0 : 1
   }
   const { createBackup } = await import('./platform/backup/backup')
   const { recordCommandRun } = await import('./platform/backup/runs')

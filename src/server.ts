@@ -113,6 +113,8 @@ if (report) {
     banner.push(`Master admin created: ${report.admin.email} / ${report.admin.generatedPassword}  (shown once: keep it safe)`)
   else if (report.admin.created) banner.push(`Master admin created: ${report.admin.email} (password from ADMIN_PASSWORD)`)
   else banner.push(`Master admin: ${report.admin.email}`)
+  // Issue 29: the password alone opens only the setup of the second factor.
+  banner.push('Master admins set up two-factor sign-in (an authenticator app on their phone) at their first sign-in.')
   if (report.demo)
     banner.push(
       `Demo data loaded: ${report.demo.cities} cities, ${report.demo.brokers} brokers, ${report.demo.moduleAdmins} module admins, ` +

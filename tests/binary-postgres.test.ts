@@ -8,6 +8,7 @@ import { DEMO_EMAIL_DOMAIN } from '../db/seed/demo'
 import { DEMO_PASSWORD } from '../src/bootstrap'
 import { startCluster, type Cluster } from './support/postgres'
 import { startServer, type RunningServer } from './support/server'
+import { enrolByApi } from './support/second-factor'
 
 const root = new URL('..', import.meta.url).pathname
 const binary = () => process.env.BROKERNET_BUILT ?? join(root, 'dist/brokernet')
@@ -79,7 +80,10 @@ describe('the binary on PostgreSQL with DEMO_DATA=1', () => {
     const [, adminEmail, adminPassword] = /Master admin created: (\S+) \/ (\S+)/.exec(out)!
     const sampleBroker = /Demo users share the password \S+, e\.g\. (\S+) \(broker\)/.exec(out)![1]!
 
-    const master = await signIn(server, adminEmail!, adminPassword!)
+    // Issue 29: the first sign-in of the master admin sets up two-factor sign-in, as the banner says.
+    expect(out).toContain('Master admins set up two-factor sign-in')
+    const setup = await signIn(server, adminEmail!, adminPassword!)
+    const master = { authorization: `Bearer ${(await enrolByApi((path, init) => fetch(server.url + path, init), setup.authorization!.slice(7))).token}` }
     expect((await get<{ total: number }>(server, '/api/listings/?per_page=10', master)).total).toBe(300)
     const brokers = await get<{ users: { id: number; email: string; id_card_document_url: string | null }[]; total: number }>(
       server,

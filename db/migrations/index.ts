@@ -33,6 +33,7 @@ import m29 from './0029_expiry.sql' with { type: 'text' }
 import m30 from './0030_derived.sql' with { type: 'text' }
 import m31 from './0031_feed.sql' with { type: 'text' }
 import m32 from './0032_backup_runs.sql' with { type: 'text' }
+import m33 from './0033_second_factor.sql' with { type: 'text' }
 
 export const migrationJournal = journal
 export const migrationFiles: Record<string, string> = {
@@ -69,4 +70,5 @@ export const migrationFiles: Record<string, string> = {
   '0030_derived': m30,
   '0031_feed': m31,
   '0032_backup_runs': m32,
+  '0033_second_factor': m33,
 }

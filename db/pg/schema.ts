@@ -102,6 +102,7 @@ export const sessions = pgTable(
     createdAt: createdAt(),
     userAgent: text('user_agent'),
     ipAddress: text('ip_address'),
+    enrolmentOnly: boolean('enrolment_only').notNull().default(false),
   },
   (t) => [index('sessions_user_idx').on(t.userId)],
 )
@@ -418,3 +419,46 @@ export const backupRuns = pgTable(
   },
   (t) => [index('backup_runs_started_idx').on(t.startedAt)],
 )
+
+/** Second factors, recovery codes, sign-in challenges and settings (issue 29; db/schema.ts says more). */
+export const secondFactors = pgTable('second_factors', {
+  userId: key('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  secret: text('secret').notNull(),
+  confirmedAt: ms('confirmed_at'),
+  lastStep: ms('last_step'),
+  createdAt: ms('created_at').notNull(),
+})
+
+export const recoveryCodes = pgTable(
+  'recovery_codes',
+  {
+    id: id(),
+    userId: key('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    usedAt: ms('used_at'),
+  },
+  (t) => [uniqueIndex('recovery_codes_user_hash_unique').on(t.userId, t.codeHash)],
+)
+
+export const secondFactorChallenges = pgTable(
+  'second_factor_challenges',
+  {
+    id: text('id').primaryKey(),
+    userId: key('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    expiresAt: ms('expires_at').notNull(),
+    createdAt: ms('created_at').notNull(),
+  },
+  (t) => [index('second_factor_challenges_user_idx').on(t.userId)],
+)
+
+export const settings = pgTable('settings', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
+  updatedAt: ms('updated_at').notNull(),
+})

@@ -2,6 +2,13 @@ import { useState, type FormEvent } from 'react'
 import { api, ApiError } from '../shared/api'
 import { checkForm, type FieldErrors, type ObjectSchema } from '../shared/form-rules'
 import { PasswordField } from './PasswordField'
+import { SecondFactorStep } from './SecondFactorStep'
+
+/** POST /api/auth/login's answers: signed in (possibly to set up two-factor sign-in first), or asked for a code. */
+type LoginAnswer = { second_factor_required: true; challenge: string } | { second_factor_required?: undefined; second_factor_setup: boolean }
+
+/** Where an admin who must set up two-factor sign-in goes first (issue 29). */
+const SECURITY_PAGE = '/dashboard/security'
 
 type Props = {
   /** The login body's schema: the same rules the server applies. */
@@ -16,6 +23,7 @@ export default function LoginForm({ rules, redirectTo }: Props) {
   const [errors, setErrors] = useState<FieldErrors>({})
   const [formError, setFormError] = useState<string | null>(null)
   const [submitting, setSubmitting] = useState(false)
+  const [challenge, setChallenge] = useState<string | null>(null)
 
   const update = (name: keyof typeof values) => (e: { target: { value: string } }) => {
     setValues((v) => ({ ...v, [name]: e.target.value }))
@@ -30,13 +38,30 @@ export default function LoginForm({ rules, redirectTo }: Props) {
     if (Object.keys(found).length > 0) return
     setSubmitting(true)
     try {
-      await api('/api/auth/login', { method: 'POST', json: values, retries: 0 })
-      window.location.assign(redirectTo)
+      const answer = await api<LoginAnswer>('/api/auth/login', { method: 'POST', json: values, retries: 0 })
+      if (answer.second_factor_required) {
+        setChallenge(answer.challenge)
+        setSubmitting(false)
+        return
+      }
+      window.location.assign(answer.second_factor_setup ? SECURITY_PAGE : redirectTo)
     } catch (err) {
       setFormError(err instanceof ApiError ? err.message : 'An unexpected error occurred. Please try again.')
       setSubmitting(false)
     }
   }
+
+  if (challenge)
+    return (
+      <SecondFactorStep
+        challenge={challenge}
+        redirectTo={redirectTo}
+        onRestart={() => {
+          setChallenge(null)
+          setValues((v) => ({ ...v, password: '' }))
+        }}
+      />
+    )
 
   return (
     <form className="space-y-4" noValidate onSubmit={submit}>

@@ -16,6 +16,7 @@ import IdCardDialog from './IdCardDialog'
 import { UserTable, type RowActions } from './UserTable'
 import { ACTIVATION_FAILED, activationText, FILTERED_EMPTY, KIND_TEXT, managesEveryCity, SEARCH_PLACEHOLDER, showingText, type Actor, type ManagedRole } from './user-format'
 import { LoadError } from '../shared/LoadError'
+import { holds } from '../../src/platform/policy/permissions'
 
 type Props = {
   kind: ManagedRole
@@ -80,7 +81,12 @@ export default function UserManager({ kind, actor, initial, countries, rules }: 
   const [editing, setEditing] = useState<User | null>(null)
   const [viewing, setViewing] = useState<User | null>(null)
   const [toggling, setToggling] = useState<User | null>(null)
-  const actions: RowActions = useMemo(() => ({ viewIdCard: setViewing, edit: setEditing, toggleActive: setToggling }), [])
+  const [resetting, setResetting] = useState<User | null>(null)
+  const mayReset = holds(actor.permissions, 'manage:second-factor:any')
+  const actions: RowActions = useMemo(
+    () => ({ viewIdCard: setViewing, edit: setEditing, toggleActive: setToggling, ...(mayReset ? { resetSecondFactor: setResetting } : {}) }),
+    [mayReset],
+  )
 
   const list = query.data
   // Fewer pages than before (e.g. the last row of the last page was filtered away): go to the new last page.
@@ -179,6 +185,7 @@ export default function UserManager({ kind, actor, initial, countries, rules }: 
         />
       )}
       <ActivationDialog kind={kind} user={toggling} onClose={() => setToggling(null)} onDone={refresh} />
+      <ResetSecondFactorDialog user={resetting} onClose={() => setResetting(null)} onDone={refresh} />
     </div>
   )
 }
@@ -210,6 +217,37 @@ function ActivationDialog({ kind, user, onClose, onDone }: { kind: ManagedRole; 
           { id: user.id, is_active: !user.is_active, reason: t.reason },
           { onSuccess: () => (toast.success(t.done), close(), onDone()) },
         )
+      }}
+    />
+  )
+}
+
+/** Issue 29: a master admin resets the second factor of someone who lost their phone; a refusal stays in the dialog. */
+function ResetSecondFactorDialog({ user, onClose, onDone }: { user: User | null; onClose: () => void; onDone: () => void }) {
+  const [error, setError] = useState<string | null>(null)
+  const reset = useMutation({
+    mutationFn: (id: number) => sendJson<void>(`/api/users/${id}/second-factor/reset`, 'POST', {}),
+    onError: (err) => setError(err instanceof ApiError && err.status ? err.message : 'Failed to reset two-factor sign-in'),
+  })
+  const close = () => (setError(null), reset.reset(), onClose())
+  return (
+    <ConfirmDialog
+      open={user !== null}
+      title="Reset two-factor sign-in"
+      message={
+        user
+          ? `${user.full_name} will be signed out everywhere, and their authenticator app and recovery codes will stop working. Their next sign-in sets up two-factor sign-in again where their role requires it. They are told by mail. Do this only when you are sure it is them who lost their phone.`
+          : ''
+      }
+      confirmLabel="Reset"
+      tone="error"
+      busy={reset.isPending}
+      error={error}
+      onClose={close}
+      onConfirm={() => {
+        if (!user) return
+        setError(null)
+        reset.mutate(user.id, { onSuccess: () => (toast.success(`Two-factor sign-in of ${user.full_name} was reset`), close(), onDone()) })
       }}
     />
   )

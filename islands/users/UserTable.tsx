@@ -9,6 +9,8 @@ export type RowActions = {
   viewIdCard: (user: User) => void
   edit: (user: User) => void
   toggleActive: (user: User) => void
+  /** Issue 29: reset a lost second factor; absent for anyone who may not (all but master admins). */
+  resetSecondFactor?: (user: User) => void
 }
 const ActionsContext = createContext<RowActions | null>(null)
 
@@ -73,6 +75,7 @@ const status = column.accessor('is_active', {
         <span className={`badge badge-sm ${u.is_active ? 'badge-success' : 'badge-ghost'}`}>{u.is_active ? 'Active' : 'Inactive'}</span>
         {u.registration_status === 'PENDING' && <span className="badge badge-sm badge-warning">Pending</span>}
         {u.registration_status === 'REJECTED' && <span className="badge badge-sm badge-error">Rejected</span>}
+        {u.has_second_factor && <span className="badge badge-sm badge-info whitespace-nowrap">Two-factor on</span>}
       </div>
     )
   },
@@ -113,6 +116,16 @@ function Actions({ user }: { user: User }) {
           onClick={() => act.toggleActive(user)}
         >
           {user.is_active ? 'Deactivate' : 'Activate'}
+        </button>
+      )}
+      {user.has_second_factor && act.resetSecondFactor && (
+        <button
+          type="button"
+          className={`btn btn-ghost btn-xs ${TAP}`}
+          aria-label={`Reset 2FA (two-factor sign-in) of ${user.full_name}`}
+          onClick={() => act.resetSecondFactor!(user)}
+        >
+          Reset 2FA
         </button>
       )}
       {user.registration_status === 'PENDING' && (

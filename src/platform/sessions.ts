@@ -22,7 +22,10 @@ export function generateSessionToken(): string {
 export const sessionIdOf = (token: string) => Bun.SHA256.hash(token, 'hex')
 
 /** A new session's token and row, not yet stored (createSession stores it; test fixtures write it themselves). */
-export function newSession(userId: number, meta: { userAgent?: string | null; ipAddress?: string | null } = {}, now = Date.now()) {
+/** Where a session was opened from, and whether it may only enrol a second factor (issue 29; false unless said). */
+export type SessionMeta = { userAgent?: string | null; ipAddress?: string | null; enrolmentOnly?: boolean }
+
+export function newSession(userId: number, meta: SessionMeta = {}, now = Date.now()) {
   const token = generateSessionToken()
   const session: Session = {
     id: sessionIdOf(token),
@@ -31,30 +34,39 @@ export function newSession(userId: number, meta: { userAgent?: string | null; ip
     createdAt: new Date(now),
     userAgent: meta.userAgent ?? null,
     ipAddress: meta.ipAddress ?? null,
+    enrolmentOnly: meta.enrolmentOnly ?? false,
   }
   return { token, session }
 }
 
-export async function createSession(db: Queryable, userId: number, meta: { userAgent?: string | null; ipAddress?: string | null } = {}) {
+export async function createSession(db: Queryable, userId: number, meta: SessionMeta = {}) {
   const created = newSession(userId, meta)
   const s = created.session
-  await db.run('insert into sessions (id, user_id, expires_at, created_at, user_agent, ip_address) values (?, ?, ?, ?, ?, ?)', [
+  await db.run('insert into sessions (id, user_id, expires_at, created_at, user_agent, ip_address, enrolment_only) values (?, ?, ?, ?, ?, ?, ?)', [
     s.id,
     s.userId,
     s.expiresAt.getTime(),
     s.createdAt.getTime(),
     s.userAgent,
     s.ipAddress,
+    s.enrolmentOnly,
   ])
   return created
 }
 
 // Every signed-in request runs this one query (its text is fixed, so the compiled statement is reused).
 const LOOKUP = `select sessions.expires_at as "sessionExpiresAt", sessions.created_at as "sessionCreatedAt",
-  sessions.user_agent as "sessionUserAgent", sessions.ip_address as "sessionIpAddress", ${USER_COLUMNS}
+  sessions.user_agent as "sessionUserAgent", sessions.ip_address as "sessionIpAddress",
+  sessions.enrolment_only as "sessionEnrolmentOnly", ${USER_COLUMNS}
   from sessions join users on users.id = sessions.user_id where sessions.id = ?`
 
-type LookupRow = RawUser & { sessionExpiresAt: number | string; sessionCreatedAt: number | string; sessionUserAgent: string | null; sessionIpAddress: string | null }
+type LookupRow = RawUser & {
+  sessionExpiresAt: number | string
+  sessionCreatedAt: number | string
+  sessionUserAgent: string | null
+  sessionIpAddress: string | null
+  sessionEnrolmentOnly: unknown
+}
 
 /** The session and its user for a token, extending the session when due; null when unknown or expired. */
 export async function validateSessionToken(db: Queryable, token: string): Promise<{ session: Session; user: SessionUser; renewed: boolean } | null> {
@@ -62,7 +74,7 @@ export async function validateSessionToken(db: Queryable, token: string): Promis
   // Lookup by the hash's primary key: no comparison of secrets in user space, so nothing to time.
   const row = await db.get<LookupRow>(LOOKUP, [id])
   if (!row) return null
-  const { sessionExpiresAt, sessionCreatedAt, sessionUserAgent, sessionIpAddress, ...user } = row
+  const { sessionExpiresAt, sessionCreatedAt, sessionUserAgent, sessionIpAddress, sessionEnrolmentOnly, ...user } = row
   const session: Session = {
     id,
     userId: user.id,
@@ -70,6 +82,7 @@ export async function validateSessionToken(db: Queryable, token: string): Promis
     createdAt: new Date(Number(sessionCreatedAt)),
     userAgent: sessionUserAgent,
     ipAddress: sessionIpAddress,
+    enrolmentOnly: Boolean(sessionEnrolmentOnly),
   }
   const now = Date.now()
   if (now >= session.expiresAt.getTime()) {

@@ -102,7 +102,16 @@ export const RATE_LIMITS = {
   resetRequestPerAccount: { limit: 3, windowMs: 60 * MINUTE_MS },
   resetRequestPerAddress: { limit: 10, windowMs: 60 * MINUTE_MS },
   registrationPerAddress: { limit: 20, windowMs: 60 * MINUTE_MS },
+  // Issue 29: wrong one-time codes (sign-in's second step, enrolment, regeneration, turning it off), per account and address.
+  failedSecondFactorPerAccount: { limit: 5, windowMs: 15 * MINUTE_MS },
+  failedSecondFactorPerAddress: { limit: 20, windowMs: 15 * MINUTE_MS },
 } as const
+
+/**
+ * Second factor (issue 29): RFC 6238 codes of 6 digits every 30 s, SHA-1 (what every authenticator app reads), one
+ * step either side accepted for clocks that drift; ten recovery codes; the sign-in's second step waits 5 minutes.
+ */
+export const SECOND_FACTOR = { periodSeconds: 30, digits: 6, windowSteps: 1, recoveryCodes: 10, challengeMs: 5 * MINUTE_MS, issuer: 'Brokernet' } as const
 
 /**
  * Characters of WhatsApp pastes one user may have read per minute, per process (POST /api/listings/parse): five pastes of

@@ -73,6 +73,8 @@ describe('the shell', () => {
       '/dashboard/brokers',
       '/dashboard/analytics',
       '/dashboard/audit',
+      // Issue 29: the admin's own two-factor sign-in.
+      '/dashboard/security',
     ])
     expect(navOf((await page('/dashboard', await as('MASTER_ADMIN', null))).html)).toEqual([
       '/dashboard',
@@ -86,6 +88,7 @@ describe('the shell', () => {
       '/dashboard/audit',
       // Issue 19: the installation's own screen, beyond SPEC's list.
       '/dashboard/system',
+      '/dashboard/security',
     ])
   })
 

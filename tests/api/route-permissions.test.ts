@@ -14,6 +14,7 @@ const WITHOUT_PERMISSION: Record<string, 'public' | 'signed-in'> = {
   'get /api/health': 'public',
   'post /api/auth/register': 'public',
   'post /api/auth/login': 'public',
+  'post /api/auth/login/second-factor': 'public', // the sign-in's second step: its challenge stands for the password
   'post /api/auth/logout': 'public', // a session is optional: without one it is a 204 as well
   'post /api/auth/password/forgot': 'public',
   'post /api/auth/password/reset': 'public',

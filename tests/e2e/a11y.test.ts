@@ -8,7 +8,8 @@ import { SESSION_COOKIE } from '../../src/platform/http/auth'
 import { sessionFor } from '../support/auth'
 import { problems, settle } from '../support/axe'
 import { launchBrowser, openDialog } from '../support/browser'
-import { cityIdByName, dataLayer } from '../support/fixtures'
+import { cityIdByName, dataLayer, insertUser } from '../support/fixtures'
+import { giveSecondFactor } from '../support/second-factor'
 import { startServer, type RunningServer } from '../support/server'
 
 // Issue 13 (phone-first screens): every page and every open dialog, for every role, at 1440×900 and 390×844, has no
@@ -101,7 +102,7 @@ async function dialogProblems(page: Page, state: string): Promise<string[]> {
 const PUBLIC = ['/', '/about', '/login', '/register', '/forgot-password', '/reset-password?token=x']
 // The matches page holds a module admin's city settings (tolerance, listing expiry); changed_since shows as a chip.
 const CHANGED_SINCE = '/dashboard/listings?changed_since=2026-01-01T00:00:00.000Z'
-const ADMIN = ['/dashboard', '/dashboard/listings', CHANGED_SINCE, '/dashboard/matches', '/dashboard/approvals', '/dashboard/brokers', '/dashboard/analytics', '/dashboard/audit']
+const ADMIN = ['/dashboard', '/dashboard/listings', CHANGED_SINCE, '/dashboard/matches', '/dashboard/approvals', '/dashboard/brokers', '/dashboard/analytics', '/dashboard/audit', '/dashboard/security']
 const PAGES: [Role, string[]][] = [
   ['anonymous', PUBLIC],
   ['broker', ['/dashboard', '/dashboard/listings', CHANGED_SINCE, '/dashboard/my-listings', '/dashboard/paste']],
@@ -287,6 +288,28 @@ for (const size of Object.keys(SIZES) as Size[]) {
       page = await visit('moduleAdmin', size, '/dashboard/audit')
       await page.getByRole('button', { name: /^View event / }).first().click()
       found.push(...(await dialogProblems(page, 'audit event details')))
+      expect(found).toEqual([])
+    })
+
+    test('two-factor sign-in: the setup on the Security page and the login second step (issue 29)', async () => {
+      const found: string[] = []
+      let page = await visit('masterAdmin', size, '/dashboard/security')
+      await button(page, 'Set up two-factor sign-in').click()
+      await page.locator('[data-manual-key]').waitFor()
+      found.push(...(await problems(page, 'security page: setup with QR code and key')))
+      // An admin with two-factor sign-in on, signing in: the code step, then the recovery code step.
+      const email = `two.factor.${size}@a11y.example`
+      const { id } = await insertUser(db, { email, passwordHash: await Bun.password.hash('Str0ng!Pass'), fullName: 'Tara Shah', role: 'MODULE_ADMIN', isActive: true, registrationStatus: 'APPROVED' })
+      await giveSecondFactor(db, id)
+      page = await visit('anonymous', size, '/login')
+      await page.getByLabel('Email').fill(email)
+      await page.locator('input[name="password"]').fill('Str0ng!Pass')
+      await button(page, 'Sign in').click()
+      await page.locator('[data-second-factor-step]').waitFor()
+      found.push(...(await problems(page, 'login: the code step')))
+      await button(page, 'Use a recovery code').click()
+      await page.getByLabel('Recovery code').waitFor()
+      found.push(...(await problems(page, 'login: the recovery code step')))
       expect(found).toEqual([])
     })
 

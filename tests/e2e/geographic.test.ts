@@ -5,6 +5,7 @@ import { closeDatabase, openDatabase, type Database } from '../../db/client'
 import { SESSION_COOKIE } from '../../src/platform/http/auth'
 import { signIn } from '../support/auth'
 import { launchBrowser, openPage, type WatchedPage, hydrated, openDialog } from '../support/browser'
+import { codeFor, giveSecondFactor } from '../support/second-factor'
 import { startServer, type RunningServer } from '../support/server'
 
 let server: RunningServer
@@ -44,12 +45,16 @@ describe('geographic management', () => {
   test('signing in through the login page returns to the page asked for; Sign out lands on /login', async () => {
     const password = 'Master@12345'
     const { user } = await signIn(db, 'MASTER_ADMIN', { passwordHash: await Bun.password.hash(password) })
+    // Issue 29: a master admin signs in with a password and a code of their authenticator app.
+    const secret = await giveSecondFactor(db, user.id)
     const w = await openPage(browser, server.url)
     await w.page.goto(server.url + '/dashboard/geographic')
     await hydrated(w.page)
     await w.page.getByLabel('Email').fill(user.email)
     await w.page.locator('input[name="password"]').fill(password)
     await w.page.getByRole('button', { name: 'Sign in' }).click()
+    await w.page.getByLabel('Authentication code').fill(codeFor(secret))
+    await w.page.getByRole('button', { name: 'Verify' }).click()
     await w.page.waitForURL(server.url + '/dashboard/geographic')
     await w.page.getByRole('heading', { name: 'Geographic Management' }).waitFor()
     await w.page.getByLabel('User menu').click()

@@ -6,7 +6,8 @@ import { describeUser } from '../../platform/http/page-auth'
 import { HttpError } from '../../platform/http/errors'
 import { LIMITS } from '../../shared/constants'
 import { ErrorDetail as Detail } from '../../shared/schema'
-import { ForgotPasswordBody, LoginBody, Message, RegisterBody, Registered, ResetPasswordBody } from './model'
+import { ForgotPasswordBody, LoginBody, Message, RegisterBody, Registered, ResetPasswordBody, SecondFactorLoginBody } from './model'
+import { completeSignIn } from '../second-factor/service'
 import { requestPasswordReset, resetPassword } from './password-reset'
 import { FILE_TOO_LARGE, REGISTERED, register } from './registration'
 import { login } from './service'
@@ -28,6 +29,13 @@ export const CurrentUser = t.Object({
 const SignedIn = t.Object({
   user: CurrentUser,
   token: t.String({ description: 'The session token, for scripts: send it as `Authorization: Bearer <token>`' }),
+  second_factor_setup: t.Boolean({
+    description: 'True when this session may only set up two-factor sign-in (an admin who must have it and has none): every other route answers 403 until POST /api/auth/second-factor/confirm',
+  }),
+})
+const SecondFactorChallenge = t.Object({
+  second_factor_required: t.Literal(true),
+  challenge: t.String({ description: 'Send it with a code to POST /api/auth/login/second-factor within 5 minutes; it works once' }),
 })
 
 // A registration body is the document plus a few short fields; anything much larger is refused before parsing.
@@ -67,38 +75,58 @@ export const authApi = (ctx: AppContext) =>
       '/login',
       async ({ body, cookie, request, ipAddress }) => {
         const result = await login(ctx, body.email, body.password, { userAgent: request.headers.get('user-agent'), ipAddress })
+        if (result.challenge !== undefined) return { second_factor_required: true as const, challenge: result.challenge }
         cookie[SESSION_COOKIE]!.set({ value: result.token, ...sessionCookieOptions(ctx.config.publicUrl, result.session.expiresAt) })
-        return { user: await describeUser(ctx.db, result.user), token: result.token }
+        return { user: await describeUser(ctx.db, result.user), token: result.token, second_factor_setup: result.session.enrolmentOnly }
       },
       {
         body: LoginBody,
-        response: { 200: SignedIn, 401: Detail, 403: Detail, 429: Detail },
+        response: { 200: t.Union([SignedIn, SecondFactorChallenge]), 401: Detail, 403: Detail, 429: Detail },
         detail: {
           tags,
           security: [],
-          summary: 'Sign in: sets the session cookie and returns the user and the session token',
+          summary: 'Sign in: sets the session cookie and returns the user and the session token (or asks for a second factor)',
           description:
-            'A wrong email or password is one 401 that does not say which. 403 says whether the registration is pending approval, was rejected, or the account is inactive. Failed attempts are limited per address and per account (429 with `Retry-After`). Scripts and Swagger UI send the returned `token` as `Authorization: Bearer <token>` (the Authorize button).',
+            'A wrong email or password is one 401 that does not say which. 403 says whether the registration is pending approval, was rejected, or the account is inactive. Failed attempts are limited per address and per account (429 with `Retry-After`). Scripts and Swagger UI send the returned `token` as `Authorization: Bearer <token>` (the Authorize button). A user with two-factor sign-in gets no session yet but `{second_factor_required: true, challenge}`: send the challenge and a code to POST /api/auth/login/second-factor. A master admin (and a module admin when the setting is on) without two-factor sign-in gets a session with `second_factor_setup: true` that may only set it up.',
+        },
+      },
+    )
+    .post(
+      '/login/second-factor',
+      async ({ body, cookie, request, ipAddress }) => {
+        const result = await completeSignIn(ctx, body.challenge, body.code, { userAgent: request.headers.get('user-agent'), ipAddress })
+        cookie[SESSION_COOKIE]!.set({ value: result.token, ...sessionCookieOptions(ctx.config.publicUrl, result.session.expiresAt) })
+        return { user: await describeUser(ctx.db, result.user), token: result.token, second_factor_setup: false }
+      },
+      {
+        body: SecondFactorLoginBody,
+        response: { 200: SignedIn, 401: Detail, 403: Detail, 422: t.Any(), 429: Detail },
+        detail: {
+          tags,
+          security: [],
+          summary: "Sign in's second step: the challenge and a code from the authenticator app (or a recovery code)",
+          description:
+            'Sets the session cookie and returns the user and the token, as POST /api/auth/login does. `code` is the 6-digit code of the app (each works once) or one of the recovery codes (each works once). 401 for a wrong, used or expired code or challenge (a challenge lasts 5 minutes and works once); wrong codes are limited per account and per address (429 with `Retry-After`) and audited. 403 when the account was deactivated meanwhile.',
         },
       },
     )
     .get('/me', ({ user }) => describeUser(ctx.db, user), {
-      signedIn: true,
+      signedIn: 'enrolling',
       response: { 200: CurrentUser, 401: Detail, 403: Detail },
       detail: { tags, summary: 'The signed-in user, with city, state and country names' },
     })
     .post(
       '/refresh',
-      async ({ user, headers, cookie, request }) => {
-        // A new token replaces the presented one, which stops working at once.
+      async ({ user, enrolmentOnly, headers, cookie, request }) => {
+        // A new token replaces the presented one, which stops working at once; an enrolment-only session stays one.
         const old = readToken(headers, cookie)!
         await invalidateSession(ctx.db, sessionIdOf(old.token))
-        const next = await createSession(ctx.db, user.id, { userAgent: request.headers.get('user-agent') })
+        const next = await createSession(ctx.db, user.id, { userAgent: request.headers.get('user-agent'), enrolmentOnly })
         if (old.viaCookie) cookie[SESSION_COOKIE]!.set({ value: next.token, ...sessionCookieOptions(ctx.config.publicUrl, next.session.expiresAt) })
-        return { user: await describeUser(ctx.db, user), token: next.token }
+        return { user: await describeUser(ctx.db, user), token: next.token, second_factor_setup: enrolmentOnly }
       },
       {
-        signedIn: true,
+        signedIn: 'enrolling',
         response: { 200: SignedIn, 401: Detail, 403: Detail },
         detail: { tags, summary: 'Rotate the session token: the old one ends, a new one (30 days) is returned and set as the cookie' },
       },

@@ -4,6 +4,8 @@ import { LIMITS } from '../../shared/constants'
 import { EMAIL_PATTERN } from '../../shared/patterns'
 import { id, text } from '../../shared/schema'
 
+const CHALLENGE_MISSING = 'This sign-in has expired. Please sign in with your password again.'
+
 // Field rules and messages of SPEC section 5. The islands receive these schemas as their form rules.
 
 const email = text({ max: 254, pattern: EMAIL_PATTERN, messages: { required: M.email, pattern: M.email, maxLength: M.email }, examples: ['broker@example.com'] })
@@ -26,6 +28,18 @@ export const LoginBody = t.Object({
   password: t.String({ minLength: 1, error: M.passwordRequired }),
 })
 export type LoginBody = typeof LoginBody.static
+
+/** Issue 29: the sign-in's second step. `code`: six digits from the app, or a recovery code (`abcd-efgh-ijkl-mnop`). */
+export const SecondFactorCode = text({
+  min: 1,
+  max: 64,
+  messages: { required: 'Please enter the code', minLength: 'Please enter the code', maxLength: 'That code is too long' },
+  examples: ['123456'],
+})
+export const SecondFactorLoginBody = t.Object({
+  challenge: t.String({ minLength: 1, maxLength: 200, errorMessage: { required: CHALLENGE_MISSING, minLength: CHALLENGE_MISSING, maxLength: CHALLENGE_MISSING } }),
+  code: SecondFactorCode,
+})
 
 /** SPEC section 3 "Registration payload", sent as multipart form data; `id_card_file` is the optional document. */
 export const RegisterBody = t.Object({

@@ -1,8 +1,10 @@
 import type { AppContext } from '../../platform/http/context'
 import { forbidden, unauthorized } from '../../platform/http/errors'
 import { enforce, hitAll } from '../../platform/http/rate-limit'
-import { USER_COLUMNS, userRow, type RawUser } from '../users/store'
+import { USER_COLUMNS, userRow, type RawUser, type User } from '../users/store'
 import { createSession } from '../../platform/sessions'
+import { secondFactorRequired } from '../second-factor/settings'
+import { createChallenge, hasFactor } from '../second-factor/store'
 
 // Verifying against this when the email is unknown makes both failures take the same time.
 // Made on first use: hashing at import would add ~250 ms to every start.
@@ -21,8 +23,15 @@ type Meta = { userAgent?: string | null; ipAddress: string }
 /**
  * Checks the credentials, then the account's standing, then opens a session. One message for either wrong field;
  * failed attempts count per address and per account, and beyond the limit the password is not even checked.
+ * Issue 29: a user with a second factor gets no session yet but a challenge for POST /api/auth/login/second-factor;
+ * an admin who must have one and has none gets a session that may only enrol it.
  */
-export async function login({ db, limits }: AppContext, email: string, password: string, meta: Meta) {
+export async function login(
+  { db, limits }: AppContext,
+  email: string,
+  password: string,
+  meta: Meta,
+): Promise<{ user: User; challenge: string } | ({ user: User; challenge?: undefined } & Awaited<ReturnType<typeof createSession>>)> {
   const account = normalizeEmail(email)
   const keys: Parameters<typeof enforce>[0] = [
     [limits.loginByAddress, meta.ipAddress],
@@ -40,5 +49,7 @@ export async function login({ db, limits }: AppContext, email: string, password:
   if (user.registrationStatus === 'PENDING') throw forbidden(PENDING_APPROVAL)
   if (user.registrationStatus === 'REJECTED') throw forbidden(REGISTRATION_REJECTED)
   if (!user.isActive) throw forbidden(ACCOUNT_INACTIVE)
-  return { user, ...(await createSession(db, user.id, meta)) }
+  if (await hasFactor(db, user.id)) return { user, challenge: await createChallenge(db, user.id) }
+  const enrolmentOnly = await secondFactorRequired(db, user.role)
+  return { user, ...(await createSession(db, user.id, { ...meta, enrolmentOnly })) }
 }

@@ -2,7 +2,7 @@ import { Elysia, type Cookie } from 'elysia'
 import type { ReactElement } from 'react'
 import { authGuard, endSession } from '../../platform/http/auth'
 import type { AppContext } from '../../platform/http/context'
-import { loginRedirect, pageUser, viewerOf } from '../../platform/http/page-auth'
+import { loginRedirect, pageSession, viewerOf } from '../../platform/http/page-auth'
 import { notePageUser } from '../../platform/http/request-log'
 import { can, type Permission } from '../../platform/policy/permissions'
 import { allows } from './nav'
@@ -14,6 +14,9 @@ import { DashboardVisit } from './model'
 import { newSince, visitSince } from './visits'
 
 const hidden = { detail: { hide: true } }
+
+/** The admin's own two-factor sign-in (issue 29; src/modules/second-factor/pages.ts). */
+export const SECURITY_PAGE = '/dashboard/security'
 
 /**
  * Who may see a page (the roles holding `permission`, as for its navigation item: `guardOf(href)`), and the message of
@@ -32,11 +35,14 @@ type Guard = { permission: Permission; unless?: Permission; current: string; sec
 export const dashboardPage =
   (ctx: AppContext, title: string, render: (user: ShellUser) => Promise<ReactElement>, guard?: Guard) =>
   async ({ request, cookie }: { request: Request; cookie: Record<string, Cookie<unknown>> }) => {
-    const found = await pageUser(ctx, cookie)
-    if (!found) return loginRedirect(request)
+    const signedIn = await pageSession(ctx, cookie)
+    if (!signedIn) return loginRedirect(request)
+    const found = signedIn.user
     notePageUser(request, found.id)
     const shell = await import('./shell')
     if (!found.is_active) return shell.accountInactive()
+    // Issue 29: a session that may only enrol a second factor sees the enrolment page and nothing else.
+    if (signedIn.enrolmentOnly) return new Response(null, { status: 302, headers: { location: SECURITY_PAGE } })
     const [pendingApprovals, unseenMatches] = await Promise.all([
       can(found.role, 'read:user:city') ? countPending(ctx.db, viewerOf(found)) : null,
       unseenCount(ctx.db, found.id),

@@ -187,6 +187,23 @@ export function passwordReset(publicUrl: string, user: Recipient, resetUrl: stri
   }
 }
 
+/** Issue 29: a master admin reset the user's second factor (a lost phone): the next sign-in sets up a new one. */
+export function secondFactorReset(publicUrl: string, user: Recipient, by: string): MailMessage {
+  const subject = 'Your Brokernet two-factor sign-in was reset'
+  const lines = [
+    `${by}, a master admin, reset your two-factor sign-in and signed you out everywhere. Your authenticator app's Brokernet entry and your recovery codes no longer work.`,
+    'Sign in with your password to set up two-factor sign-in again.',
+    'If you did not ask for this, tell a master admin at once.',
+  ]
+  const login = `${publicUrl}/login`
+  return {
+    to: user.email,
+    subject,
+    text: [`Hello ${user.fullName},`, '', ...lines, login, '', `Brokernet - ${publicUrl}`].join('\n'),
+    html: layout(subject, paragraph(`Hello ${escapeHtml(user.fullName)},`) + lines.map((l) => paragraph(escapeHtml(l))).join('') + button(login, 'Sign in')),
+  }
+}
+
 /** One match as a digest lists it: both listings described in words, the score, the first reasons, and its link. */
 export type DigestItem = { mine: string; other: string; broker: string; score: number; reasons: string[]; link: string }
 

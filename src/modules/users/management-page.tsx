@@ -3,6 +3,7 @@ import { Island } from '../../platform/pages/island'
 import { can, permissionsOf } from '../../platform/policy/permissions'
 import { DashboardLayout, type ShellUser } from '../dashboard/layout'
 import type { UserList } from './model'
+import type { SecondFactorPolicy } from '../second-factor/settings'
 
 type Props = {
   user: ShellUser
@@ -10,6 +11,8 @@ type Props = {
   initial: UserList
   countries: { id: number; name: string }[]
   rules: { create: ObjectSchema; update: ObjectSchema }
+  /** Issue 29: whether module admins must use two-factor sign-in, on the Module Admins screen of whoever may set it. */
+  policy?: SecondFactorPolicy
 }
 
 const SCREEN = {
@@ -28,13 +31,18 @@ const SCREEN = {
 } as const
 
 /** SPEC "Broker Management" / "Module Admin Management": the shell, a heading, and the UserManager island. */
-export function UserManagementPage({ user, kind, initial, countries, rules }: Props) {
+export function UserManagementPage({ user, kind, initial, countries, rules, policy }: Props) {
   const screen = SCREEN[kind]
   const actor = { id: user.id, permissions: permissionsOf(user.role), city_id: user.city_id, city_name: user.city_name, state_name: user.state_name }
   return (
     <DashboardLayout user={user} current={screen.current} section={screen.section}>
       <h1 className="text-2xl font-bold">{screen.title}</h1>
       <p className="mb-6 mt-1 text-base-content/70">{screen.lead(can(user.role, 'manage:user:any') ? null : user.city_name)}</p>
+      {policy && (
+        <div className="mb-6">
+          <Island name="SecondFactorPolicy" props={{ initial: policy }} />
+        </div>
+      )}
       <Island name="UserManager" props={{ kind, actor, initial, countries, rules }} />
     </DashboardLayout>
   )

@@ -29,6 +29,7 @@ export const User = t.Object({
   country_id: Nullable(t.Integer()),
   country_name: Nullable(t.String()),
   created_at: t.String({ format: 'date-time' }),
+  has_second_factor: t.Boolean({ description: 'Whether two-factor sign-in is on for them (issue 29)' }),
 })
 export type User = typeof User.static
 

@@ -24,12 +24,14 @@ type Row = {
   state_name: string | null
   country_id: number | null
   country_name: string | null
+  has_second_factor: unknown
 }
 
 const COLUMNS = `users.id, users.email, users.full_name, users.phone, users.role, users.is_active, users.registration_status,
   users.rejection_reason, users.id_card_number, users.id_card_document, users.id_card_document_type, users.city_id,
   users.created_at, cities.name as city_name, states.id as state_id, states.name as state_name, countries.id as country_id,
-  countries.name as country_name`
+  countries.name as country_name,
+  exists (select 1 from second_factors where second_factors.user_id = users.id and second_factors.confirmed_at is not null) as has_second_factor`
 
 const WITH_PLACE = `from users
   left join cities on cities.id = users.city_id
@@ -59,6 +61,7 @@ function toUser(r: Row): User {
     country_id: r.country_id,
     country_name: r.country_name,
     created_at: isoOf(r.created_at),
+    has_second_factor: Boolean(r.has_second_factor),
   }
 }
 

@@ -8,6 +8,8 @@ import { ApprovalsPage } from './approvals-page'
 import { UserManagementPage } from './management-page'
 import { CreateUserBody, UpdateUserBody } from './model'
 import { listPending, listUsers } from './read'
+import { can } from '../../platform/policy/permissions'
+import { secondFactorPolicy } from '../second-factor/settings'
 
 // Page views, imported by the page routes on their first request (docs/decisions/004-lazy-start.md).
 
@@ -17,11 +19,16 @@ export const approvalsView = async (ctx: AppContext, user: ShellUser) =>
   createElement(ApprovalsPage, { user, initial: await listPending(ctx.db, viewerOf(user)) })
 
 export const managementView = async (ctx: AppContext, kind: 'BROKER' | 'MODULE_ADMIN', user: ShellUser) => {
-  const [initial, countries] = await Promise.all([listUsers(ctx.db, viewerOf(user), { ...FIRST_PAGE, role: kind }), listCountries(ctx.db)])
+  const [initial, countries, policy] = await Promise.all([
+    listUsers(ctx.db, viewerOf(user), { ...FIRST_PAGE, role: kind }),
+    listCountries(ctx.db),
+    kind === 'MODULE_ADMIN' && can(user.role, 'manage:module-admin:any') ? secondFactorPolicy(ctx.db) : undefined,
+  ])
   return createElement(UserManagementPage, {
     user,
     kind,
     initial,
+    policy,
     countries: countries.map(({ id, name }) => ({ id, name })),
     rules: { create: formRules(CreateUserBody), update: formRules(UpdateUserBody) },
   })

@@ -1,5 +1,5 @@
 import { Elysia, type Cookie } from 'elysia'
-import { can, grantFor, type Access, type Permission } from '../policy/permissions'
+import { can, ENROLMENT_PERMISSION, grantFor, type Access, type Permission } from '../policy/permissions'
 import type { SessionUser } from '../sessions'
 import { invalidateSession, sessionIdOf } from '../sessions'
 import { ACCOUNT_INACTIVE } from '../../modules/auth/service'
@@ -7,6 +7,9 @@ import type { AppContext } from './context'
 import { forbidden, unauthorized } from './errors'
 
 export const SESSION_COOKIE = 'brokernet_session'
+
+/** The answer to a session that may only enrol a second factor (issue 29), on every route but enrolment's. */
+export const SECOND_FACTOR_SETUP_REQUIRED = 'Set up two-factor sign-in first: open /dashboard/security to add an authenticator app.'
 
 /** The signed-in user as routes see it, with the access their permission was granted at. */
 export type Actor = SessionUser & { access: Access }
@@ -33,10 +36,10 @@ export async function resumeSession({ db, config, sessions }: AppContext, header
   const found = readToken(headers, cookie)
   if (!found) return null
   const result = await sessions.validate(db, found.token)
-  if (!result) return { ...found, user: null }
+  if (!result) return { ...found, user: null, enrolmentOnly: false }
   if (found.viaCookie && result.renewed)
     cookie[SESSION_COOKIE]!.set({ value: found.token, ...sessionCookieOptions(config.publicUrl, result.session.expiresAt) })
-  return { ...found, user: result.user }
+  return { ...found, user: result.user, enrolmentOnly: result.session.enrolmentOnly }
 }
 
 /**
@@ -69,6 +72,8 @@ export async function endSession(ctx: AppContext, request: Request, headers: Hea
  * Authentication and authorisation for routes: `{ permission: 'manage:geography:any' }` needs an active user whose
  * role holds it (403 otherwise); `{ signedIn: true }` any active user, for the few routes no entity permission fits
  * (the caller's own session and event stream: the allow-list in tests/api/route-permissions.test.ts).
+ * A session opened for an admin who must still enrol a second factor (issue 29) is refused everywhere (403) but on
+ * the routes marked `{ signedIn: 'enrolling' }` (who the caller is, their session) and those of ENROLMENT_PERMISSION.
  * Cookie-authenticated mutations must come from our own origin (a cross-site form cannot ride the cookie).
  *
  * The caller is checked before anything of the request is read: in the `parse` stage (before a body is parsed: an
@@ -79,37 +84,41 @@ export const authGuard = (ctx: AppContext) => {
   const allowedOrigins = allowedOriginsOf(ctx)
   // One check per request, whichever stage runs it first (one session query); the request object is the key, so
   // nothing outlives it. The later stages await the same answer.
-  const checked = new WeakMap<Request, Promise<SessionUser>>()
+  const checked = new WeakMap<Request, Promise<Caller>>()
+  type Caller = { user: SessionUser; enrolmentOnly: boolean }
 
-  function authenticate(request: Request, headers: Headers, cookie: CookieJar, permission?: Permission): Promise<SessionUser> {
+  function authenticate(request: Request, headers: Headers, cookie: CookieJar, permission?: Permission, enrolling = false): Promise<Caller> {
     let outcome = checked.get(request)
-    if (!outcome) checked.set(request, (outcome = authenticateNow(request, headers, cookie, permission)))
+    if (!outcome) checked.set(request, (outcome = authenticateNow(request, headers, cookie, permission, enrolling)))
     return outcome
   }
 
-  async function authenticateNow(request: Request, headers: Headers, cookie: CookieJar, permission?: Permission): Promise<SessionUser> {
+  async function authenticateNow(request: Request, headers: Headers, cookie: CookieJar, permission: Permission | undefined, enrolling: boolean): Promise<Caller> {
     const found = await resumeSession(ctx, headers, cookie)
     if (!found) throw unauthorized()
     if (!found.user) throw unauthorized('Your session has expired. Please log in again.')
     refuseCrossSite(request, headers, found.viaCookie, allowedOrigins)
     if (!found.user.isActive) throw forbidden(ACCOUNT_INACTIVE)
+    if (found.enrolmentOnly && !enrolling && permission !== ENROLMENT_PERMISSION) throw forbidden(SECOND_FACTOR_SETUP_REQUIRED)
     if (permission && !can(found.user.role, permission)) throw forbidden("You don't have permission to do this")
-    return found.user
+    return { user: found.user, enrolmentOnly: found.enrolmentOnly }
   }
 
   return new Elysia().macro({
-    signedIn: (enabled: boolean) => ({
+    /** `true`: any active user with a full session; `'enrolling'`: a session that may only enrol a second factor too. */
+    signedIn: (enabled: boolean | 'enrolling') => ({
       detail: (enabled ? { 'x-signed-in': true } : {}) as Record<string, unknown>,
       // Nothing returned: a parse hook's value would be taken as the body.
       async parse({ request, headers, cookie }) {
-        if (enabled) await authenticate(request, headers, cookie)
+        if (enabled) await authenticate(request, headers, cookie, undefined, enabled === 'enrolling')
       },
       async transform({ request, headers, cookie }) {
-        if (enabled) await authenticate(request, headers, cookie)
+        if (enabled) await authenticate(request, headers, cookie, undefined, enabled === 'enrolling')
       },
       async resolve({ request, headers, cookie }) {
         if (!enabled) return
-        return { user: await authenticate(request, headers, cookie) }
+        const caller = await authenticate(request, headers, cookie, undefined, enabled === 'enrolling')
+        return { user: caller.user, enrolmentOnly: caller.enrolmentOnly }
       },
     }),
     permission: (permission: Permission) => ({
@@ -122,7 +131,7 @@ export const authGuard = (ctx: AppContext) => {
         await authenticate(request, headers, cookie, permission)
       },
       async resolve({ request, headers, cookie }) {
-        const user = await authenticate(request, headers, cookie, permission)
+        const { user } = await authenticate(request, headers, cookie, permission)
         return { user: { ...user, access: grantFor(user.role, permission)! } as Actor }
       },
     }),

@@ -52,6 +52,8 @@ export const createLimits = (db: Db) => {
     resetByAddress: limiter('resetRequestPerAddress'),
     resetByAccount: limiter('resetRequestPerAccount'),
     registerByAddress: limiter('registrationPerAddress'),
+    secondFactorByAccount: limiter('failedSecondFactorPerAccount'),
+    secondFactorByAddress: limiter('failedSecondFactorPerAddress'),
     pasteChars: new WorkBudget(PASTE_BUDGET.chars, PASTE_BUDGET.windowMs),
   }
 }

@@ -43,11 +43,17 @@ export async function describeUser(db: Queryable, u: SessionUser): Promise<PageU
 /** The page user as services see a caller: id, role and city decide every scope. */
 export const viewerOf = (u: Pick<PageUser, 'id' | 'role' | 'city_id'>) => ({ id: u.id, role: u.role, cityId: u.city_id })
 
-/** The signed-in user of a page request, described; null when signed out or the session has expired. */
-export async function pageUser(ctx: AppContext, cookie: Record<string, Cookie<unknown>>): Promise<PageUser | null> {
-  const user = (await resumeSession(ctx, {}, cookie))?.user
-  return user ? describeUser(ctx.db, user) : null
+/**
+ * The signed-in user of a page request, described, and whether the session may only enrol a second factor (issue 29);
+ * null when signed out or the session has expired.
+ */
+export async function pageSession(ctx: AppContext, cookie: Record<string, Cookie<unknown>>): Promise<{ user: PageUser; enrolmentOnly: boolean } | null> {
+  const found = await resumeSession(ctx, {}, cookie)
+  return found?.user ? { user: await describeUser(ctx.db, found.user), enrolmentOnly: found.enrolmentOnly } : null
 }
+
+/** The signed-in user of a page request, described; null when signed out or the session has expired. */
+export const pageUser = async (ctx: AppContext, cookie: Record<string, Cookie<unknown>>): Promise<PageUser | null> => (await pageSession(ctx, cookie))?.user ?? null
 
 /** Where a signed-out visitor goes: the login page, remembering what they asked for. */
 export const loginRedirect = (request: Request) => {

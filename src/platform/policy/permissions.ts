@@ -5,7 +5,7 @@ import type { Role } from '../../shared/constants'
  * user's own city; `own` only the user's own rows. Routes name the permission they need; services narrow by access.
  */
 export type Access = 'any' | 'city' | 'own'
-export type Permission = `${'read' | 'manage'}:${'geography' | 'user' | 'module-admin' | 'listing' | 'matching' | 'saved-search' | 'analytics' | 'audit' | 'system'}:${Access}`
+export type Permission = `${'read' | 'manage'}:${'geography' | 'user' | 'module-admin' | 'listing' | 'matching' | 'saved-search' | 'analytics' | 'audit' | 'system' | 'second-factor'}:${Access}`
 
 export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
   MASTER_ADMIN: [
@@ -25,6 +25,8 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     // The installation itself: the system screen and Backup now (issue 19).
     'read:system:any',
     'manage:system:any',
+    // Issue 29: their own second factor, and resetting another admin's lost one.
+    'manage:second-factor:any',
   ],
   MODULE_ADMIN: [
     'read:geography:any',
@@ -38,6 +40,8 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     'manage:saved-search:own',
     'read:analytics:city',
     'read:audit:city',
+    // Issue 29: their own second factor (a master admin's `any` covers their own too).
+    'manage:second-factor:own',
   ],
   BROKER: ['read:geography:any', 'read:user:own', 'read:listing:any', 'manage:listing:own', 'read:matching:own', 'read:saved-search:own', 'manage:saved-search:own'],
 }
@@ -66,3 +70,9 @@ export const can = (role: Role, permission: Permission): boolean => holds(ROLE_P
 
 /** The role's permissions, as islands receive them. */
 export const permissionsOf = (role: Role): Permission[] => [...ROLE_PERMISSIONS[role]]
+
+/**
+ * The permission of the routes a session opened for enrolment only may reach (issue 29): the caller's own second
+ * factor. src/platform/http/auth.ts refuses such a session every other permission.
+ */
+export const ENROLMENT_PERMISSION: Permission = 'manage:second-factor:own'
