@@ -11,7 +11,7 @@ import { cleanCode, keyUri, matchingStep, newRecoveryCodes, newSecret, TOTP_PATT
 import { mayEnrol, secondFactorPolicy, secondFactorRequired, setModuleAdminsRequired } from './settings'
 import { challengeUser, factorOf, hasFactor, recoveryCodesLeft, removeFactor, replaceRecoveryCodes, savePendingFactor, spendChallenge, spendRecoveryCode, spendStep } from './store'
 
-// Issue 29: admins prove a second factor (docs/decisions/0XX-admin-second-factor.md).
+// Issue 29: admins prove a second factor (docs/decisions/025-admin-second-factor.md).
 
 export const WRONG_CODE = 'That code is not right. Check the time on your phone and try the newest code.'
 export const USED_CODE = 'That code was already used. Wait for the next one in your app.'
