@@ -13,14 +13,15 @@ export const expirySql = (dialect: Dialect) => ({
   next: `select expires_at as at from listings ${indexedBy(dialect, 'listings_expiry_idx')} where status in ('ACTIVE', 'ON_HOLD') and expires_at is not null order by expires_at limit 1`,
   expire: `update listings ${indexedBy(dialect, 'listings_expiry_idx')} set status = 'EXPIRED', updated_at = ? where status in ('ACTIVE', 'ON_HOLD') and expires_at <= ?`,
   /**
-   * PostgreSQL: one listing per statement, the first past its end (a process expiring it meanwhile is waited for, and
-   * the next one is taken). One statement for all of them locked each listing in turn and, through the kept counts'
-   * triggers, count rows between them: a listing posted at that moment, locking count rows of its own, could wait for
-   * the expiry while the expiry waited for it (a deadlock, and a failed POST: issue 29). One at a time, the expiry
-   * takes its locks in the order any single write does.
+   * PostgreSQL: one listing at a time, the first past its end, read and then expired by its id, so that the expiry
+   * never holds a lock while it waits for one (issue 29). One statement for all of them locked each listing in turn
+   * and, through the kept counts' triggers, count rows between them: a listing posted meanwhile, holding count rows of
+   * its own, could wait for the expiry while the expiry waited for it. A statement that searched for the first due
+   * listing FOR UPDATE still kept the lock on a listing another process expired while it waited, as it waited for the
+   * next one: with a match drain holding that one, three transactions waited in a circle.
    */
-  expireOne: `update listings set status = 'EXPIRED', updated_at = ?
-    where id = (select id from listings where status in ('ACTIVE', 'ON_HOLD') and expires_at <= ? order by expires_at limit 1 for update)`,
+  firstDue: `select id from listings where status in ('ACTIVE', 'ON_HOLD') and expires_at <= ? order by expires_at limit 1`,
+  expireOne: `update listings set status = 'EXPIRED', updated_at = ? where id = ? and status in ('ACTIVE', 'ON_HOLD') and expires_at <= ?`,
 })
 
 /**
@@ -69,8 +70,14 @@ export class Expiry {
   async run(now = Date.now()): Promise<number> {
     const sql = expirySql(this.db.dialect)
     let changes = 0
-    if (this.db.dialect === 'postgres') while ((await this.db.run(sql.expireOne, [now, now])).changes > 0) changes++
-    else changes = (await this.db.tx((tx) => tx.run(sql.expire, [now, now]))).changes
+    if (this.db.dialect === 'postgres') {
+      for (;;) {
+        const due = await this.db.get<{ id: number }>(sql.firstDue, [now])
+        if (!due) break
+        // Expired here unless another process did it first, or it was renewed meanwhile: the next read passes it by.
+        changes += (await this.db.run(sql.expireOne, [now, due.id, now])).changes
+      }
+    } else changes = (await this.db.tx((tx) => tx.run(sql.expire, [now, now]))).changes
     if (changes > 0) this.onExpired?.(changes)
     return changes
   }
