@@ -126,4 +126,13 @@ describe('the match digest', () => {
     expect(latest).toContain(`Subject: ${DIGEST_LIMIT + 2} new matches for your listings - Brokernet`)
     expect(latest).toContain('And 2 more')
   })
+
+  test('two senders at once (the primaries of two instances) still mail each user once', async () => {
+    await post(ravi, { post_type: 'AVL', budget: 4_000_000 })
+    const before = [mailsTo(asha).length, mailsTo(kiran).length]
+    const at = t0 + 300 * 3_600_000
+    const runs = await Promise.all([digest(at), digest(at), digest(at)])
+    expect(runs.reduce((n, r) => n + r.users, 0)).toBe(2)
+    expect([mailsTo(asha).length, mailsTo(kiran).length]).toEqual([before[0]! + 1, before[1]! + 1])
+  })
 })

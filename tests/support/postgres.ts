@@ -13,6 +13,11 @@ export type Cluster = {
   /** The maintenance database's URL; `createDatabase` makes a fresh one per test app. */
   url: string
   createDatabase: (name?: string) => Promise<string>
+  /**
+   * The server's own log (its `-l` file: warnings and errors, each ERROR with the statement that caused it), for tests
+   * that read what the database complained of; null for a server named by PG_TEST_URL (not ours to read).
+   */
+  logFile: string | null
   /** Stops the server (fast: open connections are cut) and starts it again on the same data. */
   restart: () => Promise<void>
   stop: () => Promise<void>
@@ -44,6 +49,7 @@ export async function startCluster(): Promise<Cluster> {
     return {
       url: given,
       createDatabase: (name) => createDatabase(given, name),
+      logFile: null,
       restart: async () => {
         throw new Error('PG_TEST_URL names a server this test does not manage: it cannot restart it')
       },
@@ -56,14 +62,16 @@ export async function startCluster(): Promise<Cluster> {
   const data = join(dir, 'data')
   run([join(bin, 'initdb'), '-D', data, '-A', 'trust', '--no-sync', '-U', 'postgres', '-E', 'UTF8', '--locale=C'])
   const options = `-k ${dir} -c listen_addresses='' -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`
-  run([join(bin, 'pg_ctl'), '-D', data, '-o', options, '-l', join(dir, 'server.log'), '-w', 'start'])
+  const logFile = join(dir, 'server.log')
+  run([join(bin, 'pg_ctl'), '-D', data, '-o', options, '-l', logFile, '-w', 'start'])
   const url = `postgres://postgres@localhost/postgres?host=${dir}`
   return {
     url,
     createDatabase: (name) => createDatabase(url, name),
+    logFile,
     restart: async () => {
       run([join(bin, 'pg_ctl'), '-D', data, '-m', 'fast', '-w', 'stop'])
-      run([join(bin, 'pg_ctl'), '-D', data, '-o', options, '-l', join(dir, 'server.log'), '-w', 'start'])
+      run([join(bin, 'pg_ctl'), '-D', data, '-o', options, '-l', logFile, '-w', 'start'])
     },
     stop: async () => {
       run([join(bin, 'pg_ctl'), '-D', data, '-m', 'immediate', '-w', 'stop'])
@@ -100,6 +108,7 @@ export function sharedCluster(): Promise<Cluster> {
     ? Promise.resolve({
         url: given,
         createDatabase: (name?: string) => createDatabase(given, name),
+        logFile: null,
         restart: async () => {
           throw new Error('the shared cluster belongs to the test runner: start one of your own (startCluster) to restart it')
         },

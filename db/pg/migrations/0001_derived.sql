@@ -9,7 +9,7 @@
 -- owner_listing_counts: 0005, 0007           | owner_listing_counts_keep
 -- listing_day_counts: 0012                   | listing_day_counts_keep
 -- listing_id_blocks: 0016                    | listing_id_blocks_keep
--- listing_matches.live: 0018                 | listing_matches_live_listing, listing_matches_live_city
+-- listing_matches.live: 0018                 | listing_0_matches_live, listing_matches_live_city
 --
 -- How a count is kept. A change of one listing takes its old row away (-1) and adds its new row (+1), each under its
 -- city and under the network (city 0). One statement per table: the four rows summed by key, the keys whose sum is 0
@@ -151,7 +151,9 @@ create function listing_pair_holds(a_id bigint, b_id bigint) returns boolean lan
 $$;
 --> statement-breakpoint
 -- listing_matches.live: judged again for every entry of a listing whenever a column of the rule is written (even to the
--- same value, as on SQLite: an entry is created live and first judged then).
+-- same value, as on SQLite: an entry is created live and first judged then). The trigger's name sorts before the kept
+-- counts' (a row's triggers fire in the order of their names): every write locks inbox entries before count rows, as a
+-- delete does, whose foreign keys' cascade comes first (migration 0015 says why).
 create function listing_matches_live_listing() returns trigger language plpgsql as $$
 begin
   update listing_matches set live = listing_pair_holds(listing_id, match_id)
@@ -160,7 +162,7 @@ begin
 end
 $$;
 --> statement-breakpoint
-create trigger listing_matches_live_listing after update of status, city_id, sale_or_rent, post_type, property_type, budget, size
+create trigger listing_0_matches_live after update of status, city_id, sale_or_rent, post_type, property_type, budget, size
   on listings for each row execute function listing_matches_live_listing();
 --> statement-breakpoint
 -- And for every entry of a city's listings when its tolerance is written.

@@ -12,6 +12,16 @@ const LONGEST_WAIT = 2 ** 31 - 1
 export const expirySql = (dialect: Dialect) => ({
   next: `select expires_at as at from listings ${indexedBy(dialect, 'listings_expiry_idx')} where status in ('ACTIVE', 'ON_HOLD') and expires_at is not null order by expires_at limit 1`,
   expire: `update listings ${indexedBy(dialect, 'listings_expiry_idx')} set status = 'EXPIRED', updated_at = ? where status in ('ACTIVE', 'ON_HOLD') and expires_at <= ?`,
+  /**
+   * PostgreSQL: one listing at a time, the first past its end, read and then expired by its id, so that the expiry
+   * never holds a lock while it waits for one (issue 29). One statement for all of them locked each listing in turn
+   * and, through the kept counts' triggers, count rows between them: a listing posted meanwhile, holding count rows of
+   * its own, could wait for the expiry while the expiry waited for it. A statement that searched for the first due
+   * listing FOR UPDATE still kept the lock on a listing another process expired while it waited, as it waited for the
+   * next one: with a match drain holding that one, three transactions waited in a circle.
+   */
+  firstDue: `select id from listings where status in ('ACTIVE', 'ON_HOLD') and expires_at <= ? order by expires_at limit 1`,
+  expireOne: `update listings set status = 'EXPIRED', updated_at = ? where id = ? and status in ('ACTIVE', 'ON_HOLD') and expires_at <= ?`,
 })
 
 /**
@@ -24,7 +34,7 @@ export const expirySql = (dialect: Dialect) => ({
  * Every process keeps one. A write that sets an end calls `due` in the process that took it, so the timer of that
  * process is early enough for it; `start` looks at the database once and then every `recheckMs`, for ends written by
  * anything else (another process, a seed, an upgrade). The statement is idempotent: two processes running it at the
- * same moment expire each listing once.
+ * same moment expire each listing once (on PostgreSQL listing by listing: `expireOne`).
  */
 export class Expiry {
   private timer: ReturnType<typeof setTimeout> | null = null
@@ -58,9 +68,16 @@ export class Expiry {
 
   /** Expire what is due, then wait for the next end there is. */
   async run(now = Date.now()): Promise<number> {
-    const { changes } = await this.db.tx((tx) =>
-      tx.run(expirySql(tx.dialect).expire, [now, now]),
-    )
+    const sql = expirySql(this.db.dialect)
+    let changes = 0
+    if (this.db.dialect === 'postgres') {
+      for (;;) {
+        const due = await this.db.get<{ id: number }>(sql.firstDue, [now])
+        if (!due) break
+        // Expired here unless another process did it first, or it was renewed meanwhile: the next read passes it by.
+        changes += (await this.db.run(sql.expireOne, [now, due.id, now])).changes
+      }
+    } else changes = (await this.db.tx((tx) => tx.run(sql.expire, [now, now]))).changes
     if (changes > 0) this.onExpired?.(changes)
     return changes
   }

@@ -28,8 +28,9 @@ type Recipient = { id: number; email: string; full_name: string }
 const PENDING = 'm.seen_at is null and m.dismissed_at is null and m.mailed_at is null'
 
 /**
- * Sends every digest due now, each user in a write transaction of its own that first checks their last digest again:
- * two processes running this at once still mail a user once. Returns how many users were mailed, with how many matches.
+ * Sends every digest due now, each user in a write transaction of its own that claims their digest before marking
+ * anything (digestFor): two processes running this at once, the primaries of two instances on one PostgreSQL among
+ * them, still mail a user once. Returns how many users were mailed, with how many matches.
  */
 export async function runMatchDigest(ctx: DigestContext, now = Date.now()): Promise<{ users: number; matches: number }> {
   const hours = ctx.config.matchDigestHours
@@ -51,6 +52,16 @@ export async function runMatchDigest(ctx: DigestContext, now = Date.now()): Prom
   return done
 }
 
+/**
+ * The claim of a user's digest: their row in match_digests moved to now, only when their last digest is older than the
+ * window. Of two senders at once exactly one gets the row back: on PostgreSQL the second waits for the first's
+ * transaction and then finds its row too new (a check read first and written later, as this was, let both mail: issue
+ * 29); SQLite writes one transaction at a time.
+ */
+const CLAIM = `insert into match_digests (user_id, sent_at) values (?, ?)
+  on conflict (user_id) do update set sent_at = excluded.sent_at where match_digests.sent_at <= ?
+  returning user_id`
+
 /** One user's digest, inside the caller's transaction: how many matches it listed (0: none due after all). */
 async function digestFor(ctx: DigestContext, tx: Queryable, userId: number, since: number, now: number): Promise<number> {
   if (await tx.get('select 1 from match_digests where user_id = ? and sent_at > ?', [userId, since])) return 0
@@ -58,6 +69,9 @@ async function digestFor(ctx: DigestContext, tx: Queryable, userId: number, sinc
   if (!user) return 0
   const entries = await tx.all<Entry>(`select m.id, m.listing_id, m.match_id from listing_matches m where m.user_id = ? and ${PENDING} and m.live = true`, [userId])
   if (entries.length === 0) return 0
+  // Claimed once there is something to send (a user with nothing new keeps their window open); taken by another
+  // sender meanwhile: theirs is the mail.
+  if ((await tx.run(CLAIM, [userId, now, since])).rows.length === 0) return 0
   const sides = await sidesOf(tx, entries)
   const scored = entries
     .map((e) => {
@@ -75,7 +89,6 @@ async function digestFor(ctx: DigestContext, tx: Queryable, userId: number, sinc
     link: `${ctx.config.publicUrl}/dashboard/matches#match-${e.id}`,
   }))
   for (const { e } of shown) await tx.run('update listing_matches set mailed_at = ? where id = ?', [now, e.id])
-  await tx.run('insert into match_digests (user_id, sent_at) values (?, ?) on conflict (user_id) do update set sent_at = excluded.sent_at', [userId, now])
   // In this transaction: the outbox row exists exactly when the entries are marked mailed; it is delivered after commit.
   await ctx.mail.send(tx, matchDigest(ctx.config.publicUrl, { email: user.email, fullName: user.full_name }, items, scored.length - shown.length))
   return shown.length

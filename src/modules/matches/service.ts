@@ -1,10 +1,11 @@
-import { isConflict } from '../../../db/dialect'
+import { idsIn } from '../../../db/dialect'
 import type { Db, Queryable } from '../../../db/sql'
 import type { Actor } from '../../platform/http/auth'
 import { scopeOf } from '../../platform/policy/scope'
 import { forbidden, notFound } from '../../platform/http/errors'
 import { recordAudit } from '../audit/service'
 import { findMatches, sourceOf } from './find'
+import { pairMatchesSql } from './rules'
 
 /**
  * At most this many new pairs are announced per write, the best first: a broad listing can match thousands in a big
@@ -15,9 +16,10 @@ export const ANNOUNCE_LIMIT = 20
 
 /**
  * Announces the pairs a listing newly makes (issue 15), right after the write that made them: for each of the best new
- * counterparts (no entry for the pair yet, either way round; another owner's), an unseen inbox entry for the
- * counterpart's owner. The author sees their listing's matches on its Matches tab. One statement inserts them all; the
- * change feed carries them to every process's event streams. Returns how many pairs were announced.
+ * counterparts (no entry for the pair yet, either way round; another owner's; not one of `later`, the listings
+ * written after it that are still to be announced), an unseen inbox entry for the counterpart's owner. The author sees
+ * their listing's matches on its Matches tab. One statement inserts them all; the change feed carries them to every
+ * process's event streams. Returns how many pairs were announced.
  */
 export async function announceMatches(db: Queryable, listingId: number, now = Date.now(), later: ReadonlySet<number> = new Set()): Promise<number> {
   const src = await sourceOf(db, listingId)
@@ -31,12 +33,41 @@ export async function announceMatches(db: Queryable, listingId: number, now = Da
     .filter((m) => m.owner_user_id !== src.owner_user_id && !known.has(m.id) && !later.has(m.id))
     .slice(0, ANNOUNCE_LIMIT)
   if (fresh.length === 0) return 0
+  const rows = fresh.map((m) => [m.id, listingId, m.owner_user_id, m.score, now])
+  if (db.dialect === 'postgres') return insertHolding(db, rows)
   // One statement for all of them (at most ANNOUNCE_LIMIT rows, so at most that many texts of it are ever compiled).
-  await db.run(
-    `insert into listing_matches (listing_id, match_id, user_id, score, created_at) values ${fresh.map(() => '(?, ?, ?, ?, ?)').join(', ')}`,
-    fresh.flatMap((m) => [m.id, listingId, m.owner_user_id, m.score, now]),
-  )
+  await db.run(`insert into listing_matches (listing_id, match_id, user_id, score, created_at) values ${rows.map(() => '(?, ?, ?, ?, ?)').join(', ')}`, rows.flat())
   return fresh.length
+}
+
+/**
+ * PostgreSQL: the entries (counterpart, listing, user, score, created_at) inserted as under SQLite's single writer,
+ * though other writers' transactions commit all along:
+ * - both listings of every pair are first locked for share until this transaction ends: an edit, expiry or deletion of
+ *   one in flight is waited for, and one that comes later waits for this transaction;
+ * - a counterpart queued by now was written since the drain took the queue (or while this waited for its lock): its
+ *   own turn, in the next drain, announces the pair to the owner who was there first, so it is left out here
+ *   (without this, about 1 pair in 700 went to the wrong owner in tests/ops/shared-queues.test.ts; bench:http
+ *   --postgres found 1 in 40 when drains first ran on PostgreSQL);
+ * - only the pairs that still hold are inserted, judged in that statement on what is committed by then.
+ * So an entry is created live exactly when its pair holds, every later change of its listings re-judges it (their
+ * triggers then see it), and no entry names a listing deleted meanwhile (its reference would fail the insert).
+ */
+async function insertHolding(db: Queryable, rows: number[][]): Promise<number> {
+  const ids = idsIn(db.dialect, 'id', [...new Set(rows.flatMap(([other, listing]) => [other!, listing!]))])
+  await db.all(`select id from listings where ${ids.sql} order by id for share`, ids.params)
+  const queued = new Set((await db.all<{ id: number }>('select listing_id as id from match_queue')).map((r) => r.id))
+  const picked = rows.filter(([other]) => !queued.has(other!))
+  if (picked.length === 0) return 0
+  const { changes } = await db.run(
+    `insert into listing_matches (listing_id, match_id, user_id, score, created_at)
+     select v.listing_id, v.match_id, v.user_id, v.score, v.created_at
+     from (values ${picked.map(() => '(?::bigint, ?::bigint, ?::bigint, ?::int, ?::bigint)').join(', ')}) as v (listing_id, match_id, user_id, score, created_at)
+       join listings a on a.id = v.listing_id join listings b on b.id = v.match_id join cities c on c.id = a.city_id
+     where ${pairMatchesSql('a', 'b', 'c')}`,
+    picked.flat(),
+  )
+  return changes
 }
 
 /** Inside a listing's write: its matches are to be announced (once, whatever the edits before that happens). */
@@ -45,41 +76,87 @@ export async function queueAnnouncement(db: Queryable, listingId: number, now = 
   await db.run('insert into match_queue (listing_id, queued_at) values (?, ?) on conflict (listing_id) do update set queued_at = excluded.queued_at', [listingId, now])
 }
 
+/** PostgreSQL: the advisory lock a drain holds for its transaction, two 32-bit keys ("Mtch", 1); see drainQueue. */
+const DRAIN_LOCK = `${0x4d746368}, 1`
+
+/** This process's drain in progress on a database, and the one that follows it (db/sql.ts: one Db per process). */
+const drains = new WeakMap<Db, { running: Promise<number> | null; next: Promise<number> | null }>()
+const ignore = () => {}
+
 /**
- * Announces for every queued listing, in one write transaction that also takes them off the queue (two processes
- * draining at once each announce a listing at most once: the second finds it gone). Cheap when the queue is empty.
+ * Announces for every queued listing and takes them off the queue: what a write answered before this call queued is
+ * announced when it resolves (the inbox, the badge and the digest call it before reading). Cheap when the queue is
+ * empty. Resolves to how many pairs the drain announced.
  *
- * The transaction sees the database as of its first statement, as SQLite's one writer at a time does: on PostgreSQL
- * a listing written meanwhile would otherwise be among the matches of a listing queued before it, and the pair
- * announced to the wrong owner (found by bench:http --postgres: 1 in 40). A drain that conflicts with another
- * (both took the same queue rows, or announced the same pair) runs again, from the queue as the other left it.
+ * A process drains once at a time: a call while a drain runs (which may have taken the queue before the caller's
+ * write) is answered by the next one, shared by every call made meanwhile, so a burst of reads waits on one drain and
+ * holds one connection, not a connection each.
  */
-export async function drainAnnouncements(db: Db, now = Date.now()): Promise<number> {
-  for (let attempt = 1; ; attempt++) {
-    if (!(await db.get<{ n: number }>('select exists (select 1 from match_queue) as n'))!.n) return 0
-    try {
-      return await db.tx((tx) => announceQueued(tx, now), { consistent: true })
-    } catch (e) {
-      if (!isConflict(e) || attempt >= MAX_DRAIN_ATTEMPTS) throw e
-    }
-  }
+export function drainAnnouncements(db: Db): Promise<number> {
+  let state = drains.get(db)
+  if (!state) drains.set(db, (state = { running: null, next: null }))
+  const s = state
+  if (s.running)
+    return (s.next ??= s.running.then(ignore, ignore).then(() => {
+      s.next = null
+      return drainAnnouncements(db)
+    }))
+  const run = drainQueue(db).finally(() => {
+    if (s.running === run) s.running = null
+  })
+  s.running = run
+  return run
 }
 
-const MAX_DRAIN_ATTEMPTS = 5
+/**
+ * One drain: a write transaction that takes every queued listing off the queue and announces for each, so nothing is
+ * lost if the process stops (rolled back, the rows stay queued). Drains run one at a time, across all processes and
+ * instances: a second one would take the same rows, or announce the same pairs from the other side. SQLite's
+ * transactions write one at a time anyway (BEGIN IMMEDIATE, db/sqlite.ts); on PostgreSQL the drain first takes an
+ * advisory lock, waited for (a drain is a few milliseconds) rather than failed: each drain then sees what the one
+ * before it did, and nothing conflicts (issue 29: repeatable-read drains racing each other filled PostgreSQL's log
+ * with serialization failures and made inbox reads fail after five retries).
+ *
+ * On PostgreSQL each statement sees what is committed when it starts, other writers' work included: insertHolding
+ * says how the announcements stay what SQLite's one writer at a time makes of them.
+ */
+async function drainQueue(db: Db): Promise<number> {
+  if (!(await db.get<{ n: number }>('select exists (select 1 from match_queue) as n'))!.n) return 0
+  const now = Date.now()
+  return db.tx(async (tx) => {
+    // In the order of the writes; a listing written after another is left out of the earlier one's announcement
+    // (it did not exist yet, or not so, at that write): its own turn announces the pair to the earlier one's owner.
+    const queued = (tx.dialect === 'postgres' ? await takeQueueLocked(tx) : await takeQueue(tx)).sort((a, b) => a.at - b.at || a.id - b.id)
+    const later = new Set(queued.map((q) => q.id))
+    let announced = 0
+    for (const q of queued) {
+      later.delete(q.id)
+      announced += await announceMatches(tx, q.id, now, later)
+    }
+    return announced
+  })
+}
 
-async function announceQueued(tx: Queryable, now: number): Promise<number> {
-  // In the order of the writes; a listing written after another is left out of the earlier one's announcement
-  // (it did not exist yet, or not so, at that write): its own turn announces the pair to the earlier one's owner.
-  const queued = (await tx.run<{ id: number; at: number }>('delete from match_queue returning listing_id as id, queued_at as at')).rows.sort(
-    (a, b) => a.at - b.at || a.id - b.id,
-  )
-  const later = new Set(queued.map((q) => q.id))
-  let announced = 0
-  for (const q of queued) {
-    later.delete(q.id)
-    announced += await announceMatches(tx, q.id, now, later)
-  }
-  return announced
+type Queued = { id: number; at: number }
+
+const takeQueue = async (tx: Queryable): Promise<Queued[]> =>
+  (await tx.run<Queued>('delete from match_queue returning listing_id as id, queued_at as at')).rows
+
+/**
+ * PostgreSQL: the queue, taken by one drain at a time (the advisory lock), with its listings locked for share before
+ * their rows leave the queue: a write of one of them in flight is waited for (and its new state announced), and one
+ * that comes later waits until the announcements are committed (insertHolding says why). In that order, because a
+ * write locks its listing and then queues it: were the queue rows taken first, such a write would wait for this
+ * transaction while this transaction waited for its listing.
+ */
+async function takeQueueLocked(tx: Queryable): Promise<Queued[]> {
+  await tx.get(`select pg_advisory_xact_lock(${DRAIN_LOCK}) as held`)
+  const ids = (await tx.all<{ id: number }>('select listing_id as id from match_queue')).map((r) => r.id)
+  if (ids.length === 0) return []
+  const listed = idsIn(tx.dialect, 'id', ids)
+  await tx.all(`select id from listings where ${listed.sql} order by id for share`, listed.params)
+  const taken = idsIn(tx.dialect, 'listing_id', ids)
+  return (await tx.run<Queued>(`delete from match_queue where ${taken.sql} returning listing_id as id, queued_at as at`, taken.params)).rows
 }
 
 /**

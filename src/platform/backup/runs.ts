@@ -45,12 +45,18 @@ export async function startRun(
     params.push(now - INTERRUPTED_AFTER_MS)
   }
   const where = guards.length ? ` where ${guards.join(' and ')}` : ''
-  // One statement: two processes claiming at once cannot both see "none" (SQLite serialises writers; on PostgreSQL a
-  // race of two instances in the same millisecond would at worst write two backups, never none).
-  const { rows } = await db.run<{ id: number }>(
-    `insert into backup_runs (trigger, status, started_at, user_id) select ?, 'RUNNING', ?, ?${where} returning id`,
-    params,
-  )
+  const insert = `insert into backup_runs (trigger, status, started_at, user_id) select ?, 'RUNNING', ?, ?${where} returning id`
+  // One statement; SQLite runs one writer at a time, so two processes claiming at once cannot both see "none". On
+  // PostgreSQL each would see none while the other's row is uncommitted, and both write a backup: the instances' schedules
+  // fall due together (each counts from the same last run), so the claim waits for any other first, under an
+  // advisory lock held to its commit ("Bkup").
+  const { rows } =
+    guards.length && db.dialect === 'postgres'
+      ? await db.tx(async (tx) => {
+          await tx.get(`select pg_advisory_xact_lock(${0x426b7570}, 0) as held`)
+          return tx.run<{ id: number }>(insert, params)
+        })
+      : await db.run<{ id: number }>(insert, params)
   return rows[0] ? Number(rows[0].id) : null
 }
 
