@@ -15,6 +15,7 @@ import m11 from './0011_id_blocks_expired.sql' with { type: 'text' }
 import m12 from './0012_feed.sql' with { type: 'text' }
 import m13 from './0013_backup_runs.sql' with { type: 'text' }
 import m14 from './0014_second_factor.sql' with { type: 'text' }
+import m15 from './0015_moderation.sql' with { type: 'text' }
 
 export const migrationJournal = journal
 export const migrationFiles: Record<string, string> = {
@@ -33,4 +34,5 @@ export const migrationFiles: Record<string, string> = {
   '0012_feed': m12,
   '0013_backup_runs': m13,
   '0014_second_factor': m14,
+  '0015_moderation': m15,
 }
