@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { LIMITS, LISTING_STATUSES, LOCATION_ZONES } from '../../shared/constants'
+import { LIMITS, LISTING_STATUSES, LOCATION_ZONES, MODERATION_LIMITS, SUSPENSION_REASON_REQUIRED } from '../../shared/constants'
 import { pageNumber, text, Nullable } from '../../shared/schema'
 
 // SPEC section 3 "Listing", "Listing page response", "Listing filters"; section 5 "Broker listing form", "Admin create form".
@@ -191,8 +191,7 @@ export const DuplicatesAnswer = t.Object({
 })
 export type DuplicatesAnswer = typeof DuplicatesAnswer.static
 
-export const SUSPENSION_REASON_MAX = 500
-export const SUSPENSION_REASON_REQUIRED = 'A reason is required when an admin suspends a listing'
+const SUSPENSION_REASON_MAX = MODERATION_LIMITS.reasonMax
 
 /** Partial: any subset of the create fields, e.g. only `status`; an admin suspending another's listing adds why. */
 export const UpdateListingBody = t.Object({
@@ -209,7 +208,7 @@ export const UpdateListingBody = t.Object({
 })
 export type UpdateListingBody = typeof UpdateListingBody.static
 
-export const REVIEW_NOTE_MAX = 1000
+const REVIEW_NOTE_MAX = MODERATION_LIMITS.noteMax
 
 /** POST /api/listings/{id}/review-request: the owner's optional note to the admins. */
 export const ReviewRequestBody = t.Object({

@@ -1,10 +1,10 @@
 import type { Param, Queryable } from '../../../db/sql'
 import type { AppContext } from '../../platform/http/context'
 import { fieldError, forbidden, type HttpError } from '../../platform/http/errors'
-import type { ListingStatus } from '../../shared/constants'
+import { SUSPENSION_REASON_REQUIRED, type ListingStatus } from '../../shared/constants'
 import { formatMoment } from '../../shared/dates'
 import { listingSuspended, reviewRequested, suspensionLifted } from '../mail/templates'
-import { SUSPENSION_REASON_REQUIRED, type UpdateListingBody } from './model'
+import type { UpdateListingBody } from './model'
 import type { Row } from './service'
 import { listingScope, type Viewer } from './where'
 

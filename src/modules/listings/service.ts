@@ -334,3 +334,6 @@ export async function deleteListing(ctx: AppContext, actor: Actor, id: number): 
 
 /** Suspended listings in an admin's scope: the admin banner's "needing attention" (from the kept totals). */
 export const countSuspended = (ctx: AppContext, viewer: Viewer): Promise<number> => countListings(ctx.db, ctx.counts, viewer, { status: 'SUSPENDED' })
+
+/** Of those, the admins' suspensions whose owner asks for a review (issue 29): the banner's second line. */
+export const countReviewRequests = (ctx: AppContext, viewer: Viewer): Promise<number> => countListings(ctx.db, ctx.counts, viewer, { review_requested: true })
