@@ -219,8 +219,11 @@ export const listings = sqliteTable(
     // The next listing to expire, and those due a reminder: only the ones that can still expire.
     index('listings_expiry_idx').on(t.expiresAt).where(sql`${t.status} in ('ACTIVE', 'ON_HOLD')`),
     index('listings_possible_duplicate_idx').on(t.id, t.status, t.ownerUserId).where(sql`${t.possibleDuplicateOf} is not null`),
-    // The admins' `review_requested` filter and their banner's count (issue 29): the few listings awaiting a review.
+    // The admins' `review_requested` filter and their banner's count (issue 29): the few listings awaiting a review,
+    // newest first for a master admin, and by city for a module admin (whose city would otherwise take the city index
+    // and look up every listing of the city for the column).
     index('listings_review_idx').on(t.id, t.status, t.ownerUserId, t.cityId).where(sql`${t.reviewRequestedAt} is not null`),
+    index('listings_review_city_idx').on(t.cityId, t.id, t.status, t.ownerUserId).where(sql`${t.reviewRequestedAt} is not null`),
     // A zone newest first, budget at hand: a wide budget range in a zone finds its page in a few hundred entries
     // instead of sorting every match (read.ts picks between the two by the expected scan).
     index('listings_location_id_idx').on(t.location, t.id, t.budget, t.status, t.ownerUserId),
