@@ -3,6 +3,7 @@
 // review, which mails the admins of the listing's city and the master admins (through a real SMTP server). A broker's
 // own suspension stays theirs to lift. In process, against the binary (BROKERNET_BINARY) and on PostgreSQL.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { renewKey, renewToken } from '../../src/modules/listings/renew-link'
 import { createTestApp } from '../support/app'
 import { signIn, withJson, type SignedIn } from '../support/auth'
 import { auditTrail, seedPlace } from '../support/fixtures'
@@ -181,6 +182,17 @@ describe('the owner cannot lift it by any route', () => {
     expect(res.status).toBe(403)
     expect(await detailOf(res)).toStartWith(refusal)
     expect((await renew(mumbaiAdmin, listing.id)).status).toBe(409)
+    expect((await get(asha, listing.id)).status).toBe('SUSPENDED')
+  })
+
+  test('a renew link from a reminder neither renews it nor reactivates it, and its page says why', async () => {
+    const { expires_at } = (await (await h.request(`/api/listings/${listing.id}`, { headers: asha.bearer })).json()) as { expires_at: string }
+    const link = renewToken(await renewKey(h.ctx.db), { id: listing.id, expiresAt: Date.parse(expires_at) }, Date.now())
+    const form = { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' } }
+    for (const res of [await h.request(`/renew/${link}`), await h.request(`/renew/${link}`, form)]) {
+      expect(res.status).toBe(409)
+      expect(await res.text()).toContain('was suspended by an admin, so it cannot be renewed')
+    }
     expect((await get(asha, listing.id)).status).toBe('SUSPENDED')
   })
 
