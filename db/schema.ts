@@ -181,6 +181,19 @@ export const listings = sqliteTable(
      * Null: never (rows written before expiry existed get one at the upgrade, migration 0029).
      */
     expiresAt: integer('expires_at'),
+    /**
+     * Moderation (issue 29): who suspended the listing when an admin of its city (or a master admin) did, not its
+     * owner: such a suspension only an admin lifts (src/modules/listings/moderation.ts). Null: not suspended, or
+     * suspended by its owner (theirs to lift, as SPEC says). No foreign key: a record of who, as the audit trail keeps.
+     */
+    suspendedBy: integer('suspended_by'),
+    /** The admin's reason, required when an admin suspends; shown to the owner. */
+    suspensionReason: text('suspension_reason'),
+    /** When the admin suspended it (epoch ms). */
+    suspendedAt: integer('suspended_at'),
+    /** When the owner asked for a review (epoch ms), and their note to the admins; null once an admin has answered. */
+    reviewRequestedAt: integer('review_requested_at'),
+    reviewNote: text('review_note'),
   },
   (t) => [
     uniqueIndex('listings_entry_id_unique').on(t.entryId),
@@ -206,6 +219,11 @@ export const listings = sqliteTable(
     // The next listing to expire, and those due a reminder: only the ones that can still expire.
     index('listings_expiry_idx').on(t.expiresAt).where(sql`${t.status} in ('ACTIVE', 'ON_HOLD')`),
     index('listings_possible_duplicate_idx').on(t.id, t.status, t.ownerUserId).where(sql`${t.possibleDuplicateOf} is not null`),
+    // The admins' `review_requested` filter and their banner's count (issue 29): the few listings awaiting a review,
+    // newest first for a master admin, and by city for a module admin (whose city would otherwise take the city index
+    // and look up every listing of the city for the column).
+    index('listings_review_idx').on(t.id, t.status, t.ownerUserId, t.cityId).where(sql`${t.reviewRequestedAt} is not null`),
+    index('listings_review_city_idx').on(t.cityId, t.id, t.status, t.ownerUserId).where(sql`${t.reviewRequestedAt} is not null`),
     // A zone newest first, budget at hand: a wide budget range in a zone finds its page in a few hundred entries
     // instead of sorting every match (read.ts picks between the two by the expected scan).
     index('listings_location_id_idx').on(t.location, t.id, t.budget, t.status, t.ownerUserId),

@@ -727,7 +727,9 @@ try {
       for (const who of ['broker', 'master'] as const) await cold({ what: `${what}, ${who}`, token: tokens[who], url, write: post(over), seen: totalChanged })
     // Status filters: a listing moved in and out of the status (the broker's by its owner, SUSPENDED by the master).
     const [onHoldId, suspendId] = writerActive
-    const toggle = (id: number, token: string, status: string) => (n: number) => call('PATCH', `/api/listings/${id}`, token, { status: n % 2 ? status : 'ACTIVE' })
+    // An admin suspending another's listing says why (issue 29).
+    const toggle = (id: number, token: string, status: string) => (n: number) =>
+      call('PATCH', `/api/listings/${id}`, token, n % 2 ? { status, ...(status === 'SUSPENDED' ? { suspension_reason: 'bench:http' } : {}) } : { status: 'ACTIVE' })
     await cold({ what: 'status ON_HOLD (a listing put on hold / back), broker', token: brokerToken, url: list({ status: 'ON_HOLD' }), write: toggle(onHoldId!, writerToken, 'ON_HOLD'), seen: totalChanged })
     await cold({ what: 'status SUSPENDED (a listing suspended / reactivated), master', token: masterToken, url: list({ status: 'SUSPENDED' }), write: toggle(suspendId!, masterToken, 'SUSPENDED'), seen: totalChanged })
     const edit = (n: number) => call('PATCH', `/api/listings/${busiestNewest}`, busiestToken, { details: `Edited by bench:http, mark ${n}-${n}.` })

@@ -160,6 +160,12 @@ export const listings = pgTable(
     hotAt: ms('hot_at'),
     /** When the listing leaves the network (issue 17; db/schema.ts says more). */
     expiresAt: ms('expires_at'),
+    /** Moderation (issue 29; db/schema.ts says more): the admin who suspended it, why, when, and the owner's review request. */
+    suspendedBy: key('suspended_by'),
+    suspensionReason: text('suspension_reason'),
+    suspendedAt: ms('suspended_at'),
+    reviewRequestedAt: ms('review_requested_at'),
+    reviewNote: text('review_note'),
   },
   (t) => [
     uniqueIndex('listings_entry_id_unique').on(t.entryId),
@@ -179,6 +185,8 @@ export const listings = pgTable(
     index('listings_hot_idx').on(sql`coalesce(${t.hotAt}, ${t.createdAt})`),
     index('listings_expiry_idx').on(t.expiresAt).where(sql`${t.status} in ('ACTIVE', 'ON_HOLD')`),
     index('listings_possible_duplicate_idx').on(t.id, t.status, t.ownerUserId).where(sql`${t.possibleDuplicateOf} is not null`),
+    index('listings_review_idx').on(t.id, t.status, t.ownerUserId, t.cityId).where(sql`${t.reviewRequestedAt} is not null`),
+    index('listings_review_city_idx').on(t.cityId, t.id, t.status, t.ownerUserId).where(sql`${t.reviewRequestedAt} is not null`),
     index('listings_location_id_idx').on(t.location, t.id, t.budget, t.status, t.ownerUserId),
     index('listings_date_idx').on(t.date, t.id, t.status, t.ownerUserId, t.postType),
     index('listings_city_date_idx').on(t.cityId, t.date, t.id, t.status, t.ownerUserId, t.postType),

@@ -22,6 +22,8 @@ const ACTION_LABELS: Record<string, string> = {
   'listing.renew': 'Listing renewed',
   'listing.suspend': 'Listing suspended',
   'listing.reactivate': 'Listing reactivated',
+  'listing.review_request': 'Review requested',
+  'listing.suspension_upheld': 'Suspension upheld',
   'listing.delete': 'Listing deleted',
   'user.register': 'User registered',
   'user.create': 'User created',
@@ -182,6 +184,12 @@ export const FIELD_LABELS: Record<string, string> = {
   owner_user_id: 'Broker',
   expires_at: 'Expires',
   via: 'Through',
+  // moderation (issue 29)
+  suspended_by: 'Suspended by',
+  suspension_reason: 'Suspension reason',
+  suspended_at: 'Suspended at',
+  review_requested_at: 'Review requested',
+  review_note: 'Review note',
   // geography
   name: 'Name',
   code: 'Code',
@@ -213,9 +221,10 @@ const REFERENCES: Record<string, { kind: keyof AuditNames; label: string }> = {
   state_id: { kind: 'states', label: 'State' },
   country_id: { kind: 'countries', label: 'Country' },
   owner_user_id: { kind: 'users', label: 'User' },
+  suspended_by: { kind: 'users', label: 'User' },
 }
 
-const MOMENTS = new Set(['expires_at'])
+const MOMENTS = new Set(['expires_at', 'suspended_at', 'review_requested_at'])
 
 export const NO_NAMES: AuditNames = { users: {}, cities: {}, states: {}, countries: {}, listings: {} }
 

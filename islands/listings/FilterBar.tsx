@@ -19,6 +19,8 @@ export type FilterBarProps = {
   showGeo?: boolean
   /** The admins' "Possible duplicates only" (duplicate control, issue 17). */
   showDuplicates?: boolean
+  /** The admins' "Review requested only" (moderation, issue 29). */
+  showReviewRequested?: boolean
   /** Countries for the geo selects' first view (states and cities load as they are chosen). */
   countries?: GeoOption[]
   /** Levels shown read-only, e.g. a module admin's own city. */
@@ -45,12 +47,25 @@ const propertyTypeOptions = (current: string | undefined) => {
  * only" (issue 17) for admins, Clear.
  * Controlled: the state lives in `useListingFilters`, which mirrors it in the URL.
  */
-export function FilterBar({ value, onChange, onClear, active, showGeo = false, showDuplicates = false, countries, lockedGeo, currency = FILTER_CURRENCY, idPrefix = 'listing-filter', saved }: FilterBarProps) {
+export function FilterBar({
+  value,
+  onChange,
+  onClear,
+  active,
+  showGeo = false,
+  showDuplicates = false,
+  showReviewRequested = false,
+  countries,
+  lockedGeo,
+  currency = FILTER_CURRENCY,
+  idPrefix = 'listing-filter',
+  saved,
+}: FilterBarProps) {
   const id = (name: string) => `${idPrefix}-${name}`
   // On a phone the filters other than the search fold away behind a Filters button that counts those set; from
   // 768 px they are always shown.
   const [open, setOpen] = useState(false)
-  const set = panelCount(value, showGeo, showDuplicates)
+  const set = panelCount(value, showGeo, showDuplicates, showReviewRequested)
   const min = value.min_budget ?? BUDGET_RANGE.min
   const max = value.max_budget ?? BUDGET_RANGE.max
   const select = <K extends keyof ListingFilters>(name: K, label: string, options: readonly { value: string; label: string }[], all: string) => (
@@ -185,6 +200,18 @@ export function FilterBar({ value, onChange, onClear, active, showGeo = false, s
             Possible duplicates only
           </label>
         )}
+        {showReviewRequested && (
+          <label className="label cursor-pointer justify-start gap-2 p-0 text-sm">
+            <input
+              id={id('review_requested')}
+              type="checkbox"
+              className="checkbox checkbox-sm"
+              checked={value.review_requested === true}
+              onChange={(e) => onChange({ review_requested: e.target.checked || undefined })}
+            />
+            Review requested only
+          </label>
+        )}
         </div>
       </div>
     </section>
@@ -193,9 +220,10 @@ export function FilterBar({ value, onChange, onClear, active, showGeo = false, s
 
 /**
  * How many filters of the folding panel are set (the search stays in view): post type, sale or rent, property type,
- * zone, status, the date range, the budget range and, for admins, the place and "possible duplicates", each counting once.
+ * zone, status, the date range, the budget range and, for admins, the place, "possible duplicates" and "review requested",
+ * each counting once.
  */
-export function panelCount(f: ListingFilterState, withPlace: boolean, withDuplicates = false): number {
+export function panelCount(f: ListingFilterState, withPlace: boolean, withDuplicates = false, withReview = false): number {
   const set = (...values: unknown[]) => values.some((v) => v !== undefined && v !== null && v !== '')
   return [
     set(f.post_type),
@@ -207,6 +235,7 @@ export function panelCount(f: ListingFilterState, withPlace: boolean, withDuplic
     set(f.min_budget, f.max_budget),
     withPlace && set(f.country_id, f.state_id, f.city_id),
     withDuplicates && set(f.possible_duplicates),
+    withReview && set(f.review_requested),
   ].filter(Boolean).length
 }
 

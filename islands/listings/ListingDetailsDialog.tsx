@@ -16,6 +16,7 @@ import {
   STATUS_LABELS,
   statusBadgeClass,
 } from './listing-format'
+import { isModerated, MODERATION_TEXT, ModerationNotice } from './moderation-format'
 
 export type ListingDetailsDialogProps = {
   /** The listing shown; null keeps the dialog closed. */
@@ -89,9 +90,10 @@ function Tabbed({ listing: l, own, actions, onClose, initialTab }: { listing: Li
       <div className="flex flex-wrap items-center gap-2">
         <span className="min-w-0 font-mono text-lg font-semibold [overflow-wrap:anywhere]">{l.entry_id}</span>
         <span className={`badge ${postTypeBadgeClass(l.post_type)}`}>{postTypeLabel(l.post_type)}</span>
-        <span className={`badge ${statusBadgeClass(l.status)}`}>{STATUS_LABELS[l.status]}</span>
+        <span className={`badge ${statusBadgeClass(l.status)}`}>{statusText(l)}</span>
         {own && <span className="badge badge-primary">{LISTING_TEXT.yourListing}</span>}
       </div>
+      <ModerationNotice listing={l} owner />
 
       <div role="tablist" aria-label={`Listing ${l.entry_id}`} className="tabs tabs-border" onKeyDown={onKey}>
         {TABS.map((t) => (
@@ -142,7 +144,7 @@ function Details({ listing: l }: { listing: Listing }) {
           <Row label="Entry ID" value={l.entry_id} />
           <Row label="Post type" value={postTypeLabel(l.post_type)} />
           <Row label="Sale / Rent" value={saleOrRentLabel(l.sale_or_rent)} />
-          <Row label="Status" value={STATUS_LABELS[l.status]} />
+          <Row label="Status" value={statusText(l)} />
           <Row label="Date" value={formatListingDate(l.date)} />
           <Row label="Reference" value={l.reference} />
         </Section>
@@ -173,6 +175,9 @@ function Details({ listing: l }: { listing: Listing }) {
     </div>
   )
 }
+
+/** 'Suspended by an admin' for an admin's suspension (issue 29), else the status's label. */
+const statusText = (l: Listing) => (isModerated(l) ? MODERATION_TEXT.badge : STATUS_LABELS[l.status])
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (

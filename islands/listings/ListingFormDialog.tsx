@@ -10,6 +10,7 @@ import { listingCurrency, type Currency } from '../../src/shared/currency'
 import { DuplicateWarning, useDuplicateCheck } from './duplicate-warning'
 import { describeListingError, LISTING_TEXT } from './listing-format'
 import { EMPTY_FORM, formOf, ListingFields, statusAllowed, statusesFor } from './listing-form'
+import { isModerated, ModerationNotice } from './moderation-format'
 
 /** The broker form's statuses (SPEC section 4): SUSPENDED is the admins' and the row menu's, not the form's. */
 export const FORM_STATUSES = ['ACTIVE', 'ON_HOLD', 'CLOSED'] as const satisfies readonly ListingStatus[]
@@ -78,12 +79,13 @@ export const BROKER_FORM_FIELDS = Object.keys({
 const NUMBERS: Name[] = ['budget', 'size']
 
 /**
- * The form's first values: the new-listing defaults (REQ, SALE, ACTIVE) or the listing's, SUSPENDED shown as ACTIVE.
+ * The form's first values: the new-listing defaults (REQ, SALE, ACTIVE) or the listing's, SUSPENDED shown as ACTIVE
+ * (SPEC section 4) unless an admin suspended it (issue 29): that status is not the broker's to change, so it shows as is.
  * Built from the shared listing form's values (./listing-form.tsx), less the contact name this form does not ask.
  */
 export function formValues(listing: Listing | null): Values {
   const { contact_name: _, ...values } = listing ? formOf(listing) : { ...EMPTY_FORM, post_type: 'REQ' as const, sale_or_rent: 'SALE' as const }
-  return listing?.status === 'SUSPENDED' ? { ...values, status: 'ACTIVE' } : values
+  return listing?.status === 'SUSPENDED' && !isModerated(listing) ? { ...values, status: 'ACTIVE' } : values
 }
 
 /** A field's value as the API takes it: trimmed text, numbers as numbers, empty as undefined. */
@@ -160,9 +162,12 @@ function ListingForm({ listing, rules, onClose, onSaved, onFailed, note, currenc
   }
 
   const busy = save.isPending || duplicates.checking
+  // Suspended by an admin: its status is shown, not offered; the rest stays the broker's to put right.
+  const moderated = listing !== null && isModerated(listing)
   return (
     <form noValidate onSubmit={submit} className="space-y-4">
       {note && <p className="text-sm text-base-content/70">{note}</p>}
+      {listing && <ModerationNotice listing={listing} owner />}
       {banner && (
         <div role="alert" className="alert alert-error text-sm">
           {banner}
@@ -173,8 +178,8 @@ function ListingForm({ listing, rules, onClose, onSaved, onFailed, note, currenc
         values={values}
         errors={errors}
         onChange={(name, value) => update(name as Name)(value)}
-        statuses={statusesFor(FORM_STATUSES, listing?.status)}
-        statusDisabled={(s) => !statusAllowed(listing?.status, s)}
+        statuses={moderated ? [...FORM_STATUSES, 'SUSPENDED'] : statusesFor(FORM_STATUSES, listing?.status)}
+        statusDisabled={(s) => (moderated ? s !== 'SUSPENDED' : !statusAllowed(listing?.status, s))}
         required={rules.required?.filter((n) => (BROKER_FORM_FIELDS as string[]).includes(n))}
         currency={listing ? listingCurrency(listing) : currency}
         contactName={false}

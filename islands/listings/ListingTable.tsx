@@ -2,6 +2,7 @@ import { columnVisibilityFeature, createColumnHelper, FlexRender, tableFeatures,
 import { createContext, use, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react'
 import type { Listing } from '../../src/modules/listings/model'
 import { HotTag } from './HotTag'
+import { StatusWithModeration } from './moderation-format'
 import { MatchCount } from '../matches/MatchCount'
 import { formatMoney, formatSize, listingCurrency, moneyWithCode } from '../../src/shared/currency'
 import {
@@ -11,8 +12,6 @@ import {
   postTypeBadgeClass,
   postTypeLabel,
   saleOrRentLabel,
-  STATUS_LABELS,
-  statusBadgeClass,
 } from './listing-format'
 
 // The listing table of the broker dashboard, My Listings and the admin grid. Which columns, and what each row's
@@ -131,10 +130,8 @@ export const LISTING_COLUMNS = {
   broker: listingColumn.accessor('owner_name', { header: 'Broker', cell: ({ getValue }) => <TruncatedText text={getValue()} width="max-w-[7rem]" /> }),
   reference: listingColumn.accessor('reference', { header: 'Reference', cell: ({ getValue }) => <TruncatedText text={getValue()} width="max-w-[8rem]" /> }),
   details: listingColumn.accessor('details', { header: 'Details', cell: ({ getValue }) => <TruncatedText text={getValue()} width="max-w-[12rem]" /> }),
-  status: listingColumn.accessor('status', {
-    header: 'Status',
-    cell: ({ row }) => <span className={`badge badge-sm whitespace-nowrap ${statusBadgeClass(row.original.status)}`}>{STATUS_LABELS[row.original.status]}</span>,
-  }),
+  /** The status; an admin's suspension (issue 29) reads 'Suspended by an admin', with its reason. */
+  status: listingColumn.accessor('status', { header: 'Status', cell: ({ row }) => <StatusWithModeration listing={row.original} /> }),
   /** When the listing leaves the network (issue 17): the day, in UTC as every date here. */
   expires: listingColumn.accessor('expires_at', { header: 'Expires', cell: ({ getValue }) => <span className="whitespace-nowrap">{formatExpiry(getValue())}</span> }),
   /** The screen's `actions(listing)`; nothing when it has none. */
@@ -190,7 +187,8 @@ const FIT: Record<string, { width: number; rank: number }> = {
   property_type: { width: 8, rank: 0 },
   budget: { width: 7, rank: 0 },
   actions: { width: 6.5, rank: 0 },
-  status: { width: 6.5, rank: 1 },
+  // Room for an admin's suspension (issue 29): 'Suspended by an admin' and two lines of its reason.
+  status: { width: 9, rank: 1 },
   sale_or_rent: { width: 6, rank: 1 },
   locality: { width: 8, rank: 2 },
   location_summary: { width: 8, rank: 2 },

@@ -18,6 +18,8 @@ import { useDetailsDialog } from './useDetailsDialog'
 import { useMatchCounts } from '../matches/useMatchCounts'
 import { INTAKE_TEXT, PASTE_PAGE_PATH } from '../intake/intake-text'
 import { ShareListingDialog } from '../intake/ShareListingDialog'
+import { isModerated, MODERATION_TEXT, reviewPending } from './moderation-format'
+import { ReviewRequestDialog } from './ReviewRequestDialog'
 
 export type MyListingsIslandProps = {
   user: ListingViewer
@@ -79,6 +81,7 @@ export default function MyListings({ user, initial, rules }: MyListingsIslandPro
   const [form, setForm] = useState<{ listing: Listing | null } | null>(null)
   const [deleting, setDeleting] = useState<Listing | null>(null)
   const [sharing, setSharing] = useState<Listing | null>(null)
+  const [reviewing, setReviewing] = useState<Listing | null>(null)
   const refreshAll = () => void invalidateListingQueries(queryClient)
 
   const changeStatus = useMutation({
@@ -93,7 +96,15 @@ export default function MyListings({ user, initial, rules }: MyListingsIslandPro
     onError: (err) => toast.error(listingErrorMessage(err, LISTING_TEXT.my.renewFailed)),
   })
 
-  /** Edit, Share (issue 18), Renew (issue 17), Suspend (from ACTIVE) or Reactivate (from SUSPENDED), Delete: SPEC section 4. */
+  /** Suspended by the broker themself: theirs to reactivate. Suspended by an admin (issue 29): an admin's, so not offered. */
+  const reactivatable = (l: Listing) => l.status === 'SUSPENDED' && !isModerated(l)
+  /** An admin's suspension the broker has not yet asked to be reviewed. */
+  const reviewable = (l: Listing) => isModerated(l) && !reviewPending(l)
+
+  /**
+   * Edit, Share (issue 18), Renew (issue 17), Suspend (from ACTIVE) or Reactivate (from their own suspension), Ask for a
+   * review (of an admin's suspension, issue 29), Delete: SPEC section 4.
+   */
   const menuItems = (l: Listing): RowMenuItem[] => {
     const items: RowMenuItem[] = [
       { label: 'Edit', onSelect: () => setForm({ listing: l }) },
@@ -101,7 +112,8 @@ export default function MyListings({ user, initial, rules }: MyListingsIslandPro
     ]
     if (RENEWABLE.has(l.status)) items.push({ label: 'Renew', tone: 'success', onSelect: () => renew.mutate(l) })
     if (l.status === 'ACTIVE') items.push({ label: 'Suspend', onSelect: () => changeStatus.mutate({ listing: l, to: 'SUSPENDED' }) })
-    if (l.status === 'SUSPENDED') items.push({ label: 'Reactivate', tone: 'success', onSelect: () => changeStatus.mutate({ listing: l, to: 'ACTIVE' }) })
+    if (reactivatable(l)) items.push({ label: 'Reactivate', tone: 'success', onSelect: () => changeStatus.mutate({ listing: l, to: 'ACTIVE' }) })
+    if (reviewable(l)) items.push({ label: MODERATION_TEXT.askReview, onSelect: () => setReviewing(l) })
     items.push({ label: 'Delete', tone: 'error', onSelect: () => setDeleting(l) })
     return items
   }
@@ -209,9 +221,14 @@ export default function MyListings({ user, initial, rules }: MyListingsIslandPro
                   Suspend
                 </button>
               )}
-              {viewing.status === 'SUSPENDED' && (
+              {reactivatable(viewing) && (
                 <button type="button" className="btn btn-outline btn-success" onClick={() => (details.close(), changeStatus.mutate({ listing: viewing, to: 'ACTIVE' }))}>
                   Reactivate
+                </button>
+              )}
+              {reviewable(viewing) && (
+                <button type="button" className="btn btn-outline" onClick={() => (details.close(), setReviewing(viewing))}>
+                  {MODERATION_TEXT.askReview}
                 </button>
               )}
               <button type="button" className="btn btn-outline btn-error" onClick={() => (details.close(), setDeleting(viewing))}>
@@ -237,6 +254,11 @@ export default function MyListings({ user, initial, rules }: MyListingsIslandPro
         onFailed={(err) => toast.error(listingErrorMessage(err, LISTING_TEXT.my.deleteFailed))}
       />
       <ShareListingDialog listing={sharing} onClose={() => setSharing(null)} />
+      <ReviewRequestDialog
+        listing={reviewing}
+        onClose={() => setReviewing(null)}
+        onSent={(_l, admins) => (setReviewing(null), toast.success(MODERATION_TEXT.reviewSent(admins)), refreshAll())}
+      />
     </div>
   )
 }

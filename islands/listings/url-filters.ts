@@ -20,6 +20,8 @@ export type ListingFilterState = {
   changed_since?: string
   /** Admins: only listings posted as a near-copy of another broker's (duplicate control). */
   possible_duplicates?: true
+  /** Admins: only listings suspended by an admin whose owner asks for a review (issue 29). */
+  review_requested?: true
   page?: number
   per_page?: (typeof PAGE_SIZES)[number]
 }
@@ -67,6 +69,7 @@ export function parseListingFilters(query: URLSearchParams | Record<string, stri
     city_id: positiveInt(get('city_id')),
     changed_since: isoDateTime(get('changed_since')),
     possible_duplicates: get('possible_duplicates') === 'true' ? true : undefined,
+    review_requested: get('review_requested') === 'true' ? true : undefined,
     page: positiveInt(get('page')),
     per_page: (() => {
       const n = positiveInt(get('per_page'))

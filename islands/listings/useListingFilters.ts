@@ -27,6 +27,7 @@ const FILTER_KEYS = [
   'state_id',
   'city_id',
   'changed_since',
+  'review_requested',
 ] as const satisfies readonly (keyof ListingFilters)[]
 
 /** Drops empty values (undefined, null, '', NaN), so equal views have equal keys. */

@@ -50,6 +50,10 @@ export const LIMITS = {
   adminUploadFileBytes: 10 * 1024 * 1024,
 } as const
 
+/** Moderation (issue 29): the longest reason an admin gives for suspending, and note an owner adds asking for a review. */
+export const MODERATION_LIMITS = { reasonMax: 500, noteMax: 1000 } as const
+export const SUSPENSION_REASON_REQUIRED = 'A reason is required when an admin suspends a listing'
+
 export const PAGE_SIZES = [10, 25, 50, 100] as const
 /** The last page number a list accepts: far past any real list, and small enough that offsets stay exact. */
 export const MAX_PAGE = 1_000_000

@@ -172,7 +172,7 @@ describe('who sees an expired listing', () => {
     expect((await h.request(`/api/listings/${hers.id}`, { method: 'DELETE', headers: ben.browser })).status).toBe(404)
     // Like a suspended listing of another broker.
     const active = await posted(asha, {})
-    expect((await patch(master, active.id, { status: 'SUSPENDED' })).status).toBe(200)
+    expect((await patch(master, active.id, { status: 'SUSPENDED', suspension_reason: 'Checking the contact' })).status).toBe(200)
     expect((await get(ben, active.id)).status).toBe(404)
     // And the other way round: Ben's expired listing is hidden from Asha.
     expect(ids(agreed(await list(asha, 'status=EXPIRED')))).not.toContain(his.id)

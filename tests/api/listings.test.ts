@@ -266,7 +266,7 @@ describe('scope and status', () => {
     expect((await patch(asha, ravis.id, { details: 'mine now' })).status).toBe(403)
     expect((await h.request(`/api/listings/${ravis.id}`, { method: 'DELETE', headers: asha.browser })).status).toBe(403)
     expect((await patch(mumbaiAdmin, ravis.id, { status: 'SUSPENDED' })).status).toBe(404)
-    expect((await patch(mumbaiAdmin, ashas.id, { status: 'SUSPENDED' })).status).toBe(200)
+    expect((await patch(mumbaiAdmin, ashas.id, { status: 'SUSPENDED', suspension_reason: 'Checking the contact' })).status).toBe(200)
     expect((await patch(master, ravis.id, { details: 'edited by master' })).status).toBe(200)
     const visible = await list(asha, 'per_page=100')
     expect(visible.listings.find((l: { id: number }) => l.id === ravis.id).is_editable).toBe(false)

@@ -174,7 +174,7 @@ describe('only ACTIVE listings match', () => {
     expect(await matchIds(asha, wanted.id)).toEqual([offered.id])
     expect(await entryFor(asha, wanted.id, offered.id)).toBeDefined()
     for (const [status, by] of [['ON_HOLD', ravi], ['CLOSED', ravi], ['SUSPENDED', mumbaiAdmin]] as const) {
-      await patch(by, offered.id, { status })
+      await patch(by, offered.id, status === 'SUSPENDED' ? { status, suspension_reason: 'Checking the offer' } : { status })
       expect(await matchIds(asha, wanted.id)).toEqual([])
       expect(await entryFor(asha, wanted.id, offered.id)).toBeUndefined()
       await patch(by, offered.id, { status: 'ACTIVE' })
@@ -195,7 +195,7 @@ describe('who may ask', () => {
     for (const as of [ravi, kiran, mumbaiAdmin, master]) expect(await matchIds(as, wanted.id)).toEqual([offered.id])
     expect((await h.request(`/api/listings/${wanted.id}/matches`, { headers: puneAdmin.bearer })).status).toBe(404)
     expect((await h.request(`/api/listings/${wanted.id}/matches`)).status).toBe(401)
-    await patch(mumbaiAdmin, offered.id, { status: 'SUSPENDED' })
+    await patch(mumbaiAdmin, offered.id, { status: 'SUSPENDED', suspension_reason: 'Checking the offer' })
     // Another broker's suspended listing is invisible to a broker, here as everywhere.
     expect((await h.request(`/api/listings/${offered.id}/matches`, { headers: asha.bearer })).status).toBe(404)
     expect((await h.request(`/api/listings/999999/matches`, { headers: asha.bearer })).status).toBe(404)

@@ -146,7 +146,7 @@ describe('new counts', () => {
     const hidden = await post(ravi, { details: 'To be suspended' })
     expect(await countOf(asha, search.id)).toBe(4)
     const master = await signIn(h.ctx.db, 'MASTER_ADMIN', { cityId: null })
-    expect((await patchListing(master, hidden.id, { status: 'SUSPENDED' })).status).toBe(200)
+    expect((await patchListing(master, hidden.id, { status: 'SUSPENDED', suspension_reason: 'Checking the contact' })).status).toBe(200)
     expect(await countOf(asha, search.id)).toBe(3)
     // Opened: 0 until news comes again.
     expect((await call(asha, `/${search.id}/seen`, 'POST')).status).toBe(204)

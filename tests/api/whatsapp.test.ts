@@ -246,7 +246,7 @@ describe('GET /api/listings/{id}/share', () => {
     expect((await h.request(`/api/listings/${listing.id}/share`)).status).toBe(401)
     expect((await share(mumbaiBroker, 987_654)).status).toBe(404)
     const hidden = await post(puneBroker, { post_type: 'AVL', sale_or_rent: 'RENT', contact_value: '98200 33333', property_type: 'Shop', budget: 50_000 })
-    const res = await h.request(`/api/listings/${hidden.id}`, withJson(master.bearer, { status: 'SUSPENDED' }, 'PATCH'))
+    const res = await h.request(`/api/listings/${hidden.id}`, withJson(master.bearer, { status: 'SUSPENDED', suspension_reason: 'Checking the contact' }, 'PATCH'))
     expect(res.status).toBe(200)
     expect((await share(mumbaiBroker, hidden.id)).status).toBe(404)
     expect((await share(puneBroker, hidden.id)).status).toBe(200)

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import { join } from 'node:path'
-import { eq } from 'drizzle-orm'
+import { and, asc, eq } from 'drizzle-orm'
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core'
 import { closeDatabase, openDatabase, type Database } from '../../db/client'
-import { users } from '../../db/schema'
+import { listings, users } from '../../db/schema'
 import { SESSION_COOKIE } from '../../src/platform/http/auth'
 import { sessionFor } from '../support/auth'
 import { problems, settle } from '../support/axe'
@@ -38,6 +38,12 @@ const tokens = {} as Record<Exclude<Role, 'anonymous'>, string>
 const pages = new Map<string, Page>()
 /** A registration with a document in Mumbai, so the module admin's approvals screen has an ID card to show. */
 const APPLICANT = { email: 'meera.iyer@a11y.example', name: 'Meera Iyer' }
+/**
+ * Moderation (issue 29): three of the broker's older listings, so the first rows other cases open stay as they were:
+ * one ACTIVE for the admin's Suspend dialog, one the admin suspended (the broker's Ask for a review), one whose review
+ * the broker asked for (the admin's Keep suspended and the edit dialog's reason).
+ */
+const moderated = { active: '', suspended: '', reviewed: '' }
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64')
 
 beforeAll(async () => {
@@ -59,6 +65,14 @@ beforeAll(async () => {
   // The broker's last dashboard visit long ago: their dashboard shows "N new since your last visit" with its link.
   const broker = db.select().from(users).where(eq(users.email, ACCOUNTS.broker)).get()!
   await dataLayer(db).run('insert into user_visits (user_id, last_at, since_at) values (?, 0, 0)', [broker.id])
+  const [active, suspended, reviewed] = db.select().from(listings).where(and(eq(listings.ownerUserId, broker.id), eq(listings.status, 'ACTIVE'))).orderBy(asc(listings.id)).limit(3).all()
+  const call = async (token: string, path: string, body: unknown, method = 'POST') => {
+    const res = await fetch(server.url + path, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`)
+  }
+  for (const l of [suspended!, reviewed!]) await call(tokens.moduleAdmin, `/api/listings/${l.id}`, { status: 'SUSPENDED', suspension_reason: 'The contact number does not answer' }, 'PATCH')
+  await call(tokens.broker, `/api/listings/${reviewed!.id}/review-request`, { note: 'I corrected the number.' })
+  Object.assign(moderated, { active: active!.entryId, suspended: suspended!.entryId, reviewed: reviewed!.entryId })
 }, 90_000)
 afterAll(async () => {
   if (db) closeDatabase(db)
@@ -139,6 +153,13 @@ async function openRowMenu(page: Page): Promise<Locator> {
   await menu.waitFor()
   return menu
 }
+/** Opens the row menu of the listing with this entry ID; returns the menu. */
+async function rowMenuOf(page: Page, entryId: string): Promise<Locator> {
+  await page.getByRole('button', { name: `Actions for ${entryId}` }).click()
+  const menu = page.getByRole('menu', { name: `Actions for ${entryId}` })
+  await menu.waitFor()
+  return menu
+}
 const button = (scope: Page | Locator, name: string, exact = false) => scope.getByRole('button', { name, exact })
 
 /** Fills the open form with a near-copy of one of the user's own ACTIVE listings and submits: the duplicate warning. */
@@ -196,6 +217,11 @@ for (const size of Object.keys(SIZES) as Size[]) {
       menu = await openRowMenu(page)
       await menu.getByRole('menuitem', { name: 'Delete' }).click()
       found.push(...(await dialogProblems(page, 'broker delete listing confirmation')))
+      // Issue 29: a listing an admin suspended, its details and the review request.
+      await (await rowMenuOf(page, moderated.suspended)).getByRole('menuitem', { name: 'Ask for a review' }).click()
+      found.push(...(await dialogProblems(page, 'broker ask for a review dialog')))
+      await (await rowMenuOf(page, moderated.reviewed)).getByRole('menuitem', { name: 'Edit' }).click()
+      found.push(...(await dialogProblems(page, 'broker edit form of a listing suspended by an admin')))
       expect(found).toEqual([])
     })
 
@@ -218,6 +244,16 @@ for (const size of Object.keys(SIZES) as Size[]) {
       menu = await openRowMenu(page)
       await menu.getByRole('menuitem', { name: 'Delete' }).click()
       found.push(...(await dialogProblems(page, 'admin delete listing confirmation')))
+      // Issue 29: suspending a broker's listing asks the reason; a review request is answered in the same dialog.
+      let moderation = await visit('moduleAdmin', size, `/dashboard/listings?search=${moderated.active}`)
+      await (await rowMenuOf(moderation, moderated.active)).getByRole('menuitem', { name: 'Suspend' }).click()
+      found.push(...(await dialogProblems(moderation, 'admin suspend dialog')))
+      moderation = await visit('moduleAdmin', size, '/dashboard/listings?review_requested=true')
+      found.push(...(await problems(moderation, 'admin listings, review requests')))
+      await (await rowMenuOf(moderation, moderated.reviewed)).getByRole('menuitem', { name: 'Keep suspended' }).click()
+      found.push(...(await dialogProblems(moderation, 'admin keep suspended dialog')))
+      await (await rowMenuOf(moderation, moderated.reviewed)).getByRole('menuitem', { name: 'Edit' }).click()
+      found.push(...(await dialogProblems(moderation, 'admin edit form of a listing suspended by an admin')))
       expect(found).toEqual([])
     })
 

@@ -121,10 +121,12 @@ describe('a module admin', () => {
     const row = page.locator(`tr[data-listing-id="${id}"]`)
     const before = suspendedInMumbai()
 
-    // Suspend (ACTIVE only).
+    // Suspend (ACTIVE only): another broker's listing, so the admin gives the reason (issue 29).
     let menu = await openMenu(page, entryId)
     expect(await menu.getByRole('menuitem', { name: 'Unsuspend' }).count()).toBe(0)
     await menu.getByRole('menuitem', { name: 'Suspend' }).click()
+    await dialog(page).getByLabel('Reason for suspending *').fill('Checking the contact number')
+    await dialog(page).getByRole('button', { name: 'Suspend Listing' }).click()
     await toast(page, 'success', 'Listing suspended successfully').waitFor()
     await page.locator(`tr[data-listing-id="${id}"][data-status="SUSPENDED"]`).waitFor()
     expect(listingById(id)!.status).toBe('SUSPENDED')
@@ -153,11 +155,16 @@ describe('a module admin', () => {
     })
     await d.getByLabel('Locality', { exact: true }).fill('Bandra West')
     await status.selectOption('SUSPENDED')
+    // Suspending another broker's listing asks the reason (issue 29): required before anything is sent.
+    await d.getByRole('button', { name: 'Save Changes' }).click()
+    await d.getByText('A reason is required when an admin suspends a listing').waitFor()
+    expect(patches).toEqual([])
+    await d.getByLabel('Reason for suspending *').fill('Locality to be checked')
     await d.getByRole('button', { name: 'Save Changes' }).click()
     await toast(page, 'success', 'Listing updated successfully').waitFor()
     expect(await dialog(page).count()).toBe(0)
-    expect(patches).toEqual([{ locality: 'Bandra West', status: 'SUSPENDED' }])
-    expect(listingById(id)).toMatchObject({ locality: 'Bandra West', status: 'SUSPENDED' })
+    expect(patches).toEqual([{ locality: 'Bandra West', status: 'SUSPENDED', suspension_reason: 'Locality to be checked' }])
+    expect(listingById(id)).toMatchObject({ locality: 'Bandra West', status: 'SUSPENDED', suspensionReason: 'Locality to be checked', suspendedBy: admin.user.id })
     await page.locator(`tr[data-listing-id="${id}"][data-status="SUSPENDED"]`).waitFor()
     await page.locator(`[data-suspended-count="${before + 1}"]`).waitFor()
 

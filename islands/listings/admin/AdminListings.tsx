@@ -22,6 +22,8 @@ import { deleteMessage, failureMessage, seesEveryCity, TEXT, type AdminActor } f
 import { AdminBanner } from './AdminBanner'
 import { AdminCreateDialog } from './AdminCreateDialog'
 import { AdminEditDialog } from './AdminEditDialog'
+import { SuspendDialog, type SuspendMode } from './SuspendDialog'
+import { isModerated, MODERATION_TEXT, reviewPending } from '../moderation-format'
 import { ZoneChips } from './ZoneChips'
 import { LoadError } from '../../shared/LoadError'
 import { retryOnce, useListingPage, type PageSize } from '../useListingPage'
@@ -40,6 +42,8 @@ export type AdminListingsIslandProps = {
   filters: ListingFilterState
   /** Suspended listings in the admin's scope, as the server counted them. */
   suspended: number
+  /** Of those, the ones suspended by an admin whose owner asks for a review (issue 29). */
+  reviewRequested: number
   /** The zone chips' counts for `filters`, as the server counted them. */
   zones: ZoneCounts
   countries: GeoOption[]
@@ -53,13 +57,15 @@ export type AdminListingsIslandProps = {
 
 /** The banner's count: the total of the smallest page (10) of SUSPENDED listings in the admin's scope. */
 const suspendedUrl = listingsUrl({ status: 'SUSPENDED', page: 1, per_page: 10 })
+/** The banner's review requests (issue 29): the same, of the `review_requested` filter. */
+const reviewRequestedUrl = listingsUrl({ review_requested: true, page: 1, per_page: 10 })
 
 /**
  * SPEC "Admin listings": the Admin Mode banner, then 'Listings Management' with Add Listing, zone chips, the filters
  * (country, state and city for a master admin), the 14-column table with Edit / Suspend / Unsuspend / Delete,
  * paging, and the admin create, edit and delete dialogs. The server scopes the rows (a module admin: their city).
  */
-export default function AdminListings({ actor, initial, filters, suspended, zones, countries, rules, savedSearches, headingLevel = 2 }: AdminListingsIslandProps) {
+export default function AdminListings({ actor, initial, filters, suspended, reviewRequested, zones, countries, rules, savedSearches, headingLevel = 2 }: AdminListingsIslandProps) {
   const queryClient = useQueryClient()
   const master = seesEveryCity(actor)
   const { f, query, list, rows, loadError, renderedAt } = useListingPage({ queryKey: 'admin-listings', initial, filters })
@@ -68,6 +74,14 @@ export default function AdminListings({ actor, initial, filters, suspended, zone
     queryKey: ['admin-status-counts', 'SUSPENDED'],
     queryFn: () => fetchJson<ListingPage>(suspendedUrl).then((p) => p.total),
     initialData: suspended,
+    initialDataUpdatedAt: renderedAt,
+    refetchInterval: REFRESH_MS.dashboardListings,
+    retry: retryOnce,
+  })
+  const reviewCount = useQuery({
+    queryKey: ['admin-status-counts', 'REVIEW_REQUESTED'],
+    queryFn: () => fetchJson<ListingPage>(reviewRequestedUrl).then((p) => p.total),
+    initialData: reviewRequested,
     initialDataUpdatedAt: renderedAt,
     refetchInterval: REFRESH_MS.dashboardListings,
     retry: retryOnce,
@@ -92,6 +106,7 @@ export default function AdminListings({ actor, initial, filters, suspended, zone
   const [editing, setEditing] = useState<Listing | null>(null)
   const [deleting, setDeleting] = useState<Listing | null>(null)
   const [sharing, setSharing] = useState<Listing | null>(null)
+  const [suspending, setSuspending] = useState<{ listing: Listing; mode: SuspendMode } | null>(null)
   const refreshAll = () => void invalidateListingQueries(queryClient)
 
   const changeStatus = useMutation({
@@ -107,13 +122,19 @@ export default function AdminListings({ actor, initial, filters, suspended, zone
     onError: (err, _l, started) => toast.error(failureMessage(err, TEXT.deleteFailed), started?.toastId),
   })
 
+  // Suspending another broker's listing is moderation (issue 29): the dialog asks the reason. One's own needs none.
+  const suspend = (l: Listing) => (l.owner_user_id === actor.id ? changeStatus.mutate({ listing: l, status: 'SUSPENDED' }) : setSuspending({ listing: l, mode: 'suspend' }))
+  const unsuspend = (l: Listing) => changeStatus.mutate({ listing: l, status: 'ACTIVE' })
+  const keepSuspended = (l: Listing) => setSuspending({ listing: l, mode: 'uphold' })
+
   const menu = (l: Listing) => {
     const items: RowMenuItem[] = [
       { label: 'Edit', onSelect: () => setEditing(l) },
       { label: INTAKE_TEXT.share.button, onSelect: () => setSharing(l) },
     ]
-    if (l.status === 'ACTIVE') items.push({ label: 'Suspend', tone: 'warning', onSelect: () => changeStatus.mutate({ listing: l, status: 'SUSPENDED' }) })
-    if (l.status === 'SUSPENDED') items.push({ label: 'Unsuspend', tone: 'success', onSelect: () => changeStatus.mutate({ listing: l, status: 'ACTIVE' }) })
+    if (l.status === 'ACTIVE') items.push({ label: 'Suspend', tone: 'warning', onSelect: () => suspend(l) })
+    if (l.status === 'SUSPENDED') items.push({ label: 'Unsuspend', tone: 'success', onSelect: () => unsuspend(l) })
+    if (reviewPending(l)) items.push({ label: MODERATION_TEXT.keepSuspended, tone: 'warning', onSelect: () => keepSuspended(l) })
     items.push({ label: 'Delete', tone: 'error', onSelect: () => setDeleting(l) })
     return <RowMenu label={`Actions for ${l.entry_id}`} items={items} />
   }
@@ -129,8 +150,18 @@ export default function AdminListings({ actor, initial, filters, suspended, zone
   const Heading = headingLevel === 1 ? 'h1' : 'h2'
 
   return (
-    <div className={`${headingLevel === 2 ? 'mt-8' : ''} space-y-3 sm:space-y-4`} data-admin-listings data-fetching={query.isFetching || suspendedCount.isFetching || zoneCounts.isFetching || undefined}>
-      <AdminBanner actor={actor} suspended={suspendedCount.data} onShowSuspended={() => f.change({ status: 'SUSPENDED' })} />
+    <div
+      className={`${headingLevel === 2 ? 'mt-8' : ''} space-y-3 sm:space-y-4`}
+      data-admin-listings
+      data-fetching={query.isFetching || suspendedCount.isFetching || reviewCount.isFetching || zoneCounts.isFetching || undefined}
+    >
+      <AdminBanner
+        actor={actor}
+        suspended={suspendedCount.data}
+        reviewRequested={reviewCount.data}
+        onShowSuspended={() => f.change({ status: 'SUSPENDED', review_requested: undefined })}
+        onShowReviewRequests={() => f.change({ status: undefined, review_requested: true })}
+      />
 
       <section className="space-y-3 sm:space-y-4" aria-labelledby="admin-listings-title">
         <div className="flex flex-wrap items-center justify-between gap-3">
@@ -160,6 +191,7 @@ export default function AdminListings({ actor, initial, filters, suspended, zone
           active={f.active}
           showGeo={master}
           showDuplicates
+          showReviewRequested
           countries={countries}
           currency={filterCurrency}
           saved={<SavedSearches initial={savedSearches} filters={f} idPrefix="admin-filter" />}
@@ -217,6 +249,16 @@ export default function AdminListings({ actor, initial, filters, suspended, zone
               <button type="button" className="btn btn-outline" onClick={() => (details.close(), setEditing(viewing))}>
                 Edit
               </button>
+              {isModerated(viewing) && (
+                <button type="button" className="btn btn-outline btn-success" onClick={() => (details.close(), unsuspend(viewing))}>
+                  Unsuspend
+                </button>
+              )}
+              {reviewPending(viewing) && (
+                <button type="button" className="btn btn-outline btn-warning" onClick={() => (details.close(), keepSuspended(viewing))}>
+                  {MODERATION_TEXT.keepSuspended}
+                </button>
+              )}
               <button type="button" className="btn btn-outline btn-error" onClick={() => (details.close(), setDeleting(viewing))}>
                 Delete
               </button>
@@ -239,7 +281,13 @@ export default function AdminListings({ actor, initial, filters, suspended, zone
           refreshAll()
         }}
       />
+      <SuspendDialog
+        target={suspending}
+        onClose={() => setSuspending(null)}
+        onDone={(_saved, mode) => (setSuspending(null), toast.success(mode === 'suspend' ? TEXT.suspended : TEXT.keptSuspended), refreshAll())}
+      />
       <AdminEditDialog
+        actorId={actor.id}
         listing={editing}
         rules={rules.edit}
         onClose={() => setEditing(null)}

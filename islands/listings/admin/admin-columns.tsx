@@ -4,6 +4,7 @@ import type { Listing } from '../../../src/modules/listings/model'
 import { MatchCount } from '../../matches/MatchCount'
 import { HotTag } from '../HotTag'
 import { STATUS_LABELS, statusBadgeClass } from '../listing-format'
+import { ModerationTags } from '../moderation-format'
 import { LISTING_COLUMNS as C, CARD_FIELDS, listingColumn, useListingTable, type ListingColumnDef } from '../ListingTable'
 
 function EntryWithStatus({ listing }: { listing: Listing }) {
@@ -12,6 +13,7 @@ function EntryWithStatus({ listing }: { listing: Listing }) {
     <div className="flex flex-col items-start gap-1">
       <span className="font-mono text-xs font-semibold whitespace-nowrap">{listing.entry_id}</span>
       <span className={`badge badge-xs whitespace-nowrap ${statusBadgeClass(listing.status)}`}>{STATUS_LABELS[listing.status]}</span>
+      <ModerationTags listing={listing} />
       <HotTag listing={listing} />
       <MatchCount listing={listing} counts={env.matchCounts} onOpen={env.onShowMatches} />
     </div>

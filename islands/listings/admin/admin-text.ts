@@ -25,6 +25,7 @@ export const TEXT = {
   loadError: LISTING_TEXT.loadErrorTitle,
   loadFailed: LISTING_TEXT.loadFailed,
   suspended: 'Listing suspended successfully',
+  keptSuspended: 'Listing kept suspended: the broker is told your answer',
   reactivated: 'Listing reactivated successfully',
   updated: 'Listing updated successfully',
   deleted: 'Listing deleted successfully',
@@ -48,6 +49,9 @@ export function bannerText(actor: AdminActor): string {
 
 export const suspendedText = (n: number) =>
   n === 0 ? 'No suspended listings need attention.' : `${n.toLocaleString('en-US')} suspended ${n === 1 ? 'listing needs' : 'listings need'} attention.`
+
+/** The banner's second line (issue 29): owners asking for a review of an admin's suspension. */
+export const reviewRequestedText = (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? 'broker asks' : 'brokers ask'} for a review of a suspension.`
 
 export const deleteMessage = (entryId: string) =>
   `Are you sure you want to delete listing ${entryId}? This closes the listing permanently and removes it from every view.`

@@ -15,7 +15,7 @@ export const AuditNames = t.Object(
   },
   {
     description:
-      'Names for ids in `entity_id`, `before` and `after` (`city_id`/`cityId`, `state_id`/`stateId`, `country_id`/`countryId`, `owner_user_id`/`ownerUserId`), read when the event is; a row removed since is named from the event itself when it holds the name, else left out',
+      'Names for ids in `entity_id`, `before` and `after` (`city_id`/`cityId`, `state_id`/`stateId`, `country_id`/`countryId`, `owner_user_id`/`ownerUserId`, `suspendedBy`), read when the event is; a row removed since is named from the event itself when it holds the name, else left out',
   },
 )
 export type AuditNames = typeof AuditNames.static

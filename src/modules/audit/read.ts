@@ -74,7 +74,7 @@ const fmt = (v: unknown) => {
 type Kind = keyof AuditNames
 const KINDS: Kind[] = ['users', 'cities', 'states', 'countries', 'listings']
 /** Fields that hold an id, by their snake_case name (users are recorded in snake_case, rows in camelCase). */
-const REFERENCE_FIELDS: Record<string, Kind> = { city_id: 'cities', state_id: 'states', country_id: 'countries', owner_user_id: 'users' }
+const REFERENCE_FIELDS: Record<string, Kind> = { city_id: 'cities', state_id: 'states', country_id: 'countries', owner_user_id: 'users', suspended_by: 'users' }
 const ENTITY_KINDS: Record<string, Kind> = { user: 'users', city: 'cities', state: 'states', country: 'countries', listing: 'listings' }
 /** Where an entity's own snapshot keeps its name, for rows removed since. */
 const OWN_NAME_FIELDS: Record<Kind, string[]> = { users: ['full_name', 'fullName'], cities: ['name'], states: ['name'], countries: ['name'], listings: ['entryId', 'entry_id'] }

@@ -18,6 +18,8 @@ export type AdminListingsProps = {
   stats: AdminStats
   /** Suspended listings in the admin's scope, for the banner's "needing attention". */
   suspended: number
+  /** Suspensions by an admin whose owner asks for a review (issue 29). */
+  reviewRequested: number
   /** The zone chips' counts for the filters. */
   zones: ZoneCounts
   countries: { id: number; name: string }[]
@@ -26,7 +28,7 @@ export type AdminListingsProps = {
   savedSearches: SavedSearchList
 }
 
-export function AdminListingsPage({ user, current, initial, filters, stats, suspended, zones, countries, rules, savedSearches }: AdminListingsProps) {
+export function AdminListingsPage({ user, current, initial, filters, stats, suspended, reviewRequested, zones, countries, rules, savedSearches }: AdminListingsProps) {
   const home = current === '/dashboard'
   // Only admins get this page (the route decides); the island decides what to show from the permissions, not the role.
   const actor = {
@@ -43,7 +45,7 @@ export function AdminListingsPage({ user, current, initial, filters, stats, susp
       {home && <AdminWelcome user={user} stats={stats} />}
       <Island
         name="AdminListings"
-        props={{ actor, initial, filters, suspended, zones, countries, rules, savedSearches, headingLevel: home ? 2 : 1 }}
+        props={{ actor, initial, filters, suspended, reviewRequested, zones, countries, rules, savedSearches, headingLevel: home ? 2 : 1 }}
       />
     </DashboardLayout>
   )

@@ -122,7 +122,7 @@ const ascii = (s: unknown) => typeof s !== 'string' || !/[^\x00-\x7f]/.test(s)
  * counted again (tests/unit/pg-layer.test.ts checks the ASCII cases against PostgreSQL).
  */
 const judgedExactly = (c: Change, f: ListingFilters, dialect: Dialect) =>
-  // The feed carries neither the duplicate mark nor the hotsheet's time: with those filters only counting again can tell.
+  // The feed carries neither the duplicate mark, the hotsheet's time nor a review request: with those filters only counting again can tell.
   !opaque(f) &&
   (!f.search || (exactSearch(f.search) && (dialect === 'sqlite' || (ascii(f.search) && ascii(c.before?.text) && ascii(c.after?.text))))) &&
   (!f.property_type || (ascii(f.property_type) && ascii(c.before?.property_type) && ascii(c.after?.property_type)))
@@ -190,10 +190,10 @@ export const countAffectedBy =
   }
 
 /**
- * Filters on what the change feed does not carry (the hotsheet's time, the duplicate mark): `sides` judges the rest,
- * so any change of a listing those let through may move it in or out.
+ * Filters on what the change feed does not carry (the hotsheet's time, the duplicate mark, a pending review request):
+ * `sides` judges the rest, so any change of a listing those let through may move it in or out.
  */
-const opaque = (f: ListingFilters) => !!f.changed_since || !!f.possible_duplicates
+const opaque = (f: ListingFilters) => !!f.changed_since || !!f.possible_duplicates || !!f.review_requested
 
 /**
  * One page of a list: a listing entering or leaving the set (the total and every page move), or an edit of one it

@@ -3,10 +3,24 @@ import { authGuard } from '../../platform/http/auth'
 import type { AppContext } from '../../platform/http/context'
 import { json, jsonText } from '../../platform/http/json'
 import { ErrorDetail as Detail, fileAnswer, NoContent } from '../../shared/schema'
-import { CreateListingBody, DuplicateDraft, DuplicatesAnswer, Listing, ListingFiltersQuery, ListingIdParams, ListingPage, ListingQuery, RenewAnswer, UpdateListingBody, ZoneCounts } from './model'
+import {
+  CreateListingBody,
+  DuplicateDraft,
+  DuplicatesAnswer,
+  Listing,
+  ListingFiltersQuery,
+  ListingIdParams,
+  ListingPage,
+  ListingQuery,
+  RenewAnswer,
+  ReviewRequestAnswer,
+  ReviewRequestBody,
+  UpdateListingBody,
+  ZoneCounts,
+} from './model'
 import { getListing, listPageText, myListingsText, zoneCountsText } from './read'
 import { findDuplicates } from './duplicates'
-import { createListing, deleteListing, renewListing, targetCity, updateListing } from './service'
+import { createListing, deleteListing, renewListing, requestReview, targetCity, updateListing } from './service'
 
 const tags = ['Listings']
 const errors = { 401: Detail, 403: Detail, 404: Detail, 409: Detail }
@@ -108,7 +122,7 @@ export const listingsApi = (ctx: AppContext) => {
             tags,
             summary: 'Change a listing (partial, e.g. only the status)',
             description:
-              'Brokers change their own listings; module admins their city’s; master admins any. Status: SUSPENDED only from ACTIVE, and out of SUSPENDED only to ACTIVE (409 otherwise); ACTIVE, ON_HOLD and CLOSED move freely.',
+              'Brokers change their own listings; module admins their city’s; master admins any. Status: SUSPENDED only from ACTIVE, and out of SUSPENDED only to ACTIVE (409 otherwise); ACTIVE, ON_HOLD and CLOSED move freely. Moderation (issue 29): an admin suspending a listing not their own must give `suspension_reason` (422 without it), and the listing’s status is then an admin’s to change: its owner gets 403 for any status change (its other fields stay theirs to edit). An admin setting it ACTIVE lifts the suspension; sending `suspension_reason` again keeps it suspended with the new reason and answers a pending review. A listing suspended by its owner stays theirs to reactivate.',
           },
         })
         .post('/:id/renew', async ({ params, user }) => ({ listing: await getListing(db, user, (await renewListing(ctx, user, params.id)).id) }), {
@@ -119,9 +133,28 @@ export const listingsApi = (ctx: AppContext) => {
             tags,
             summary: 'Renew a listing: on the network for its city’s default (RENT or SALE days) from now',
             description:
-              'The owner, their city’s module admin or a master admin; another broker gets 403, or 404 when the listing is suspended or expired (hidden from them). An expired listing is ACTIVE again (back on market); an ACTIVE or ON_HOLD one may be renewed early. A closed or suspended listing cannot be renewed (409).',
+              'The owner, their city’s module admin or a master admin; another broker gets 403, or 404 when the listing is suspended or expired (hidden from them). An expired listing is ACTIVE again (back on market); an ACTIVE or ON_HOLD one may be renewed early. A closed or suspended listing cannot be renewed (409); the owner of one an admin suspended gets 403, naming who may reactivate it.',
           },
         })
+        .post(
+          '/:id/review-request',
+          async ({ params, body, user }) => {
+            const { listing, adminsNotified } = await requestReview(ctx, user, params.id, body ?? {})
+            return { listing: await getListing(db, user, listing.id), admins_notified: adminsNotified }
+          },
+          {
+            permission: 'manage:listing:own',
+            params: ListingIdParams,
+            body: t.Optional(ReviewRequestBody),
+            response: { 200: ReviewRequestAnswer, 422: t.Any(), ...errors },
+            detail: {
+              tags,
+              summary: 'Ask the admins to review a suspension by an admin (the listing’s owner)',
+              description:
+                'Issue 29. The owner of a listing an admin suspended asks for it to be reviewed, with an optional `note`: the active module admins of its city and the master admins are mailed, the request is audited (`listing.review_request`), and the listing’s `moderation.review_requested_at` is set until an admin answers (reactivates it, or keeps it suspended with a new reason); admins find these with `review_requested=true`. Anyone but the owner gets 403 (other brokers, who do not see it: 404); 409 when the listing is not suspended by an admin, or a review is already pending.',
+            },
+          },
+        )
         .delete(
           '/:id',
           async ({ params, user, set }) => {

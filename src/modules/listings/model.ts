@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { LIMITS, LISTING_STATUSES, LOCATION_ZONES } from '../../shared/constants'
+import { LIMITS, LISTING_STATUSES, LOCATION_ZONES, MODERATION_LIMITS, SUSPENSION_REASON_REQUIRED } from '../../shared/constants'
 import { pageNumber, text, Nullable } from '../../shared/schema'
 
 // SPEC section 3 "Listing", "Listing page response", "Listing filters"; section 5 "Broker listing form", "Admin create form".
@@ -57,8 +57,24 @@ export const Listing = t.Object({
     },
     { description: 'The listing’s latest news: posted (NEW), its budget changed, or back to ACTIVE, and when. The tables tag it for 72 hours.' },
   ),
+  moderation: t.Union(
+    [
+      t.Object({
+        reason: t.String({ description: 'Why the admin suspended it' }),
+        suspended_at: t.String({ format: 'date-time' }),
+        review_requested_at: t.Union([t.String({ format: 'date-time' }), t.Null()], { description: 'When the owner asked for a review; null when not asked, or answered' }),
+        review_note: t.Union([t.String(), t.Null()], { description: 'The owner’s note to the admins with their request' }),
+      }),
+      t.Null(),
+    ],
+    {
+      description:
+        'Issue 29: set while the listing is SUSPENDED by an admin of its city (or a master admin), not by its owner. Only an admin reactivates such a listing (its owner gets 403 on every route that would); the owner may ask for a review (POST /api/listings/{id}/review-request). Null otherwise: a listing suspended by its owner is theirs to reactivate.',
+    },
+  ),
 })
 export type Listing = typeof Listing.static
+export type ListingModeration = NonNullable<Listing['moderation']>
 
 export const ListingPage = t.Object({
   listings: t.Array(Listing),
@@ -89,6 +105,7 @@ export const ListingQuery = t.Object({
     t.String({ format: 'date-time', description: 'Only listings with news (posted, budget changed, back to ACTIVE) at or after this moment', errorMessage: { format: 'changed_since must be a date and time (ISO 8601)' } }),
   ),
   possible_duplicates: t.Optional(t.Boolean({ description: 'Only listings posted as a near-copy of another broker’s ACTIVE listing (duplicate control)' })),
+  review_requested: t.Optional(t.Boolean({ description: 'Only listings suspended by an admin whose owner asked for a review that no admin has answered yet (issue 29)' })),
   page: t.Optional(pageNumber),
   per_page: t.Optional(
     t.Integer({ minimum: 1, maximum: 100, default: 50, description: 'One of 10, 25, 50, 100', errorMessage: { type: 'per_page must be 10, 25, 50 or 100', minimum: 'per_page must be 10, 25, 50 or 100', maximum: 'per_page must be 10, 25, 50 or 100' } }),
@@ -174,9 +191,38 @@ export const DuplicatesAnswer = t.Object({
 })
 export type DuplicatesAnswer = typeof DuplicatesAnswer.static
 
-/** Partial: any subset of the create fields, e.g. only `status`. */
-export const UpdateListingBody = t.Partial(CreateListingBody)
+const SUSPENSION_REASON_MAX = MODERATION_LIMITS.reasonMax
+
+/** Partial: any subset of the create fields, e.g. only `status`; an admin suspending another's listing adds why. */
+export const UpdateListingBody = t.Object({
+  ...t.Partial(CreateListingBody).properties,
+  suspension_reason: t.Optional(
+    text({
+      max: SUSPENSION_REASON_MAX,
+      multiline: true,
+      messages: { required: SUSPENSION_REASON_REQUIRED, maxLength: `The reason must be at most ${SUSPENSION_REASON_MAX} characters` },
+      description:
+        'Issue 29: required when an admin suspends a listing that is not their own (422 without it); shown to the owner, who cannot reactivate it. Sent on a listing already suspended by an admin, it replaces the reason and answers a pending review (the suspension stays). Only with status SUSPENDED, by an admin.',
+    }),
+  ),
+})
 export type UpdateListingBody = typeof UpdateListingBody.static
+
+const REVIEW_NOTE_MAX = MODERATION_LIMITS.noteMax
+
+/** POST /api/listings/{id}/review-request: the owner's optional note to the admins. */
+export const ReviewRequestBody = t.Object({
+  note: t.Optional(
+    text({ max: REVIEW_NOTE_MAX, multiline: true, messages: { maxLength: `The note must be at most ${REVIEW_NOTE_MAX} characters` }, description: 'What the owner wants the admins to know (e.g. what they corrected)' }),
+  ),
+})
+export type ReviewRequestBody = typeof ReviewRequestBody.static
+
+/** Its answer: the listing, now awaiting a review, and how many admins were told by mail. */
+export const ReviewRequestAnswer = t.Object({
+  listing: Listing,
+  admins_notified: t.Integer({ description: 'The active module admins of the listing’s city and master admins mailed' }),
+})
 
 /** POST /api/listings/{id}/renew's answer: the listing, ACTIVE again if it had expired, until its new `expires_at`. */
 export const RenewAnswer = t.Object({ listing: Listing })

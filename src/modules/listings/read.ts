@@ -18,25 +18,48 @@ const COLUMNS = `listings.id, listings.entry_id, listings.post_type, listings.sa
   listings.reference, listings.type_details, listings.details, listings.comments, listings.google_location_url,
   listings.status, listings.date, listings.owner_user_id, users.full_name as owner_name, listings.city_id,
   cities.name as city_name, states.name as state_name, countries.name as country_name, listings.created_at, listings.updated_at,
-  listings.hot_event, listings.hot_at, listings.expires_at`
+  listings.hot_event, listings.hot_at, listings.expires_at, listings.suspended_by, listings.suspension_reason, listings.suspended_at,
+  listings.review_requested_at, listings.review_note`
 const FROM = `from listings join users on users.id = listings.owner_user_id join cities on cities.id = listings.city_id
   join states on states.id = cities.state_id join countries on countries.id = states.country_id`
 
-type Row = Omit<Listing, 'is_editable' | 'created_at' | 'updated_at' | 'hotsheet' | 'expires_at'> & {
+type Row = Omit<Listing, 'is_editable' | 'created_at' | 'updated_at' | 'hotsheet' | 'expires_at' | 'moderation'> & {
   created_at: number
   updated_at: number
   expires_at: number | null
   hot_event: 'PRICE_CHANGED' | 'BACK_ON_MARKET' | null
   hot_at: number | null
+} & ModerationColumns
+
+type ModerationColumns = {
+  suspended_by: number | null
+  suspension_reason: string | null
+  suspended_at: number | null
+  review_requested_at: number | null
+  review_note: string | null
 }
 
-const toListing = ({ hot_event, hot_at, ...r }: Row, v: Viewer): Listing => ({
+const iso = (ms: number | string) => new Date(Number(ms)).toISOString()
+
+/** Issue 29: what a listing suspended by an admin tells its readers (the admin's id stays in the row and the audit trail). */
+const moderationOf = (r: ModerationColumns & { status: Listing['status'] }): Listing['moderation'] =>
+  r.status === 'SUSPENDED' && r.suspended_by !== null
+    ? {
+        reason: r.suspension_reason ?? '',
+        suspended_at: iso(r.suspended_at ?? 0),
+        review_requested_at: r.review_requested_at === null ? null : iso(r.review_requested_at),
+        review_note: r.review_note,
+      }
+    : null
+
+const toListing = ({ hot_event, hot_at, suspended_by, suspension_reason, suspended_at, review_requested_at, review_note, ...r }: Row, v: Viewer): Listing => ({
   ...r,
   is_editable: canEdit(v, { ownerUserId: r.owner_user_id, cityId: r.city_id }),
   created_at: new Date(r.created_at).toISOString(),
   updated_at: new Date(r.updated_at).toISOString(),
   expires_at: r.expires_at === null ? null : new Date(Number(r.expires_at)).toISOString(),
   hotsheet: hot_event && hot_at !== null ? { event: hot_event, at: new Date(hot_at).toISOString() } : { event: 'NEW', at: new Date(r.created_at).toISOString() },
+  moderation: moderationOf({ status: r.status, suspended_by, suspension_reason, suspended_at, review_requested_at, review_note }),
 })
 
 const rows = (db: Queryable, sql: string, params: Param[]) => db.all<Row>(sql, params)

@@ -2,6 +2,7 @@ import { Elysia } from 'elysia'
 import type { AppContext } from '../../platform/http/context'
 import { HttpError } from '../../platform/http/errors'
 import { RENEW_LINK_MS } from '../../shared/constants'
+import { underModeration } from './moderation'
 import { readRenewToken, renewKey } from './renew-link'
 import { expiryOf, listingRow, renew, type Row } from './service'
 
@@ -27,6 +28,7 @@ export async function judgeRenewLink(ctx: AppContext, token: string, now = Date.
   const row = await listingRow(ctx.db, claims.listingId)
   if (!row) return { status: 410, reason: 'The listing of this link no longer exists.' }
   if (Number(row.expiresAt) !== claims.expiresAt) return { status: 410, reason: USED }
+  if (underModeration(row)) return { status: 409, reason: `${row.entryId} was suspended by an admin, so it cannot be renewed: only an admin of its city can reactivate it.` }
   if (row.status === 'CLOSED' || row.status === 'SUSPENDED')
     return { status: 409, reason: `${row.entryId} is ${row.status === 'CLOSED' ? 'closed' : 'suspended'}, so it cannot be renewed.` }
   const d = (await ctx.db.get<Details>(

@@ -7,7 +7,8 @@ import { recordAudit } from '../audit/service'
 import { queueAnnouncement } from '../matches/service'
 import { findDuplicates } from './duplicates'
 import { formatEntryId } from './entry-id'
-import type { CreateListingBody, UpdateListingBody } from './model'
+import type { CreateListingBody, ReviewRequestBody, UpdateListingBody } from './model'
+import { assertMayChangeStatus, liftRefusal, moderates, moderationStep, tellAdmins, tellOwner, underModeration } from './moderation'
 import { countListings } from './read'
 import { allOf, canEdit, listingScope, visibleTo, type Viewer } from './where'
 
@@ -36,12 +37,19 @@ export type Row = {
   ownerUserId: number
   cityId: number
   expiresAt: number | null
+  /** Moderation (issue 29, ./moderation.ts): the admin who suspended it, why and when, and the owner's review request. */
+  suspendedBy: number | null
+  suspensionReason: string | null
+  suspendedAt: number | null
+  reviewRequestedAt: number | null
+  reviewNote: string | null
 }
 
 const ROW = `listings.id, entry_id as "entryId", post_type as "postType", sale_or_rent as "saleOrRent", property_type as "propertyType",
   contact_value as "contactValue", contact_name as "contactName", budget, size, location, locality, reference,
   type_details as "typeDetails", details, comments, google_location_url as "googleLocationUrl", status, date,
-  owner_user_id as "ownerUserId", city_id as "cityId", expires_at as "expiresAt"`
+  owner_user_id as "ownerUserId", city_id as "cityId", expires_at as "expiresAt", suspended_by as "suspendedBy",
+  suspension_reason as "suspensionReason", suspended_at as "suspendedAt", review_requested_at as "reviewRequestedAt", review_note as "reviewNote"`
 
 /** What the audit trail keeps of a listing: its whole content, so a deleted listing's last state survives there. */
 const auditView = (l: Row) => ({ ...l })
@@ -194,22 +202,30 @@ async function changeable(db: Queryable, actor: Actor, id: number): Promise<Row>
   return row
 }
 
-/** A partial change (e.g. only the status), checked against the status rules; brokers cannot move a listing's city. */
+/**
+ * A partial change (e.g. only the status), checked against the status rules; brokers cannot move a listing's city. A
+ * listing an admin suspended keeps its status against everyone but an admin (403), and an admin suspending another's
+ * listing says why (./moderation.ts).
+ */
 export async function updateListing(ctx: AppContext, actor: Actor, id: number, body: UpdateListingBody): Promise<Row> {
   const before = await changeable(ctx.db, actor, id)
+  await assertMayChangeStatus(ctx.db, actor, before, body)
   const changes = fieldsOf(body)
+  // An expired listing given a new end may take any status with it: the new end is its renewal.
+  const from = before.status === 'EXPIRED' && body.expires_at !== undefined ? 'ACTIVE' : before.status
   if (body.status !== undefined) {
-    // An expired listing given a new end may take any status with it: the new end is its renewal.
-    assertTransition(before.status === 'EXPIRED' && body.expires_at !== undefined ? 'ACTIVE' : before.status, body.status)
+    assertTransition(from, body.status)
     changes.status = body.status
   }
+  const now = Date.now()
+  const moderation = moderationStep(actor, before, from, body, now)
+  Object.assign(changes, moderation.columns)
   const scope = listingScope(actor, 'manage')
   if (body.contact_name !== undefined && scope.kind !== 'own') changes.contact_name = body.contact_name?.trim() || before.contactName
   if (body.city_id !== undefined && body.city_id !== before.cityId) {
     if (scope.kind !== 'all') throw forbidden('Only a master admin can move a listing to another city')
     changes.city_id = (await cityOf(ctx.db, body.city_id)).id
   }
-  const now = Date.now()
   if (body.expires_at !== undefined) {
     const city = await cityOf(ctx.db, (changes.city_id as number | undefined) ?? before.cityId)
     changes.expires_at = expiryOf(body.expires_at, city, (changes.sale_or_rent as 'SALE' | 'RENT' | undefined) ?? before.saleOrRent, now)
@@ -223,9 +239,19 @@ export async function updateListing(ctx: AppContext, actor: Actor, id: number, b
   else if (changes.budget !== undefined && changes.budget !== before.budget) Object.assign(changes, { hot_event: 'PRICE_CHANGED', hot_at: now })
   const updated = await ctx.db.tx(async (tx) => {
     const set = Object.keys(changes).map((c) => `${c} = ?`)
-    const after = (await tx.run<Row>(`update listings set ${set.join(', ')} where id = ? returning ${ROW}`, [...Object.values(changes), id])).rows[0]!
-    const action = changes.status === 'SUSPENDED' ? 'listing.suspend' : before.status === 'SUSPENDED' && changes.status === 'ACTIVE' ? 'listing.reactivate' : 'listing.update'
-    await recordAudit(tx, { actor: actorOf(actor), action, entityType: 'listing', entityId: id, cityId: after.cityId, before: auditView(before), after: auditView(after) }, now)
+    // Only the listing as read: a change racing an admin's suspension (or its lifting) must not undo it unseen.
+    const asRead = 'where id = ? and status = ? and suspended_by is not distinct from ?'
+    const after = (await tx.run<Row>(`update listings set ${set.join(', ')} ${asRead} returning ${ROW}`, [...Object.values(changes), id, before.status, before.suspendedBy])).rows[0]
+    if (!after) throw conflict('This listing changed meanwhile: look at it again')
+    const statusAction =
+      changes.status === 'SUSPENDED' && before.status !== 'SUSPENDED' ? 'listing.suspend' : before.status === 'SUSPENDED' && changes.status === 'ACTIVE' ? 'listing.reactivate' : 'listing.update'
+    const action = moderation.action ?? statusAction
+    await recordAudit(
+      tx,
+      { actor: actorOf(actor), action, entityType: 'listing', entityId: id, cityId: after.cityId, before: auditView(before), after: auditView(after), reason: moderation.reason },
+      now,
+    )
+    await tellOwner(ctx, tx, after, moderation)
     // Only what matching reads can make new pairs: an edit of the details or comments announces nothing.
     if (MATCHED_BY.some((k) => before[k] !== after[k])) await queueAnnouncement(tx, id, now)
     return after
@@ -242,6 +268,8 @@ export async function updateListing(ctx: AppContext, actor: Actor, id: number, b
  */
 export async function renewListing(ctx: AppContext, actor: Actor, id: number, via: 'api' | 'link' = 'api'): Promise<Row> {
   const before = await changeable(ctx.db, actor, id)
+  // Its owner learns who may put it back (an admin), rather than only that a suspended listing is not renewed.
+  if (underModeration(before) && !moderates(actor)) throw await liftRefusal(ctx.db, before.cityId)
   return renew(ctx, actorOf(actor), before, via)
 }
 
@@ -267,6 +295,31 @@ export async function renew(ctx: AppContext, actor: { id: number; fullName: stri
   return renewed
 }
 
+/**
+ * The owner of a listing an admin suspended asks for a review (issue 29): the admins of its city and the master
+ * admins are told by mail, and the grid tags it until an admin answers (reactivates it, or keeps it suspended with a
+ * reason). Only the owner asks (403 for the admins who could answer; other brokers do not see it: 404); 409 when no
+ * admin suspended it, or a review is already pending.
+ */
+export async function requestReview(ctx: AppContext, actor: Actor, id: number, body: ReviewRequestBody): Promise<{ listing: Row; adminsNotified: number }> {
+  const where = allOf({ sql: 'listings.id = ?', params: [id] }, visibleTo(actor))
+  const before = await ctx.db.get<Row>(`select ${ROW} from listings where ${where.sql}`, where.params)
+  if (!before) throw notFound('Listing not found')
+  if (before.ownerUserId !== actor.id) throw forbidden('Only the listing’s owner can ask for a review of its suspension')
+  if (!underModeration(before)) throw conflict('This listing is not suspended by an admin: there is no suspension to review')
+  if (before.reviewRequestedAt !== null)
+    throw conflict(`A review was already asked for on ${new Date(Number(before.reviewRequestedAt)).toISOString()}: the admins have been told, and answer by reactivating the listing or keeping it suspended`)
+  const now = Date.now()
+  const note = body.note?.trim() || null
+  return ctx.db.tx(async (tx) => {
+    const asRead = "where id = ? and status = 'SUSPENDED' and suspended_by is not null and review_requested_at is null"
+    const after = (await tx.run<Row>(`update listings set review_requested_at = ?, review_note = ? ${asRead} returning ${ROW}`, [now, note, id])).rows[0]
+    if (!after) throw conflict('This listing changed meanwhile: look at it again')
+    await recordAudit(tx, { actor: actorOf(actor), action: 'listing.review_request', entityType: 'listing', entityId: id, cityId: after.cityId, before: auditView(before), after: auditView(after), reason: note }, now)
+    return { listing: after, adminsNotified: await tellAdmins(ctx, tx, after, actor.fullName) }
+  })
+}
+
 /** The listing's columns matching reads (MATCH_FIELDS, as the row names them). */
 const MATCHED_BY = ['postType', 'saleOrRent', 'propertyType', 'budget', 'size', 'location', 'locality', 'status', 'cityId'] as const satisfies readonly (keyof Row)[]
 
@@ -281,3 +334,6 @@ export async function deleteListing(ctx: AppContext, actor: Actor, id: number): 
 
 /** Suspended listings in an admin's scope: the admin banner's "needing attention" (from the kept totals). */
 export const countSuspended = (ctx: AppContext, viewer: Viewer): Promise<number> => countListings(ctx.db, ctx.counts, viewer, { status: 'SUSPENDED' })
+
+/** Of those, the admins' suspensions whose owner asks for a review (issue 29): the banner's second line. */
+export const countReviewRequests = (ctx: AppContext, viewer: Viewer): Promise<number> => countListings(ctx.db, ctx.counts, viewer, { review_requested: true })

@@ -17,7 +17,7 @@ import { BrokerListingsPage } from './broker-page'
 import { AdminListingForm, CreateListingBody, UpdateListingBody } from './model'
 import { MyListingsPage } from './my-listings-page'
 import { listListings, myListings, zoneCounts } from './read'
-import { countSuspended } from './service'
+import { countReviewRequests, countSuspended } from './service'
 import { listSavedSearches } from '../saved-searches/service'
 
 // Page views, imported by the page routes on their first request (docs/decisions/004-lazy-start.md).
@@ -43,6 +43,7 @@ export const listingView = async (ctx: AppContext, current: '/dashboard' | '/das
     filters,
     stats: await adminStats(ctx, user),
     suspended: await countSuspended(ctx, viewer),
+    reviewRequested: await countReviewRequests(ctx, viewer),
     zones: await zoneCounts(db, ctx.counts, viewer, rest),
     countries: (await listCountries(db)).map(({ id, name }) => ({ id, name })),
     rules: { create: formRules(AdminListingForm), edit: formRules(UpdateListingBody) },

@@ -169,6 +169,8 @@ function narrowing(f: ListingFilters): (Clause | null)[] {
     f.changed_since ? { sql: 'coalesce(listings.hot_at, listings.created_at) >= ?', params: [Date.parse(f.changed_since)] } : null,
     // Posted as a near-copy of another broker's ACTIVE listing (duplicate control, issue 17): the admins' filter.
     f.possible_duplicates ? { sql: 'listings.possible_duplicate_of is not null', params: [] } : null,
+    // Suspended by an admin, its owner asking for a review nobody answered yet (issue 29): through listings_review_idx.
+    f.review_requested ? { sql: 'listings.review_requested_at is not null', params: [] } : null,
   ]
 }
 

@@ -282,3 +282,75 @@ export function savedSearchDigest(publicUrl: string, user: Recipient, search: { 
     ),
   }
 }
+
+/** A listing as the moderation mails name it (issue 29): its entry ID and what it is, in words. */
+export type ModeratedListing = { entryId: string; what: string }
+
+/** A table of labelled values, as newRegistration lists a registration's. */
+const detailsTable = (details: [string, string][]) =>
+  `<table style="border-collapse:collapse;margin:0 0 12px;">${details
+    .map(([label, value]) => `<tr><td style="padding:2px 12px 2px 0;color:#71717a;vertical-align:top;">${label}</td><td style="padding:2px 0;white-space:pre-wrap;">${escapeHtml(value)}</td></tr>`)
+    .join('')}</table>`
+
+/**
+ * To the admins of a listing's city and the master admins: its owner asks for a review of its suspension by an admin
+ * (src/modules/listings/moderation.ts), with the reason they were given and their note.
+ */
+export function reviewRequested(
+  to: string,
+  request: ModeratedListing & { owner: string; city: string; reason: string; suspendedOn: string; note: string | null; link: string },
+): MailMessage {
+  const subject = `Review requested: ${request.entryId} (${request.city})`
+  const intro = `${request.owner} asks for a review of their listing ${request.entryId}, suspended by an admin.`
+  const details: [string, string][] = [
+    ['Listing', `${request.entryId}: ${request.what}`],
+    ['Broker', request.owner],
+    ['Suspended', request.suspendedOn],
+    ['Reason given', request.reason],
+    ...(request.note ? [['Their note', request.note] as [string, string]] : []),
+  ]
+  const end = 'Reactivate it (Unsuspend) or keep it suspended with your answer as the reason, from the listings grid.'
+  return {
+    to,
+    subject,
+    text: [intro, '', ...details.map(([label, value]) => `${label}: ${value}`), '', end, request.link].join('\n'),
+    html: layout('Review requested', paragraph(escapeHtml(intro)) + detailsTable(details) + paragraph(escapeHtml(end)) + button(request.link, `Open ${request.entryId}`)),
+  }
+}
+
+/**
+ * To a listing's owner: an admin suspended it (or, `upheld`, kept it suspended after the review they asked for), with
+ * the reason; only an admin can reactivate it, and they may ask for a review from My Listings.
+ */
+export function listingSuspended(publicUrl: string, user: Recipient, listing: ModeratedListing & { reason: string; upheld: boolean }): MailMessage {
+  const subject = listing.upheld ? `Your listing ${listing.entryId} stays suspended - Brokernet` : `Your listing ${listing.entryId} was suspended by an admin - Brokernet`
+  const intro = listing.upheld
+    ? `An admin reviewed your listing ${listing.entryId} (${listing.what}) and kept it suspended.`
+    : `An admin suspended your listing ${listing.entryId} (${listing.what}): other brokers no longer see it, and it makes no new matches.`
+  const end = `Only an admin can reactivate it. If you have put right what the reason says, ask for a review from My Listings: ${publicUrl}/dashboard/my-listings`
+  return {
+    to: user.email,
+    subject,
+    text: [`Hello ${user.fullName},`, '', intro, '', `Reason: ${listing.reason}`, '', end, '', `Brokernet - ${publicUrl}`].join('\n'),
+    html: layout(
+      subject,
+      paragraph(`Hello ${escapeHtml(user.fullName)},`) +
+        paragraph(escapeHtml(intro)) +
+        paragraph(`<strong>Reason:</strong> <span style="white-space:pre-wrap;">${escapeHtml(listing.reason)}</span>`) +
+        paragraph('Only an admin can reactivate it. If you have put right what the reason says, ask for a review from My Listings.') +
+        button(`${publicUrl}/dashboard/my-listings`, 'Open My Listings'),
+    ),
+  }
+}
+
+/** To a listing's owner: an admin lifted the suspension they had put on it; it is ACTIVE again. */
+export function suspensionLifted(publicUrl: string, user: Recipient, listing: ModeratedListing): MailMessage {
+  const subject = `Your listing ${listing.entryId} is active again - Brokernet`
+  const intro = `An admin lifted the suspension of your listing ${listing.entryId} (${listing.what}): it is ACTIVE and on the network again.`
+  return {
+    to: user.email,
+    subject,
+    text: [`Hello ${user.fullName},`, '', intro, '', `My Listings: ${publicUrl}/dashboard/my-listings`, '', `Brokernet - ${publicUrl}`].join('\n'),
+    html: layout(subject, paragraph(`Hello ${escapeHtml(user.fullName)},`) + paragraph(escapeHtml(intro)) + button(`${publicUrl}/dashboard/my-listings`, 'Open My Listings')),
+  }
+}
