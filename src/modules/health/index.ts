@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia'
-import { RETRY_AFTER_SECONDS } from '../../../db/faults'
+import { DatabaseUnavailable, NOT_ANSWERING } from '../../../db/faults'
 import type { AppContext } from '../../platform/http/context'
 import { HealthResponse, ReadinessResponse } from './model'
 import { checkHealth, checkReadiness } from './service'
@@ -23,16 +23,15 @@ export const healthRoutes = ({ db }: AppContext) =>
     })
     .get(
       '/health/ready',
-      async ({ set }) => {
+      async () => {
         const report = await checkReadiness(db)
-        if (report.status !== 'ready') {
-          set.status = 503
-          set.headers['retry-after'] = String(RETRY_AFTER_SECONDS)
-        }
+        // The API's 503 (src/platform/http/errors.ts): `{detail}` and Retry-After. Not logged: a balancer asks often, and
+        // an outage is logged once by the data layer.
+        if (!report) throw new DatabaseUnavailable(NOT_ANSWERING, { reported: true })
         return report
       },
       {
-        response: { 200: ReadinessResponse, 503: ReadinessResponse },
+        response: { 200: ReadinessResponse },
         detail: {
           tags: ['Health'],
           summary: 'Readiness: whether to send this instance requests',

@@ -11,7 +11,7 @@ export const HealthResponse = t.Object({
 export type HealthResponse = typeof HealthResponse.static
 
 export const ReadinessResponse = t.Object({
-  status: t.Union([t.Literal('ready'), t.Literal('unavailable')]),
+  status: t.Literal('ready'),
   database: DatabaseCheck,
 })
 export type ReadinessResponse = typeof ReadinessResponse.static

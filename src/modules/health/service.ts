@@ -32,8 +32,8 @@ export async function checkHealth(db: Db): Promise<HealthResponse> {
   }
 }
 
-/** Readiness: this process can serve requests now, its database answering. */
-export async function checkReadiness(db: Db): Promise<ReadinessResponse> {
+/** Readiness: the answer while this process can serve requests (its database answering), else null. */
+export async function checkReadiness(db: Db): Promise<ReadinessResponse | null> {
   const database = await checkDatabase(db)
-  return { status: database.ok ? 'ready' : 'unavailable', database }
+  return database.ok ? { status: 'ready', database } : null
 }
