@@ -1,7 +1,6 @@
 import postgres from 'postgres'
 import { DatabaseUnavailable, postgresFault } from './faults'
 import { PgOutage } from './pg-outage'
-import { pgSocket } from './pg-socket'
 import { timed, type Db, type Param, type Queryable, type StatementTimer, type TxOptions } from './sql'
 
 type Client = postgres.Sql | postgres.TransactionSql
@@ -235,8 +234,6 @@ export function connectPostgres(url: string, options: ConnectOptions = {}): post
     // only the outage watch's probe tries (db/pg-outage.ts).
     ...(parsed.searchParams.has('connect_timeout') ? {} : { connect_timeout: options.connect_timeout ?? CONNECT_TIMEOUT_S }),
     backoff: () => RECONNECT_DELAY_S,
-    // Connections whose failure fails the queries on them (db/pg-socket.ts); `socket` is missing from postgres.js's types.
-    ...({ socket: pgSocket() } as {}),
     // Our own statements only: no type lookups at connect (no arrays of custom types here).
     fetch_types: false,
     onnotice: () => {},

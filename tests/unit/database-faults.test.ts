@@ -1,15 +1,10 @@
-// Which driver errors are which of the application's (db/faults.ts), the outage watch's rules (db/pg-outage.ts), and
-// how PostgreSQL's connections tell their failures (db/pg-socket.ts). The errors are shaped as bun:sqlite and
-// postgres.js 3.4.9 raise them (their `code`, message and fields); the real ones are met in
-// tests/api/database-faults.test.ts and tests/ops/pg-outage.test.ts.
+// Which driver errors are which of the application's (db/faults.ts), and the outage watch's rules (db/pg-outage.ts).
+// The errors are shaped as bun:sqlite and postgres.js 3.4.9 raise them (their `code`, message and fields); the real
+// ones are met in tests/api/database-faults.test.ts and tests/ops/pg-outage.test.ts.
 import { describe, expect, test } from 'bun:test'
-import type { Socket } from 'node:net'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { isConflict } from '../../db/dialect'
 import { DatabaseUnavailable, postgresFault, sqliteFault, UniqueViolation } from '../../db/faults'
 import { PgOutage } from '../../db/pg-outage'
-import { pgSocket } from '../../db/pg-socket'
 
 const driverError = (fields: Record<string, unknown>) => Object.assign(new Error(String(fields.message ?? 'driver error')), fields)
 
@@ -139,57 +134,5 @@ describe('the outage watch', () => {
     expect(lines).toHaveLength(2)
     expect(lines[0]).toContain('ECONNREFUSED: connect ECONNREFUSED 10.0.0.5:5432')
     expect(lines[1]).toMatch(/answers again, after \d+\.\d s/)
-  })
-})
-
-describe("PostgreSQL's connections (as postgres.js uses them: listeners attached once it is handed the socket)", () => {
-  /** The socket's failure events in order, each with whether it came in the same turn as the one before. */
-  function failures(socket: Socket): Promise<string[]> {
-    return new Promise((resolve) => {
-      const events: string[] = []
-      let turn = 0
-      const turns = setInterval(() => turn++, 0)
-      let last = -1
-      const note = (what: string) => {
-        events.push(`${what}${last === -1 || last === turn ? '' : ' (a turn later)'}`)
-        last = turn
-      }
-      queueMicrotask(() => {
-        socket.on('error', (e: NodeJS.ErrnoException) => note(`error ${e.code}`))
-        socket.on('close', (hadError: boolean) => {
-          note(`close ${hadError}`)
-          clearInterval(turns)
-          resolve(events)
-        })
-      })
-    })
-  }
-
-  test('closed by the other side before the server said anything (a balancer with no server behind it): an error, and the close with it', async () => {
-    const balancer = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { open: (s) => void s.end(), data: () => {} } })
-    try {
-      expect(await failures(pgSocket()({ host: ['127.0.0.1'], port: [balancer.port] }))).toEqual(['error ECONNRESET', 'close true'])
-    } finally {
-      balancer.stop(true)
-    }
-  })
-
-  test('a Unix socket that is not there: the refusal reaches listeners attached after the socket was handed over', async () => {
-    const missing = join(tmpdir(), `brokernet-no-server-${process.pid}`, '.s.PGSQL.5432')
-    expect(await failures(pgSocket()({ path: missing, host: ['localhost'], port: [5432] }))).toEqual(['error ENOENT', 'close true'])
-  })
-
-  test('what postgres.js writes on its next turn reaches the server', async () => {
-    let received = ''
-    const server = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { data: (_, chunk) => void (received += chunk.toString()) } })
-    try {
-      const socket = pgSocket()({ host: ['127.0.0.1'], port: [server.port] })
-      setImmediate(() => socket.write('startup'))
-      for (const deadline = Date.now() + 10_000; received !== 'startup' && Date.now() < deadline; ) await Bun.sleep(5)
-      expect(received).toBe('startup')
-      socket.destroy()
-    } finally {
-      server.stop(true)
-    }
   })
 })
