@@ -1,3 +1,4 @@
+import { UniqueViolation } from './faults'
 import type { Clause, Dialect } from './sql'
 
 // The few SQL forms the stores need that the two dialects spell differently (docs/decisions/012-async-data-layer.md).
@@ -24,6 +25,7 @@ export const indexedBy = (dialect: Dialect, index: string): string => (dialect =
  * SQLite's transactions of one process never conflict (one at a time); other processes wait on its lock.
  */
 export function isConflict(e: unknown): boolean {
+  if (e instanceof UniqueViolation) return e.driverCode === '23505'
   const code = (e as { code?: unknown } | null)?.code
   return code === '40001' || code === '40P01' || code === '23505'
 }

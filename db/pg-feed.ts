@@ -3,6 +3,9 @@ import { RecentChanges, type Change, type Feed, type FeedEvent, type FeedPoint }
 import { connectPostgres, PgSnapshotReader, PostgresDb, visibleIn } from './postgres'
 import type { Queryable } from './sql'
 
+/** How often the listening connection is tried again while the database is away. */
+const RELISTEN_MS = 100
+
 /** The channel the triggers of db/pg/feed.sql notify. */
 export const CHANGES_CHANNEL = 'brokernet_changes'
 
@@ -90,7 +93,14 @@ export class PgFeed implements Feed {
     if (!this.up) return
     const ping = ++this.pings
     const heard = new Promise<void>((resolve) => this.waiting.set(ping, resolve))
-    await this.connection.unsafe('select pg_notify($1, $2)', [CHANGES_CHANNEL, JSON.stringify({ ping })])
+    try {
+      await this.connection.unsafe('select pg_notify($1, $2)', [CHANGES_CHANNEL, JSON.stringify({ ping })])
+    } catch {
+      // The listening connection is going (the server is away): nothing is served from a cache until it is back, and
+      // then every cache is forgotten. The write itself is committed: it must not be answered as failed.
+      this.waiting.delete(ping)
+      return
+    }
     // A connection lost meanwhile resolves every wait (the listeners were reset instead).
     await heard
   }
@@ -124,13 +134,16 @@ export class PgFeed implements Feed {
     void this.reconnect()
   }
 
-  /** Tries again every second until the database answers (postgres.js reconnects on the next statement). */
+  /**
+   * Tries again every RELISTEN_MS until the database answers (postgres.js reconnects on the next statement), so caches
+   * serve again a moment after the database is back (issue 29).
+   */
   private async reconnect(): Promise<void> {
     while (!this.closed && !this.up) {
       try {
         await this.listen()
       } catch {
-        await Bun.sleep(1000)
+        await Bun.sleep(RELISTEN_MS)
       }
     }
   }

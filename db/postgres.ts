@@ -1,4 +1,6 @@
 import postgres from 'postgres'
+import { DatabaseUnavailable, postgresFault } from './faults'
+import { PgOutage } from './pg-outage'
 import { timed, type Db, type Param, type Queryable, type StatementTimer, type TxOptions } from './sql'
 
 type Client = postgres.Sql | postgres.TransactionSql
@@ -61,8 +63,14 @@ class PgQueryable implements Queryable {
   readonly dialect = 'postgres' as const
   constructor(protected readonly client: Client) {}
 
+  // A driver's error leaves as the application's (db/faults.ts): a unique key refused, the server out of reach.
+
   async all<T>(sql: string, values: readonly Param[] = []): Promise<T[]> {
-    return (await this.client.unsafe(numbered(sql), params(values), { prepare: true })) as unknown as T[]
+    try {
+      return (await this.client.unsafe(numbered(sql), params(values), { prepare: true })) as unknown as T[]
+    } catch (e) {
+      throw postgresFault(e)
+    }
   }
 
   async get<T>(sql: string, values: readonly Param[] = []): Promise<T | undefined> {
@@ -70,8 +78,12 @@ class PgQueryable implements Queryable {
   }
 
   async run<T>(sql: string, values: readonly Param[] = []) {
-    const result = await this.client.unsafe(numbered(sql), params(values), { prepare: true })
-    return { changes: result.count ?? 0, rows: result as unknown as T[] }
+    try {
+      const result = await this.client.unsafe(numbered(sql), params(values), { prepare: true })
+      return { changes: result.count ?? 0, rows: result as unknown as T[] }
+    } catch (e) {
+      throw postgresFault(e)
+    }
   }
 
   /** Inside a transaction already: the same one. */
@@ -114,12 +126,34 @@ export class PgSnapshotReader extends PgQueryable {
  * below 2^53.
  */
 export class PostgresDb extends PgQueryable implements Db {
+  /** Whether the server can be reached: statements wait for it briefly during an outage, then fail (db/pg-outage.ts). */
+  private readonly outage: PgOutage
+
   /** `afterWrite`: awaited after each committed transaction and each write on its own (the feed's catching up). */
   constructor(
     readonly sql: postgres.Sql,
     private readonly afterWrite: () => Promise<void> = async () => {},
+    outage?: PgOutage,
   ) {
     super(sql)
+    this.outage = outage ?? new PgOutage(() => sql.unsafe('select 1'))
+  }
+
+  get away(): boolean {
+    return this.outage.away
+  }
+
+  /** Through the outage watch: `work` once the server is reachable (or a 503); a failure to reach it starts an outage. */
+  private async guarded<T>(work: () => T | Promise<T>): Promise<T> {
+    // Only during an outage: no extra turn for every statement otherwise.
+    if (this.outage.away) await this.outage.ready()
+    try {
+      return await work()
+    } catch (e) {
+      const fault = postgresFault(e)
+      if (fault instanceof DatabaseUnavailable) this.outage.lost(fault)
+      throw fault
+    }
   }
 
   /**
@@ -129,19 +163,19 @@ export class PostgresDb extends PgQueryable implements Db {
   timer: StatementTimer | null = null
 
   override async all<T>(sql: string, values: readonly Param[] = []): Promise<T[]> {
-    return timed(this.timer, 'read', () => super.all<T>(sql, values))
+    return this.guarded(() => timed(this.timer, 'read', () => super.all<T>(sql, values)))
   }
 
   override async run<T>(sql: string, values: readonly Param[] = []) {
-    const result = await timed(this.timer, 'write', () => super.run<T>(sql, values))
+    const result = await this.guarded(() => timed(this.timer, 'write', () => super.run<T>(sql, values)))
     await this.afterWrite()
     return result
   }
 
   override async tx<T>(work: (tx: Queryable) => Promise<T>, options: TxOptions = {}): Promise<T> {
     const open = (t: postgres.TransactionSql) => work(new PgQueryable(t))
-    const value = (await timed(this.timer, 'transaction', () =>
-      options.consistent ? this.sql.begin('isolation level repeatable read', open) : this.sql.begin(open),
+    const value = (await this.guarded(() =>
+      timed(this.timer, 'transaction', () => (options.consistent ? this.sql.begin('isolation level repeatable read', open) : this.sql.begin(open))),
     )) as T
     await this.afterWrite()
     return value
@@ -149,18 +183,28 @@ export class PostgresDb extends PgQueryable implements Db {
 
   /** `read` in one snapshot of the database, and which transactions that snapshot sees. */
   async readSnapshot<T>(mark: number, read: (reader: PgSnapshotReader) => Promise<T>): Promise<{ value: T; reader: PgSnapshotReader }> {
-    return (await timed(this.timer, 'transaction', () => this.sql.begin('isolation level repeatable read read only', async (t) => {
-      // The first statement takes the transaction's snapshot; the function returns that very one.
-      const [row] = await t.unsafe<{ s: string }[]>('select pg_current_snapshot()::text as s', [], { prepare: true })
-      const reader = new PgSnapshotReader(t, parseSnapshot(row!.s), mark)
-      return { value: await read(reader), reader }
-    }))) as { value: T; reader: PgSnapshotReader }
+    return (await this.guarded(() =>
+      timed(this.timer, 'transaction', () =>
+        this.sql.begin('isolation level repeatable read read only', async (t) => {
+          // The first statement takes the transaction's snapshot; the function returns that very one.
+          const [row] = await t.unsafe<{ s: string }[]>('select pg_current_snapshot()::text as s', [], { prepare: true })
+          const reader = new PgSnapshotReader(t, parseSnapshot(row!.s), mark)
+          return { value: await read(reader), reader }
+        }),
+      ),
+    )) as { value: T; reader: PgSnapshotReader }
   }
 
   async close(): Promise<void> {
+    this.outage.close()
     await this.sql.end({ timeout: 5 })
   }
 }
+
+/** Seconds to wait for a connection to the server before counting it out of reach (issue 29: within 2 s). */
+export const CONNECT_TIMEOUT_S = 1.5
+/** Seconds between a failed connection and the next attempt of the same pooled connection. */
+const RECONNECT_DELAY_S = 0.05
 
 const asNumber = { serialize: (x: unknown) => String(x), parse: (x: string) => Number(x) }
 
@@ -170,6 +214,7 @@ const asNumber = { serialize: (x: unknown) => String(x), parse: (x: string) => N
  */
 type ConnectOptions = {
   max?: number
+  connect_timeout?: number
   idle_timeout?: number
   max_lifetime?: number
   onnotify?: (channel: string, payload: string) => void
@@ -184,6 +229,12 @@ export function connectPostgres(url: string, options: ConnectOptions = {}): post
     ...(options as postgres.Options<{}>),
     max: options.max ?? 10,
     ...(socketDir ? { host: socketDir } : {}),
+    // A server out of reach is known within CONNECT_TIMEOUT_S (postgres.js waits 30 s), unless the URL sets its own
+    // `connect_timeout` (seconds); and a connection is tried again at once, not after the driver's backoff, which grows
+    // to 20 s over failed attempts and held requests that long after the server was back (issue 29). During an outage
+    // only the outage watch's probe tries (db/pg-outage.ts).
+    ...(parsed.searchParams.has('connect_timeout') ? {} : { connect_timeout: options.connect_timeout ?? CONNECT_TIMEOUT_S }),
+    backoff: () => RECONNECT_DELAY_S,
     // Our own statements only: no type lookups at connect (no arrays of custom types here).
     fetch_types: false,
     onnotice: () => {},

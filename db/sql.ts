@@ -52,6 +52,12 @@ export type StatementTimer = (kind: StatementKind, ms: number) => void
 /** The root handle of a running app: what its context holds and closes. */
 export interface Db extends Queryable {
   close(): Promise<void>
+  /**
+   * True while the database is known to be out of reach: PostgreSQL from a failed connection until the server answers
+   * again (db/pg-outage.ts; statements meanwhile wait for it briefly, then fail with DatabaseUnavailable, db/faults.ts).
+   * Unset on SQLite, whose file is never away.
+   */
+  readonly away?: boolean
   /** Unset: nothing is timed (two `performance.now()` calls a statement when set). */
   timer?: StatementTimer | null
 }

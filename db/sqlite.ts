@@ -1,5 +1,6 @@
 import { Database as SQLite, type SQLQueryBindings } from 'bun:sqlite'
 import type { Database } from './client'
+import { sqliteFault } from './faults'
 import { timed, type Db, type Param, type Queryable, type StatementTimer } from './sql'
 import { statement } from './statements'
 
@@ -15,18 +16,30 @@ function runOn<T>(client: SQLite, sql: string, params: readonly Param[]): { chan
   return { changes: st.run(...(params as SQLQueryBindings[])).changes, rows: [] }
 }
 
+/**
+ * `work`'s result; SQLite's error as the application's (db/faults.ts): a unique key refused, the file locked past the
+ * busy timeout or failing to read or write. Every statement passes here, in a transaction or not.
+ */
+function mapped<T>(work: () => T): T {
+  try {
+    return work()
+  } catch (e) {
+    throw sqliteFault(e)
+  }
+}
+
 /** Inside a transaction: every statement on the writing connection, which holds the transaction. */
 class SqliteTx implements Queryable {
   readonly dialect = 'sqlite' as const
   constructor(private readonly writer: SQLite) {}
   async all<T>(sql: string, params: readonly Param[] = []): Promise<T[]> {
-    return statement<T>(this.writer, sql).all(...(params as SQLQueryBindings[]))
+    return mapped(() => statement<T>(this.writer, sql).all(...(params as SQLQueryBindings[])))
   }
   async get<T>(sql: string, params: readonly Param[] = []): Promise<T | undefined> {
-    return statement<T>(this.writer, sql).get(...(params as SQLQueryBindings[])) ?? undefined
+    return mapped(() => statement<T>(this.writer, sql).get(...(params as SQLQueryBindings[])) ?? undefined)
   }
   async run<T>(sql: string, params: readonly Param[] = []) {
-    return runOn<T>(this.writer, sql, params)
+    return mapped(() => runOn<T>(this.writer, sql, params))
   }
   tx<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
     return work(this)
@@ -59,17 +72,17 @@ export class SqliteDb implements Db {
   timer: StatementTimer | null = null
 
   async all<T>(sql: string, params: readonly Param[] = []): Promise<T[]> {
-    return timed(this.timer, 'read', () => statement<T>(this.reader, sql).all(...(params as SQLQueryBindings[])))
+    return timed(this.timer, 'read', () => mapped(() => statement<T>(this.reader, sql).all(...(params as SQLQueryBindings[]))))
   }
 
   async get<T>(sql: string, params: readonly Param[] = []): Promise<T | undefined> {
-    return timed(this.timer, 'read', () => statement<T>(this.reader, sql).get(...(params as SQLQueryBindings[])) ?? undefined)
+    return timed(this.timer, 'read', () => mapped(() => statement<T>(this.reader, sql).get(...(params as SQLQueryBindings[])) ?? undefined))
   }
 
   async run<T>(sql: string, params: readonly Param[] = []) {
     // With no transaction of this process open, a single statement commits on its own right away; else it waits its
     // turn as a transaction of its own, and is still timed as the one write it is.
-    if (!this.writing) return timed(this.timer, 'write', () => runOn<T>(this.writer, sql, params))
+    if (!this.writing) return timed(this.timer, 'write', () => mapped(() => runOn<T>(this.writer, sql, params)))
     return timed(this.timer, 'write', () => this.transact((tx) => tx.run<T>(sql, params)))
   }
 
@@ -82,10 +95,10 @@ export class SqliteDb implements Db {
     else this.writing = true
     try {
       // IMMEDIATE: take the file's write lock now, so two processes never both read and then fail to upgrade.
-      this.writer.run('BEGIN IMMEDIATE')
+      mapped(() => this.writer.run('BEGIN IMMEDIATE'))
       try {
         const value = await work(this.inside)
-        this.writer.run('COMMIT')
+        mapped(() => this.writer.run('COMMIT'))
         return value
       } catch (e) {
         if (this.writer.inTransaction) this.writer.run('ROLLBACK')

@@ -18,13 +18,21 @@ describe('health', () => {
     expect(body.database.ok).toBe(true)
   })
 
-  test('a database that no longer answers makes health 503', async () => {
+  test('a database that no longer answers: liveness stays 200 and says so, readiness is 503 with Retry-After', async () => {
+    const ready = await h.request('/api/health/ready')
+    expect(ready.status).toBe(200)
+    expect(await ready.json()).toMatchObject({ status: 'ready', database: { ok: true } })
+
     const broken = await createTestApp()
-    // SQLite only: the health check reads SQLite's migrations table (drizzle keeps PostgreSQL's in its own schema).
+    // The health checks read the migrations table (drizzle keeps PostgreSQL's in its own schema).
     await broken.ctx.db.run(`DROP TABLE ${broken.ctx.db.dialect === 'postgres' ? 'drizzle.' : ''}__drizzle_migrations`)
-    const res = await broken.request('/api/health')
-    expect(res.status).toBe(503)
-    expect((await res.json()).database.ok).toBe(false)
+    const live = await broken.request('/api/health')
+    expect(live.status).toBe(200)
+    expect(await live.json()).toMatchObject({ status: 'degraded', database: { ok: false } })
+    const unready = await broken.request('/api/health/ready')
+    expect(unready.status).toBe(503)
+    expect(Number(unready.headers.get('retry-after'))).toBeGreaterThan(0)
+    expect(typeof (await unready.json()).detail).toBe('string')
     await broken.close()
   })
 })

@@ -12,6 +12,7 @@ afterAll(() => h.close())
 /** Routes no entity permission fits, and why: public ones, and the caller's own session and event stream. */
 const WITHOUT_PERMISSION: Record<string, 'public' | 'signed-in'> = {
   'get /api/health': 'public',
+  'get /api/health/ready': 'public', // a load balancer's check
   'post /api/auth/register': 'public',
   'post /api/auth/login': 'public',
   'post /api/auth/login/second-factor': 'public', // the sign-in's second step: its challenge stands for the password

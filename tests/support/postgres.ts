@@ -20,6 +20,12 @@ export type Cluster = {
   logFile: string | null
   /** Stops the server (fast: open connections are cut) and starts it again on the same data. */
   restart: () => Promise<void>
+  /**
+   * Stops the server, keeping its data: `fast` ends every session with an error first (as `pg_ctl restart` does),
+   * `immediate` kills them (as a crash does). `resume` starts it again and resolves once it accepts connections.
+   */
+  pause: (mode: 'fast' | 'immediate') => Promise<void>
+  resume: () => Promise<void>
   stop: () => Promise<void>
 }
 
@@ -41,7 +47,19 @@ function run(args: string[]): void {
   if (result.exitCode !== 0) throw new Error(`${args[0]} failed (${result.exitCode}): ${result.stderr.toString()}${result.stdout.toString()}`)
 }
 
+/** `run` without holding this process's event loop meanwhile: what the test serves (a proxy, sockets) goes on. */
+async function runAsync(args: string[]): Promise<void> {
+  const command = asRoot ? ['runuser', '-u', 'postgres', '--', ...args] : args
+  const proc = Bun.spawn(command, { stdout: 'pipe', stderr: 'pipe' })
+  const [code, out, err] = await Promise.all([proc.exited, new Response(proc.stdout).text(), new Response(proc.stderr).text()])
+  if (code !== 0) throw new Error(`${args[0]} failed (${code}): ${err}${out}`)
+}
+
 let databases = 0
+
+const unmanaged = async () => {
+  throw new Error('PG_TEST_URL names a server this test does not manage: it cannot stop or restart it')
+}
 
 export async function startCluster(): Promise<Cluster> {
   const given = process.env.PG_TEST_URL
@@ -50,9 +68,9 @@ export async function startCluster(): Promise<Cluster> {
       url: given,
       createDatabase: (name) => createDatabase(given, name),
       logFile: null,
-      restart: async () => {
-        throw new Error('PG_TEST_URL names a server this test does not manage: it cannot restart it')
-      },
+      restart: unmanaged,
+      pause: unmanaged,
+      resume: unmanaged,
       stop: async () => {},
     }
   const bin = postgresBin()
@@ -65,16 +83,21 @@ export async function startCluster(): Promise<Cluster> {
   const logFile = join(dir, 'server.log')
   run([join(bin, 'pg_ctl'), '-D', data, '-o', options, '-l', logFile, '-w', 'start'])
   const url = `postgres://postgres@localhost/postgres?host=${dir}`
+  const pause = (mode: 'fast' | 'immediate') => runAsync([join(bin, 'pg_ctl'), '-D', data, '-m', mode, '-w', 'stop'])
+  const resume = () => runAsync([join(bin, 'pg_ctl'), '-D', data, '-o', options, '-l', logFile, '-w', 'start'])
   return {
     url,
     createDatabase: (name) => createDatabase(url, name),
     logFile,
     restart: async () => {
-      run([join(bin, 'pg_ctl'), '-D', data, '-m', 'fast', '-w', 'stop'])
-      run([join(bin, 'pg_ctl'), '-D', data, '-o', options, '-l', logFile, '-w', 'start'])
+      await pause('fast')
+      await resume()
     },
+    pause,
+    resume,
     stop: async () => {
-      run([join(bin, 'pg_ctl'), '-D', data, '-m', 'immediate', '-w', 'stop'])
+      // A test may end with its server paused.
+      if (existsSync(join(data, 'postmaster.pid'))) run([join(bin, 'pg_ctl'), '-D', data, '-m', 'immediate', '-w', 'stop'])
       rmSync(dir, { recursive: true, force: true })
     },
   }
@@ -96,6 +119,10 @@ async function createDatabase(url: string, name = `brokernet_test_${process.pid}
 
 let shared: Promise<Cluster> | null = null
 
+const sharedOnly = async () => {
+  throw new Error('the shared cluster belongs to the test runner: start one of your own (startCluster) to stop or restart it')
+}
+
 /**
  * One cluster for this test process (bun test runs a run's files in one process); each test app gets a database of
  * its own on it. `bun run test` starts it once for all its runs and stops it at the end (BROKERNET_SHARED_PG_URL):
@@ -109,9 +136,9 @@ export function sharedCluster(): Promise<Cluster> {
         url: given,
         createDatabase: (name?: string) => createDatabase(given, name),
         logFile: null,
-        restart: async () => {
-          throw new Error('the shared cluster belongs to the test runner: start one of your own (startCluster) to restart it')
-        },
+        restart: sharedOnly,
+        pause: sharedOnly,
+        resume: sharedOnly,
         stop: async () => {},
       })
     : startCluster()

@@ -25,7 +25,7 @@ const DESCRIPTION = [
 const documentation = {
   info: { title: 'Brokernet API', description: DESCRIPTION, version: VERSION },
   tags: [
-    { name: 'Health', description: 'Liveness and version' },
+    { name: 'Health', description: 'Liveness (with the version) and readiness' },
     { name: 'Auth', description: 'Sign in and out; the current user' },
     { name: 'Geographic', description: 'Countries, states and cities. Reading the lists is open; changes need a master admin (a city’s listing expiry: its module admin too).' },
   ],

@@ -1,3 +1,4 @@
+import { UniqueViolation } from '../../../db/faults'
 import type { Param, Queryable } from '../../../db/sql'
 import { conflict, fieldError, forbidden, notFound } from '../../platform/http/errors'
 import { LIMITS } from '../../shared/constants'
@@ -86,6 +87,21 @@ const count = async (db: Queryable, sql: string, params: Param[]) => Number((awa
 
 // The uniqueness checks leave out the row being updated; `id <> 0` leaves out none (ids start at 1).
 
+/**
+ * `write`, whose uniqueness check ran inside it. Two requests racing with the same name both pass the check on
+ * PostgreSQL (neither sees the other's row before it commits) and the unique index refuses the later insert (issue 29):
+ * the check run again, now that the other has committed, says which in its own words. If it finds nothing (the other
+ * row is gone again), the data layer's 409 stands.
+ */
+async function checkedAgain<T>(write: () => Promise<T>, check: () => Promise<unknown>): Promise<T> {
+  try {
+    return await write()
+  } catch (e) {
+    if (e instanceof UniqueViolation) await check()
+    throw e
+  }
+}
+
 async function assertCountryFree(db: Queryable, name: string, code: string, exceptId = 0) {
   const byName = await db.get<Country>(`select ${countryCols} from countries where lower(name) = lower(?) and id <> ?`, [name, exceptId])
   if (byName) throw conflict(`A country named "${byName.name}" already exists`)
@@ -96,7 +112,7 @@ async function assertCountryFree(db: Queryable, name: string, code: string, exce
 export async function createCountry(db: Queryable, actor: AuditActor, body: CountryBody): Promise<Country> {
   const name = cleanName(body.name)
   const code = cleanCode(body.code)
-  return db.tx(async (tx) => {
+  return checkedAgain(() => db.tx(async (tx) => {
     await assertCountryFree(tx, name, code)
     const now = Date.now()
     const { rows } = await tx.run<Country>(`insert into countries (name, code, created_at, updated_at) values (?, ?, ?, ?) returning ${countryCols}`, [
@@ -108,13 +124,13 @@ export async function createCountry(db: Queryable, actor: AuditActor, body: Coun
     const row = rows[0]!
     await recordAudit(tx, { actor, action: 'country.create', entityType: 'country', entityId: row.id, after: row })
     return row
-  })
+  }), () => assertCountryFree(db, name, code))
 }
 
 export async function updateCountry(db: Queryable, actor: AuditActor, id: number, body: CountryBody): Promise<Country> {
   const name = cleanName(body.name)
   const code = cleanCode(body.code)
-  return db.tx(async (tx) => {
+  return checkedAgain(() => db.tx(async (tx) => {
     const before = await getCountry(tx, id)
     await assertCountryFree(tx, name, code, id)
     const { rows } = await tx.run<Country>(`update countries set name = ?, code = ?, updated_at = ? where id = ? returning ${countryCols}`, [
@@ -126,7 +142,7 @@ export async function updateCountry(db: Queryable, actor: AuditActor, id: number
     const row = rows[0]!
     await recordAudit(tx, { actor, action: 'country.update', entityType: 'country', entityId: id, before, after: row })
     return row
-  })
+  }), () => assertCountryFree(db, name, code, id))
 }
 
 export async function deleteCountry(db: Queryable, actor: AuditActor, id: number): Promise<void> {
@@ -163,7 +179,7 @@ export async function createState(db: Queryable, actor: AuditActor, body: StateB
   const name = cleanName(body.name)
   const code = cleanCode(body.code)
   const countryId = body.country_id
-  return db.tx(async (tx) => {
+  return checkedAgain(() => db.tx(async (tx) => {
     await existingCountry(tx, countryId)
     await assertStateFree(tx, countryId, name, code)
     const now = Date.now()
@@ -174,14 +190,14 @@ export async function createState(db: Queryable, actor: AuditActor, body: StateB
     const row = rows[0]!
     await recordAudit(tx, { actor, action: 'state.create', entityType: 'state', entityId: row.id, after: row })
     return row
-  })
+  }), () => assertStateFree(db, countryId, name, code))
 }
 
 export async function updateState(db: Queryable, actor: AuditActor, id: number, body: StateBody): Promise<State> {
   const name = cleanName(body.name)
   const code = cleanCode(body.code)
   const countryId = body.country_id
-  return db.tx(async (tx) => {
+  return checkedAgain(() => db.tx(async (tx) => {
     const before = await getState(tx, id)
     await existingCountry(tx, countryId)
     await assertStateFree(tx, countryId, name, code, id)
@@ -192,7 +208,7 @@ export async function updateState(db: Queryable, actor: AuditActor, id: number, 
     const row = rows[0]!
     await recordAudit(tx, { actor, action: 'state.update', entityType: 'state', entityId: id, before, after: row })
     return row
-  })
+  }), () => assertStateFree(db, countryId, name, code, id))
 }
 
 export async function deleteState(db: Queryable, actor: AuditActor, id: number): Promise<void> {
@@ -226,7 +242,7 @@ export async function createCity(db: Queryable, actor: AuditActor, body: CityBod
   const name = cleanName(body.name)
   const stateId = body.state_id
   const region = cleanRegion(body.newsco_region)
-  return db.tx(async (tx) => {
+  return checkedAgain(() => db.tx(async (tx) => {
     await assertCityFree(tx, await existingState(tx, stateId), name)
     const now = Date.now()
     const { rows } = await tx.run<City>(
@@ -236,14 +252,14 @@ export async function createCity(db: Queryable, actor: AuditActor, body: CityBod
     const row = rows[0]!
     await recordAudit(tx, { actor, action: 'city.create', entityType: 'city', entityId: row.id, cityId: row.id, after: row })
     return row
-  })
+  }), async () => assertCityFree(db, await existingState(db, stateId), name))
 }
 
 export async function updateCity(db: Queryable, actor: AuditActor, id: number, body: CityBody): Promise<City> {
   const name = cleanName(body.name)
   const stateId = body.state_id
   const region = cleanRegion(body.newsco_region)
-  return db.tx(async (tx) => {
+  return checkedAgain(() => db.tx(async (tx) => {
     const before = await getCity(tx, id)
     await assertCityFree(tx, await existingState(tx, stateId), name, id)
     const { rows } = await tx.run<City>(
@@ -253,7 +269,7 @@ export async function updateCity(db: Queryable, actor: AuditActor, id: number, b
     const row = rows[0]!
     await recordAudit(tx, { actor, action: 'city.update', entityType: 'city', entityId: id, cityId: id, before, after: row })
     return row
-  })
+  }), async () => assertCityFree(db, await existingState(db, stateId), name, id))
 }
 
 export async function deleteCity(db: Queryable, actor: AuditActor, id: number): Promise<void> {

@@ -1,23 +1,39 @@
-import type { Queryable } from '../../../db/sql'
+import type { Db } from '../../../db/sql'
 import { VERSION } from '../../version'
-import type { HealthResponse } from './model'
+import type { HealthResponse, ReadinessResponse } from './model'
 
 const startedAt = Date.now()
 
-/** Asks the database a real question (a read of the migrations table), not just whether the handle exists. */
-export async function checkHealth(db: Queryable): Promise<HealthResponse> {
+/**
+ * Asks the database a real question (a read of the migrations table), not just whether the handle exists. While the
+ * database is known to be away (db/pg-outage.ts) the answer is no at once: the health routes never wait for it.
+ */
+async function checkDatabase(db: Db): Promise<HealthResponse['database']> {
   const t0 = performance.now()
-  let ok = true
-  try {
-    // drizzle keeps PostgreSQL's record of migrations in its own schema.
-    await db.get(`select count(*) as n from ${db.dialect === 'postgres' ? 'drizzle.' : ''}__drizzle_migrations`)
-  } catch {
-    ok = false
-  }
+  let ok = !db.away
+  if (ok)
+    try {
+      // drizzle keeps PostgreSQL's record of migrations in its own schema.
+      await db.get(`select count(*) as n from ${db.dialect === 'postgres' ? 'drizzle.' : ''}__drizzle_migrations`)
+    } catch {
+      ok = false
+    }
+  return { ok, latency_ms: Math.round((performance.now() - t0) * 1000) / 1000 }
+}
+
+/** Liveness: this process answers; how its database is doing is reported, not a reason to fail. */
+export async function checkHealth(db: Db): Promise<HealthResponse> {
+  const database = await checkDatabase(db)
   return {
-    status: ok ? 'ok' : 'degraded',
+    status: database.ok ? 'ok' : 'degraded',
     version: VERSION,
-    database: { ok, latency_ms: Math.round((performance.now() - t0) * 1000) / 1000 },
+    database,
     uptime_s: Math.round((Date.now() - startedAt) / 1000),
   }
+}
+
+/** Readiness: the answer while this process can serve requests (its database answering), else null. */
+export async function checkReadiness(db: Db): Promise<ReadinessResponse | null> {
+  const database = await checkDatabase(db)
+  return database.ok ? { status: 'ready', database } : null
 }

@@ -1,3 +1,4 @@
+import { UniqueViolation } from '../../../db/faults'
 import type { Queryable } from '../../../db/sql'
 import type { Actor } from '../../platform/http/auth'
 import type { AppContext } from '../../platform/http/context'
@@ -75,7 +76,7 @@ async function assertNameFree(db: Queryable, userId: number, name: string, excep
 
 /** Two requests racing for one name: the unique index refused the second. */
 const nameRace = (e: unknown, name: string) =>
-  e instanceof Error && /UNIQUE constraint failed|duplicate key value/.test(e.message) && e.message.includes('saved_searches_user_name_unique') ? conflict(nameTaken(name)) : e
+  e instanceof UniqueViolation && e.constraint === 'saved_searches_user_name_unique' ? conflict(nameTaken(name)) : e
 
 export async function createSavedSearch(ctx: AppContext, actor: Actor, body: CreateSavedSearchBody, now = Date.now()): Promise<SavedSearch> {
   const name = cleanName(body.name)

@@ -1,3 +1,4 @@
+import { UniqueViolation } from '../../../db/faults'
 import type { users } from '../../../db/schema'
 import type { Queryable } from '../../../db/sql'
 import type { AppContext } from '../../platform/http/context'
@@ -65,15 +66,9 @@ export async function assertUniqueUser(db: Queryable, fields: { email?: string; 
   if (fields.idCardNumber && (await other('id_card_number', fields.idCardNumber))) throw conflict(ID_CARD_TAKEN)
 }
 
-/**
- * The 409 for a unique index on users that refused a write (two requests racing for one email or ID card), or null.
- * SQLite names the column (`users.email`), PostgreSQL the index (`users_email_unique`).
- */
+/** The 409 for a unique index on users that refused a write (two requests racing for one email or ID card), or null. */
 export function duplicateUser(e: unknown) {
-  const failed = (column: string) =>
-    e instanceof Error &&
-    /UNIQUE constraint failed|duplicate key value/.test(e.message) &&
-    (e.message.includes(`users.${column}`) || e.message.includes(`users_${column}_unique`))
+  const failed = (column: string) => e instanceof UniqueViolation && e.table === 'users' && e.columns.includes(column)
   if (failed('email')) return conflict(EMAIL_TAKEN)
   if (failed('id_card_number')) return conflict(ID_CARD_TAKEN)
   return null

@@ -1,4 +1,5 @@
 import { Kind } from '@sinclair/typebox'
+import { DatabaseUnavailable, UniqueViolation } from '../../../db/faults'
 import { ValueErrorType } from '@sinclair/typebox/errors'
 import { brokenTextRule, TEXT_KIND } from '../../shared/schema'
 import { Elysia, ValidationError } from 'elysia'
@@ -90,13 +91,44 @@ const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 
 const isApi = (path: string) => path === '/api' || path.startsWith('/api/')
 
 /**
+ * A unique key's refusal, when the service said nothing more (db/faults.ts): which of the request's fields another
+ * record holds already. The API names its fields as the columns (geography, users, …), so they are the client's words.
+ */
+export function duplicateDetail(e: UniqueViolation): string {
+  const fields = e.columns.filter((c) => c !== 'id')
+  return fields.length ? `Already exists: another record has the same ${fields.join(' and ')}` : 'Already exists: another record has the same values'
+}
+
+type Answering = { request: Request; path: string; set: { status?: number | string; headers: Record<string, string | number> } }
+
+/**
+ * The database is out of reach or busy (db/faults.ts): 503 with Retry-After, the request may be sent again. The API
+ * gets `{detail}`; a page, the error page a person can retry from. PostgreSQL's outages are logged once by their watch;
+ * SQLite's lock or I/O failures here.
+ */
+function unavailable(error: DatabaseUnavailable, { request, path, set }: Answering) {
+  if (!error.reported) console.error(`[database] ${request.method} ${logText(path)}: ${(error.cause as Error | undefined)?.message ?? error.message}`)
+  const retryAfter = String(error.retryAfterSeconds)
+  set.status = 503
+  if (!isApi(path) && request.method === 'GET')
+    return renderPage(createElement(ErrorFallback, { retryHref: path }), { title: 'Something went wrong', status: 503, headers: { 'retry-after': retryAfter } })
+  set.headers['retry-after'] = retryAfter
+  return { detail: error.message }
+}
+
+/**
  * One place turns every failure into the JSON the API promises: `{detail}` with the right status,
  * never a stack trace. Unknown pages (not /api) send the browser home instead.
  */
 export const errorHandler = new Elysia({ name: 'error-handler' })
-  .error({ HttpError, FieldError })
+  .error({ HttpError, FieldError, DatabaseUnavailable, UniqueViolation })
   .onError({ as: 'global' }, ({ code, error, request, set, path }) => {
     switch (code) {
+      case 'DatabaseUnavailable':
+        return unavailable(error, { request, path, set })
+      case 'UniqueViolation':
+        set.status = 409
+        return { detail: duplicateDetail(error) }
       case 'FieldError':
         set.status = 422
         return { detail: [error.issue] }
@@ -115,6 +147,8 @@ export const errorHandler = new Elysia({ name: 'error-handler' })
           Object.assign(set.headers, cause.headers)
           return { detail: cause.message }
         }
+        // The guard's session lookup, with the database away.
+        if (cause instanceof DatabaseUnavailable) return unavailable(cause, { request, path, set })
         set.status = 400
         return { detail: 'The request body could not be read: send valid JSON or form data matching its content type' }
       }

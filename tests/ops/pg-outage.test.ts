@@ -1,0 +1,241 @@
+// A PostgreSQL outage seen from two instances of the binary (issue 29, finding 4; docs/decisions/0XX-database-faults.md):
+// while the database is away every request is answered within 2 s with a 503 and Retry-After (never a 500, never a
+// long hold), liveness stays 200 and readiness says 503; once the database accepts connections again, each instance
+// serves within 2 s and no request started after that fails. Away means stopped (fast and immediate: the cluster is
+// this file's own), seen directly and through a TCP balancer (a proxy that accepts, then closes: what HAProxy does
+// with no live server), and a network gone silent (the proxy accepts connections and never answers).
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { postgresDb, type PostgresDb } from '../../db/postgres'
+import { signIn, type SignedIn } from '../support/auth'
+import { currentBinary } from '../support/builds'
+import { seedPlace } from '../support/fixtures'
+import { startCluster, type Cluster } from '../support/postgres'
+import { jsonLines } from '../support/app'
+import { startServer, type RunningServer } from '../support/server'
+import { tcpProxy, type TcpProxy } from '../support/tcp-proxy'
+
+/** The promise: an answer within this while the database is away, and serving again within this once it is back. */
+const PROMISED_MS = 2000
+/**
+ * What the assertions allow on this shared, loaded machine: the product's own timers are within PROMISED_MS (logged
+ * below); scheduling on a busy 2-core machine may add to a single answer, never the tens of seconds of issue 29.
+ */
+const ALLOWED_MS = PROMISED_MS + 1500
+
+let binary: ReturnType<typeof currentBinary>
+let cluster: Cluster
+let url: string
+/** Two instances on the database's socket; two more through the proxy (a balancer, then a silent network). */
+let instances: RunningServer[] = []
+let proxied: RunningServer[] = []
+let proxy: TcpProxy
+let master: SignedIn
+let broker: SignedIn
+let stateId: number
+let cityId: number
+let names = 0
+
+/** A direct connection for fixtures; closed before the database stops (it is a client like any other). */
+async function withDb<T>(work: (db: PostgresDb) => Promise<T>): Promise<T> {
+  const db = postgresDb(url, { max: 1 })
+  try {
+    return await work(db)
+  } finally {
+    await db.close()
+  }
+}
+
+beforeAll(async () => {
+  binary = currentBinary()
+  cluster = await startCluster()
+  url = await cluster.createDatabase()
+  proxy = tcpProxy(`${new URL(url).searchParams.get('host')}/.s.PGSQL.5432`)
+  const throughProxy = new URL(url)
+  throughProxy.searchParams.delete('host')
+  throughProxy.hostname = '127.0.0.1'
+  throughProxy.port = String(proxy.port)
+  const start = (databaseUrl: string) => startServer({ command: [binary.path], env: { DATABASE_URL: databaseUrl, MATCH_DIGEST_HOURS: '0' }, timeoutMs: 60_000 })
+  ;[instances, proxied] = await Promise.all([Promise.all([start(url), start(url)]), Promise.all([start(throughProxy.toString()), start(throughProxy.toString())])])
+  await withDb(async (db) => {
+    const place = await seedPlace(db, ['Nashik'])
+    stateId = place.state.id
+    cityId = place.cities[0]!.id
+    master = await signIn(db, 'MASTER_ADMIN', { cityId: null })
+    broker = await signIn(db, 'BROKER', { cityId, fullName: 'Outage Broker' })
+  })
+}, 240_000)
+
+afterAll(async () => {
+  await Promise.all([...instances, ...proxied].map((s) => s.stop()))
+  proxy?.close()
+  await cluster?.stop()
+  binary?.cleanup()
+})
+
+type Answer = { what: string; status: number; retryAfter: string | null; ms: number; body: string }
+
+/** The requests a client might be making: cached reads, a session check, a write, a page, the health routes. */
+const requests = (): { what: string; path: string; init?: RequestInit }[] => [
+  { what: 'listings page (cached)', path: `/api/listings/?per_page=10&city_id=${cityId}`, init: { headers: broker.bearer } },
+  { what: 'who am I (session cache)', path: '/api/auth/me', init: { headers: broker.bearer } },
+  { what: 'countries', path: '/api/geographic/countries', init: { headers: master.bearer } },
+  {
+    what: 'create a city',
+    path: '/api/geographic/cities',
+    init: { method: 'POST', headers: { ...master.bearer, 'content-type': 'application/json' }, body: JSON.stringify({ name: `Outage City ${++names}`, state_id: stateId }) },
+  },
+  { what: 'a page', path: '/dashboard/listings', init: { headers: { cookie: broker.browser.cookie } } },
+]
+
+async function ask(server: RunningServer, what: string, path: string, init: RequestInit = {}): Promise<Answer> {
+  const t0 = performance.now()
+  // Far beyond any promise: a request held this long has failed the test anyway, and the file must not hang.
+  const res = await fetch(server.url + path, { ...init, redirect: 'manual', signal: AbortSignal.timeout(90_000) })
+  const body = await res.text()
+  return { what: `${new URL(server.url).port} ${what}`, status: res.status, retryAfter: res.headers.get('retry-after'), ms: performance.now() - t0, body }
+}
+
+/** Every request of `requests()` on every one of `servers` at once, `rounds` times over. */
+async function everything(servers: RunningServer[], rounds: number): Promise<Answer[]> {
+  const answers: Answer[] = []
+  for (let i = 0; i < rounds; i++)
+    answers.push(...(await Promise.all(servers.flatMap((s) => requests().map((r) => ask(s, r.what, r.path, r.init))))))
+  return answers
+}
+
+const slowest = (answers: Answer[]) => Math.max(...answers.map((a) => a.ms))
+
+/** Polls each instance's readiness from the moment the database is back: milliseconds until each says ready. */
+async function readyAfter(servers: RunningServer[], since: number): Promise<number[]> {
+  return Promise.all(
+    servers.map(async (s) => {
+      for (;;) {
+        const status = await fetch(s.url + '/api/health/ready').then((r) => r.status, () => 0)
+        if (status === 200) return performance.now() - since
+        if (performance.now() - since > 30_000) throw new Error(`${s.url} not ready 30 s after the database came back`)
+        await Bun.sleep(10)
+      }
+    }),
+  )
+}
+
+async function expectAway(servers: RunningServer[], label: string) {
+  // Several rounds: each failed attempt to connect must not make the next one wait longer (the driver's own backoff
+  // grew to 20 s between attempts, the holds of issue 29).
+  const answers = await everything(servers, 6)
+  const wrong = answers.filter((a) => a.status !== 503 || !a.retryAfter)
+  expect(wrong.map((a) => `${a.what}: ${a.status} retry-after ${a.retryAfter} ${a.body.slice(0, 200)}`)).toEqual([])
+  for (const a of answers) expect(Number(a.retryAfter)).toBeGreaterThan(0)
+  // The API answers JSON with a detail to show; a page is the error page a person can act on.
+  for (const a of answers.filter((x) => !x.what.endsWith('a page'))) expect(typeof JSON.parse(a.body).detail).toBe('string')
+  console.log(`[outage] ${label}: ${answers.length} answers 503, slowest ${slowest(answers).toFixed(0)} ms`)
+  expect(slowest(answers)).toBeLessThan(ALLOWED_MS)
+
+  for (const s of servers) {
+    const live = await ask(s, 'liveness', '/api/health')
+    expect(live.status).toBe(200)
+    expect(JSON.parse(live.body)).toMatchObject({ status: 'degraded', database: { ok: false } })
+    expect(live.ms).toBeLessThan(ALLOWED_MS)
+    const ready = await ask(s, 'readiness', '/api/health/ready')
+    expect(ready.status).toBe(503)
+    expect(Number(ready.retryAfter)).toBeGreaterThan(0)
+    expect(ready.ms).toBeLessThan(ALLOWED_MS)
+  }
+}
+
+async function expectBack(servers: RunningServer[], label: string) {
+  const since = performance.now()
+  // Started right after the database accepts connections again: every one succeeds.
+  const [answers, ready] = await Promise.all([everything(servers, 1), readyAfter(servers, since)])
+  const failed = answers.filter((a) => a.status >= 400)
+  expect(failed.map((a) => `${a.what}: ${a.status} ${a.body.slice(0, 200)}`)).toEqual([])
+  console.log(
+    `[outage] ${label}: every request started after the database was back succeeded (slowest ${slowest(answers).toFixed(0)} ms); ` +
+      `instances ready after ${ready.map((ms) => ms.toFixed(0)).join(' and ')} ms`,
+  )
+  for (const ms of ready) expect(ms).toBeLessThan(ALLOWED_MS)
+  // And a second round, from caches again where they serve.
+  expect((await everything(servers, 1)).filter((a) => a.status >= 400)).toEqual([])
+}
+
+/** Nothing answered 500 or failed unexpectedly in any instance's log, and every instance is still running. */
+function expectNoServerErrors(servers: RunningServer[]) {
+  for (const s of servers) {
+    expect(s.proc.exitCode).toBeNull()
+    expect(jsonLines(s.output()).filter((line) => line.status === 500)).toEqual([])
+    expect(s.output().split('\n').filter((line) => line.startsWith('[error]'))).toEqual([])
+  }
+}
+
+describe('PostgreSQL stopped under two instances, and under two more behind a TCP balancer', () => {
+  test('before: everything answers, all ready', async () => {
+    expect((await everything([...instances, ...proxied], 2)).filter((a) => a.status >= 400)).toEqual([])
+    for (const s of [...instances, ...proxied]) expect((await ask(s, 'readiness', '/api/health/ready')).status).toBe(200)
+  })
+
+  /** Stops the database, checks the answers meanwhile, starts it and checks the return (both, whatever the first gave). */
+  async function outage(mode: 'fast' | 'immediate') {
+    const all = [...instances, ...proxied]
+    await cluster.pause(mode)
+    const away = await expectAway(all, `stopped ${mode}`).then(() => null, (e: unknown) => e)
+    await cluster.resume()
+    // The database is back when pg_ctl's wait ends: it accepts connections.
+    await expectBack(all, `started after a stop ${mode}`)
+    if (away) throw away
+  }
+
+  test('stopped fast (sessions ended with an error, as pg_ctl restart does): 503 with Retry-After within 2 s, liveness 200, readiness 503; started again: each instance ready within 2 s, and no request started after that fails', async () => {
+    await outage('fast')
+  }, 180_000)
+
+  test('stopped immediate (sessions killed, as a crash does), then started again: the same', async () => {
+    await outage('immediate')
+  }, 180_000)
+
+  test('after the outages, a change written straight to the database reaches both instances (no stale cache)', async () => {
+    const page = `/api/listings/?per_page=10&city_id=${cityId}`
+    const before = await ask(instances[0]!, 'page', page, { headers: broker.bearer })
+    const { total } = JSON.parse(before.body) as { total: number }
+    // Both have it cached.
+    for (const s of instances) expect((await ask(s, 'page', page, { headers: broker.bearer })).status).toBe(200)
+    const id = await withDb(async (db) => {
+      const now = Date.now()
+      const { rows } = await db.run<{ id: number }>(
+        `insert into listings (entry_id, post_type, sale_or_rent, property_type, contact_value, contact_name, status, date, owner_user_id, city_id, created_at, updated_at)
+         values (?, 'AVL', 'RENT', 'Flat', '9876543210', 'Direct', 'ACTIVE', '2026-11-24', ?, ?, ?, ?) returning id`,
+        [`AVL-NAS-OUTAGE-${now}`, broker.user.id, cityId, now, now],
+      )
+      return rows[0]!.id
+    })
+    for (const s of instances) {
+      const deadline = performance.now() + 10_000
+      for (;;) {
+        const res = await fetch(s.url + page, { headers: broker.bearer })
+        const body = (await res.json()) as { total: number; listings: { id: number }[] }
+        if (body.listings[0]?.id === id) {
+          expect(body.total).toBe(total + 1)
+          break
+        }
+        if (performance.now() > deadline) throw new Error(`${s.url} still answers without the new listing`)
+        await Bun.sleep(20)
+      }
+    }
+  })
+})
+
+describe('the network to PostgreSQL goes silent under two instances (connections accepted, never answered)', () => {
+  test('503 with Retry-After within 2 s (a connection is given 1.5 s, not 30), liveness 200, readiness 503; each instance serves again within 2 s of the network coming back', async () => {
+    expect((await everything(proxied, 1)).filter((a) => a.status >= 400)).toEqual([])
+    proxy.hold()
+    // The connections open now are cut, as a failover ends them; every new one waits for an answer that never comes.
+    proxy.cut()
+    const away = await expectAway(proxied, 'network silent').then(() => null, (e: unknown) => e)
+    proxy.release()
+    await expectBack(proxied, 'network back')
+    if (away) throw away
+  }, 180_000)
+})
+
+test('no instance answered a 500 or logged an unexpected error through it all, and all four still run', () => {
+  expectNoServerErrors([...instances, ...proxied])
+})
