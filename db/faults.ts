@@ -1,4 +1,4 @@
-// The database's refusals the application answers for (issue 29; docs/decisions/0XX-database-faults.md): each driver's
+// The database's refusals the application answers for (issue 29; docs/decisions/028-database-faults.md): each driver's
 // error is turned here, once, into one of two errors every store and service may know, whichever the backend. The one
 // error handler (src/platform/http/errors.ts) answers them: 409 and 503.
 

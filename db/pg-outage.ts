@@ -6,7 +6,7 @@ export const OUTAGE_WAIT_MS = 1000
 export const OUTAGE_PROBE_MS = 100
 
 /**
- * Whether this process can reach PostgreSQL, as it last found out (issue 29; docs/decisions/0XX-database-faults.md).
+ * Whether this process can reach PostgreSQL, as it last found out (issue 29; docs/decisions/028-database-faults.md).
  * A statement that fails because the server is out of reach starts an outage: from then on statements do not go to the
  * pool (whose every connection would try, and fail, again) but wait here for at most `waitMs`, and a probe asks the
  * server every `probeMs` whether it answers. The first answer ends the outage and lets the waiting statements through:

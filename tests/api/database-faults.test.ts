@@ -1,4 +1,4 @@
-// The database's refusals as the API answers them (issue 29, findings 4 and 5; docs/decisions/0XX-database-faults.md):
+// The database's refusals as the API answers them (issue 29, findings 4 and 5; docs/decisions/028-database-faults.md):
 // a unique key refused is a 409 with a detail on both backends, whichever table, mapped once in the data layer
 // (db/faults.ts) and answered by the one error handler; SQLite's file locked past its busy timeout is a 503 with
 // Retry-After. Run in process and against the binary, on SQLite and on PostgreSQL. (PostgreSQL out of reach:

@@ -1,4 +1,4 @@
-// A PostgreSQL outage seen from two instances of the binary (issue 29, finding 4; docs/decisions/0XX-database-faults.md):
+// A PostgreSQL outage seen from two instances of the binary (issue 29, finding 4; docs/decisions/028-database-faults.md):
 // while the database is away every request is answered within 2 s with a 503 and Retry-After (never a 500, never a
 // long hold), liveness stays 200 and readiness says 503; once the database accepts connections again, each instance
 // serves within 2 s and no request started after that fails. Away means stopped (fast and immediate: the cluster is

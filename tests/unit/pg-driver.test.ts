@@ -1,4 +1,4 @@
-// postgres.js 3.4.9 as patched for issue 29 (patches/postgres@3.4.9.patch; docs/decisions/0XX-database-faults.md): a
+// postgres.js 3.4.9 as patched for issue 29 (patches/postgres@3.4.9.patch; docs/decisions/028-database-faults.md): a
 // connection that fails fails its queries, and the next one works. Each case left queries waiting forever, or a
 // connection never sending its startup, before the patch. A socket of the test's own (postgres.js's `socket` option)
 // makes the order of events Bun gives deterministic; the server is a real PostgreSQL (or, for the balancer, a port that
