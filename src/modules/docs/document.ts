@@ -86,7 +86,9 @@ const isSharedShape = (answer: Json | undefined) => {
   const schema = answer?.content?.['application/json']?.schema
   if (!answer || !schema || !Object.keys(schema).length) return true
   if (Object.keys(answer.content).length !== 1) return false
-  const { type, required, properties, ...rest } = schema
+  // `additionalProperties: false` is Elysia's own: compiling a route's answer check (lazily, at its first answer)
+  // writes it into the shared schema object, so the document would otherwise change after the first error answered.
+  const { type, required, properties, additionalProperties: _closed, ...rest } = schema
   return type === 'object' && !Object.keys(rest).length && String(required) === 'detail' && Object.keys(properties ?? {}).join() === 'detail' && properties.detail.type === 'string'
 }
 
