@@ -247,7 +247,7 @@ export const GENERIC_LOCALITIES = ['City Centre', 'Old Town', 'Station Road', 'L
  * the demo never puts Bandra West in the outskirts (and the WhatsApp parser, which takes a locality's zone from the
  * network's listings, answers as a broker would).
  */
-const ZONE_OF: Record<string, LocationZone> = {
+export const ZONE_OF: Record<string, LocationZone> = {
   ...zones({ West: ['Andheri West', 'Bandra West'], Central: ['Powai'], East: ['Goregaon East', 'Chembur'], South: ['Lower Parel', 'Worli'], North: ['Malad West', 'Borivali'] }),
   ...zones({ West: ['Kothrud', 'Baner', 'Aundh'], Outskirts: ['Hinjewadi', 'Wakad'], East: ['Viman Nagar', 'Kharadi'] }),
   ...zones({ South: ['Koramangala', 'HSR Layout', 'Jayanagar'], East: ['Indiranagar', 'Whitefield', 'Marathahalli'], North: ['Hebbal'], Outskirts: ['Electronic City'] }),
