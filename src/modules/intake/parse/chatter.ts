@@ -4,7 +4,7 @@
  * LAND`), a meeting notice (`Meeting at 5 pm today at the office`). Each needs two signs, so a listing that mentions one
  * word of them (`experience upscale living`, `best deals in plots`) is still read.
  */
-const JOB = /\b(?:jobs?|vacanc(?:y|ies)|hiring|we\s+are\s+hiring|salary|salaries|telecallers?|tele[\s-]?callers?|incentives?|experience|fresher|freshers|candidates?|interview|resume|cv)\b/gi
+const JOB = /\b(?:jobs?|vacanc(?:y|ies)|hiring|we\s+are\s+hiring|salary|salaries|telecallers?|tele[\s-]?callers?|incentives?|experience|fresher|freshers|candidates?|interview|resume|cv|office\s+boy|receptionist|field\s+executive|sales\s+executive)\b/gi
 const LEADS = /\blead(?:s|['’]s)?\b/gi
 const LEAD_SERVICE = /\b(?:services?|marketing|crm|software|packages?|campaigns?|genuine\s+leads|verified\s+leads|business)\b/i
 /** Offering to buy and to sell anything: a broker's service, not a property. */

@@ -1,7 +1,7 @@
 import type { LocationZone } from '../../../shared/constants'
 import type { ParsedDraft } from '../model'
 import { formatMobile } from './contact'
-import { choosePrice, salePriced } from './money'
+import { choosePrice, salePriced, type Amount } from './money'
 import { pick } from './numbers'
 import type { LocalityIndex } from './places'
 import { read, type Fields } from './read'
@@ -39,6 +39,13 @@ const ASKING = /^\W*(?:any|anyone|any\s*one|anybody|koi|kisi|need|looking|req|re
 
 const CHAT = /\b(?:deal\s*(?:done|closed|finali[sz]ed)|closed|sold|gela|site\s*visit|visit\s*(?:done|fixed|scheduled)|liked|will\s*update|feedback|rates?|psf|market\s*update|kitna|how\s*much|rented\s*out|thanks|thank\s*you|thx|congrat[a-z]*|still\s*(?:available|avl|avail|on|there)|any\s*update)\b|^\W*(?:is|are|was|has|did|does|kya)\b[^\n]*\?\s*$/i
 
+/**
+ * Does an amount say a sale: 10 lakh or more, or lakhs or crores named as the asking price (`Ask Price .70Lakh`: a
+ * price of 70 lakh written short); never an amount by the month.
+ */
+const saleAmount = (a: Amount, post: 'REQ' | 'AVL') =>
+  !a.monthly && (pick(a, post) >= 1_000_000 || (a.cue !== undefined && /^(?:price|asking|ask|expected|rate|demand|dmd|bsp|cost|value|outright|selling)$/.test(a.cue) && /^(?:lakhs?|lacs?|laks?|lacks?|lkhs?|lks?|l|crores?|crs?|cr|c)$/.test(a.unit ?? '')))
+
 /** Kinds brokers post for sale unless they say rent. */
 const SOLD = new Set(['Plot', 'Land', 'House', 'Villa', 'Bungalow', 'Farm House', 'SCO', 'Booth', 'Building', 'Hotel', 'Commercial'])
 
@@ -63,16 +70,20 @@ function parsePiece(piece: Piece, readOnce: (text: string) => Fields): ParsedDra
   // A listing says what it is, or how big or how much with who wants it or where, or opens with Avl / Req and a place
   // (`Available D-200 Residential Aerotropolis`); a place and an intent word alone are talk (`dealing in Andheri resale`).
   const opened = OPENS.test([piece.head, piece.text].filter(Boolean).join('\n'))
+  // A type alone is no listing either (`Kal office band rahega`, `join our group for plots`): it needs an intent, a
+  // figure or a place beside it.
   const listingLike =
-    property !== null || (said ? priced || size !== null : [priced, size !== null, strongPlace].filter(Boolean).length >= 2) || (opened && (strongPlace || weakPlace))
+    (property !== null && (said || priced || size !== null || strongPlace || weakPlace)) ||
+    (said ? priced || size !== null : [priced, size !== null, strongPlace].filter(Boolean).length >= 2) ||
+    (opened && (strongPlace || weakPlace))
   if (!listingLike) return null
   const text = [piece.head, piece.text].filter(Boolean).join('\n')
   if (chatter(text, { property: property !== null, size: size !== null, priced })) return null
   // Talk about a listing is not one: "Deal done for the Worli 3bhk, thanks", "Is the Chembur 2bhk still available?".
-  const strongPriced = amounts.some((a) => !a.bare)
-  if (!own.contact && !size && !strongPriced && CHAT.test(piece.text)) return null
+  // `Rate 1.72` is a price, `what rates in Powai?` is talk.
+  if (!own.contact && !size && !priced && CHAT.test(piece.text)) return null
   // A question is a requirement only when it asks for one (`Any 2bhk available in Powai?`), not `2bhk wala abhi hai kya?`.
-  if (/\?\s*$/.test(piece.text) && !own.contact && !size && !strongPriced && !ASKING.test(piece.text)) return null
+  if (/\?\s*$/.test(piece.text) && !own.contact && !size && !priced && !ASKING.test(piece.text)) return null
 
   const post = intent.post ?? 'AVL'
   const strongest = amounts.find((a) => a.strength === 3) ?? amounts.find((a) => a.strength === 2 && a.cued)
@@ -84,10 +95,10 @@ function parsePiece(piece: Piece, readOnce: (text: string) => Fields): ParsedDra
   const landish = (property !== null && SOLD.has(property.type)) || size?.land === true
   let deal =
     intent.deal ??
-    (strongest ? (pick(strongest, post) >= 1_000_000 && !strongest.monthly ? 'SALE' : 'RENT') : landish ? 'SALE' : bare ? (bare.high < 10 && !Number.isInteger(bare.high) ? 'SALE' : 'RENT') : 'SALE')
+    (strongest ? (saleAmount(strongest, post) ? 'SALE' : 'RENT') : landish ? 'SALE' : bare ? (bare.high < 10 && !Number.isInteger(bare.high) ? 'SALE' : 'RENT') : 'SALE')
   // `Rent 50K` beside `Rate 95 lakh`: a house sold with the rent it earns.
   if (deal === 'RENT' && !RENT_OFFER.test(text) && amounts.some((a) => a.monthly) && salePriced(amounts)) deal = 'SALE'
-  const price = choosePrice(amounts, deal, own.structured)
+  const price = choosePrice(amounts, deal, own.structured, size ? pick(size, post) : null)
 
   // A place the network knows beats one taken as written (the heading's `Vashi` over an item's `Sec 17`); else the
   // listing's own place beats the heading's, and a sector or block beside it (`ADJ. I BLOCK`) comes last.

@@ -34,13 +34,14 @@ const NOT_PRICE_BEFORE = new Set([
 const LABEL_BEFORE = new Set(['floor', 'flr', 'no', 'number', 'plot', 'sector', 'sec', 'wing', 'tower', 'unit', 'flat', 'shop', 'room', 'phase', 'gate', 'building', 'bldg', 'year', 'yr', 'since', 'built', 'age', 'old', 'road', 'platform', 'lane', 'society', 'ph', 'stage', 'stg', 'block', 'blk', 'cross', 'main', 'kothi', 'house', 'sco', 'scf', 'booth', 'time', 'rooms'])
 const NOT_PRICE_AFTER = new Set(['deposit', 'deposite', 'dep', 'depo', 'security', 'advance', 'maintenance', 'maintainance', 'maint', 'mnt', 'brokerage', 'token', 'psf', 'persqft', 'sqft', 'booking', 'white', 'lead', 'leads', "lead's", 'salary'])
 /** Words counting something else than money after a plain number (`6 months`, `3 car parks`): not after `6.5 Lakhs/month`. */
-const COUNTED_AFTER = new Set(['months', 'month', 'mnths', 'days', 'day', 'yrs', 'years', 'year', 'yr', 'floor', 'flr', 'floors', 'storey', 'story', 'min', 'mins', 'minutes', 'km', 'kms', 'cars', 'car', 'bath', 'baths', 'bathroom', 'bathrooms', 'toilet', 'toilets', 'washroom', 'washrooms', 'wing', 'bed', 'beds', 'lift', 'lifts', 'percent', 'sec', 'side', 'open', 'covered', 'parking', 'parkings', 'seats', 'seater', 'cabins', 'cabin', 'workstations', 'ws', 'people', 'members', 'person', 'persons', 'rooms', 'room', 'balcony', 'balconies', 'mtr', 'meters', 'ft', 'feet', 'hrs', 'hours', 'kitchen', 'kitchens', 'shed', 'sheds', 'units', 'shops', 'kw', 'kva'])
+const COUNTED_AFTER = new Set(['months', 'month', 'mnths', 'days', 'day', 'yrs', 'years', 'year', 'yr', 'floor', 'flr', 'floors', 'storey', 'story', 'min', 'mins', 'minutes', 'km', 'kms', 'cars', 'car', 'bath', 'baths', 'bathroom', 'bathrooms', 'toilet', 'toilets', 'washroom', 'washrooms', 'wing', 'bed', 'beds', 'lift', 'lifts', 'percent', 'side', 'open', 'covered', 'parking', 'parkings', 'seats', 'seater', 'cabins', 'cabin', 'workstations', 'ws', 'people', 'members', 'person', 'persons', 'rooms', 'room', 'balcony', 'balconies', 'mtr', 'meters', 'ft', 'feet', 'hrs', 'hours', 'kitchen', 'kitchens', 'shed', 'sheds', 'units', 'shops', 'kw', 'kva'])
 const PRICE_WORDS = new Set(['rent', 'rental', 'budget', 'bugdet', 'budjet', 'bdgt', 'budgt', 'price', 'asking', 'ask', 'expected', 'exp', 'quoted', 'quote', 'cost', 'value', 'upto', 'till', 'max', 'maximum', 'within', 'under', 'below', 'around', 'approx', 'rate', 'deal', 'lease', 'sale', 'selling', 'total', 'for', 'at', 'only', 'kiraya', 'kiraye', 'bhada', 'pagdi', 'outright', 'tak', 'range', 'price:', 'cost:', 'leave', 'license', 'licence', 'demand', 'dmd', 'bsp', 'goodwill', 'final', 'worth', 'monthly'])
 
 /** What a price is called in a sale (`Rate 95 lakh`, `Demand 5.75`, `@4.70`): beside a rent it earns, it is the price. */
 const SALE_PRICE_WORDS = new Set(['price', 'asking', 'ask', 'expected', 'rate', 'demand', 'dmd', 'bsp', 'cost', 'value', 'budget', 'outright', 'selling', '@'])
 /** Words saying an amount is by the month: in a sale, it is what the property earns. */
 const RENT_WORDS = new Set(['rent', 'rental', 'kiraya', 'kiraye', 'bhada', 'lease', 'leave', 'license', 'licence', 'monthly'])
+const EARNING_BEFORE = new Set(['monthly', 'rental', 'rented', 'prerented', 'tenanted', 'coming', 'income', 'leased', 'preleased'])
 const MONTHLY_AFTER = /^\s*(?:\/-\s*)?(?:pm\b|p\.m\b|per\s*month|\/\s*month|\/\s*m\b|a\s*month|monthly|rent\b|rental\b)/
 
 export type Amount = Ranged & {
@@ -65,7 +66,7 @@ function isYear(n: number, before: string[]) {
 /** Clock times and dates (`5 pm`, `7pm`, `10:30`, `16th june`, `17/6/2025`) are no amounts, and `pm` after a time no month. */
 const TIME = /(?<![\w.,:])(?:(?:1[0-2]|0?\d)(?:[:.][0-5]\d)?\s*(?:a\.?m\.?|p\.?m\.?)(?![a-z])|\d{1,2}:\d{2}(?::\d{2})?|\d{1,2}(?:st|nd|rd|th)?\s*(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b|\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4})(?![\w])/g
 /** A per-area or per-unit rate after an amount: `/sqft`, `per sq yard`, `/Gaj`, `per bigha`, `/Plot`. */
-const PER_AREA = /^\s*(?:\/-\s*)?(?:\/|per\s*|p\.?\s*)\s*(?:sq\.?\s*(?:ft|feet|yds?|yards?|yrds?|mtrs?|m)\b|sqft|sft|sq\.?ft|square\s*\w+|gaj|gaz|guj|gz|sqyds?|syds?|marla|kanal|acre|bigha|biga|bhiga|plot|unit|flat|sq\b)|^\s*(?:psf|persqft)\b/
+const PER_AREA = /^\s*\)?\s*(?:\/-\s*)?(?:\/|per\s*|p\.?\s*)\s*(?:sq\.?\s*(?:ft|feet|yds?|yards?|yrds?|mtrs?|m)\b|sqft|sft|sq\.?ft|square\s*\w+|gaj|gaz|guj|gz|sqyds?|syds?|marla|kanal|acre|bigha|biga|bhiga|plot|unit|flat|sq\b)|^\s*(?:psf|persqft)\b/
 /** A PIN code after a city (`Bangalore – 560034`): six digits, no unit, no grouping. */
 const PIN = /^[1-8]\d{5}$/
 
@@ -79,6 +80,11 @@ export function findAmounts(msg: Message): Amount[] {
   for (const m of msg.matches(AMOUNT)) {
     let [whole, cur1, n1, unit1, slash1, cur2, n2, unit2, slash2] = m
     const start = m.index
+    // `sec 117 - 65 lac`: a labelled number is no range's first end; read again from the amount after it.
+    if (n2 && !unit1 && !cur1 && LABEL_BEFORE.has(msg.wordsBefore(start, 1)[0] ?? '')) {
+      AMOUNT.lastIndex = start + whole.indexOf(n2, n1!.length)
+      continue
+    }
     let end = start + whole.length
     const after = msg.lower.slice(end, end + 1)
     // `2nd`, `12th`, `3bhk` (bhk is taken before; an ordinal is not), `9am`.
@@ -102,6 +108,8 @@ export function findAmounts(msg: Message): Amount[] {
       low = high = exact(low + Number(tail[1]) * 1e5)
       end += tail[0].length
     }
+    // `SEC 46C`, `Sector 35 C`: a C after a sector's number is its name, not crores (`phase 13k` stays a rent).
+    if (b === null && unit1 === 'c' && !cur1 && /^(?:sector|sec|sect|phase|ph|block|blk|pocket|plot|no)$/.test(msg.wordsBefore(start, 1)[0] ?? '')) continue
     const unit = Boolean(unit1 || unit2)
     const strong = unit || Boolean(cur1 || cur2 || slash1 || slash2) || /,/.test(n1! + (n2 ?? ''))
     const before = msg.wordsBefore(start, 3)
@@ -139,14 +147,28 @@ export function findAmounts(msg: Message): Amount[] {
     // A number no price word, unit or currency marks is a house, plot or sector number, a count or a chat time, not a
     // price (`kothi 2425`, `JLPL 82`, `Medallion 82`).
     if (strength < 3 && !cued) continue
-    const monthly = (cueWord !== undefined && RENT_WORDS.has(cueWord)) || before.some((w) => w === 'monthly' || w === 'rental') || MONTHLY_AFTER.test(msg.lower.slice(end, end + 16))
+    // `Pre rented 35k`, `Rented 1.2 lac`, `rental income 67000`: what it earns by the month.
+    const monthly =
+      (cueWord !== undefined && RENT_WORDS.has(cueWord)) ||
+      EARNING_BEFORE.has([...(msg.lower.slice(Math.max(0, start - 30), start).split('\n').pop()!.match(/[\p{L}\p{N}]+/gu) ?? []).slice(-3)].reverse().find((w) => EARNING_BEFORE.has(w) || PRICE_WORDS.has(w)) ?? '') ||
+      MONTHLY_AFTER.test(msg.lower.slice(end, end + 16))
     out.push({ low, high, start, end, strength, bare: strength === 1, cued, cue: cueWord, monthly, unit: (unit2 ?? unit1)?.replace(/\.$/, '') })
     msg.take(start, end, 'budget')
   }
   return out
 }
 
-const SALE_SCALE = (n: number) => (n < 10 ? 1e7 : 1e5)
+/**
+ * A bare sale amount in crores or lakhs: under ten crores, else lakhs (`Demand 5.75`, `@146.50`); when the size is
+ * known, the reading that gives a price per square foot a property can have (₹500 to ₹1,00,000): `@10.25` for 1,000
+ * sq yd is 10.25 crore, `@104` for a kanal 104 lakh.
+ */
+function saleScale(n: number, sqft: number | null): number {
+  const first = n < 10 ? 1e7 : 1e5
+  if (!sqft) return first
+  const fits = (scale: number) => (n * scale) / sqft >= 500 && (n * scale) / sqft <= 100_000
+  return fits(first) ? first : [1e7, 1e5].find(fits) ?? first
+}
 const RENT_SCALE = (n: number) => (n < 10 && !Number.isInteger(n) ? 1e5 : 1e3)
 
 /** A sale's amount read as brokers mean it: `.70 Lakh` is 70 lakh, `113 Cr` (the point lost) 1.13 crore. */
@@ -165,7 +187,7 @@ function saleReading(a: Amount): Amount {
  * In a sale, an amount by the month is what the property earns, and a plain number under a lakh is no price; `literal`
  * (a listing shared from Brokernet) reads the amount as written.
  */
-export function choosePrice(all: Amount[], deal: 'SALE' | 'RENT', literal = false): Amount | null {
+export function choosePrice(all: Amount[], deal: 'SALE' | 'RENT', literal = false, sqft: number | null = null): Amount | null {
   const earned = (a: Amount) => deal === 'SALE' && a.monthly && !literal
   const amounts = (all.some((a) => !earned(a)) ? all.filter((a) => !earned(a)) : deal === 'SALE' ? [] : all).map((a) => (deal === 'SALE' && !literal ? saleReading(a) : a))
   // A listing shared from Brokernet says its amount exactly (`SALE | … | $65,021`): read as written.
@@ -175,7 +197,7 @@ export function choosePrice(all: Amount[], deal: 'SALE' | 'RENT', literal = fals
   if (best) return best
   const bare = amounts.find((a) => a.bare)
   if (!bare) return null
-  const scale = deal === 'RENT' ? RENT_SCALE(bare.high) : SALE_SCALE(bare.high)
+  const scale = deal === 'RENT' ? RENT_SCALE(bare.high) : saleScale(bare.high, sqft)
   return { ...bare, low: exact(bare.low * scale), high: exact(bare.high * scale) }
 }
 

@@ -290,7 +290,7 @@ function knownPlace(msg: Message, ws: W[], index: LocalityIndex): Place | null {
  * fittings (AC, DG, RO, CCTV, WC) and a broker's own words (NRI, EMI, ASAP, OK).
  */
 const NOT_INITIALS = new Set(
-  'oc cc noc rera bda sra midc sez dp tp pg na ll sba ba ca ua ff sf uf gf ug lg tf ac dg ro tv ev wc cctv it nri emi gst asap ok pls gmada huda puda glada hsvp mhada cidco dda loi sco scf mig lig hig ews bsp plc edc idc'.split(' '),
+  'oc cc noc rera bda sra midc sez dp tp pg na ll sba ba ca ua ff sf uf gf ug lg tf ac dg ro tv ev wc cctv it nri emi gst asap ok pls gmada huda puda glada hsvp mhada cidco dda loi sco scf mig lig hig ews bsp plc edc idc uds bua'.split(' '),
 )
 
 /**
@@ -377,6 +377,12 @@ function guessPlace(msg: Message, ws: W[], index: LocalityIndex): Place | null {
     // `Location - zirakpur Patiala Highway`: the city after the cue is no locality; the name after it is.
     const cueAt = index.cityWords.has(ws[i]!.w) && i + 1 < ws.length && !msg.text.slice(ws[i]!.end, ws[i + 1]!.start).includes('\n') ? i + 1 : i
     const x = ws[cueAt]!
+    // `in (North-Goa)`, `in South Delhi`: a direction before a name is part of it.
+    const named = ws[cueAt + 1]
+    if (DIRECTION[x.w] && x.w.length > 1 && named && placeWord(msg, named, index) && /^[ -]$/.test(msg.text.slice(x.end, named.start)) && msg.free(x.start, x.end) && PLACE_CUE.test(msg.lower.slice(Math.max(0, x.start - CUE_REACH), x.start))) {
+      const rest = runFrom(cueAt + 1)
+      return at([x, ...rest], 'cue')
+    }
     if (!placeWord(msg, x, index) && !initials(x) && !saintly(msg, ws, cueAt)) continue
     // The cue is in the few characters before the word: testing the whole text before every word was quadratic.
     if (PLACE_CUE.test(msg.lower.slice(Math.max(0, ws[i]!.start - CUE_REACH), ws[i]!.start))) return at(runFrom(cueAt), 'cue')
@@ -494,7 +500,8 @@ export const DESCRIPTIVE = new Set(
     'registration registered clear title documents document verified approved legal dispute free hot new launch project projects phase sector block ' +
     'property properties deal dealer dealers broker brokers agent agents group job jobs salary experience telecaller incentives hiring vacancy ' +
     'allotment allotement gate spot configuration config highlights features specifications specs overview pocket pockets registry ' +
-    'gmada huda puda glada hsvp mhada cidco dda bda bbmp pmc pcmc nit'
+    'gmada huda puda glada hsvp mhada cidco dda bda bbmp pmc pcmc nit comercial commerical commericial adj adjoining adjacent backside infront ' +
+    'uds bua sba carpet builtup'
   ).split(' '),
 )
 
@@ -506,7 +513,8 @@ const COMMON = new Set(
     'client owner direct tenant buyer investor family bachelor bachelors company corporate brand wanted looking need needed please kindly ' +
     'option options share within budget price approx sqft carpet builtup area floor high low very well east west north south facing view ' +
     'sea garden terrace balcony independent standalone commercial residential society building tower project complex wing available. any some ' +
-    'chahiye dena hai kiraye kiraya bechna lena wala wali ke ki ka mein main pe par tak hoga chahie chaiye needs wants want'
+    'chahiye dena hai kiraye kiraya bechna lena wala wali ke ki ka mein main pe par tak hoga chahie chaiye needs wants want ' +
+    'kal aaj band rahega rahegi khula khuli chhutti today tomorrow yesterday closed open join group'
   ).split(' '),
 )
 

@@ -28,7 +28,8 @@ const KINDS: [RegExp, string][] = [
   [/(?<![\w.])rk(?![a-z])/g, '1 RK'],
   [/\bstudio(?:\s*(?:apartment|apt|flat))?(?![a-z])/g, 'Studio'],
   [/\b(?:pent\s*house|penta\s*house|penthouses)(?![a-z])/g, 'Penthouse'],
-  [/\b(?:villa|villas)(?![a-z])/g, 'Villa'],
+  // `villa plots`: plots to build a villa on.
+  [/\b(?:villa|villas)(?![a-z])(?!\s*plot)/g, 'Villa'],
   [/\b(?:bungalow|bunglow|banglow|bungalo|bunglaw|bungalows)(?![a-z])/g, 'Bungalow'],
   [/\brow\s*-?\s*house(?:s)?(?![a-z])/g, 'Row House'],
   [/\bfarm\s*-?\s*house(?:s)?(?![a-z])/g, 'Farm House'],
@@ -54,7 +55,8 @@ const KINDS: [RegExp, string][] = [
   [/\b(?:loi|lois|loi's)(?![a-z])/g, 'Plot'],
   // Bengaluru's word for a plot (`30x40 site`, `BDA site`); a site visit, a site office or being on site is none.
   [/(?<!\b(?:on|at|from|to)\s+)\b(?:site|sites)(?![a-z])(?!\s*(?:visit|visits|visited|office|engineer|supervisor|work|address|plan|photos?|pics?|dimensions?))/g, 'Plot'],
-  [/\b(?:land|agri\s*land|agricultural\s*land|zameen)(?![a-z])/g, 'Land'],
+  // `Land: 60×66`, `Total Land: 3 Bigha`: the land under a house, a field's label.
+  [/(?<!\btotal\s+)\b(?:land|agri\s*land|agricultural\s*land|zameen)(?![a-z])(?!\s*(?::|area\b|size\b))/g, 'Land'],
   // A commercial property with no other word for it.
   [/\bcommercial\s+(?:property|properties|space|unit|premises)(?![a-z])/g, 'Commercial'],
   [/\b(?:flat|flats|flate|flatt|apartment|apartments|apt|appartment|appt)(?![a-z])/g, 'Apartment'],

@@ -32,7 +32,8 @@ type Sig = 'cue' | 'firm' | 'address' | 'sep' | 'city' | 'person' | null
 export type LineFacts = {
   type: (Property & { early: boolean }) | null
   size: Size | null
-  price: { low: number; high: number; monthly: boolean } | null
+  /** The price and the word that named it (`Demand`, `Final`): `Final 2.3 Cr` after `Demand 2.5 Cr` is a haggle, not a second listing. */
+  price: { low: number; high: number; monthly: boolean; cue: string | undefined } | null
   /** A known locality or a sector, phase or block, with its kind (`sector:82`): `Sector 82` after `Sector 83` is another listing, a block inside a sector is not. */
   strongPlace: string | null
   /** Any place the line names (not a landmark beside it), lower case. */
@@ -54,7 +55,7 @@ export type LineFacts = {
 type Line = { text: string; gap: number; facts: LineFacts }
 
 export const OPENS = /^[\s\W_]*(?:req|reqd|rqd|requirement|required|requird|urgently\s+required|urgent\s+requirement|wanted|want|need|needed|looking|avl|avbl|available|availble|avaliable|avilable|for\s+sale|for\s+rent|to\s+let|resale|outright|inventory|urgent\s+sale)\b/i
-const NUMBERED = /^\s*(?:\(?\d{1,2}[).:\-](?!\d)(?!\s*(?:bhk|rk|bed|b\.h\.k))|\d{1,2}\s*⃣)\s*/u
+const NUMBERED = /^\s*(?:\(?\d{1,2}[).:\-](?!\d)(?!\s*(?:bhk|rk|bed|b\.h\.k))|\d{1,2}\s*⃣)\s*/iu
 const OFFER_SALE = /\b(?:for\s*sale|on\s*sale|resale|outright|for\s+purchase)\b/i
 const OFFER_RENT = /\b(?:for\s*rent|on\s*rent|to\s*let|to-let|tolet|for\s*lease|on\s*lease|l\s*&\s*l)\b/i
 const CUE_LINE = /^[\s\W_]*(?:contact|contacts|contect|cont|cnt|call|calling|ph|phone|mob|mobile|whatsapp|wa|for\s+(?:more\s+)?(?:details?|info|information|enquir[a-z]*)|confirm\s+with\s+us|dm|ping|reach\s+us|regards|thanks\s*(?:&|and)\s*regards)\b/i
@@ -79,6 +80,9 @@ function signatureOf(text: string, f: Fields, index: LocalityIndex): Sig {
   return null
 }
 
+/** Words of a second price for the same property: `Demand 2.5 Cr` / `Final 2.3 Cr`. */
+const HAGGLE = new Set(['final', 'expected', 'exp', 'nego', 'negotiable', 'neg', 'last', 'fixed'])
+
 /** A strong place with its kind: a sector, a phase, a block, or a known locality. */
 const placeKey = (p: NonNullable<Fields['place']>) => {
   const name = p.locality.toLowerCase()
@@ -101,7 +105,7 @@ export function lineFacts(text: string, index: LocalityIndex, memo: Map<string, 
   const facts: LineFacts = {
     type: r.property && !signed ? { ...r.property, early } : null,
     size: signed ? null : r.size,
-    price: price ? { low: price.low, high: price.high, monthly: price.monthly } : null,
+    price: price ? { low: price.low, high: price.high, monthly: price.monthly, cue: price.cue } : null,
     strongPlace: r.place && !signed && ((r.place.how === 'known' && r.place.known) || r.place.how === 'shape') && !BESIDE.test(text.slice(0, r.place.start).toLowerCase()) ? placeKey(r.place) : null,
     place: r.place && !signed && r.place.how !== 'landmark' ? r.place.locality.toLowerCase() : null,
     post: r.intent.post,
@@ -128,7 +132,8 @@ type Kind = 'type' | 'size' | 'price' | 'place' | 'offer' | 'post'
 const substance = (f: LineFacts) => Boolean(f.type || f.size || f.price)
 const kindsOf = (f: LineFacts): Kind[] => {
   const out: Kind[] = []
-  if (f.type) out.push('type')
+  // A type read from the floors alone (`Brand new Triple Story`) names nothing a second listing would.
+  if (f.type && !f.type.weak) out.push('type')
   if (f.size) out.push('size')
   if (f.price) out.push('price')
   if (f.place) out.push('place')
@@ -181,7 +186,7 @@ class Listing {
       if (same && differentSizes(same, f.size)) out.push('size')
     }
     if (f.price) {
-      const same = this.prices.find((p) => p.monthly === f.price!.monthly)
+      const same = f.price.cue !== undefined && HAGGLE.has(f.price.cue) ? undefined : this.prices.find((p) => p.monthly === f.price!.monthly)
       if (same && (same.low !== f.price.low || same.high !== f.price.high)) out.push('price')
     }
     const kind = f.strongPlace?.split(':')[0]
@@ -217,6 +222,9 @@ export function segment(text: string, index: LocalityIndex, memo: Map<string, Li
     gap = 0
   }
   const numberedList = lines.filter((l) => l.facts.numbered && substance(l.facts)).length >= 2
+  // The gap this message usually puts between lines (the median): a wider one separates listings.
+  const gaps = lines.slice(1).map((l) => l.gap).sort((a, b) => a - b)
+  const typical = gaps.length ? gaps[Math.floor(gaps.length / 2)]! : 0
   // Three or more lines in a row that each begin with a size (`300gaz Built-up` / `500gaz normal location` / `2kanal B
   // road`): one listing a line, like numbered items.
   for (let i = 0; i < lines.length; ) {
@@ -262,9 +270,10 @@ export function segment(text: string, index: LocalityIndex, memo: Map<string, Li
       cur = split(cur, cur.lines.length, line)
       continue
     }
-    const hit = f.sig === 'firm' || f.sig === 'address' || cur.signed ? [] : cur.collisions(f)
+    // A requirement lists what the client accepts (`100 - 130 - 150 Sq.yrd.` / `Phase 1` / `Phase 2`): one listing.
+    const hit = f.sig === 'firm' || f.sig === 'address' || cur.signed || cur.post === 'REQ' ? [] : cur.collisions(f)
     if (hit.length) {
-      cur = split(cur, boundary(cur, line, hit, alike), line)
+      cur = split(cur, boundary(cur, line, hit, alike, typical), line)
       alike = new Set(kindsOf(cur.lines[0]!.facts).filter((k) => k !== 'post' && k !== 'offer'))
       continue
     }
@@ -277,7 +286,8 @@ export function segment(text: string, index: LocalityIndex, memo: Map<string, Li
     from.lines = []
     const rebuilt = new Listing()
     for (const l of kept) rebuilt.add(l)
-    listings[listings.indexOf(from)] = rebuilt
+    // The listing being cut is always the last one so far.
+    listings[listings.length - 1] = rebuilt
     return open([...moved, line])
   }
 
@@ -319,27 +329,27 @@ function starts(lines: Line[], i: number): boolean {
 }
 
 /**
- * Can a line between two values go with the second listing? When it says nothing (`RERA APPROVED`), or names only
- * things the first already has, with another value (`ROSERO ELENA ZIRAKPUR` where the first is in Sector 83); not when
- * it repeats the first's (`Single storey` under `House for sale`) or gives what the first lacks (`75K`).
+ * What a line between two values says against the first listing: nothing it lacks (`present`: it may go with the
+ * second), and whether it names one of those things with another value (`differs`: `ROSERO ELENA ZIRAKPUR` where the
+ * first is in Sector 83), rather than repeating the first's (`3 BHK` again, `Single storey` under `House for sale`).
  */
-function movable(kept: Listing, f: LineFacts): boolean {
+function against(kept: Listing, f: LineFacts): { present: boolean; differs: boolean } {
   const kinds = kindsOf(f).filter((k) => k !== 'post' && k !== 'offer')
-  if (!kinds.length) return true
-  return kinds.every((k) => {
+  const present = (k: Kind) => (k === 'type' ? kept.type !== null : k === 'size' ? kept.sizes.length > 0 : k === 'price' ? kept.prices.length > 0 : kept.places.length > 0)
+  const differs = (k: Kind) => {
     switch (k) {
       case 'type':
-        return kept.type !== null && differentProperties(kept.type, f.type!)
+        return differentProperties(kept.type!, f.type!)
       case 'size':
-        return kept.sizes.length > 0 && kept.sizes.every((s) => s.low !== f.size!.low)
+        return kept.sizes.every((s) => s.low !== f.size!.low)
       case 'price':
-        return kept.prices.length > 0 && kept.prices.every((p) => p.low !== f.price!.low)
-      case 'place':
-        return kept.places.length > 0 && !kept.places.includes(f.place!)
+        return kept.prices.every((p) => p.low !== f.price!.low)
       default:
-        return true
+        return !kept.places.includes(f.place!)
     }
-  })
+  }
+  const all = kinds.every(present)
+  return { present: all, differs: all && kinds.some(differs) }
 }
 
 /**
@@ -347,7 +357,7 @@ function movable(kept: Listing, f: LineFacts): boolean {
  * widest gap of blank lines among the lines that only repeat what the first listing already has (its place, its type),
  * the earliest of equal gaps; lines that say nothing stay with the first unless a wider gap stands before them.
  */
-function boundary(cur: Listing, next: Line, hit: Kind[], alike: Set<Kind>): number {
+function boundary(cur: Listing, next: Line, hit: Kind[], alike: Set<Kind>, typical: number): number {
   const lines = cur.lines
   let p = lines.length - 1
   while (p >= 0 && !kindsOf(lines[p]!.facts).some((k) => hit.includes(k))) p--
@@ -356,20 +366,22 @@ function boundary(cur: Listing, next: Line, hit: Kind[], alike: Set<Kind>): numb
   // What the first listing has up to its first value (built once: a long run of lines costs its length, not its square).
   const kept = new Listing()
   for (const l of lines.slice(0, p + 1)) kept.add(l)
+  // The lines before the second value that say nothing the first listing lacks; the second may begin at one of them
+  // naming another value (`ROSERO ELENA ZIRAKPUR`), or at the value itself.
   let k = lines.length
   while (k - 1 > p) {
     const f = lines[k - 1]!.facts
-    if (f.phone || f.sig === 'firm' || f.sig === 'address' || f.sig === 'cue') break
-    if (!movable(kept, f)) break
+    if (f.phone || f.sig === 'firm' || f.sig === 'address' || f.sig === 'cue' || !against(kept, f).present) break
     k--
   }
-  const neutral = (i: number) => kindsOf(lines[i]!.facts).length === 0
-  let k1 = k
-  while (k1 < lines.length && neutral(k1)) k1++
+  const starts = [...Array.from({ length: lines.length - k }, (_, n) => k + n).filter((i) => against(kept, lines[i]!.facts).differs), lines.length]
   const gapAt = (i: number) => (i === lines.length ? next.gap : lines[i]!.gap)
-  let best = k1
-  for (let i = k1; i <= lines.length; i++) if (gapAt(i) > gapAt(best)) best = i
+  let best = starts[0]!
+  for (const i of starts) if (gapAt(i) > gapAt(best)) best = i
   // A wider gap before lines that say nothing (`B150` before `Rate 1.72`) still marks the start.
-  for (let i = k; i < k1; i++) if (gapAt(i) > gapAt(best)) best = i
+  for (let i = k; i < best; i++) if (gapAt(i) > gapAt(best)) best = i
+  // A gap wider than the message puts between its facts marks the start, whatever the lines after it repeat (three
+  // blank lines before `Show Room for sale CP 67`, where every fact has one).
+  for (let i = p + 1; i < lines.length; i++) if (gapAt(i) > Math.max(typical, gapAt(best)) && !lines[i]!.facts.sig && !lines[i]!.facts.phone) best = i
   return best
 }

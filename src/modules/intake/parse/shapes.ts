@@ -8,7 +8,7 @@ import { titleCase, type Message } from './text'
 const SECTOR = /(?<![\p{L}\p{N}])(?:sector|sectors|sec|sect|sctr|secter)\s*[-.:#]*\s*(\d{1,3})(?:\s*-?\s*([a-d])(?![\p{L}\p{N}])(?!\s*-?\s*(?:road|rd)\b))?(?:\s+(alpha|beta|gamma|delta|omega)(?![\p{L}]))?(?![\p{N}])/gu
 /** `67 sec`, `Showroom 67 sec Mohali`: the number before the word. */
 const SECTOR_AFTER = /(?<![\p{L}\p{N}.,])(\d{1,3})\s*(?:sec|sector)(?![\p{L}\p{N}])/gu
-const PHASE = /(?<![\p{L}\p{N}])(?:phase|phse|ph)\s*[-.:#]*\s*(\d{1,2})(?:\s*-?\s*([a-c])(?![\p{L}\p{N}]))?(?![\p{N}])/gu
+const PHASE = /(?<![\p{L}\p{N}])(?:phase|phse|ph)\s*[-.:#]*\s*(\d{1,2})(?:\s*-?\s*([a-c]\d?)(?![\p{L}\p{N}]))?(?![\p{N}])/gu
 const BLOCK_AFTER = /(?<![\p{L}\p{N}])block\s*[-.:]*\s*(\p{L})(?![\p{L}\p{N}])/gu
 const BLOCK_BEFORE = /(?<![\p{L}\p{N}])(\p{L})\s*[-.]?\s*block(?![\p{L}])/gu
 /** Words that make the place a landmark beside the listing, not where it is: `ADJ.- I BLOCK`, `near Phase 7`. */
@@ -25,15 +25,15 @@ type W = { w: string; start: number; end: number }
 export function shapedPlaces(msg: Message, ws: W[], nameWord: (x: W) => boolean): Shaped[] {
   const out: Shaped[] = []
   const landmark = (start: number) => LANDMARK.test(msg.lower.slice(Math.max(0, start - 16), start).split('\n').pop()!)
-  const add = (name: string, start: number, end: number) => {
+  const add = (name: string, start: number, end: number, own = start) => {
     if (out.some((o) => start < o.end && end > o.start)) return
-    out.push({ name, start, end, landmark: landmark(start) })
+    out.push({ name, start, end, landmark: landmark(own) || landmark(start) })
   }
   for (const m of msg.matches(SECTOR)) add(`Sector ${m[1]}${(m[2] ?? '').toUpperCase()}${m[3] ? ` ${titleCase(m[3])}` : ''}`, m.index, m.index + m[0].length)
   for (const m of msg.matches(SECTOR_AFTER)) add(`Sector ${m[1]}`, m.index, m.index + m[0].length)
   for (const m of msg.matches(PHASE)) {
     const before = nameBefore(msg, ws, m.index, nameWord)
-    add(`${before ? `${before.name} ` : ''}Phase ${m[1]}${(m[2] ?? '').toUpperCase()}`, before?.start ?? m.index, m.index + m[0].length)
+    add(`${before ? `${before.name} ` : ''}Phase ${m[1]}${(m[2] ?? '').toUpperCase()}`, before?.start ?? m.index, m.index + m[0].length, m.index)
   }
   for (const [re, letterFirst] of [
     [BLOCK_AFTER, false],
@@ -47,7 +47,7 @@ export function shapedPlaces(msg: Message, ws: W[], nameWord: (x: W) => boolean)
       const after = before ? null : nameAfter(msg, ws, m.index + m[0].length, nameWord)
       const block = letterFirst ? `${letter.toUpperCase()} Block` : `Block ${letter.toUpperCase()}`
       const name = [before?.name, block, after?.name].filter(Boolean).join(' ')
-      add(name, before?.start ?? m.index, after?.end ?? m.index + m[0].length)
+      add(name, before?.start ?? m.index, after?.end ?? m.index + m[0].length, m.index)
     }
   }
   return out.sort((a, b) => a.start - b.start)
