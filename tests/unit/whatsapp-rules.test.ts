@@ -26,7 +26,7 @@ describe('sites and their sides', () => {
   })
   test('a site visit, water 24x7 and a 12x14 bedroom are none of it', () => {
     expect(parsePaste('Sir site visit done, client liked the flat', index)).toEqual([])
-    expect(one('2BHK for rent in Baner, 25k, water 24x7')).toMatchObject({ property_type: '2 BHK', size: null })
+    expect(one('2BHK for rent in Baner, 25k, water 24x7')).toMatchObject({ property_type: '2 BHK Apartment', size: null })
     expect(one('3BHK avl Baner, master bedroom 12x14, 1.2 Cr')).toMatchObject({ size: null })
   })
   test('items under a heading of sites are plots', () => {
@@ -75,8 +75,8 @@ describe('localities written short', () => {
     expect(one('Req 2BHK on rent 22k, Hinjewadi phase 1')).toMatchObject({ locality: 'Hinjewadi Phase 1' })
   })
   test('the number after a label is no configuration: sector 1, 3BHK is a 3 BHK', () => {
-    expect(one('HSR Layout sector 1, 3BHK for sale, 1750 SBA, 2.1 Cr')).toMatchObject({ property_type: '3 BHK', size: 1750 })
-    expect(one('Req 2, 3 BHK in Baner, 1.2 Cr')).toMatchObject({ property_type: '2 BHK' })
+    expect(one('HSR Layout sector 1, 3BHK for sale, 1750 SBA, 2.1 Cr')).toMatchObject({ property_type: '3 BHK Apartment', size: 1750 })
+    expect(one('Req 2, 3 BHK in Baner, 1.2 Cr')).toMatchObject({ property_type: '2 BHK Apartment' })
   })
 })
 
@@ -145,7 +145,7 @@ describe('real broker text (issue 30)', () => {
     expect(only('Available for Rent\n\n\nSECTOR 82A\n\n\n3+1BHK\n\n\n75K\n\n\n2601SQFT\n\n\n9999900001')).toMatchObject({
       post_type: 'AVL',
       sale_or_rent: 'RENT',
-      property_type: '3 BHK',
+      property_type: '3 BHK Apartment',
       budget: 75_000,
       size: 2601,
       locality: 'Sector 82A',
@@ -167,8 +167,8 @@ describe('real broker text (issue 30)', () => {
     ])
     const houses = all('House for sale\n\nSec-15\n\n10marla\n\nSingle storey\n\nSec-21\n\n14marla\n\nDouble storey\n\n9999900002')
     expect(houses.map((d) => [d.property_type, d.size, d.locality])).toEqual([
-      ['House', 2250, 'Sector 15'],
-      ['House', 3150, 'Sector 21'],
+      ['Independent House', 2250, 'Sector 15'],
+      ['Independent House', 3150, 'Sector 21'],
     ])
     expect(only('AVAILABLE BUILDING FOR RENT\n\nSECTOR 82\n\n500 SQ YRDS\n\nBASEMENT + 2 STORY\n\nAPPROX 8100 SQ FEET AREA\n\n9999900002')).toMatchObject({ property_type: 'Building', size: 4500 })
     // Another size: the project's name before it goes with it (`ROSERO ELENA ZIRAKPUR`), where the first has its own.
@@ -180,8 +180,8 @@ describe('real broker text (issue 30)', () => {
     // Another configuration, under a shared heading.
     const configs = all('*Regalia Tower*\n\n(2+1bhk) flat\nSize 1153 sq feet\nBsp=41.90 lakh only\n\n(3bhk) flat\nSize 1731 sq feet\nBsp=66.90 lakh only\n\n9999900002')
     expect(configs.map((d) => [d.property_type, d.size, d.budget, d.locality])).toEqual([
-      ['2 BHK', 1153, 4_190_000, 'Regalia Tower'],
-      ['3 BHK', 1731, 6_690_000, 'Regalia Tower'],
+      ['2 BHK Apartment', 1153, 4_190_000, 'Regalia Tower'],
+      ['3 BHK Apartment', 1731, 6_690_000, 'Regalia Tower'],
     ])
   })
 
@@ -190,10 +190,10 @@ describe('real broker text (issue 30)', () => {
   })
 
   test('N+1 BHK is its leading count, never 1 BHK nor an amount; G+3 and 2+1 parking are none', () => {
-    expect(only('Flat for sale Sector 88 3+1BHK 2650 sqft 9999900004')).toMatchObject({ property_type: '3 BHK', budget: null })
-    expect(only('FLAT FOR SALE\nREADY TO MOVE\n4+1 SEMI FURNISHED\nJLPL FALCON\n9999900004')).toMatchObject({ property_type: '4 BHK', budget: null })
-    expect(only('(2+1bhk) flat 1153 sq feet Bsp=41.90 lakh only')).toMatchObject({ property_type: '2 BHK', budget: 4_190_000 })
-    expect(only('Kothi for sale Phase 7 G+3 2+1 parking 9999900004').property_type).toBe('House')
+    expect(only('Flat for sale Sector 88 3+1BHK 2650 sqft 9999900004')).toMatchObject({ property_type: '3 BHK Apartment', budget: null })
+    expect(only('FLAT FOR SALE\nREADY TO MOVE\n4+1 SEMI FURNISHED\nJLPL FALCON\n9999900004')).toMatchObject({ property_type: '4 BHK Apartment', budget: null })
+    expect(only('(2+1bhk) flat 1153 sq feet Bsp=41.90 lakh only')).toMatchObject({ property_type: '2 BHK Apartment', budget: 4_190_000 })
+    expect(only('Kothi for sale Phase 7 G+3 2+1 parking 9999900004').property_type).toBe('Independent House')
   })
 
   test('chat times, sector and project numbers are no amounts; a price word makes a bare number one', () => {
@@ -212,8 +212,8 @@ describe('real broker text (issue 30)', () => {
   })
 
   test('kothi, booth, SCO and LOI are property types; a guest house, a head office and a firm’s SCO in its address are not', () => {
-    expect(only('Kothi for sale Sector 70 1 kanal 9999900009').property_type).toBe('House')
-    expect(only('Booth for sale Sector 71 9999900009').property_type).toBe('Booth')
+    expect(only('Kothi for sale Sector 70 1 kanal 9999900009').property_type).toBe('Independent House')
+    expect(only('Booth for sale Sector 71 9999900009').property_type).toBe('Retail Shop')
     expect(only('SCO for rent Sector 67 ground floor 9999900009').property_type).toBe('SCO')
     expect(only('Residential LOI Aerotropolis 300 gaj @2.45 9999900009')).toMatchObject({ property_type: 'Plot', budget: 24_500_000 })
     expect(only('Land for sale 2 acre, best suited for guest house, 9999900009').property_type).toBe('Land')
@@ -303,5 +303,16 @@ describe('real broker text (issue 30)', () => {
     expect(only('Plot Aerotropolis 300 Gaj\nSSS ASSOCIATES\n9999900018 9999900019').contact_value).toBe('+91 99999 00018')
     expect(only('Kothi 200 sq yard Sector 66B 4 cr only\nCall 99999,00020').contact_value).toBe('+91 99999 00020')
     expect(only('2bhk rent 65000 98200 12345 Sector 70')).toMatchObject({ budget: 65_000, contact_value: '+91 98200 12345' })
+  })
+
+  test('types are written as the network knows them, so the type filter finds a pasted listing; a type it has no name for stays as read', () => {
+    expect(only('2BHK for rent Sector 70 18k 9999900021').property_type).toBe('2 BHK Apartment')
+    expect(only('Office for rent Sector 67 1200 sqft 60k 9999900021').property_type).toBe('Office Space')
+    expect(only('Shop for rent Phase 5 25k 9999900021').property_type).toBe('Retail Shop')
+    expect(only('Kothi for sale Phase 7 8 marla 9999900021').property_type).toBe('Independent House')
+    expect(only('Bungalow for sale Sector 69 1 kanal 9999900021').property_type).toBe('Bungalow')
+    expect(only('Hotel for sale in Kasauli 15 cr 9999900021').property_type).toBe('Hotel')
+    // A listing shared from Brokernet keeps its type as written.
+    expect(only('AVL | RENT | 2 BHK | ₹45K | 650 sq ft | Andheri West (West) | Contact Asha +91 98200 12345').property_type).toBe('2 BHK')
   })
 })

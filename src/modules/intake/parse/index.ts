@@ -1,4 +1,5 @@
 import type { LocationZone } from '../../../shared/constants'
+import { networkType } from '../../../shared/property-types'
 import type { ParsedDraft } from '../model'
 import { formatMobile } from './contact'
 import { choosePrice, salePriced, type Amount } from './money'
@@ -128,7 +129,9 @@ function parsePiece(piece: Piece, readOnce: (text: string) => Fields): ParsedDra
   return {
     post_type: post,
     sale_or_rent: deal,
-    property_type: property?.type ?? null,
+    // As the network knows it (`2 BHK Apartment`), so the type filter and saved searches find it; a listing shared from
+    // Brokernet keeps its type as written.
+    property_type: property ? (own.structured ? property.type : networkType(property.type)) : null,
     budget: price ? pick(price, post) : null,
     size: size ? pick(size, post) : null,
     locality: place?.locality ?? null,
