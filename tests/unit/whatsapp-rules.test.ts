@@ -316,3 +316,27 @@ describe('real broker text (issue 30)', () => {
     expect(only('AVL | RENT | 2 BHK | ₹45K | 650 sq ft | Andheri West (West) | Contact Asha +91 98200 12345').property_type).toBe('2 BHK')
   })
 })
+
+describe('messages pasted one after another without their headers (issue 30)', () => {
+  const mumbai = new LocalityIndex([{ name: 'Kandivali West', zone: 'North' }, { name: 'Malad West', zone: 'North' }, { name: 'Matunga', zone: 'Central' }, { name: 'Lower Parel', zone: 'South' }])
+  test('the other side said with what or how much is another message, even mid-line; a requirement’s own options are not', () => {
+    const drafts = parsePaste('reqd 2bhk kandivali w 35-40k family\n\n1 BHK available on L&L in Malad West, 450 carpet, 27k neg.', mumbai)
+    expect(drafts.map((d) => [d.post_type, d.property_type, d.budget, d.locality])).toEqual([
+      ['REQ', '2 BHK Apartment', 40_000, 'Kandivali West'],
+      ['AVL', '1 BHK Apartment', 27_000, 'Malad West'],
+    ])
+    const req = parsePaste('Req studio near Lower Parel for a working professional, budget 35k\n\nPagdi 1RK in Matunga, 250 sq ft, 28 lakh, ground floor', mumbai)
+    expect(req.map((d) => [d.post_type, d.property_type])).toEqual([
+      ['REQ', 'Studio'],
+      ['AVL', '1 RK'],
+    ])
+    expect(parsePaste('Wanted 2bhk Kandivali W\n3bhk also ok\nbudget 40k', mumbai)).toHaveLength(1)
+  })
+  test('Avl after a signature is another message, however little it says on its first line', () => {
+    const drafts = parsePaste('Kothi for sale Sector 70 demand 4 cr\nCall 9999900030\n\nAvailable\n\nSector 82 JLPL\n\n538 sq yards plot\n\n9999900031', new LocalityIndex([], 'Mohali'))
+    expect(drafts.map((d) => [d.property_type, d.locality, d.contact_value])).toEqual([
+      ['Independent House', 'Sector 70', '+91 99999 00030'],
+      ['Plot', 'Sector 82', '+91 99999 00031'],
+    ])
+  })
+})

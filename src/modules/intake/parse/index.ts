@@ -78,8 +78,9 @@ function parsePiece(piece: Piece, readOnce: (text: string) => Fields): ParsedDra
     (said ? priced || size !== null : [priced, size !== null, strongPlace].filter(Boolean).length >= 2) ||
     (opened && (strongPlace || weakPlace))
   if (!listingLike) return null
+  // Chatter is judged on the listing's own words: a job ad above two listings makes them no job ads.
+  if (chatter(piece.text, { property: own.property !== null, size: size !== null, priced: own.amounts.some((a) => !a.bare || a.cued) })) return null
   const text = [piece.head, piece.text].filter(Boolean).join('\n')
-  if (chatter(text, { property: property !== null, size: size !== null, priced })) return null
   // Talk about a listing is not one: "Deal done for the Worli 3bhk, thanks", "Is the Chembur 2bhk still available?".
   // `Rate 1.72` is a price, `what rates in Powai?` is talk.
   if (!own.contact && !size && !priced && CHAT.test(piece.text)) return null

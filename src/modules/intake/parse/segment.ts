@@ -54,7 +54,7 @@ export type LineFacts = {
 
 type Line = { text: string; gap: number; facts: LineFacts }
 
-export const OPENS = /^[\s\W_]*(?:req|reqd|rqd|requirement|required|requird|urgently\s+required|urgent\s+requirement|wanted|want|need|needed|looking|avl|avbl|available|availble|avaliable|avilable|for\s+sale|for\s+rent|to\s+let|resale|outright|inventory|urgent\s+sale)\b/i
+export const OPENS = /^[\s\W_]*(?:req|reqd|rqd|requirement|required|requird|urgently\s+required|urgent\s+requirement|wanted|want|need|needed|looking|avl[a-z]*|avbl|avai[a-z]*|avali[a-z]*|avil[a-z]*|(?:rare|fresh|hot|new)\s+(?:avai|avali|avl|inventory)[a-z]*|for\s+sale|for\s+rent|to\s+let|resale|outright|inventory|urgent\s+sale)\b/i
 const NUMBERED = /^\s*(?:\(?\d{1,2}[).:\-](?!\d)(?!\s*(?:bhk|rk|bed|b\.h\.k))|\d{1,2}\s*⃣)\s*/iu
 const OFFER_SALE = /\b(?:for\s*sale|on\s*sale|resale|outright|for\s+purchase)\b/i
 const OFFER_RENT = /\b(?:for\s*rent|on\s*rent|to\s*let|to-let|tolet|for\s*lease|on\s*lease|l\s*&\s*l)\b/i
@@ -65,6 +65,8 @@ const BESIDE = /\b(?:near|nr|opp|opposite|behind|beside|next\s+to|adj|adjoining|
 const SEPARATOR = /^[\s\-_=*~.•—–]{3,}$/
 /** Greetings and thanks: said between messages, never part of a listing, and what follows is another message. */
 const GREETING = /^[\s\W_]*(?:good\s*(?:morning|afternoon|evening|night|day)|gm|gn|hi+|hello|hey|namaste|namaskar|jai\s+\S+|ram\s+ram|radhe\s+radhe|sat\s+sri\s+akal|thanks?|thank\s*you|thx|congrat\S*|happy\s+\S+|best\s+wishes|welcome)\b[^\d]{0,40}$/i
+/** A line selling leads (`Rs. 2,999 - 40 LEAD'S`): an ad, never a listing's price. */
+const LEADS_LINE = /\b\d+\s*lead(?:s|['’]s)?\b|\bleads?\s+(?:services?|packages?|generation)\b/i
 /** A one-word reply (`Rt`, `Price`, `Ok`): dropped, as no part of a listing. */
 const REPLY = /^[\s\W_]*(?:ok+|okay|rt|right|yes|yep|no|done|noted|price|rate|details|pls|plz|please|sir|ji)[\s\W_]*$/i
 
@@ -120,7 +122,7 @@ export function lineFacts(text: string, index: LocalityIndex, memo: Map<string, 
   }
   const bare = !facts.type && !facts.size && !facts.price && !facts.phone
   // A greeting, or a question about something else (`Any update on yesterday's Juhu requirement?`).
-  facts.greeting = bare && (GREETING.test(text) || /\?\s*$/.test(text))
+  facts.greeting = (bare && (GREETING.test(text) || /\?\s*$/.test(text))) || LEADS_LINE.test(text)
   facts.chatter = facts.greeting || (bare && REPLY.test(text))
   if (memo.size < 5000) memo.set(text, facts)
   return facts
@@ -154,8 +156,9 @@ class Listing {
   post: 'REQ' | 'AVL' | null = null
   /** A phone, a firm or a `Contact` line was seen: the listing is signed. */
   signed = false
-  /** A greeting came after it: the next fact is another message's. */
+  /** A greeting came after it (after its first `interruptedAt` lines): the next fact is another message's. */
   interrupted = false
+  interruptedAt = 0
   add(line: Line) {
     this.lines.push(line)
     const f = line.facts
@@ -248,7 +251,10 @@ export function segment(text: string, index: LocalityIndex, memo: Map<string, Li
   for (const line of lines) {
     const f = line.facts
     if (f.chatter) {
-      if (cur && f.greeting) cur.interrupted = true
+      if (cur && f.greeting && !cur.interrupted) {
+        cur.interrupted = true
+        cur.interruptedAt = cur.lines.length
+      }
       continue
     }
     const core = substance(f) || f.post !== null || f.offer !== null
@@ -259,9 +265,11 @@ export function segment(text: string, index: LocalityIndex, memo: Map<string, Li
     }
     const opener = (f.opens || (itemised && f.numbered)) && !f.sig
     // Said after the listing's signature or a greeting: another message's listing.
-    if ((cur.signed || cur.interrupted) && !f.sig && (substance(f) || (opener && f.place !== null))) {
+    if ((cur.signed || cur.interrupted) && !f.sig && (substance(f) || opener)) {
+      // The new listing takes the lines after the signature or the greeting that say what or how much of nothing.
       let k = cur.lines.length
-      while (k > 0 && !cur.lines[k - 1]!.facts.sig && !cur.lines[k - 1]!.facts.phone && cur.lines[k - 1]!.facts.sig === null && !substance(cur.lines[k - 1]!.facts)) k--
+      const floor = cur.signed ? 0 : cur.interruptedAt
+      while (k > floor && !cur.lines[k - 1]!.facts.sig && !cur.lines[k - 1]!.facts.phone && !substance(cur.lines[k - 1]!.facts)) k--
       cur = split(cur, k, line)
       continue
     }
@@ -270,8 +278,15 @@ export function segment(text: string, index: LocalityIndex, memo: Map<string, Li
       cur = split(cur, cur.lines.length, line)
       continue
     }
-    // A requirement lists what the client accepts (`100 - 130 - 150 Sq.yrd.` / `Phase 1` / `Phase 2`): one listing.
-    const hit = f.sig === 'firm' || f.sig === 'address' || cur.signed || cur.post === 'REQ' ? [] : cur.collisions(f)
+    // The other side, said with what or how much (`1 BHK available on L&L …` after `reqd 2bhk …`): another message.
+    if (!f.sig && substance(f) && f.post !== null && cur.post !== null && f.post !== cur.post && cur.substance) {
+      cur = split(cur, cur.lines.length, line)
+      continue
+    }
+    // A requirement lists what the client accepts (`100 - 130 - 150 Sq.yrd.` / `Phase 1` / `Phase 2`): only a line
+    // that is a listing by itself (`Pagdi 1RK in Matunga, 250 sq ft, 28 lakh`) is another.
+    const whole = [f.type, f.size, f.price].filter(Boolean).length >= 2
+    const hit = f.sig === 'firm' || f.sig === 'address' || cur.signed || (cur.post === 'REQ' && !whole) ? [] : cur.collisions(f)
     if (hit.length) {
       cur = split(cur, boundary(cur, line, hit, alike, typical), line)
       alike = new Set(kindsOf(cur.lines[0]!.facts).filter((k) => k !== 'post' && k !== 'offer'))
@@ -302,7 +317,7 @@ export function segment(text: string, index: LocalityIndex, memo: Map<string, Li
     const theirs = new Set<Kind>(listings[1]!.lines.flatMap((l) => kindsOf(l.facts)).filter((k) => k !== 'post' && k !== 'offer'))
     const like = lead.numbered ? first.lines.findIndex((l) => l.facts.numbered) : lead.opens && substance(lead) ? first.lines.findIndex((l) => l.facts.opens && substance(l.facts)) : -1
     // A heading that names a kind (`SITES REQUIRED – North Bengaluru`) before the first item is no listing of its own.
-    const headingOnly = like < 0 && (lead.numbered || (lead.opens && substance(lead))) && !first.lines.some((l) => l.facts.size || l.facts.price)
+    const headingOnly = like < 0 && (lead.numbered || (lead.opens && substance(lead))) && !first.signed && !first.lines.some((l) => l.facts.size || l.facts.price)
     const from = headingOnly ? first.lines.length : like >= 0 ? like : first.lines.findIndex((l) => kindsOf(l.facts).some((k) => theirs.has(k)))
     if (from > 0) head = [...pre, ...first.lines.splice(0, from)]
   } else {
