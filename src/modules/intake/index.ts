@@ -4,7 +4,8 @@ import type { AppContext } from '../../platform/http/context'
 import { PASTE_BUDGET } from '../../shared/constants'
 import { ErrorDetail as Detail } from '../../shared/schema'
 import { ListingIdParams } from '../listings/model'
-import { ParseAnswer, ParseBody, PASTE_MAX, ShareAnswer } from './model'
+import { importForUser } from './import'
+import { IMPORT_DAYS_DEFAULT, ImportAnswer, ImportBody, ParseAnswer, ParseBody, PASTE_MAX, ShareAnswer } from './model'
 import { parseForUser, shareListing } from './service'
 
 const tags = ['Listings']
@@ -25,6 +26,17 @@ export const intakeApi = (ctx: AppContext) =>
           tags,
           summary: 'Read pasted WhatsApp messages into listing drafts',
           description: `Up to ${PASTE_MAX.toLocaleString('en-US')} characters: one message or many (a chat export with its \`[date, time] Name:\` or \`date, time - Name:\` headers, messages separated by blank lines, numbered items). One draft per listing found, in order; greetings and other messages that are not listings give none. Shorthand understood: Req / Avl / Looking for / To let…, rent / lease / L&L / sale / outright, \`2BHK\`, \`1RK\`, studio, office, shop, plot…, \`45k\`, \`₹45,000/-\`, \`85 lac\`, \`1.2 Cr\`, \`1,20,000\`, ranges (a REQ keeps the upper bound, an AVL the lower), \`650 sqft\` / \`650 carpet\`, Indian phone numbers, and the localities the network already knows in the city (spacing, W/E and small typos aside). Nothing is posted. A user may have ${PASTE_BUDGET.chars.toLocaleString('en-US')} characters read a minute (429 with Retry-After beyond).`,
+        },
+      })
+      .post('/import', ({ body, user }) => importForUser(ctx, user, body), {
+        permission: 'manage:listing:own',
+        body: ImportBody,
+        type: 'multipart/form-data',
+        response: { 200: ImportAnswer, 413: Detail, 422: t.Any(), 429: Detail, ...errors },
+        detail: {
+          tags,
+          summary: 'Read a whole WhatsApp chat export into the caller’s own drafts',
+          description: `Multipart: \`file\` is WhatsApp’s “Export chat” file, the .txt or the .zip it makes “without media”, at most 10 MB, judged by its bytes (413 beyond; 422 for an empty file, a file that is not a chat export, a zip without a chat or unpacking to more than 20 MB, or an export without messages). The iPhone, Android and WhatsApp Web formats are read. \`sender\` chooses whose messages become drafts (by default the sender whose number is the caller’s phone); \`days\` how far back (${IMPORT_DAYS_DEFAULT} by default). A message posted several times is one draft (\`times\`), each draft carries the day it was posted and the ACTIVE listing of the network it looks like, if any. Other senders’ messages never become drafts: they are listed with an invitation to join. Nothing is posted. Reading counts against the paste allowance (429 with Retry-After beyond).`,
         },
       })
       .get('/:id/share', ({ params, user }) => shareListing(ctx, user, params.id), {
