@@ -117,7 +117,7 @@ function parsePiece(piece: Piece, readOnce: (text: string) => Fields): ParsedDra
   }
   const location: LocationZone | null = place?.zone ?? either('zone')
 
-  const details = [piece.head, piece.text, piece.tail].filter(Boolean).join('\n').slice(0, 4000)
+  const details = piece.details.slice(0, 4000)
   const confidence =
     (said ? 0.15 : 0) +
     (intent.deal ? 0.15 : 0.05) +

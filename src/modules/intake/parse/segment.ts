@@ -24,7 +24,13 @@ import { WORD } from './text'
  * are a heading shared by all (`Prerented deals`, `INDUSTRIAL PLOTS IN PHASE 7`, `House for sale`); the signature at
  * the end (`Contact` / firm / office address / phone) is shared too, and read only for the contact.
  */
-export type Segment = { text: string; head: string; tail: string }
+export type Segment = {
+  text: string
+  head: string
+  tail: string
+  /** The message as it was written, blank lines and all, when it holds this one listing; else its heading, lines and signature. */
+  details: string
+}
 
 type Sig = 'cue' | 'firm' | 'address' | 'sep' | 'city' | 'person' | null
 
@@ -240,6 +246,8 @@ export function segment(text: string, index: LocalityIndex, memo: Map<string, Li
   const pre: Line[] = []
   const listings: Listing[] = []
   let cur: Listing | null = null
+  /** Greetings and replies left out of every listing, by their text. */
+  const dropped = new Set<string>()
   /** What the last listing cut at a second value began with: the listings of one message are written alike. */
   let alike = new Set<Kind>()
   const open = (from: Line[]) => {
@@ -251,6 +259,7 @@ export function segment(text: string, index: LocalityIndex, memo: Map<string, Li
   for (const line of lines) {
     const f = line.facts
     if (f.chatter) {
+      dropped.add(line.text)
       if (cur && f.greeting && !cur.interrupted) {
         cur.interrupted = true
         cur.interruptedAt = cur.lines.length
@@ -332,7 +341,13 @@ export function segment(text: string, index: LocalityIndex, memo: Map<string, Li
   while (t < last.lines.length && !starts(last.lines, t)) t++
   const tail = last.lines.splice(t)
   const join = (ls: Line[]) => ls.map((l) => l.text).join('\n')
-  return listings.filter((l) => l.lines.length).map((l) => ({ text: join(l.lines), head: join(head), tail: join(tail) }))
+  const kept = listings.filter((l) => l.lines.length)
+  // One listing: its details are the message as written, blank lines and all, but greetings and replies.
+  const asWritten = kept.length === 1 ? text.split('\n').filter((raw) => !dropped.has(raw.trim())).join('\n').trim() : ''
+  return kept.map((l) => {
+    const piece = { text: join(l.lines), head: join(head), tail: join(tail) }
+    return { ...piece, details: kept.length === 1 ? asWritten : [piece.head, piece.text, piece.tail].filter(Boolean).join('\n') }
+  })
 }
 
 /** Does the signature start at line `i`: a phone, a `Contact` line, a firm, an office address, or a name just before one? */
