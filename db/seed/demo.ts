@@ -365,6 +365,14 @@ export async function seedDemoData(db: Queryable, opts: DemoSeedOptions): Promis
     })
 
     await insertListings(tx, rand, { count: listingCount, now, owners })
+    // The demo cities' localities are theirs already (issue 30): only places brokers add later are offered to admins.
+    await insertRows(
+      tx,
+      'city_localities',
+      Object.entries(LOCALITIES).flatMap(([city, names]) =>
+        names.map((name) => ({ city_id: cityId(city), name, key: name.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ''), zone: ZONE_OF[name]!, status: 'ACCEPTED', decided_by: null, created_at: now, updated_at: now })),
+      ),
+    )
 
     return { ...inserted, moduleAdmins: adminRows.length, brokers: brokerRows.length, listings: listingCount }
   })

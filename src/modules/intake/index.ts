@@ -5,7 +5,8 @@ import { PASTE_BUDGET } from '../../shared/constants'
 import { ErrorDetail as Detail } from '../../shared/schema'
 import { ListingIdParams } from '../listings/model'
 import { importForUser } from './import'
-import { IMPORT_DAYS_DEFAULT, ImportAnswer, ImportBody, ParseAnswer, ParseBody, PASTE_MAX, ShareAnswer } from './model'
+import { decideLocality, localityOffers } from './locality-offers'
+import { IMPORT_DAYS_DEFAULT, ImportAnswer, ImportBody, LocalityDecision, LocalityDecisionBody, LocalityOffers, LocalityOffersQuery, ParseAnswer, ParseBody, PASTE_MAX, ShareAnswer } from './model'
 import { parseForUser, shareListing } from './service'
 
 const tags = ['Listings']
@@ -50,4 +51,29 @@ export const intakeApi = (ctx: AppContext) =>
             'At most 500 characters of brokers’ shorthand (`REQ | RENT | 2 BHK | ₹45K | 650 sq ft | Andheri West (West) | Contact …`), amounts in the listing’s currency, ending with its link on the network; `whatsapp_url` opens WhatsApp with it. Parsing the text gives back the same post type, deal, property type, budget, size and locality.',
         },
       }),
-  )
+    )
+    .group('/api/localities', (app) =>
+      app
+        .get('/offers', ({ query, user }) => localityOffers(ctx, user, query.city_id), {
+          permission: 'manage:listing:city',
+          query: LocalityOffersQuery,
+          response: { 200: LocalityOffers, 422: t.Any(), ...errors },
+          detail: {
+            tags,
+            summary: 'Localities offered to the city’s admin',
+            description:
+              'Issue 30: the localities the ACTIVE listings of the city use (spellings together: `Sector 82`, `SECTOR-82`) once three or more do, that its admin has neither accepted nor dismissed. Module admins: their own city; master admins: `city_id` (422 without, 404 for none).',
+          },
+        })
+        .post('/', ({ body, user }) => decideLocality(ctx, user, body), {
+          permission: 'manage:listing:city',
+          body: LocalityDecisionBody,
+          response: { 200: LocalityDecision, 422: t.Any(), ...errors },
+          detail: {
+            tags,
+            summary: 'Accept a locality for the city, or dismiss it',
+            description:
+              'ACCEPT makes it one of the city’s localities with `zone`: the WhatsApp parser knows its spelling and zone from then on. DISMISS offers it no more. A second decision on the same name (case, spacing and punctuation aside) replaces the first. Module admins decide for their own city only (403 for another).',
+          },
+        }),
+    )

@@ -102,3 +102,41 @@ export const ImportAnswer = t.Object({
   truncated: t.Boolean({ description: 'More drafts than 300 were found: choose a shorter period' }),
 })
 export type ImportAnswer = typeof ImportAnswer.static
+
+// Issue 30: localities offered to a city's module admin once several listings use them.
+
+export const LocalityOffersQuery = t.Object({
+  city_id: t.Optional(t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Master admins: the city. Module admins: their own (another is refused)' })),
+})
+
+export const LocalityOffers = t.Object({
+  city_id: t.Integer(),
+  offer_at: t.Integer({ description: 'How many ACTIVE listings must use a locality before it is offered' }),
+  offers: t.Array(
+    t.Object({
+      name: t.String({ description: 'The spelling most of its listings use' }),
+      listings: t.Integer({ description: 'ACTIVE listings of the city using it, all spellings together' }),
+      zone: Nullable(zone),
+      spellings: t.Array(t.String(), { description: 'Every spelling its listings use (`Sector 82`, `SECTOR-82`)' }),
+    }),
+    { description: 'Localities of the city neither accepted nor dismissed yet, most used first, at most 50' },
+  ),
+  more: t.Integer({ description: 'Offers beyond the 50 shown' }),
+})
+export type LocalityOffers = typeof LocalityOffers.static
+
+export const LocalityDecisionBody = t.Object({
+  name: t.String({ minLength: 1, maxLength: 100, errorMessage: { minLength: 'A locality needs a name', maxLength: 'A locality name is at most 100 characters', type: 'name must be a string' } }),
+  decision: t.Union([t.Literal('ACCEPT'), t.Literal('DISMISS')], { errorMessage: 'decision must be ACCEPT or DISMISS' }),
+  zone: t.Optional(Nullable(zone)),
+  city_id: t.Optional(t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Master admins: the city' })),
+})
+export type LocalityDecisionBody = typeof LocalityDecisionBody.static
+
+export const LocalityDecision = t.Object({
+  city_id: t.Integer(),
+  name: t.String(),
+  zone: Nullable(zone),
+  status: t.Union([t.Literal('ACCEPTED'), t.Literal('DISMISSED')]),
+})
+export type LocalityDecision = typeof LocalityDecision.static

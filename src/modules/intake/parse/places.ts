@@ -242,7 +242,15 @@ export function findPlace(msg: Message, index: LocalityIndex): Place | null {
   if (known) return known
   const shaped = shapedPlaces(msg, ws, (x) => nameWord(msg, x, index))
   const shape = shaped.find((s) => !s.landmark && !(msg.fieldAt(s.start) && msg.fieldAt(s.start) !== 'locality'))
-  if (shape) return takePlace(msg, shape.name, shape.start, shape.end, 'shape')
+  if (shape) {
+    // A sector the city knows (its admin accepted it, or listings use it) comes with its spelling and zone.
+    const hit = index.lookup(words(shape.name), false)
+    if (hit && !hit.partial && !hit.byBase) {
+      msg.take(shape.start, shape.end, 'locality')
+      return { locality: hit.locality.name, zone: hit.locality.zone, known: true, start: shape.start, end: shape.end, how: 'shape' }
+    }
+    return takePlace(msg, shape.name, shape.start, shape.end, 'shape')
+  }
   return initialsPlace(msg, ws, index) ?? guessPlace(msg, ws, index) ?? (shaped[0] ? takePlace(msg, shaped[0].name, shaped[0].start, shaped[0].end, 'landmark') : null)
 }
 
