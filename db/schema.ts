@@ -580,3 +580,28 @@ export const settings = sqliteTable('settings', {
   value: text('value').notNull(),
   updatedAt: integer('updated_at').notNull(),
 })
+
+/**
+ * The localities a city's module admin has decided on (issue 30): a place its listings use often enough to be offered
+ * (src/modules/intake/locality-offers.ts), ACCEPTED as one of the city's localities (with its zone, and known to the
+ * WhatsApp parser from then on) or DISMISSED (not offered again). `key` is the name folded (lower case, letters and
+ * digits), so `Sector 82` and `SECTOR-82` are one decision.
+ */
+export const cityLocalities = sqliteTable(
+  'city_localities',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    cityId: integer('city_id')
+      .notNull()
+      .references(() => cities.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    key: text('key').notNull(),
+    zone: text('zone', { enum: LOCATION_ZONES }),
+    status: text('status', { enum: ['ACCEPTED', 'DISMISSED'] }).notNull(),
+    // The admin who decided (no foreign key: the decision outlives its author's deletion).
+    decidedBy: integer('decided_by'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('city_localities_city_key_unique').on(t.cityId, t.key)],
+)

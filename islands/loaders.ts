@@ -16,6 +16,7 @@ export const loaders: Record<IslandName, Loader> = {
   SecondFactorPolicy: () => import('./users/SecondFactorPolicy'),
   GeoTree: () => import('./geo/GeoTree'),
   PasteFromWhatsApp: () => import('./intake/PasteFromWhatsApp'),
+  LocalityOffers: () => import('./intake/LocalityOffers'),
   AdminListings: () => import('./listings/admin/AdminListings'),
   BrokerListings: () => import('./listings/BrokerListings'),
   MyListings: () => import('./listings/MyListings'),

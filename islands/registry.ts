@@ -7,6 +7,7 @@ import RegisterForm from './auth/RegisterForm'
 import ResetPasswordForm from './auth/ResetPasswordForm'
 import SecondFactorSettings from './auth/SecondFactorSettings'
 import GeoTree from './geo/GeoTree'
+import LocalityOffers from './intake/LocalityOffers'
 import PasteFromWhatsApp from './intake/PasteFromWhatsApp'
 import AdminListings from './listings/admin/AdminListings'
 import BrokerListings from './listings/BrokerListings'
@@ -21,5 +22,5 @@ import ApprovalsBoard from './users/ApprovalsBoard'
 import UserManager from './users/UserManager'
 import SecondFactorPolicy from './users/SecondFactorPolicy'
 
-export const islands = { AnalyticsBoard, LoginForm, RegisterForm, ForgotPasswordForm, ResetPasswordForm, GeoTree, Toaster, UserManager, ApprovalsBoard, PendingBadge, MatchesBadge, ExpiringBadge, BrokerListings, MyListings, AdminListings, AuditLog, MatchInbox, PasteFromWhatsApp, SystemScreen, SecondFactorSettings, SecondFactorPolicy }
+export const islands = { AnalyticsBoard, LoginForm, RegisterForm, ForgotPasswordForm, ResetPasswordForm, GeoTree, Toaster, UserManager, ApprovalsBoard, PendingBadge, MatchesBadge, ExpiringBadge, BrokerListings, MyListings, AdminListings, AuditLog, MatchInbox, PasteFromWhatsApp, LocalityOffers, SystemScreen, SecondFactorSettings, SecondFactorPolicy }
 export type IslandName = keyof typeof islands

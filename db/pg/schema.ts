@@ -470,3 +470,22 @@ export const settings = pgTable('settings', {
   value: text('value').notNull(),
   updatedAt: ms('updated_at').notNull(),
 })
+
+/** A city's localities decided by its module admin (issue 30; db/schema.ts says more). */
+export const cityLocalities = pgTable(
+  'city_localities',
+  {
+    id: id(),
+    cityId: key('city_id')
+      .notNull()
+      .references(() => cities.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    key: text('key').notNull(),
+    zone: text('zone'),
+    status: text('status').notNull(),
+    decidedBy: key('decided_by'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('city_localities_city_key_unique').on(t.cityId, t.key)],
+)

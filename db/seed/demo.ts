@@ -247,7 +247,7 @@ export const GENERIC_LOCALITIES = ['City Centre', 'Old Town', 'Station Road', 'L
  * the demo never puts Bandra West in the outskirts (and the WhatsApp parser, which takes a locality's zone from the
  * network's listings, answers as a broker would).
  */
-const ZONE_OF: Record<string, LocationZone> = {
+export const ZONE_OF: Record<string, LocationZone> = {
   ...zones({ West: ['Andheri West', 'Bandra West'], Central: ['Powai'], East: ['Goregaon East', 'Chembur'], South: ['Lower Parel', 'Worli'], North: ['Malad West', 'Borivali'] }),
   ...zones({ West: ['Kothrud', 'Baner', 'Aundh'], Outskirts: ['Hinjewadi', 'Wakad'], East: ['Viman Nagar', 'Kharadi'] }),
   ...zones({ South: ['Koramangala', 'HSR Layout', 'Jayanagar'], East: ['Indiranagar', 'Whitefield', 'Marathahalli'], North: ['Hebbal'], Outskirts: ['Electronic City'] }),
@@ -365,6 +365,14 @@ export async function seedDemoData(db: Queryable, opts: DemoSeedOptions): Promis
     })
 
     await insertListings(tx, rand, { count: listingCount, now, owners })
+    // The demo cities' localities are theirs already (issue 30): only places brokers add later are offered to admins.
+    await insertRows(
+      tx,
+      'city_localities',
+      Object.entries(LOCALITIES).flatMap(([city, names]) =>
+        names.map((name) => ({ city_id: cityId(city), name, key: name.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ''), zone: ZONE_OF[name]!, status: 'ACCEPTED', decided_by: null, created_at: now, updated_at: now })),
+      ),
+    )
 
     return { ...inserted, moduleAdmins: adminRows.length, brokers: brokerRows.length, listings: listingCount }
   })

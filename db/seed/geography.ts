@@ -38,6 +38,11 @@ export const DEMO_GEOGRAPHY: readonly DemoCountry[] = [
         cities: [{ name: 'Ahmedabad', newsco_region: 'West' }, { name: 'Surat', newsco_region: 'West' }, { name: 'Vadodara' }],
       },
       { name: 'West Bengal', code: 'IN-WB', cities: [{ name: 'Kolkata', newsco_region: 'East' }, { name: 'Siliguri' }] },
+      // The Tricity around Chandigarh (issue 30): cities the demo network has no listings in yet, as a new city's
+      // brokers find it; their places are read by their shape (Sector 82, Phase 7, Block H) until its admin adds them.
+      { name: 'Punjab', code: 'IN-PB', cities: [{ name: 'Mohali', newsco_region: 'North' }, { name: 'Zirakpur', newsco_region: 'North' }] },
+      { name: 'Chandigarh', code: 'IN-CH', cities: [{ name: 'Chandigarh', newsco_region: 'North' }] },
+      { name: 'Haryana', code: 'IN-HR', cities: [{ name: 'Panchkula', newsco_region: 'North' }] },
     ],
   },
   {

@@ -6,6 +6,7 @@ import { BROKER_FORM_FIELDS, FORM_STATUSES, type BrokerFormValues } from '../lis
 import { ListingFields } from '../listings/listing-form'
 import { DRAFT_FIELDS, markUnparsed, type Draft } from './drafts'
 import { INTAKE_TEXT as T } from './intake-text'
+import { formatListingDate } from '../listings/listing-format'
 
 type Props = {
   draft: Draft
@@ -74,6 +75,22 @@ export function DraftCard({ draft: d, rules, currency, busy, onChange, onSelect,
             <span className="sr-only"> {title}</span>
           </button>
         </div>
+
+        {d.imported && (
+          <p className="flex flex-wrap items-center gap-2 text-sm" data-imported>
+            <span>{T.import.posted(formatListingDate(d.imported.postedAt))}</span>
+            {d.imported.times > 1 && (
+              <span className="badge badge-outline" data-times={d.imported.times}>
+                {T.import.times(d.imported.times)}
+              </span>
+            )}
+          </p>
+        )}
+        {d.imported?.duplicate && d.state.kind !== 'duplicate' && (
+          <p className="alert alert-warning text-sm" data-alike={d.imported.duplicate.entry_id}>
+            {T.import.alike(d.imported.duplicate.entry_id, d.imported.duplicate.own)}
+          </p>
+        )}
 
         <section aria-label={`${T.message}, ${title}`} className="space-y-2">
           <p className="rounded-box bg-base-200 p-3 text-sm whitespace-pre-wrap [overflow-wrap:anywhere]" data-message>

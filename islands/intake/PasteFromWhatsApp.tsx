@@ -11,7 +11,8 @@ import { toast } from '../shared/toast'
 import { describeListingError, listingErrorMessage } from '../listings/listing-format'
 import { BROKER_FORM_FIELDS, brokerFormErrors, listingPayload, type BrokerFormValues } from '../listings/ListingFormDialog'
 import { DraftCard } from './DraftCard'
-import { draftsOf, duplicateMessage, isDuplicateRefusal, isOpen, type Draft } from './drafts'
+import { draftsOf, duplicateMessage, importedDraftsOf, isDuplicateRefusal, isOpen, type Draft } from './drafts'
+import { ImportChatExport } from './ImportChatExport'
 import { INTAKE_TEXT as T } from './intake-text'
 
 export type PasteFromWhatsAppProps = {
@@ -163,6 +164,14 @@ export default function PasteFromWhatsApp({ rules, pasteRules, phone, country_na
         </div>
       </form>
 
+      <ImportChatExport
+        busy={busy}
+        onDrafts={(answer) => {
+          setDrafts(importedDraftsOf(answer.drafts, phone, rules, nextKey.current))
+          nextKey.current += answer.drafts.length
+        }}
+      />
+
       {drafts && (
         <section aria-labelledby="drafts-title" className="space-y-3 sm:space-y-4" data-drafts={drafts.length}>
           <div>
@@ -202,6 +211,18 @@ export default function PasteFromWhatsApp({ rules, pasteRules, phone, country_na
                   <p className="basis-full text-sm sm:mr-auto sm:basis-auto" aria-live="polite">
                     {T.selectedCount(selected.length, open.length)}
                   </p>
+                  <button
+                    type="button"
+                    className="btn btn-ghost max-sm:h-11 max-sm:min-h-11 max-sm:flex-1"
+                    disabled={busy}
+                    data-select-all
+                    onClick={() => {
+                      const all = selected.length < open.length
+                      setDrafts((list) => list?.map((d) => (isOpen(d) ? { ...d, selected: all } : d)) ?? null)
+                    }}
+                  >
+                    {selected.length < open.length ? T.selectAll : T.selectNone}
+                  </button>
                   <button
                     type="button"
                     className="btn btn-primary max-sm:h-11 max-sm:min-h-11 max-sm:flex-1"

@@ -1,6 +1,6 @@
 // The paste screen's drafts: a parsed message as the broker form's values, its state while being posted, and its
 // message with the words nothing read marked. Plain functions, tested in tests/unit/intake-drafts.test.ts.
-import type { ParsedDraft } from '../../src/modules/intake/model'
+import type { ImportedDraft, ParsedDraft } from '../../src/modules/intake/model'
 import type { FieldErrors, ObjectSchema } from '../shared/form-rules'
 import { brokerFormErrors, formValues, type BrokerFormValues } from '../listings/ListingFormDialog'
 import type { ListingFieldName } from '../listings/listing-form'
@@ -28,6 +28,8 @@ export type Draft = {
   /** No contact in the message: the broker's own phone was filled in. */
   ownContact: boolean
   state: DraftState
+  /** From a chat export (issue 30): the day it was posted, how often, and the listing of the network it looks like. */
+  imported?: { postedAt: string; times: number; duplicate: { entry_id: string; own: boolean } | null }
 }
 
 const text = (n: number | string | null) => (n === null ? '' : String(n))
@@ -54,6 +56,12 @@ export function draftsOf(parsed: readonly ParsedDraft[], phone: string | null, r
     const values = draftValues(p, phone)
     return { key: firstKey + i, number: i + 1, parsed: p, values, errors: brokerFormErrors(rules, values), selected: false, ownContact: !p.contact_value && !!phone, state: { kind: 'editing' } }
   })
+}
+
+/** The drafts of a chat export (issue 30): as a paste's, with the day each was posted, how often, and its look-alike. */
+export function importedDraftsOf(imported: readonly ImportedDraft[], phone: string | null, rules: ObjectSchema, firstKey = 1): Draft[] {
+  const drafts = draftsOf(imported, phone, rules, firstKey)
+  return drafts.map((d, i) => ({ ...d, imported: { postedAt: imported[i]!.posted_at, times: imported[i]!.times, duplicate: imported[i]!.duplicate } }))
 }
 
 /** Still to post: not posted, not on its way. */

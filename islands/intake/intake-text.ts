@@ -40,6 +40,43 @@ export const INTAKE_TEXT = {
   /** The toast after a round of posting. */
   summary: (posted: number, failed: number) =>
     [posted || !failed ? `${plural(posted, 'listing')} posted` : 'Nothing posted', failed ? `${plural(failed, 'draft')} to fix` : ''].filter(Boolean).join(' · '),
+  /** Issue 30: a whole chat export. */
+  import: {
+    title: 'Import a chat export',
+    intro: 'In WhatsApp, open the chat, choose Export chat, Without media, and pick the file here (.txt or .zip, up to 10 MB). Your own messages become drafts; nothing is posted until you choose.',
+    fileLabel: 'Chat export file',
+    period: 'Messages of',
+    periods: [
+      { days: 30, label: 'the last 30 days' },
+      { days: 90, label: 'the last 3 months' },
+      { days: 365, label: 'the last year' },
+      { days: 3650, label: 'the whole chat' },
+    ],
+    read: 'Read export',
+    noFile: 'Choose the chat export file first.',
+    tooLarge: 'This file is larger than 10 MB: export the chat without media.',
+    uploading: (percent: number) => `Sending the file: ${percent}%`,
+    reading: 'Reading the chat…',
+    progressLabel: 'Reading the chat export',
+    failed: 'The chat export could not be read. Please try again.',
+    summary: (messages: number, first: string | null, last: string | null) =>
+      `${plural(messages, 'message')} in this chat${first && last ? `, ${first} to ${last}` : ''}.`,
+    whoAreYou: 'Which sender are you in this chat?',
+    whoHint: 'Your number was not found among the senders: choose yourself, and your messages become drafts.',
+    you: 'You in this chat',
+    readAs: 'Read my messages',
+    yours: (own: number, drafts: number) => `${plural(own, 'message')} of yours in the period: ${plural(drafts, 'draft')}.`,
+    truncated: 'Only the newest 300 drafts are shown: choose a shorter period for the rest.',
+    others: 'Others in this chat',
+    othersHint: 'Their messages are never posted for them: invite them to post their own on the network.',
+    sender: (messages: number, listings: number) => `${plural(messages, 'message')}, ${plural(listings, 'listing')}`,
+    invite: 'Invite on WhatsApp',
+    posted: (day: string) => `Posted ${day}`,
+    times: (n: number) => `posted ${n} times`,
+    alike: (entryId: string, own: boolean) => `Looks like ${entryId}${own ? ', one of your listings' : ' on the network'}.`,
+  },
+  selectAll: 'Select all',
+  selectNone: 'Select none',
   share: {
     button: 'Share',
     title: (entryId: string) => `Share ${entryId}`,

@@ -3,6 +3,7 @@
 import type { QueryClient } from '@tanstack/react-query'
 import type { Listing } from '../../src/modules/listings/model'
 import { POST_TYPE_LABELS, type ListingStatus } from '../../src/shared/constants'
+import { PROPERTY_TYPES } from '../../src/shared/property-types'
 import { MATCH_QUERY_KEYS } from '../matches/match-format'
 import { ApiError } from '../shared/api'
 import type { FieldErrors } from '../shared/form-rules'
@@ -51,19 +52,8 @@ export const postTypeLabel = (postType: Listing['post_type']) => POST_TYPE_LABEL
 export const postTypeBadgeClass = (postType: Listing['post_type']) => (postType === 'REQ' ? 'badge-info' : 'badge-accent')
 export const saleOrRentLabel = (v: Listing['sale_or_rent']) => (v === 'SALE' ? 'Sale' : 'Rent')
 
-/** Property types of the network, offered as suggestions (the field stays free text). */
-export const PROPERTY_TYPE_SUGGESTIONS = [
-  'Studio',
-  '2 BHK Apartment',
-  '3 BHK Apartment',
-  'Penthouse',
-  'Villa',
-  'Row House',
-  'Office Space',
-  'Retail Shop',
-  'Plot',
-  'Warehouse',
-] as const
+/** Property types of the network, offered as suggestions (the field stays free text): src/shared/property-types.ts. */
+export const PROPERTY_TYPE_SUGGESTIONS = PROPERTY_TYPES
 
 // In UTC, so the server's render and the browser's hydration print the same day.
 const DAY = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' })

@@ -121,10 +121,10 @@ describe('POST /api/listings/parse', () => {
     expect(status).toBe(200)
     expect(body.drafts).toHaveLength(2)
     const [req, avl] = body.drafts
-    expect(req).toMatchObject({ post_type: 'REQ', sale_or_rent: 'RENT', property_type: '2 BHK', budget: 45_000, size: null, locality: 'Andheri West', location: 'West', contact_value: null })
+    expect(req).toMatchObject({ post_type: 'REQ', sale_or_rent: 'RENT', property_type: '2 BHK Apartment', budget: 45_000, size: null, locality: 'Andheri West', location: 'West', contact_value: null })
     expect(req!.details).toBe('Req 2BHK Andheri W rent 45k semi furnished')
     expect(req!.unparsed).toEqual([])
-    expect(avl).toMatchObject({ post_type: 'AVL', sale_or_rent: 'SALE', property_type: '3 BHK', budget: 45_000_000, size: 1800, locality: 'Andheri West', contact_value: '98xxxxxx10' })
+    expect(avl).toMatchObject({ post_type: 'AVL', sale_or_rent: 'SALE', property_type: '3 BHK Apartment', budget: 45_000_000, size: 1800, locality: 'Andheri West', contact_value: '98xxxxxx10' })
     expect(avl!.confidence).toBeGreaterThan(req!.confidence)
   })
 
@@ -138,7 +138,7 @@ describe('POST /api/listings/parse', () => {
     ].join('\n')
     const { body } = await parse(mumbaiBroker, paste)
     expect(body.drafts.map((d) => [d.post_type, d.sale_or_rent, d.property_type, d.budget, d.size, d.locality, d.contact_value, d.contact_name])).toEqual([
-      ['AVL', 'RENT', 'Office', 120_000, 650, 'Lower Parel', '+91 98200 12345', null],
+      ['AVL', 'RENT', 'Office Space', 120_000, 650, 'Lower Parel', '+91 98200 12345', null],
       ['REQ', 'RENT', '1 RK', 18_000, null, 'Lokhandwala Complex', null, 'Rahul Mehta'],
     ])
     expect(body.drafts[1]!.details).toBe('Required 1RK near Lokhandwala\nbudget 18k, family only')
@@ -151,8 +151,8 @@ describe('POST /api/listings/parse', () => {
     )
     expect(body.drafts.map((d) => [d.post_type, d.sale_or_rent, d.property_type, d.budget, d.locality, d.contact_value])).toEqual([
       ['REQ', 'RENT', null, 30_000, 'Chembur', null],
-      ['AVL', 'SALE', '1 BHK', 8_500_000, 'Andheri West', '+91 98200 12345'],
-      ['REQ', 'RENT', '2 BHK', 45_000, 'Lower Parel', null],
+      ['AVL', 'SALE', '1 BHK Apartment', 8_500_000, 'Andheri West', '+91 98200 12345'],
+      ['REQ', 'RENT', '2 BHK Apartment', 45_000, 'Lower Parel', null],
       ['AVL', 'RENT', null, 30_000, 'Chembur', '+91 98201 55555'],
     ])
   })
@@ -160,7 +160,7 @@ describe('POST /api/listings/parse', () => {
   test('a broadcast’s heading and phone line belong to its body across blank lines', async () => {
     const { body } = await parse(mumbaiBroker, '*AVAILABLE FOR RENT* 🏠\n\n📍 Lower Parel\n🛏 2 BHK\n💰 Rent: ₹95,000/-\n\n📞 Call: +91 98201 66543')
     expect(body.drafts).toHaveLength(1)
-    expect(body.drafts[0]).toMatchObject({ post_type: 'AVL', sale_or_rent: 'RENT', property_type: '2 BHK', budget: 95_000, locality: 'Lower Parel', contact_value: '+91 98201 66543' })
+    expect(body.drafts[0]).toMatchObject({ post_type: 'AVL', sale_or_rent: 'RENT', property_type: '2 BHK Apartment', budget: 95_000, locality: 'Lower Parel', contact_value: '+91 98201 66543' })
   })
 
   test('words it could not place are listed; a place the network does not know is taken as written', async () => {
@@ -209,7 +209,22 @@ describe('POST /api/listings/parse', () => {
     const d = body.drafts[0]!
     const created = await post(mumbaiBroker, { ...d, confidence: undefined, unparsed: undefined })
     const got = await (await h.request(`/api/listings/${created.id}`, { headers: mumbaiBroker.bearer })).json()
-    expect(got).toMatchObject({ post_type: 'AVL', sale_or_rent: 'RENT', property_type: '2 BHK', budget: 38_000, size: 700, locality: 'Andheri East', location: 'East', contact_value: '+91 98200 22222' })
+    expect(got).toMatchObject({ post_type: 'AVL', sale_or_rent: 'RENT', property_type: '2 BHK Apartment', budget: 38_000, size: 700, locality: 'Andheri East', location: 'East', contact_value: '+91 98200 22222' })
+  })
+})
+
+describe('property types as the network knows them (issue 30)', () => {
+  test('a pasted 2BHK is a 2 BHK Apartment: the type filter and a saved search of that type find it once posted', async () => {
+    const saver = await signIn(h.ctx.db, 'BROKER', { cityId: cities.Mumbai!, fullName: 'Type Saver' })
+    const saved = await h.request('/api/saved-searches', withJson(saver.bearer, { name: '2 BHK flats', filters: { property_type: '2 BHK Apartment', sale_or_rent: 'RENT' }, }))
+    expect(saved.status).toBe(201)
+    const { body } = await parse(mumbaiBroker, 'Avl 2BHK Powai rent 41k call 98200 41414')
+    expect(body.drafts.map((d) => d.property_type)).toEqual(['2 BHK Apartment'])
+    const created = await post(mumbaiBroker, { ...body.drafts[0]!, confidence: undefined, unparsed: undefined })
+    const found = (await (await h.request(`/api/listings/?property_type=${encodeURIComponent('2 BHK Apartment')}&per_page=100`, { headers: mumbaiBroker.bearer })).json()) as { listings: { id: number }[] }
+    expect(found.listings.map((l) => l.id)).toContain(created.id)
+    const mine = (await (await h.request('/api/saved-searches', { headers: saver.bearer })).json()) as { saved_searches: { name: string; new_count: number }[] }
+    expect(mine.saved_searches.find((s) => s.name === '2 BHK flats')!.new_count).toBe(1)
   })
 })
 

@@ -96,7 +96,7 @@ describe('Paste from WhatsApp (issue 18)', () => {
     const avl = card(page, 1)
     expect(await field(avl, 'Post Type').inputValue()).toBe('AVL')
     expect(await field(avl, 'Sale or Rent').inputValue()).toBe('SALE')
-    expect(await field(avl, 'Property Type').inputValue()).toBe('1 BHK')
+    expect(await field(avl, 'Property Type').inputValue()).toBe('1 BHK Apartment')
     expect(await field(avl, 'Budget').inputValue()).toBe('8500000')
     expect(await field(avl, 'Size (sq ft)').inputValue()).toBe('650')
     expect(await field(avl, 'Locality').inputValue()).toBe('Andheri West')
@@ -118,7 +118,7 @@ describe('Paste from WhatsApp (issue 18)', () => {
 
     // The emoji message gives no number: the broker's own, and a hint saying so.
     const emoji = card(page, 3)
-    expect(await field(emoji, 'Property Type').inputValue()).toBe('3 BHK')
+    expect(await field(emoji, 'Property Type').inputValue()).toBe('3 BHK Apartment')
     expect(await field(emoji, 'Budget').inputValue()).toBe('120000')
     expect(await field(emoji, 'Locality').inputValue()).toBe('Bandra West')
     expect(await field(emoji, 'Contact (phone or email)').inputValue()).toBe(brokerPhone)
@@ -152,13 +152,13 @@ describe('Paste from WhatsApp (issue 18)', () => {
 
     // The third is still a draft, with what it held.
     expect(await cards(page).count()).toBe(1)
-    expect(await field(card(page, 1), 'Property Type').inputValue()).toBe('1 BHK')
+    expect(await field(card(page, 1), 'Property Type').inputValue()).toBe('1 BHK Apartment')
     await page.getByText('1 draft left · 0 selected').waitFor()
 
     // In My Listings, with the fixed value and the broker's phone.
     const mine = await myListings()
     expect(mine.find((l) => l.entry_id === reqId)).toMatchObject({ post_type: 'REQ', sale_or_rent: 'RENT', property_type: '2 BHK Apartment', budget: 45000, locality: 'Powai', contact_value: '+91 98201 55555', details: TERSE_REQ })
-    expect(mine.find((l) => l.entry_id === emojiId)).toMatchObject({ post_type: 'AVL', property_type: '3 BHK', budget: 120000, locality: 'Bandra West', contact_value: brokerPhone, details: EMOJI_AVL })
+    expect(mine.find((l) => l.entry_id === emojiId)).toMatchObject({ post_type: 'AVL', property_type: '3 BHK Apartment', budget: 120000, locality: 'Bandra West', contact_value: brokerPhone, details: EMOJI_AVL })
     expect(mine.some((l) => l.details === AVL_WITH_PHONE)).toBe(false)
     await page.goto(`${demo.server.url}/dashboard/my-listings`)
     await hydrated(page)

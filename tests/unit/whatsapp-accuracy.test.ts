@@ -80,13 +80,29 @@ function measure(name: string, pastes: LabelledPaste[], messageCount: number, lo
   console.table(rows)
   if (process.env.WHATSAPP_MISSES) console.log(misses.join('\n'))
   const below = FIELDS.filter((f) => correct[f] / expectedCount < TARGET[f]).map((f) => `${f} ${((100 * correct[f]) / expectedCount).toFixed(1)} % < ${TARGET[f] * 100} %`)
-  return { below, spurious, nonListings: messageCount - expectedCount }
+  return { below, spurious, nonListings: messageCount - expectedCount, correct, found }
+}
+
+/**
+ * What each set scored when issue 30 began (fields right out of the listings, listings found): reading real broker
+ * text may not cost the styles these sets hold, so none may score less.
+ */
+const KEPT = {
+  labelled: { post_type: 173, sale_or_rent: 172, property_type: 173, budget: 173, size: 173, locality: 172, contact_value: 173, found: 173 },
+  second: { post_type: 106, sale_or_rent: 106, property_type: 106, budget: 106, size: 106, locality: 106, contact_value: 106, found: 106 },
+  third: { post_type: 145, sale_or_rent: 145, property_type: 145, budget: 145, size: 145, locality: 144, contact_value: 145, found: 145 },
+}
+const keeps = (r: ReturnType<typeof measure>, kept: (typeof KEPT)['labelled']) => {
+  for (const f of FIELDS) expect({ field: f, correct: r.correct[f] }).toEqual({ field: f, correct: Math.max(r.correct[f], kept[f]) })
+  expect(r.found).toBeGreaterThanOrEqual(kept.found)
 }
 
 test('per-field accuracy on the labelled set meets the targets', () => {
   expect(MESSAGE_COUNT).toBeGreaterThanOrEqual(150)
-  const { below, spurious, nonListings } = measure('The labelled set (the parser was tuned on it)', LABELLED, MESSAGE_COUNT)
+  const result = measure('The labelled set (the parser was tuned on it)', LABELLED, MESSAGE_COUNT)
+  const { below, spurious, nonListings } = result
   expect(below).toEqual([])
+  keeps(result, KEPT.labelled)
   // Messages that are not listings give no draft: at most one in twenty does.
   expect(spurious).toBeLessThanOrEqual(Math.ceil(nonListings / 20))
 })
@@ -96,8 +112,10 @@ test('per-field accuracy on the labelled set meets the targets', () => {
 // drafts. Its misses (Marathi and Gujarati words, `cpt`, `Mira Rd`, rates per square foot…) were then fixed, so it is
 // a second measure now, no longer a held-out one.
 test('per-field accuracy on the second set meets the targets', () => {
-  const { below, spurious, nonListings } = measure('The second set (held out at first, then tuned on)', HELDOUT, HELDOUT_MESSAGE_COUNT)
+  const result = measure('The second set (held out at first, then tuned on)', HELDOUT, HELDOUT_MESSAGE_COUNT)
+  const { below, spurious, nonListings } = result
   expect(below).toEqual([])
+  keeps(result, KEPT.second)
   expect(spurious).toBeLessThanOrEqual(Math.ceil(nonListings / 20))
 })
 
@@ -105,7 +123,9 @@ test('per-field accuracy on the second set meets the targets', () => {
 // someone who had neither read nor run the parser, in the session that closed issue 18.
 test('per-field accuracy on the third set meets the targets', () => {
   expect(THIRD_MESSAGE_COUNT).toBeGreaterThanOrEqual(150)
-  const { below, spurious, nonListings } = measure('The third set (Pune and Bengaluru)', THIRD, THIRD_MESSAGE_COUNT, THIRD_LOCALITIES)
+  const result = measure('The third set (Pune and Bengaluru)', THIRD, THIRD_MESSAGE_COUNT, THIRD_LOCALITIES)
+  const { below, spurious, nonListings } = result
   expect(below).toEqual([])
+  keeps(result, KEPT.third)
   expect(spurious).toBeLessThanOrEqual(Math.ceil(nonListings / 20))
 })

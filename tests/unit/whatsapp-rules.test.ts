@@ -26,7 +26,7 @@ describe('sites and their sides', () => {
   })
   test('a site visit, water 24x7 and a 12x14 bedroom are none of it', () => {
     expect(parsePaste('Sir site visit done, client liked the flat', index)).toEqual([])
-    expect(one('2BHK for rent in Baner, 25k, water 24x7')).toMatchObject({ property_type: '2 BHK', size: null })
+    expect(one('2BHK for rent in Baner, 25k, water 24x7')).toMatchObject({ property_type: '2 BHK Apartment', size: null })
     expect(one('3BHK avl Baner, master bedroom 12x14, 1.2 Cr')).toMatchObject({ size: null })
   })
   test('items under a heading of sites are plots', () => {
@@ -75,8 +75,8 @@ describe('localities written short', () => {
     expect(one('Req 2BHK on rent 22k, Hinjewadi phase 1')).toMatchObject({ locality: 'Hinjewadi Phase 1' })
   })
   test('the number after a label is no configuration: sector 1, 3BHK is a 3 BHK', () => {
-    expect(one('HSR Layout sector 1, 3BHK for sale, 1750 SBA, 2.1 Cr')).toMatchObject({ property_type: '3 BHK', size: 1750 })
-    expect(one('Req 2, 3 BHK in Baner, 1.2 Cr')).toMatchObject({ property_type: '2 BHK' })
+    expect(one('HSR Layout sector 1, 3BHK for sale, 1750 SBA, 2.1 Cr')).toMatchObject({ property_type: '3 BHK Apartment', size: 1750 })
+    expect(one('Req 2, 3 BHK in Baner, 1.2 Cr')).toMatchObject({ property_type: '2 BHK Apartment' })
   })
 })
 
@@ -127,5 +127,216 @@ describe('a place the network does not know, as written', () => {
   test('upto, max and within are read with the budget, not left unparsed', () => {
     expect(parsePaste('Need office in Powai 2000 sqft upto 5 L rent', empty)[0]!.unparsed).toEqual([])
     expect(parsePaste('Req 1bhk in Powai max 20k', empty)[0]!.unparsed).toEqual([])
+  })
+})
+
+// Rules for real broker text (issue 30): Tricity groups (Mohali, Chandigarh, Panchkula, Zirakpur) and Bengaluru posts.
+// Each with the case it must not overreach into.
+describe('real broker text (issue 30)', () => {
+  const mohali = new LocalityIndex([], 'Mohali')
+  const all = (text: string, index = mohali) => parsePaste(text, index)
+  const only = (text: string, index = mohali) => {
+    const drafts = parsePaste(text, index)
+    expect(drafts).toHaveLength(1)
+    return drafts[0]!
+  }
+
+  test('one fact per line with blank lines between is one listing; a block opening with Avl / Wanted is another', () => {
+    expect(only('Available for Rent\n\n\nSECTOR 82A\n\n\n3+1BHK\n\n\n75K\n\n\n2601SQFT\n\n\n9999900001')).toMatchObject({
+      post_type: 'AVL',
+      sale_or_rent: 'RENT',
+      property_type: '3 BHK Apartment',
+      budget: 75_000,
+      size: 2601,
+      locality: 'Sector 82A',
+      contact_value: '+91 99999 00001',
+    })
+    const two = all('Wanted 1 kanal plot Sector 69\n\nAvailable 2 kanal land Block H\n\n9999900001')
+    expect(two.map((d) => [d.post_type, d.size, d.locality, d.contact_value])).toEqual([
+      ['REQ', 4500, 'Sector 69', '+91 99999 00001'],
+      ['AVL', 9000, 'Block H', '+91 99999 00001'],
+    ])
+  })
+
+  test('a second value of what a listing has opens the next: another size, type or sector; a plot and its built-up area do not', () => {
+    const three = all('INDUSTRIAL PLOTS PHASE 7\n\n300gaz built-up\n\n500gaz corner\n\n2kanal B road\n\nCall 9999900002')
+    expect(three.map((d) => [d.property_type, d.size, d.locality])).toEqual([
+      ['Plot', 2700, 'Phase 7'],
+      ['Plot', 4500, 'Phase 7'],
+      ['Plot', 9000, 'Phase 7'],
+    ])
+    const houses = all('House for sale\n\nSec-15\n\n10marla\n\nSingle storey\n\nSec-21\n\n14marla\n\nDouble storey\n\n9999900002')
+    expect(houses.map((d) => [d.property_type, d.size, d.locality])).toEqual([
+      ['Independent House', 2250, 'Sector 15'],
+      ['Independent House', 3150, 'Sector 21'],
+    ])
+    expect(only('AVAILABLE BUILDING FOR RENT\n\nSECTOR 82\n\n500 SQ YRDS\n\nBASEMENT + 2 STORY\n\nAPPROX 8100 SQ FEET AREA\n\n9999900002')).toMatchObject({ property_type: 'Building', size: 4500 })
+    // Another size: the project's name before it goes with it (`ROSERO ELENA ZIRAKPUR`), where the first has its own.
+    const projects = all('Flats Available For Sale\n\nPINNACLE SECTOR 83\n\n3BHK\n\n2300 SQFT\n\nRERA APPROVED\n\nROSERO ELENA ZIRAKPUR\n\n3 BHK\n\n1954 SQ FT\n\n9999900002')
+    expect(projects.map((d) => [d.size, d.locality])).toEqual([
+      [2300, 'Sector 83'],
+      [1954, 'Rosero Elena Zirakpur'],
+    ])
+    // Another configuration, under a shared heading.
+    const configs = all('*Regalia Tower*\n\n(2+1bhk) flat\nSize 1153 sq feet\nBsp=41.90 lakh only\n\n(3bhk) flat\nSize 1731 sq feet\nBsp=66.90 lakh only\n\n9999900002')
+    expect(configs.map((d) => [d.property_type, d.size, d.budget, d.locality])).toEqual([
+      ['2 BHK Apartment', 1153, 4_190_000, 'Regalia Tower'],
+      ['3 BHK Apartment', 1731, 6_690_000, 'Regalia Tower'],
+    ])
+  })
+
+  test('a requirement lists what the client accepts: one listing', () => {
+    expect(only('WANTED PLOT\n\nSector 120\n\n100 - 130 - 150 Sq.yrd.\n\nPhase 1\n\nPhase 2\n\n9999900003')).toMatchObject({ post_type: 'REQ', size: 1350, locality: 'Sector 120' })
+  })
+
+  test('N+1 BHK is its leading count, never 1 BHK nor an amount; G+3 and 2+1 parking are none', () => {
+    expect(only('Flat for sale Sector 88 3+1BHK 2650 sqft 9999900004')).toMatchObject({ property_type: '3 BHK Apartment', budget: null })
+    expect(only('FLAT FOR SALE\nREADY TO MOVE\n4+1 SEMI FURNISHED\nJLPL FALCON\n9999900004')).toMatchObject({ property_type: '4 BHK Apartment', budget: null })
+    expect(only('(2+1bhk) flat 1153 sq feet Bsp=41.90 lakh only')).toMatchObject({ property_type: '2 BHK Apartment', budget: 4_190_000 })
+    expect(only('Kothi for sale Phase 7 G+3 2+1 parking 9999900004').property_type).toBe('Independent House')
+  })
+
+  test('chat times, sector and project numbers are no amounts; a price word makes a bare number one', () => {
+    expect(only('Plot for sale Medallion 82 Sector 82 300 gaj 9999900005')).toMatchObject({ budget: null, sale_or_rent: 'SALE' })
+    expect(all('Meeting at 5 pm today at the office')).toEqual([])
+    expect(only('Kothi for sale Phase 4 6 marla demand 2.10 Cr 9999900005').budget).toBe(21_000_000)
+    expect(only('2bhk for rent Sector 70 45k pm 9999900005')).toMatchObject({ sale_or_rent: 'RENT', budget: 45_000 })
+  })
+
+  test('WhatsApp Web headers, time first, and the sender repeated; the body’s number before the header’s', () => {
+    const drafts = all('[2:06 pm, 17/6/2025] +91 99999 00006: +91 99999 00006: Plot for sale\nSector 91\n10 marla\n[2:10 pm, 17/6/2025] +91 99999 00007: Wanted 2bhk Sector 70\nCall 9999900008')
+    expect(drafts.map((d) => [d.post_type, d.contact_value, d.details.startsWith('Plot') || d.details.startsWith('Wanted')])).toEqual([
+      ['AVL', '+91 99999 00006', true],
+      ['REQ', '+91 99999 00008', true],
+    ])
+  })
+
+  test('kothi, booth, SCO and LOI are property types; a guest house, a head office and a firm’s SCO in its address are not', () => {
+    expect(only('Kothi for sale Sector 70 1 kanal 9999900009').property_type).toBe('Independent House')
+    expect(only('Booth for sale Sector 71 9999900009').property_type).toBe('Retail Shop')
+    expect(only('SCO for rent Sector 67 ground floor 9999900009').property_type).toBe('SCO')
+    expect(only('Residential LOI Aerotropolis 300 gaj @2.45 9999900009')).toMatchObject({ property_type: 'Plot', budget: 24_500_000 })
+    expect(only('Land for sale 2 acre, best suited for guest house, 9999900009').property_type).toBe('Land')
+    expect(only('JLPL Sector 82\n1 kanal\nDemand 5.75\nCA PROPERTIES\nSCO19, FF, SECTOR 96A\n9999900009')).toMatchObject({ property_type: null, locality: 'Sector 82', budget: 57_500_000 })
+  })
+
+  test('marla, kanal, gaj and square yards are sizes, not money; a frontage in feet and an 11 ft ceiling are no area', () => {
+    expect(only('Plot 8 marla Sector 68 9999900010')).toMatchObject({ size: 1800, budget: null })
+    expect(only('AVAILABLE KANAL KOTHI SECTOR 8 9999900010').size).toBe(4500)
+    expect(only('Kothi 152 SYs Aerocity 9999900010').size).toBe(1368)
+    expect(only('Plot 125 𝒈𝒂𝒛 Aerocity 9999900010').size).toBe(1125)
+    expect(only('Land for sale, Front: 180 Feet, 9999900010').size).toBeNull()
+    expect(only('Villa for sale, 11 ft ceiling, 9999900010').size).toBeNull()
+  })
+
+  test('bare amounts as Tricity brokers mean them; a rent’s bare figure stays thousands', () => {
+    expect(only('Plot 1 kanal Sector 82 Demand 5.75 9999900011').budget).toBe(57_500_000)
+    expect(only('Residential LOI 150 Sq Yds @146.50 9999900011').budget).toBe(14_650_000)
+    expect(only('MIG Flat Phase 11 Ask Price .70Lakh 9999900011')).toMatchObject({ sale_or_rent: 'SALE', budget: 7_000_000 })
+    expect(only('Aerotropolis LOI D100 Rate 113.Cr 9999900011').budget).toBe(11_300_000)
+    expect(only('1000 sq yds plot Sector 83 @10.25 9999900011').budget).toBe(102_500_000)
+    expect(only('Bhai 1bhk chahiye Phase 5, budget 25 tak, family hai')).toMatchObject({ sale_or_rent: 'RENT', budget: 25_000 })
+  })
+
+  test('rates per gaj, allotment, booking, white, balance, deposits and income are not the price; a rate beside the rent is', () => {
+    for (const text of ['Plot 187 Gaj Aerovista Asking price 90K/Gaj', 'THE MARQ 3000 SQFT B BLOCK AEROCITY 27 LAKH BOOKING ALLOTMENT 9200', 'LOI 200 Sq Yds White 75 Lacs', 'SECTOR 83 AVAILABLE BALANCE- @45 1 KANAL', 'Flat for sale Homeland 2000 sq ft Rental Income: ₹90,000/month'])
+      expect(only(`${text}\n9999900012`).budget).toBeNull()
+    expect(only('Available 64 sqyd house Shahi majra\nRent 50K\nRate 95 lakh\n9999900012')).toMatchObject({ sale_or_rent: 'SALE', budget: 9_500_000 })
+    expect(only('Office for rent Sector 67 1200 sqft rent 60k lock in 3 years 9999900012')).toMatchObject({ sale_or_rent: 'RENT', budget: 60_000 })
+  })
+
+  test('sectors, phases and blocks are read by their shape; a landmark block, a road class and an article are not', () => {
+    const place = (text: string) => only(`${text} plot 200 gaj 9999900013`).locality
+    expect(place('Sec 66A')).toBe('Sector 66A')
+    expect(place('67 sec Mohali')).toBe('Sector 67')
+    expect(place('Sec 82 Alpha')).toBe('Sector 82 Alpha')
+    expect(place('PHASE-8A')).toBe('Phase 8A')
+    expect(place('Phase 3B2')).toBe('Phase 3B2')
+    expect(place('E block Aerocity')).toBe('E Block Aerocity')
+    expect(place('Block H.')).toBe('Block H')
+    expect(place('Sec-15 B-Road')).toBe('Sector 15')
+    expect(place('MOTIA AEROGREENS, ADJ.- I BLOCK AEROCITY')).toBe('Motia Aerogreens')
+    expect(only('Villa available, a block of four villas, 9999900013').locality).toBeNull()
+  })
+
+  test('a line that is only a name is the project; the city alone is no locality, another city is', () => {
+    expect(only('Rent Available\n\nMarbella flat\n\n2600 sq ft\n\nChandigarh Developers\n\n9999900014').locality).toBe('Marbella')
+    expect(only('Wanted 6 Marla kothi in Mohali, call 9999900014').locality).toBeNull()
+    expect(only('Hotel for sale in Chandigarh @ 35 cr only, 9999900014').locality).toBe('Chandigarh')
+    expect(only('Available D-200 Residential Aerotropolis Mohali. Contact 9999900014').locality).toBe('Aerotropolis')
+  })
+
+  test('several listings in one post: numbered, one a line, blocks; the heading and the signature are shared', () => {
+    const drafts = all('Fresh inventory\n\n1. 200 gaj plot Sector 106 @ 1.65\n2. 250 gaj plot Sector 108 @ 2.05\n\nRS Estates\n9999900015')
+    expect(drafts.map((d) => [d.post_type, d.size, d.budget, d.locality, d.contact_value])).toEqual([
+      ['AVL', 1800, 16_500_000, 'Sector 106', '+91 99999 00015'],
+      ['AVL', 2250, 20_500_000, 'Sector 108', '+91 99999 00015'],
+    ])
+    const loi = all('Available Aerotropolis LOIs.\n\nA150\nRate 1.38 Cr\nWhite 40/45\n\nB150\nRate 1.72\nWhite 40/45\n\n9999900015')
+    expect(loi.map((d) => d.budget)).toEqual([13_800_000, 17_200_000])
+  })
+
+  test('a greeting under a listing is no part of it, and chatter gives no draft; a listing with one such word still does', () => {
+    const drafts = all('Avl 2bhk Sector 70 rent 18k 9999900016\nGood morning all 🙏')
+    expect(drafts).toHaveLength(1)
+    expect(drafts[0]!.details).not.toContain('Good morning')
+    for (const text of [
+      'Meeting at 5 pm today at the office',
+      "Rs. 699 - 5 LEAD'S\nRs. 2,999 - 40 LEAD'S\nPremium leads services for real estate agents",
+      'BUY SELL\nANY TYPE OF LAND\nNEARBY MOHALI\nCONTACT 9999900016',
+      'Urgent Required telecaller girl, 1 yr experience, good salary + incentives, Block E Aerocity 9999900016',
+      'Hi all, I am Rakesh from Sai Realty, dealing in Aerocity plots since 2008',
+      'Kal office band rahega',
+    ])
+      expect(all(text)).toEqual([])
+    expect(only('5 BHK bungalow for sale Sector 69, experience upscale living, 8.75 Cr').budget).toBe(87_500_000)
+  })
+
+  test('a deal not said is a sale for land and houses, a rent earned makes a sale; for rent stays rent', () => {
+    expect(only('Plot 300 gaj Sector 91 9999900017').sale_or_rent).toBe('SALE')
+    expect(only('Booth Sector 70 pre rented 35k demand 1.10 9999900017')).toMatchObject({ sale_or_rent: 'SALE', budget: 11_000_000 })
+    expect(only('BOOTH SEC 49A CHANDIGARH ( RENTAL VALUE 50000/- PM) 9999900017')).toMatchObject({ sale_or_rent: 'SALE', budget: null })
+    expect(only('2bhk for rent Phase 3B2 rental 18k 9999900017')).toMatchObject({ sale_or_rent: 'RENT', budget: 18_000 })
+  })
+
+  test('two phones on a line, and a phone written with a comma, are read; a rent before a phone is no phone', () => {
+    expect(only('Plot Aerotropolis 300 Gaj\nSSS ASSOCIATES\n9999900018 9999900019').contact_value).toBe('+91 99999 00018')
+    expect(only('Kothi 200 sq yard Sector 66B 4 cr only\nCall 99999,00020').contact_value).toBe('+91 99999 00020')
+    expect(only('2bhk rent 65000 98200 12345 Sector 70')).toMatchObject({ budget: 65_000, contact_value: '+91 98200 12345' })
+  })
+
+  test('types are written as the network knows them, so the type filter finds a pasted listing; a type it has no name for stays as read', () => {
+    expect(only('2BHK for rent Sector 70 18k 9999900021').property_type).toBe('2 BHK Apartment')
+    expect(only('Office for rent Sector 67 1200 sqft 60k 9999900021').property_type).toBe('Office Space')
+    expect(only('Shop for rent Phase 5 25k 9999900021').property_type).toBe('Retail Shop')
+    expect(only('Kothi for sale Phase 7 8 marla 9999900021').property_type).toBe('Independent House')
+    expect(only('Bungalow for sale Sector 69 1 kanal 9999900021').property_type).toBe('Bungalow')
+    expect(only('Hotel for sale in Kasauli 15 cr 9999900021').property_type).toBe('Hotel')
+    // A listing shared from Brokernet keeps its type as written.
+    expect(only('AVL | RENT | 2 BHK | ₹45K | 650 sq ft | Andheri West (West) | Contact Asha +91 98200 12345').property_type).toBe('2 BHK')
+  })
+})
+
+describe('messages pasted one after another without their headers (issue 30)', () => {
+  const mumbai = new LocalityIndex([{ name: 'Kandivali West', zone: 'North' }, { name: 'Malad West', zone: 'North' }, { name: 'Matunga', zone: 'Central' }, { name: 'Lower Parel', zone: 'South' }])
+  test('the other side said with what or how much is another message, even mid-line; a requirement’s own options are not', () => {
+    const drafts = parsePaste('reqd 2bhk kandivali w 35-40k family\n\n1 BHK available on L&L in Malad West, 450 carpet, 27k neg.', mumbai)
+    expect(drafts.map((d) => [d.post_type, d.property_type, d.budget, d.locality])).toEqual([
+      ['REQ', '2 BHK Apartment', 40_000, 'Kandivali West'],
+      ['AVL', '1 BHK Apartment', 27_000, 'Malad West'],
+    ])
+    const req = parsePaste('Req studio near Lower Parel for a working professional, budget 35k\n\nPagdi 1RK in Matunga, 250 sq ft, 28 lakh, ground floor', mumbai)
+    expect(req.map((d) => [d.post_type, d.property_type])).toEqual([
+      ['REQ', 'Studio'],
+      ['AVL', '1 RK'],
+    ])
+    expect(parsePaste('Wanted 2bhk Kandivali W\n3bhk also ok\nbudget 40k', mumbai)).toHaveLength(1)
+  })
+  test('Avl after a signature is another message, however little it says on its first line', () => {
+    const drafts = parsePaste('Kothi for sale Sector 70 demand 4 cr\nCall 9999900030\n\nAvailable\n\nSector 82 JLPL\n\n538 sq yards plot\n\n9999900031', new LocalityIndex([], 'Mohali'))
+    expect(drafts.map((d) => [d.property_type, d.locality, d.contact_value])).toEqual([
+      ['Independent House', 'Sector 70', '+91 99999 00030'],
+      ['Plot', 'Sector 82', '+91 99999 00031'],
+    ])
   })
 })

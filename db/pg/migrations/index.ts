@@ -17,6 +17,7 @@ import m13 from './0013_backup_runs.sql' with { type: 'text' }
 import m14 from './0014_second_factor.sql' with { type: 'text' }
 import m15 from './0015_live_trigger_first.sql' with { type: 'text' }
 import m16 from './0016_moderation.sql' with { type: 'text' }
+import m17 from './0017_city_localities.sql' with { type: 'text' }
 
 export const migrationJournal = journal
 export const migrationFiles: Record<string, string> = {
@@ -37,4 +38,5 @@ export const migrationFiles: Record<string, string> = {
   '0014_second_factor': m14,
   '0015_live_trigger_first': m15,
   '0016_moderation': m16,
+  '0017_city_localities': m17,
 }

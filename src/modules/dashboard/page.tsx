@@ -1,5 +1,6 @@
 import { ROLE_LABELS } from '../../shared/constants'
 import { can } from '../../platform/policy/permissions'
+import { Island } from '../../platform/pages/island'
 import { AccessDenied, DashboardLayout, type ShellUser } from './layout'
 import type { AdminStats } from './service'
 
@@ -64,6 +65,8 @@ export function AdminWelcome({ user, stats }: { user: ShellUser; stats: AdminSta
           </div>
         ))}
       </div>
+      {/* Issue 30: places the city's listings use often enough, to add as its localities or dismiss. */}
+      {!isMaster && stats.city && <Island name="LocalityOffers" props={{ cityName: stats.city.name }} />}
       <div className="card mt-6 bg-base-100 shadow-sm">
         <div className="card-body">
           <h2 className="card-title text-lg">What you can do</h2>

@@ -28,6 +28,11 @@ export function localitiesOf(db: Queryable, cityId: number | null, now = Date.no
   return index
 }
 
+/** Forgets a city's localities, read again on the next paste (a locality its admin has just accepted). */
+export function forgetLocalities(db: Queryable, cityId: number): void {
+  caches.get(db)?.delete(cityId)
+}
+
 async function load(db: Queryable, cityId: number): Promise<LocalityIndex> {
   // Through listings_match_idx (city first, locality and location inside it): the rows themselves are not read.
   const rows = await db.all<{ locality: string; location: string | null; n: number }>(
@@ -48,5 +53,9 @@ async function load(db: Queryable, cityId: number): Promise<LocalityIndex> {
   }
   const most = (m: Map<string, number>) => [...m.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null
   const known: KnownLocality[] = [...byKey.values()].map((e) => ({ name: most(e.names)!, zone: most(e.zones) as LocationZone | null }))
-  return new LocalityIndex(known)
+  // The localities the city's admin accepted (issue 30): known in their spelling and zone, first, whatever listings say.
+  const accepted = await db.all<{ name: string; zone: string | null }>("select name, zone from city_localities where city_id = ? and status = 'ACCEPTED'", [cityId])
+  const city = await db.get<{ name: string }>('select name from cities where id = ?', [cityId])
+  const zoneOf = (z: string | null) => (z && (LOCATION_ZONES as readonly string[]).includes(z) ? (z as LocationZone) : null)
+  return new LocalityIndex([...accepted.map((a) => ({ name: a.name, zone: zoneOf(a.zone) })), ...known], city?.name ?? null)
 }

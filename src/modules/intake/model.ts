@@ -48,3 +48,95 @@ export const ShareAnswer = t.Object({
   whatsapp_url: t.String({ description: 'https://wa.me/?text=… : opens WhatsApp with the text, to pick a chat' }),
 })
 export type ShareAnswer = typeof ShareAnswer.static
+
+// Issue 30: a whole WhatsApp chat export read into the broker's own drafts.
+
+export const IMPORT_DAYS_DEFAULT = 30
+
+export const ImportBody = t.Object({
+  file: t.Optional(t.File({ description: 'WhatsApp’s “Export chat” file: the .txt, or the .zip it makes “without media”; at most 10 MB, judged by its bytes' })),
+  sender: t.Optional(
+    t.String({ maxLength: 100, description: 'Whose messages become drafts: one of the answer’s `senders`. Not given: the sender whose number is the caller’s phone, if one is' }),
+  ),
+  days: t.Optional(
+    t.Integer({ minimum: 1, maximum: 3650, description: `Only messages of the last so many days, today included (${IMPORT_DAYS_DEFAULT} when not given)`, errorMessage: 'days must be a whole number from 1 to 3650' }),
+  ),
+  city_id: t.Optional(t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Master admins: the city whose localities to recognise' })),
+})
+export type ImportBody = typeof ImportBody.static
+
+const day = t.String({ format: 'date' })
+
+export const ImportedDraft = t.Object({
+  ...ParsedDraft.properties,
+  posted_at: t.String({ format: 'date', description: 'The day the message was last posted in the chat' }),
+  times: t.Integer({ minimum: 1, description: 'How many times the same message was posted (one draft for all)' }),
+  duplicate: Nullable(
+    t.Object(
+      { entry_id: t.String(), own: t.Boolean({ description: 'The caller’s own listing: posting it again needs confirm_duplicate' }) },
+      { description: 'An ACTIVE listing of the network this draft looks like (duplicate control, issue 17)' },
+    ),
+  ),
+})
+export type ImportedDraft = typeof ImportedDraft.static
+
+export const ImportAnswer = t.Object({
+  messages: t.Integer({ description: 'Messages in the export (WhatsApp’s own lines left out)' }),
+  first_day: Nullable(day),
+  last_day: Nullable(day),
+  senders: t.Array(
+    t.Object({
+      sender: t.String({ description: 'As the export names them: a name or a phone number' }),
+      phone: Nullable(t.String({ description: 'The sender’s number when the export shows one' })),
+      messages: t.Integer(),
+      listings: t.Integer({ description: 'Messages that look like listings (a property word or a configuration, with a figure)' }),
+      chosen: t.Boolean({ description: 'Their messages are the drafts' }),
+      invite_url: Nullable(t.String({ description: 'https://wa.me/…?text=… : a WhatsApp message inviting them to register on the network (none for the chosen sender)' })),
+    }),
+    { description: 'Everyone who wrote in the chat, most listings first. Other senders’ messages are never drafts: they are invited to post their own' },
+  ),
+  sender: Nullable(t.String({ description: 'Whose messages became drafts; null when none was given and none has the caller’s phone' })),
+  since: day,
+  own_messages: t.Integer({ description: 'The chosen sender’s messages in the period' }),
+  drafts: t.Array(ImportedDraft, { description: 'Newest first, one per listing of each distinct message; at most 300' }),
+  truncated: t.Boolean({ description: 'More drafts than 300 were found: choose a shorter period' }),
+})
+export type ImportAnswer = typeof ImportAnswer.static
+
+// Issue 30: localities offered to a city's module admin once several listings use them.
+
+export const LocalityOffersQuery = t.Object({
+  city_id: t.Optional(t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Master admins: the city. Module admins: their own (another is refused)' })),
+})
+
+export const LocalityOffers = t.Object({
+  city_id: t.Integer(),
+  offer_at: t.Integer({ description: 'How many ACTIVE listings must use a locality before it is offered' }),
+  offers: t.Array(
+    t.Object({
+      name: t.String({ description: 'The spelling most of its listings use' }),
+      listings: t.Integer({ description: 'ACTIVE listings of the city using it, all spellings together' }),
+      zone: Nullable(zone),
+      spellings: t.Array(t.String(), { description: 'Every spelling its listings use (`Sector 82`, `SECTOR-82`)' }),
+    }),
+    { description: 'Localities of the city neither accepted nor dismissed yet, most used first, at most 50' },
+  ),
+  more: t.Integer({ description: 'Offers beyond the 50 shown' }),
+})
+export type LocalityOffers = typeof LocalityOffers.static
+
+export const LocalityDecisionBody = t.Object({
+  name: t.String({ minLength: 1, maxLength: 100, errorMessage: { minLength: 'A locality needs a name', maxLength: 'A locality name is at most 100 characters', type: 'name must be a string' } }),
+  decision: t.Union([t.Literal('ACCEPT'), t.Literal('DISMISS')], { errorMessage: 'decision must be ACCEPT or DISMISS' }),
+  zone: t.Optional(Nullable(zone)),
+  city_id: t.Optional(t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Master admins: the city' })),
+})
+export type LocalityDecisionBody = typeof LocalityDecisionBody.static
+
+export const LocalityDecision = t.Object({
+  city_id: t.Integer(),
+  name: t.String(),
+  zone: Nullable(zone),
+  status: t.Union([t.Literal('ACCEPTED'), t.Literal('DISMISSED')]),
+})
+export type LocalityDecision = typeof LocalityDecision.static

@@ -10,7 +10,7 @@ import { shareText, whatsappUrl } from './share'
  * The city whose localities a paste is read against: the one the caller's listings go to (a broker's own, a module
  * admin's), or for a master admin the one they name (none named: no known localities, places are taken as written).
  */
-function cityOf(user: Viewer, cityId: number | undefined): number | null {
+export function cityOf(user: Viewer, cityId: number | undefined): number | null {
   const scope = listingScope(user, 'manage')
   if (scope.kind === 'city') return scope.cityId
   if (scope.kind === 'all') return cityId ?? null

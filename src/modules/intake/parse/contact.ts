@@ -7,6 +7,10 @@ import type { Message } from './text'
  * digits (`65000 98200 12345` is a rent and a phone, not a phone starting 65000).
  */
 const MOBILE = /(?<![\d+])(?:(?:\+|00)?91[\s.-]?|0)?[6-9](?:[\s.-]?\d){9}(?![\s.-]?\d)/g
+/** Two numbers written one after the other with a space (`9280331459 7518187511`): each is read, the first first. */
+const MOBILE_PAIR = /(?<![\d+])(?:(?:\+|00)?91[\s-]?)?[6-9]\d{9}(?=[\s,/|]+(?:(?:\+|00)?91[\s-]?)?[6-9]\d{9}(?!\d))/g
+/** `97260,44912`: a mobile's two halves with a comma (Indian grouping never puts five digits before a comma). */
+const MOBILE_COMMA = /(?<![\d+,])[6-9]\d{4},\d{5}(?![\d,])/g
 /** `98xxxxxx10`, `98200 xxxxx`: a number masked on purpose, kept as written. */
 const MASKED = /(?<![\w+])(?:\+91[\s-]?)?[6-9][\dx*]{2,4}[\s-]?[\dx*]{5,7}(?![\w])/g
 /** A landline with its STD code: `022-2345 6789`, `(022) 23456789`, `+91 22 2345 6789`. */
@@ -35,6 +39,12 @@ export function findContact(msg: Message): Contact | null {
   for (const m of msg.matches(EMAIL)) {
     found.push({ value: m[0], start: m.index, end: m.index + m[0].length })
     msg.take(m.index, m.index + m[0].length, 'contact')
+  }
+  for (const re of [MOBILE_PAIR, MOBILE_COMMA]) {
+    for (const m of msg.matches(re)) {
+      found.push({ value: formatMobile(m[0].replace(/\D/g, '')), start: m.index, end: m.index + m[0].length })
+      msg.take(m.index, m.index + m[0].length, 'contact')
+    }
   }
   for (const m of msg.matches(MOBILE)) {
     found.push({ value: formatMobile(m[0].replace(/\D/g, '')), start: m.index, end: m.index + m[0].length })

@@ -1,4 +1,5 @@
 import type { LocationZone } from '../../../shared/constants'
+import { isShouting, shapedPlaces } from './shapes'
 import { titleCase, type Message } from './text'
 
 export type KnownLocality = { name: string; zone: LocationZone | null }
@@ -44,8 +45,14 @@ export class LocalityIndex {
   /** Every locality's words, for names whose first word is shortened to its letter (`e city` → Electronic City). */
   private readonly named = new Map<string, { ws: string[]; locality: KnownLocality }[]>()
   readonly longest: number
+  /** The city's own name and its other names (`Bengaluru`, `Bangalore`): alone, a city is no locality in it. */
+  readonly cityWords: Set<string>
 
-  constructor(readonly localities: KnownLocality[]) {
+  constructor(
+    readonly localities: KnownLocality[],
+    readonly city: string | null = null,
+  ) {
+    this.cityWords = cityWordsOf(city)
     let longest = 1
     for (const l of localities) {
       const ws = words(l.name)
@@ -144,6 +151,28 @@ export class LocalityIndex {
   }
 }
 
+/** Other names of cities, as brokers still write them. */
+const CITY_ALIASES: Record<string, string[]> = {
+  bengaluru: ['bangalore', 'blr', 'bengalore', 'banglore'],
+  mumbai: ['bombay', 'mumbai'],
+  chennai: ['madras'],
+  kolkata: ['calcutta'],
+  gurugram: ['gurgaon', 'ggn'],
+  mohali: ['sas', 'mohali', 'mohalli'],
+  'new delhi': ['delhi'],
+  mysuru: ['mysore'],
+  mangaluru: ['mangalore'],
+  thiruvananthapuram: ['trivandrum'],
+  pune: ['poona'],
+  vadodara: ['baroda'],
+}
+
+function cityWordsOf(city: string | null): Set<string> {
+  if (!city) return new Set()
+  const key = city.toLowerCase().trim()
+  return new Set([...words(key), key.replace(/\s+/g, ''), ...(CITY_ALIASES[key] ?? [])])
+}
+
 /** Optimal string alignment distance (a swap of neighbours is one edit), giving up past `max`. */
 export function editDistance(a: string, b: string, max: number): number {
   const n = a.length
@@ -182,12 +211,23 @@ const NOT_PLACE = new Set(
     'alli nalli hatra hattira javal kade la madhe madhye sathi beku baadige maratakke togollakke ide ge olage varege hazar te site sites khata'
   ).split(' '),
 )
-const PLACE_CUE = /(?:(?<![\p{L}\p{N}])(?:in|at|near|nr|opp|loc|location|locality|area)|@|📍|➡️|👉)\s*[:\-–]?\s*$/u
+const PLACE_CUE = /(?:(?<![\p{L}\p{N}])(?:in|at|near|nr|opp|loc|location|locality|area|village|vill)|@|📍|➡️|👉)\s*[:\-–(]*\s*$/u
 
 /** How far before a word its cue may start: the longest cue word and a little punctuation and space. */
 const CUE_REACH = 24
 
-export type Place = { locality: string; zone: LocationZone | null; known: boolean; start: number; end: number }
+export type Place = {
+  locality: string
+  zone: LocationZone | null
+  known: boolean
+  start: number
+  end: number
+  /**
+   * How it was read: a known locality, a sector, phase or block (`shape`), after a cue (`in`, `Location:`), a line
+   * that is only a name (`name`), another guess, or a sector or block beside the listing (`landmark`).
+   */
+  how: 'known' | 'shape' | 'cue' | 'name' | 'guess' | 'landmark'
+}
 
 /** A word that may follow a name's first word: a generic suffix or a number, glued to its label or not. */
 const nameTail = (w: string) => SUFFIX.has(SHORT[w] ?? w) || /^(?:ph|sec|sect|stg|blk)?\d+$/.test(w)
@@ -198,6 +238,29 @@ const nameTail = (w: string) => SUFFIX.has(SHORT[w] ?? w) || /^(?:ph|sec|sect|st
  */
 export function findPlace(msg: Message, index: LocalityIndex): Place | null {
   const ws = [...msg.text.matchAll(/[\p{L}\p{N}]+/gu)].map((m) => ({ w: m[0].toLowerCase(), start: m.index, end: m.index + m[0].length }))
+  const known = knownPlace(msg, ws, index)
+  if (known) return known
+  const shaped = shapedPlaces(msg, ws, (x) => nameWord(msg, x, index))
+  const shape = shaped.find((s) => !s.landmark && !(msg.fieldAt(s.start) && msg.fieldAt(s.start) !== 'locality'))
+  if (shape) {
+    // A sector the city knows (its admin accepted it, or listings use it) comes with its spelling and zone.
+    const hit = index.lookup(words(shape.name), false)
+    if (hit && !hit.partial && !hit.byBase) {
+      msg.take(shape.start, shape.end, 'locality')
+      return { locality: hit.locality.name, zone: hit.locality.zone, known: true, start: shape.start, end: shape.end, how: 'shape' }
+    }
+    return takePlace(msg, shape.name, shape.start, shape.end, 'shape')
+  }
+  return initialsPlace(msg, ws, index) ?? guessPlace(msg, ws, index) ?? (shaped[0] ? takePlace(msg, shaped[0].name, shaped[0].start, shaped[0].end, 'landmark') : null)
+}
+
+function takePlace(msg: Message, name: string, start: number, end: number, how: Place['how']): Place {
+  msg.take(start, end, 'locality')
+  return { locality: name, zone: null, known: false, start, end, how }
+}
+
+/** The longest run of words a known locality matches (exactly before with a typo, earliest first); never the city itself. */
+function knownPlace(msg: Message, ws: W[], index: LocalityIndex): Place | null {
   for (const typo of [false, true]) {
     for (let i = 0; i < ws.length; i++) {
       for (let n = Math.min(index.longest, ws.length - i); n >= 1; n--) {
@@ -218,14 +281,15 @@ export function findPlace(msg: Message, index: LocalityIndex): Place | null {
         if (hit.byBase && after && DIRECTION[after.w] && /^[\s(]*$/.test(msg.text.slice(run[n - 1]!.end, after.start))) continue
         // `Hinjewadi phase 2` when only Phase 1 is known: the message goes on with the name's next word, then differs.
         if (hit.byBase && goesOtherwise(keyOf(words(hit.locality.name)).split(' '), n, ws.slice(i + n, i + n + 3))) continue
+        if (index.cityWords.has(squeeze(keyOf(words(hit.locality.name))))) continue
         let end = run[n - 1]!.end
         if (msg.text[end] === ')' && msg.text.slice(run[0]!.start, end).includes('(')) end++
         msg.take(run[0]!.start, end, 'locality')
-        return { locality: hit.locality.name, zone: hit.locality.zone, known: !hit.partial, start: run[0]!.start, end }
+        return { locality: hit.locality.name, zone: hit.locality.zone, known: !hit.partial, start: run[0]!.start, end, how: 'known' }
       }
     }
   }
-  return initialsPlace(msg, ws, index) ?? guessPlace(msg, ws)
+  return null
 }
 
 /**
@@ -234,7 +298,7 @@ export function findPlace(msg: Message, index: LocalityIndex): Place | null {
  * fittings (AC, DG, RO, CCTV, WC) and a broker's own words (NRI, EMI, ASAP, OK).
  */
 const NOT_INITIALS = new Set(
-  'oc cc noc rera bda sra midc sez dp tp pg na ll sba ba ca ua ff sf uf gf ug lg tf ac dg ro tv ev wc cctv it nri emi gst asap ok pls'.split(' '),
+  'oc cc noc rera bda sra midc sez dp tp pg na ll sba ba ca ua ff sf uf gf ug lg tf ac dg ro tv ev wc cctv it nri emi gst asap ok pls gmada huda puda glada hsvp mhada cidco dda loi sco scf mig lig hig ews bsp plc edc idc uds bua'.split(' '),
 )
 
 /**
@@ -255,7 +319,7 @@ function initialsPlace(msg: Message, ws: W[], index: LocalityIndex): Place | nul
     const hit = index.byInitials(x.w)
     if (!hit) continue
     msg.take(x.start, x.end, 'locality')
-    return { locality: hit.name, zone: hit.zone, known: true, start: x.start, end: x.end }
+    return { locality: hit.name, zone: hit.zone, known: true, start: x.start, end: x.end, how: 'known' }
   }
   return null
 }
@@ -272,24 +336,30 @@ function goesOtherwise(known: string[], from: number, next: W[]): boolean {
 }
 
 /** A word that may be (the start of) a place's name: letters only, three or more, no word of another field or of the sentence. */
-const placeWord = (msg: Message, x: W) => msg.free(x.start, x.end) && !NOT_PLACE.has(x.w) && !COMMON.has(x.w) && /^\p{L}{3,}$/u.test(x.w)
+const placeWord = (msg: Message, x: W, index?: LocalityIndex) =>
+  msg.free(x.start, x.end) && !NOT_PLACE.has(x.w) && !COMMON.has(x.w) && !DESCRIPTIVE.has(x.w) && !index?.cityWords.has(x.w) && /^\p{L}{3,}$/u.test(x.w)
+
+/** A word that may stand in a name around a phase or a block, or in a line that is only a name: a place word, or initials. */
+export const nameWord = (msg: Message, x: W, index: LocalityIndex) =>
+  placeWord(msg, x, index) || (/^\p{Lu}{2,4}$/u.test(msg.text.slice(x.start, x.end)) && !NOT_INITIALS.has(x.w) && !NOT_PLACE.has(x.w) && !COMMON.has(x.w) && !DESCRIPTIVE.has(x.w) && !index.cityWords.has(x.w) && msg.free(x.start, x.end))
 
 /**
  * A place the network does not know, taken as written (title case, `W` / `E` written out), from where brokers put one:
- * after `in` / `at` / `near` / `@` / 📍; before a direction word (`bhandup w`); or right after the property type or the
- * intent words (`Avl 2bhk Wadala`, `Office avl on rent Airoli`, `plot for sale – Panvel`).
+ * after `in` / `at` / `near` / `@` / 📍 / `Location:`; before a direction word (`bhandup w`); right after the property
+ * type or the intent words (`Avl 2bhk Wadala`, `Office avl on rent Airoli`, `plot for sale – Panvel`); else a line or
+ * a comma's part that is nothing but a name (`MARBELLA GRAND`, `Vikas Nagar`: a project or a colony).
  */
-function guessPlace(msg: Message, ws: W[]): Place | null {
+function guessPlace(msg: Message, ws: W[], index: LocalityIndex): Place | null {
   // Short words in capitals are initials (`MG Road`, `DN Nagar`), unless the whole message is in capitals.
   const shouting = isShouting(msg.text)
-  const initials = (x: W) => !shouting && writtenAsInitials(msg, x)
-  const at = (i: number, run: W[]): Place => {
+  const initials = (x: W) => !shouting && writtenAsInitials(msg, x) && !index.cityWords.has(x.w)
+  const at = (run: W[], how: Place['how']): Place => {
     let end = run[run.length - 1]!.end
     if (msg.text[end] === ')') end++
     // Title case, except initials (`BKC`, `MG Road`), which stay in capitals (read before the words are taken).
     const name = run.map((x) => (initials(x) ? x.w.toUpperCase() : titleCase(keyOf([x.w]))))
     msg.take(run[0]!.start, end, 'locality')
-    return { locality: name.join(' '), zone: null, known: false, start: run[0]!.start, end }
+    return { locality: name.join(' '), zone: null, known: false, start: run[0]!.start, end, how }
   }
   /** The words from `i` that make the name: up to three, ending at a direction word or a generic suffix (`Linking Road`). */
   const runFrom = (i: number): W[] => {
@@ -297,12 +367,12 @@ function guessPlace(msg: Message, ws: W[]): Place | null {
     for (let k = i + 1; k < ws.length && run.length < 3; k++) {
       const x = ws[k]!
       const gap = msg.text.slice(run[run.length - 1]!.end, x.start)
-      if (!/^[ .()-]*$/.test(gap) || !msg.free(x.start, x.end)) break
+      if (!/^[ .()-]*$/.test(gap) || !msg.free(x.start, x.end) || index.cityWords.has(x.w)) break
       if (DIRECTION[x.w] || SUFFIX.has(SHORT[x.w] ?? x.w)) {
         run.push(x)
         break
       }
-      if (!placeWord(msg, x)) break
+      if (!placeWord(msg, x, index) && !initials(x)) break
       run.push(x)
     }
     // `Hinjewadi Phase 2`: a generic suffix keeps its number.
@@ -312,35 +382,136 @@ function guessPlace(msg: Message, ws: W[]): Place | null {
     return run
   }
   for (let i = 0; i < ws.length; i++) {
-    if (!placeWord(msg, ws[i]!) && !initials(ws[i]!)) continue
+    // `Location - zirakpur Patiala Highway`: the city after the cue is no locality; the name after it is.
+    const cueAt = index.cityWords.has(ws[i]!.w) && i + 1 < ws.length && !msg.text.slice(ws[i]!.end, ws[i + 1]!.start).includes('\n') ? i + 1 : i
+    const x = ws[cueAt]!
+    // `in (North-Goa)`, `in South Delhi`: a direction before a name is part of it.
+    const named = ws[cueAt + 1]
+    if (DIRECTION[x.w] && x.w.length > 1 && named && placeWord(msg, named, index) && /^[ -]$/.test(msg.text.slice(x.end, named.start)) && msg.free(x.start, x.end) && PLACE_CUE.test(msg.lower.slice(Math.max(0, x.start - CUE_REACH), x.start))) {
+      const rest = runFrom(cueAt + 1)
+      return at([x, ...rest], 'cue')
+    }
+    if (!placeWord(msg, x, index) && !initials(x) && !saintly(msg, ws, cueAt)) continue
     // The cue is in the few characters before the word: testing the whole text before every word was quadratic.
-    if (PLACE_CUE.test(msg.lower.slice(Math.max(0, ws[i]!.start - CUE_REACH), ws[i]!.start))) return at(i, runFrom(i))
+    if (PLACE_CUE.test(msg.lower.slice(Math.max(0, ws[i]!.start - CUE_REACH), ws[i]!.start))) return at(runFrom(cueAt), 'cue')
   }
   for (let i = 0; i + 1 < ws.length; i++) {
     const next = ws[i + 1]!
-    if (placeWord(msg, ws[i]!) && DIRECTION[next.w] && next.w.length <= 4 && /^[ (]*$/.test(msg.text.slice(ws[i]!.end, next.start)) && msg.free(next.start, next.end)) return at(i, [ws[i]!, next])
+    if (placeWord(msg, ws[i]!, index) && DIRECTION[next.w] && next.w.length <= 4 && /^[ (]*$/.test(msg.text.slice(ws[i]!.end, next.start)) && msg.free(next.start, next.end)) return at([ws[i]!, next], 'guess')
   }
   for (let i = 0; i < ws.length; i++) {
-    if (!placeWord(msg, ws[i]!) || ws[i]!.start === 0) continue
+    if (!placeWord(msg, ws[i]!, index) || ws[i]!.start === 0) continue
     // The nearest taken character before the word, across spaces and light punctuation only.
     let j = ws[i]!.start - 1
-    while (j >= 0 && /[\s,:*–-]/.test(msg.text[j]!) && !msg.fieldAt(j)) j--
+    while (j >= 0 && /[ \t,:*–-]/.test(msg.text[j]!) && !msg.fieldAt(j)) j--
     const field = j >= 0 ? msg.fieldAt(j) : null
-    if (field === 'property_type' || field === 'intent') return at(i, runFrom(i))
+    if (field === 'property_type' || field === 'intent') return at(runFrom(i), 'guess')
+  }
+  // `Kandivali area mein`, `Malad side`: a name and the word for a neighbourhood.
+  for (let i = 0; i + 1 < ws.length; i++) {
+    if (placeWord(msg, ws[i]!, index) && /^(?:area|side|belt|region|wala|waala|vicinity)$/.test(ws[i + 1]!.w) && /^ +$/.test(msg.text.slice(ws[i]!.end, ws[i + 1]!.start))) return at([ws[i]!], 'guess')
+  }
+  // `Aerotropolis Mohali`, `Kharar, Mohali`: the name just before the city's is the place in it.
+  for (let i = 1; i < ws.length; i++) {
+    if (!index.cityWords.has(ws[i]!.w) || !/^[ ,.\-–]*$/.test(msg.text.slice(ws[i - 1]!.end, ws[i]!.start))) continue
+    let from = i - 1
+    while (from > 0 && i - from < 3 && placeWord(msg, ws[from - 1]!, index) && /^[ ]+$/.test(msg.text.slice(ws[from - 1]!.end, ws[from]!.start))) from--
+    const run = ws.slice(from, i).filter((x) => placeWord(msg, x, index) || initials(x))
+    if (run.length === i - from && run.length) return at(run, 'guess')
+  }
+  return nameLine(msg, ws, index, initials, at)
+}
+
+/** `St. Marks Road`, `Dr. Ambedkar Nagar`: a short title before a name. */
+const saintly = (msg: Message, ws: W[], i: number) => /^(?:st|sri|shri|dr|mt)$/.test(ws[i]!.w) && msg.text[ws[i]!.end] === '.' && i + 1 < ws.length && /^\p{Lu}/u.test(msg.text.slice(ws[i + 1]!.start, ws[i + 1]!.end))
+
+/** Words a name may end with although they say nothing alone (`Regalia Tower`, `The Lake`, `Gilco Park Hills`). */
+const NAME_TAIL = new Set(['tower', 'towers', 'heights', 'residency', 'residences', 'enclave', 'city', 'park', 'road', 'nagar', 'estate', 'estates', 'greens', 'complex', 'plaza', 'square', 'market', 'colony', 'vihar', 'garden', 'gardens', 'hills', 'valley', 'view', 'lake', 'grand', 'royal', 'towne', 'homes', 'villas', 'avenue', 'marg', 'chowk', 'highway', 'township', 'society', 'apartments', 'junction', 'point', 'the'])
+
+/**
+ * A line, or a part of one between commas, made of one to four name words and nothing else but a property type or
+ * intent words (`MARBELLA GRAND`, `Marbella flat`, `Gate No 1, Vikas Nagar, NayaGoan`): a project or a colony.
+ * A bracket's words are left aside (`Noble Aurellia (Rera Approved)`), and so is the city's own name.
+ */
+function nameLine(msg: Message, ws: W[], index: LocalityIndex, initials: (x: W) => boolean, at: (run: W[], how: Place['how']) => Place): Place | null {
+  let k = 0
+  let segmentStart = 0
+  const text = msg.text
+  while (segmentStart <= text.length) {
+    let segmentEnd = segmentStart
+    let depth = 0
+    while (segmentEnd < text.length && !(depth === 0 && /[\n,|;:]/.test(text[segmentEnd]!))) {
+      if (text[segmentEnd] === '(') depth++
+      else if (text[segmentEnd] === ')') depth = Math.max(0, depth - 1)
+      segmentEnd++
+    }
+    const segment = text.slice(segmentStart, segmentEnd)
+    const inSegment: W[] = []
+    // Words inside brackets are left aside; the depth is counted once along the segment, not again for every word.
+    let upTo = segmentStart
+    let inside = 0
+    while (k < ws.length && ws[k]!.start < segmentEnd) {
+      for (; upTo < ws[k]!.start; upTo++) {
+        if (text[upTo] === '(') inside++
+        else if (text[upTo] === ')') inside = Math.max(0, inside - 1)
+      }
+      if (ws[k]!.start >= segmentStart && inside === 0) inSegment.push(ws[k]!)
+      k++
+    }
+    if (inSegment.length && inSegment.length <= 6 && !/[?!]/.test(segment)) {
+      const named = inSegment.filter((x) => !['property_type', 'intent'].includes(msg.fieldAt(x.start) ?? '') && !index.cityWords.has(x.w))
+      const fits =
+        named.length >= 1 &&
+        named.length <= 4 &&
+        named.every(
+          (x, n) =>
+            nameWord(msg, x, index) ||
+            initials(x) ||
+            (n > 0 && (NAME_TAIL.has(x.w) || /^\d{1,3}$/.test(x.w)) && msg.free(x.start, x.end)) ||
+            (n === 0 && x.w === 'the' && named.length > 1) ||
+            // `AMBIKA LA PARISIAN`, `Bay of Bengal`: a short word joining a name's words.
+            (n > 0 && n < named.length - 1 && /^(?:la|le|de|di|da|du|del|of|the|el|al|e|y)$/.test(x.w)),
+        ) &&
+        named.some((x) => x.w !== 'the' && !/^\d/.test(x.w)) &&
+        // The words of the name stand together (a type or intent word only before or after them).
+        named.every((x, n) => n === 0 || inSegment.indexOf(x) === inSegment.indexOf(named[n - 1]!) + 1) &&
+        !FIRM.test(segment)
+      if (fits) return at(named, 'name')
+    }
+    segmentStart = segmentEnd + 1
   }
   return null
 }
 
-/** Is the message written in capitals (most of its letters)? Then a short word in capitals says nothing of initials. */
-function isShouting(text: string): boolean {
-  let upper = 0
-  let lower = 0
-  for (const c of text) {
-    if (c >= 'A' && c <= 'Z') upper++
-    else if (c >= 'a' && c <= 'z') lower++
-  }
-  return upper > lower
-}
+/** A broker's firm (`Castle Estates`, `ABC REALTORS`, `JK ASSOCIATES`, `PROPERTY POINT`): a signature, never a locality. */
+export const FIRM = /\b(?:estates|properties|(?:property|prop)(?=\s*(?:$|\(|point|junction|network|group|hub|zone|solutions?|consultants?|dealers?|advisors?|care|world|mart|bazaar|\d))|realtors?|realty|realtech|real\s*tech|real\s*estate|associates|consultants?|developers?|developer's|builders?|infra|infratech|infracon|group|ventures|enterprises?|advisors?|advisory|promoters?|buildcon|buildtech|constructions?|solutions)\b|&\s*co\b/i
+
+/**
+ * Words that describe a listing without naming a place (Tricity posts put each on a line of its own: `PARK FACING`,
+ * `REGISTRY CASE`, `Front pocket`, `GENUINE PRICE`): a line of them is no project's name.
+ */
+export const DESCRIPTIVE = new Set(
+  (
+    'storey story stories double triple tripple single facing park corner direction owner owners built newly brand renovated interior interiors ultra look ' +
+    'luxury luxurious specious spacious genuine geniune price higher lower middle upper ground basement stilt gated beautiful work done registry registery ' +
+    'case transfer confirm deal deals best location investment rera approved payment plan easy prime front pocket premium possession loan maximum white ' +
+    'allotee allottee normal joda auction token tokan hand party girls boys service servant store study room rooms washroom washrooms bathroom bathrooms ' +
+    'kitchen kitchens bedroom bedrooms lawn shed sheds meter meters electricity map freehold leasehold income coming period lock wide feet ' +
+    'busiest value opportunity exciting fantastic listing team perfect investors business rare limited first come serve offer grab gone miss golden ' +
+    'urgent sale launch launching alert pre hurry book hold booking amount dimension dimensions size total approx marla kanal gaj gaz acre acres bigha ' +
+    'mudhouse khali plot plots mohalla residential commercial industrial inventory restocked available availability rent sell buy semi furnished ' +
+    'unfurnished fully finish finished interior ready move immediate units unit non details detail more information info contact cont call whatsapp ' +
+    'thanks regards sir madam please plz kindly only also new old big small good nice well maintained location locations connectivity amenities ' +
+    'attached lift lifts parking covered reserved car cars balcony balconies terrace floor floors flat tower view east west north south southeast ' +
+    'northeast northwest southwest approx approximately just with without near nearby opposite adjoining adjacent behind road main highway ' +
+    'price negotiable nego fixed final rate demand asking budget require required requirement wanted client clients buyer buyers seller party ' +
+    'registration registered clear title documents document verified approved legal dispute free hot new launch project projects phase sector block ' +
+    'property properties deal dealer dealers broker brokers agent agents group job jobs salary experience telecaller incentives hiring vacancy ' +
+    'allotment allotement gate spot configuration config highlights features specifications specs overview pocket pockets registry ' +
+    'gmada huda puda glada hsvp mhada cidco dda bda bbmp pmc pcmc nit comercial commerical commericial adj adjoining adjacent backside infront ' +
+    'uds bua sba carpet builtup'
+  ).split(' '),
+)
 
 /** Words that follow a property type or an intent word without being a place. */
 const COMMON = new Set(
@@ -350,7 +521,8 @@ const COMMON = new Set(
     'client owner direct tenant buyer investor family bachelor bachelors company corporate brand wanted looking need needed please kindly ' +
     'option options share within budget price approx sqft carpet builtup area floor high low very well east west north south facing view ' +
     'sea garden terrace balcony independent standalone commercial residential society building tower project complex wing available. any some ' +
-    'chahiye dena hai kiraye kiraya bechna lena wala wali ke ki ka mein main pe par tak hoga chahie chaiye needs wants want'
+    'chahiye dena hai kiraye kiraya bechna lena wala wali ke ki ka mein main pe par tak hoga chahie chaiye needs wants want ' +
+    'kal aaj band rahega rahegi khula khuli chhutti today tomorrow yesterday closed open join group'
   ).split(' '),
 )
 

@@ -76,9 +76,9 @@ export class Message {
     return (head.match(WORD) ?? []).slice(-n)
   }
 
-  /** The lower-case words just after `index` (at most `n`). */
+  /** The lower-case words just after `index` on its line (at most `n`): the next line's words say nothing of this one's. */
   wordsAfter(index: number, n: number): string[] {
-    return (this.lower.slice(index, index + 40).match(WORD) ?? []).slice(0, n)
+    return (this.lower.slice(index, index + 40).split('\n')[0]!.match(WORD) ?? []).slice(0, n)
   }
 }
 
@@ -87,10 +87,17 @@ export const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’]*/gu
 
 /** Invisible marks WhatsApp exports put around names and dates, and the non-breaking spaces of some phones. */
 export function cleanPaste(text: string): string {
-  return text
-    .replace(/\r\n?/g, '\n')
-    .replace(/[\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g, '')
-    .replace(/[\u00a0\u2000-\u200a\u202f]/g, ' ')
+  return (
+    text
+      .replace(/\r\n?/g, '\n')
+      // Invisible marks, and the variation selectors after emoji (`️`).
+      .replace(/[\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff\ufe0e\ufe0f]/g, '')
+      .replace(/[\u00a0\u2000-\u200a\u202f\t]/g, ' ')
+      // Unicode's "mathematical" bold and italic letters (`𝐊𝐨𝐭𝐡𝐢 𝐅𝐨𝐫 𝐒𝐚𝐥𝐞`, `125 𝒈𝒂𝒛`), which brokers use for emphasis: plain letters.
+      .replace(/[\u{1D400}-\u{1D7FF}]/gu, (c) => c.normalize('NFKC'))
+      // A long run of spaces inside a line is a line break lost in copying (a phone's layout padded to its width).
+      .replace(/(\S) {6,}(?=\S)/g, '$1\n')
+  )
 }
 
 export const titleCase = (s: string) =>

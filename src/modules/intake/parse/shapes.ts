@@ -1,0 +1,98 @@
+import { titleCase, type Message } from './text'
+
+/**
+ * Places read by their shape, in a city the network barely knows: planned cities number their sectors and phases and
+ * letter their blocks (`Sector 82`, `SEC-66A`, `Sec 82 Alpha`, `67 sec`, `PHASE-8A`, `Block H`, `E block Aerocity`).
+ * A number or a letter names one place; the words around it say which (`Aerocity C Block`, `Ashatownship Phase 2`).
+ */
+const SECTOR = /(?<![\p{L}\p{N}])(?:sector|sectors|sec|sect|sctr|secter)\s*[-.:#]*\s*(\d{1,3})(?:\s*-?\s*([a-d])(?![\p{L}\p{N}])(?!\s*-?\s*(?:road|rd)\b))?(?:\s+(alpha|beta|gamma|delta|omega)(?![\p{L}]))?(?![\p{N}])/gu
+/** `67 sec`, `Showroom 67 sec Mohali`: the number before the word. */
+const SECTOR_AFTER = /(?<![\p{L}\p{N}.,])(\d{1,3})\s*(?:sec|sector)(?![\p{L}\p{N}])/gu
+const PHASE = /(?<![\p{L}\p{N}])(?:phase|phse|ph)\s*[-.:#]*\s*(\d{1,2})(?:\s*-?\s*([a-c]\d?)(?![\p{L}\p{N}]))?(?![\p{N}])/gu
+const BLOCK_AFTER = /(?<![\p{L}\p{N}])block\s*[-.:]*\s*(\p{L})(?![\p{L}\p{N}])/gu
+const BLOCK_BEFORE = /(?<![\p{L}\p{N}])(\p{L})\s*[-.]?\s*block(?![\p{L}])/gu
+/** Words that make the place a landmark beside the listing, not where it is: `ADJ.- I BLOCK`, `near Phase 7`. */
+const LANDMARK = /\b(?:adj|adjoining|adjacent|near|nr|opp|opposite|behind|backside|beside|infront|front|next)\b[\s.,:-]*(?:of|to)?[\s.,:-]*$/
+
+export type Shaped = { name: string; start: number; end: number; landmark: boolean }
+
+type W = { w: string; start: number; end: number }
+
+/**
+ * Every sector, phase and block the message names, in order. `nameWord` says whether a word around a phase or a block
+ * names the place it belongs to (`Aerocity`), not a detail of the listing.
+ */
+export function shapedPlaces(msg: Message, ws: W[], nameWord: (x: W) => boolean): Shaped[] {
+  const out: Shaped[] = []
+  const landmark = (start: number) => LANDMARK.test(msg.lower.slice(Math.max(0, start - 16), start).split('\n').pop()!)
+  const add = (name: string, start: number, end: number, own = start) => {
+    if (out.some((o) => start < o.end && end > o.start)) return
+    out.push({ name, start, end, landmark: landmark(own) || landmark(start) })
+  }
+  for (const m of msg.matches(SECTOR)) add(`Sector ${m[1]}${(m[2] ?? '').toUpperCase()}${m[3] ? ` ${titleCase(m[3])}` : ''}`, m.index, m.index + m[0].length)
+  for (const m of msg.matches(SECTOR_AFTER)) add(`Sector ${m[1]}`, m.index, m.index + m[0].length)
+  for (const m of msg.matches(PHASE)) {
+    const before = nameBefore(msg, ws, m.index, nameWord)
+    add(`${before ? `${before.name} ` : ''}Phase ${m[1]}${(m[2] ?? '').toUpperCase()}`, before?.start ?? m.index, m.index + m[0].length, m.index)
+  }
+  for (const [re, letterFirst] of [
+    [BLOCK_AFTER, false],
+    [BLOCK_BEFORE, true],
+  ] as const) {
+    for (const m of msg.matches(re)) {
+      const letter = msg.text.slice(m.index, m.index + m[0].length).match(letterFirst ? /^\p{L}/u : /\p{L}$/u)![0]
+      // `a block of flats`: a lower-case a before `block` is the article.
+      if (letterFirst && letter === 'a') continue
+      const before = nameBefore(msg, ws, m.index, nameWord)
+      const after = before ? null : nameAfter(msg, ws, m.index + m[0].length, nameWord)
+      const block = letterFirst ? `${letter.toUpperCase()} Block` : `Block ${letter.toUpperCase()}`
+      const name = [before?.name, block, after?.name].filter(Boolean).join(' ')
+      add(name, before?.start ?? m.index, after?.end ?? m.index + m[0].length, m.index)
+    }
+  }
+  return out.sort((a, b) => a.start - b.start)
+}
+
+/** Up to two name words right before `at` on its line (spaces, commas or dashes between). */
+function nameBefore(msg: Message, ws: W[], at: number, nameWord: (x: W) => boolean): { name: string; start: number } | null {
+  const run: W[] = []
+  let edge = at
+  for (let i = ws.length - 1; i >= 0 && run.length < 2; i--) {
+    const x = ws[i]!
+    if (x.end > edge) continue
+    if (!/^[ ,.\-–]*$/.test(msg.text.slice(x.end, edge)) || !nameWord(x)) break
+    run.unshift(x)
+    edge = x.start
+  }
+  return run.length ? { name: run.map((x) => spelled(msg, x)).join(' '), start: run[0]!.start } : null
+}
+
+/** Up to two name words right after `at` on its line. */
+function nameAfter(msg: Message, ws: W[], at: number, nameWord: (x: W) => boolean): { name: string; end: number } | null {
+  const run: W[] = []
+  let edge = at
+  for (const x of ws) {
+    if (x.start < edge) continue
+    if (run.length >= 2 || !/^[ ,.\-–]*$/.test(msg.text.slice(edge, x.start)) || !nameWord(x)) break
+    run.push(x)
+    edge = x.end
+  }
+  return run.length ? { name: run.map((x) => spelled(msg, x)).join(' '), end: run[run.length - 1]!.end } : null
+}
+
+/** A word as a name: title case, except initials written in capitals (`JLPL`, `IT`). */
+const spelled = (msg: Message, x: W) => {
+  const raw = msg.text.slice(x.start, x.end)
+  return /^\p{Lu}{2,4}$/u.test(raw) && !isShouting(msg.text) ? raw : titleCase(raw)
+}
+
+/** Is the message written in capitals (most of its letters)? Then a short word in capitals says nothing of initials. */
+export function isShouting(text: string): boolean {
+  let upper = 0
+  let lower = 0
+  for (const c of text) {
+    if (c >= 'A' && c <= 'Z') upper++
+    else if (c >= 'a' && c <= 'z') lower++
+  }
+  return upper > lower
+}
