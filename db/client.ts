@@ -8,6 +8,12 @@ import { migrate } from './migrate'
 export type Database = BunSQLiteDatabase<typeof schema> & { $client: SQLite }
 
 /**
+ * When a writer starts the write-ahead log over (everything in it copied back, nobody reading it), its next commit
+ * cuts the file down to this size: without a limit the file keeps its largest size for good (docs/decisions/0XX-wal.md).
+ */
+export const JOURNAL_SIZE_LIMIT = 16 * 1024 * 1024
+
+/**
  * Opens (creating if needed) the SQLite file with the pragmas of a trusted single-node deployment,
  * and brings its schema up to date. `:memory:` works too.
  */
@@ -19,6 +25,7 @@ export function openDatabase(path: string, { migrate: upgrade = true } = {}): Da
   sqlite.exec('PRAGMA synchronous = NORMAL')
   sqlite.exec('PRAGMA foreign_keys = ON')
   sqlite.exec('PRAGMA temp_store = MEMORY')
+  sqlite.exec(`PRAGMA journal_size_limit = ${JOURNAL_SIZE_LIMIT}`)
   const db = drizzle({ client: sqlite, schema }) as Database
   if (upgrade) migrate(db)
   return db
