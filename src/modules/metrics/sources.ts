@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs'
 import type { Db } from '../../../db/sql'
 import type { AppContext } from '../../platform/http/context'
 import type { MetricJson } from '../../platform/metrics'
@@ -76,6 +77,22 @@ export function watchApp(ctx: AppContext): void {
     help: 'Age of the oldest mail still waiting in the outbox; 0 when none waits.',
     collect: async () => (await outbox()).oldestAgeSeconds,
   })
+  // SQLite's write-ahead log (docs/decisions/0XX-wal.md): the checkpointer keeps it near 16 MB; a file far past that
+  // says something holds it (a long backup, a stuck reader) before the disk fills.
+  if (ctx.db.dialect === 'sqlite')
+    metrics.registerGauge({
+      name: 'brokernet_sqlite_wal_bytes',
+      help: "Size of SQLite's write-ahead log file (brokernet.db-wal); 0 when there is none.",
+      collect: async () => walBytes(ctx.config.databasePath),
+    })
+}
+
+function walBytes(databasePath: string): number {
+  try {
+    return statSync(`${databasePath}-wal`).size
+  } catch {
+    return 0
+  }
 }
 
 /** The gauges one scrape reads together ask at once: the first starts the query, the others wait for its answer. */
