@@ -1,3 +1,5 @@
+import { RESTART_BYTES } from './wal'
+
 /**
  * Keeps SQLite's write-ahead log short, from a thread of its own in the primary (docs/decisions/006-processes.md and
  * 0XX-wal.md).
@@ -17,14 +19,13 @@
  * and its file kept its largest size after the writes stopped. TRUNCATE holds writers off while it copies the frames
  * committed since the PASSIVE just before and waits for the readers still reading the log (new ones read the file): a
  * few tens of milliseconds, at most `busyMs` of waiting. When it cannot finish in time (a backup's `VACUUM INTO` reads
- * one snapshot for as long as it runs), it leaves everything as it was and tries again later, backing off.
+ * one snapshot for as long as it runs), it leaves everything as it was and tries again later, backing off. A process
+ * committing transactions back to back leaves it no moment to take the write lock: past 48 MB its own writer
+ * truncates the log between two of them (db/sqlite.ts).
  *
  * The thread's code is a string made into a Blob: a Worker file would have to be listed as a second entry point of the
  * compiled binary, where its path differs from the source tree's; a Blob works the same in both.
  */
-
-/** The log file's size past which it is made to start over, even while writes go on. */
-export const RESTART_BYTES = 16 * 1024 * 1024
 
 const CODE = `
 import { Database } from 'bun:sqlite'

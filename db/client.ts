@@ -4,14 +4,9 @@ import { dirname } from 'node:path'
 import { drizzle, type BunSQLiteDatabase } from 'drizzle-orm/bun-sqlite'
 import * as schema from './schema'
 import { migrate } from './migrate'
+import { JOURNAL_SIZE_LIMIT } from './wal'
 
 export type Database = BunSQLiteDatabase<typeof schema> & { $client: SQLite }
-
-/**
- * When a writer starts the write-ahead log over (everything in it copied back, nobody reading it), its next commit
- * cuts the file down to this size: without a limit the file keeps its largest size for good (docs/decisions/0XX-wal.md).
- */
-export const JOURNAL_SIZE_LIMIT = 16 * 1024 * 1024
 
 /**
  * Opens (creating if needed) the SQLite file with the pragmas of a trusted single-node deployment,

@@ -2,6 +2,7 @@ import { Database as SQLite, type SQLQueryBindings } from 'bun:sqlite'
 import type { Database } from './client'
 import { timed, type Db, type Param, type Queryable, type StatementTimer } from './sql'
 import { statement } from './statements'
+import { walFileSize, WRITER_TRUNCATE_BYTES } from './wal'
 
 const RETURNING = /\breturning\b/i
 
@@ -69,7 +70,10 @@ export class SqliteDb implements Db {
   async run<T>(sql: string, params: readonly Param[] = []) {
     // With no transaction of this process open, a single statement commits on its own right away; else it waits its
     // turn as a transaction of its own, and is still timed as the one write it is.
-    if (!this.writing) return timed(this.timer, 'write', () => runOn<T>(this.writer, sql, params))
+    if (!this.writing) {
+      this.keepLogShort()
+      return timed(this.timer, 'write', () => runOn<T>(this.writer, sql, params))
+    }
     return timed(this.timer, 'write', () => this.transact((tx) => tx.run<T>(sql, params)))
   }
 
@@ -81,6 +85,7 @@ export class SqliteDb implements Db {
     if (this.writing) await new Promise<void>((resolve) => this.waiting.push(resolve))
     else this.writing = true
     try {
+      this.keepLogShort()
       // IMMEDIATE: take the file's write lock now, so two processes never both read and then fail to upgrade.
       this.writer.run('BEGIN IMMEDIATE')
       try {
@@ -96,6 +101,32 @@ export class SqliteDb implements Db {
       const next = this.waiting.shift()
       if (next) next()
       else this.writing = false
+    }
+  }
+
+  private logRetryAt = 0
+
+  /**
+   * Before each write (a stat: microseconds): when the write-ahead log has grown past WRITER_TRUNCATE_BYTES, this
+   * writer makes it start over itself (docs/decisions/0XX-wal.md). The checkpointer thread keeps it near 16 MB, but it
+   * needs the write lock for a moment, and a process that commits transaction after transaction never leaves it one:
+   * between two of them here the lock is ours to take. Waits at most 100 ms for readers still in the log; when that
+   * is not enough (a backup reads one snapshot for as long as it runs) nothing changes and the next try is a second
+   * later, not at the next write.
+   */
+  private keepLogShort(): void {
+    if (this.writer === this.reader || walFileSize(this.writer.filename) <= WRITER_TRUNCATE_BYTES) return
+    const now = performance.now()
+    if (now < this.logRetryAt) return
+    const { timeout } = this.writer.query<{ timeout: number }, []>('PRAGMA busy_timeout').get()!
+    this.writer.run('PRAGMA busy_timeout = 100')
+    try {
+      const { busy } = this.writer.query<{ busy: number }, []>('PRAGMA wal_checkpoint(TRUNCATE)').get()!
+      if (busy) this.logRetryAt = now + 1000
+    } catch {
+      this.logRetryAt = now + 1000
+    } finally {
+      this.writer.run(`PRAGMA busy_timeout = ${timeout}`)
     }
   }
 
