@@ -1,9 +1,10 @@
 // SQLite's write-ahead log read from outside, as files (https://sqlite.org/fileformat2.html#walformat): what the WAL
 // benchmark (scripts/bench-wal.ts) and test (tests/ops/wal.test.ts) watch of a running server's database.
-import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs'
+import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs'
+import { walFileSize } from '../db/wal'
 
 /** The size of `<database>-wal` in bytes (0 when there is none). */
-export const walSize = (databasePath: string) => (existsSync(`${databasePath}-wal`) ? statSync(`${databasePath}-wal`).size : 0)
+export const walSize = walFileSize
 
 /**
  * The log as the wal-index (`<database>-shm`) describes it now: `frames` in the log, how many of them a checkpoint has

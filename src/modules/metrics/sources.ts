@@ -1,5 +1,5 @@
-import { statSync } from 'node:fs'
 import type { Db } from '../../../db/sql'
+import { walFileSize } from '../../../db/wal'
 import type { AppContext } from '../../platform/http/context'
 import type { MetricJson } from '../../platform/metrics'
 import { outboxState, type OutboxState } from '../../platform/mail'
@@ -83,17 +83,10 @@ export function watchApp(ctx: AppContext): void {
     metrics.registerGauge({
       name: 'brokernet_sqlite_wal_bytes',
       help: "Size of SQLite's write-ahead log file (brokernet.db-wal); 0 when there is none.",
-      collect: async () => walBytes(ctx.config.databasePath),
+      collect: async () => walFileSize(ctx.config.databasePath),
     })
 }
 
-function walBytes(databasePath: string): number {
-  try {
-    return statSync(`${databasePath}-wal`).size
-  } catch {
-    return 0
-  }
-}
 
 /** The gauges one scrape reads together ask at once: the first starts the query, the others wait for its answer. */
 function outboxReader(db: Db): () => Promise<OutboxState> {
