@@ -1,4 +1,4 @@
-import { RESTART_BYTES } from './wal'
+import { RESTART_BYTES, WRITER_TRUNCATE_BYTES } from './wal'
 
 /**
  * Keeps SQLite's write-ahead log short, from a thread of its own in the primary (docs/decisions/006-processes.md and
@@ -20,8 +20,9 @@ import { RESTART_BYTES } from './wal'
  * committed since the PASSIVE just before and waits for the readers still reading the log (new ones read the file): a
  * few tens of milliseconds, at most `busyMs` of waiting. When it cannot finish in time (a backup's `VACUUM INTO` reads
  * one snapshot for as long as it runs), it leaves everything as it was and tries again later, backing off. A process
- * committing transactions back to back leaves it no moment to take the write lock: past 48 MB its own writer
- * truncates the log between two of them (db/sqlite.ts).
+ * committing transactions back to back leaves it no moment to take the write lock: past `WRITER_TRUNCATE_BYTES` that
+ * process's writer truncates the log between two of them (db/sqlite.ts), and this thread keeps out of its way until
+ * the file stops growing.
  *
  * The thread's code is a string made into a Blob: a Worker file would have to be listed as a second entry point of the
  * compiled binary, where its path differs from the source tree's; a Blob works the same in both.
@@ -35,6 +36,7 @@ let timer = null
 let options = null
 let ticks = 0
 let lastLog = -1
+let lastSize = -1
 let retryAt = 0
 let backoffMs = 0
 const walBytes = () => {
@@ -43,7 +45,19 @@ const walBytes = () => {
 const checkpoint = (mode) => db.query('PRAGMA wal_checkpoint(' + mode + ')').get()
 function tick() {
   const due = ++ticks % options.passiveEvery === 0
-  const grown = walBytes() > options.restartBytes && Date.now() >= retryAt
+  const size = walBytes()
+  const growing = size !== lastSize
+  if (due) lastSize = size
+  if (size > options.writerBytes) {
+    // Past this the writers truncate the log themselves, between two of their own transactions (db/sqlite.ts): a
+    // checkpoint here would hold the checkpoint lock theirs needs. Only once the file has stopped growing is it ours.
+    if (due && !growing && Date.now() >= retryAt) {
+      checkpoint('PASSIVE')
+      truncate()
+    }
+    return
+  }
+  const grown = size > options.restartBytes && Date.now() >= retryAt
   if (!due && !grown) return
   const passive = checkpoint('PASSIVE')
   // Everything copied, and the log as long as at the last look: nobody is writing.
@@ -84,10 +98,13 @@ onmessage = (e) => {
 export type Checkpointer = { stop: () => Promise<void> }
 
 /** `everyMs`: how often the log's size is looked at; a PASSIVE checkpoint runs every `passiveEvery` looks. */
-export function startCheckpointer(path: string, { everyMs = 250, passiveEvery = 4, restartBytes = RESTART_BYTES, busyMs = 100 } = {}): Checkpointer {
+export function startCheckpointer(
+  path: string,
+  { everyMs = 250, passiveEvery = 4, restartBytes = RESTART_BYTES, writerBytes = WRITER_TRUNCATE_BYTES, busyMs = 100 } = {},
+): Checkpointer {
   const url = URL.createObjectURL(new Blob([CODE], { type: 'application/javascript' }))
   const worker = new Worker(url)
-  worker.postMessage({ type: 'start', path, everyMs, passiveEvery, restartBytes, busyMs })
+  worker.postMessage({ type: 'start', path, everyMs, passiveEvery, restartBytes, writerBytes, busyMs })
   return {
     stop: () =>
       new Promise<void>((resolve) => {

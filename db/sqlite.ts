@@ -105,28 +105,43 @@ export class SqliteDb implements Db {
   }
 
   private logRetryAt = 0
+  private logBackoffMs = 0
 
   /**
    * Before each write (a stat: microseconds): when the write-ahead log has grown past WRITER_TRUNCATE_BYTES, this
    * writer makes it start over itself (docs/decisions/0XX-wal.md). The checkpointer thread keeps it near 16 MB, but it
    * needs the write lock for a moment, and a process that commits transaction after transaction never leaves it one:
-   * between two of them here the lock is ours to take. Waits at most 100 ms for readers still in the log; when that
-   * is not enough (a backup reads one snapshot for as long as it runs) nothing changes and the next try is a second
-   * later, not at the next write.
+   * between two of them here the lock is ours to take.
+   *
+   * While another connection checkpoints (the checkpointer thread; SQLite then refuses at once, log -1) this writer
+   * waits, writing nothing, for it to finish: that checkpoint may be the one waiting for a moment without writes. A
+   * reader still in the log, or the other process's writer, is waited for 100 ms at most; when that is not enough
+   * nothing changes, and the next try is a quarter of a second later, then twice as long each time up to 4 s (a backup
+   * reads one snapshot for as long as it runs).
    */
   private keepLogShort(): void {
-    if (this.writer === this.reader || walFileSize(this.writer.filename) <= WRITER_TRUNCATE_BYTES) return
+    const path = this.writer.filename
+    if (this.writer === this.reader || walFileSize(path) <= WRITER_TRUNCATE_BYTES) return
     const now = performance.now()
     if (now < this.logRetryAt) return
     const { timeout } = this.writer.query<{ timeout: number }, []>('PRAGMA busy_timeout').get()!
     this.writer.run('PRAGMA busy_timeout = 100')
+    let done = false
     try {
-      const { busy } = this.writer.query<{ busy: number }, []>('PRAGMA wal_checkpoint(TRUNCATE)').get()!
-      if (busy) this.logRetryAt = now + 1000
+      for (const deadline = now + 2000; ; ) {
+        const { busy, log } = this.writer.query<{ busy: number; log: number }, []>('PRAGMA wal_checkpoint(TRUNCATE)').get()!
+        if (busy === 0) done = true
+        if (done || log !== -1 || performance.now() > deadline) break
+        Bun.sleepSync(2)
+        if (walFileSize(path) <= WRITER_TRUNCATE_BYTES) done = true
+        if (done) break
+      }
     } catch {
-      this.logRetryAt = now + 1000
+      // As busy: SQLite said no for now.
     } finally {
       this.writer.run(`PRAGMA busy_timeout = ${timeout}`)
+      this.logBackoffMs = done ? 0 : Math.min(4000, Math.max(250, this.logBackoffMs * 2))
+      this.logRetryAt = now + this.logBackoffMs
     }
   }
 

@@ -16,7 +16,7 @@ export const JOURNAL_SIZE_LIMIT = 16 * 1024 * 1024
  * checkpointer needs the write lock for a moment, and a process that commits transaction after transaction with no
  * pause (a batch of reminder mails, thousands of them) never leaves it one.
  */
-export const WRITER_TRUNCATE_BYTES = 48 * 1024 * 1024
+export const WRITER_TRUNCATE_BYTES = 40 * 1024 * 1024
 
 /** The size of `<database>-wal` in bytes; 0 when there is none. */
 export function walFileSize(databasePath: string): number {
