@@ -4,6 +4,7 @@ import { dirname } from 'node:path'
 import { drizzle, type BunSQLiteDatabase } from 'drizzle-orm/bun-sqlite'
 import * as schema from './schema'
 import { migrate } from './migrate'
+import { JOURNAL_SIZE_LIMIT } from './wal'
 
 export type Database = BunSQLiteDatabase<typeof schema> & { $client: SQLite }
 
@@ -19,6 +20,7 @@ export function openDatabase(path: string, { migrate: upgrade = true } = {}): Da
   sqlite.exec('PRAGMA synchronous = NORMAL')
   sqlite.exec('PRAGMA foreign_keys = ON')
   sqlite.exec('PRAGMA temp_store = MEMORY')
+  sqlite.exec(`PRAGMA journal_size_limit = ${JOURNAL_SIZE_LIMIT}`)
   const db = drizzle({ client: sqlite, schema }) as Database
   if (upgrade) migrate(db)
   return db

@@ -3,6 +3,7 @@ import type { Database } from './client'
 import { sqliteFault } from './faults'
 import { timed, type Db, type Param, type Queryable, type StatementTimer } from './sql'
 import { statement } from './statements'
+import { walFileSize, WRITER_TRUNCATE_BYTES } from './wal'
 
 const RETURNING = /\breturning\b/i
 
@@ -82,7 +83,10 @@ export class SqliteDb implements Db {
   async run<T>(sql: string, params: readonly Param[] = []) {
     // With no transaction of this process open, a single statement commits on its own right away; else it waits its
     // turn as a transaction of its own, and is still timed as the one write it is.
-    if (!this.writing) return timed(this.timer, 'write', () => mapped(() => runOn<T>(this.writer, sql, params)))
+    if (!this.writing) {
+      this.keepLogShort()
+      return timed(this.timer, 'write', () => mapped(() => runOn<T>(this.writer, sql, params)))
+    }
     return timed(this.timer, 'write', () => this.transact((tx) => tx.run<T>(sql, params)))
   }
 
@@ -94,6 +98,7 @@ export class SqliteDb implements Db {
     if (this.writing) await new Promise<void>((resolve) => this.waiting.push(resolve))
     else this.writing = true
     try {
+      this.keepLogShort()
       // IMMEDIATE: take the file's write lock now, so two processes never both read and then fail to upgrade.
       mapped(() => this.writer.run('BEGIN IMMEDIATE'))
       try {
@@ -109,6 +114,47 @@ export class SqliteDb implements Db {
       const next = this.waiting.shift()
       if (next) next()
       else this.writing = false
+    }
+  }
+
+  private logRetryAt = 0
+  private logBackoffMs = 0
+
+  /**
+   * Before each write (a stat: microseconds): when the write-ahead log has grown past WRITER_TRUNCATE_BYTES, this
+   * writer makes it start over itself (docs/decisions/030-wal.md). The checkpointer thread keeps it near 16 MB, but it
+   * needs the write lock for a moment, and a process that commits transaction after transaction never leaves it one:
+   * between two of them here the lock is ours to take.
+   *
+   * While another connection checkpoints (the checkpointer thread; SQLite then refuses at once, log -1) this writer
+   * waits, writing nothing, for it to finish: that checkpoint may be the one waiting for a moment without writes. A
+   * reader still in the log, or the other process's writer, is waited for 100 ms at most; when that is not enough
+   * nothing changes, and the next try is a quarter of a second later, then twice as long each time up to 4 s (a backup
+   * reads one snapshot for as long as it runs).
+   */
+  private keepLogShort(): void {
+    const path = this.writer.filename
+    if (this.writer === this.reader || walFileSize(path) <= WRITER_TRUNCATE_BYTES) return
+    const now = performance.now()
+    if (now < this.logRetryAt) return
+    const { timeout } = this.writer.query<{ timeout: number }, []>('PRAGMA busy_timeout').get()!
+    this.writer.run('PRAGMA busy_timeout = 100')
+    let done = false
+    try {
+      for (const deadline = now + 2000; ; ) {
+        const { busy, log } = this.writer.query<{ busy: number; log: number }, []>('PRAGMA wal_checkpoint(TRUNCATE)').get()!
+        if (busy === 0) done = true
+        if (done || log !== -1 || performance.now() > deadline) break
+        Bun.sleepSync(2)
+        if (walFileSize(path) <= WRITER_TRUNCATE_BYTES) done = true
+        if (done) break
+      }
+    } catch {
+      // As busy: SQLite said no for now.
+    } finally {
+      this.writer.run(`PRAGMA busy_timeout = ${timeout}`)
+      this.logBackoffMs = done ? 0 : Math.min(4000, Math.max(250, this.logBackoffMs * 2))
+      this.logRetryAt = now + this.logBackoffMs
     }
   }
 

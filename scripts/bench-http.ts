@@ -7,6 +7,7 @@
 //   bun run bench:http [--binary dist/brokernet] [--db data/bench.db] [--workers N] [--seconds 10] [--connections 64]
 //                      [--only floor,broker,master,broker-writes,master-writes,insert,cold,matching] [--keep]
 //                      [--postgres [--instances N] [--pg-stats]]
+//   bun run bench:http --wal [--rate 120] [--seconds 300] [--workers 2] [--listings N]
 //
 // A manual benchmark (never part of the test suite). The writes change the database, so every run serves a fresh copy
 // of the bench database in a temporary DATA_DIR, removed afterwards (--keep keeps it; a failed run keeps the log).
@@ -21,6 +22,14 @@
 // PostgreSQL's statements by total time at the end (pg_stat_statements; counted from the last warm-up on, so those of
 // the measured runs after it) and logs the plans of those over 50 ms (auto_explain; with --keep, in the kept folder's
 // postgres.log): where the time went.
+//
+// --wal: SQLite's write-ahead log under steady writes (issue 29, docs/decisions/030-wal.md), alone, with WORKERS=2
+// unless --workers says otherwise: first how many pages one listing POST adds to the log (six POSTs on the idle server,
+// the log read before and after each), then both dashboard mixes with wrk at once (64 connections each) while a writer
+// posts --rate listings/s (default 120; at most 32 unanswered: a turn is skipped rather than queued) for --seconds
+// (default 300), the log file's size and the wal-index sampled ten times a second, then 20 s with nobody writing (is
+// the file cut back?). Prints the largest and median size and the run in windows. --listings N seeds and uses a
+// smaller bench database (data/bench-N.db, N/50 brokers) instead of the million listings.
 import { Database } from 'bun:sqlite'
 import { closeSync, copyFileSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { cpus, tmpdir } from 'node:os'
@@ -31,6 +40,8 @@ import { DEMO_PASSWORD } from '../src/bootstrap'
 import { LOCATION_ZONES } from '../src/shared/constants'
 
 import { argValue as argOf, fmt, loadAverage, median, percentile } from './bench-stats'
+import { FRAME_BYTES, MB, mb, walTable } from './bench-wal'
+import { walTransactions, walTransactionsSince, WalWatch } from './wal-files'
 const root = new URL('..', import.meta.url).pathname
 const args = process.argv.slice(2)
 const argValue = (name: string) => argOf(args, name)
@@ -45,9 +56,13 @@ function prng(seed: number) {
   }
 }
 
-const SECONDS = Number(argValue('seconds') ?? 10)
+const WAL = args.includes('--wal')
+const SECONDS = Number(argValue('seconds') ?? (WAL ? 300 : 10))
+/** --wal: the writer's listings per second. */
+const WAL_RATE = Number(argValue('rate') ?? 120)
+if (!(WAL_RATE > 0 && WAL_RATE <= 1000)) fail('--rate: listings per second, from 1 to 1000')
 const CONNECTIONS = Number(argValue('connections') ?? 64)
-const WORKERS = argValue('workers')
+const WORKERS = argValue('workers') ?? (WAL ? '2' : undefined)
 const POSTGRES = args.includes('--postgres')
 /** --pg-stats: where PostgreSQL's time went (pg_stat_statements' top statements at the end; slow plans in its log). */
 const PG_STATS = args.includes('--pg-stats')
@@ -56,10 +71,12 @@ const INSTANCES = Number(argValue('instances') ?? 1)
 if (!Number.isInteger(INSTANCES) || INSTANCES < 1 || INSTANCES > 8) fail('--instances: a whole number from 1 to 8')
 if (INSTANCES > 1 && !POSTGRES) fail('--instances needs --postgres (instances share a database server; one SQLite file is one machine)')
 if (CONNECTIONS % INSTANCES !== 0) fail(`--connections (${CONNECTIONS}) must split evenly over ${INSTANCES} instances`)
-const SCENARIOS = ['floor', 'broker', 'master', 'broker-writes', 'master-writes', 'insert', 'cold', 'matching'] as const
-const only = argValue('only')?.split(',').map((s) => s.trim())
+if (WAL && POSTGRES) fail('--wal measures SQLite\'s write-ahead log: not with --postgres')
+const SCENARIOS = ['floor', 'broker', 'master', 'broker-writes', 'master-writes', 'insert', 'cold', 'matching', 'wal'] as const
+const only = WAL ? ['wal'] : argValue('only')?.split(',').map((s) => s.trim())
 for (const name of only ?? []) if (!(SCENARIOS as readonly string[]).includes(name)) fail(`--only: unknown scenario "${name}" (known: ${SCENARIOS.join(', ')})`)
-const wanted = (name: (typeof SCENARIOS)[number]) => !only || only.includes(name)
+// The WAL run takes minutes: only when asked for (--wal, or --only wal).
+const wanted = (name: (typeof SCENARIOS)[number]) => (only ? only.includes(name) : name !== 'wal')
 const MIX_URLS = 600
 const WARM_SECONDS = 5
 const COLD_REPS = 40
@@ -95,8 +112,11 @@ const newestSource = (dir: string): number =>
 const stale = !argValue('binary') && newestSource(join(root, 'src')) > statSync(binary).mtimeMs
 
 // --- The bench database: seeded, or reused as it is when it already has the size (scripts/seed-bench.ts decides).
-const benchDb = resolve(root, argValue('db') ?? 'data/bench.db')
-if (Bun.spawnSync([process.execPath, join(root, 'scripts/seed-bench.ts'), '--out', benchDb], { cwd: root, stdout: 'inherit', stderr: 'inherit' }).exitCode !== 0)
+const LISTINGS = argValue('listings')
+const benchDb = resolve(root, argValue('db') ?? (LISTINGS ? `data/bench-${LISTINGS}.db` : 'data/bench.db'))
+// A smaller network keeps the full one's proportions: 50 listings per broker.
+const seedArgs = ['--out', benchDb, ...(LISTINGS ? ['--listings', LISTINGS, '--brokers', String(Math.max(200, Math.round(Number(LISTINGS) / 50)))] : [])]
+if (Bun.spawnSync([process.execPath, join(root, 'scripts/seed-bench.ts'), ...seedArgs], { cwd: root, stdout: 'inherit', stderr: 'inherit' }).exitCode !== 0)
   fail(`bun scripts/seed-bench.ts --out ${benchDb} failed`)
 
 // --- Who asks, and about what: picked from the data (read-only, before the server starts), as scripts/bench.ts does.
@@ -348,22 +368,36 @@ const listingBody = (over: Params = {}) => ({
   location: 'North', locality: 'Benchwrite', details: `Written by bench:http, number ${++posts}.`, confirm_duplicate: true, ...over,
 })
 
-/** POST 5/s and PATCH 2/s, evenly spaced, until stopped; each write's latency and status recorded. */
-function startWriter(token: string) {
-  const records: Answer[] = []
+/**
+ * POST 5/s and PATCH 2/s (or other rates), evenly spaced, until stopped; each write's latency, status and the moment it
+ * was answered (`end`, performance.now()) recorded. A successful answer's text is not kept (thousands of them in --wal).
+ */
+function startWriter(token: string, postsPerSecond = 5, patchesPerSecond = 2, maxInFlight = Number.POSITIVE_INFINITY) {
+  const records: (Answer & { end: number })[] = []
+  // Past maxInFlight unanswered writes, a write's turn passes unsent (counted): a server slower than the rate asked
+  // must not pile up minutes of writes that would still be answered after the run.
+  let inFlight = 0
+  let skipped = 0
   const created: number[] = []
   const jobs: Promise<void>[] = [] // not awaited one by one: a slow write must not delay the next one's start
   let running = true
   const t0 = performance.now()
   const loop = (async () => {
     for (let p = 0, q = 0; running; ) {
-      const postAt = p * 200
-      const patchAt = 100 + q * 500
+      const postAt = (p * 1000) / postsPerSecond
+      const patchAt = patchesPerSecond > 0 ? 100 + (q * 1000) / patchesPerSecond : Number.POSITIVE_INFINITY
       const isPost = postAt <= patchAt
       const wait = t0 + Math.min(postAt, patchAt) - performance.now()
       if (wait > 0) await Bun.sleep(wait)
       if (!running) break
       let write: Promise<Answer>
+      if (inFlight >= maxInFlight) {
+        if (isPost) p++
+        else q++
+        skipped++
+        continue
+      }
+      inFlight++
       if (isPost) {
         p++
         write = call('POST', '/api/listings/', token, listingBody({ post_type: p % 2 ? 'AVL' : 'REQ', sale_or_rent: p % 3 ? 'SALE' : 'RENT', location: LOCATION_ZONES[p % 6], locality: common[p % common.length], budget: deciles[p % 11] }))
@@ -375,18 +409,20 @@ function startWriter(token: string) {
       }
       jobs.push(
         write.then((a) => {
-          records.push(a)
+          inFlight--
           if (isPost && a.status === 201) created.push((JSON.parse(a.text) as { id: number }).id)
+          records.push({ ...a, text: ok(a) ? '' : a.text, end: performance.now() })
         }),
       )
     }
   })()
-  return async () => {
+  const stop = async () => {
     running = false
     await loop
     await Promise.all(jobs)
     return records
   }
+  return Object.assign(stop, { skipped: () => skipped })
 }
 const allWrites: Answer[] = []
 
@@ -424,7 +460,7 @@ let wrkRuns = 0
 const WRK_THREADS = INSTANCES > 1 ? 1 : 2
 const wrkCommand = `wrk -t${WRK_THREADS} -c${CONNECTIONS / INSTANCES} -d${SECONDS}s${INSTANCES > 1 ? `, one per instance (${INSTANCES})` : ''}`
 /** wrk over the URLs against every instance at once (the connections split evenly): one result per instance. */
-async function runWrk(paths: string[], token?: string, seconds = SECONDS): Promise<WrkResult[]> {
+async function runWrk(paths: string[], token?: string, seconds = SECONDS, connections = CONNECTIONS): Promise<WrkResult[]> {
   const n = ++wrkRuns
   return Promise.all(
     instances.map(async (instance, k) => {
@@ -432,7 +468,7 @@ async function runWrk(paths: string[], token?: string, seconds = SECONDS): Promi
       const out = join(workDir, `result-${n}-${k + 1}.json`)
       writeFileSync(script, luaScript(paths, token, out, k * WRK_THREADS, INSTANCES * WRK_THREADS))
       // --timeout 10s: wrk's default (2 s) would drop the slowest answers from the percentiles as "timeouts".
-      const command = ['wrk', `-t${WRK_THREADS}`, `-c${CONNECTIONS / INSTANCES}`, `-d${seconds}s`, '--latency', '--timeout', '10s', '-s', script, instance.base]
+      const command = ['wrk', `-t${WRK_THREADS}`, `-c${connections / INSTANCES}`, `-d${seconds}s`, '--latency', '--timeout', '10s', '-s', script, instance.base]
       const proc = Bun.spawn(command, { stdout: 'pipe', stderr: 'pipe' })
       wrkProcs.add(proc)
       const [text, errText, code] = await Promise.all([new Response(proc.stdout as ReadableStream).text(), new Response(proc.stderr as ReadableStream).text(), proc.exited])
@@ -550,6 +586,75 @@ async function cold(k: ColdKind) {
 }
 const totalOf = (text: string) => (JSON.parse(text) as { total: number }).total
 const totalChanged = (text: string, before: string) => totalOf(text) !== totalOf(before)
+
+// --- The write-ahead log under steady writes (--wal; issue 29, docs/decisions/030-wal.md).
+const WAL_GOAL_MB = 64
+const PAUSE_SECONDS = 20
+/** Writes unanswered at once, at most, in the WAL run (at 120/s: 250 ms each). */
+const WAL_IN_FLIGHT = 32
+const dbPath = join(workDir, 'brokernet.db')
+const walLines: string[] = []
+async function walScenario(mixes: Record<'broker' | 'master', string[]>, tokens: Record<'broker' | 'master', string>, writerToken: string) {
+  // 1. What one POST adds to the log: each on a server left idle for 3 s (the log is read whole before and after it),
+  //    then a second for the announcement written right after the answer.
+  const perPost: number[][] = []
+  for (let n = 0; n < 6; n++) {
+    await Bun.sleep(3000)
+    const before = walTransactions(dbPath)
+    const a = await call('POST', '/api/listings/', writerToken, listingBody({ post_type: n % 2 ? 'AVL' : 'REQ', locality: common[n % common.length], budget: deciles[n + 2] }))
+    if (a.status !== 201) throw new Abort(`WAL: POST answered ${a.status}: ${a.text.slice(0, 200)}`)
+    await Bun.sleep(1000)
+    perPost.push(walTransactionsSince(before, walTransactions(dbPath)).map((t) => t.length))
+  }
+  const totals = perPost.map((t) => t.reduce((x, y) => x + y, 0))
+  walLines.push(
+    `Pages one listing POST adds to the log (idle server, 6 POSTs; each transaction, then the sum): ${perPost.map((t, i) => `${t.join(' + ')} = ${totals[i]}`).join('; ')}; ` +
+      `median ${median(totals)} pages, ${mb(median(totals) * FRAME_BYTES)}`,
+  )
+  console.log(`  ${walLines.at(-1)}`)
+
+  // 2. Both mixes at once, 64 connections each, while the writer posts WAL_RATE listings/s; the log watched (its file's
+  //    size and the wal-index, ten times a second).
+  for (const who of ['broker', 'master'] as const) await warm(mixes[who], tokens[who])
+  await settle()
+  console.log(`  WAL: both mixes (wrk -t${WRK_THREADS} -c64 each) for ${SECONDS} s, writer posting ${WAL_RATE}/s (at most ${WAL_IN_FLIGHT} unanswered), the log watched...`)
+  const watch = new WalWatch(dbPath).start()
+  const t0 = performance.now()
+  const stopWriter = startWriter(writerToken, WAL_RATE, 0, WAL_IN_FLIGHT)
+  const [broker, master] = await Promise.all([runWrk(mixes.broker, tokens.broker, SECONDS, 64), runWrk(mixes.master, tokens.master, SECONDS, 64)])
+  const writes = await stopWriter()
+  const loadSeconds = watch.seconds()
+  // 3. Nobody writing (nor reading): the file should be cut back.
+  await Bun.sleep(PAUSE_SECONDS * 1000)
+  watch.take()
+  watch.stop()
+
+  const during = watch.between(0, loadSeconds)
+  const sizes = during.map((x) => x.bytes)
+  const after = watch.samples.at(-1)!.bytes
+  const max = Math.max(...sizes)
+  const written = during.at(-1)!.written * FRAME_BYTES
+  const refused = writes.filter((w) => !ok(w))
+  for (const [who, [r]] of [['broker', broker], ['master admin', master]] as const)
+    rows.push({ what: `WAL run: ${who} mix (wrk -c64), the other mix and the writer on`, rate: r!.requests / r!.seconds, p50: r!.p50, p99: r!.p99, errors: errorCell(r!.non2xx, r!.socket + r!.timeouts, r!.requests, r!.sample), goal: '', met: null })
+  rows.push({
+    what: `WAL run: the writer's ${writes.length.toLocaleString('en')} POSTs (${(writes.length / loadSeconds).toFixed(0)}/s of ${WAL_RATE}/s asked; ${stopWriter.skipped().toLocaleString('en')} not sent, ${WAL_IN_FLIGHT} unanswered already)`,
+    p50: median(writes.map((w) => w.ms)),
+    p99: percentile(writes.map((w) => w.ms), 99),
+    errors: refused.length ? `**${refused.length} refused (first: ${refused[0]!.status} ${refused[0]!.text.slice(0, 80)})**` : '0',
+    goal: '',
+    met: null,
+  })
+  rows.push({
+    what: `WAL file over ${loadSeconds.toFixed(0)} s of writes (${sizes.length} samples): max ${mb(max)}, median ${mb(median(sizes))}; ${mb(written)} written to the log, which started over ${during.at(-1)!.restarts} times`,
+    errors: '',
+    goal: `max ≤ ${WAL_GOAL_MB} MB`,
+    met: max <= WAL_GOAL_MB * MB,
+  })
+  rows.push({ what: `WAL file ${PAUSE_SECONDS} s after the writes stopped: ${mb(after)}`, errors: '', goal: 'cut back (≤ 4 MB)', met: after <= 4 * MB })
+  const timed = writes.map((w) => ({ at: (w.end - t0) / 1000, ms: w.ms, ok: ok(w) }))
+  walLines.push(`The log over the run (${SECONDS} s of writes at ${WAL_RATE} POSTs/s asked, then ${PAUSE_SECONDS} s with none):\n\n${walTable(watch, timed, Math.ceil(watch.seconds()))}`)
+}
 
 // =================================================================================================================
 // Run
@@ -707,6 +812,8 @@ try {
     console.log(`    announcement: p50 ${fmt(median(latencies))}, p99 ${fmt(p99)}, max ${fmt(Math.max(...latencies))}`)
   }
 
+  if (wanted('wal')) await walScenario(mixes, tokens, writerToken)
+
   // 7. Cold reads: the first read after a write its answer depends on (no cache can have it).
   if (wanted('cold')) {
     await settle()
@@ -771,6 +878,7 @@ for (const r of rows) {
   const rate = r.rate === undefined ? '' : Math.round(r.rate).toLocaleString('en')
   console.log(`| ${r.what} | ${rate} | ${r.p50 === undefined ? '' : fmt(r.p50)} | ${r.p99 === undefined ? '' : fmt(r.p99)} | ${ratio(r)} | ${r.errors} | ${r.goal} | ${met} |`)
 }
+for (const line of walLines) console.log(`\n${line}`)
 const judged = rows.filter((r) => r.met !== null)
 console.log(`\n${judged.filter((r) => !r.met).length} of ${judged.length} goals missed. Time ${((performance.now() - runStart) / 1000).toFixed(0)} s.`)
 if (aborted) {

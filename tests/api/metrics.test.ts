@@ -3,7 +3,7 @@
 // and the token are tested there. Over HTTP to the binary (BROKERNET_BINARY) the tests' requests come from 127.0.0.1,
 // and requests to this machine's own network address come from a caller that is not loopback.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { existsSync, readdirSync } from 'node:fs'
+import { existsSync, readdirSync, statSync } from 'node:fs'
 import { networkInterfaces, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openDatabase } from '../../db/client'
@@ -286,6 +286,23 @@ describe('content', () => {
       await h.ctx.db.run("delete from mail_outbox where subject = 'metrics test'")
     }
     expect(gauges((await scrape()).samples)).toEqual(before)
+  })
+
+  test("SQLite's write-ahead log: the size of its file (no such gauge on PostgreSQL)", async () => {
+    const wal = `${h.config.databasePath}-wal`
+    const size = () => (existsSync(wal) ? statSync(wal).size : 0)
+    const name = 'brokernet_sqlite_wal_bytes'
+    if (ON_POSTGRES) {
+      expect((await scrape()).samples.has(name)).toBe(false)
+      return
+    }
+    await h.ctx.db.run("insert into rate_limits (bucket, key, count, reset_at) values ('metrics-wal', 'k', 1, 0)")
+    await h.ctx.db.run("delete from rate_limits where bucket = 'metrics-wal'")
+    // The binary's checkpointer may cut the file meanwhile: the gauge tells the size of the moment.
+    const samples = await scrapeUntil((s) => s.has(name) && value(s, name) === size())
+    expect(samples.has(name)).toBe(true)
+    expect(value(samples, name)).toBe(size())
+    if (h.inProcess) expect(value(samples, name)).toBeGreaterThan(0) // no checkpointer in process: the writes are in it
   })
 
   test('process metrics that hold under Bun, and none of those that do not', async () => {

@@ -1,4 +1,5 @@
 import type { Db } from '../../../db/sql'
+import { walFileSize } from '../../../db/wal'
 import type { AppContext } from '../../platform/http/context'
 import type { MetricJson } from '../../platform/metrics'
 import { outboxState, type OutboxState } from '../../platform/mail'
@@ -76,7 +77,16 @@ export function watchApp(ctx: AppContext): void {
     help: 'Age of the oldest mail still waiting in the outbox; 0 when none waits.',
     collect: async () => (await outbox()).oldestAgeSeconds,
   })
+  // SQLite's write-ahead log (docs/decisions/030-wal.md): the checkpointer keeps it near 16 MB; a file far past that
+  // says something holds it (a long backup, a stuck reader) before the disk fills.
+  if (ctx.db.dialect === 'sqlite')
+    metrics.registerGauge({
+      name: 'brokernet_sqlite_wal_bytes',
+      help: "Size of SQLite's write-ahead log file (brokernet.db-wal); 0 when there is none.",
+      collect: async () => walFileSize(ctx.config.databasePath),
+    })
 }
+
 
 /** The gauges one scrape reads together ask at once: the first starts the query, the others wait for its answer. */
 function outboxReader(db: Db): () => Promise<OutboxState> {
