@@ -340,3 +340,28 @@ describe('messages pasted one after another without their headers (issue 30)', (
     ])
   })
 })
+
+// Rules written for the misses of a blind set in the real groups' style (tests/fixtures/whatsapp-real-style-blind.ts),
+// each a shape of text rather than a message, with the case it must not overreach into.
+describe('shapes of real broker text found on a blind set (issue 30)', () => {
+  const mohali = new LocalityIndex([], 'Mohali')
+  const only = (text: string, index = mohali) => {
+    const drafts = parsePaste(text, index)
+    expect(drafts).toHaveLength(1)
+    return drafts[0]!
+  }
+
+  test('a range written with a dash and a point is a range of money, not a date; a date keeps one separator', () => {
+    expect(only('Looking for 3 BHK Sector 70\nBudget 1-1.25 cr\nCall 9999900040').budget).toBe(12_500_000)
+    expect(only('Wanted 2 BHK Sector 70 budget 2-2.50 cr 9999900040').budget).toBe(25_000_000)
+    expect(only('Plot 200 gaj Sector 70, listed 16.06.25, demand 2.5 cr 9999900040').budget).toBe(25_000_000)
+    expect(only('Plot 200 gaj Sector 70, listed 1-1-25, call 9999900040').budget).toBeNull()
+  })
+
+  test('a labelled number is no size range’s first end: Sector 91 - 100 sq yd; a plot’s own range stays', () => {
+    expect(only('SCO AVAILABLE\nSctr 91 - 100 sq yd - 3.10 cr\n9999900041')).toMatchObject({ size: 900, locality: 'Sector 91', budget: 31_000_000 })
+    expect(only('Plot no 35 - 250 gaj Sector 70 demand 2 cr 9999900041').size).toBe(2250)
+    expect(only('Wanted plot 100-150 gaj Sector 70 9999900041').size).toBe(1350)
+    expect(only('Flat 1200-1300 sq.ft built up for sale Sector 70 9999900041').size).toBe(1200)
+  })
+})

@@ -63,8 +63,11 @@ function isYear(n: number, before: string[]) {
   return Number.isInteger(n) && n >= 1950 && n <= 2040 && !before.some((w) => PRICE_WORDS.has(w))
 }
 
-/** Clock times and dates (`5 pm`, `7pm`, `10:30`, `16th june`, `17/6/2025`) are no amounts, and `pm` after a time no month. */
-const TIME = /(?<![\w.,:])(?:(?:1[0-2]|0?\d)(?:[:.][0-5]\d)?\s*(?:a\.?m\.?|p\.?m\.?)(?![a-z])|\d{1,2}:\d{2}(?::\d{2})?|\d{1,2}(?:st|nd|rd|th)?\s*(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b|\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4})(?![\w])/g
+/**
+ * Clock times and dates (`5 pm`, `7pm`, `10:30`, `16th june`, `17/6/2025`) are no amounts, and `pm` after a time no month.
+ * A date keeps one separator: `1-1.25 cr` is a range of crores, not the first of January '25.
+ */
+const TIME = /(?<![\w.,:])(?:(?:1[0-2]|0?\d)(?:[:.][0-5]\d)?\s*(?:a\.?m\.?|p\.?m\.?)(?![a-z])|\d{1,2}:\d{2}(?::\d{2})?|\d{1,2}(?:st|nd|rd|th)?\s*(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b|\d{1,2}([/.-])\d{1,2}\1\d{2,4})(?![\w])/g
 /** A per-area or per-unit rate after an amount: `/sqft`, `per sq yard`, `/Gaj`, `per bigha`, `/Plot`. */
 const PER_AREA = /^\s*\)?\s*(?:\/-\s*)?(?:\/|per\s*|p\.?\s*)\s*(?:sq\.?\s*(?:ft|feet|yds?|yards?|yrds?|mtrs?|m)\b|sqft|sft|sq\.?ft|square\s*\w+|gaj|gaz|guj|gz|sqyds?|syds?|marla|kanal|acre|bigha|biga|bhiga|plot|unit|flat|sq\b)|^\s*(?:psf|persqft)\b/
 /** A PIN code after a city (`Bangalore – 560034`): six digits, no unit, no grouping. */

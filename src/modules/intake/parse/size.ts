@@ -23,6 +23,8 @@ const AFTER = new RegExp(String.raw`(?<![\w.])(${NUM})${RANGE}\+?\s*(?:(${UNIT})
 const BEFORE = new RegExp(String.raw`(?:carpet|cpt|built\s*-?\s*up|builtup|bua|super\s*built\s*-?\s*up|sba|area|size)(?:\s*area)?(?:\s*(?:[:=\-]|of|is|approx\.?|around))*\s*(${NUM})${RANGE}(?:\s*(${UNIT})(?![a-z]))?${KIND}`, 'g')
 /** `AVAILABLE KANAL`: a kanal with no number is one kanal. */
 const ONE_KANAL = /(?<![\d.]\s{0,3})\b(?:one\s+)?kanal(?![a-z])/g
+/** Words whose number comes right after them (`Sector 91`, `plot no 35`, `Phase 7`): such a number is no size (a `Plot 100-150 gaj` is). */
+const NUMBER_LABEL = /(?<![\p{L}])(?:sector|sectors|sec|sect|sctr|phase|ph|block|blk|pocket|no|number|gate|tower|floor|unit)\s*[-.:#]*\s*$/u
 /** A length, not an area: `Front: 180 Feet`, `road 40 ft`. */
 const LENGTH_BEFORE = /\b(?:front|frontage|road|width|wide|depth|length|height|facing)\s*[:\-–]?\s*$/
 
@@ -64,6 +66,11 @@ export function findSize(msg: Message): Size | null {
   }
   for (const re of [AFTER, BEFORE]) {
     for (const m of msg.matches(re)) {
+      // `Sector 91 - 100 sq yd`, `Plot no 35 - 250 gaj`: a labelled number is no range's first end; read from the second.
+      if (m[2] && re === AFTER && NUMBER_LABEL.test(msg.lower.slice(Math.max(0, m.index - 12), m.index))) {
+        re.lastIndex = m.index + m[0].indexOf(m[2], m[1]!.length)
+        continue
+      }
       const f = factor(m[3])
       const a = toNumber(m[1]!)
       const b = m[2] ? toNumber(m[2]) : a
