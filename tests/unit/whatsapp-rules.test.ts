@@ -364,4 +364,16 @@ describe('shapes of real broker text found on a blind set (issue 30)', () => {
     expect(only('Wanted plot 100-150 gaj Sector 70 9999900041').size).toBe(1350)
     expect(only('Flat 1200-1300 sq.ft built up for sale Sector 70 9999900041').size).toBe(1200)
   })
+
+  test('Ph before a phase’s number is the phase, before a phone the phone; a building described is no firm, a firm’s name is', () => {
+    expect(only('Kothi for sale\nPh-3A Mohali\n8 marla single storey\nDmd 2.40\n9999900042')).toMatchObject({ locality: 'Phase 3A', size: 1800, budget: 24_000_000 })
+    expect(only('Booth for sale\nPh 7 market\nDemand 1.2 cr\nPh 9999900042')).toMatchObject({ locality: 'Phase 7', contact_value: '+91 99999 00042' })
+    const two = parsePaste('Kothi for sale Sector 70\n8 marla\nPh. 9999900042\n\nPlot for sale Sector 71\n10 marla\n9999900043', mohali)
+    expect(two.map((d) => [d.locality, d.contact_value])).toEqual([
+      ['Sector 70', '+91 99999 00042'],
+      ['Sector 71', '+91 99999 00043'],
+    ])
+    expect(only('Kothi for sale\nOld construction\nDemand 2.40\n9999900042').budget).toBe(24_000_000)
+    expect(only('Kothi for sale Sector 70\nDemand 4 cr\nGill Constructions\n9999900042')).toMatchObject({ locality: 'Sector 70', budget: 40_000_000 })
+  })
 })

@@ -483,8 +483,11 @@ function nameLine(msg: Message, ws: W[], index: LocalityIndex, initials: (x: W) 
   return null
 }
 
-/** A broker's firm (`Castle Estates`, `ABC REALTORS`, `JK ASSOCIATES`, `PROPERTY POINT`): a signature, never a locality. */
-export const FIRM = /\b(?:estates|properties|(?:property|prop)(?=\s*(?:$|\(|point|junction|network|group|hub|zone|solutions?|consultants?|dealers?|advisors?|care|world|mart|bazaar|\d))|realtors?|realty|realtech|real\s*tech|real\s*estate|associates|consultants?|developers?|developer's|builders?|infra|infratech|infracon|group|ventures|enterprises?|advisors?|advisory|promoters?|buildcon|buildtech|constructions?|solutions)\b|&\s*co\b/i
+/**
+ * A broker's firm (`Castle Estates`, `ABC REALTORS`, `JK ASSOCIATES`, `PROPERTY POINT`): a signature, never a locality.
+ * Not the building described (`Old construction`, `under construction`, `builder floor`).
+ */
+export const FIRM = /\b(?:estates|properties|(?:property|prop)(?=\s*(?:$|\(|point|junction|network|group|hub|zone|solutions?|consultants?|dealers?|advisors?|care|world|mart|bazaar|\d))|realtors?|realty|realtech|real\s*tech|real\s*estate|associates|consultants?|developers?|developer's|builders?(?!\s*floors?\b)|infra|infratech|infracon|group|ventures|enterprises?|advisors?|advisory|promoters?|buildcon|buildtech|(?<!\b(?:old|new|under|fresh|ongoing|quality|good|solid|latest|recent|original|owner)\s+)constructions?|solutions)\b|&\s*co\b/i
 
 /**
  * Words that describe a listing without naming a place (Tricity posts put each on a line of its own: `PARK FACING`,

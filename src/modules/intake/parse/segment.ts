@@ -64,7 +64,7 @@ export const OPENS = /^[\s\W_]*(?:req|reqd|rqd|requirement|required|requird|urge
 const NUMBERED = /^\s*(?:\(?\d{1,2}[).:\-](?!\d)(?!\s*(?:bhk|rk|bed|b\.h\.k))|\d{1,2}\s*⃣)\s*/iu
 const OFFER_SALE = /\b(?:for\s*sale|on\s*sale|resale|outright|for\s+purchase)\b/i
 const OFFER_RENT = /\b(?:for\s*rent|on\s*rent|to\s*let|to-let|tolet|for\s*lease|on\s*lease|l\s*&\s*l)\b/i
-const CUE_LINE = /^[\s\W_]*(?:contact|contacts|contect|cont|cnt|call|calling|ph|phone|mob|mobile|whatsapp|wa|for\s+(?:more\s+)?(?:details?|info|information|enquir[a-z]*)|confirm\s+with\s+us|dm|ping|reach\s+us|regards|thanks\s*(?:&|and)\s*regards)\b/i
+const CUE_LINE = /^[\s\W_]*(?:contact|contacts|contect|cont|cnt|call|calling|ph(?!\s*[-.:]?\s*\d{1,2}[a-c]?\d?(?![\d.]))|phone|mob|mobile|whatsapp|wa|for\s+(?:more\s+)?(?:details?|info|information|enquir[a-z]*)|confirm\s+with\s+us|dm|ping|reach\s+us|regards|thanks\s*(?:&|and)\s*regards)\b/i
 const ADDRESS = /^[\s\W_]*(?:sco|scf|shop|booth|plot|office|off|h\.?\s*no|house\s*no|flat\s*no|kothi\s*no|#)\s*(?:no\.?|number|#)?\s*[-.:#]?\s*\d+(?![\d.,]*\s*(?:sq|sft|gaj|gaz|gz|marla|kanal|acre|ft|feet|yd|bhk|rk|lac|lakh|l\b|cr|k\b|%))/i
 /** A place named as a landmark (`near Goregaon station`) is no second listing's place. */
 const BESIDE = /\b(?:near|nr|opp|opposite|behind|beside|next\s+to|adj|adjoining|off)\W*$/
