@@ -376,4 +376,19 @@ describe('shapes of real broker text found on a blind set (issue 30)', () => {
     expect(only('Kothi for sale\nOld construction\nDemand 2.40\n9999900042').budget).toBe(24_000_000)
     expect(only('Kothi for sale Sector 70\nDemand 4 cr\nGill Constructions\n9999900042')).toMatchObject({ locality: 'Sector 70', budget: 40_000_000 })
   })
+
+  test('a rent plus maintenance is the rent; maintenance alone, or a deposit before the plus, is not', () => {
+    const bengaluru = new LocalityIndex([{ name: 'Whitefield', zone: 'East' }], 'Bengaluru')
+    expect(only('3 BHK for Rent Whitefield\n💰 Rent: ₹68,000 + maintenance\n💳 Deposit: ₹4,00,000', bengaluru).budget).toBe(68_000)
+    expect(only('2 BHK for rent Whitefield 30k (+ maintenance)', bengaluru).budget).toBe(30_000)
+    expect(only('2 BHK for rent Whitefield\nRent 45000\nMaintenance 3,500 + deposit 2 lakh', bengaluru).budget).toBe(45_000)
+    expect(only('2 BHK for rent Whitefield, 3,500 maintenance, call 9999900044', bengaluru).budget).toBeNull()
+  })
+
+  test('covered and open areas are two measures of one property; an industrial shed is let as a warehouse, four sheds are counted', () => {
+    expect(only('Industrial shed for rent\nSector 74A\nCovered 6000 sqft\nOpen area 2000 sqft\nRent 1.8 lac\n9999900045')).toMatchObject({ property_type: 'Warehouse', size: 6000, budget: 180_000 })
+    expect(only('Factory for sale Phase 9, 1000 sq yd, demand 6 cr, 9999900045').property_type).toBe('Warehouse')
+    expect(only('Plot 300 gaj with 4 shed rental income Sector 70 9999900045')).toMatchObject({ property_type: 'Plot', locality: 'Sector 70', budget: null })
+    expect(parsePaste('Plots available Phase 8\n1000 sq yd corner\n2000 sq yd\n9999900045', mohali)).toHaveLength(2)
+  })
 })

@@ -32,6 +32,8 @@ const NOT_PRICE_BEFORE = new Set([
 ])
 /** Words naming a number that is no amount (`shop no 12`, `floor 7`, `sector 15`): only right before a number without a unit. */
 const LABEL_BEFORE = new Set(['floor', 'flr', 'no', 'number', 'plot', 'sector', 'sec', 'wing', 'tower', 'unit', 'flat', 'shop', 'room', 'phase', 'gate', 'building', 'bldg', 'year', 'yr', 'since', 'built', 'age', 'old', 'road', 'platform', 'lane', 'society', 'ph', 'stage', 'stg', 'block', 'blk', 'cross', 'main', 'kothi', 'house', 'sco', 'scf', 'booth', 'time', 'rooms'])
+/** Labels of a place's number: `Sector 70`, `Phase 7`, `Block 4`. */
+const PLACE_LABEL = new Set(['sector', 'sec', 'sect', 'sctr', 'phase', 'ph', 'block', 'blk', 'pocket', 'stage', 'stg'])
 const NOT_PRICE_AFTER = new Set(['deposit', 'deposite', 'dep', 'depo', 'security', 'advance', 'maintenance', 'maintainance', 'maint', 'mnt', 'brokerage', 'token', 'psf', 'persqft', 'sqft', 'booking', 'white', 'lead', 'leads', "lead's", 'salary'])
 /** Words counting something else than money after a plain number (`6 months`, `3 car parks`): not after `6.5 Lakhs/month`. */
 const COUNTED_AFTER = new Set(['months', 'month', 'mnths', 'days', 'day', 'yrs', 'years', 'year', 'yr', 'floor', 'flr', 'floors', 'storey', 'story', 'min', 'mins', 'minutes', 'km', 'kms', 'cars', 'car', 'bath', 'baths', 'bathroom', 'bathrooms', 'toilet', 'toilets', 'washroom', 'washrooms', 'wing', 'bed', 'beds', 'lift', 'lifts', 'percent', 'side', 'open', 'covered', 'parking', 'parkings', 'seats', 'seater', 'cabins', 'cabin', 'workstations', 'ws', 'people', 'members', 'person', 'persons', 'rooms', 'room', 'balcony', 'balconies', 'mtr', 'meters', 'ft', 'feet', 'hrs', 'hours', 'kitchen', 'kitchens', 'shed', 'sheds', 'units', 'shops', 'kw', 'kva'])
@@ -120,15 +122,19 @@ export function findAmounts(msg: Message): Amount[] {
     const next = afterWords[0]
     // `rent 45k deposit 2L`: "deposit" after 45k belongs to 2L, it is followed by its own number.
     const nextOwnsNumber = next !== undefined && /^\d/.test(afterWords[1] ?? '')
+    // `Rent: ₹68,000 + maintenance`: the charge after a plus is added to the amount, it does not name it.
+    const plus = /^\s*(?:\/-\s*)?\(?\s*\+/.test(msg.lower.slice(end, end + 8))
     const nearestCue = [...before].reverse().find((w) => PRICE_WORDS.has(w) || NOT_PRICE_BEFORE.has(w) || /^\d/.test(w))
     // `@4.70`, `Price@ 75,000`: an at sign right before the number names its price.
     const at = /@\s*[-:]?\s*$/.test(msg.lower.slice(Math.max(0, start - 4), start))
     // A rate per square foot, per gaj or per plot is market talk, not the price (`22k per sqft`, `90K/Gaj`, `60 Lac per bigha`).
     const perArea = PER_AREA.test(msg.lower.slice(end, end + 20))
+    // A sector's or a phase's number is the place's, also after a word naming something else (`rental income Sector 70`).
+    if (!strong && !at && b === null && PLACE_LABEL.has(before[before.length - 1] ?? '')) continue
     const notPrice =
       perArea ||
       (nearestCue !== undefined && NOT_PRICE_BEFORE.has(nearestCue)) ||
-      (next !== undefined && NOT_PRICE_AFTER.has(next) && !(nextOwnsNumber && /^(?:deposit|deposite|dep|depo|security|advance|maintenance|maint|mnt|brokerage|token)$/.test(next))) ||
+      (next !== undefined && NOT_PRICE_AFTER.has(next) && !plus && !(nextOwnsNumber && /^(?:deposit|deposite|dep|depo|security|advance|maintenance|maint|mnt|brokerage|token)$/.test(next))) ||
       (!strong && next !== undefined && COUNTED_AFTER.has(next))
     if (notPrice) {
       msg.take(start, end, 'detail')

@@ -45,7 +45,8 @@ const KINDS: [RegExp, string][] = [
   // Chandigarh's booth is a small shop.
   [/\b(?:booth|booths|kiosk)(?![a-z])/g, 'Booth'],
   [new RegExp(String.raw`${NEAR}\b(?:retail\s*shop|retail\s*space|shop|shops|dukan)(?![a-z])${NOT_AFTER}`, 'g'), 'Shop'],
-  [/\b(?:warehouse|warehouses|godown|godowns|go\s*down|gowdown|godaam|godam)(?![a-z])/g, 'Warehouse'],
+  // An industrial shed or a factory is let and sold as a warehouse is; a shed alone only when offered (`4 shed` are counted).
+  [/\b(?:warehouse|warehouses|godown|godowns|go\s*down|gowdown|godaam|godam|factory|factories|industrial\s+sheds?|sheds?(?=\s*(?:for\s+(?:sale|rent|lease)|available|avl)))(?![a-z])/g, 'Warehouse'],
   [new RegExp(String.raw`${NEAR}\bhotels?(?![a-z])`, 'g'), 'Hotel'],
   // A whole building on offer, not the building a flat is in: `commercial building`, `building for rent`.
   [/\b(?:(?:commercial|industrial|residential|independent|whole|entire|complete|full)\s+building|building(?=\s*(?:for\s+(?:sale|rent|lease)|available|avl)))(?![a-z])/g, 'Building'],
@@ -79,7 +80,7 @@ const HINTS: string[][] = [
   ['off', 'ofc'],
   ['booth', 'kiosk'],
   ['shop', 'dukan', 'retail'],
-  ['ware', 'down', 'godaam', 'godam'],
+  ['ware', 'down', 'godaam', 'godam', 'factor', 'shed'],
   ['hotel'],
   ['building'],
   ['plot'],

@@ -45,13 +45,13 @@ const SIDES = /(?<![\w.])([2-9]\d{1,2})\s*(?:x|×|\*)\s*([2-9]\d{1,2})(?!\d)(?:\
 export type Size = Ranged & {
   /** Land (yards, marla, kanal, acres) or floor (feet, metres). */
   land: boolean
-  /** The kind said before it (`Carpet Area:`, `Plot Size:`, `UDS:`, `Built-up:`): two kinds are two measures of one listing. */
+  /** The kind said before it (`Carpet Area:`, `Plot Size:`, `UDS:`, `Built-up:`, `Covered`, `Open area`): two kinds are two measures of one listing. */
   label: string | null
   /** Read from a plot's sides (`66 × 87 ft`): its dimensions, beside which an area may be written. */
   sides?: boolean
 }
 
-const LABEL = /\b(carpet|built\s*-?\s*up|builtup|super|sba|plot|land|uds|saleable|rera)\b[^\n\d]{0,16}$/
+const LABEL = /\b(carpet|built\s*-?\s*up|builtup|super|sba|plot|land|uds|saleable|rera|covered|open)\b[^\n\d]{0,16}$/
 
 /** The first area the message gives, taken; sides (`30x40`) only when no area is written with its unit. */
 export function findSize(msg: Message): Size | null {
