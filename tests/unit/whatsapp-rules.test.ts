@@ -391,4 +391,27 @@ describe('shapes of real broker text found on a blind set (issue 30)', () => {
     expect(only('Plot 300 gaj with 4 shed rental income Sector 70 9999900045')).toMatchObject({ property_type: 'Plot', locality: 'Sector 70', budget: null })
     expect(parsePaste('Plots available Phase 8\n1000 sq yd corner\n2000 sq yd\n9999900045', mohali)).toHaveLength(2)
   })
+
+  test('a plot or site named with its measure beside a home is the land it stands on; a plot of its own is another listing', () => {
+    const bengaluru = new LocalityIndex([], 'Bengaluru')
+    expect(only('✨ 4 BHK Villa for Sale — Sarjapur Road\n🏡 Gated villa community\n📐 Plot 2,400 sq.ft | Built-up 3,600 sq.ft\n💰 Expected: ₹3.2 Cr', bengaluru)).toMatchObject({ property_type: '4 BHK Apartment', size: 2400, budget: 32_000_000 })
+    expect(only('🏡 Independent House for Sale – Jayanagar 4th Block\n📐 Site 40×60 | 3 floors | 6 BHK\n💰 ₹7.9 Cr', bengaluru)).toMatchObject({ property_type: '6 BHK Apartment', budget: 79_000_000 })
+    const two = parsePaste('Kothi for sale Sector 70 1 kanal 4 cr\n\nPlot 500 gaj Sector 82 3 cr\n9999900046', mohali)
+    expect(two.map((d) => [d.property_type, d.locality])).toEqual([
+      ['Independent House', 'Sector 70'],
+      ['Plot', 'Sector 82'],
+    ])
+    expect(only('Plot 300 gaj for sale Sector 91, 9999900046').property_type).toBe('Plot')
+  })
+
+  test('the place right after the type or the intent, past a dash or a bar; initials, and an ordinal with its suffix, belong to its name', () => {
+    const bengaluru = new LocalityIndex([], 'Bengaluru')
+    expect(only('🔥 Plot for Sale – JP Nagar 7th Phase\n💰 Price: ₹1.65 Cr', bengaluru).locality).toBe('JP Nagar 7th Phase')
+    expect(only('✨ 4 BHK Villa for Sale — Sarjapur Road\n🏡 Gated villa community\n💰 ₹3.2 Cr', bengaluru).locality).toBe('Sarjapur Road')
+    expect(only('Villa for sale Koramangala 3rd Block 8 cr', bengaluru).locality).toBe('Koramangala 3rd Block')
+    expect(only('Flat for sale | Bellandur | 1.2 Cr', bengaluru).locality).toBe('Bellandur')
+    // A gated community is no place, and a floor's ordinal stays the floor's.
+    expect(only('Villa for sale, gated community, 3 Cr', bengaluru).locality).toBeNull()
+    expect(only('2 BHK for rent Bellandur 3rd floor 30k', bengaluru).locality).toBe('Bellandur')
+  })
 })

@@ -379,6 +379,11 @@ function guessPlace(msg: Message, ws: W[], index: LocalityIndex): Place | null {
     const next = ws[i + run.length]
     const last = run[run.length - 1]!
     if (next && SUFFIX.has(SHORT[last.w] ?? last.w) && /^\d{1,2}$/.test(next.w) && /^ ?$/.test(msg.text.slice(last.end, next.start)) && msg.free(next.start, next.end)) run.push(next)
+    // `JP Nagar 7th Phase`, `Koramangala 3rd Block`: an ordinal and its suffix after the name are part of it.
+    else {
+      const [nth, what] = [ws[i + run.length], ws[i + run.length + 1]]
+      if (nth && what && /^\d{1,2}(?:st|nd|rd|th)$/.test(nth.w) && /^(?:phase|stage|block|sector|cross|main)$/.test(what.w) && /^ ?$/.test(msg.text.slice(last.end, nth.start)) && / /.test(msg.text.slice(nth.end, what.start)) && msg.free(nth.start, what.end)) run.push(nth, what)
+    }
     return run
   }
   for (let i = 0; i < ws.length; i++) {
@@ -400,10 +405,10 @@ function guessPlace(msg: Message, ws: W[], index: LocalityIndex): Place | null {
     if (placeWord(msg, ws[i]!, index) && DIRECTION[next.w] && next.w.length <= 4 && /^[ (]*$/.test(msg.text.slice(ws[i]!.end, next.start)) && msg.free(next.start, next.end)) return at([ws[i]!, next], 'guess')
   }
   for (let i = 0; i < ws.length; i++) {
-    if (!placeWord(msg, ws[i]!, index) || ws[i]!.start === 0) continue
-    // The nearest taken character before the word, across spaces and light punctuation only.
+    if ((!placeWord(msg, ws[i]!, index) && !(initials(ws[i]!) && ws[i + 1] && placeWord(msg, ws[i + 1]!, index))) || ws[i]!.start === 0) continue
+    // The nearest taken character before the word, across spaces and light punctuation only (`Plot for Sale – JP Nagar`).
     let j = ws[i]!.start - 1
-    while (j >= 0 && /[ \t,:*–-]/.test(msg.text[j]!) && !msg.fieldAt(j)) j--
+    while (j >= 0 && /[ \t,:*–—|-]/.test(msg.text[j]!) && !msg.fieldAt(j)) j--
     const field = j >= 0 ? msg.fieldAt(j) : null
     if (field === 'property_type' || field === 'intent') return at(runFrom(i), 'guess')
   }
@@ -525,7 +530,7 @@ const COMMON = new Set(
     'option options share within budget price approx sqft carpet builtup area floor high low very well east west north south facing view ' +
     'sea garden terrace balcony independent standalone commercial residential society building tower project complex wing available. any some ' +
     'chahiye dena hai kiraye kiraya bechna lena wala wali ke ki ka mein main pe par tak hoga chahie chaiye needs wants want ' +
-    'kal aaj band rahega rahegi khula khuli chhutti today tomorrow yesterday closed open join group'
+    'kal aaj band rahega rahegi khula khuli chhutti today tomorrow yesterday closed open join group community'
   ).split(' '),
 )
 

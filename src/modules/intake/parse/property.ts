@@ -103,7 +103,15 @@ export type Property = {
   plusOne?: boolean
   /** Read from the floors only (`Double storey`): a house, or the building another word names. */
   weak?: boolean
+  /** A plot or a site named with its measure (`Plot 2,400 sq.ft`, `Site 40×60`): beside a home, the land it stands on. */
+  measure?: boolean
 }
+
+/** Homes built on land: a plot named with its measure beside one of them is that home's land, not a second property. */
+const BUILT = new Set(['House', 'Villa', 'Bungalow', 'Duplex', 'Row House', 'Farm House', 'Penthouse'])
+const isHome = (p: Pick<Property, 'type'>) => BUILT.has(p.type) || /^\d(?:\.5)? (?:BHK|RK)$/.test(p.type)
+/** The measure right after a plot's word (`Plot 2,400 sq.ft`, `Site: 40×60`, `plot of 200 gaj`). */
+const MEASURED = /^\s*(?:[:\-–=]\s*|of\s+)?\d/
 
 /**
  * Uses, not the property: `Ideal for: Commercial Complex, Office Spaces, Showrooms`, `Best suited for PG HOTEL GUEST
@@ -155,10 +163,13 @@ export function findProperty(msg: Message): Property | null {
     for (const m of msg.matches(re)) {
       // A flat or a house with its configuration is that configuration (`2bhk flat`, `Independent house 3BHK`).
       const storeys = re === STOREYS
-      found.push({ type, start: m.index, end: m.index + m[0].length, rank: type === 'Apartment' ? 3.1 : storeys ? 3.05 : type === 'House' ? 3 : 1 + i / 100, ...(storeys ? { weak: true } : {}) })
+      const measure = (type === 'Plot' || type === 'Land') && MEASURED.test(msg.lower.slice(m.index + m[0].length, m.index + m[0].length + 4))
+      found.push({ type, start: m.index, end: m.index + m[0].length, rank: type === 'Apartment' ? 3.1 : storeys ? 3.05 : type === 'House' ? 3 : 1 + i / 100, ...(storeys ? { weak: true } : {}), ...(measure ? { measure: true } : {}) })
       msg.take(m.index, m.index + m[0].length, 'property_type')
     }
   })
+  // `4 BHK Villa … Plot 2,400 sq.ft`, `Independent House … Site 40×60`: the plot is the land under the home.
+  if (found.some(isHome)) for (let i = found.length - 1; i >= 0; i--) if (found[i]!.measure) found.splice(i, 1)
   if (!found.length) return null
   // The first named (`studio or 1rk` is a Studio); a bare "flat" only when nothing else is said (a `2 BHK flat` is a 2 BHK).
   const named = found.filter((f) => f.rank < 3).sort((a, b) => a.start - b.start)[0]
@@ -174,6 +185,7 @@ const TRADE = new Set(['Commercial', 'Shop', 'Booth', 'SCO', 'Showroom', 'Office
 /** Do two types named in one message say two different properties (`3 BHK` then `4 BHK`, a plot then a shop)? */
 export function differentProperties(a: Property, b: Property): boolean {
   if (a.weak || b.weak) return false
+  if ((a.measure && isHome(b)) || (b.measure && isHome(a))) return false
   const bhk = (p: Property) => /^\d(?:\.5)? (?:BHK|RK)$/.test(p.type)
   if (bhk(a) && bhk(b)) return a.type !== b.type || Boolean(a.plusOne) !== Boolean(b.plusOne)
   if (a.type === b.type) return false
