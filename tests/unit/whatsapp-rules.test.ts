@@ -414,4 +414,14 @@ describe('shapes of real broker text found on a blind set (issue 30)', () => {
     expect(only('Villa for sale, gated community, 3 Cr', bengaluru).locality).toBeNull()
     expect(only('2 BHK for rent Bellandur 3rd floor 30k', bengaluru).locality).toBe('Bellandur')
   })
+
+  test('Punjabi words in Gurmukhi: ਪਲਾਟ ਵਿਕਾਊ is a plot for sale, ਜ਼ਰੂਰਤ a requirement (its ਜ਼ either way), ਕੋਠੀ ਕਿਰਾਏ a kothi to let', () => {
+    expect(only('ਪਲਾਟ ਵਿਕਾਊ ਹੈ\n\nSector 79\n8 marla\nDemand 2.95\n9999900047')).toMatchObject({ post_type: 'AVL', sale_or_rent: 'SALE', property_type: 'Plot', budget: 29_500_000 })
+    for (const need of ['\u0A5Bਰੂਰਤ ਹੈ', '\u0A1C\u0A3Cਰੂਰਤ ਹੈ', 'ਚਾਹੀਦਾ'])
+      expect(only(`${need}\n2 bhk flat Sector 70\nBudget 45 lakh tak\n9999900047`)).toMatchObject({ post_type: 'REQ', budget: 4_500_000 })
+    expect(only('ਕੋਠੀ ਕਿਰਾਏ ਲਈ ਖਾਲੀ ਹੈ Sector 70 rent 40k 9999900047')).toMatchObject({ sale_or_rent: 'RENT', property_type: 'Independent House' })
+    // A warning in Punjabi names no property: no draft; and a word inside another is no word (ਪਲਾਟਾਂ, plots, still is one).
+    expect(parsePaste('ਸਾਰੇ ਮੈਂਬਰਾਂ ਨੂੰ ਬੇਨਤੀ ਹੈ ਜੀ ਇਹ ਬੰਦਾ ਚੋਰੀਆਂ ਕਰ ਰਿਹਾ ਅੱਜ ਇਸ ਨੇ 370 ਨੰਬਰ ਚੋਰੀ ਕੀਤੀ ਹੈ।', mohali)).toEqual([])
+    expect(only('ਮਕਾਨਾਂ ਦੀ ਗੱਲ, Sector 70, demand 2 cr, 9999900047').property_type).toBeNull()
+  })
 })

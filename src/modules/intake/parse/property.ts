@@ -61,6 +61,13 @@ const KINDS: [RegExp, string][] = [
   // A commercial property with no other word for it.
   [/\bcommercial\s+(?:property|properties|space|unit|premises)(?![a-z])/g, 'Commercial'],
   [/\b(?:flat|flats|flate|flatt|apartment|apartments|apt|appartment|appt)(?![a-z])/g, 'Apartment'],
+  // Punjabi, in Gurmukhi, as Tricity's brokers write a word or a heading (`ਪਲਾਟ ਵਿਕਾਊ ਹੈ`, a plot for sale): plot, kothi or
+  // house, shop, land (ਜ਼ with its dot precomposed or not), flat.
+  [/(?<![\p{L}\p{M}])(?:ਪਲਾਟ|ਪਲਾਂਟ)(?![\p{L}\p{M}])/gu, 'Plot'],
+  [/(?<![\p{L}\p{M}])(?:ਕੋਠੀ|ਮਕਾਨ)(?![\p{L}\p{M}])/gu, 'House'],
+  [/(?<![\p{L}\p{M}])(?:ਦੁਕਾਨ)(?![\p{L}\p{M}])/gu, 'Shop'],
+  [/(?<![\p{L}\p{M}])(?:ਜ\u0A3C?ਮੀਨ|\u0A5Bਮੀਨ)(?![\p{L}\p{M}])/gu, 'Land'],
+  [/(?<![\p{L}\p{M}])(?:ਫਲੈਟ)(?![\p{L}\p{M}])/gu, 'Apartment'],
 ]
 
 /** KINDS' letters, in its order. */
@@ -89,6 +96,11 @@ const HINTS: string[][] = [
   ['land', 'zameen'],
   ['commercial'],
   ['fla', 'apart', 'apt', 'appt', 'appart'],
+  ['ਪਲਾ'],
+  ['ਕੋਠੀ', 'ਮਕਾਨ'],
+  ['ਦੁਕਾਨ'],
+  ['ਮੀਨ'],
+  ['ਫਲੈਟ'],
 ]
 if (HINTS.length !== KINDS.length) throw new Error('property.ts: a kind without its hint letters')
 
