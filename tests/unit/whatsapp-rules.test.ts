@@ -424,4 +424,30 @@ describe('shapes of real broker text found on a blind set (issue 30)', () => {
     expect(parsePaste('ਸਾਰੇ ਮੈਂਬਰਾਂ ਨੂੰ ਬੇਨਤੀ ਹੈ ਜੀ ਇਹ ਬੰਦਾ ਚੋਰੀਆਂ ਕਰ ਰਿਹਾ ਅੱਜ ਇਸ ਨੇ 370 ਨੰਬਰ ਚੋਰੀ ਕੀਤੀ ਹੈ।', mohali)).toEqual([])
     expect(only('ਮਕਾਨਾਂ ਦੀ ਗੱਲ, Sector 70, demand 2 cr, 9999900047').property_type).toBeNull()
   })
+
+  test('items one a line under a heading naming their kind and area share the heading; a first listing of its own keeps its lines', () => {
+    const plots = parsePaste('AEROCITY PLOTS AVAILABLE\n\nD block 300 gaj @ 2.55\nE block 200 gaj @ 1.78\nF block 150 gaj @ 1.40\n\nCall 9999900048', mohali)
+    expect(plots.map((d) => [d.property_type, d.size, d.budget, d.locality])).toEqual([
+      ['Plot', 2700, 25_500_000, 'D Block'],
+      ['Plot', 1800, 17_800_000, 'E Block'],
+      ['Plot', 1350, 14_000_000, 'F Block'],
+    ])
+    // The first line is a listing, not a heading: its place stays its own and the second keeps its kind.
+    const own = parsePaste('Kothi Sector 70 1 kanal 5 cr\nPlot Sector 71 500 gaj 3 cr\n9999900048', mohali)
+    expect(own.map((d) => [d.property_type, d.locality])).toEqual([
+      ['Independent House', 'Sector 70'],
+      ['Plot', 'Sector 71'],
+    ])
+  })
+
+  test('a figure with a fraction ending a line with a size or a kind is that item’s price; a block’s or a floor’s number is not', () => {
+    const kothis = parsePaste('Kothi inventory aerocity\n\nBlock A 200 gaj double story 4.30\nBlock C 300 gaj triple story 6.25\n\n9999900049', mohali)
+    expect(kothis.map((d) => [d.size, d.budget, d.locality])).toEqual([
+      [1800, 43_000_000, 'Block A'],
+      [2700, 62_500_000, 'Block C'],
+    ])
+    expect(only('Plot 200 gaj Sector 70\nBlock 2.5\n9999900049').budget).toBeNull()
+    expect(only('3 BHK flat Sector 70 floor 2.5 9999900049').budget).toBeNull()
+    expect(only('Kothi Sector 70 10 marla 2.5 storey\n9999900049').budget).toBeNull()
+  })
 })

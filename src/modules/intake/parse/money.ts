@@ -75,6 +75,20 @@ const PER_AREA = /^\s*\)?\s*(?:\/-\s*)?(?:\/|per\s*|p\.?\s*)\s*(?:sq\.?\s*(?:ft|
 /** A PIN code after a city (`Bangalore – 560034`): six digits, no unit, no grouping. */
 const PIN = /^[1-8]\d{5}$/
 
+/**
+ * `Block A 200 gaj double story 4.30`: a figure with a fraction that ends a line naming a size or a kind is that item's
+ * price, as brokers list inventory one a line (a house or plot number has no fraction; `2.5 storey` is counted).
+ */
+function closesItem(msg: Message, start: number, end: number, n: string, second: number | null): boolean {
+  if (second !== null || !/^\d{1,3}\.\d{1,2}$/.test(n) || !/^[\s.,;)*_~!-]*(?:\n|$)/.test(msg.lower.slice(end, end + 8))) return false
+  const from = msg.lower.lastIndexOf('\n', start - 1) + 1
+  for (let i = from; i < start; i++) {
+    const field = msg.fieldAt(i)
+    if (field === 'size' || field === 'property_type') return true
+  }
+  return false
+}
+
 export function takeTimes(msg: Message): void {
   for (const m of msg.matches(TIME)) msg.take(m.index, m.index + m[0].length, 'detail')
 }
@@ -150,7 +164,7 @@ export function findAmounts(msg: Message): Amount[] {
     // A bare number is a price only right after its word (`Demand 5.75`, `Budget 3.5`): `Total floor -S+5` is no total.
     const adjacent = strong || before[before.length - 1] === nearestCue
     const cueWord = at ? '@' : nearestCue !== undefined && PRICE_WORDS.has(nearestCue) && adjacent ? nearestCue : undefined
-    const cued = cueWord !== undefined || /^(?:rent|pm|p\.m|per|month|monthly|only|nego|negotiable|neg|tak|max|budget|all|inclusive|onwards|fixed|lumpsum|sudhi|paryant|paryent|varege|olage)$/.test(next ?? '')
+    const cued = cueWord !== undefined || /^(?:rent|pm|p\.m|per|month|monthly|only|nego|negotiable|neg|tak|max|budget|all|inclusive|onwards|fixed|lumpsum|sudhi|paryant|paryent|varege|olage)$/.test(next ?? '') || closesItem(msg, start, end, n1!, b)
     const strength: 1 | 2 | 3 = strong ? 3 : high >= 1000 ? 2 : 1
     if (strength === 1 && (high > 999 || high <= 0)) continue
     // A number no price word, unit or currency marks is a house, plot or sector number, a count or a chat time, not a

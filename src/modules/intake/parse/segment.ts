@@ -327,7 +327,13 @@ export function segment(text: string, index: LocalityIndex, memo: Map<string, Li
     const like = lead.numbered ? first.lines.findIndex((l) => l.facts.numbered) : lead.opens && substance(lead) ? first.lines.findIndex((l) => l.facts.opens && substance(l.facts)) : -1
     // A heading that names a kind (`SITES REQUIRED – North Bengaluru`) before the first item is no listing of its own.
     const headingOnly = like < 0 && (lead.numbered || (lead.opens && substance(lead))) && !first.signed && !first.lines.some((l) => l.facts.size || l.facts.price)
-    const from = headingOnly ? first.lines.length : like >= 0 ? like : first.lines.findIndex((l) => kindsOf(l.facts).some((k) => theirs.has(k)))
+    // Items one a line under a heading that names their kind or area (`AEROCITY PLOTS AVAILABLE` / `D block 300 gaj @
+    // 2.55` / `E block 200 gaj @ 1.78`): the first item is the first line said like the second listing's first, and
+    // the lines before it, which give no size nor price, are the heading.
+    const shape = (f: LineFacts) => kindsOf(f).filter((k) => k !== 'post' && k !== 'offer').sort().join()
+    const alikeAt = lead.size || lead.price ? first.lines.findIndex((l) => shape(l.facts) === shape(lead)) : -1
+    const alike = alikeAt > 0 && first.lines.slice(0, alikeAt).every((l) => !l.facts.size && !l.facts.price) ? alikeAt : -1
+    const from = headingOnly ? first.lines.length : like >= 0 ? like : alike > 0 ? alike : first.lines.findIndex((l) => kindsOf(l.facts).some((k) => theirs.has(k)))
     if (from > 0) head = [...pre, ...first.lines.splice(0, from)]
   } else {
     first.lines = [...pre, ...first.lines]
