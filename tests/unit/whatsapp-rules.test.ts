@@ -450,4 +450,18 @@ describe('shapes of real broker text found on a blind set (issue 30)', () => {
     expect(only('3 BHK flat Sector 70 floor 2.5 9999900049').budget).toBeNull()
     expect(only('Kothi Sector 70 10 marla 2.5 storey\n9999900049').budget).toBeNull()
   })
+
+  test('another trade’s ad, a fraud warning and a menu of kinds dealt in give no draft; a listing naming one such word still does', () => {
+    for (const text of [
+      'PACKERS & MOVERS TRICITY\n\nLocal shifting from Rs. 4,999\n\n1 BHK shifting Rs. 8,000\n\n2 BHK shifting Rs. 12,000\n\n9999900050',
+      'HOME LOAN @ 8.35%\nBalance transfer | Top up\nLoan up to 5 Cr\nSector 70 Mohali\n9999900050',
+      '⚠️ ALERT ⚠️\n\nFraud caller asking token money for plots in Sector 82 and Aerocity.\n\nDon’t deal with 9999900050',
+      'List your property FREE on our app\n\n10,000+ brokers of Mohali already on it\n\nSale | Rent | Plots | Flats | SCO',
+    ])
+      expect(parsePaste(text, mohali)).toEqual([])
+    expect(only('Owner shifting abroad, urgent sale\nKothi Sector 70 1 kanal\nDemand 5 cr\n9999900050').budget).toBe(50_000_000)
+    expect(only('PRE LAUNCH ALERT\nPlots Sector 82, 200 gaj\n9999900050').size).toBe(1800)
+    expect(only('Wanted booth / shop / SCO in Phase 5, call 9999900050').post_type).toBe('REQ')
+    expect(only('Flats and plots available Sector 70, 2 BHK 65 lakh, call 9999900050').budget).toBe(6_500_000)
+  })
 })

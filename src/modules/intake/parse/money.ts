@@ -32,6 +32,8 @@ const NOT_PRICE_BEFORE = new Set([
 ])
 /** Words naming a number that is no amount (`shop no 12`, `floor 7`, `sector 15`): only right before a number without a unit. */
 const LABEL_BEFORE = new Set(['floor', 'flr', 'no', 'number', 'plot', 'sector', 'sec', 'wing', 'tower', 'unit', 'flat', 'shop', 'room', 'phase', 'gate', 'building', 'bldg', 'year', 'yr', 'since', 'built', 'age', 'old', 'road', 'platform', 'lane', 'society', 'ph', 'stage', 'stg', 'block', 'blk', 'cross', 'main', 'kothi', 'house', 'sco', 'scf', 'booth', 'time', 'rooms'])
+/** People counted after a number: never money. */
+const PEOPLE = new Set(['brokers', 'agents', 'members', 'users', 'customers', 'clients', 'people', 'persons', 'families', 'students', 'visitors', 'followers', 'downloads', 'subscribers', 'investors', 'buyers'])
 /** Labels of a place's number: `Sector 70`, `Phase 7`, `Block 4`. */
 const PLACE_LABEL = new Set(['sector', 'sec', 'sect', 'sctr', 'phase', 'ph', 'block', 'blk', 'pocket', 'stage', 'stg'])
 const NOT_PRICE_AFTER = new Set(['deposit', 'deposite', 'dep', 'depo', 'security', 'advance', 'maintenance', 'maintainance', 'maint', 'mnt', 'brokerage', 'token', 'psf', 'persqft', 'sqft', 'booking', 'white', 'lead', 'leads', "lead's", 'salary'])
@@ -149,7 +151,9 @@ export function findAmounts(msg: Message): Amount[] {
       perArea ||
       (nearestCue !== undefined && NOT_PRICE_BEFORE.has(nearestCue)) ||
       (next !== undefined && NOT_PRICE_AFTER.has(next) && !plus && !(nextOwnsNumber && /^(?:deposit|deposite|dep|depo|security|advance|maintenance|maint|mnt|brokerage|token)$/.test(next))) ||
-      (!strong && next !== undefined && COUNTED_AFTER.has(next))
+      (!strong && next !== undefined && COUNTED_AFTER.has(next)) ||
+      // `10,000+ brokers`, `1,200 families`: people counted, however the number is written, unless money is said.
+      (!unit && !cur1 && !cur2 && next !== undefined && PEOPLE.has(next))
     if (notPrice) {
       msg.take(start, end, 'detail')
       continue
