@@ -464,4 +464,11 @@ describe('shapes of real broker text found on a blind set (issue 30)', () => {
     expect(only('Wanted booth / shop / SCO in Phase 5, call 9999900050').post_type).toBe('REQ')
     expect(only('Flats and plots available Sector 70, 2 BHK 65 lakh, call 9999900050').budget).toBe(6_500_000)
   })
+
+  test('new or old before a name word is part of the name, and a line that is only a name may have five words; brand new is no place', () => {
+    expect(only('Flat for sale\nNew Chandigarh\n3 BHK 1.1 cr\n9999900051').locality).toBe('New Chandigarh')
+    expect(only('Eco City 2 New Chandigarh\nPlot 300 gaz\nTotal 1.56 cr\n9999900051').locality).toBe('Eco City 2 New Chandigarh')
+    expect(only('Brand new flat\n2 BHK 60 lakh\n9999900051').locality).toBeNull()
+    expect(only('Kothi for sale\nNew construction\nSector 70\n9999900051').locality).toBe('Sector 70')
+  })
 })

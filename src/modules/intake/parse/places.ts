@@ -467,10 +467,13 @@ function nameLine(msg: Message, ws: W[], index: LocalityIndex, initials: (x: W) 
       const named = inSegment.filter((x) => !['property_type', 'intent'].includes(msg.fieldAt(x.start) ?? '') && !index.cityWords.has(x.w))
       const fits =
         named.length >= 1 &&
-        named.length <= 4 &&
+        // Up to four words, five when the line is nothing else (`Eco City 2 New Chandigarh`).
+        named.length <= (named.length === inSegment.length ? 5 : 4) &&
         named.every(
           (x, n) =>
             nameWord(msg, x, index) ||
+            // `New Chandigarh`, `Old Ambala Road`: new or old before a name word is part of the name.
+            ((x.w === 'new' || x.w === 'old') && n + 1 < named.length && nameWord(msg, named[n + 1]!, index) && msg.free(x.start, x.end)) ||
             initials(x) ||
             (n > 0 && (NAME_TAIL.has(x.w) || /^\d{1,3}$/.test(x.w)) && msg.free(x.start, x.end)) ||
             (n === 0 && x.w === 'the' && named.length > 1) ||
