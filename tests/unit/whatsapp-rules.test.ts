@@ -471,4 +471,12 @@ describe('shapes of real broker text found on a blind set (issue 30)', () => {
     expect(only('Brand new flat\n2 BHK 60 lakh\n9999900051').locality).toBeNull()
     expect(only('Kothi for sale\nNew construction\nSector 70\n9999900051').locality).toBe('Sector 70')
   })
+
+  test('what a requirement accepts inside a place ends its name (Aerocity any block); a project’s name keeps its Garden before its phase', () => {
+    expect(only('Wanted plot\nAerocity any block\n200 to 250 gaj\nBudget 2.5 to 3 cr\n9999900052')).toMatchObject({ locality: 'Aerocity', budget: 30_000_000 })
+    expect(only('Wanted 2 BHK\nHomeland Heights any tower\nbudget 70 lakh\n9999900052').locality).toBe('Homeland Heights')
+    expect(only('Wanted plot\nany block\n200 gaj\n9999900052').locality).toBeNull()
+    expect(only('Flat for sale Maya Garden Phase 2 VIP Road 3 BHK 9999900052').locality).toBe('Maya Garden Phase 2')
+    expect(only('Kothi for sale corner park Phase 7 10 marla 9999900052').locality).toBe('Phase 7')
+  })
 })

@@ -463,6 +463,9 @@ function nameLine(msg: Message, ws: W[], index: LocalityIndex, initials: (x: W) 
       if (ws[k]!.start >= segmentStart && inside === 0) inSegment.push(ws[k]!)
       k++
     }
+    // `Aerocity any block`, `JLPL all sectors`: what a requirement accepts inside the place ends its name.
+    const last2 = inSegment.slice(-2).map((x) => x.w)
+    if (inSegment.length > 2 && /^(?:any|all|other)$/.test(last2[0]!) && /^(?:blocks?|sectors?|phases?|pockets?|towers?|floors?|sizes?|locations?)$/.test(last2[1]!)) inSegment.splice(-2)
     if (inSegment.length && inSegment.length <= 6 && !/[?!]/.test(segment)) {
       const named = inSegment.filter((x) => !['property_type', 'intent'].includes(msg.fieldAt(x.start) ?? '') && !index.cityWords.has(x.w))
       const fits =

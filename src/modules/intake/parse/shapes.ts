@@ -53,17 +53,27 @@ export function shapedPlaces(msg: Message, ws: W[], nameWord: (x: W) => boolean)
   return out.sort((a, b) => a.start - b.start)
 }
 
-/** Up to two name words right before `at` on its line (spaces, commas or dashes between). */
+/** Words a project's name ends with (`Maya Garden Phase 2`, `Gulmohar City Block B`): part of it after a name word. */
+const TAIL = new Set(['garden', 'gardens', 'city', 'park', 'heights', 'homes', 'greens', 'valley', 'enclave', 'estate', 'hills', 'residency', 'towers', 'township', 'vihar', 'colony', 'nagar'])
+
+/**
+ * Up to two name words right before `at` on its line (spaces, commas or dashes between), and a word ending a
+ * project's name after its first (`Maya Garden`).
+ */
 function nameBefore(msg: Message, ws: W[], at: number, nameWord: (x: W) => boolean): { name: string; start: number } | null {
   const run: W[] = []
   let edge = at
-  for (let i = ws.length - 1; i >= 0 && run.length < 2; i--) {
+  for (let i = ws.length - 1; i >= 0 && run.length < 3; i--) {
     const x = ws[i]!
     if (x.end > edge) continue
-    if (!/^[ ,.\-–]*$/.test(msg.text.slice(x.end, edge)) || !nameWord(x)) break
+    if (!/^[ ,.\-–]*$/.test(msg.text.slice(x.end, edge))) break
+    const tail = TAIL.has(x.w) && msg.free(x.start, x.end) && (run.length === 0 || TAIL.has(run[0]!.w))
+    if (!(nameWord(x) && run.length < 2) && !tail) break
     run.unshift(x)
     edge = x.start
   }
+  // A name does not begin with the word that ends one (`Corner Park Phase 7` is Phase 7).
+  while (run.length && TAIL.has(run[0]!.w) && !nameWord(run[0]!)) run.shift()
   return run.length ? { name: run.map((x) => spelled(msg, x)).join(' '), start: run[0]!.start } : null
 }
 
