@@ -479,4 +479,13 @@ describe('shapes of real broker text found on a blind set (issue 30)', () => {
     expect(only('Flat for sale Maya Garden Phase 2 VIP Road 3 BHK 9999900052').locality).toBe('Maya Garden Phase 2')
     expect(only('Kothi for sale corner park Phase 7 10 marla 9999900052').locality).toBe('Phase 7')
   })
+
+  test('a size’s kind said after it (1650 sqft super, 1250 sqft carpet) makes two measures of one flat; two flats’ carpets are two', () => {
+    expect(only('Flat for sale Sector 88\n3 BHK\n1650 sqft super\n1250 sqft carpet\n95 lakh\n9999900053')).toMatchObject({ size: 1650, budget: 9_500_000 })
+    const two = parsePaste('Flats Sector 88\n3 BHK 1650 sqft carpet 95 lakh\n4 BHK 2100 sqft carpet 1.2 cr\n9999900053', mohali)
+    expect(two.map((d) => [d.size, d.budget])).toEqual([
+      [1650, 9_500_000],
+      [2100, 12_000_000],
+    ])
+  })
 })

@@ -78,7 +78,10 @@ export function findSize(msg: Message): Size | null {
       // `11 ft floor-to-roof`, `42 ft front`: feet alone measure a length under a hundred; `front 180 feet` too.
       const unit = m[3]?.trim()
       if (unit && /^(?:feet|ft)$/.test(unit) && (Math.max(a, b) < 100 || LENGTH_BEFORE.test(msg.lower.slice(Math.max(0, m.index - 16), m.index)))) continue
-      found.push({ low: exact(Math.min(a, b) * f), high: exact(Math.max(a, b) * f), start: m.index, end: m.index + m[0].length, land: landUnit(m[3]), label: labelAt(m.index) })
+      // The kind said before it (`Carpet 1250 sqft`) or after it (`1250 sqft carpet`, `1650 sq ft super area`).
+      const after = re === AFTER ? /(carpet|cpt|crpt|built\s*-?\s*up|builtup|bua|super|sba|saleable|salable|rera|plot)/.exec(m[0].slice(m[1]!.length))?.[1] : undefined
+      const label = labelAt(m.index) ?? (after ? ({ cpt: 'carpet', crpt: 'carpet', bua: 'builtup', salable: 'saleable' } as Record<string, string>)[after] ?? after.replace(/[\s-]/g, '') : null)
+      found.push({ low: exact(Math.min(a, b) * f), high: exact(Math.max(a, b) * f), start: m.index, end: m.index + m[0].length, land: landUnit(m[3]), label })
       msg.take(m.index, m.index + m[0].length, 'size')
     }
   }
