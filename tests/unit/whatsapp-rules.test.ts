@@ -488,4 +488,15 @@ describe('shapes of real broker text found on a blind set (issue 30)', () => {
       [2100, 12_000_000],
     ])
   })
+
+  test('/- after a small figure leaves it bare (Rate 5.75/- is crores), after a rupee amount it marks one; Sector no. 70; Phase-IX', () => {
+    expect(only('Plot 1 kanal Sector 82\nRate 5.75/-\n9999900054')).toMatchObject({ sale_or_rent: 'SALE', budget: 57_500_000 })
+    expect(only('Flat for rent Sector 70 rent 25000/- 9999900054').budget).toBe(25_000)
+    expect(only('Plot for sale Sector no. 70 10 marla 9999900054').locality).toBe('Sector 70')
+    expect(only('Kothi for sale Phase-IX 1 kanal 9999900054').locality).toBe('Phase 9')
+    expect(only('Kothi for sale Phase XI 1 kanal 9999900054').locality).toBe('Phase 11')
+    // Only after the whole word: `ph i` is no phase, `Phase 3B2` keeps its letters.
+    expect(only('Kothi for sale ph i 1 kanal 9999900054').locality).toBeNull()
+    expect(only('Kothi for sale Phase 3B2 9999900054').locality).toBe('Phase 3B2')
+  })
 })

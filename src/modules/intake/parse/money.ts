@@ -132,7 +132,9 @@ export function findAmounts(msg: Message): Amount[] {
     // `SEC 46C`, `Sector 35 C`: a C after a sector's number is its name, not crores (`phase 13k` stays a rent).
     if (b === null && unit1 === 'c' && !cur1 && /^(?:sector|sec|sect|phase|ph|block|blk|pocket|plot|no)$/.test(msg.wordsBefore(start, 1)[0] ?? '')) continue
     const unit = Boolean(unit1 || unit2)
-    const strong = unit || Boolean(cur1 || cur2 || slash1 || slash2) || /,/.test(n1! + (n2 ?? ''))
+    // `/-` closes a rupee amount (`25000/-`); after a small figure (`Rate 5.75/-`) it says no unit, so the figure stays bare.
+    const slashed = Boolean(slash1 || slash2) && Math.max(a, b ?? 0) >= 1000
+    const strong = unit || Boolean(cur1 || cur2 || slashed) || /,/.test(n1! + (n2 ?? ''))
     const before = msg.wordsBefore(start, 3)
     const afterWords = msg.wordsAfter(end, 2)
     const next = afterWords[0]

@@ -5,10 +5,13 @@ import { titleCase, type Message } from './text'
  * letter their blocks (`Sector 82`, `SEC-66A`, `Sec 82 Alpha`, `67 sec`, `PHASE-8A`, `Block H`, `E block Aerocity`).
  * A number or a letter names one place; the words around it say which (`Aerocity C Block`, `Ashatownship Phase 2`).
  */
-const SECTOR = /(?<![\p{L}\p{N}])(?:sector|sectors|sec|sect|sctr|secter)\s*[-.:#]*\s*(\d{1,3})(?:\s*-?\s*([a-d])(?![\p{L}\p{N}])(?!\s*-?\s*(?:road|rd)\b))?(?:\s+(alpha|beta|gamma|delta|omega)(?![\p{L}]))?(?![\p{N}])/gu
+const SECTOR = /(?<![\p{L}\p{N}])(?:sector|sectors|sec|sect|sctr|secter)\s*[-.:#]*\s*(?:no\.?\s*|number\s*)?(\d{1,3})(?:\s*-?\s*([a-d])(?![\p{L}\p{N}])(?!\s*-?\s*(?:road|rd)\b))?(?:\s+(alpha|beta|gamma|delta|omega)(?![\p{L}]))?(?![\p{N}])/gu
 /** `67 sec`, `Showroom 67 sec Mohali`: the number before the word. */
 const SECTOR_AFTER = /(?<![\p{L}\p{N}.,])(\d{1,3})\s*(?:sec|sector)(?![\p{L}\p{N}])/gu
-const PHASE = /(?<![\p{L}\p{N}])(?:phase|phse|ph)\s*[-.:#]*\s*(\d{1,2})(?:\s*-?\s*([a-c]\d?)(?![\p{L}\p{N}]))?(?![\p{N}])/gu
+const PHASE = /(?<![\p{L}\p{N}])(?:phase|phse|ph)\s*[-.:#]*\s*(\d{1,2}|(?<=(?:phase|phse)\s*[-.:#]*\s*)(?:xi{0,2}|i?x|vi{0,3}|i?v|i{1,3})(?![\p{L}\p{N}]))(?:\s*-?\s*([a-c]\d?)(?![\p{L}\p{N}]))?(?![\p{N}])/gu
+/** `Phase-IX`, `Phase XI`: a phase in Roman numerals (after the whole word: `ph i` is no phase) is its number. */
+const ROMAN: Record<string, number> = { i: 1, ii: 2, iii: 3, iv: 4, v: 5, vi: 6, vii: 7, viii: 8, ix: 9, x: 10, xi: 11, xii: 12 }
+const phaseNumber = (n: string) => String(ROMAN[n.toLowerCase()] ?? n)
 const BLOCK_AFTER = /(?<![\p{L}\p{N}])block\s*[-.:]*\s*(\p{L})(?![\p{L}\p{N}])/gu
 const BLOCK_BEFORE = /(?<![\p{L}\p{N}])(\p{L})\s*[-.]?\s*block(?![\p{L}])/gu
 /** Words that make the place a landmark beside the listing, not where it is: `ADJ.- I BLOCK`, `near Phase 7`. */
@@ -33,7 +36,7 @@ export function shapedPlaces(msg: Message, ws: W[], nameWord: (x: W) => boolean)
   for (const m of msg.matches(SECTOR_AFTER)) add(`Sector ${m[1]}`, m.index, m.index + m[0].length)
   for (const m of msg.matches(PHASE)) {
     const before = nameBefore(msg, ws, m.index, nameWord)
-    add(`${before ? `${before.name} ` : ''}Phase ${m[1]}${(m[2] ?? '').toUpperCase()}`, before?.start ?? m.index, m.index + m[0].length, m.index)
+    add(`${before ? `${before.name} ` : ''}Phase ${phaseNumber(m[1]!)}${(m[2] ?? '').toUpperCase()}`, before?.start ?? m.index, m.index + m[0].length, m.index)
   }
   for (const [re, letterFirst] of [
     [BLOCK_AFTER, false],
