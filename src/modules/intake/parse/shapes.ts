@@ -66,7 +66,7 @@ const TAIL = new Set(['garden', 'gardens', 'city', 'park', 'heights', 'homes', '
 function nameBefore(msg: Message, ws: W[], at: number, nameWord: (x: W) => boolean): { name: string; start: number } | null {
   const run: W[] = []
   let edge = at
-  for (let i = ws.length - 1; i >= 0 && run.length < 3; i--) {
+  for (let i = firstFrom(ws, at) - 1; i >= 0 && run.length < 3; i--) {
     const x = ws[i]!
     if (x.end > edge) continue
     if (!/^[ ,.\-–]*$/.test(msg.text.slice(x.end, edge))) break
@@ -84,13 +84,26 @@ function nameBefore(msg: Message, ws: W[], at: number, nameWord: (x: W) => boole
 function nameAfter(msg: Message, ws: W[], at: number, nameWord: (x: W) => boolean): { name: string; end: number } | null {
   const run: W[] = []
   let edge = at
-  for (const x of ws) {
+  for (let i = firstFrom(ws, at); i < ws.length; i++) {
+    const x = ws[i]!
     if (x.start < edge) continue
     if (run.length >= 2 || !/^[ ,.\-–]*$/.test(msg.text.slice(edge, x.start)) || !nameWord(x)) break
     run.push(x)
     edge = x.end
   }
   return run.length ? { name: run.map((x) => spelled(msg, x)).join(' '), end: run[run.length - 1]!.end } : null
+}
+
+/** The index of the first word starting at or after `at` (the words are in order): a block's neighbours are found in log time, not by walking every word of the paste. */
+function firstFrom(ws: W[], at: number): number {
+  let lo = 0
+  let hi = ws.length
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1
+    if (ws[mid]!.start < at) lo = mid + 1
+    else hi = mid
+  }
+  return lo
 }
 
 /** A word as a name: title case, except initials written in capitals (`JLPL`, `IT`). */
