@@ -499,4 +499,11 @@ describe('shapes of real broker text found on a blind set (issue 30)', () => {
     expect(only('Kothi for sale ph i 1 kanal 9999900054').locality).toBeNull()
     expect(only('Kothi for sale Phase 3B2 9999900054').locality).toBe('Phase 3B2')
   })
+
+  test('a sold notice offering nothing and naming no price gives no draft; one that still offers units with a price does', () => {
+    expect(parsePaste('Sold ✅ Sector 79 kothi 10 marla. Thanks all', mohali)).toEqual([])
+    expect(parsePaste('Deal done: Sector 82 plot 300 gaj', mohali)).toEqual([])
+    expect(only('Sold out fast! Last 2 units left. 3 BHK Sector 88 Hero Homes 95 lakh. Call 9999900055').budget).toBe(9_500_000)
+    expect(only('Booked deal Sector 82 300 gaj @ 2.45 9999900055').budget).toBe(24_500_000)
+  })
 })
