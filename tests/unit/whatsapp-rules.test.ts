@@ -506,4 +506,12 @@ describe('shapes of real broker text found on a blind set (issue 30)', () => {
     expect(only('Sold out fast! Last 2 units left. 3 BHK Sector 88 Hero Homes 95 lakh. Call 9999900055').budget).toBe(9_500_000)
     expect(only('Booked deal Sector 82 300 gaj @ 2.45 9999900055').budget).toBe(24_500_000)
   })
+
+  test('a figure with a fraction alone on its line prices the listing whose size or kind is given; "final" after a figure names it', () => {
+    expect(only('Plot for sale\nSector 80\n300 gaj\n2.65\n9999900056').budget).toBe(26_500_000)
+    expect(only('Kothi for sale Sector 70\n10 marla\n3.40 final\n9999900056').budget).toBe(34_000_000)
+    // Nothing said of what it is: no price; a whole number alone (a house number) is none either.
+    expect(parsePaste('Hello\n2.65\n9999900056', mohali)).toEqual([])
+    expect(only('Kothi for sale Sector 70\n10 marla\n2425\n9999900056').budget).toBeNull()
+  })
 })

@@ -79,11 +79,14 @@ const PIN = /^[1-8]\d{5}$/
 
 /**
  * `Block A 200 gaj double story 4.30`: a figure with a fraction that ends a line naming a size or a kind is that item's
- * price, as brokers list inventory one a line (a house or plot number has no fraction; `2.5 storey` is counted).
+ * price, as brokers list inventory one a line (a house or plot number has no fraction; `2.5 storey` is counted); so is
+ * one alone on its line in a text that gives a size or a kind.
  */
-function closesItem(msg: Message, start: number, end: number, n: string, second: number | null): boolean {
+function closesItem(msg: Message, start: number, end: number, n: string, second: number | null, measured: () => boolean): boolean {
   if (second !== null || !/^\d{1,3}\.\d{1,2}$/.test(n) || !/^[\s.,;)*_~!-]*(?:\n|$)/.test(msg.lower.slice(end, end + 8))) return false
   const from = msg.lower.lastIndexOf('\n', start - 1) + 1
+  // A figure alone on its line (`300 gaj` / `2.65`) prices the listing whose size or kind the text has given.
+  if (/^[\s*_~•-]*$/.test(msg.lower.slice(from, start))) return measured()
   for (let i = from; i < start; i++) {
     const field = msg.fieldAt(i)
     if (field === 'size' || field === 'property_type') return true
@@ -98,6 +101,15 @@ export function takeTimes(msg: Message): void {
 /** Every amount of the message that can be a price (deposits and the like are taken and left out). */
 export function findAmounts(msg: Message): Amount[] {
   const out: Amount[] = []
+  // Has a size or a kind been read (looked at once, and only for a figure alone on its line)?
+  let sized: boolean | undefined
+  const measured = () => {
+    if (sized === undefined) {
+      sized = false
+      for (let i = 0; i < msg.text.length && !sized; i++) sized = msg.fieldAt(i) === 'size' || msg.fieldAt(i) === 'property_type'
+    }
+    return sized
+  }
   for (const m of msg.matches(AMOUNT)) {
     let [whole, cur1, n1, unit1, slash1, cur2, n2, unit2, slash2] = m
     const start = m.index
@@ -170,7 +182,7 @@ export function findAmounts(msg: Message): Amount[] {
     // A bare number is a price only right after its word (`Demand 5.75`, `Budget 3.5`): `Total floor -S+5` is no total.
     const adjacent = strong || before[before.length - 1] === nearestCue
     const cueWord = at ? '@' : nearestCue !== undefined && PRICE_WORDS.has(nearestCue) && adjacent ? nearestCue : undefined
-    const cued = cueWord !== undefined || /^(?:rent|pm|p\.m|per|month|monthly|only|nego|negotiable|neg|tak|max|budget|all|inclusive|onwards|fixed|lumpsum|sudhi|paryant|paryent|varege|olage)$/.test(next ?? '') || closesItem(msg, start, end, n1!, b)
+    const cued = cueWord !== undefined || /^(?:rent|pm|p\.m|per|month|monthly|only|nego|negotiable|neg|tak|max|budget|all|inclusive|onwards|fixed|final|lumpsum|sudhi|paryant|paryent|varege|olage)$/.test(next ?? '') || closesItem(msg, start, end, n1!, b, measured)
     const strength: 1 | 2 | 3 = strong ? 3 : high >= 1000 ? 2 : 1
     if (strength === 1 && (high > 999 || high <= 0)) continue
     // A number no price word, unit or currency marks is a house, plot or sector number, a count or a chat time, not a
