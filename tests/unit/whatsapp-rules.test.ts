@@ -514,4 +514,11 @@ describe('shapes of real broker text found on a blind set (issue 30)', () => {
     expect(parsePaste('Hello\n2.65\n9999900056', mohali)).toEqual([])
     expect(only('Kothi for sale Sector 70\n10 marla\n2425\n9999900056').budget).toBeNull()
   })
+
+  test('a project’s name on the line before the phone is the place, not the broker’s name; a person’s name there stays the signature’s', () => {
+    expect(only('Flat for sale\n3 BHK\n1.2 cr\nMarbella Grand\n9999900057').locality).toBe('Marbella Grand')
+    expect(only('Flat for sale 3 BHK 1.2 cr\nHomeland Heights\nCall 9999900057').locality).toBe('Homeland Heights')
+    expect(only('Flat for sale Sector 70 3 BHK 1.2 cr\nNitin Verma\n9999900057').locality).toBe('Sector 70')
+    expect(only('Flat for sale 3 BHK 1.2 cr\nNitin Verma\n9999900057').locality).toBeNull()
+  })
 })

@@ -431,7 +431,7 @@ function guessPlace(msg: Message, ws: W[], index: LocalityIndex): Place | null {
 const saintly = (msg: Message, ws: W[], i: number) => /^(?:st|sri|shri|dr|mt)$/.test(ws[i]!.w) && msg.text[ws[i]!.end] === '.' && i + 1 < ws.length && /^\p{Lu}/u.test(msg.text.slice(ws[i + 1]!.start, ws[i + 1]!.end))
 
 /** Words a name may end with although they say nothing alone (`Regalia Tower`, `The Lake`, `Gilco Park Hills`). */
-const NAME_TAIL = new Set(['tower', 'towers', 'heights', 'residency', 'residences', 'enclave', 'city', 'park', 'road', 'nagar', 'estate', 'estates', 'greens', 'complex', 'plaza', 'square', 'market', 'colony', 'vihar', 'garden', 'gardens', 'hills', 'valley', 'view', 'lake', 'grand', 'royal', 'towne', 'homes', 'villas', 'avenue', 'marg', 'chowk', 'highway', 'township', 'society', 'apartments', 'junction', 'point', 'the'])
+export const NAME_TAIL = new Set(['tower', 'towers', 'heights', 'residency', 'residences', 'enclave', 'city', 'park', 'road', 'nagar', 'estate', 'estates', 'greens', 'complex', 'plaza', 'square', 'market', 'colony', 'vihar', 'garden', 'gardens', 'hills', 'valley', 'view', 'lake', 'grand', 'royal', 'towne', 'homes', 'villas', 'avenue', 'marg', 'chowk', 'highway', 'township', 'society', 'apartments', 'junction', 'point', 'the'])
 
 /**
  * A line, or a part of one between commas, made of one to four name words and nothing else but a property type or

@@ -1,5 +1,5 @@
 import { choosePrice } from './money'
-import { DESCRIPTIVE, FIRM, type LocalityIndex } from './places'
+import { DESCRIPTIVE, FIRM, NAME_TAIL, type LocalityIndex } from './places'
 import { differentProperties, USES_HEAD, type Property } from './property'
 import { read, type Fields } from './read'
 import { differentSizes, type Size } from './size'
@@ -84,7 +84,8 @@ function signatureOf(text: string, f: Fields, index: LocalityIndex): Sig {
   if (ADDRESS.test(text) && !f.size && !f.amounts.length) return 'address'
   const lower = words.map((w) => w.toLowerCase())
   if (lower.length && lower.every((w) => index.cityWords.has(w))) return 'city'
-  if (lower.length >= 1 && lower.length <= 3 && !f.property && !f.size && !f.intent.post && !f.intent.deal && words.every((w) => /^\p{Lu}[\p{L}.]+$/u.test(w) && !DESCRIPTIVE.has(w.toLowerCase()))) return 'person'
+  // A name in capitals before the phone is the broker's, unless it ends as a project's does (`Homeland Heights`, `Marbella Grand`).
+  if (lower.length >= 1 && lower.length <= 3 && !f.property && !f.size && !f.intent.post && !f.intent.deal && words.every((w) => /^\p{Lu}[\p{L}.]+$/u.test(w) && !DESCRIPTIVE.has(w.toLowerCase())) && !(lower.length > 1 && NAME_TAIL.has(lower[lower.length - 1]!) && lower[lower.length - 1] !== 'the')) return 'person'
   return null
 }
 
