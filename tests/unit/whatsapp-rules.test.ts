@@ -463,6 +463,10 @@ describe('shapes of real broker text found on a blind set (issue 30)', () => {
     expect(only('PRE LAUNCH ALERT\nPlots Sector 82, 200 gaj\n9999900050').size).toBe(1800)
     expect(only('Wanted booth / shop / SCO in Phase 5, call 9999900050').post_type).toBe('REQ')
     expect(only('Flats and plots available Sector 70, 2 BHK 65 lakh, call 9999900050').budget).toBe(6_500_000)
+    // A listing that sells, lets or asks for a property may name a loan, movers or a fraud in passing.
+    expect(only('2 BHK flat for sale Sector 115, 32 lakh, home loan available, balance transfer possible, 9999900050').budget).toBe(3_200_000)
+    expect(only('Kothi for sale Sector 70 demand 3 cr. Owner shifting abroad, packers coming next week. 9999900050').budget).toBe(30_000_000)
+    expect(only('Beware of fraud brokers! Direct owner kothi for sale Sector 70, call 9999900050').locality).toBe('Sector 70')
   })
 
   test('new or old before a name word is part of the name, and a line that is only a name may have five words; brand new is no place', () => {

@@ -28,10 +28,11 @@ const distinct = (text: string, re: RegExp) => new Set([...text.matchAll(re)].ma
  * `heading` is what the listing shares with others of its message: a movers' heading (`PACKERS & MOVERS`) over `1 BHK
  * shifting Rs. 8,000` makes an ad of it, as the item names the trade too.
  */
-export function chatter(text: string, found: { property: boolean; size: boolean; priced: boolean }, heading = ''): boolean {
+export function chatter(text: string, found: { property: boolean; size: boolean; priced: boolean; said?: boolean }, heading = ''): boolean {
   if (distinct(text, JOB) >= 2) return true
-  if (!found.size && distinct(text, OTHER_TRADE) >= 1 && distinct(`${heading}\n${text}`, OTHER_TRADE) >= 2) return true
-  if (!found.size && !found.priced && distinct(text, WARNING) >= 2) return true
+  // Not when the item sells, lets or asks for a property (`flat for sale …, home loan available, balance transfer possible`).
+  if (!found.size && !found.said && distinct(text, OTHER_TRADE) >= 1 && distinct(`${heading}\n${text}`, OTHER_TRADE) >= 2) return true
+  if (!found.size && !found.priced && !found.said && distinct(text, WARNING) >= 2) return true
   if (!found.size && !found.priced && MENU.every((re) => re.test(text))) return true
   if ((text.match(LEADS)?.length ?? 0) >= 2 && LEAD_SERVICE.test(text) && !found.size) return true
   if (SERVICE.test(text) && !found.size && !found.priced) return true

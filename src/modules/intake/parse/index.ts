@@ -81,7 +81,7 @@ function parsePiece(piece: Piece, readOnce: (text: string) => Fields): ParsedDra
     (opened && (strongPlace || weakPlace))
   if (!listingLike) return null
   // Chatter is judged on the listing's own words: a job ad above two listings makes them no job ads.
-  if (chatter(piece.text, { property: own.property !== null, size: size !== null, priced: own.amounts.some((a) => !a.bare || a.cued) }, piece.head)) return null
+  if (chatter(piece.text, { property: own.property !== null, size: size !== null, priced: own.amounts.some((a) => !a.bare || a.cued), said: own.intent.deal !== null || own.intent.post === 'REQ' }, piece.head)) return null
   const text = [piece.head, piece.text].filter(Boolean).join('\n')
   // Talk about a listing is not one: "Deal done for the Worli 3bhk, thanks", "Is the Chembur 2bhk still available?".
   // `Rate 1.72` is a price, `what rates in Powai?` is talk.
