@@ -28,8 +28,11 @@ type W = { w: string; start: number; end: number }
 export function shapedPlaces(msg: Message, ws: W[], nameWord: (x: W) => boolean): Shaped[] {
   const out: Shaped[] = []
   const landmark = (start: number) => LANDMARK.test(msg.lower.slice(Math.max(0, start - 16), start).split('\n').pop()!)
+  // The characters a place already covers: an overlap is checked along the new span, not against every place so far.
+  const covered = new Uint8Array(msg.text.length)
   const add = (name: string, start: number, end: number, own = start) => {
-    if (out.some((o) => start < o.end && end > o.start)) return
+    for (let i = start; i < end; i++) if (covered[i]) return
+    covered.fill(1, start, end)
     out.push({ name, start, end, landmark: landmark(own) || landmark(start) })
   }
   for (const m of msg.matches(SECTOR)) add(`Sector ${m[1]}${(m[2] ?? '').toUpperCase()}${m[3] ? ` ${titleCase(m[3])}` : ''}`, m.index, m.index + m[0].length)
