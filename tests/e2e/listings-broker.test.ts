@@ -7,7 +7,7 @@ import { closeDatabase, openDatabase, type Database } from '../../db/client'
 import { listings, users } from '../../db/schema'
 import { SESSION_COOKIE } from '../../src/platform/http/auth'
 import { sessionFor } from '../support/auth'
-import { launchBrowser, openPage, type WatchedPage, hydrated, openDialog } from '../support/browser'
+import { launchBrowser, openPage, type WatchedPage, hydrated, openDialog, typeOnPausedClock } from '../support/browser'
 import { startServer, type RunningServer } from '../support/server'
 import { eventually } from '../support/eventually'
 
@@ -250,16 +250,9 @@ describe('the broker dashboard', () => {
       const url = new URL(r.url())
       if (url.pathname === '/api/listings/' && url.searchParams.has('search')) searches.push(url.searchParams.get('search')!)
     })
-    const box = page.getByPlaceholder('Search by Entry ID, Broker Name, or details...')
-    await page.clock.pauseAt(Date.now() + 1000)
     // Pauses of 299 ms between keys: no search for "gar" or "garde" (a wait under 300 ms would send one), and none
     // 300 ms after the first key (a throttle would); the typing spans 598 ms.
-    await box.pressSequentially('gar')
-    await page.clock.runFor(299)
-    await box.pressSequentially('de')
-    await page.clock.runFor(299)
-    await box.pressSequentially('n')
-    await page.clock.runFor(299)
+    await typeOnPausedClock(page, page.getByPlaceholder('Search by Entry ID, Broker Name, or details...'), ['gar', 'de', 'n'], 299)
     await page.clock.runFor(1)
     // 300 ms after the last key: the search goes out (a longer wait would send none on the paused clock).
     await eventually('the search request 300 ms after the last key', () => searches.includes('garden'), 20_000)
