@@ -105,7 +105,7 @@ describe('saved searches in the filter bar (issue 17)', () => {
     await entry(page, 'Rentals wanted').waitFor({ state: 'detached' })
     expect((await (await api('/api/saved-searches', token)).json()).saved_searches).toEqual([])
     // Nothing wider than the phone once the toast has slid in (under load its entrance may still be under way here).
-    await page.waitForFunction(() => document.documentElement.scrollWidth <= window.innerWidth, undefined, { timeout: 5000 })
+    await page.waitForFunction(() => document.documentElement.scrollWidth <= window.innerWidth, undefined, { timeout: 20_000 })
     expect(errors).toEqual([])
     await page.context().close()
   })
