@@ -389,7 +389,12 @@ describe('a master admin', () => {
     // The link reopens the same view.
     await page.reload()
     await hydrated(page)
-    expect(await page.locator('#admin-filter-geo-city_id').inputValue()).toBe(String(pune))
+    // The city's options arrive after the states' (two requests): its value is the URL's once they are there.
+    await page.waitForFunction(
+      (id) => (document.querySelector('#admin-filter-geo-city_id') as HTMLSelectElement | null)?.value === id,
+      String(pune),
+      { timeout: 20_000 },
+    )
     expect(rowsOf(await rowIds(page)).every((r) => r.cityId === pune)).toBe(true)
 
     // Clearing the country clears state and city.
