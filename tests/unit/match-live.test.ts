@@ -97,5 +97,5 @@ describe('the live flag of inbox entries', () => {
       }),
       { numRuns: 300 },
     )
-  }, 30_000)
+  }, 180_000)
 })

@@ -79,7 +79,7 @@ beforeAll(async () => {
       'insert into users (id, email, password_hash, full_name, role, is_active, registration_status, city_id, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
       [id, `derived-${id}@example.com`, 'x', `Broker ${id}`, 'BROKER', true, 'APPROVED', CITIES[id % CITIES.length]!, now, now],
     )
-}, 60_000)
+}, 180_000)
 
 afterAll(async () => {
   await pg?.close()
@@ -256,7 +256,7 @@ describe('PostgreSQL derived data (db/pg/derived.sql)', () => {
     await sq.run(`update listing_matches set live = coalesce((select ${pairMatchesSql('a', 'b', 'c')} from listings a join listings b on b.id = listing_matches.match_id
       join cities c on c.id = a.city_id where a.id = listing_matches.listing_id), false)`)
     expect(await entries(pg)).toEqual(await entries(sq))
-  }, 30_000)
+  }, 180_000)
 
   test('each column of the rule, and the tolerance, turns a pair off and on again', async () => {
     const listing = `insert into listings (id, entry_id, post_type, sale_or_rent, property_type, contact_value, contact_name, budget, size, status, date,
