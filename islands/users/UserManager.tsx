@@ -16,7 +16,7 @@ import IdCardDialog from './IdCardDialog'
 import { UserTable, type RowActions } from './UserTable'
 import { ACTIVATION_FAILED, activationText, FILTERED_EMPTY, KIND_TEXT, managesEveryCity, SEARCH_PLACEHOLDER, showingText, type Actor, type ManagedRole } from './user-format'
 import { LoadError } from '../shared/LoadError'
-import { holds } from '../../src/platform/policy/permissions'
+import { holds } from '../../src/shared/permissions'
 
 type Props = {
   kind: ManagedRole
