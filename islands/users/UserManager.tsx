@@ -10,9 +10,8 @@ import { PageSizeSelect, Pagination } from '../shared/Pagination'
 import { fetchJson, sendJson } from '../shared/query'
 import { toast } from '../shared/toast'
 import { useDebounce } from '../shared/useDebounce'
-import { AddUserDialog } from './AddUserDialog'
-import { EditUserDialog } from './EditUserDialog'
 import IdCardDialog from './IdCardDialog'
+import { UserDialog, type UserDialogMode } from './UserDialog'
 import { UserTable, type RowActions } from './UserTable'
 import { ACTIVATION_FAILED, activationText, FILTERED_EMPTY, KIND_TEXT, managesEveryCity, SEARCH_PLACEHOLDER, showingText, type Actor, type ManagedRole } from './user-format'
 import { LoadError } from '../shared/LoadError'
@@ -77,14 +76,13 @@ export default function UserManager({ kind, actor, initial, countries, rules }: 
   })
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ['users', kind] })
 
-  const [adding, setAdding] = useState(false)
-  const [editing, setEditing] = useState<User | null>(null)
+  const [dialog, setDialog] = useState<UserDialogMode | null>(null)
   const [viewing, setViewing] = useState<User | null>(null)
   const [toggling, setToggling] = useState<User | null>(null)
   const [resetting, setResetting] = useState<User | null>(null)
   const mayReset = holds(actor.permissions, 'manage:second-factor:any')
   const actions: RowActions = useMemo(
-    () => ({ viewIdCard: setViewing, edit: setEditing, toggleActive: setToggling, ...(mayReset ? { resetSecondFactor: setResetting } : {}) }),
+    () => ({ viewIdCard: setViewing, edit: (user: User) => setDialog({ mode: 'edit', user }), toggleActive: setToggling, ...(mayReset ? { resetSecondFactor: setResetting } : {}) }),
     [mayReset],
   )
 
@@ -118,7 +116,7 @@ export default function UserManager({ kind, actor, initial, countries, rules }: 
           <option value="active">Active</option>
           <option value="inactive">Inactive</option>
         </select>
-        <button type="button" className="btn btn-primary" onClick={() => setAdding(true)}>
+        <button type="button" className="btn btn-primary" onClick={() => setDialog({ mode: 'add' })}>
           Add {text.title}
         </button>
       </div>
@@ -156,23 +154,14 @@ export default function UserManager({ kind, actor, initial, countries, rules }: 
         </div>
       )}
 
-      <AddUserDialog
-        open={adding}
+      <UserDialog
+        open={dialog}
         kind={kind}
         actor={actor}
         countries={countries}
-        rules={rules.create}
-        onClose={() => setAdding(false)}
-        onCreated={() => (setAdding(false), toast.success(`${text.title} created successfully`), refresh())}
-      />
-      <EditUserDialog
-        user={editing}
-        kind={kind}
-        actor={actor}
-        countries={countries}
-        rules={rules.update}
-        onClose={() => setEditing(null)}
-        onSaved={() => (setEditing(null), toast.success(`${text.title} updated successfully`), refresh())}
+        rules={rules}
+        onClose={() => setDialog(null)}
+        onDone={(_user, mode) => (setDialog(null), toast.success(`${text.title} ${mode === 'add' ? 'created' : 'updated'} successfully`), refresh())}
       />
       {viewing && (
         <IdCardDialog
