@@ -15,6 +15,7 @@ import { UserDialog, type UserDialogMode } from './UserDialog'
 import { UserTable, type RowActions } from './UserTable'
 import { ACTIVATION_FAILED, activationText, FILTERED_EMPTY, KIND_TEXT, managesEveryCity, SEARCH_PLACEHOLDER, showingText, type Actor, type ManagedRole } from './user-format'
 import { LoadError } from '../shared/LoadError'
+import { TableEmpty } from '../shared/table/DataTable'
 import { holds } from '../../src/shared/permissions'
 
 type Props = {
@@ -136,14 +137,13 @@ export default function UserManager({ kind, actor, initial, countries, rules }: 
 
       {rows && (
         <div className="card bg-base-100 shadow-sm">
-          {rows.users.length === 0 ? (
-            <div className="card-body items-center text-center">
-              <h2 className="card-title">{text.empty}</h2>
-              <p className="text-base-content/70">{filtered ? FILTERED_EMPTY : text.start}</p>
-            </div>
-          ) : (
-            <UserTable kind={kind} users={rows.users} actions={actions} busy={query.isPlaceholderData && query.isFetching} />
-          )}
+          <UserTable
+            kind={kind}
+            users={rows.users}
+            empty={<TableEmpty title={text.empty} text={filtered ? FILTERED_EMPTY : text.start} />}
+            actions={actions}
+            busy={query.isPlaceholderData && query.isFetching}
+          />
           <div className="flex flex-wrap items-center justify-between gap-3 border-t border-base-300 px-4 py-3">
             <p className="text-sm text-base-content/70">{rows.total_pages > 1 ? showingText(rows.page, rows.per_page, rows.total, text.many) : ''}</p>
             <div className="flex flex-wrap items-center gap-3">
