@@ -1,6 +1,6 @@
 import type { AppContext } from '../../platform/http/context'
-import { forbidden, unauthorized } from '../../platform/http/errors'
-import { enforce, hitAll } from '../../platform/http/rate-limit'
+import { forbidden, unauthenticated } from '../../platform/errors'
+import { enforce, hitAll } from '../../platform/rate-limit'
 import { USER_COLUMNS, userRow, type RawUser, type User } from '../users/store'
 import { createSession } from '../../platform/sessions'
 import { secondFactorRequired } from '../second-factor/settings'
@@ -43,7 +43,7 @@ export async function login(
   const ok = await Bun.password.verify(password, user?.passwordHash.startsWith('$argon2') ? user.passwordHash : await dummy())
   if (!user || !ok) {
     await hitAll(keys)
-    throw unauthorized(WRONG_CREDENTIALS)
+    throw unauthenticated(WRONG_CREDENTIALS)
   }
   await limits.loginByAccount.reset(account)
   if (user.registrationStatus === 'PENDING') throw forbidden(PENDING_APPROVAL)

@@ -1,6 +1,6 @@
 import type { Param, Queryable } from '../../../db/sql'
 import type { AppContext } from '../../platform/http/context'
-import { fieldError, forbidden, type HttpError } from '../../platform/http/errors'
+import { fieldError, forbidden, type DomainError } from '../../platform/errors'
 import { SUSPENSION_REASON_REQUIRED, type ListingStatus } from '../../shared/constants'
 import { formatMoment } from '../../shared/dates'
 import { listingSuspended, reviewRequested, suspensionLifted } from '../mail/templates'
@@ -25,7 +25,7 @@ export const moderates = (actor: Viewer): boolean => {
 export const underModeration = (l: Pick<Row, 'status' | 'suspendedBy'>): boolean => l.status === 'SUSPENDED' && l.suspendedBy !== null
 
 /** The owner's refusal, naming who may lift the suspension and what the owner may do instead. */
-export async function liftRefusal(db: Queryable, cityId: number): Promise<HttpError> {
+export async function liftRefusal(db: Queryable, cityId: number): Promise<DomainError> {
   const city = await db.get<{ name: string }>('select name from cities where id = ?', [cityId])
   return forbidden(
     `This listing was suspended by an admin: only an admin of ${city?.name ?? 'its city'} (or a master admin) can reactivate it. You can ask them for a review from My Listings.`,

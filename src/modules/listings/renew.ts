@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
 import type { AppContext } from '../../platform/http/context'
-import { HttpError } from '../../platform/http/errors'
+import { Conflict } from '../../platform/errors'
 import { RENEW_LINK_MS } from '../../shared/constants'
 import { underModeration } from './moderation'
 import { readRenewToken, renewKey } from './renew-link'
@@ -49,7 +49,7 @@ export async function renewByLink(ctx: AppContext, token: string): Promise<{ ent
     return { entryId: renewed.entryId, until: Number(renewed.expiresAt) }
   } catch (e) {
     // The same link clicked twice at once, or the clock expiring the listing in between: the other one won.
-    if (e instanceof HttpError && e.status === 409) return { status: 410, reason: USED }
+    if (e instanceof Conflict) return { status: 410, reason: USED }
     throw e
   }
 }

@@ -1,6 +1,6 @@
 import type { Param, Queryable } from '../../../db/sql'
 import type { AppContext } from '../../platform/http/context'
-import { conflict, fieldError, forbidden, notFound, unprocessable } from '../../platform/http/errors'
+import { conflict, fieldError, forbidden, notFound, invalid } from '../../platform/errors'
 import type { ListingStatus } from '../../shared/constants'
 import { calendarDate, postedAgo } from '../../shared/dates'
 import { recordAudit } from '../audit/service'
@@ -61,7 +61,7 @@ const actorOf = (a: Actor) => ({ id: a.id, fullName: a.fullName })
  */
 export function assertTransition(from: ListingStatus, to: ListingStatus): void {
   if (from === to) return
-  if (to === 'EXPIRED') throw unprocessable('EXPIRED is set when a listing’s expires_at passes, not by hand: set expires_at instead')
+  if (to === 'EXPIRED') throw invalid('EXPIRED is set when a listing’s expires_at passes, not by hand: set expires_at instead')
   if (from === 'EXPIRED' && to !== 'CLOSED') throw conflict('This listing has expired: renew it (or give it a new expires_at) to put it back on the network')
   if (to === 'SUSPENDED' && from !== 'ACTIVE') throw conflict(`Only an active listing can be suspended; this one is ${from}`)
   if (from === 'SUSPENDED' && to !== 'ACTIVE') throw conflict(`A suspended listing can only be reactivated (to ACTIVE), not moved to ${to}`)
@@ -127,7 +127,7 @@ export function expiryOf(asked: string | undefined, city: { rent_days: number; s
 export function targetCity(actor: Actor, cityId: number | undefined): number {
   const scope = listingScope(actor, 'manage')
   if (scope.kind === 'own') {
-    if (actor.cityId === null) throw unprocessable('Your account has no city yet: ask an administrator to assign one')
+    if (actor.cityId === null) throw invalid('Your account has no city yet: ask an administrator to assign one')
     return actor.cityId
   }
   if (scope.kind === 'all') {
@@ -139,8 +139,8 @@ export function targetCity(actor: Actor, cityId: number | undefined): number {
 }
 
 export async function createListing(ctx: AppContext, actor: Actor, body: CreateListingBody): Promise<Row> {
-  if (body.status === 'SUSPENDED') throw unprocessable('A new listing cannot start suspended')
-  if (body.status === 'EXPIRED') throw unprocessable('A new listing cannot start expired: give it an expires_at instead')
+  if (body.status === 'SUSPENDED') throw invalid('A new listing cannot start suspended')
+  if (body.status === 'EXPIRED') throw invalid('A new listing cannot start expired: give it an expires_at instead')
   const cityId = targetCity(actor, body.city_id)
   // A broker's listings carry their name as the contact; an admin's need details and may name a contact.
   let contactName = actor.fullName

@@ -2,7 +2,7 @@ import { UniqueViolation } from '../../../db/faults'
 import type { users } from '../../../db/schema'
 import type { Queryable } from '../../../db/sql'
 import type { AppContext } from '../../platform/http/context'
-import { conflict, HttpError, unprocessable } from '../../platform/http/errors'
+import { conflict, invalid, tooLarge } from '../../platform/errors'
 import { detectDocumentType, type DocumentType } from '../../platform/documents'
 
 // The server's texts that the registration and add-user forms map to their sentences (SPEC section 8 "Registration").
@@ -51,10 +51,10 @@ export async function insertUser(tx: Queryable, u: NewUser & StoredDocument): Pr
 /** An identity document's bytes and type, judged by its content: a PNG named .pdf is a PNG, text named .jpg is refused. */
 export async function readIdDocument(file: File | undefined, maxBytes: number): Promise<IdDocument | null> {
   if (!file || file.size === 0) return null
-  if (file.size > maxBytes) throw new HttpError(413, FILE_TOO_LARGE)
+  if (file.size > maxBytes) throw tooLarge(FILE_TOO_LARGE)
   const bytes = await file.bytes()
   const type = detectDocumentType(bytes.subarray(0, 16))
-  if (!type) throw unprocessable(FILE_TYPE_NOT_ALLOWED)
+  if (!type) throw invalid(FILE_TYPE_NOT_ALLOWED)
   return { bytes, type }
 }
 

@@ -4,7 +4,7 @@ import type { SessionUser } from '../sessions'
 import { invalidateSession, sessionIdOf } from '../sessions'
 import { ACCOUNT_INACTIVE } from '../../modules/auth/service'
 import type { AppContext } from './context'
-import { forbidden, unauthorized } from './errors'
+import { forbidden, unauthenticated } from '../errors'
 
 export const SESSION_COOKIE = 'brokernet_session'
 
@@ -95,8 +95,8 @@ export const authGuard = (ctx: AppContext) => {
 
   async function authenticateNow(request: Request, headers: Headers, cookie: CookieJar, permission: Permission | undefined, enrolling: boolean): Promise<Caller> {
     const found = await resumeSession(ctx, headers, cookie)
-    if (!found) throw unauthorized()
-    if (!found.user) throw unauthorized('Your session has expired. Please log in again.')
+    if (!found) throw unauthenticated()
+    if (!found.user) throw unauthenticated('Your session has expired. Please log in again.')
     refuseCrossSite(request, headers, found.viaCookie, allowedOrigins)
     if (!found.user.isActive) throw forbidden(ACCOUNT_INACTIVE)
     if (found.enrolmentOnly && !enrolling && permission !== ENROLMENT_PERMISSION) throw forbidden(SECOND_FACTOR_SETUP_REQUIRED)

@@ -1,5 +1,5 @@
-import type { Queryable } from '../../../db/sql'
-import { HttpError } from './errors'
+import type { Queryable } from '../../db/sql'
+import { tooMany } from './errors'
 
 /**
  * Counts events per key in fixed windows, kept in the `rate_limits` table: every process serving the database
@@ -51,18 +51,11 @@ export class RateLimiter {
   }
 }
 
-export const tooManyRequests = (retryAfterSeconds: number, what: string) => {
-  const minutes = Math.ceil(retryAfterSeconds / 60)
-  return new HttpError(429, `Too many ${what}. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`, {
-    'retry-after': String(retryAfterSeconds),
-  })
-}
-
-/** Throws 429 when any of the keys is over its limit. */
+/** Throws TooMany (429, with Retry-After) when any of the keys is over its limit. */
 export async function enforce(checks: [RateLimiter, string][], what: string): Promise<void> {
   const waits = await Promise.all(checks.map(([limiter, key]) => limiter.retryAfter(key)))
   const wait = Math.max(0, ...waits)
-  if (wait > 0) throw tooManyRequests(wait, what)
+  if (wait > 0) throw tooMany(wait, what)
 }
 
 /** Counts one event against each of the keys. */
