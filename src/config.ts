@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os'
 import { resolve } from 'node:path'
+import { DEFAULT_ADMIN_EMAIL } from './shared/constants'
 
 export type Config = {
   port: number
@@ -53,7 +54,7 @@ export class ConfigError extends Error {}
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
-export const DEFAULT_ADMIN_EMAIL = 'admin@brokernet.local'
+export { DEFAULT_ADMIN_EMAIL }
 
 /** Reads the environment once at start; every rule here stops the start with a message, never a stack trace. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {

@@ -1,4 +1,4 @@
-import type { PostType } from '../../shared/constants'
+import type { PostType } from './constants'
 
 /** Three upper-case letters for a city name ('Mumbai' → 'MUM', 'New York' → 'NEW'); 'XXX' when it has none. */
 export function cityCode(cityName: string): string {

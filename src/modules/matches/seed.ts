@@ -1,8 +1,8 @@
-import { announceMatches } from '../../src/modules/matches/service'
-import type { Db } from '../sql'
+import type { Db } from '../../../db/sql'
+import { announceMatches } from './service'
 
 /**
- * Announces the newest `count` active listings oldest first, as the API would have when each was posted, so the inboxes
+ * The matches feature's part of a seed (db/seed/ writes listings straight into the table and knows no feature): announces the newest `count` active listings oldest first, as the API would have when each was posted, so the inboxes
  * (and the navigation's unseen badge) hold what a live network's do: for the demo and the bench databases, whose
  * listings are written straight into the table. Done once: a database with inbox rows is left as it is. Returns the
  * number of inbox rows made.
