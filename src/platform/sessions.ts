@@ -2,7 +2,7 @@ import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding'
 import type { sessions } from '../../db/schema'
 import type { Queryable } from '../../db/sql'
 import { SESSION_DAYS } from '../shared/constants'
-import { USER_COLUMNS, userRow, type RawUser, type User } from '../modules/users/store'
+import { USER_COLUMNS, userRow, type RawUser, type User } from './user-row'
 
 // Sessions the way lucia-auth.com teaches: a random token goes to the client, only its SHA-256 is stored.
 const DAY_MS = 86_400_000

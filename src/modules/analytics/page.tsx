@@ -1,5 +1,5 @@
 import { Island } from '../../platform/pages/island'
-import { DashboardLayout, type ShellUser } from '../dashboard/layout'
+import { DashboardLayout, type ShellUser } from '../../platform/pages/shell'
 import type { DashboardStats } from '../listings/model'
 import type { TopBrokers, Trends } from './model'
 

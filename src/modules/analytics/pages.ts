@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
-import type { AppContext } from '../../platform/http/context'
-import { dashboardPage } from '../dashboard'
-import { guardOf } from '../dashboard/nav'
+import type { AppContext } from '../../platform/context'
+import { dashboardPage } from '../../platform/pages/dashboard-page'
+import { guardOf } from '../../platform/pages/nav'
 
 const hidden = { detail: { hide: true } }
 const denied = "You don't have permission to access this page."

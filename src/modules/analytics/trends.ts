@@ -1,5 +1,5 @@
 import { touches } from '../../../db/change-feed'
-import type { AppContext } from '../../platform/http/context'
+import type { AppContext } from '../../platform/context'
 import { fieldError } from '../../platform/errors'
 import { ANALYTICS } from '../../shared/constants'
 import { calendarDate } from '../../shared/dates'

@@ -1,6 +1,6 @@
 import { Elysia, t } from 'elysia'
 import { authGuard } from '../../platform/http/auth'
-import type { AppContext } from '../../platform/http/context'
+import type { AppContext } from '../../platform/context'
 import { ErrorDetail as Detail, fileAnswer } from '../../shared/schema'
 import { AuditEvent, AuditPage, AuditQuery } from './model'
 import { auditCsv, getAuditEvent, listAudit } from './read'

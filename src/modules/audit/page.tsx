@@ -1,6 +1,6 @@
 import { Island } from '../../platform/pages/island'
 import { can } from '../../platform/policy/permissions'
-import { DashboardLayout, type ShellUser } from '../dashboard/layout'
+import { DashboardLayout, type ShellUser } from '../../platform/pages/shell'
 import type { AuditPage } from './model'
 
 export type AuditLogProps = { user: ShellUser; initial: AuditPage }

@@ -1,7 +1,7 @@
 import { Elysia, t } from 'elysia'
 import { authGuard, endSession, readToken, SESSION_COOKIE, sessionCookieOptions } from '../../platform/http/auth'
 import { clientAddress } from '../../platform/http/client-address'
-import type { AppContext } from '../../platform/http/context'
+import type { AppContext } from '../../platform/context'
 import { describeUser } from '../../platform/http/page-auth'
 import { tooLarge } from '../../platform/errors'
 import { LIMITS } from '../../shared/constants'

@@ -1,5 +1,5 @@
 import { Elysia, t } from 'elysia'
-import type { AppContext } from '../../platform/http/context'
+import type { AppContext } from '../../platform/context'
 import { safeRedirectPath } from './redirect'
 
 const page = { detail: { hide: true } }

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../platform/http/context'
+import type { AppContext } from '../../platform/context'
 import { refused, fieldError } from '../../platform/errors'
 import { enforce, hitAll } from '../../platform/rate-limit'
 import { ACCOUNT_MESSAGES } from '../../shared/account-rules'

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../platform/http/context'
+import type { AppContext } from '../../platform/context'
 import { fieldError, invalid } from '../../platform/errors'
 import { enforce } from '../../platform/rate-limit'
 import { ACCOUNT_MESSAGES as M } from '../../shared/account-rules'
@@ -71,6 +71,7 @@ export async function register(ctx: AppContext, body: RegisterBody, ipAddress: s
     )
     return user
   })
-  ctx.pending.changed()
+  // This process's own change, passed on to its open streams now rather than at their next look (the feed).
+  ctx.feed.sync()
   return user
 }

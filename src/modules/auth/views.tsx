@@ -1,5 +1,5 @@
 import { createElement } from 'react'
-import type { AppContext } from '../../platform/http/context'
+import type { AppContext } from '../../platform/context'
 import { renderPage } from '../../platform/pages/render'
 import { listCountries } from '../geography/service'
 import { ForgotPasswordPage, LoginPage, RegisterPage, ResetPasswordPage } from './page'

@@ -1,7 +1,7 @@
 import { ROLE_LABELS } from '../../shared/constants'
 import { can } from '../../platform/policy/permissions'
 import { Island } from '../../platform/pages/island'
-import { AccessDenied, DashboardLayout, type ShellUser } from './layout'
+import type { ShellUser } from '../../platform/pages/shell'
 import type { AdminStats } from './service'
 
 // SPEC section 2 "Admin listings": the welcome line and the capabilities by role.
@@ -78,29 +78,5 @@ export function AdminWelcome({ user, stats }: { user: ShellUser; stats: AdminSta
         </div>
       </div>
     </>
-  )
-}
-
-export function BrokersOnly({ user }: { user: ShellUser }) {
-  return (
-    <DashboardLayout user={user} current="/dashboard/my-listings" section="My Listings">
-      <AccessDenied title="Access Restricted" message="This page is only available for brokers." />
-    </DashboardLayout>
-  )
-}
-
-export function AccountInactive() {
-  return (
-    <div className="flex min-h-screen items-center justify-center bg-base-200 p-4">
-      <div role="alert" className="card max-w-md bg-base-100 shadow">
-        <div className="card-body text-center">
-          <h1 className="card-title justify-center text-2xl">Account Inactive</h1>
-          <p>Your account is currently inactive. Please contact an administrator.</p>
-          <form method="post" action="/logout" className="mt-2">
-            <button className="btn btn-primary btn-sm">Sign out</button>
-          </form>
-        </div>
-      </div>
-    </div>
   )
 }

@@ -1,7 +1,7 @@
 import { formRules } from '../../platform/pages/form-rules'
 import { Island } from '../../platform/pages/island'
 import { ToleranceBody } from '../matches/model'
-import { DashboardLayout, type ShellUser } from '../dashboard/layout'
+import { DashboardLayout, type ShellUser } from '../../platform/pages/shell'
 import { CityBody, CountryBody, ListingExpiryBody, StateBody, type CountryTree } from './model'
 
 export function GeographicPage({ user, hierarchy }: { user: ShellUser; hierarchy: CountryTree[] }) {

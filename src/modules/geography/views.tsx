@@ -1,6 +1,6 @@
 import { createElement } from 'react'
-import type { AppContext } from '../../platform/http/context'
-import type { ShellUser } from '../dashboard/layout'
+import type { AppContext } from '../../platform/context'
+import type { ShellUser } from '../../platform/pages/shell'
 import { GeographicPage } from './page'
 import { getHierarchy } from './service'
 

@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
 import { DatabaseUnavailable, NOT_ANSWERING } from '../../../db/faults'
-import type { AppContext } from '../../platform/http/context'
+import type { AppContext } from '../../platform/context'
 import { HealthResponse, ReadinessResponse } from './model'
 import { checkHealth, checkReadiness } from './service'
 

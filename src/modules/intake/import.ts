@@ -1,4 +1,4 @@
-import type { AppContext } from '../../platform/http/context'
+import type { AppContext } from '../../platform/context'
 import { invalid } from '../../platform/errors'
 import { contactKey } from '../../shared/contact-key'
 import { findDuplicates } from '../listings/duplicates'

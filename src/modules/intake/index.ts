@@ -1,6 +1,6 @@
 import { Elysia, t } from 'elysia'
 import { authGuard } from '../../platform/http/auth'
-import type { AppContext } from '../../platform/http/context'
+import type { AppContext } from '../../platform/context'
 import { PASTE_BUDGET } from '../../shared/constants'
 import { ErrorDetail as Detail } from '../../shared/schema'
 import { ListingIdParams } from '../listings/model'

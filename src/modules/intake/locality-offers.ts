@@ -1,4 +1,4 @@
-import type { AppContext } from '../../platform/http/context'
+import type { AppContext } from '../../platform/context'
 import { forbidden, notFound, invalid } from '../../platform/errors'
 import { scopeOf } from '../../platform/policy/scope'
 import { LOCATION_ZONES, type LocationZone } from '../../shared/constants'

@@ -1,7 +1,7 @@
 import type { ObjectSchema } from '../../../islands/shared/form-rules'
 import type { ListingFilterState } from '../../../islands/listings/url-filters'
 import { Island } from '../../platform/pages/island'
-import { DashboardLayout, type ShellUser } from '../dashboard/layout'
+import { DashboardLayout, type ShellUser } from '../../platform/pages/shell'
 import type { DashboardStats, ListingPage } from './model'
 import type { DashboardVisit } from '../dashboard/model'
 import type { SavedSearchList } from '../saved-searches/model'

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../platform/http/context'
+import type { AppContext } from '../../platform/context'
 import { TooMany } from '../../platform/errors'
 import { POST_TYPE_LABELS } from '../../shared/constants'
 import { calendarDate } from '../../shared/dates'

@@ -1,6 +1,6 @@
 import { Elysia, t } from 'elysia'
 import { authGuard } from '../../platform/http/auth'
-import type { AppContext } from '../../platform/http/context'
+import type { AppContext } from '../../platform/context'
 import { json, jsonText } from '../../platform/http/json'
 import { ErrorDetail as Detail, fileAnswer, NoContent } from '../../shared/schema'
 import {
@@ -19,6 +19,7 @@ import {
   ZoneCounts,
 } from './model'
 import { getListing, listPageText, myListingsText, zoneCountsText } from './read'
+import type { AfterListingWrite } from './after-write'
 import { findDuplicates } from './duplicates'
 import { createListing, deleteListing, renewListing, requestReview, targetCity, updateListing } from './service'
 
@@ -29,7 +30,7 @@ const errors = { 401: Detail, 403: Detail, 404: Detail, 409: Detail }
  * Requirements and availabilities (SPEC section 7 "Listings"). Reads need `read:listing`, writes `manage:listing` (every
  * role holds both at some access); which rows is the caller's scope (src/platform/policy/scope.ts), applied by the data layer.
  */
-export const listingsApi = (ctx: AppContext) => {
+export const listingsApi = (ctx: AppContext, written: AfterListingWrite) => {
   const { db } = ctx
   return new Elysia({ name: 'listings-api' })
     .use(authGuard(ctx))
@@ -97,7 +98,7 @@ export const listingsApi = (ctx: AppContext) => {
         .post(
           '/',
           async ({ body, user, set }) => {
-            const created = await createListing(ctx, user, body)
+            const created = await createListing(ctx, written, user, body)
             set.status = 201
             return getListing(db, user, created.id)
           },
@@ -113,7 +114,7 @@ export const listingsApi = (ctx: AppContext) => {
             },
           },
         )
-        .patch('/:id', async ({ params, body, user }) => (await updateListing(ctx, user, params.id, body), getListing(db, user, params.id)), {
+        .patch('/:id', async ({ params, body, user }) => (await updateListing(ctx, written, user, params.id, body), getListing(db, user, params.id)), {
           permission: 'manage:listing:own',
           params: ListingIdParams,
           body: UpdateListingBody,
@@ -125,7 +126,7 @@ export const listingsApi = (ctx: AppContext) => {
               'Brokers change their own listings; module admins their city’s; master admins any. Status: SUSPENDED only from ACTIVE, and out of SUSPENDED only to ACTIVE (409 otherwise); ACTIVE, ON_HOLD and CLOSED move freely. Moderation (issue 29): an admin suspending a listing not their own must give `suspension_reason` (422 without it), and the listing’s status is then an admin’s to change: its owner gets 403 for any status change (its other fields stay theirs to edit). An admin setting it ACTIVE lifts the suspension; sending `suspension_reason` again keeps it suspended with the new reason and answers a pending review. A listing suspended by its owner stays theirs to reactivate.',
           },
         })
-        .post('/:id/renew', async ({ params, user }) => ({ listing: await getListing(db, user, (await renewListing(ctx, user, params.id)).id) }), {
+        .post('/:id/renew', async ({ params, user }) => ({ listing: await getListing(db, user, (await renewListing(ctx, written, user, params.id)).id) }), {
           permission: 'manage:listing:own',
           params: ListingIdParams,
           response: { 200: RenewAnswer, ...errors },
@@ -139,7 +140,7 @@ export const listingsApi = (ctx: AppContext) => {
         .post(
           '/:id/review-request',
           async ({ params, body, user }) => {
-            const { listing, adminsNotified } = await requestReview(ctx, user, params.id, body ?? {})
+            const { listing, adminsNotified } = await requestReview(ctx, written, user, params.id, body ?? {})
             return { listing: await getListing(db, user, listing.id), admins_notified: adminsNotified }
           },
           {
@@ -158,7 +159,7 @@ export const listingsApi = (ctx: AppContext) => {
         .delete(
           '/:id',
           async ({ params, user, set }) => {
-            await deleteListing(ctx, user, params.id)
+            await deleteListing(ctx, written, user, params.id)
             set.status = 204
           },
           {

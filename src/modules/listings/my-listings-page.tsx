@@ -1,6 +1,6 @@
 import type { ObjectSchema } from '../../../islands/shared/form-rules'
 import { Island } from '../../platform/pages/island'
-import { DashboardLayout, type ShellUser } from '../dashboard/layout'
+import { AccessDenied, DashboardLayout, type ShellUser } from '../../platform/pages/shell'
 import type { Listing } from './model'
 
 export type MyListingsProps = { user: ShellUser; initial: Listing[]; rules: ObjectSchema }
@@ -11,6 +11,15 @@ export function MyListingsPage({ user, initial, rules }: MyListingsProps) {
   return (
     <DashboardLayout user={user} current="/dashboard/my-listings" section="My Listings">
       <Island name="MyListings" props={{ user: viewer, initial, rules }} />
+    </DashboardLayout>
+  )
+}
+
+/** SPEC: 'Access Restricted' for everyone but brokers, inside the shell. */
+export function BrokersOnly({ user }: { user: ShellUser }) {
+  return (
+    <DashboardLayout user={user} current="/dashboard/my-listings" section="My Listings">
+      <AccessDenied title="Access Restricted" message="This page is only available for brokers." />
     </DashboardLayout>
   )
 }

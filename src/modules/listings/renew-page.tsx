@@ -1,5 +1,5 @@
 import { createElement, type ReactNode } from 'react'
-import type { AppContext } from '../../platform/http/context'
+import type { AppContext } from '../../platform/context'
 import { renderPage } from '../../platform/pages/render'
 import { formatMoment } from '../../shared/dates'
 import { AuthCard } from '../auth/page'

@@ -1,7 +1,7 @@
 import type { CityExpiry } from '../../../islands/geo/ListingExpiry'
 import type { CityTolerance } from '../../../islands/matches/ToleranceControl'
 import { Island } from '../../platform/pages/island'
-import { DashboardLayout, type ShellUser } from '../dashboard/layout'
+import { DashboardLayout, type ShellUser } from '../../platform/pages/shell'
 import type { Inbox } from './model'
 
 export type MatchesPageProps = { user: ShellUser; initial: Inbox; rules: readonly string[]; tolerance: CityTolerance | null; expiry: CityExpiry | null }

@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
-import type { AppContext } from '../../platform/http/context'
-import { dashboardPage } from '../dashboard'
+import type { AppContext } from '../../platform/context'
+import { dashboardPage } from '../../platform/pages/dashboard-page'
 
 const hidden = { detail: { hide: true } }
 const views = () => import('./views')

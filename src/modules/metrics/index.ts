@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia'
-import type { AppContext } from '../../platform/http/context'
+import type { AppContext } from '../../platform/context'
 import { Metrics, startProcessMetrics } from '../../platform/metrics'
 import { assertMayReadMetrics } from './access'
 import { shareMetrics } from './siblings'

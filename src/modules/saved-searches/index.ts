@@ -1,6 +1,6 @@
 import { Elysia, t } from 'elysia'
 import { authGuard } from '../../platform/http/auth'
-import type { AppContext } from '../../platform/http/context'
+import type { AppContext } from '../../platform/context'
 import { json } from '../../platform/http/json'
 import { ErrorDetail as Detail, NoContent } from '../../shared/schema'
 import { CreateSavedSearchBody, NEW_COUNT_CAP, SAVED_SEARCH_LIMIT, SavedSearch, SavedSearchIdParams, SavedSearchList, UpdateSavedSearchBody } from './model'

@@ -1,7 +1,7 @@
 import { UniqueViolation } from '../../../db/faults'
 import type { Queryable } from '../../../db/sql'
 import type { Actor } from '../../platform/http/auth'
-import type { AppContext } from '../../platform/http/context'
+import type { AppContext } from '../../platform/context'
 import { conflict, fieldError, notFound } from '../../platform/errors'
 import { recordAudit } from '../audit/service'
 import type { ListingFilters } from '../listings/model'

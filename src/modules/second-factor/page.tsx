@@ -1,10 +1,10 @@
 import { createElement } from 'react'
-import type { AppContext } from '../../platform/http/context'
+import type { AppContext } from '../../platform/context'
 import type { PageUser } from '../../platform/http/page-auth'
 import { Island } from '../../platform/pages/island'
 import { renderPage } from '../../platform/pages/render'
 import { AuthCard } from '../auth/page'
-import { DashboardLayout, type ShellUser } from '../dashboard/layout'
+import { DashboardLayout, type ShellUser } from '../../platform/pages/shell'
 import { factorStatus } from './service'
 
 // Page views of the Security page, imported on its first request (docs/decisions/004-lazy-start.md).

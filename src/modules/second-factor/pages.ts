@@ -1,9 +1,10 @@
 import { Elysia, type Cookie } from 'elysia'
-import type { AppContext } from '../../platform/http/context'
+import type { AppContext } from '../../platform/context'
 import { pageSession } from '../../platform/http/page-auth'
 import { notePageUser } from '../../platform/http/request-log'
-import { dashboardPage, SECURITY_PAGE } from '../dashboard'
-import { guardOf } from '../dashboard/nav'
+import { dashboardPage } from '../../platform/pages/dashboard-page'
+import { SECURITY_PAGE } from '../../platform/pages/nav'
+import { guardOf } from '../../platform/pages/nav'
 
 const hidden = { detail: { hide: true } }
 const view = () => import('./page')

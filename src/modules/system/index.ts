@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
 import { authGuard } from '../../platform/http/auth'
-import type { AppContext } from '../../platform/http/context'
+import type { AppContext } from '../../platform/context'
 import { ErrorDetail as Detail } from '../../shared/schema'
 import { recordAudit } from '../audit/service'
 import { BackupStarted, SystemStatus } from './model'

@@ -1,7 +1,7 @@
 import { createElement } from 'react'
-import type { AppContext } from '../../platform/http/context'
+import type { AppContext } from '../../platform/context'
 import { Island } from '../../platform/pages/island'
-import { DashboardLayout, type ShellUser } from '../dashboard/layout'
+import { DashboardLayout, type ShellUser } from '../../platform/pages/shell'
 import type { SystemStatus } from './model'
 import { systemStatus } from './service'
 

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs'
 import { durationText, redactedUrl } from '../../config'
-import type { AppContext } from '../../platform/http/context'
+import type { AppContext } from '../../platform/context'
 import { outboxState } from '../../platform/mail'
 import type { MetricJson } from '../../platform/metrics'
 import type { BackupRun as Run } from '../../platform/backup/runs'

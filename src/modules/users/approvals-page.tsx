@@ -1,5 +1,5 @@
 import { Island } from '../../platform/pages/island'
-import { DashboardLayout, type ShellUser } from '../dashboard/layout'
+import { DashboardLayout, type ShellUser } from '../../platform/pages/shell'
 import type { PendingApprovals } from './model'
 
 /** /dashboard/approvals: the pending registrations in the admin's scope, as the ApprovalsBoard island. */

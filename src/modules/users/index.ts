@@ -1,10 +1,11 @@
 import { Elysia, t } from 'elysia'
 import { authGuard } from '../../platform/http/auth'
-import type { AppContext } from '../../platform/http/context'
+import type { AppContext } from '../../platform/context'
 import { ErrorDetail as Detail, fileAnswer } from '../../shared/schema'
 import { ActivationBody, CreateUserBody, PendingApprovals, RejectQuery, UpdateUserBody, User, UserIdParams, UserList, UserListQuery } from './model'
 import { getUser, listPending, listUsers } from './read'
 import { approveUser, createUser, readIdCard, rejectUser, setUserActive, updateUser } from './service'
+import type { PendingEvents } from './events'
 import { pendingStream } from './stream'
 import { dropEmptyFormFields } from '../../platform/http/form-data'
 import { streamCaller } from '../../platform/http/sse'
@@ -13,7 +14,7 @@ const tags = ['Users']
 const errors = { 401: Detail, 403: Detail, 404: Detail, 409: Detail }
 
 /** People: lists, approvals, creation, edits, activation and identity documents (SPEC section 7 "Users"). */
-export const usersApi = (ctx: AppContext) => {
+export const usersApi = (ctx: AppContext, pending: PendingEvents) => {
   const { db } = ctx
   const describe = (id: number, actor: Parameters<typeof getUser>[1]) => getUser(db, actor, id)
   return new Elysia({ name: 'users-api', prefix: '/api/users' })
@@ -33,7 +34,7 @@ export const usersApi = (ctx: AppContext) => {
       response: { 200: PendingApprovals, ...errors },
       detail: { tags, summary: 'Registrations waiting for approval in your scope, oldest first' },
     })
-    .get('/pending/stream', ({ user, headers, cookie, request, server }) => pendingStream(ctx, streamCaller(user, headers, cookie), request, server), {
+    .get('/pending/stream', ({ user, headers, cookie, request, server }) => pendingStream(ctx, pending, streamCaller(user, headers, cookie), request, server), {
       permission: 'read:user:city',
       detail: {
         tags,

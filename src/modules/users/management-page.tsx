@@ -1,7 +1,7 @@
 import type { ObjectSchema } from '../../../islands/shared/form-rules'
 import { Island } from '../../platform/pages/island'
 import { can, permissionsOf } from '../../platform/policy/permissions'
-import { DashboardLayout, type ShellUser } from '../dashboard/layout'
+import { DashboardLayout, type ShellUser } from '../../platform/pages/shell'
 import type { UserList } from './model'
 import type { SecondFactorPolicy } from '../second-factor/settings'
 

@@ -1,8 +1,8 @@
 import { Elysia } from 'elysia'
-import type { AppContext } from '../../platform/http/context'
-import { dashboardPage } from '../dashboard'
-import { guardOf } from '../dashboard/nav'
-import type { ShellUser } from '../dashboard/layout'
+import type { AppContext } from '../../platform/context'
+import { dashboardPage } from '../../platform/pages/dashboard-page'
+import { guardOf } from '../../platform/pages/nav'
+import type { ShellUser } from '../../platform/pages/shell'
 
 const hidden = { detail: { hide: true } }
 const generic = "You don't have permission to access this page."

@@ -1,7 +1,7 @@
 import type { Param, Queryable } from '../../../db/sql'
 import type { Actor } from '../../platform/http/auth'
 import { scopeOf } from '../../platform/policy/scope'
-import type { AppContext } from '../../platform/http/context'
+import type { AppContext } from '../../platform/context'
 import { conflict, forbidden, notFound, invalid } from '../../platform/errors'
 import { LIMITS } from '../../shared/constants'
 import { recordAudit } from '../audit/service'
@@ -132,7 +132,7 @@ export async function approveUser(ctx: AppContext, actor: Actor, id: number): Pr
     await ctx.mail.send(tx, registrationApproved(ctx.config.publicUrl, after))
     return after
   })
-  ctx.pending.changed()
+  ctx.feed.sync()
   return after
 }
 
@@ -149,7 +149,7 @@ export async function rejectUser(ctx: AppContext, actor: Actor, id: number, reas
     await ctx.mail.send(tx, registrationRejected(ctx.config.publicUrl, after, why))
     return after
   })
-  ctx.pending.changed()
+  ctx.feed.sync()
   return after
 }
 

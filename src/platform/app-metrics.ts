@@ -1,20 +1,35 @@
-import type { Db } from '../../../db/sql'
-import { walFileSize } from '../../../db/wal'
-import type { AppContext } from '../../platform/http/context'
-import type { MetricJson } from '../../platform/metrics'
-import { outboxState, type OutboxState } from '../../platform/mail'
+import type { Db } from '../../db/sql'
+import { walFileSize } from '../../db/wal'
+import type { SnapshotCache } from '../../db/snapshot-cache'
+import type { Config } from '../config'
+import type { Backups } from './backup/service'
+import type { Features } from './features'
+import type { Metrics, MetricJson } from './metrics'
+import { outboxState, type OutboxState } from './mail'
+import type { SessionCache } from './session-cache'
+
+/** What of the app's context (./context.ts) the metrics read. */
+type Watched = {
+  db: Db
+  config: Pick<Config, 'databasePath'>
+  metrics: Metrics
+  counts: SnapshotCache
+  pages: SnapshotCache
+  sessions: SessionCache
+  backups: Pick<Backups, 'lastGood' | 'recent'>
+  features: Pick<Features, 'events'>
+}
 
 /**
  * What /metrics reads of a running app: the data layer's time, the caches' lookups, the open event streams (numbers of
  * this process, added up across processes) and the mail outbox (read from the database by the process that answers
  * the scrape, so never added up).
  */
-export function watchApp(ctx: AppContext): void {
+export function watchApp(ctx: Watched): void {
   const { metrics } = ctx
   ctx.db.timer = metrics.timeStatement
 
   const caches = { counts: ctx.counts, pages: ctx.pages, sessions: ctx.sessions }
-  const topics = { pending: ctx.pending, matches: ctx.matchEvents, expiring: ctx.expiring, saved_search: ctx.savedSearchAlerts }
   metrics.addSource((): MetricJson[] => [
     {
       name: 'brokernet_cache_lookups_total',
@@ -38,7 +53,8 @@ export function watchApp(ctx: AppContext): void {
       help: 'Open event streams listening to each topic (one GET /api/events listens to matches, expiring and saved_search; an admin\'s to pending too).',
       type: 'gauge',
       aggregator: 'sum',
-      values: Object.entries(topics).map(([topic, t]) => ({ labels: { topic }, value: t.listening })),
+      // The events features registered (src/platform/features.ts), read at each scrape.
+      values: ctx.features.events.map((e) => ({ labels: { topic: e.event }, value: e.topic.listening })),
     },
   ])
 

@@ -1,4 +1,4 @@
-import { can, type Permission } from '../../platform/policy/permissions'
+import { can, type Permission } from '../policy/permissions'
 import type { Role } from '../../shared/constants'
 
 /**
@@ -25,6 +25,9 @@ export const NAV_ITEMS: NavItem[] = [
   // Issue 29: the admin's own two-factor sign-in.
   { label: 'Security', href: '/dashboard/security', permission: 'manage:second-factor:own' },
 ]
+
+/** The admin's own two-factor sign-in (issue 29): where a session that may only enrol one is sent. */
+export const SECURITY_PAGE = '/dashboard/security'
 
 /** May this role see the item (and open its page)? */
 export const allows = (role: Role, item: Pick<NavItem, 'permission' | 'unless'>) => can(role, item.permission) && !(item.unless && can(role, item.unless))

@@ -1,26 +1,21 @@
-import type { Database } from '../../../db/client'
-import type { Db } from '../../../db/sql'
-import { sqliteSource, type DataSource } from '../../../db/open'
-import type { Config } from '../../config'
-import { documentStore, type DocumentStore } from '../documents'
-import { Mailer } from '../mail'
-import { MatchEvents } from '../../modules/matches/events'
-import { Announcer } from '../../modules/matches/service'
-import { Expiry } from '../../modules/listings/expiry'
-import { ExpiringEvents } from '../../modules/listings/expiring-events'
-import { PendingEvents } from '../../modules/users/events'
-import { SavedSearchAlerts } from '../../modules/saved-searches/alerts'
-import { SnapshotCache } from '../../../db/snapshot-cache'
-import { SessionCache } from '../session-cache'
-import { SessionWatch } from '../session-watch'
-import type { Feed } from '../../../db/change-feed'
-import { PASTE_BUDGET, RATE_LIMITS } from '../../shared/constants'
-import { RateLimiter } from '../rate-limit'
-import { WorkBudget } from './work-budget'
-import { createLogger, type Logger } from './request-log'
-import { Metrics } from '../metrics'
-import { watchApp } from '../../modules/metrics/sources'
-import { Backups } from '../backup/service'
+import type { Database } from '../../db/client'
+import type { Db } from '../../db/sql'
+import { sqliteSource, type DataSource } from '../../db/open'
+import type { Config } from '../config'
+import { documentStore, type DocumentStore } from './documents'
+import { Mailer } from './mail'
+import { SnapshotCache } from '../../db/snapshot-cache'
+import { SessionCache } from './session-cache'
+import { SessionWatch } from './session-watch'
+import type { Feed } from '../../db/change-feed'
+import { PASTE_BUDGET, RATE_LIMITS } from '../shared/constants'
+import { RateLimiter } from './rate-limit'
+import { WorkBudget } from './http/work-budget'
+import { createLogger, type Logger } from './http/request-log'
+import { Metrics } from './metrics'
+import { watchApp } from './app-metrics'
+import { Backups } from './backup/service'
+import { Features } from './features'
 
 /** What the listing, dashboard and analytics answers are computed from: never the inbox rows of matches. */
 const LISTING_TOPICS = ['listing', 'user', 'geography'] as const
@@ -60,8 +55,10 @@ export const createLimits = (db: Db) => {
 export type Limits = ReturnType<typeof createLimits>
 
 /**
- * What every feature module needs from the running app. Modules are built by functions of it, so each test
- * file can compose an app on its own database (bun test runs files in one process).
+ * The platform's services, which every feature may use: the data layer, configuration, the change feed, mail, documents,
+ * limits, caches, sessions, logs and metrics. Features are built by functions of it (src/app.ts), each building its own
+ * services over these, so each test file can compose an app on its own database (bun test runs files in one process).
+ * It holds nothing of any feature.
  */
 export type AppContext = {
   /** The data layer (db/sql.ts): every store reads and writes through it. */
@@ -72,17 +69,6 @@ export type AppContext = {
   limits: Limits
   /** This process's place in the change feed: what tells caches and event streams that data changed, anywhere. */
   feed: Feed
-  pending: PendingEvents
-  /** Whose inbox of matches changed, for the open event streams (GET /api/events). */
-  matchEvents: MatchEvents
-  /** Announces new matches right after the writes that made them (src/modules/matches/service.ts). */
-  announcer: Announcer
-  /** Sets listings EXPIRED when their end passes (src/modules/listings/expiry.ts). */
-  expiry: Expiry
-  /** Whose listings ending soon changed or were reminded of, for the open event streams (GET /api/events). */
-  expiring: ExpiringEvents
-  /** Listings new in users' INSTANT saved searches, for the open event streams (src/modules/saved-searches/alerts.ts). */
-  savedSearchAlerts: SavedSearchAlerts
   counts: SnapshotCache
   pages: SnapshotCache
   /** Sessions validated lately, kept true by the feed (src/platform/session-cache.ts). */
@@ -98,6 +84,11 @@ export type AppContext = {
   metrics: Metrics
   /** Backup now and BACKUP_EVERY's schedule (src/platform/backup/service.ts). */
   backups: Backups
+  /**
+   * What the features add besides their routes (src/platform/features.ts): reactions the server starts and stops, the
+   * events of the user's stream, the shell's badges. Each feature's plugin registers its own (src/app.ts composes them).
+   */
+  features: Features
 }
 
 /**
@@ -115,12 +106,6 @@ export function createContext(source: Database | Pick<DataSource, 'db' | 'feed'>
     mail: overrides.mail ?? new Mailer(db, config),
     documents: overrides.documents ?? documentStore(db, config.documentsDir),
     limits: overrides.limits ?? createLimits(db),
-    pending: overrides.pending ?? new PendingEvents(feed),
-    matchEvents: overrides.matchEvents ?? new MatchEvents(feed),
-    announcer: overrides.announcer ?? new Announcer(db),
-    expiry: overrides.expiry ?? new Expiry(db),
-    expiring: overrides.expiring ?? new ExpiringEvents(feed),
-    savedSearchAlerts: overrides.savedSearchAlerts ?? new SavedSearchAlerts(db, feed),
     counts: overrides.counts ?? new SnapshotCache(feed, COUNT_CACHE),
     pages: overrides.pages ?? createPageCache(feed),
     sessions: overrides.sessions ?? new SessionCache(feed),
@@ -128,8 +113,10 @@ export function createContext(source: Database | Pick<DataSource, 'db' | 'feed'>
     metrics: overrides.metrics ?? new Metrics(),
     logger,
     backups: overrides.backups ?? new Backups(db, config, logger),
+    features: overrides.features ?? new Features(),
   }
-  // The data layer's timer, the caches' and streams' counts, the outbox's backlog: what /metrics reads of the app.
+  // The data layer's timer, the caches' and streams' counts, the outbox's backlog: what /metrics reads of the app
+  // (the streams' as the features register them).
   watchApp(ctx)
   return ctx
 }

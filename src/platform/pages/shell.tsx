@@ -1,12 +1,17 @@
-import type { ReactNode } from 'react'
-import type { PageUser } from '../../platform/http/page-auth'
-import { Island } from '../../platform/pages/island'
+import { createElement, type ReactElement, type ReactNode } from 'react'
+import type { PageUser } from '../http/page-auth'
 import { ROLE_LABELS } from '../../shared/constants'
 import { SITE_NAME } from '../../shared/site'
+import { Island } from './island'
+import type { IslandElement } from './island-element'
 import { navFor } from './nav'
+import { renderPage } from './render'
 
-/** The signed-in user as the shell shows them: with the counts of the approvals badge (admins only) and the matches badge. */
-export type ShellUser = PageUser & { pendingApprovals?: number | null; unseenMatches?: number }
+// The dashboard's shell (sidebar, breadcrumbs, user menu) and the pages it frames for every feature. Loaded on the first
+// page request, not at start (./dashboard-page.ts imports it; docs/decisions/004-lazy-start.md).
+
+/** The signed-in user as the shell shows them, with the badges features put beside their navigation items (by address). */
+export type ShellUser = PageUser & { badges?: Record<string, IslandElement> }
 
 type Props = { user: ShellUser; current: string; section: string; children: ReactNode }
 
@@ -74,9 +79,7 @@ export function DashboardLayout({ user, current, section, children }: Props) {
               <li key={item.href}>
                 <a href={item.href} className={current === item.href ? 'menu-active' : undefined} aria-current={current === item.href ? 'page' : undefined}>
                   {item.label}
-                  {item.href === '/dashboard/approvals' && <Island name="PendingBadge" props={{ initial: user.pendingApprovals ?? 0 }} />}
-                  {item.href === '/dashboard/matches' && <Island name="MatchesBadge" props={{ initial: user.unseenMatches ?? 0 }} />}
-                  {item.href === '/dashboard/my-listings' && <Island name="ExpiringBadge" props={{}} />}
+                  {user.badges?.[item.href] && <Island {...user.badges[item.href]!} />}
                 </a>
               </li>
             ))}
@@ -101,3 +104,33 @@ export function AccessDenied({ message, title = 'Access Denied' }: { message: st
     </div>
   )
 }
+
+/** A signed-in user whose account is inactive: no shell, a way to sign out (403). */
+export function AccountInactive() {
+  return (
+    <div className="flex min-h-screen items-center justify-center bg-base-200 p-4">
+      <div role="alert" className="card max-w-md bg-base-100 shadow">
+        <div className="card-body text-center">
+          <h1 className="card-title justify-center text-2xl">Account Inactive</h1>
+          <p>Your account is currently inactive. Please contact an administrator.</p>
+          <form method="post" action="/logout" className="mt-2">
+            <button className="btn btn-primary btn-sm">Sign out</button>
+          </form>
+        </div>
+      </div>
+    </div>
+  )
+}
+
+// The rendering half of dashboardPage (./dashboard-page.ts).
+
+export const accountInactive = () => renderPage(createElement(AccountInactive), { title: 'Account Inactive', status: 403 })
+
+/** A role the page does not allow: the page's denial inside the shell (403). */
+export const deniedPage = (user: ShellUser, title: string, guard: { current: string; section: string; denied: string }) =>
+  renderPage(
+    createElement(DashboardLayout, { user, current: guard.current, section: guard.section, children: createElement(AccessDenied, { message: guard.denied }) }),
+    { title, status: 403 },
+  )
+
+export const shellPage = (body: ReactElement, title: string) => renderPage(body, { title })
