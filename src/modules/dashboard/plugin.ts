@@ -1,5 +1,5 @@
 import type { AppContext } from '../../platform/context'
-import { dashboardRoutes } from './index'
+import { dashboardApi } from './api'
 
-/** The dashboard's own figures: an admin's welcome, a broker's "N new since your last visit"; and the user menu's sign-out. */
-export const dashboardFeature = (ctx: AppContext) => ({ plugin: dashboardRoutes(ctx) })
+/** The dashboard's own figures: an admin's welcome, a broker's "N new since your last visit" (the page is the listings'). */
+export const dashboardFeature = (ctx: AppContext) => ({ plugin: dashboardApi(ctx) })

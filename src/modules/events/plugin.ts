@@ -1,5 +1,5 @@
 import type { AppContext } from '../../platform/context'
-import { eventsApi } from './index'
+import { eventsApi } from './api'
 
 /**
  * The signed-in user's event stream (GET /api/events): the events the other features registered. Composed after them

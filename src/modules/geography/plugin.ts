@@ -1,5 +1,7 @@
+import { Elysia } from 'elysia'
 import type { AppContext } from '../../platform/context'
-import { geographyRoutes } from './index'
+import { geographyApi } from './api'
+import { geographyPages } from './pages'
 
 /** Countries, states and cities, each city's match tolerance and listing expiry; the Geographic page. */
-export const geographyFeature = (ctx: AppContext) => ({ plugin: geographyRoutes(ctx) })
+export const geographyFeature = (ctx: AppContext) => ({ plugin: new Elysia({ name: 'geography' }).use(geographyPages(ctx)).use(geographyApi(ctx)) })

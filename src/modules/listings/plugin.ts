@@ -4,10 +4,9 @@ import type { Announcer } from '../matches/service'
 import { afterListingWrite } from './after-write'
 import { followExpiring, ExpiringEvents } from './expiring-events'
 import { Expiry } from './expiry'
-import { listingsApi } from './index'
+import { listingsApi } from './api'
 import { listingsPages } from './pages'
 import { startExpiryReminders } from './reminders'
-import { renewPages } from './renew'
 
 /**
  * Listings (SPEC section 7; issue 17): the network's requirements and availabilities, their expiry, reminders and renew
@@ -30,5 +29,5 @@ export function listingsFeature(ctx: AppContext, uses: { announcer: Announcer })
   })
   // The navigation counts them beside My Listings, from the stream.
   ctx.features.badge('/dashboard/my-listings', async () => ({ name: 'ExpiringBadge', props: {} }))
-  return { expiry, written, plugin: new Elysia({ name: 'listings' }).use(listingsApi(ctx, written)).use(listingsPages(ctx)).use(renewPages(ctx, written)) }
+  return { expiry, written, plugin: new Elysia({ name: 'listings' }).use(listingsApi(ctx, written)).use(listingsPages(ctx, written)) }
 }

@@ -1,4 +1,3 @@
-import { Elysia } from 'elysia'
 import type { AppContext } from '../../platform/context'
 import { Conflict } from '../../platform/errors'
 import { RENEW_LINK_MS } from '../../shared/constants'
@@ -54,16 +53,3 @@ export async function renewByLink(ctx: AppContext, written: AfterListingWrite, t
     throw e
   }
 }
-
-const page = { detail: { hide: true } }
-const views = () => import('./renew-page')
-
-/** GET /renew/:token shows the offer; POST /renew/:token (its button) renews. */
-export const renewPages = (ctx: AppContext, written: AfterListingWrite) =>
-  new Elysia({ name: 'renew-pages' })
-    .get('/renew/:token', async ({ params }) => (await views()).renewOfferPage(ctx, tokenOf(params), await judgeRenewLink(ctx, tokenOf(params))), page)
-    .post('/renew/:token', async ({ params }) => (await views()).renewedPage(ctx, await renewByLink(ctx, written, tokenOf(params))), page)
-
-/** The path's token; one that is not even valid percent-encoding (Elysia gives null) is simply not a token of ours. */
-const tokenOf = (params: { token: string | null }) => params.token ?? ''
-

@@ -2,7 +2,7 @@ import { Elysia } from 'elysia'
 import type { AppContext } from '../../platform/context'
 import { followSavedSearches, SavedSearchAlerts } from './alerts'
 import { startSavedSearchDigests } from './digest'
-import { savedSearchesApi } from './index'
+import { savedSearchesApi } from './api'
 
 /** Saved searches (issue 17; docs/decisions/018-saved-searches.md): named filters, their new counts, INSTANT and DAILY alerts. */
 export function savedSearchesFeature(ctx: AppContext) {

@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
 import type { AppContext } from '../../platform/context'
-import { systemApi } from './index'
+import { systemApi } from './api'
 import { systemPages } from './pages'
 
 /** The installation's health and backups (issue 19), for the master admin. */

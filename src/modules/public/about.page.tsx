@@ -1,3 +1,5 @@
+import { createElement } from 'react'
+import { renderPage } from '../../platform/pages/render'
 import { SUPPORT } from '../../shared/site'
 import { PublicLayout } from './layout'
 
@@ -95,3 +97,5 @@ export function AboutPage() {
     </PublicLayout>
   )
 }
+
+export const view = () => renderPage(createElement(AboutPage), { title: 'About' })

@@ -3,11 +3,11 @@ import type { AppContext } from '../../platform/context'
 import type { PageUser } from '../../platform/http/page-auth'
 import { Island } from '../../platform/pages/island'
 import { renderPage } from '../../platform/pages/render'
-import { AuthCard } from '../auth/page'
+import { AuthCard } from '../auth/auth-card'
 import { DashboardLayout, type ShellUser } from '../../platform/pages/shell'
 import { factorStatus } from './service'
 
-// Page views of the Security page, imported on its first request (docs/decisions/004-lazy-start.md).
+// The Security page, imported on its first request (docs/decisions/004-lazy-start.md).
 
 type Status = Awaited<ReturnType<typeof factorStatus>>
 
@@ -39,7 +39,9 @@ export function EnrolmentPage({ status }: { status: Status }) {
   )
 }
 
-export const securityView = async (ctx: AppContext, user: ShellUser) => createElement(SecurityPage, { user, status: await factorStatus(ctx, user) })
+/** The screen in the shell, for the page route (./pages.ts). */
+export const view = async (ctx: AppContext, user: ShellUser) => createElement(SecurityPage, { user, status: await factorStatus(ctx, user) })
 
+/** The same setup as a step of signing in, for a session that may only enrol. */
 export const enrolmentView = async (ctx: AppContext, user: PageUser) =>
   renderPage(createElement(EnrolmentPage, { status: await factorStatus(ctx, user) }), { title: 'Set up two-factor sign-in' })

@@ -1,7 +1,11 @@
+import { createElement } from 'react'
+import type { AppContext } from '../../platform/context'
+import { viewerOf } from '../../platform/http/page-auth'
 import { Island } from '../../platform/pages/island'
 import { can } from '../../platform/policy/permissions'
 import { DashboardLayout, type ShellUser } from '../../platform/pages/shell'
 import type { AuditPage } from './model'
+import { listAudit } from './read'
 
 export type AuditLogProps = { user: ShellUser; initial: AuditPage }
 
@@ -21,3 +25,7 @@ export function AuditLogPage({ user, initial }: AuditLogProps) {
     </DashboardLayout>
   )
 }
+
+/** The screen with its first page of the trail, for the page route (./pages.ts). */
+export const view = async (ctx: AppContext, user: ShellUser) =>
+  createElement(AuditLogPage, { user, initial: await listAudit(ctx.db, viewerOf(user), { page: 1, per_page: 25 }) })

@@ -2,7 +2,7 @@ import { createElement, type ReactNode } from 'react'
 import type { AppContext } from '../../platform/context'
 import { renderPage } from '../../platform/pages/render'
 import { formatMoment } from '../../shared/dates'
-import { AuthCard } from '../auth/page'
+import { AuthCard } from '../auth/auth-card'
 import type { RenewOffer, RenewRefusal } from './renew'
 
 // The renew link's pages (./renew.ts), in the public site's frame: no sign-in, no script. Loaded on the first request.
@@ -74,7 +74,7 @@ const refusedPage = (refusal: RenewRefusal) =>
   renderPage(createElement(Refused, { refusal }), { title: 'Renew link', status: refusal.status, headers: PRIVATE })
 
 /** GET /renew/:token: what the button would do, or why the link cannot. */
-export const renewOfferPage = (ctx: AppContext, token: string, offer: RenewOffer | RenewRefusal) =>
+export const offerPage = (ctx: AppContext, token: string, offer: RenewOffer | RenewRefusal) =>
   'reason' in offer
     ? refusedPage(offer)
     : renderPage(createElement(Offer, { offer, token, timeZone: ctx.config.timeZone }), { title: `Renew ${offer.row.entryId}`, headers: PRIVATE })

@@ -1,4 +1,6 @@
+import { createElement } from 'react'
 import { Icon, type IconName } from '../../../islands/shared/icons'
+import { renderPage } from '../../platform/pages/render'
 import { MARKETING_STATS, SUPPORT } from '../../shared/site'
 import { PublicLayout } from './layout'
 
@@ -81,3 +83,5 @@ export function LandingPage() {
     </PublicLayout>
   )
 }
+
+export const view = () => renderPage(createElement(LandingPage), { title: 'Brokernet' })

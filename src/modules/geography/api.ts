@@ -1,7 +1,5 @@
 import { Elysia, t } from 'elysia'
 import { can } from '../../platform/policy/permissions'
-import { dashboardPage } from '../../platform/pages/dashboard-page'
-import { guardOf } from '../../platform/pages/nav'
 import { authGuard } from '../../platform/http/auth'
 import type { AppContext } from '../../platform/context'
 import { City, CityBody, CitiesQuery, Country, CountryBody, CountryIdParams, CountryTree, Detail, IdParams, ListingExpiry, ListingExpiryBody, State, StateBody, StatesQuery } from './model'
@@ -13,20 +11,9 @@ const publicRoute = (summary: string) => ({ detail: { tags, summary, security: [
 const errors = { 401: Detail, 403: Detail, 404: Detail, 409: Detail }
 
 /** Countries, states and cities (SPEC section 7 "Geographic"). Reading is open; changing is for master admins. */
-export const geographyRoutes = (ctx: AppContext) => {
+export const geographyApi = (ctx: AppContext) => {
   const { db } = ctx
-  // The management screen; the data behind it is refused to non-masters by the API routes anyway.
-  const pages = new Elysia({ name: 'geography-pages' }).get(
-    '/dashboard/geographic',
-    dashboardPage(ctx, 'Geographic', async (user) => (await import('./views')).geographicView(ctx, user), {
-      ...guardOf('/dashboard/geographic'),
-      current: '/dashboard/geographic',
-      section: 'Geographic',
-      denied: 'Only Master Administrators can manage geographic data.',
-    }),
-    { detail: { hide: true } },
-  )
-  const api = (
+  return (
     new Elysia({ name: 'geography-api', prefix: '/api/geographic' })
       .use(authGuard(ctx))
       // Public: registration needs them before anyone signs in.
@@ -137,5 +124,4 @@ export const geographyRoutes = (ctx: AppContext) => {
         },
       })
   )
-  return new Elysia({ name: 'geography' }).use(pages).use(api)
 }

@@ -1,7 +1,13 @@
+import { createElement } from 'react'
+import type { AppContext } from '../../platform/context'
+import { viewerOf } from '../../platform/http/page-auth'
 import { Island } from '../../platform/pages/island'
 import { DashboardLayout, type ShellUser } from '../../platform/pages/shell'
 import type { DashboardStats } from '../listings/model'
+import { calendarDate } from '../../shared/dates'
 import type { TopBrokers, Trends } from './model'
+import { dashboardStats } from './service'
+import { topBrokers, trends } from './trends'
 
 export type AnalyticsProps = { user: ShellUser; initial: { dashboard: DashboardStats; trends: Trends; topBrokers: TopBrokers }; today: string }
 
@@ -17,4 +23,15 @@ export function AnalyticsPage({ user, initial, today }: AnalyticsProps) {
       <Island name="AnalyticsBoard" props={{ user: reportUser, initial, today }} />
     </DashboardLayout>
   )
+}
+
+/** The screen with its data, for the page route (./pages.ts). */
+export const view = async (ctx: AppContext, user: ShellUser) => {
+  const v = viewerOf(user)
+  const [dashboard, trendsNow, top] = await Promise.all([dashboardStats(ctx, v), trends(ctx, v, {}), topBrokers(ctx, v, 10)])
+  return createElement(AnalyticsPage, {
+    user,
+    initial: { dashboard, trends: trendsNow, topBrokers: top },
+    today: calendarDate(Date.now(), ctx.config.timeZone),
+  })
 }

@@ -1,7 +1,13 @@
+import { createElement } from 'react'
 import type { ObjectSchema } from '../../../islands/shared/form-rules'
+import type { AppContext } from '../../platform/context'
+import { viewerOf } from '../../platform/http/page-auth'
+import { formRules } from '../../platform/pages/form-rules'
 import { Island } from '../../platform/pages/island'
+import { allows, guardOf } from '../../platform/pages/nav'
 import { AccessDenied, DashboardLayout, type ShellUser } from '../../platform/pages/shell'
-import type { Listing } from './model'
+import { CreateListingBody, type Listing } from './model'
+import { myListings } from './read'
 
 export type MyListingsProps = { user: ShellUser; initial: Listing[]; rules: ObjectSchema }
 
@@ -23,3 +29,9 @@ export function BrokersOnly({ user }: { user: ShellUser }) {
     </DashboardLayout>
   )
 }
+
+/** SPEC: 'Access Restricted' for everyone but brokers, inside the shell; the screen with its listings for the page route. */
+export const view = async (ctx: AppContext, user: ShellUser) =>
+  allows(user.role, guardOf('/dashboard/my-listings'))
+    ? createElement(MyListingsPage, { user, initial: await myListings(ctx.db, viewerOf(user)), rules: formRules(CreateListingBody) })
+    : createElement(BrokersOnly, { user })

@@ -1,9 +1,15 @@
+import { createElement } from 'react'
 import type { ObjectSchema } from '../../../islands/shared/form-rules'
+import type { AppContext } from '../../platform/context'
+import { viewerOf } from '../../platform/http/page-auth'
+import { formRules } from '../../platform/pages/form-rules'
 import { Island } from '../../platform/pages/island'
 import { can, permissionsOf } from '../../platform/policy/permissions'
 import { DashboardLayout, type ShellUser } from '../../platform/pages/shell'
-import type { UserList } from './model'
-import type { SecondFactorPolicy } from '../second-factor/settings'
+import { listCountries } from '../geography/service'
+import { secondFactorPolicy, type SecondFactorPolicy } from '../second-factor/settings'
+import { CreateUserBody, UpdateUserBody, type UserList } from './model'
+import { listUsers } from './read'
 
 type Props = {
   user: ShellUser
@@ -46,4 +52,23 @@ export function UserManagementPage({ user, kind, initial, countries, rules, poli
       <Island name="UserManager" props={{ kind, actor, initial, countries, rules }} />
     </DashboardLayout>
   )
+}
+
+const FIRST_PAGE = { page: 1, per_page: 50 }
+
+/** The Brokers or Module Admins screen with its first page of people, for the page routes (./pages.ts). */
+export const view = async (ctx: AppContext, kind: 'BROKER' | 'MODULE_ADMIN', user: ShellUser) => {
+  const [initial, countries, policy] = await Promise.all([
+    listUsers(ctx.db, viewerOf(user), { ...FIRST_PAGE, role: kind }),
+    listCountries(ctx.db),
+    kind === 'MODULE_ADMIN' && can(user.role, 'manage:module-admin:any') ? secondFactorPolicy(ctx.db) : undefined,
+  ])
+  return createElement(UserManagementPage, {
+    user,
+    kind,
+    initial,
+    policy,
+    countries: countries.map(({ id, name }) => ({ id, name })),
+    rules: { create: formRules(CreateUserBody), update: formRules(UpdateUserBody) },
+  })
 }

@@ -1,8 +1,13 @@
+import { createElement } from 'react'
+import type { AppContext } from '../../platform/context'
 import { formRules } from '../../platform/pages/form-rules'
 import { Island } from '../../platform/pages/island'
 import { ToleranceBody } from '../matches/model'
 import { DashboardLayout, type ShellUser } from '../../platform/pages/shell'
 import { CityBody, CountryBody, ListingExpiryBody, StateBody, type CountryTree } from './model'
+import { getHierarchy } from './service'
+
+/** The Geographic screen (SPEC section 7): the tree of places, to manage. */
 
 export function GeographicPage({ user, hierarchy }: { user: ShellUser; hierarchy: CountryTree[] }) {
   return (
@@ -20,3 +25,6 @@ export function GeographicPage({ user, hierarchy }: { user: ShellUser; hierarchy
     </DashboardLayout>
   )
 }
+
+/** The screen with its data, for the page route (./pages.ts). */
+export const view = async (ctx: AppContext, user: ShellUser) => createElement(GeographicPage, { user, hierarchy: await getHierarchy(ctx.db) })

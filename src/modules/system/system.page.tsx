@@ -17,4 +17,5 @@ export function SystemPage({ user, initial }: SystemPageProps) {
   )
 }
 
-export const systemView = async (ctx: AppContext, user: ShellUser) => createElement(SystemPage, { user, initial: await systemStatus(ctx) })
+/** The screen with its data, for the page route (./pages.ts). */
+export const view = async (ctx: AppContext, user: ShellUser) => createElement(SystemPage, { user, initial: await systemStatus(ctx) })

@@ -22,7 +22,7 @@ export function PastePage({ user, phone, rules, pasteRules }: PastePageProps) {
 }
 
 /** The page for a broker: their own phone fills the contact of a draft whose message has none. */
-export const pasteView = async (ctx: AppContext, user: ShellUser) => {
+export const view = async (ctx: AppContext, user: ShellUser) => {
   const { phone } = await getUser(ctx.db, viewerOf(user), user.id)
   return createElement(PastePage, { user, phone: phone?.trim() || null, rules: formRules(CreateListingBody), pasteRules: formRules(ParseBody) })
 }

@@ -1,29 +1,12 @@
 import { Elysia } from 'elysia'
-import { authGuard, endSession } from '../../platform/http/auth'
+import { authGuard } from '../../platform/http/auth'
 import type { AppContext } from '../../platform/context'
 import { ErrorDetail as Detail } from '../../shared/schema'
 import { DashboardVisit } from './model'
 import { newSince, visitSince } from './visits'
 
-const hidden = { detail: { hide: true } }
-
-export const dashboardRoutes = (ctx: AppContext) => {
-  const app = new Elysia({ name: 'dashboard' })
-    // A form post from the user menu: works without script, and always lands on /login (SPEC "Sign out").
-    .post(
-      '/logout',
-      async ({ cookie, headers, request, redirect }) => {
-        await endSession(ctx, request, headers, cookie)
-        return redirect('/login', 303)
-      },
-      hidden,
-    )
-    .use(dashboardApi(ctx))
-  return app
-}
-
 /** The dashboard's own figures; its statistics are the analytics API's (/api/analytics/dashboard). */
-const dashboardApi = (ctx: AppContext) =>
+export const dashboardApi = (ctx: AppContext) =>
   new Elysia({ name: 'dashboard-api', prefix: '/api/dashboard' })
     .use(authGuard(ctx))
     .get('/visit', async ({ user }) => newSince(ctx, user, await visitSince(ctx.db, user.id)), {

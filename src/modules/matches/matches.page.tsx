@@ -1,22 +1,37 @@
+import type { CityExpiry } from '../../../islands/geo/ListingExpiry'
+import type { CityTolerance } from '../../../islands/matches/ToleranceControl'
 import { createElement } from 'react'
 import type { AppContext } from '../../platform/context'
 import { viewerOf } from '../../platform/http/page-auth'
-import { scopeOf } from '../../platform/policy/scope'
 import { formRules } from '../../platform/pages/form-rules'
-import type { ShellUser } from '../../platform/pages/shell'
+import { Island } from '../../platform/pages/island'
+import { DashboardLayout, type ShellUser } from '../../platform/pages/shell'
+import { scopeOf } from '../../platform/policy/scope'
 import { ListingExpiryBody } from '../geography/model'
 import { getCity } from '../geography/service'
-import { ToleranceBody } from './model'
-import { MatchesPage } from './page'
+import { ToleranceBody, type Inbox } from './model'
 import { inbox } from './read'
 import { MATCH_RULES } from './rules'
 
-// Page views, imported by the page route on its first request (docs/decisions/004-lazy-start.md).
+export type MatchesPageProps = { user: ShellUser; initial: Inbox; rules: readonly string[]; tolerance: CityTolerance | null; expiry: CityExpiry | null }
+
+/**
+ * /dashboard/matches (issue 15): the MatchInbox island, its first page complete in the server's HTML. The matching
+ * rules travel as props (they live in server code, ./rules.ts, which islands do not import).
+ */
+export function MatchesPage({ user, initial, rules, tolerance, expiry }: MatchesPageProps) {
+  return (
+    <DashboardLayout user={user} current="/dashboard/matches" section="Matches">
+      <Island name="MatchInbox" props={{ initial, rules, tolerance, expiry, perPage: initial.per_page }} />
+    </DashboardLayout>
+  )
+}
 
 /** The inbox's page size on screen: the API's default, so most inboxes are one page and "unseen first" holds across it. */
 export const INBOX_PER_PAGE = 50
 
-export const matchesView = async (ctx: AppContext, user: ShellUser) =>
+/** The screen with its first page of the inbox, for the page route (./pages.ts). */
+export const view = async (ctx: AppContext, user: ShellUser) =>
   createElement(MatchesPage, {
     user,
     initial: await inbox(ctx.db, viewerOf(user), { page: 1, per_page: INBOX_PER_PAGE, order: 'unseen_first' }),
