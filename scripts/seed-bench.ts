@@ -17,7 +17,7 @@ import { inspectBenchDatabase, seedBench, type BenchSize } from '../db/seed/benc
 import { sqliteDb } from '../db/sqlite'
 import { announceAsPosted } from '../src/modules/matches/seed'
 import { DEMO_PASSWORD } from '../src/bootstrap'
-import { loadConfig } from '../src/config'
+import { loadConfig } from '../src/platform/config'
 
 const args = process.argv.slice(2)
 const flag = (name: string) => args.includes(`--${name}`)

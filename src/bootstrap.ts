@@ -1,7 +1,7 @@
 import { isConflict } from '../db/dialect'
 import type { DemoSeedResult } from '../db/seed/demo'
 import type { Db } from '../db/sql'
-import type { Config } from './config'
+import type { Config } from './platform/config'
 
 /** The demo users' shared password: printed at first start so a newcomer can sign in as any role. */
 export const DEMO_PASSWORD = 'Demo@12345'

@@ -1,14 +1,14 @@
 // Opens the database, prepares it, and serves the app until SIGTERM or SIGINT; with WORKERS > 1, in that many
-// processes on the same port (src/processes.ts).
+// processes on the same port (src/platform/processes.ts).
 import { openDataSource, type DataSource } from '../db/open'
 import { createApp } from './app'
 import { bootstrap, DEMO_PASSWORD } from './bootstrap'
-import { ConfigError, durationText, loadConfig, redactedUrl } from './config'
+import { ConfigError, durationText, loadConfig, redactedUrl } from './platform/config'
 import { createContext } from './platform/context'
 import { TRANSPORT_BODY_LIMIT } from './platform/http/body-limit'
 import { raiseTransportHeadLimit, TRANSPORT_HEAD_LIMIT } from './platform/http/transport'
 import { startCheckpointer } from '../db/checkpointer'
-import { assertPortFree, exitWithParent, isWorker, selfCommand, startWorkers } from './processes'
+import { assertPortFree, exitWithParent, isWorker, selfCommand, startWorkers } from './platform/processes'
 import { Backups, childProcessRunner } from './platform/backup/service'
 import { markAbandonedRuns } from './platform/backup/runs'
 
@@ -77,7 +77,7 @@ let server
 try {
   if (shared && !worker) await assertPortFree(config.port)
   // Through Elysia's listen, so handlers get the server: client addresses for rate limits, and no idle timeout on the
-  // approvals event stream. reusePort only when several processes serve the port (src/processes.ts).
+  // approvals event stream. reusePort only when several processes serve the port (src/platform/processes.ts).
   app.listen({ port: config.port, maxRequestBodySize: TRANSPORT_BODY_LIMIT, reusePort: shared, idleTimeout: 30 })
   server = app.server!
   // The binary starts with JavaScriptCore's JIT held back (scripts/build-binary.ts): start-up code runs once and is

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/sql'
 import { walFileSize } from '../../db/wal'
 import type { SnapshotCache } from '../../db/snapshot-cache'
-import type { Config } from '../config'
+import type { Config } from './config'
 import type { Backups } from './backup/service'
 import type { Features } from './features'
 import type { Metrics, MetricJson } from './metrics'

@@ -1,7 +1,7 @@
 import type { Database } from '../../db/client'
 import type { Db } from '../../db/sql'
 import { sqliteSource, type DataSource } from '../../db/open'
-import type { Config } from '../config'
+import type { Config } from './config'
 import { documentStore, type DocumentStore } from './documents'
 import { Mailer } from './mail'
 import { SnapshotCache } from '../../db/snapshot-cache'

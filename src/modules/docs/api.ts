@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
 import { assetUrls } from '../../../generated/assets'
-import { VERSION } from '../../version'
+import { VERSION } from '../../platform/version'
 import { completeDocument } from './document'
 import { MAX_BODY_BYTES } from '../../platform/http/body-limit'
 import { MAX_HEAD_BYTES } from '../../platform/http/head-limit'

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os'
 import { resolve } from 'node:path'
-import { DEFAULT_ADMIN_EMAIL } from './shared/constants'
+import { DEFAULT_ADMIN_EMAIL } from '../shared/constants'
 
 export type Config = {
   port: number
