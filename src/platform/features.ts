@@ -51,7 +51,17 @@ export class Features {
   /** A reaction whose start answers its stop (a digest's or a reminder's timer). */
   schedule(name: string, runs: Reaction['runs'], start: () => () => void): void {
     let stop: (() => void) | null = null
-    this.react({ name, runs, start: () => void (stop = start()), stop: () => (stop?.(), (stop = null)) })
+    this.react({
+      name,
+      runs,
+      start: () => {
+        stop = start()
+      },
+      stop: () => {
+        stop?.()
+        stop = null
+      },
+    })
   }
 
   stream(event: StreamEvent): void {

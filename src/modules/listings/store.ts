@@ -42,6 +42,10 @@ export const ROW = `listings.id, entry_id as "entryId", post_type as "postType",
 /** A listing's stored fields, whoever asks (a signed renew link is its own authority); null when it is gone. */
 export const listingRow = async (db: Queryable, id: number): Promise<Row | null> => (await db.get<Row>(`select ${ROW} from listings where id = ?`, [id])) ?? null
 
+/** The ids of the newest `count` ACTIVE listings, oldest first (the seeds announce their matches as if just posted). */
+export const newestActiveIds = async (db: Queryable, count: number): Promise<number[]> =>
+  (await db.all<{ id: number }>("select id from (select id from listings where status = 'ACTIVE' order by id desc limit ?) newest order by id", [count])).map((r) => r.id)
+
 /**
  * The id a new listing gets, taken inside its write's transaction before the row is inserted: the readable entry ID is
  * made of it (`REQ-MUM-000123`), so the row goes in whole, one insert and one change-feed row (issue 31; it used to be

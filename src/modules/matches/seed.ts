@@ -1,4 +1,5 @@
 import type { Db } from '../../../db/sql'
+import { newestActiveIds } from '../listings/store'
 import { announceMatches } from './service'
 
 /**
@@ -10,9 +11,7 @@ import { announceMatches } from './service'
 export async function announceAsPosted(db: Db, count: number, onProgress: (m: string) => void = () => {}): Promise<number> {
   const made = async () => (await db.get<{ n: number }>('select count(*) as n from listing_matches'))!.n
   if ((await made()) > 0) return 0
-  const ids = (
-    await db.all<{ id: number }>("select id from (select id from listings where status = 'ACTIVE' order by id desc limit ?) newest order by id", [count])
-  ).map((r) => r.id)
+  const ids = await newestActiveIds(db, count)
   const started = performance.now()
   for (let i = 0; i < ids.length; i += 500) {
     await db.tx(async (tx) => {

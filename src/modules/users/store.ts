@@ -3,7 +3,7 @@ import type { Queryable } from '../../../db/sql'
 import type { AppContext } from '../../platform/context'
 import { conflict, invalid, tooLarge } from '../../platform/errors'
 import { detectDocumentType, type DocumentType } from '../../platform/documents'
-import { USER_COLUMNS, userRow, type RawUser, type User } from '../../platform/user-row'
+import { USER_COLUMNS, userRow, type RawUser, type User } from '../../platform/sessions'
 
 // The server's texts that the registration and add-user forms map to their sentences (SPEC section 8 "Registration").
 export const EMAIL_TAKEN = 'email already registered'
@@ -16,7 +16,7 @@ export type IdDocument = { bytes: Uint8Array; type: DocumentType }
 
 // The user row as sessions and services see it is the platform's (a session is a user's): the users feature's store
 // passes it on.
-export { USER_COLUMNS, userRow, type RawUser, type User } from '../../platform/user-row'
+export { USER_COLUMNS, userRow, type RawUser, type User } from '../../platform/sessions'
 
 export type NewUser = Pick<User, 'email' | 'passwordHash' | 'fullName' | 'phone' | 'role' | 'isActive' | 'registrationStatus' | 'idCardNumber' | 'cityId'>
 export type StoredDocument = { idCardDocument: string | null; idCardDocumentType: string | null }
