@@ -56,10 +56,13 @@ export type TestApp = {
   close: () => Promise<void>
 }
 
-/** A fresh app on its own migrated SQLite file in a temporary DATA_DIR: the real thing, not a mock. */
-export async function createTestApp(env: Record<string, string> = {}, overrides: Partial<AppContext> = {}): Promise<TestApp> {
+/**
+ * A fresh app on its own migrated SQLite file in a temporary DATA_DIR: the real thing, not a mock. `backend: 'sqlite'`:
+ * on SQLite in a PostgreSQL run too, for a test of what only SQLite has (in process or the binary, as the run's).
+ */
+export async function createTestApp(env: Record<string, string> = {}, overrides: Partial<AppContext> = {}, { backend }: { backend?: 'sqlite' } = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'brokernet-test-'))
-  const databaseUrl = ON_POSTGRES ? await (await sharedCluster()).createDatabase() : undefined
+  const databaseUrl = ON_POSTGRES && backend !== 'sqlite' ? await (await sharedCluster()).createDatabase() : undefined
   const config = loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'production', LOG_LEVEL: 'silent', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...env })
   const source = databaseUrl ? await openDataSource(config) : sqliteSource(openDatabase(config.databasePath))
   const db = source.sqlite

@@ -32,7 +32,7 @@ export async function startServer(
   void read(proc.stdout)
   void read(proc.stderr)
 
-  const deadline = Date.now() + (opts.timeoutMs ?? 20_000)
+  const deadline = Date.now() + (opts.timeoutMs ?? 60_000)
   let url: string | undefined
   while (!url) {
     if (opts.banner === false) {
