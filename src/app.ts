@@ -26,7 +26,7 @@ import { systemFeature } from './modules/system/plugin'
 import { usersFeature } from './modules/users/plugin'
 
 /**
- * The whole application: the platform's plugins, then one plugin per feature (docs/decisions/0XX-feature-plugins.md).
+ * The whole application: the platform's plugins, then one plugin per feature (docs/decisions/033-feature-plugins.md).
  * Each feature builds its own services over the platform's (`ctx`) and registers its reactions there; what one feature
  * needs of another is handed to it here. Tests call `createApp(ctx).handle(request)`; the server starts the reactions
  * (`ctx.features.start`).

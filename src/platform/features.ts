@@ -31,7 +31,7 @@ export type StreamEvent = {
 export type Badge = (user: PageUser) => Promise<IslandElement | null>
 
 /**
- * What the features of an app register with the platform besides their routes (docs/decisions/0XX-feature-plugins.md):
+ * What the features of an app register with the platform besides their routes (docs/decisions/033-feature-plugins.md):
  * their reactions, the events of the user's stream, and the badges of the shell's navigation. The platform runs and
  * shows them without knowing whose they are: it imports no feature.
  */

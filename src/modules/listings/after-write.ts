@@ -7,7 +7,7 @@ import { tellOwner, type ModerationStep } from './moderation'
 import type { Row } from './store'
 
 // What follows a listing write, top to bottom: the one place to read it, and to add to it. Push alerts, photos and
-// co-broking add a line here rather than a path of their own (docs/decisions/0XX-feature-plugins.md).
+// co-broking add a line here rather than a path of their own (docs/decisions/033-feature-plugins.md).
 //
 // 1. In the write's own transaction (committed with it, or not at all): the audit trail; the owner's mail when an
 //    admin moderates; the match queue.
