@@ -3,7 +3,8 @@ import { and, count, eq } from 'drizzle-orm'
 import type { Page } from 'playwright-core'
 import { users } from '../../db/schema'
 import type { SignedIn } from '../support/auth'
-import { hydrated, openDialog, type WatchedPage } from '../support/browser'
+import { hydrated, openDialog, typeOnPausedClock, type WatchedPage } from '../support/browser'
+import { eventually } from '../support/eventually'
 import { FILE_BYTES, insertUser, userByEmail as storedUser, type UserValues } from '../support/fixtures'
 import { startWorld, type World } from '../support/world'
 
@@ -131,6 +132,8 @@ describe('broker management by a module admin', () => {
     kavya = await addBroker('Kavya Rao', pune, { idCardNumber: 'MH-PN-0777' })
     await addBroker('Arjun Mehta', pune)
     await addBroker('Kavya Mumbaikar', mumbai)
+    // The page's own clock from here (Playwright's), so that the search below waits on the page's time (issue 37).
+    await page.clock.install()
     await page.reload()
     await hydrated(page)
     await row(page, kavya.email).waitFor()
@@ -142,7 +145,11 @@ describe('broker management by a module admin', () => {
       const url = new URL(r.url())
       if (url.pathname === '/api/users' && url.searchParams.has('search')) searches.push(url.searchParams.get('search')!)
     })
-    await page.getByPlaceholder('Search by name, email, or ID card number...').pressSequentially('kavya', { delay: 60 })
+    // 299 ms between keys on the page's paused clock: no search mid-word; 300 ms after the last key, one.
+    await typeOnPausedClock(page, page.getByPlaceholder('Search by name, email, or ID card number...'), ['ka', 'vy', 'a'], 299)
+    await page.clock.runFor(1)
+    await eventually('the search request 300 ms after the last key', () => searches.includes('kavya'), 20_000)
+    await page.clock.resume()
     await page.waitForFunction(() => document.querySelectorAll('table tbody tr').length === 1)
     expect(searches).toEqual(['kavya'])
     expect(await bodyRows(page).first().textContent()).toContain('Kavya Rao')

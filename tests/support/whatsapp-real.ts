@@ -174,3 +174,9 @@ export function realTable(parts: [name: string, score: RealScore][]) {
 }
 
 export const ratio = (s: RealScore, f: RealField) => s.fields[f].correct / s.fields[f].of
+
+/** The issue's goals for real messages (issue 30): per field, and the share of listing messages given the right number of drafts. */
+export const REAL_GOAL: Record<RealField, number> = { post_type: 0.95, sale_or_rent: 0.9, property_type: 0.9, budget: 0.85, size: 0.85, locality: 0.8, contact: 0.97 }
+export const REAL_GOAL_RIGHT_COUNT = 0.9
+/** The fields below their goal, as `field 84.2 % < 90 %` (empty: every goal met). */
+export const belowGoals = (s: RealScore) => REAL_FIELDS.filter((f) => ratio(s, f) < REAL_GOAL[f]).map((f) => `${f} ${(100 * ratio(s, f)).toFixed(1)} % < ${REAL_GOAL[f] * 100} %`)

@@ -340,3 +340,189 @@ describe('messages pasted one after another without their headers (issue 30)', (
     ])
   })
 })
+
+// Rules written for the misses of a blind set in the real groups' style (tests/fixtures/whatsapp-real-style-blind.ts),
+// each a shape of text rather than a message, with the case it must not overreach into.
+describe('shapes of real broker text found on a blind set (issue 30)', () => {
+  const mohali = new LocalityIndex([], 'Mohali')
+  const only = (text: string, index = mohali) => {
+    const drafts = parsePaste(text, index)
+    expect(drafts).toHaveLength(1)
+    return drafts[0]!
+  }
+
+  test('a range written with a dash and a point is a range of money, not a date; a date keeps one separator', () => {
+    expect(only('Looking for 3 BHK Sector 70\nBudget 1-1.25 cr\nCall 9999900040').budget).toBe(12_500_000)
+    expect(only('Wanted 2 BHK Sector 70 budget 2-2.50 cr 9999900040').budget).toBe(25_000_000)
+    expect(only('Plot 200 gaj Sector 70, listed 16.06.25, demand 2.5 cr 9999900040').budget).toBe(25_000_000)
+    expect(only('Plot 200 gaj Sector 70, listed 1-1-25, call 9999900040').budget).toBeNull()
+  })
+
+  test('a labelled number is no size range’s first end: Sector 91 - 100 sq yd; a plot’s own range stays', () => {
+    expect(only('SCO AVAILABLE\nSctr 91 - 100 sq yd - 3.10 cr\n9999900041')).toMatchObject({ size: 900, locality: 'Sector 91', budget: 31_000_000 })
+    expect(only('Plot no 35 - 250 gaj Sector 70 demand 2 cr 9999900041').size).toBe(2250)
+    expect(only('Wanted plot 100-150 gaj Sector 70 9999900041').size).toBe(1350)
+    expect(only('Flat 1200-1300 sq.ft built up for sale Sector 70 9999900041').size).toBe(1200)
+  })
+
+  test('Ph before a phase’s number is the phase, before a phone the phone; a building described is no firm, a firm’s name is', () => {
+    expect(only('Kothi for sale\nPh-3A Mohali\n8 marla single storey\nDmd 2.40\n9999900042')).toMatchObject({ locality: 'Phase 3A', size: 1800, budget: 24_000_000 })
+    expect(only('Booth for sale\nPh 7 market\nDemand 1.2 cr\nPh 9999900042')).toMatchObject({ locality: 'Phase 7', contact_value: '+91 99999 00042' })
+    const two = parsePaste('Kothi for sale Sector 70\n8 marla\nPh. 9999900042\n\nPlot for sale Sector 71\n10 marla\n9999900043', mohali)
+    expect(two.map((d) => [d.locality, d.contact_value])).toEqual([
+      ['Sector 70', '+91 99999 00042'],
+      ['Sector 71', '+91 99999 00043'],
+    ])
+    expect(only('Kothi for sale\nOld construction\nDemand 2.40\n9999900042').budget).toBe(24_000_000)
+    expect(only('Kothi for sale Sector 70\nDemand 4 cr\nGill Constructions\n9999900042')).toMatchObject({ locality: 'Sector 70', budget: 40_000_000 })
+  })
+
+  test('a rent plus maintenance is the rent; maintenance alone, or a deposit before the plus, is not', () => {
+    const bengaluru = new LocalityIndex([{ name: 'Whitefield', zone: 'East' }], 'Bengaluru')
+    expect(only('3 BHK for Rent Whitefield\n💰 Rent: ₹68,000 + maintenance\n💳 Deposit: ₹4,00,000', bengaluru).budget).toBe(68_000)
+    expect(only('2 BHK for rent Whitefield 30k (+ maintenance)', bengaluru).budget).toBe(30_000)
+    expect(only('2 BHK for rent Whitefield\nRent 45000\nMaintenance 3,500 + deposit 2 lakh', bengaluru).budget).toBe(45_000)
+    expect(only('2 BHK for rent Whitefield, 3,500 maintenance, call 9999900044', bengaluru).budget).toBeNull()
+  })
+
+  test('covered and open areas are two measures of one property; an industrial shed is let as a warehouse, four sheds are counted', () => {
+    expect(only('Industrial shed for rent\nSector 74A\nCovered 6000 sqft\nOpen area 2000 sqft\nRent 1.8 lac\n9999900045')).toMatchObject({ property_type: 'Warehouse', size: 6000, budget: 180_000 })
+    expect(only('Factory for sale Phase 9, 1000 sq yd, demand 6 cr, 9999900045').property_type).toBe('Warehouse')
+    expect(only('Plot 300 gaj with 4 shed rental income Sector 70 9999900045')).toMatchObject({ property_type: 'Plot', locality: 'Sector 70', budget: null })
+    expect(parsePaste('Plots available Phase 8\n1000 sq yd corner\n2000 sq yd\n9999900045', mohali)).toHaveLength(2)
+  })
+
+  test('a plot or site named with its measure beside a home is the land it stands on; a plot of its own is another listing', () => {
+    const bengaluru = new LocalityIndex([], 'Bengaluru')
+    expect(only('✨ 4 BHK Villa for Sale — Sarjapur Road\n🏡 Gated villa community\n📐 Plot 2,400 sq.ft | Built-up 3,600 sq.ft\n💰 Expected: ₹3.2 Cr', bengaluru)).toMatchObject({ property_type: '4 BHK Apartment', size: 2400, budget: 32_000_000 })
+    expect(only('🏡 Independent House for Sale – Jayanagar 4th Block\n📐 Site 40×60 | 3 floors | 6 BHK\n💰 ₹7.9 Cr', bengaluru)).toMatchObject({ property_type: '6 BHK Apartment', budget: 79_000_000 })
+    const two = parsePaste('Kothi for sale Sector 70 1 kanal 4 cr\n\nPlot 500 gaj Sector 82 3 cr\n9999900046', mohali)
+    expect(two.map((d) => [d.property_type, d.locality])).toEqual([
+      ['Independent House', 'Sector 70'],
+      ['Plot', 'Sector 82'],
+    ])
+    expect(only('Plot 300 gaj for sale Sector 91, 9999900046').property_type).toBe('Plot')
+  })
+
+  test('the place right after the type or the intent, past a dash or a bar; initials, and an ordinal with its suffix, belong to its name', () => {
+    const bengaluru = new LocalityIndex([], 'Bengaluru')
+    expect(only('🔥 Plot for Sale – JP Nagar 7th Phase\n💰 Price: ₹1.65 Cr', bengaluru).locality).toBe('JP Nagar 7th Phase')
+    expect(only('✨ 4 BHK Villa for Sale — Sarjapur Road\n🏡 Gated villa community\n💰 ₹3.2 Cr', bengaluru).locality).toBe('Sarjapur Road')
+    expect(only('Villa for sale Koramangala 3rd Block 8 cr', bengaluru).locality).toBe('Koramangala 3rd Block')
+    expect(only('Flat for sale | Bellandur | 1.2 Cr', bengaluru).locality).toBe('Bellandur')
+    // A gated community is no place, and a floor's ordinal stays the floor's.
+    expect(only('Villa for sale, gated community, 3 Cr', bengaluru).locality).toBeNull()
+    expect(only('2 BHK for rent Bellandur 3rd floor 30k', bengaluru).locality).toBe('Bellandur')
+  })
+
+  test('Punjabi words in Gurmukhi: ਪਲਾਟ ਵਿਕਾਊ is a plot for sale, ਜ਼ਰੂਰਤ a requirement (its ਜ਼ either way), ਕੋਠੀ ਕਿਰਾਏ a kothi to let', () => {
+    expect(only('ਪਲਾਟ ਵਿਕਾਊ ਹੈ\n\nSector 79\n8 marla\nDemand 2.95\n9999900047')).toMatchObject({ post_type: 'AVL', sale_or_rent: 'SALE', property_type: 'Plot', budget: 29_500_000 })
+    for (const need of ['\u0A5Bਰੂਰਤ ਹੈ', '\u0A1C\u0A3Cਰੂਰਤ ਹੈ', 'ਚਾਹੀਦਾ'])
+      expect(only(`${need}\n2 bhk flat Sector 70\nBudget 45 lakh tak\n9999900047`)).toMatchObject({ post_type: 'REQ', budget: 4_500_000 })
+    expect(only('ਕੋਠੀ ਕਿਰਾਏ ਲਈ ਖਾਲੀ ਹੈ Sector 70 rent 40k 9999900047')).toMatchObject({ sale_or_rent: 'RENT', property_type: 'Independent House' })
+    // A warning in Punjabi names no property: no draft; and a word inside another is no word (ਪਲਾਟਾਂ, plots, still is one).
+    expect(parsePaste('ਸਾਰੇ ਮੈਂਬਰਾਂ ਨੂੰ ਬੇਨਤੀ ਹੈ ਜੀ ਇਹ ਬੰਦਾ ਚੋਰੀਆਂ ਕਰ ਰਿਹਾ ਅੱਜ ਇਸ ਨੇ 370 ਨੰਬਰ ਚੋਰੀ ਕੀਤੀ ਹੈ।', mohali)).toEqual([])
+    expect(only('ਮਕਾਨਾਂ ਦੀ ਗੱਲ, Sector 70, demand 2 cr, 9999900047').property_type).toBeNull()
+  })
+
+  test('items one a line under a heading naming their kind and area share the heading; a first listing of its own keeps its lines', () => {
+    const plots = parsePaste('AEROCITY PLOTS AVAILABLE\n\nD block 300 gaj @ 2.55\nE block 200 gaj @ 1.78\nF block 150 gaj @ 1.40\n\nCall 9999900048', mohali)
+    expect(plots.map((d) => [d.property_type, d.size, d.budget, d.locality])).toEqual([
+      ['Plot', 2700, 25_500_000, 'D Block'],
+      ['Plot', 1800, 17_800_000, 'E Block'],
+      ['Plot', 1350, 14_000_000, 'F Block'],
+    ])
+    // The first line is a listing, not a heading: its place stays its own and the second keeps its kind.
+    const own = parsePaste('Kothi Sector 70 1 kanal 5 cr\nPlot Sector 71 500 gaj 3 cr\n9999900048', mohali)
+    expect(own.map((d) => [d.property_type, d.locality])).toEqual([
+      ['Independent House', 'Sector 70'],
+      ['Plot', 'Sector 71'],
+    ])
+  })
+
+  test('a figure with a fraction ending a line with a size or a kind is that item’s price; a block’s or a floor’s number is not', () => {
+    const kothis = parsePaste('Kothi inventory aerocity\n\nBlock A 200 gaj double story 4.30\nBlock C 300 gaj triple story 6.25\n\n9999900049', mohali)
+    expect(kothis.map((d) => [d.size, d.budget, d.locality])).toEqual([
+      [1800, 43_000_000, 'Block A'],
+      [2700, 62_500_000, 'Block C'],
+    ])
+    expect(only('Plot 200 gaj Sector 70\nBlock 2.5\n9999900049').budget).toBeNull()
+    expect(only('3 BHK flat Sector 70 floor 2.5 9999900049').budget).toBeNull()
+    expect(only('Kothi Sector 70 10 marla 2.5 storey\n9999900049').budget).toBeNull()
+  })
+
+  test('another trade’s ad, a fraud warning and a menu of kinds dealt in give no draft; a listing naming one such word still does', () => {
+    for (const text of [
+      'PACKERS & MOVERS TRICITY\n\nLocal shifting from Rs. 4,999\n\n1 BHK shifting Rs. 8,000\n\n2 BHK shifting Rs. 12,000\n\n9999900050',
+      'HOME LOAN @ 8.35%\nBalance transfer | Top up\nLoan up to 5 Cr\nSector 70 Mohali\n9999900050',
+      '⚠️ ALERT ⚠️\n\nFraud caller asking token money for plots in Sector 82 and Aerocity.\n\nDon’t deal with 9999900050',
+      'List your property FREE on our app\n\n10,000+ brokers of Mohali already on it\n\nSale | Rent | Plots | Flats | SCO',
+    ])
+      expect(parsePaste(text, mohali)).toEqual([])
+    expect(only('Owner shifting abroad, urgent sale\nKothi Sector 70 1 kanal\nDemand 5 cr\n9999900050').budget).toBe(50_000_000)
+    expect(only('PRE LAUNCH ALERT\nPlots Sector 82, 200 gaj\n9999900050').size).toBe(1800)
+    expect(only('Wanted booth / shop / SCO in Phase 5, call 9999900050').post_type).toBe('REQ')
+    expect(only('Flats and plots available Sector 70, 2 BHK 65 lakh, call 9999900050').budget).toBe(6_500_000)
+    // A listing that sells, lets or asks for a property may name a loan, movers or a fraud in passing.
+    expect(only('2 BHK flat for sale Sector 115, 32 lakh, home loan available, balance transfer possible, 9999900050').budget).toBe(3_200_000)
+    expect(only('Kothi for sale Sector 70 demand 3 cr. Owner shifting abroad, packers coming next week. 9999900050').budget).toBe(30_000_000)
+    expect(only('Beware of fraud brokers! Direct owner kothi for sale Sector 70, call 9999900050').locality).toBe('Sector 70')
+  })
+
+  test('new or old before a name word is part of the name, and a line that is only a name may have five words; brand new is no place', () => {
+    expect(only('Flat for sale\nNew Chandigarh\n3 BHK 1.1 cr\n9999900051').locality).toBe('New Chandigarh')
+    expect(only('Eco City 2 New Chandigarh\nPlot 300 gaz\nTotal 1.56 cr\n9999900051').locality).toBe('Eco City 2 New Chandigarh')
+    expect(only('Brand new flat\n2 BHK 60 lakh\n9999900051').locality).toBeNull()
+    expect(only('Kothi for sale\nNew construction\nSector 70\n9999900051').locality).toBe('Sector 70')
+  })
+
+  test('what a requirement accepts inside a place ends its name (Aerocity any block); a project’s name keeps its Garden before its phase', () => {
+    expect(only('Wanted plot\nAerocity any block\n200 to 250 gaj\nBudget 2.5 to 3 cr\n9999900052')).toMatchObject({ locality: 'Aerocity', budget: 30_000_000 })
+    expect(only('Wanted 2 BHK\nHomeland Heights any tower\nbudget 70 lakh\n9999900052').locality).toBe('Homeland Heights')
+    expect(only('Wanted plot\nany block\n200 gaj\n9999900052').locality).toBeNull()
+    expect(only('Flat for sale Maya Garden Phase 2 VIP Road 3 BHK 9999900052').locality).toBe('Maya Garden Phase 2')
+    expect(only('Kothi for sale corner park Phase 7 10 marla 9999900052').locality).toBe('Phase 7')
+  })
+
+  test('a size’s kind said after it (1650 sqft super, 1250 sqft carpet) makes two measures of one flat; two flats’ carpets are two', () => {
+    expect(only('Flat for sale Sector 88\n3 BHK\n1650 sqft super\n1250 sqft carpet\n95 lakh\n9999900053')).toMatchObject({ size: 1650, budget: 9_500_000 })
+    const two = parsePaste('Flats Sector 88\n3 BHK 1650 sqft carpet 95 lakh\n4 BHK 2100 sqft carpet 1.2 cr\n9999900053', mohali)
+    expect(two.map((d) => [d.size, d.budget])).toEqual([
+      [1650, 9_500_000],
+      [2100, 12_000_000],
+    ])
+  })
+
+  test('/- after a small figure leaves it bare (Rate 5.75/- is crores), after a rupee amount it marks one; Sector no. 70; Phase-IX', () => {
+    expect(only('Plot 1 kanal Sector 82\nRate 5.75/-\n9999900054')).toMatchObject({ sale_or_rent: 'SALE', budget: 57_500_000 })
+    expect(only('Flat for rent Sector 70 rent 25000/- 9999900054').budget).toBe(25_000)
+    expect(only('Plot for sale Sector no. 70 10 marla 9999900054').locality).toBe('Sector 70')
+    expect(only('Kothi for sale Phase-IX 1 kanal 9999900054').locality).toBe('Phase 9')
+    expect(only('Kothi for sale Phase XI 1 kanal 9999900054').locality).toBe('Phase 11')
+    // Only after the whole word: `ph i` is no phase, `Phase 3B2` keeps its letters.
+    expect(only('Kothi for sale ph i 1 kanal 9999900054').locality).toBeNull()
+    expect(only('Kothi for sale Phase 3B2 9999900054').locality).toBe('Phase 3B2')
+  })
+
+  test('a sold notice offering nothing and naming no price gives no draft; one that still offers units with a price does', () => {
+    expect(parsePaste('Sold ✅ Sector 79 kothi 10 marla. Thanks all', mohali)).toEqual([])
+    expect(parsePaste('Deal done: Sector 82 plot 300 gaj', mohali)).toEqual([])
+    expect(only('Sold out fast! Last 2 units left. 3 BHK Sector 88 Hero Homes 95 lakh. Call 9999900055').budget).toBe(9_500_000)
+    expect(only('Booked deal Sector 82 300 gaj @ 2.45 9999900055').budget).toBe(24_500_000)
+  })
+
+  test('a figure with a fraction alone on its line prices the listing whose size or kind is given; "final" after a figure names it', () => {
+    expect(only('Plot for sale\nSector 80\n300 gaj\n2.65\n9999900056').budget).toBe(26_500_000)
+    expect(only('Kothi for sale Sector 70\n10 marla\n3.40 final\n9999900056').budget).toBe(34_000_000)
+    // Nothing said of what it is: no price; a whole number alone (a house number) is none either.
+    expect(parsePaste('Hello\n2.65\n9999900056', mohali)).toEqual([])
+    expect(only('Kothi for sale Sector 70\n10 marla\n2425\n9999900056').budget).toBeNull()
+  })
+
+  test('a project’s name on the line before the phone is the place, not the broker’s name; a person’s name there stays the signature’s', () => {
+    expect(only('Flat for sale\n3 BHK\n1.2 cr\nMarbella Grand\n9999900057').locality).toBe('Marbella Grand')
+    expect(only('Flat for sale 3 BHK 1.2 cr\nHomeland Heights\nCall 9999900057').locality).toBe('Homeland Heights')
+    expect(only('Flat for sale Sector 70 3 BHK 1.2 cr\nNitin Verma\n9999900057').locality).toBe('Sector 70')
+    expect(only('Flat for sale 3 BHK 1.2 cr\nNitin Verma\n9999900057').locality).toBeNull()
+  })
+})

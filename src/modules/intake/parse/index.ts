@@ -40,6 +40,8 @@ const ASKING = /^\W*(?:any|anyone|any\s*one|anybody|koi|kisi|need|looking|req|re
 
 const CHAT = /\b(?:deal\s*(?:done|closed|finali[sz]ed)|closed|sold|gela|site\s*visit|visit\s*(?:done|fixed|scheduled)|liked|will\s*update|feedback|rates?|psf|market\s*update|kitna|how\s*much|rented\s*out|thanks|thank\s*you|thx|congrat[a-z]*|still\s*(?:available|avl|avail|on|there)|any\s*update)\b|^\W*(?:is|are|was|has|did|does|kya)\b[^\n]*\?\s*$/i
 
+const SOLD_NOTICE = /^\W*(?:sold|deal\s*(?:done|closed|finali[sz]ed)|closed|booked)\b/i
+
 /**
  * Does an amount say a sale: 10 lakh or more, or lakhs or crores named as the asking price (`Ask Price .70Lakh`: a
  * price of 70 lakh written short); never an amount by the month.
@@ -79,11 +81,13 @@ function parsePiece(piece: Piece, readOnce: (text: string) => Fields): ParsedDra
     (opened && (strongPlace || weakPlace))
   if (!listingLike) return null
   // Chatter is judged on the listing's own words: a job ad above two listings makes them no job ads.
-  if (chatter(piece.text, { property: own.property !== null, size: size !== null, priced: own.amounts.some((a) => !a.bare || a.cued) })) return null
+  if (chatter(piece.text, { property: own.property !== null, size: size !== null, priced: own.amounts.some((a) => !a.bare || a.cued), said: own.intent.deal !== null || own.intent.post === 'REQ' }, piece.head)) return null
   const text = [piece.head, piece.text].filter(Boolean).join('\n')
   // Talk about a listing is not one: "Deal done for the Worli 3bhk, thanks", "Is the Chembur 2bhk still available?".
   // `Rate 1.72` is a price, `what rates in Powai?` is talk.
   if (!own.contact && !size && !priced && CHAT.test(piece.text)) return null
+  // `Sold ✅ Sector 79 kothi 10 marla`, `Deal done …`: a notice about a listing that is gone, when it offers nothing and names no price.
+  if (SOLD_NOTICE.test(piece.text) && !said && !priced) return null
   // A question is a requirement only when it asks for one (`Any 2bhk available in Powai?`), not `2bhk wala abhi hai kya?`.
   if (/\?\s*$/.test(piece.text) && !own.contact && !size && !priced && !ASKING.test(piece.text)) return null
 

@@ -36,6 +36,14 @@ const CUES: Cue[] = [
   { re: /(?<!\bpre[\s-]?)\b(?:rent|rental|rented|renting|lease|leased|leasing|baadige|badige|baadigege|bhogya|bhogyakke|l\s*&\s*l|l\s*n\s*l|l&l|leave\s*(?:and|&|n)\s*licen[cs]e|kiraya|kiraye|kiraaye|bhade|bhada|bhadyane|bhadyavar|bhaade|pm|p\.m\.|per\s*month|monthly|\/month|\/m|deposit)(?![a-z])/g, deal: 'RENT' },
 ]
 
+/** Punjabi, in Gurmukhi: ਚਾਹੀਦਾ / ਜ਼ਰੂਰਤ / ਲੋੜ (needed), ਵਿਕਾਊ / ਵੇਚਣਾ (for sale), ਕਿਰਾਏ (rent); whole words (`\b` knows no Gurmukhi). */
+const GURMUKHI = (words: string) => new RegExp(String.raw`(?<![\p{L}\p{M}])(?:${words})(?![\p{L}\p{M}])`, 'gu')
+CUES.push(
+  { re: GURMUKHI('ਚਾਹੀਦ[ਾੀੇ]|ਜ\u0A3C?ਰੂਰਤ|\u0A5Bਰੂਰਤ|ਲੋੜ'), post: 'REQ' },
+  { re: GURMUKHI('ਵਿਕਾਊ|ਵਿਕਾਉ|ਵੇਚਣ[ਾੀ]?'), post: 'AVL', deal: 'SALE' },
+  { re: GURMUKHI('ਕਿਰਾਏ|ਕਿਰਾਇਆ'), deal: 'RENT' },
+)
+
 export type Intent = { post: 'REQ' | 'AVL' | null; deal: 'SALE' | 'RENT' | null; question: boolean }
 
 /** Post type and deal as the words say them (null: not said). Cue words are taken: they are placed, not unparsed. */

@@ -32,6 +32,10 @@ const NOT_PRICE_BEFORE = new Set([
 ])
 /** Words naming a number that is no amount (`shop no 12`, `floor 7`, `sector 15`): only right before a number without a unit. */
 const LABEL_BEFORE = new Set(['floor', 'flr', 'no', 'number', 'plot', 'sector', 'sec', 'wing', 'tower', 'unit', 'flat', 'shop', 'room', 'phase', 'gate', 'building', 'bldg', 'year', 'yr', 'since', 'built', 'age', 'old', 'road', 'platform', 'lane', 'society', 'ph', 'stage', 'stg', 'block', 'blk', 'cross', 'main', 'kothi', 'house', 'sco', 'scf', 'booth', 'time', 'rooms'])
+/** People counted after a number: never money. */
+const PEOPLE = new Set(['brokers', 'agents', 'members', 'users', 'customers', 'clients', 'people', 'persons', 'families', 'students', 'visitors', 'followers', 'downloads', 'subscribers', 'investors', 'buyers'])
+/** Labels of a place's number: `Sector 70`, `Phase 7`, `Block 4`. */
+const PLACE_LABEL = new Set(['sector', 'sec', 'sect', 'sctr', 'phase', 'ph', 'block', 'blk', 'pocket', 'stage', 'stg'])
 const NOT_PRICE_AFTER = new Set(['deposit', 'deposite', 'dep', 'depo', 'security', 'advance', 'maintenance', 'maintainance', 'maint', 'mnt', 'brokerage', 'token', 'psf', 'persqft', 'sqft', 'booking', 'white', 'lead', 'leads', "lead's", 'salary'])
 /** Words counting something else than money after a plain number (`6 months`, `3 car parks`): not after `6.5 Lakhs/month`. */
 const COUNTED_AFTER = new Set(['months', 'month', 'mnths', 'days', 'day', 'yrs', 'years', 'year', 'yr', 'floor', 'flr', 'floors', 'storey', 'story', 'min', 'mins', 'minutes', 'km', 'kms', 'cars', 'car', 'bath', 'baths', 'bathroom', 'bathrooms', 'toilet', 'toilets', 'washroom', 'washrooms', 'wing', 'bed', 'beds', 'lift', 'lifts', 'percent', 'side', 'open', 'covered', 'parking', 'parkings', 'seats', 'seater', 'cabins', 'cabin', 'workstations', 'ws', 'people', 'members', 'person', 'persons', 'rooms', 'room', 'balcony', 'balconies', 'mtr', 'meters', 'ft', 'feet', 'hrs', 'hours', 'kitchen', 'kitchens', 'shed', 'sheds', 'units', 'shops', 'kw', 'kva'])
@@ -63,12 +67,32 @@ function isYear(n: number, before: string[]) {
   return Number.isInteger(n) && n >= 1950 && n <= 2040 && !before.some((w) => PRICE_WORDS.has(w))
 }
 
-/** Clock times and dates (`5 pm`, `7pm`, `10:30`, `16th june`, `17/6/2025`) are no amounts, and `pm` after a time no month. */
-const TIME = /(?<![\w.,:])(?:(?:1[0-2]|0?\d)(?:[:.][0-5]\d)?\s*(?:a\.?m\.?|p\.?m\.?)(?![a-z])|\d{1,2}:\d{2}(?::\d{2})?|\d{1,2}(?:st|nd|rd|th)?\s*(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b|\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4})(?![\w])/g
+/**
+ * Clock times and dates (`5 pm`, `7pm`, `10:30`, `16th june`, `17/6/2025`) are no amounts, and `pm` after a time no month.
+ * A date keeps one separator: `1-1.25 cr` is a range of crores, not the first of January '25.
+ */
+const TIME = /(?<![\w.,:])(?:(?:1[0-2]|0?\d)(?:[:.][0-5]\d)?\s*(?:a\.?m\.?|p\.?m\.?)(?![a-z])|\d{1,2}:\d{2}(?::\d{2})?|\d{1,2}(?:st|nd|rd|th)?\s*(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b|\d{1,2}([/.-])\d{1,2}\1\d{2,4})(?![\w])/g
 /** A per-area or per-unit rate after an amount: `/sqft`, `per sq yard`, `/Gaj`, `per bigha`, `/Plot`. */
 const PER_AREA = /^\s*\)?\s*(?:\/-\s*)?(?:\/|per\s*|p\.?\s*)\s*(?:sq\.?\s*(?:ft|feet|yds?|yards?|yrds?|mtrs?|m)\b|sqft|sft|sq\.?ft|square\s*\w+|gaj|gaz|guj|gz|sqyds?|syds?|marla|kanal|acre|bigha|biga|bhiga|plot|unit|flat|sq\b)|^\s*(?:psf|persqft)\b/
 /** A PIN code after a city (`Bangalore – 560034`): six digits, no unit, no grouping. */
 const PIN = /^[1-8]\d{5}$/
+
+/**
+ * `Block A 200 gaj double story 4.30`: a figure with a fraction that ends a line naming a size or a kind is that item's
+ * price, as brokers list inventory one a line (a house or plot number has no fraction; `2.5 storey` is counted); so is
+ * one alone on its line in a text that gives a size or a kind.
+ */
+function closesItem(msg: Message, start: number, end: number, n: string, second: number | null, measured: () => boolean): boolean {
+  if (second !== null || !/^\d{1,3}\.\d{1,2}$/.test(n) || !/^[\s.,;)*_~!-]*(?:\n|$)/.test(msg.lower.slice(end, end + 8))) return false
+  const from = msg.lower.lastIndexOf('\n', start - 1) + 1
+  // A figure alone on its line (`300 gaj` / `2.65`) prices the listing whose size or kind the text has given.
+  if (/^[\s*_~•-]*$/.test(msg.lower.slice(from, start))) return measured()
+  for (let i = from; i < start; i++) {
+    const field = msg.fieldAt(i)
+    if (field === 'size' || field === 'property_type') return true
+  }
+  return false
+}
 
 export function takeTimes(msg: Message): void {
   for (const m of msg.matches(TIME)) msg.take(m.index, m.index + m[0].length, 'detail')
@@ -77,6 +101,15 @@ export function takeTimes(msg: Message): void {
 /** Every amount of the message that can be a price (deposits and the like are taken and left out). */
 export function findAmounts(msg: Message): Amount[] {
   const out: Amount[] = []
+  // Has a size or a kind been read (looked at once, and only for a figure alone on its line)?
+  let sized: boolean | undefined
+  const measured = () => {
+    if (sized === undefined) {
+      sized = false
+      for (let i = 0; i < msg.text.length && !sized; i++) sized = msg.fieldAt(i) === 'size' || msg.fieldAt(i) === 'property_type'
+    }
+    return sized
+  }
   for (const m of msg.matches(AMOUNT)) {
     let [whole, cur1, n1, unit1, slash1, cur2, n2, unit2, slash2] = m
     const start = m.index
@@ -111,22 +144,30 @@ export function findAmounts(msg: Message): Amount[] {
     // `SEC 46C`, `Sector 35 C`: a C after a sector's number is its name, not crores (`phase 13k` stays a rent).
     if (b === null && unit1 === 'c' && !cur1 && /^(?:sector|sec|sect|phase|ph|block|blk|pocket|plot|no)$/.test(msg.wordsBefore(start, 1)[0] ?? '')) continue
     const unit = Boolean(unit1 || unit2)
-    const strong = unit || Boolean(cur1 || cur2 || slash1 || slash2) || /,/.test(n1! + (n2 ?? ''))
+    // `/-` closes a rupee amount (`25000/-`); after a small figure (`Rate 5.75/-`) it says no unit, so the figure stays bare.
+    const slashed = Boolean(slash1 || slash2) && Math.max(a, b ?? 0) >= 1000
+    const strong = unit || Boolean(cur1 || cur2 || slashed) || /,/.test(n1! + (n2 ?? ''))
     const before = msg.wordsBefore(start, 3)
     const afterWords = msg.wordsAfter(end, 2)
     const next = afterWords[0]
     // `rent 45k deposit 2L`: "deposit" after 45k belongs to 2L, it is followed by its own number.
     const nextOwnsNumber = next !== undefined && /^\d/.test(afterWords[1] ?? '')
+    // `Rent: ₹68,000 + maintenance`: the charge after a plus is added to the amount, it does not name it.
+    const plus = /^\s*(?:\/-\s*)?\(?\s*\+/.test(msg.lower.slice(end, end + 8))
     const nearestCue = [...before].reverse().find((w) => PRICE_WORDS.has(w) || NOT_PRICE_BEFORE.has(w) || /^\d/.test(w))
     // `@4.70`, `Price@ 75,000`: an at sign right before the number names its price.
     const at = /@\s*[-:]?\s*$/.test(msg.lower.slice(Math.max(0, start - 4), start))
     // A rate per square foot, per gaj or per plot is market talk, not the price (`22k per sqft`, `90K/Gaj`, `60 Lac per bigha`).
     const perArea = PER_AREA.test(msg.lower.slice(end, end + 20))
+    // A sector's or a phase's number is the place's, also after a word naming something else (`rental income Sector 70`).
+    if (!strong && !at && b === null && PLACE_LABEL.has(before[before.length - 1] ?? '')) continue
     const notPrice =
       perArea ||
       (nearestCue !== undefined && NOT_PRICE_BEFORE.has(nearestCue)) ||
-      (next !== undefined && NOT_PRICE_AFTER.has(next) && !(nextOwnsNumber && /^(?:deposit|deposite|dep|depo|security|advance|maintenance|maint|mnt|brokerage|token)$/.test(next))) ||
-      (!strong && next !== undefined && COUNTED_AFTER.has(next))
+      (next !== undefined && NOT_PRICE_AFTER.has(next) && !plus && !(nextOwnsNumber && /^(?:deposit|deposite|dep|depo|security|advance|maintenance|maint|mnt|brokerage|token)$/.test(next))) ||
+      (!strong && next !== undefined && COUNTED_AFTER.has(next)) ||
+      // `10,000+ brokers`, `1,200 families`: people counted, however the number is written, unless money is said.
+      (!unit && !cur1 && !cur2 && next !== undefined && PEOPLE.has(next))
     if (notPrice) {
       msg.take(start, end, 'detail')
       continue
@@ -141,7 +182,7 @@ export function findAmounts(msg: Message): Amount[] {
     // A bare number is a price only right after its word (`Demand 5.75`, `Budget 3.5`): `Total floor -S+5` is no total.
     const adjacent = strong || before[before.length - 1] === nearestCue
     const cueWord = at ? '@' : nearestCue !== undefined && PRICE_WORDS.has(nearestCue) && adjacent ? nearestCue : undefined
-    const cued = cueWord !== undefined || /^(?:rent|pm|p\.m|per|month|monthly|only|nego|negotiable|neg|tak|max|budget|all|inclusive|onwards|fixed|lumpsum|sudhi|paryant|paryent|varege|olage)$/.test(next ?? '')
+    const cued = cueWord !== undefined || /^(?:rent|pm|p\.m|per|month|monthly|only|nego|negotiable|neg|tak|max|budget|all|inclusive|onwards|fixed|final|lumpsum|sudhi|paryant|paryent|varege|olage)$/.test(next ?? '') || closesItem(msg, start, end, n1!, b, measured)
     const strength: 1 | 2 | 3 = strong ? 3 : high >= 1000 ? 2 : 1
     if (strength === 1 && (high > 999 || high <= 0)) continue
     // A number no price word, unit or currency marks is a house, plot or sector number, a count or a chat time, not a

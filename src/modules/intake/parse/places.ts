@@ -379,6 +379,11 @@ function guessPlace(msg: Message, ws: W[], index: LocalityIndex): Place | null {
     const next = ws[i + run.length]
     const last = run[run.length - 1]!
     if (next && SUFFIX.has(SHORT[last.w] ?? last.w) && /^\d{1,2}$/.test(next.w) && /^ ?$/.test(msg.text.slice(last.end, next.start)) && msg.free(next.start, next.end)) run.push(next)
+    // `JP Nagar 7th Phase`, `Koramangala 3rd Block`: an ordinal and its suffix after the name are part of it.
+    else {
+      const [nth, what] = [ws[i + run.length], ws[i + run.length + 1]]
+      if (nth && what && /^\d{1,2}(?:st|nd|rd|th)$/.test(nth.w) && /^(?:phase|stage|block|sector|cross|main)$/.test(what.w) && /^ ?$/.test(msg.text.slice(last.end, nth.start)) && / /.test(msg.text.slice(nth.end, what.start)) && msg.free(nth.start, what.end)) run.push(nth, what)
+    }
     return run
   }
   for (let i = 0; i < ws.length; i++) {
@@ -400,10 +405,10 @@ function guessPlace(msg: Message, ws: W[], index: LocalityIndex): Place | null {
     if (placeWord(msg, ws[i]!, index) && DIRECTION[next.w] && next.w.length <= 4 && /^[ (]*$/.test(msg.text.slice(ws[i]!.end, next.start)) && msg.free(next.start, next.end)) return at([ws[i]!, next], 'guess')
   }
   for (let i = 0; i < ws.length; i++) {
-    if (!placeWord(msg, ws[i]!, index) || ws[i]!.start === 0) continue
-    // The nearest taken character before the word, across spaces and light punctuation only.
+    if ((!placeWord(msg, ws[i]!, index) && !(initials(ws[i]!) && ws[i + 1] && placeWord(msg, ws[i + 1]!, index))) || ws[i]!.start === 0) continue
+    // The nearest taken character before the word, across spaces and light punctuation only (`Plot for Sale – JP Nagar`).
     let j = ws[i]!.start - 1
-    while (j >= 0 && /[ \t,:*–-]/.test(msg.text[j]!) && !msg.fieldAt(j)) j--
+    while (j >= 0 && /[ \t,:*–—|-]/.test(msg.text[j]!) && !msg.fieldAt(j)) j--
     const field = j >= 0 ? msg.fieldAt(j) : null
     if (field === 'property_type' || field === 'intent') return at(runFrom(i), 'guess')
   }
@@ -426,7 +431,7 @@ function guessPlace(msg: Message, ws: W[], index: LocalityIndex): Place | null {
 const saintly = (msg: Message, ws: W[], i: number) => /^(?:st|sri|shri|dr|mt)$/.test(ws[i]!.w) && msg.text[ws[i]!.end] === '.' && i + 1 < ws.length && /^\p{Lu}/u.test(msg.text.slice(ws[i + 1]!.start, ws[i + 1]!.end))
 
 /** Words a name may end with although they say nothing alone (`Regalia Tower`, `The Lake`, `Gilco Park Hills`). */
-const NAME_TAIL = new Set(['tower', 'towers', 'heights', 'residency', 'residences', 'enclave', 'city', 'park', 'road', 'nagar', 'estate', 'estates', 'greens', 'complex', 'plaza', 'square', 'market', 'colony', 'vihar', 'garden', 'gardens', 'hills', 'valley', 'view', 'lake', 'grand', 'royal', 'towne', 'homes', 'villas', 'avenue', 'marg', 'chowk', 'highway', 'township', 'society', 'apartments', 'junction', 'point', 'the'])
+export const NAME_TAIL = new Set(['tower', 'towers', 'heights', 'residency', 'residences', 'enclave', 'city', 'park', 'road', 'nagar', 'estate', 'estates', 'greens', 'complex', 'plaza', 'square', 'market', 'colony', 'vihar', 'garden', 'gardens', 'hills', 'valley', 'view', 'lake', 'grand', 'royal', 'towne', 'homes', 'villas', 'avenue', 'marg', 'chowk', 'highway', 'township', 'society', 'apartments', 'junction', 'point', 'the'])
 
 /**
  * A line, or a part of one between commas, made of one to four name words and nothing else but a property type or
@@ -458,14 +463,20 @@ function nameLine(msg: Message, ws: W[], index: LocalityIndex, initials: (x: W) 
       if (ws[k]!.start >= segmentStart && inside === 0) inSegment.push(ws[k]!)
       k++
     }
+    // `Aerocity any block`, `JLPL all sectors`: what a requirement accepts inside the place ends its name.
+    const last2 = inSegment.slice(-2).map((x) => x.w)
+    if (inSegment.length > 2 && /^(?:any|all|other)$/.test(last2[0]!) && /^(?:blocks?|sectors?|phases?|pockets?|towers?|floors?|sizes?|locations?)$/.test(last2[1]!)) inSegment.splice(-2)
     if (inSegment.length && inSegment.length <= 6 && !/[?!]/.test(segment)) {
       const named = inSegment.filter((x) => !['property_type', 'intent'].includes(msg.fieldAt(x.start) ?? '') && !index.cityWords.has(x.w))
       const fits =
         named.length >= 1 &&
-        named.length <= 4 &&
+        // Up to four words, five when the line is nothing else (`Eco City 2 New Chandigarh`).
+        named.length <= (named.length === inSegment.length ? 5 : 4) &&
         named.every(
           (x, n) =>
             nameWord(msg, x, index) ||
+            // `New Chandigarh`, `Old Ambala Road`: new or old before a name word is part of the name.
+            ((x.w === 'new' || x.w === 'old') && n + 1 < named.length && nameWord(msg, named[n + 1]!, index) && msg.free(x.start, x.end)) ||
             initials(x) ||
             (n > 0 && (NAME_TAIL.has(x.w) || /^\d{1,3}$/.test(x.w)) && msg.free(x.start, x.end)) ||
             (n === 0 && x.w === 'the' && named.length > 1) ||
@@ -483,8 +494,11 @@ function nameLine(msg: Message, ws: W[], index: LocalityIndex, initials: (x: W) 
   return null
 }
 
-/** A broker's firm (`Castle Estates`, `ABC REALTORS`, `JK ASSOCIATES`, `PROPERTY POINT`): a signature, never a locality. */
-export const FIRM = /\b(?:estates|properties|(?:property|prop)(?=\s*(?:$|\(|point|junction|network|group|hub|zone|solutions?|consultants?|dealers?|advisors?|care|world|mart|bazaar|\d))|realtors?|realty|realtech|real\s*tech|real\s*estate|associates|consultants?|developers?|developer's|builders?|infra|infratech|infracon|group|ventures|enterprises?|advisors?|advisory|promoters?|buildcon|buildtech|constructions?|solutions)\b|&\s*co\b/i
+/**
+ * A broker's firm (`Castle Estates`, `ABC REALTORS`, `JK ASSOCIATES`, `PROPERTY POINT`): a signature, never a locality.
+ * Not the building described (`Old construction`, `under construction`, `builder floor`).
+ */
+export const FIRM = /\b(?:estates|properties|(?:property|prop)(?=\s*(?:$|\(|point|junction|network|group|hub|zone|solutions?|consultants?|dealers?|advisors?|care|world|mart|bazaar|\d))|realtors?|realty|realtech|real\s*tech|real\s*estate|associates|consultants?|developers?|developer's|builders?(?!\s*floors?\b)|infra|infratech|infracon|group|ventures|enterprises?|advisors?|advisory|promoters?|buildcon|buildtech|(?<!\b(?:old|new|under|fresh|ongoing|quality|good|solid|latest|recent|original|owner)\s+)constructions?|solutions)\b|&\s*co\b/i
 
 /**
  * Words that describe a listing without naming a place (Tricity posts put each on a line of its own: `PARK FACING`,
@@ -522,7 +536,7 @@ const COMMON = new Set(
     'option options share within budget price approx sqft carpet builtup area floor high low very well east west north south facing view ' +
     'sea garden terrace balcony independent standalone commercial residential society building tower project complex wing available. any some ' +
     'chahiye dena hai kiraye kiraya bechna lena wala wali ke ki ka mein main pe par tak hoga chahie chaiye needs wants want ' +
-    'kal aaj band rahega rahegi khula khuli chhutti today tomorrow yesterday closed open join group'
+    'kal aaj band rahega rahegi khula khuli chhutti today tomorrow yesterday closed open join group community'
   ).split(' '),
 )
 

@@ -45,7 +45,8 @@ const KINDS: [RegExp, string][] = [
   // Chandigarh's booth is a small shop.
   [/\b(?:booth|booths|kiosk)(?![a-z])/g, 'Booth'],
   [new RegExp(String.raw`${NEAR}\b(?:retail\s*shop|retail\s*space|shop|shops|dukan)(?![a-z])${NOT_AFTER}`, 'g'), 'Shop'],
-  [/\b(?:warehouse|warehouses|godown|godowns|go\s*down|gowdown|godaam|godam)(?![a-z])/g, 'Warehouse'],
+  // An industrial shed or a factory is let and sold as a warehouse is; a shed alone only when offered (`4 shed` are counted).
+  [/\b(?:warehouse|warehouses|godown|godowns|go\s*down|gowdown|godaam|godam|factory|factories|industrial\s+sheds?|sheds?(?=\s*(?:for\s+(?:sale|rent|lease)|available|avl)))(?![a-z])/g, 'Warehouse'],
   [new RegExp(String.raw`${NEAR}\bhotels?(?![a-z])`, 'g'), 'Hotel'],
   // A whole building on offer, not the building a flat is in: `commercial building`, `building for rent`.
   [/\b(?:(?:commercial|industrial|residential|independent|whole|entire|complete|full)\s+building|building(?=\s*(?:for\s+(?:sale|rent|lease)|available|avl)))(?![a-z])/g, 'Building'],
@@ -60,6 +61,13 @@ const KINDS: [RegExp, string][] = [
   // A commercial property with no other word for it.
   [/\bcommercial\s+(?:property|properties|space|unit|premises)(?![a-z])/g, 'Commercial'],
   [/\b(?:flat|flats|flate|flatt|apartment|apartments|apt|appartment|appt)(?![a-z])/g, 'Apartment'],
+  // Punjabi, in Gurmukhi, as Tricity's brokers write a word or a heading (`ਪਲਾਟ ਵਿਕਾਊ ਹੈ`, a plot for sale): plot, kothi or
+  // house, shop, land (ਜ਼ with its dot precomposed or not), flat.
+  [/(?<![\p{L}\p{M}])(?:ਪਲਾਟ|ਪਲਾਂਟ)(?![\p{L}\p{M}])/gu, 'Plot'],
+  [/(?<![\p{L}\p{M}])(?:ਕੋਠੀ|ਮਕਾਨ)(?![\p{L}\p{M}])/gu, 'House'],
+  [/(?<![\p{L}\p{M}])(?:ਦੁਕਾਨ)(?![\p{L}\p{M}])/gu, 'Shop'],
+  [/(?<![\p{L}\p{M}])(?:ਜ\u0A3C?ਮੀਨ|\u0A5Bਮੀਨ)(?![\p{L}\p{M}])/gu, 'Land'],
+  [/(?<![\p{L}\p{M}])(?:ਫਲੈਟ)(?![\p{L}\p{M}])/gu, 'Apartment'],
 ]
 
 /** KINDS' letters, in its order. */
@@ -79,7 +87,7 @@ const HINTS: string[][] = [
   ['off', 'ofc'],
   ['booth', 'kiosk'],
   ['shop', 'dukan', 'retail'],
-  ['ware', 'down', 'godaam', 'godam'],
+  ['ware', 'down', 'godaam', 'godam', 'factor', 'shed'],
   ['hotel'],
   ['building'],
   ['plot'],
@@ -88,6 +96,11 @@ const HINTS: string[][] = [
   ['land', 'zameen'],
   ['commercial'],
   ['fla', 'apart', 'apt', 'appt', 'appart'],
+  ['ਪਲਾ'],
+  ['ਕੋਠੀ', 'ਮਕਾਨ'],
+  ['ਦੁਕਾਨ'],
+  ['ਮੀਨ'],
+  ['ਫਲੈਟ'],
 ]
 if (HINTS.length !== KINDS.length) throw new Error('property.ts: a kind without its hint letters')
 
@@ -102,7 +115,15 @@ export type Property = {
   plusOne?: boolean
   /** Read from the floors only (`Double storey`): a house, or the building another word names. */
   weak?: boolean
+  /** A plot or a site named with its measure (`Plot 2,400 sq.ft`, `Site 40×60`): beside a home, the land it stands on. */
+  measure?: boolean
 }
+
+/** Homes built on land: a plot named with its measure beside one of them is that home's land, not a second property. */
+const BUILT = new Set(['House', 'Villa', 'Bungalow', 'Duplex', 'Row House', 'Farm House', 'Penthouse'])
+const isHome = (p: Pick<Property, 'type'>) => BUILT.has(p.type) || /^\d(?:\.5)? (?:BHK|RK)$/.test(p.type)
+/** The measure right after a plot's word (`Plot 2,400 sq.ft`, `Site: 40×60`, `plot of 200 gaj`). */
+const MEASURED = /^\s*(?:[:\-–=]\s*|of\s+)?\d/
 
 /**
  * Uses, not the property: `Ideal for: Commercial Complex, Office Spaces, Showrooms`, `Best suited for PG HOTEL GUEST
@@ -154,10 +175,13 @@ export function findProperty(msg: Message): Property | null {
     for (const m of msg.matches(re)) {
       // A flat or a house with its configuration is that configuration (`2bhk flat`, `Independent house 3BHK`).
       const storeys = re === STOREYS
-      found.push({ type, start: m.index, end: m.index + m[0].length, rank: type === 'Apartment' ? 3.1 : storeys ? 3.05 : type === 'House' ? 3 : 1 + i / 100, ...(storeys ? { weak: true } : {}) })
+      const measure = (type === 'Plot' || type === 'Land') && MEASURED.test(msg.lower.slice(m.index + m[0].length, m.index + m[0].length + 4))
+      found.push({ type, start: m.index, end: m.index + m[0].length, rank: type === 'Apartment' ? 3.1 : storeys ? 3.05 : type === 'House' ? 3 : 1 + i / 100, ...(storeys ? { weak: true } : {}), ...(measure ? { measure: true } : {}) })
       msg.take(m.index, m.index + m[0].length, 'property_type')
     }
   })
+  // `4 BHK Villa … Plot 2,400 sq.ft`, `Independent House … Site 40×60`: the plot is the land under the home.
+  if (found.some(isHome)) for (let i = found.length - 1; i >= 0; i--) if (found[i]!.measure) found.splice(i, 1)
   if (!found.length) return null
   // The first named (`studio or 1rk` is a Studio); a bare "flat" only when nothing else is said (a `2 BHK flat` is a 2 BHK).
   const named = found.filter((f) => f.rank < 3).sort((a, b) => a.start - b.start)[0]
@@ -173,6 +197,7 @@ const TRADE = new Set(['Commercial', 'Shop', 'Booth', 'SCO', 'Showroom', 'Office
 /** Do two types named in one message say two different properties (`3 BHK` then `4 BHK`, a plot then a shop)? */
 export function differentProperties(a: Property, b: Property): boolean {
   if (a.weak || b.weak) return false
+  if ((a.measure && isHome(b)) || (b.measure && isHome(a))) return false
   const bhk = (p: Property) => /^\d(?:\.5)? (?:BHK|RK)$/.test(p.type)
   if (bhk(a) && bhk(b)) return a.type !== b.type || Boolean(a.plusOne) !== Boolean(b.plusOne)
   if (a.type === b.type) return false

@@ -1,5 +1,5 @@
 import { choosePrice } from './money'
-import { DESCRIPTIVE, FIRM, type LocalityIndex } from './places'
+import { DESCRIPTIVE, FIRM, NAME_TAIL, type LocalityIndex } from './places'
 import { differentProperties, USES_HEAD, type Property } from './property'
 import { read, type Fields } from './read'
 import { differentSizes, type Size } from './size'
@@ -64,7 +64,7 @@ export const OPENS = /^[\s\W_]*(?:req|reqd|rqd|requirement|required|requird|urge
 const NUMBERED = /^\s*(?:\(?\d{1,2}[).:\-](?!\d)(?!\s*(?:bhk|rk|bed|b\.h\.k))|\d{1,2}\s*⃣)\s*/iu
 const OFFER_SALE = /\b(?:for\s*sale|on\s*sale|resale|outright|for\s+purchase)\b/i
 const OFFER_RENT = /\b(?:for\s*rent|on\s*rent|to\s*let|to-let|tolet|for\s*lease|on\s*lease|l\s*&\s*l)\b/i
-const CUE_LINE = /^[\s\W_]*(?:contact|contacts|contect|cont|cnt|call|calling|ph|phone|mob|mobile|whatsapp|wa|for\s+(?:more\s+)?(?:details?|info|information|enquir[a-z]*)|confirm\s+with\s+us|dm|ping|reach\s+us|regards|thanks\s*(?:&|and)\s*regards)\b/i
+const CUE_LINE = /^[\s\W_]*(?:contact|contacts|contect|cont|cnt|call|calling|ph(?!\s*[-.:]?\s*\d{1,2}[a-c]?\d?(?![\d.]))|phone|mob|mobile|whatsapp|wa|for\s+(?:more\s+)?(?:details?|info|information|enquir[a-z]*)|confirm\s+with\s+us|dm|ping|reach\s+us|regards|thanks\s*(?:&|and)\s*regards)\b/i
 const ADDRESS = /^[\s\W_]*(?:sco|scf|shop|booth|plot|office|off|h\.?\s*no|house\s*no|flat\s*no|kothi\s*no|#)\s*(?:no\.?|number|#)?\s*[-.:#]?\s*\d+(?![\d.,]*\s*(?:sq|sft|gaj|gaz|gz|marla|kanal|acre|ft|feet|yd|bhk|rk|lac|lakh|l\b|cr|k\b|%))/i
 /** A place named as a landmark (`near Goregaon station`) is no second listing's place. */
 const BESIDE = /\b(?:near|nr|opp|opposite|behind|beside|next\s+to|adj|adjoining|off)\W*$/
@@ -84,7 +84,8 @@ function signatureOf(text: string, f: Fields, index: LocalityIndex): Sig {
   if (ADDRESS.test(text) && !f.size && !f.amounts.length) return 'address'
   const lower = words.map((w) => w.toLowerCase())
   if (lower.length && lower.every((w) => index.cityWords.has(w))) return 'city'
-  if (lower.length >= 1 && lower.length <= 3 && !f.property && !f.size && !f.intent.post && !f.intent.deal && words.every((w) => /^\p{Lu}[\p{L}.]+$/u.test(w) && !DESCRIPTIVE.has(w.toLowerCase()))) return 'person'
+  // A name in capitals before the phone is the broker's, unless it ends as a project's does (`Homeland Heights`, `Marbella Grand`).
+  if (lower.length >= 1 && lower.length <= 3 && !f.property && !f.size && !f.intent.post && !f.intent.deal && words.every((w) => /^\p{Lu}[\p{L}.]+$/u.test(w) && !DESCRIPTIVE.has(w.toLowerCase())) && !(lower.length > 1 && NAME_TAIL.has(lower[lower.length - 1]!) && lower[lower.length - 1] !== 'the')) return 'person'
   return null
 }
 
@@ -327,7 +328,13 @@ export function segment(text: string, index: LocalityIndex, memo: Map<string, Li
     const like = lead.numbered ? first.lines.findIndex((l) => l.facts.numbered) : lead.opens && substance(lead) ? first.lines.findIndex((l) => l.facts.opens && substance(l.facts)) : -1
     // A heading that names a kind (`SITES REQUIRED – North Bengaluru`) before the first item is no listing of its own.
     const headingOnly = like < 0 && (lead.numbered || (lead.opens && substance(lead))) && !first.signed && !first.lines.some((l) => l.facts.size || l.facts.price)
-    const from = headingOnly ? first.lines.length : like >= 0 ? like : first.lines.findIndex((l) => kindsOf(l.facts).some((k) => theirs.has(k)))
+    // Items one a line under a heading that names their kind or area (`AEROCITY PLOTS AVAILABLE` / `D block 300 gaj @
+    // 2.55` / `E block 200 gaj @ 1.78`): the first item is the first line said like the second listing's first, and
+    // the lines before it, which give no size nor price, are the heading.
+    const shape = (f: LineFacts) => kindsOf(f).filter((k) => k !== 'post' && k !== 'offer').sort().join()
+    const alikeAt = lead.size || lead.price ? first.lines.findIndex((l) => shape(l.facts) === shape(lead)) : -1
+    const alike = alikeAt > 0 && first.lines.slice(0, alikeAt).every((l) => !l.facts.size && !l.facts.price) ? alikeAt : -1
+    const from = headingOnly ? first.lines.length : like >= 0 ? like : alike > 0 ? alike : first.lines.findIndex((l) => kindsOf(l.facts).some((k) => theirs.has(k)))
     if (from > 0) head = [...pre, ...first.lines.splice(0, from)]
   } else {
     first.lines = [...pre, ...first.lines]

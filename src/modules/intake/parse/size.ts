@@ -23,6 +23,8 @@ const AFTER = new RegExp(String.raw`(?<![\w.])(${NUM})${RANGE}\+?\s*(?:(${UNIT})
 const BEFORE = new RegExp(String.raw`(?:carpet|cpt|built\s*-?\s*up|builtup|bua|super\s*built\s*-?\s*up|sba|area|size)(?:\s*area)?(?:\s*(?:[:=\-]|of|is|approx\.?|around))*\s*(${NUM})${RANGE}(?:\s*(${UNIT})(?![a-z]))?${KIND}`, 'g')
 /** `AVAILABLE KANAL`: a kanal with no number is one kanal. */
 const ONE_KANAL = /(?<![\d.]\s{0,3})\b(?:one\s+)?kanal(?![a-z])/g
+/** Words whose number comes right after them (`Sector 91`, `plot no 35`, `Phase 7`): such a number is no size (a `Plot 100-150 gaj` is). */
+const NUMBER_LABEL = /(?<![\p{L}])(?:sector|sectors|sec|sect|sctr|phase|ph|block|blk|pocket|no|number|gate|tower|floor|unit)\s*[-.:#]*\s*$/u
 /** A length, not an area: `Front: 180 Feet`, `road 40 ft`. */
 const LENGTH_BEFORE = /\b(?:front|frontage|road|width|wide|depth|length|height|facing)\s*[:\-–]?\s*$/
 
@@ -43,13 +45,13 @@ const SIDES = /(?<![\w.])([2-9]\d{1,2})\s*(?:x|×|\*)\s*([2-9]\d{1,2})(?!\d)(?:\
 export type Size = Ranged & {
   /** Land (yards, marla, kanal, acres) or floor (feet, metres). */
   land: boolean
-  /** The kind said before it (`Carpet Area:`, `Plot Size:`, `UDS:`, `Built-up:`): two kinds are two measures of one listing. */
+  /** The kind said before it (`Carpet Area:`, `Plot Size:`, `UDS:`, `Built-up:`, `Covered`, `Open area`): two kinds are two measures of one listing. */
   label: string | null
   /** Read from a plot's sides (`66 × 87 ft`): its dimensions, beside which an area may be written. */
   sides?: boolean
 }
 
-const LABEL = /\b(carpet|built\s*-?\s*up|builtup|super|sba|plot|land|uds|saleable|rera)\b[^\n\d]{0,16}$/
+const LABEL = /\b(carpet|built\s*-?\s*up|builtup|super|sba|plot|land|uds|saleable|rera|covered|open)\b[^\n\d]{0,16}$/
 
 /** The first area the message gives, taken; sides (`30x40`) only when no area is written with its unit. */
 export function findSize(msg: Message): Size | null {
@@ -64,6 +66,11 @@ export function findSize(msg: Message): Size | null {
   }
   for (const re of [AFTER, BEFORE]) {
     for (const m of msg.matches(re)) {
+      // `Sector 91 - 100 sq yd`, `Plot no 35 - 250 gaj`: a labelled number is no range's first end; read from the second.
+      if (m[2] && re === AFTER && NUMBER_LABEL.test(msg.lower.slice(Math.max(0, m.index - 12), m.index))) {
+        re.lastIndex = m.index + m[0].indexOf(m[2], m[1]!.length)
+        continue
+      }
       const f = factor(m[3])
       const a = toNumber(m[1]!)
       const b = m[2] ? toNumber(m[2]) : a
@@ -71,7 +78,10 @@ export function findSize(msg: Message): Size | null {
       // `11 ft floor-to-roof`, `42 ft front`: feet alone measure a length under a hundred; `front 180 feet` too.
       const unit = m[3]?.trim()
       if (unit && /^(?:feet|ft)$/.test(unit) && (Math.max(a, b) < 100 || LENGTH_BEFORE.test(msg.lower.slice(Math.max(0, m.index - 16), m.index)))) continue
-      found.push({ low: exact(Math.min(a, b) * f), high: exact(Math.max(a, b) * f), start: m.index, end: m.index + m[0].length, land: landUnit(m[3]), label: labelAt(m.index) })
+      // The kind said before it (`Carpet 1250 sqft`) or after it (`1250 sqft carpet`, `1650 sq ft super area`).
+      const after = re === AFTER ? /(carpet|cpt|crpt|built\s*-?\s*up|builtup|bua|super|sba|saleable|salable|rera|plot)/.exec(m[0].slice(m[1]!.length))?.[1] : undefined
+      const label = labelAt(m.index) ?? (after ? ({ cpt: 'carpet', crpt: 'carpet', bua: 'builtup', salable: 'saleable' } as Record<string, string>)[after] ?? after.replace(/[\s-]/g, '') : null)
+      found.push({ low: exact(Math.min(a, b) * f), high: exact(Math.max(a, b) * f), start: m.index, end: m.index + m[0].length, land: landUnit(m[3]), label })
       msg.take(m.index, m.index + m[0].length, 'size')
     }
   }
