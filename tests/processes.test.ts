@@ -1,4 +1,4 @@
-// Several server processes on one database (src/processes.ts, docs/decisions/005 and 006), tested on the binary:
+// Several server processes on one database (src/platform/processes.ts, docs/decisions/005 and 006), tested on the binary:
 // a write through one process is in the next read of another, however that other had cached the answer; approval
 // streams hear of registrations made anywhere; rate limits count across processes; WORKERS starts and stops them all.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { closeDatabase, openDatabase, type Database } from '../db/client'
-import { WORKER_ENV } from '../src/processes'
+import { WORKER_ENV } from '../src/platform/processes'
 import { sessionFor, signIn, type SignedIn } from './support/auth'
 import { createUser, dataLayer, seedPlace } from './support/fixtures'
 import { sessionIdOf } from '../src/platform/sessions'

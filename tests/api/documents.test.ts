@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openDataSource, type DataSource } from '../../db/open'
 import { createApp } from '../../src/app'
-import { loadConfig } from '../../src/config'
-import { createContext, type AppContext } from '../../src/platform/http/context'
+import { loadConfig } from '../../src/platform/config'
+import { createContext, type AppContext } from '../../src/platform/context'
 import { FileDocumentStore, TableDocumentStore } from '../../src/platform/documents'
 import { ON_POSTGRES, createTestApp } from '../support/app'
 import { signIn } from '../support/auth'
@@ -85,7 +85,7 @@ describe('two instances on one PostgreSQL database (SQLite keeps documents as fi
   afterAll(async () => {
     for (const i of [one, other]) {
       if (!i) continue
-      i.ctx.expiry.close()
+      i.ctx.features.stop()
       await i.ctx.mail.close()
       await i.source.close()
       rmSync(i.dataDir, { recursive: true, force: true })

@@ -5,8 +5,8 @@ import { openDatabase, type Database } from '../../db/client'
 import { openDataSource, sqliteSource } from '../../db/open'
 import type { Queryable } from '../../db/sql'
 import { createApp } from '../../src/app'
-import { loadConfig, type Config } from '../../src/config'
-import { createContext, type AppContext } from '../../src/platform/http/context'
+import { loadConfig, type Config } from '../../src/platform/config'
+import { createContext, type AppContext } from '../../src/platform/context'
 import { createLogger } from '../../src/platform/http/request-log'
 import { sharedCluster } from './postgres'
 import { startServer } from './server'
@@ -80,7 +80,8 @@ export async function createTestApp(env: Record<string, string> = {}, overrides:
       logLines: () => jsonLines(written.join('')),
       mailIdle: () => ctx.mail.idle(),
       close: async () => {
-        ctx.expiry.close()
+        // What the features armed (a listing's end) stops with the app; the server starts the rest, tests none.
+        ctx.features.stop()
         await ctx.mail.close()
         await source.close()
         rmSync(dataDir, { recursive: true, force: true })

@@ -19,7 +19,7 @@ export async function startServer(
   const proc = Bun.spawn(opts.command ?? [process.execPath, 'src/server.ts'], {
     cwd: opts.cwd ?? root,
     env: { ...process.env, PORT: '0', DATA_DIR: dataDir, NODE_ENV: 'production', DEMO_DATA: '0', ...opts.env },
-    // A pipe the server may watch: a worker process ends when its stdin does (src/processes.ts).
+    // A pipe the server may watch: a worker process ends when its stdin does (src/platform/processes.ts).
     stdin: 'pipe',
     stdout: 'pipe',
     stderr: 'pipe',

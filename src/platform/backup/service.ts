@@ -1,7 +1,7 @@
 import { readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Queryable } from '../../../db/sql'
-import type { Config } from '../../config'
+import type { Config } from '../config'
 import type { Logger } from '../http/request-log'
 import { BACKUP_FILE, backupFileName, createBackup, type BackupResult } from './backup'
 import { finishRun, lastGoodRun, recentRuns, startRun, type BackupRun, type BackupTrigger } from './runs'
