@@ -105,7 +105,7 @@ export const sessions = sqliteTable(
     ipAddress: text('ip_address'),
     /**
      * Opened by a password alone for an admin who must prove a second factor and has none yet (issue 29): it reaches
-     * only the enrolment routes and page until enrolment completes (docs/decisions/0XX-admin-second-factor.md).
+     * only the enrolment routes and page until enrolment completes (docs/decisions/025-admin-second-factor.md).
      */
     enrolmentOnly: integer('enrolment_only', { mode: 'boolean' }).notNull().default(false),
   },
