@@ -221,15 +221,18 @@ describe('POST /api/listings/import', () => {
     expect(body.sender).toBe('+91 99999 00060')
     expect(body.drafts.map((d) => [d.property_type, d.size, d.budget, d.locality])).toEqual([['Plot', 4500, 52_500_000, 'Sector 82']])
     expect(body.senders.length).toBe(501)
-    // Two such files in a minute pass the allowance (each counts a two-hundredth of its characters, and its own messages).
-    let refused: Response | null = null
-    for (let n = 0; n < 3 && !refused; n++) {
-      const fd = new FormData()
-      fd.set('file', txt(file), 'chat.txt')
-      const res = await h.request('/api/listings/import', { method: 'POST', headers: big.bearer, body: fd })
-      if (res.status === 429) refused = res
-      else expect(res.status).toBe(200)
-    }
+    // Two such files in a minute pass the allowance (each counts a two-hundredth of its characters, and its own messages):
+    // three more sent at once are charged within moments of each other, so at least one is refused. (Sent one after
+    // another, a machine loaded many times over took 30 s a file, and the allowance refilled meanwhile: issue 37.)
+    const answers = await Promise.all(
+      [0, 1, 2].map(() => {
+        const fd = new FormData()
+        fd.set('file', txt(file), 'chat.txt')
+        return h.request('/api/listings/import', { method: 'POST', headers: big.bearer, body: fd })
+      }),
+    )
+    expect(answers.every((res) => res.status === 200 || res.status === 429)).toBe(true)
+    const refused = answers.find((res) => res.status === 429)
     expect(refused?.status).toBe(429)
     expect(Number(refused!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
   }, 120_000)
