@@ -406,7 +406,7 @@ describe('several processes (WORKERS=2)', () => {
       const restarted = readdirSync(dir).some((f) => f !== `${pid}.sock`)
       expect(restarted ? [1, 2] : [1]).toContain(value(alone, 'brokernet_metrics_processes'))
       // The primary starts it again (after a second): its numbers start over, the scrape holds both processes again.
-      expect(value(await scrapeUntil((s) => value(s, 'brokernet_metrics_processes') === 2, app), 'brokernet_metrics_processes')).toBe(2)
+      expect(value(await scrapeUntil((s) => value(s, 'brokernet_metrics_processes') === 2, app, 60_000), 'brokernet_metrics_processes')).toBe(2)
       expect(readdirSync(dir)).toHaveLength(2)
 
       expect(await server.stop()).toBe(0)
@@ -414,7 +414,7 @@ describe('several processes (WORKERS=2)', () => {
     } finally {
       server.proc.kill('SIGKILL')
     }
-  }, 120_000)
+  }, 240_000)
 
   test('a primary killed outright: its worker, ending with it, removes the folder', async () => {
     const { server, dir } = await startTwo()
@@ -424,5 +424,5 @@ describe('several processes (WORKERS=2)', () => {
     } finally {
       await server.stop() // removes its DATA_DIR
     }
-  }, 30_000)
+  }, 120_000)
 })
