@@ -206,9 +206,9 @@ setInterval(() => {}, 1_000)
       release.resolve()
     }
     await settled(b)
-    // A had handed its copy over before it died: the recipient gets two. Exactly once while instances live, at least
-    // once across a crash.
-    expect(receivedSorted()).toEqual([...expected(1), ...expected(1)])
+    // Exactly once while instances live, at least once across a crash: B's copy always; A's too if A had written it
+    // whole before it died (on a loaded machine A can be killed with its message still half sent; issue 37).
+    expect([expected(1), [...expected(1), ...expected(1)]]).toContainEqual(receivedSorted())
     expect(await statuses(b)).toEqual([{ status: 'SENT', attempts: 1, n: 1 }])
   }, 90_000)
 
