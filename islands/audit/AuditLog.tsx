@@ -21,6 +21,7 @@ import {
 import { AuditDetailsDialog } from './AuditDetailsDialog'
 import { AuditTable } from './AuditTable'
 import { LoadError } from '../shared/LoadError'
+import { TableEmpty, TableLoading } from '../shared/table/DataTable'
 
 type Props = {
   /** Page 1 of the unfiltered trail, as the server rendered it (25 a page, SPEC section 9's dashboard default). */
@@ -171,22 +172,16 @@ export default function AuditLog({ initial }: Props) {
         <LoadError title={AUDIT_TEXT.errorTitle} message={loadError} onRetry={() => void query.refetch()} />
       )}
 
-      {!rows && !loadError && (
-        <div className="flex justify-center p-8" role="status" aria-label="Loading audit events">
-          <span className="loading loading-spinner loading-md" />
-        </div>
-      )}
+      {!rows && !loadError && <TableLoading label="Loading audit events" />}
 
       {rows && (
         <div className="card bg-base-100 shadow-sm">
-          {rows.events.length === 0 ? (
-            <div className="card-body items-center text-center">
-              <h2 className="card-title">{AUDIT_TEXT.empty}</h2>
-              <p className="text-base-content/70">{filtered ? AUDIT_TEXT.filteredEmpty : AUDIT_TEXT.start}</p>
-            </div>
-          ) : (
-            <AuditTable events={rows.events} onView={setViewing} busy={query.isPlaceholderData && query.isFetching} />
-          )}
+          <AuditTable
+            events={rows.events}
+            empty={<TableEmpty title={AUDIT_TEXT.empty} text={filtered ? AUDIT_TEXT.filteredEmpty : AUDIT_TEXT.start} />}
+            onView={setViewing}
+            busy={query.isPlaceholderData && query.isFetching}
+          />
           <div className="flex flex-wrap items-center justify-between gap-3 border-t border-base-300 px-4 py-3">
             <p className="text-sm text-base-content/70" data-showing>
               {rows.total > 0 ? showingText(rows.page, rows.per_page, rows.total, AUDIT_TEXT.many) : ''}

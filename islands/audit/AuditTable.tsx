@@ -1,15 +1,14 @@
-import { createColumnHelper, tableFeatures, useTable } from '@tanstack/react-table'
-import { createContext, use } from 'react'
+import { createContext, use, type ReactNode } from 'react'
 import type { AuditEvent } from '../../src/modules/audit/model'
+import { DataTable, tableColumns, type TableLook } from '../shared/table/DataTable'
 import { actionLabel, actionTone, actorLabel, entityLabel, formatTime } from './audit-format'
 import { useDisplayTimeZone } from './useDisplayTimeZone'
 
 /** What the table needs from the island: the View button's action. Kept out of the columns so they stay constant. */
 const ViewContext = createContext<((event: AuditEvent) => void) | null>(null)
 
-// The server filters, orders and pages the trail: the table needs only the core.
-const features = tableFeatures({})
-const column = createColumnHelper<typeof features, AuditEvent>()
+// The server filters, orders and pages the trail.
+const column = tableColumns<AuditEvent>()
 
 export function EventTime({ iso }: { iso: string }) {
   const timeZone = useDisplayTimeZone()
@@ -60,37 +59,18 @@ function ViewButton({ event }: { event: AuditEvent }) {
   )
 }
 
-type Props = { events: AuditEvent[]; onView: (event: AuditEvent) => void; busy?: boolean }
+type Props = { events: AuditEvent[]; onView: (event: AuditEvent) => void; busy?: boolean; empty?: ReactNode }
+
+/** A table at every width, scrolling sideways in its box when the screen is narrower than it. */
+const LOOK: TableLook<AuditEvent> = { scroll: 'overflow-x-auto', table: 'table', tr: () => 'hover:bg-base-200/50', td: () => 'align-top' }
+const rowId = (e: AuditEvent) => String(e.id)
+const rowData = (e: AuditEvent) => ({ 'data-audit-id': e.id })
 
 /** One page of the trail, newest first, as the server sent it. Read-only: the only action is View. */
-export function AuditTable({ events, onView, busy }: Props) {
-  const table = useTable({ features, columns: COLUMNS, data: events, getRowId: (e) => String(e.id) })
+export function AuditTable({ events, onView, busy, empty }: Props) {
   return (
     <ViewContext value={onView}>
-      <div className={`overflow-x-auto transition-opacity ${busy ? 'opacity-60' : ''}`}>
-        <table className="table" aria-label="Audit events" aria-busy={busy || undefined}>
-          <thead>
-            {table.getHeaderGroups().map((group) => (
-              <tr key={group.id}>
-                {group.headers.map((header) => (
-                  <th key={header.id}>{header.isPlaceholder ? null : <table.FlexRender header={header} />}</th>
-                ))}
-              </tr>
-            ))}
-          </thead>
-          <tbody>
-            {table.getRowModel().rows.map((row) => (
-              <tr key={row.id} className="hover:bg-base-200/50" data-audit-id={row.original.id}>
-                {row.getAllCells().map((cell) => (
-                  <td key={cell.id} className="align-top">
-                    <table.FlexRender cell={cell} />
-                  </td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable data={events} columns={COLUMNS} getRowId={rowId} label="Audit events" busy={busy} empty={empty} look={LOOK} rowData={rowData} />
     </ViewContext>
   )
 }

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react'
 import { api, ApiError } from '../shared/api'
 import { checkForm, type FieldErrors, type ObjectSchema } from '../shared/form-rules'
+import { AuthForm, EmailField } from './AuthForm'
 
 type Props = {
   /** The forgot-password body's schema: the same email rule the server applies. */
@@ -63,39 +64,22 @@ export default function ForgotPasswordForm({ rules }: Props) {
   }
 
   return (
-    <form className="space-y-4" noValidate onSubmit={submit}>
-      {formError && (
-        <div role="alert" className="alert alert-error text-sm">
-          {formError}
-        </div>
-      )}
-      <label className="form-control block">
-        <span className="label-text font-medium">Email</span>
-        <input
-          type="email"
-          name="email"
-          autoComplete="email"
-          className={`input input-bordered w-full mt-1 ${errors.email ? 'input-error' : ''}`}
-          value={email}
-          onChange={(e) => {
-            setEmail(e.target.value)
-            setErrors({})
-          }}
-          aria-invalid={!!errors.email}
-          placeholder="you@example.com"
-        />
-        {errors.email && <span className="text-error text-sm mt-1 block">{errors.email}</span>}
-      </label>
-      <button type="submit" className="btn btn-primary w-full" disabled={submitting}>
-        {submitting && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
-        {submitting ? 'Sending...' : 'Send Reset Link'}
-      </button>
-      <p className="text-center text-sm">
-        Remember your password?{' '}
-        <a className="link link-primary" href="/login">
-          Sign in
-        </a>
-      </p>
-    </form>
+    <AuthForm
+      onSubmit={submit}
+      error={formError}
+      busy={submitting}
+      submit={{ label: 'Send Reset Link', busyLabel: 'Sending...' }}
+      footer={{ question: 'Remember your password?', href: '/login', link: 'Sign in' }}
+    >
+      <EmailField
+        id="forgot-email"
+        value={email}
+        error={errors.email}
+        onChange={(value) => {
+          setEmail(value)
+          setErrors({})
+        }}
+      />
+    </AuthForm>
   )
 }

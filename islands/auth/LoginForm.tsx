@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react'
 import { api, ApiError } from '../shared/api'
 import { checkForm, type FieldErrors, type ObjectSchema } from '../shared/form-rules'
+import { AuthForm, EmailField } from './AuthForm'
 import { PasswordField } from './PasswordField'
 import { SecondFactorStep } from './SecondFactorStep'
 
@@ -25,8 +26,8 @@ export default function LoginForm({ rules, redirectTo }: Props) {
   const [submitting, setSubmitting] = useState(false)
   const [challenge, setChallenge] = useState<string | null>(null)
 
-  const update = (name: keyof typeof values) => (e: { target: { value: string } }) => {
-    setValues((v) => ({ ...v, [name]: e.target.value }))
+  const update = (name: keyof typeof values) => (value: string) => {
+    setValues((v) => ({ ...v, [name]: value }))
     setErrors(({ [name]: _, ...rest }) => rest)
   }
 
@@ -64,35 +65,20 @@ export default function LoginForm({ rules, redirectTo }: Props) {
     )
 
   return (
-    <form className="space-y-4" noValidate onSubmit={submit}>
-      {formError && (
-        <div role="alert" className="alert alert-error text-sm">
-          {formError}
-        </div>
-      )}
-      <div className="form-control block">
-        <label htmlFor="login-email" className="label-text font-medium">
-          Email
-        </label>
-        <input
-          id="login-email"
-          type="email"
-          name="email"
-          autoComplete="email"
-          className={`input input-bordered w-full mt-1 ${errors.email ? 'input-error' : ''}`}
-          value={values.email}
-          onChange={update('email')}
-          aria-invalid={!!errors.email}
-          placeholder="you@example.com"
-        />
-        {errors.email && <span className="text-error text-sm mt-1 block">{errors.email}</span>}
-      </div>
+    <AuthForm
+      onSubmit={submit}
+      error={formError}
+      busy={submitting}
+      submit={{ label: 'Sign in', busyLabel: 'Signing in...' }}
+      footer={{ question: "Don't have an account?", href: '/register', link: 'Register' }}
+    >
+      <EmailField id="login-email" value={values.email} error={errors.email} onChange={update('email')} />
       <PasswordField
         id="password"
         label="Password"
         autoComplete="current-password"
         value={values.password}
-        onChange={(password) => update('password')({ target: { value: password } })}
+        onChange={update('password')}
         error={errors.password}
       />
       <div className="flex justify-end text-sm">
@@ -100,16 +86,6 @@ export default function LoginForm({ rules, redirectTo }: Props) {
           Forgot your password?
         </a>
       </div>
-      <button type="submit" className="btn btn-primary w-full" disabled={submitting}>
-        {submitting && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
-        {submitting ? 'Signing in...' : 'Sign in'}
-      </button>
-      <p className="text-center text-sm">
-        Don't have an account?{' '}
-        <a className="link link-primary" href="/register">
-          Register
-        </a>
-      </p>
-    </form>
+    </AuthForm>
   )
 }

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react'
 import { ACCOUNT_MESSAGES as M } from '../../src/shared/account-rules'
 import { api, ApiError } from '../shared/api'
 import { checkForm, type FieldErrors, type ObjectSchema } from '../shared/form-rules'
+import { AuthForm } from './AuthForm'
 import { PASSWORD_HINT, PasswordField } from './PasswordField'
 
 type Props = {
@@ -59,9 +60,10 @@ export default function ResetPasswordForm({ token, rules }: Props) {
   }
 
   return (
-    <form className="space-y-4" noValidate onSubmit={submit}>
-      {formError && (
-        <div role="alert" className="alert alert-error text-sm">
+    <AuthForm
+      onSubmit={submit}
+      error={
+        formError && (
           <div>
             <p>{formError.message}</p>
             {formError.linkExpired && (
@@ -70,8 +72,12 @@ export default function ResetPasswordForm({ token, rules }: Props) {
               </a>
             )}
           </div>
-        </div>
-      )}
+        )
+      }
+      busy={submitting}
+      submit={{ label: 'Reset Password', busyLabel: 'Resetting...' }}
+      footer={{ href: '/login', link: 'Back to Login' }}
+    >
       {errors.token && (
         <div role="alert" className="alert alert-error text-sm">
           {errors.token}
@@ -79,15 +85,6 @@ export default function ResetPasswordForm({ token, rules }: Props) {
       )}
       <PasswordField id="password" label="New Password" value={values.password} onChange={update('password')} error={errors.password} hint={PASSWORD_HINT} />
       <PasswordField id="confirm_password" label="Confirm New Password" value={values.confirm_password} onChange={update('confirm_password')} error={errors.confirm_password} />
-      <button type="submit" className="btn btn-primary w-full" disabled={submitting}>
-        {submitting && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
-        {submitting ? 'Resetting...' : 'Reset Password'}
-      </button>
-      <p className="text-center text-sm">
-        <a className="link link-primary" href="/login">
-          Back to Login
-        </a>
-      </p>
-    </form>
+    </AuthForm>
   )
 }

@@ -15,7 +15,10 @@ import type { SavedSearchList } from '../../src/modules/saved-searches/model'
 import { exportFileName, exportUrl, invalidateListingQueries, LISTING_TEXT, showingResults, type ListingViewer } from './listing-format'
 import { ListingDetailsDialog } from './ListingDetailsDialog'
 import { ListingFormDialog } from './ListingFormDialog'
-import { BROKER_COLUMNS, ListingTable, RowMenu, type RowMenuItem } from './ListingTable'
+import { RowMenu, type RowMenuItem } from '../shared/table/RowMenu'
+import { TableEmpty } from '../shared/table/DataTable'
+import { BROKER_COLUMNS } from './listing-columns'
+import { ListingTable } from './ListingTable'
 import { StatsStrip } from './StatsStrip'
 import type { ListingFilterState } from './url-filters'
 import { LoadError } from '../shared/LoadError'
@@ -143,26 +146,20 @@ export default function BrokerListings({ user, initial, filters, stats, rules, v
 
       {rows && (
         <div className="card bg-base-100 shadow-sm">
-          {rows.listings.length === 0 ? (
-            <div className="card-body items-center text-center" data-empty>
-              <h2 className="card-title">{LISTING_TEXT.emptyTitle}</h2>
-              <p className="text-base-content/70">{LISTING_TEXT.emptyText}</p>
-            </div>
-          ) : (
-            <ListingTable
-              label="Listings"
-              listings={rows.listings}
-              columns={BROKER_COLUMNS}
-              viewerId={user.id}
-              highlightOwn
-              actions={rowActions}
-              storageKey="broker"
-              onRowClick={details.open}
-              matchCounts={matchCounts}
-              onShowMatches={details.openMatches}
-              busy={query.isPlaceholderData && query.isFetching}
-            />
-          )}
+          <ListingTable
+            label="Listings"
+            listings={rows.listings}
+            empty={<TableEmpty title={LISTING_TEXT.emptyTitle} text={LISTING_TEXT.emptyText} />}
+            columns={BROKER_COLUMNS}
+            viewerId={user.id}
+            highlightOwn
+            actions={rowActions}
+            storageKey="broker"
+            onRowClick={details.open}
+            matchCounts={matchCounts}
+            onShowMatches={details.openMatches}
+            busy={query.isPlaceholderData && query.isFetching}
+          />
           <div className="flex flex-wrap items-center justify-between gap-3 border-t border-base-300 px-4 py-3">
             <p className="text-sm text-base-content/70">{rows.total > 0 ? showingResults(rows.page, rows.per_page, rows.total) : ''}</p>
             <div className="flex flex-wrap items-center gap-3">

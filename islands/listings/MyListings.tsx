@@ -11,7 +11,10 @@ import { DeleteListingDialog } from './DeleteListingDialog'
 import { formatExpiry, invalidateListingQueries, LISTING_TEXT, listingErrorMessage, STATUS_LABELS, type ListingViewer } from './listing-format'
 import { ListingDetailsDialog } from './ListingDetailsDialog'
 import { ListingFormDialog } from './ListingFormDialog'
-import { CARD_FIELDS, ListingTable, MY_LISTINGS_COLUMNS, RowMenu, type RowMenuItem } from './ListingTable'
+import { RowMenu, type RowMenuItem } from '../shared/table/RowMenu'
+import { TableEmpty } from '../shared/table/DataTable'
+import { CARD_FIELDS, MY_LISTINGS_COLUMNS } from './listing-columns'
+import { ListingTable } from './ListingTable'
 import { LoadError } from '../shared/LoadError'
 import { STATS_LAYOUT } from './StatsStrip'
 import { useDetailsDialog } from './useDetailsDialog'
@@ -176,27 +179,21 @@ export default function MyListings({ user, initial, rules }: MyListingsIslandPro
       )}
 
       <div className="card bg-base-100 shadow-sm">
-        {shown.length === 0 ? (
-          <div className="card-body items-center text-center" data-empty>
-            <h2 className="card-title">No listings</h2>
-            <p className="text-base-content/70">{LISTING_TEXT.my.empty}</p>
-          </div>
-        ) : (
-          <ListingTable
-            label="My listings"
-            listings={shown}
-            columns={MY_LISTINGS_COLUMNS}
-            viewerId={user.id}
-            scrollClassName="max-h-[700px] overflow-auto"
-            rowTone={(l) => (l.status === 'SUSPENDED' || l.status === 'EXPIRED' ? 'error' : undefined)}
-            cardFields={MY_CARD_FIELDS}
-            storageKey="my-listings"
-            actions={(l) => <RowMenu label={`Actions for ${l.entry_id}`} items={menuItems(l)} />}
-            onRowClick={details.open}
-            matchCounts={matchCounts}
-            onShowMatches={details.openMatches}
-          />
-        )}
+        <ListingTable
+          label="My listings"
+          listings={shown}
+          empty={<TableEmpty title="No listings" text={LISTING_TEXT.my.empty} />}
+          columns={MY_LISTINGS_COLUMNS}
+          viewerId={user.id}
+          scrollClassName="max-h-[700px] overflow-auto"
+          rowTone={(l) => (l.status === 'SUSPENDED' || l.status === 'EXPIRED' ? 'error' : undefined)}
+          cardFields={MY_CARD_FIELDS}
+          storageKey="my-listings"
+          actions={(l) => <RowMenu label={`Actions for ${l.entry_id}`} items={menuItems(l)} />}
+          onRowClick={details.open}
+          matchCounts={matchCounts}
+          onShowMatches={details.openMatches}
+        />
       </div>
 
       <ListingDetailsDialog

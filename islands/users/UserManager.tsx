@@ -10,13 +10,13 @@ import { PageSizeSelect, Pagination } from '../shared/Pagination'
 import { fetchJson, sendJson } from '../shared/query'
 import { toast } from '../shared/toast'
 import { useDebounce } from '../shared/useDebounce'
-import { AddUserDialog } from './AddUserDialog'
-import { EditUserDialog } from './EditUserDialog'
 import IdCardDialog from './IdCardDialog'
+import { UserDialog, type UserDialogMode } from './UserDialog'
 import { UserTable, type RowActions } from './UserTable'
 import { ACTIVATION_FAILED, activationText, FILTERED_EMPTY, KIND_TEXT, managesEveryCity, SEARCH_PLACEHOLDER, showingText, type Actor, type ManagedRole } from './user-format'
 import { LoadError } from '../shared/LoadError'
-import { holds } from '../../src/platform/policy/permissions'
+import { TableEmpty } from '../shared/table/DataTable'
+import { holds } from '../../src/shared/permissions'
 
 type Props = {
   kind: ManagedRole
@@ -77,14 +77,13 @@ export default function UserManager({ kind, actor, initial, countries, rules }: 
   })
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ['users', kind] })
 
-  const [adding, setAdding] = useState(false)
-  const [editing, setEditing] = useState<User | null>(null)
+  const [dialog, setDialog] = useState<UserDialogMode | null>(null)
   const [viewing, setViewing] = useState<User | null>(null)
   const [toggling, setToggling] = useState<User | null>(null)
   const [resetting, setResetting] = useState<User | null>(null)
   const mayReset = holds(actor.permissions, 'manage:second-factor:any')
   const actions: RowActions = useMemo(
-    () => ({ viewIdCard: setViewing, edit: setEditing, toggleActive: setToggling, ...(mayReset ? { resetSecondFactor: setResetting } : {}) }),
+    () => ({ viewIdCard: setViewing, edit: (user: User) => setDialog({ mode: 'edit', user }), toggleActive: setToggling, ...(mayReset ? { resetSecondFactor: setResetting } : {}) }),
     [mayReset],
   )
 
@@ -118,7 +117,7 @@ export default function UserManager({ kind, actor, initial, countries, rules }: 
           <option value="active">Active</option>
           <option value="inactive">Inactive</option>
         </select>
-        <button type="button" className="btn btn-primary" onClick={() => setAdding(true)}>
+        <button type="button" className="btn btn-primary" onClick={() => setDialog({ mode: 'add' })}>
           Add {text.title}
         </button>
       </div>
@@ -138,14 +137,13 @@ export default function UserManager({ kind, actor, initial, countries, rules }: 
 
       {rows && (
         <div className="card bg-base-100 shadow-sm">
-          {rows.users.length === 0 ? (
-            <div className="card-body items-center text-center">
-              <h2 className="card-title">{text.empty}</h2>
-              <p className="text-base-content/70">{filtered ? FILTERED_EMPTY : text.start}</p>
-            </div>
-          ) : (
-            <UserTable kind={kind} users={rows.users} actions={actions} busy={query.isPlaceholderData && query.isFetching} />
-          )}
+          <UserTable
+            kind={kind}
+            users={rows.users}
+            empty={<TableEmpty title={text.empty} text={filtered ? FILTERED_EMPTY : text.start} />}
+            actions={actions}
+            busy={query.isPlaceholderData && query.isFetching}
+          />
           <div className="flex flex-wrap items-center justify-between gap-3 border-t border-base-300 px-4 py-3">
             <p className="text-sm text-base-content/70">{rows.total_pages > 1 ? showingText(rows.page, rows.per_page, rows.total, text.many) : ''}</p>
             <div className="flex flex-wrap items-center gap-3">
@@ -156,23 +154,14 @@ export default function UserManager({ kind, actor, initial, countries, rules }: 
         </div>
       )}
 
-      <AddUserDialog
-        open={adding}
+      <UserDialog
+        open={dialog}
         kind={kind}
         actor={actor}
         countries={countries}
-        rules={rules.create}
-        onClose={() => setAdding(false)}
-        onCreated={() => (setAdding(false), toast.success(`${text.title} created successfully`), refresh())}
-      />
-      <EditUserDialog
-        user={editing}
-        kind={kind}
-        actor={actor}
-        countries={countries}
-        rules={rules.update}
-        onClose={() => setEditing(null)}
-        onSaved={() => (setEditing(null), toast.success(`${text.title} updated successfully`), refresh())}
+        rules={rules}
+        onClose={() => setDialog(null)}
+        onDone={(_user, mode) => (setDialog(null), toast.success(`${text.title} ${mode === 'add' ? 'created' : 'updated'} successfully`), refresh())}
       />
       {viewing && (
         <IdCardDialog

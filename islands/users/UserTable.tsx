@@ -1,7 +1,7 @@
-import { createColumnHelper, tableFeatures, useTable } from '@tanstack/react-table'
-import { createContext, use } from 'react'
+import { createContext, use, type ReactNode } from 'react'
 import type { User } from '../../src/modules/users/model'
 import { Email } from '../shared/Email'
+import { DataTable, tableColumns, type TableLook } from '../shared/table/DataTable'
 import { formatJoined, initialOf, KIND_TEXT, type ManagedRole } from './user-format'
 
 /** What a row's buttons do; the island provides them, so the column definitions can stay constant. */
@@ -14,9 +14,8 @@ export type RowActions = {
 }
 const ActionsContext = createContext<RowActions | null>(null)
 
-// No client-side sorting, filtering or paging: the server does all three, so the table needs only the core.
-const features = tableFeatures({})
-const column = createColumnHelper<typeof features, User>()
+// No client-side sorting, filtering or paging: the server does all three.
+const column = tableColumns<User>()
 
 const person = (title: string) =>
   column.accessor('full_name', {
@@ -137,53 +136,34 @@ function Actions({ user }: { user: User }) {
   )
 }
 
-type Props = { kind: ManagedRole; users: User[]; actions: RowActions; busy?: boolean }
+type Props = { kind: ManagedRole; users: User[]; actions: RowActions; busy?: boolean; empty?: ReactNode }
+
+/*
+  One table, two layouts by the room it has (a container query, so the sidebar and the phone both count): from
+  60rem a table (its narrowest is about 56rem: names wrap between words, emails after the @, actions never);
+  below, each row is a card with labelled fields, so nothing is scrolled sideways and every row's actions are on
+  screen. The scroll box is a last resort for data wider than that (a 40-letter word in a name).
+*/
+const LOOK: TableLook<User> = {
+  box: '@container',
+  scroll: 'overflow-x-auto',
+  table: 'table @max-[60rem]:block',
+  thead: '@max-[60rem]:sr-only',
+  tbody: '@max-[60rem]:block',
+  th: 'whitespace-nowrap @min-[60rem]:px-3',
+  tr: () =>
+    'hover:bg-base-200/50 @max-[60rem]:grid @max-[60rem]:grid-cols-2 @min-[36rem]:@max-[60rem]:grid-cols-6 @max-[60rem]:gap-x-4 @max-[60rem]:gap-y-3 @max-[60rem]:border-b @max-[60rem]:border-base-content/5 @max-[60rem]:px-4 @max-[60rem]:py-4 @max-[60rem]:last:border-b-0',
+  td: (id) => `@min-[60rem]:px-3 ${CARD_CELL[id] ?? CARD_CELL.default}`,
+  labelCells: true,
+}
+const rowId = (u: User) => String(u.id)
+const rowData = (u: User) => ({ 'data-user-email': u.email })
 
 /** The people of one page, as the server sent them, with their row actions. */
-export function UserTable({ kind, users, actions: rowActions, busy }: Props) {
-  const table = useTable({ features, columns: COLUMNS[kind], data: users, getRowId: (u) => String(u.id) })
+export function UserTable({ kind, users, actions: rowActions, busy, empty }: Props) {
   return (
     <ActionsContext value={rowActions}>
-      {/*
-        One table, two layouts by the room it has (a container query, so the sidebar and the phone both count): from
-        60rem a table (its narrowest is about 56rem: names wrap between words, emails after the @, actions never);
-        below, each row is a card with labelled fields, so nothing is scrolled sideways and every row's actions are on
-        screen. The scroll box is a last resort for data wider than that (a 40-letter word in a name).
-      */}
-      <div className={`@container overflow-x-auto transition-opacity ${busy ? 'opacity-60' : ''}`}>
-        <table className="table @max-[60rem]:block" aria-label={KIND_TEXT[kind].many} aria-busy={busy || undefined}>
-          <thead className="@max-[60rem]:sr-only">
-            {table.getHeaderGroups().map((group) => (
-              <tr key={group.id}>
-                {group.headers.map((header) => (
-                  <th key={header.id} className="whitespace-nowrap @min-[60rem]:px-3">
-                    {header.isPlaceholder ? null : <table.FlexRender header={header} />}
-                  </th>
-                ))}
-              </tr>
-            ))}
-          </thead>
-          <tbody className="@max-[60rem]:block">
-            {table.getRowModel().rows.map((row) => (
-              <tr
-                key={row.id}
-                className="hover:bg-base-200/50 @max-[60rem]:grid @max-[60rem]:grid-cols-2 @min-[36rem]:@max-[60rem]:grid-cols-6 @max-[60rem]:gap-x-4 @max-[60rem]:gap-y-3 @max-[60rem]:border-b @max-[60rem]:border-base-content/5 @max-[60rem]:px-4 @max-[60rem]:py-4 @max-[60rem]:last:border-b-0"
-                data-user-email={row.original.email}
-              >
-                {row.getAllCells().map((cell) => {
-                  const header = cell.column.columnDef.header
-                  const label = typeof header === 'string' ? header : undefined
-                  return (
-                    <td key={cell.id} data-label={label} className={`@min-[60rem]:px-3 ${CARD_CELL[cell.column.id] ?? CARD_CELL.default}`}>
-                      <table.FlexRender cell={cell} />
-                    </td>
-                  )
-                })}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable data={users} columns={COLUMNS[kind]} getRowId={rowId} label={KIND_TEXT[kind].many} busy={busy} empty={empty} look={LOOK} rowData={rowData} />
     </ActionsContext>
   )
 }

@@ -1,7 +1,7 @@
 // Texts and formats of the user management screens (SPEC section 2 "Broker Management" / "Module Admin Management"),
 // one place for each, shared by the island, its table and its dialogs.
 import type { User } from '../../src/modules/users/model'
-import { holds, type Permission } from '../../src/platform/policy/permissions'
+import { holds, type Permission } from '../../src/shared/permissions'
 
 export type ManagedRole = 'BROKER' | 'MODULE_ADMIN'
 

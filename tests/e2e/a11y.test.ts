@@ -1,16 +1,13 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
-import { join } from 'node:path'
 import { and, asc, eq } from 'drizzle-orm'
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core'
-import { closeDatabase, openDatabase, type Database } from '../../db/client'
-import { listings, users } from '../../db/schema'
-import { SESSION_COOKIE } from '../../src/platform/http/auth'
-import { sessionFor } from '../support/auth'
+import type { Locator, Page } from 'playwright-core'
+import { listings } from '../../db/schema'
+import type { SignedIn } from '../support/auth'
 import { problems, settle } from '../support/axe'
-import { launchBrowser, openDialog } from '../support/browser'
-import { cityIdByName, dataLayer, insertUser } from '../support/fixtures'
+import { openDialog } from '../support/browser'
+import { insertRow, insertUser } from '../support/fixtures'
 import { giveSecondFactor } from '../support/second-factor'
-import { startServer, type RunningServer } from '../support/server'
+import { startWorld, type World } from '../support/world'
 
 // Issue 13 (phone-first screens): every page and every open dialog, for every role, at 1440×900 and 390×844, has no
 // serious or critical axe-core violation and does not scroll sideways (document.documentElement.scrollWidth <= innerWidth).
@@ -31,9 +28,7 @@ const ACCOUNTS: Record<Exclude<Role, 'anonymous'>, string> = {
   masterAdmin: 'admin@brokernet.local',
 }
 
-let server: RunningServer
-let browser: Browser
-let db: Database
+let world: World
 const tokens = {} as Record<Exclude<Role, 'anonymous'>, string>
 const pages = new Map<string, Page>()
 /** A registration with a document in Mumbai, so the module admin's approvals screen has an ID card to show. */
@@ -47,47 +42,42 @@ const moderated = { active: '', suspended: '', reviewed: '' }
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64')
 
 beforeAll(async () => {
-  server = await startServer({ env: { DEMO_DATA: '1' }, timeoutMs: 60_000 })
-  browser = await launchBrowser()
-  // The server's own SQLite file (WAL allows sharing): the demo accounts sign in through sessions made directly.
-  db = openDatabase(join(server.dataDir, 'brokernet.db'))
+  world = await startWorld({ demo: true })
+  // The demo accounts sign in through sessions made directly.
+  const accounts = {} as Record<keyof typeof ACCOUNTS, SignedIn>
   for (const [role, email] of Object.entries(ACCOUNTS) as [keyof typeof ACCOUNTS, string][]) {
-    const user = db.select().from(users).where(eq(users.email, email)).get()
-    if (!user?.isActive) throw new Error(`demo account ${email} missing or inactive`)
-    tokens[role] = await sessionFor(db, user.id)
+    accounts[role] = await world.account(email)
+    if (!accounts[role].user.isActive) throw new Error(`demo account ${email} inactive`)
+    tokens[role] = accounts[role].token
   }
   const fd = new FormData()
   for (const [k, v] of Object.entries({ email: APPLICANT.email, password: 'Str0ng!Pass', full_name: APPLICANT.name, phone: '+91 98200 55555' })) fd.set(k, v)
-  fd.set('city_id', String(await cityIdByName(db, 'Mumbai')))
+  fd.set('city_id', String(await world.cityId('Mumbai')))
   fd.set('id_card_file', new File([PNG], 'card.png', { type: 'image/png' }))
-  const res = await fetch(server.url + '/api/auth/register', { method: 'POST', body: fd })
+  const res = await fetch(world.url + '/api/auth/register', { method: 'POST', body: fd })
   if (res.status !== 201) throw new Error(`registration: ${res.status} ${await res.text()}`)
   // The broker's last dashboard visit long ago: their dashboard shows "N new since your last visit" with its link.
-  const broker = db.select().from(users).where(eq(users.email, ACCOUNTS.broker)).get()!
-  await dataLayer(db).run('insert into user_visits (user_id, last_at, since_at) values (?, 0, 0)', [broker.id])
-  const [active, suspended, reviewed] = db.select().from(listings).where(and(eq(listings.ownerUserId, broker.id), eq(listings.status, 'ACTIVE'))).orderBy(asc(listings.id)).limit(3).all()
-  const call = async (token: string, path: string, body: unknown, method = 'POST') => {
-    const res = await fetch(server.url + path, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })
-    if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`)
-  }
-  for (const l of [suspended!, reviewed!]) await call(tokens.moduleAdmin, `/api/listings/${l.id}`, { status: 'SUSPENDED', suspension_reason: 'The contact number does not answer' }, 'PATCH')
-  await call(tokens.broker, `/api/listings/${reviewed!.id}/review-request`, { note: 'I corrected the number.' })
+  const broker = accounts.broker
+  await insertRow(world.data, 'user_visits', { userId: broker.user.id, lastAt: 0, sinceAt: 0 }, 'user_id')
+  const [active, suspended, reviewed] = world.db
+    .select()
+    .from(listings)
+    .where(and(eq(listings.ownerUserId, broker.user.id), eq(listings.status, 'ACTIVE')))
+    .orderBy(asc(listings.id))
+    .limit(3)
+    .all()
+  for (const l of [suspended!, reviewed!]) await world.send(tokens.moduleAdmin, 'PATCH', `/api/listings/${l.id}`, { status: 'SUSPENDED', suspension_reason: 'The contact number does not answer' })
+  await world.send(tokens.broker, 'POST', `/api/listings/${reviewed!.id}/review-request`, { note: 'I corrected the number.' })
   Object.assign(moderated, { active: active!.entryId, suspended: suspended!.entryId, reviewed: reviewed!.entryId })
 }, 90_000)
-afterAll(async () => {
-  if (db) closeDatabase(db)
-  await browser?.close()
-  await server?.stop()
-})
+afterAll(() => world?.stop())
 
 /** One page per role and size, reused across cases (its context keeps the session cookie). */
 async function pageFor(role: Role, size: Size): Promise<Page> {
   const key = `${role}@${size}`
   let page = pages.get(key)
   if (!page) {
-    const context: BrowserContext = await browser.newContext({ viewport: SIZES[size], bypassCSP: true })
-    if (role !== 'anonymous') await context.addCookies([{ name: SESSION_COOKIE, value: tokens[role], url: server.url }])
-    page = await context.newPage()
+    page = (await world.page(role === 'anonymous' ? null : tokens[role], { viewport: SIZES[size], axe: true })).page
     pages.set(key, page)
   }
   return page
@@ -95,7 +85,7 @@ async function pageFor(role: Role, size: Size): Promise<Page> {
 
 async function visit(role: Role, size: Size, path: string): Promise<Page> {
   const page = await pageFor(role, size)
-  await page.goto(server.url + path)
+  await page.goto(world.url + path)
   await settle(page)
   return page
 }
@@ -165,7 +155,7 @@ const button = (scope: Page | Locator, name: string, exact = false) => scope.get
 /** Fills the open form with a near-copy of one of the user's own ACTIVE listings and submits: the duplicate warning. */
 async function fillNearCopy(page: Page) {
   type Own = { status: string; post_type: string; sale_or_rent: string; contact_value: string; property_type: string; locality: string | null; size: number | null; budget: number | null }
-  const own = ((await (await page.request.get(`${server.url}/api/listings/my`)).json()) as Own[]).find((l) => l.status === 'ACTIVE' && l.locality && l.size && l.budget)!
+  const own = ((await (await page.request.get(`${world.url}/api/listings/my`)).json()) as Own[]).find((l) => l.status === 'ACTIVE' && l.locality && l.size && l.budget)!
   const d = openDialog(page)
   await d.getByLabel('Post Type').selectOption(own.post_type)
   await d.getByLabel('Sale or Rent').selectOption(own.sale_or_rent)
@@ -335,8 +325,8 @@ for (const size of Object.keys(SIZES) as Size[]) {
       found.push(...(await problems(page, 'security page: setup with QR code and key')))
       // An admin with two-factor sign-in on, signing in: the code step, then the recovery code step.
       const email = `two.factor.${size}@a11y.example`
-      const { id } = await insertUser(db, { email, passwordHash: await Bun.password.hash('Str0ng!Pass'), fullName: 'Tara Shah', role: 'MODULE_ADMIN', isActive: true, registrationStatus: 'APPROVED' })
-      await giveSecondFactor(db, id)
+      const { id } = await insertUser(world.data, { email, passwordHash: await Bun.password.hash('Str0ng!Pass'), fullName: 'Tara Shah', role: 'MODULE_ADMIN', isActive: true, registrationStatus: 'APPROVED' })
+      await giveSecondFactor(world.data, id)
       page = await visit('anonymous', size, '/login')
       await page.getByLabel('Email').fill(email)
       await page.locator('input[name="password"]').fill('Str0ng!Pass')

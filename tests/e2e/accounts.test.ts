@@ -1,41 +1,25 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { join } from 'node:path'
-import { eq } from 'drizzle-orm'
-import type { Browser, Page } from 'playwright-core'
-import { closeDatabase, openDatabase, type Database } from '../../db/client'
-import { users } from '../../db/schema'
-import { seedGeography } from '../../db/seed/demo'
-import { loadConfig } from '../../src/platform/config'
-import { createContext, type AppContext } from '../../src/platform/context'
-import { approveUser } from '../../src/modules/users/service'
-import { launchBrowser, openPage, type WatchedPage, hydrated } from '../support/browser'
-import { startServer, type RunningServer } from '../support/server'
-import { dataLayer } from '../support/fixtures'
+import type { Page } from 'playwright-core'
+import { hydrated, type WatchedPage } from '../support/browser'
+import { userByEmail } from '../support/fixtures'
 import { startSmtp } from '../support/smtp'
+import { startWorld, type World } from '../support/world'
 
 // The whole account journey in a real Chromium against the real server, with mail delivered to a real SMTP server.
-let server: RunningServer
-let browser: Browser
-let db: Database
-let ctx: AppContext
+let world: World
 let smtp: Awaited<ReturnType<typeof startSmtp>>
 
 beforeAll(async () => {
   smtp = await startSmtp()
-  server = await startServer({ env: { SMTP_URL: smtp.url } })
-  browser = await launchBrowser()
-  db = openDatabase(join(server.dataDir, 'brokernet.db'))
-  await seedGeography(dataLayer(db))
-  // The test's own services over the server's database file: used to approve "as an admin would".
-  ctx = createContext(db, loadConfig({ DATA_DIR: server.dataDir, SMTP_URL: smtp.url, NODE_ENV: 'production' }))
+  world = await startWorld({ geography: true, env: { SMTP_URL: smtp.url } })
 })
 afterAll(async () => {
-  await ctx?.mail.close()
-  if (db) closeDatabase(db)
-  await browser?.close()
-  await server?.stop()
+  await world?.stop()
   await smtp?.close()
 })
+
+/** The master admin the server made at its first start (the one registrations are mailed to). */
+const firstMaster = async () => (await world.data.get<{ email: string }>("select email from users where role = 'MASTER_ADMIN' order by id"))!.email
 
 const input = (page: Page, label: string) => page.getByLabel(label, { exact: true })
 const path = (page: Page) => new URL(page.url()).pathname + new URL(page.url()).search
@@ -57,9 +41,7 @@ describe('account journey', () => {
   let w: WatchedPage
 
   test('register → pending screen; the city admin and master admin are told by mail', async () => {
-    w = await openPage(browser, server.url)
-    await w.page.goto(server.url + '/register')
-    await hydrated(w.page)
+    w = await world.open(null, '/register')
     await input(w.page, 'Full Name').fill('Meera Iyer')
     await input(w.page, 'Email').fill(EMAIL)
     await input(w.page, 'Password').fill(FIRST_PASSWORD)
@@ -75,28 +57,27 @@ describe('account journey', () => {
     // Registration does not sign in.
     expect((await w.page.context().cookies()).map((c) => c.name)).not.toContain('brokernet_session')
     expect(await smtp.messageTo(EMAIL)).toContain('Registration received')
-    const admin = db.select({ email: users.email }).from(users).where(eq(users.role, 'MASTER_ADMIN')).get()!
-    expect(await smtp.messageTo(admin.email)).toContain('Meera Iyer')
+    expect(await smtp.messageTo(await firstMaster())).toContain('Meera Iyer')
   })
 
   test('sign-in is refused while the registration is pending, saying so', async () => {
-    await w.page.goto(server.url + '/login')
+    await w.page.goto(world.url + '/login')
     await signInThroughForm(w.page, EMAIL, FIRST_PASSWORD)
     await w.page.getByRole('alert').filter({ hasText: 'pending approval' }).waitFor()
     expect(path(w.page)).toBe('/login')
   })
 
   test('after approval, signing in returns to the page first asked for', async () => {
-    const master = db.select().from(users).where(eq(users.role, 'MASTER_ADMIN')).get()!
-    const pending = db.select().from(users).where(eq(users.email, EMAIL)).get()!
-    await approveUser(ctx, { ...master, access: 'any' }, pending.id)
-    await ctx.mail.idle()
+    // The master admin approves it, as their approvals screen does.
+    const master = await world.account(await firstMaster())
+    const pending = (await userByEmail(world.data, EMAIL))!
+    await world.send(master, 'POST', `/api/users/${pending.id}/approve`)
     expect(await smtp.messageTo(EMAIL, 'Subject: Your Brokernet account is approved')).toContain('/login')
 
-    await w.page.goto(server.url + '/dashboard/my-listings')
+    await w.page.goto(world.url + '/dashboard/my-listings')
     expect(path(w.page)).toBe('/login?redirect=%2Fdashboard%2Fmy-listings')
     await signInThroughForm(w.page, EMAIL, FIRST_PASSWORD)
-    await w.page.waitForURL(server.url + '/dashboard/my-listings')
+    await w.page.waitForURL(world.url + '/dashboard/my-listings')
     expect(await w.page.getByRole('heading', { name: 'My Listings' }).count()).toBe(1)
   })
 
@@ -107,16 +88,16 @@ describe('account journey', () => {
     expect(await menu.textContent()).toContain('Broker')
     expect(await menu.textContent()).toContain('Pune, Maharashtra')
     await menu.getByRole('button', { name: 'Sign out' }).click()
-    await w.page.waitForURL(server.url + '/login')
-    await w.page.goto(server.url + '/dashboard')
+    await w.page.waitForURL(world.url + '/login')
+    await w.page.goto(world.url + '/dashboard')
     expect(path(w.page)).toBe('/login?redirect=%2Fdashboard')
   })
 
   test('forgot → mail → reset link → new password → sign in with it; the old one no longer works', async () => {
-    await w.page.goto(server.url + '/login')
+    await w.page.goto(world.url + '/login')
     await hydrated(w.page)
     await w.page.getByRole('link', { name: 'Forgot your password?' }).click()
-    await w.page.waitForURL(server.url + '/forgot-password')
+    await w.page.waitForURL(world.url + '/forgot-password')
     await hydrated(w.page)
     await input(w.page, 'Email').fill(EMAIL)
     await w.page.getByRole('button', { name: 'Send Reset Link' }).click()
@@ -125,20 +106,20 @@ describe('account journey', () => {
     const mail = await smtp.messageTo(EMAIL, '/reset-password?token=')
     const link = /\/reset-password\?token=([A-Za-z0-9%_-]+)/.exec(mail)
     expect(link).not.toBeNull()
-    await w.page.goto(`${server.url}/reset-password?token=${link![1]}`)
+    await w.page.goto(`${world.url}/reset-password?token=${link![1]}`)
     await hydrated(w.page)
     await input(w.page, 'New Password').fill(NEW_PASSWORD)
     await input(w.page, 'Confirm New Password').fill(NEW_PASSWORD)
     await w.page.getByRole('button', { name: 'Reset Password' }).click()
     await w.page.getByText('Password Reset Successful!').waitFor()
     await w.page.getByRole('link', { name: 'Sign in' }).click()
-    await w.page.waitForURL(server.url + '/login')
+    await w.page.waitForURL(world.url + '/login')
 
     await signInThroughForm(w.page, EMAIL, FIRST_PASSWORD)
     await w.page.getByRole('alert').filter({ hasText: 'Incorrect email or password' }).waitFor()
     await input(w.page, 'Password').fill(NEW_PASSWORD)
     await w.page.getByRole('button', { name: 'Sign in' }).click()
-    await w.page.waitForURL(server.url + '/dashboard')
+    await w.page.waitForURL(world.url + '/dashboard')
     await w.page.getByText('Welcome back, Meera Iyer!').waitFor()
     expect(realErrors(w)).toEqual([])
     expect(w.offHostRequests).toEqual([])

@@ -1,41 +1,27 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
-import { eq } from 'drizzle-orm'
-import type { Browser, Page, Request as PwRequest } from 'playwright-core'
-import { closeDatabase, openDatabase, type Database } from '../../db/client'
-import { cities } from '../../db/schema'
+import type { Page, Request as PwRequest } from 'playwright-core'
 import type { TopBrokers, Trends } from '../../src/modules/analytics/model'
 import type { DashboardStats } from '../../src/modules/listings/model'
 import { SESSION_COOKIE } from '../../src/platform/http/auth'
-import { signIn, type SignedIn } from '../support/auth'
-import { launchBrowser, openPage, type WatchedPage, hydrated, openDialog } from '../support/browser'
-import { startServer, type RunningServer } from '../support/server'
+import type { SignedIn } from '../support/auth'
+import { hydrated, openDialog, type WatchedPage } from '../support/browser'
+import { startWorld, type World } from '../support/world'
 
 // The analytics screen (SPEC "Analytics & Reports") in a real Chromium against the real server with the demo data.
-let server: RunningServer
-let browser: Browser
-let db: Database
+let world: World
 let master: SignedIn
 let moduleAdmin: SignedIn
 
 beforeAll(async () => {
-  server = await startServer({ env: { DEMO_DATA: '1' }, timeoutMs: 60_000 })
-  browser = await launchBrowser()
-  // The server's own SQLite file (WAL allows sharing): admins and their sessions are made directly.
-  db = openDatabase(join(server.dataDir, 'brokernet.db'))
-  const mumbai = db.select({ id: cities.id }).from(cities).where(eq(cities.name, 'Mumbai')).get()!.id
-  master = await signIn(db, 'MASTER_ADMIN', { fullName: 'Maya Master', cityId: null })
-  moduleAdmin = await signIn(db, 'MODULE_ADMIN', { fullName: 'Meera Iyer', cityId: mumbai })
+  world = await startWorld({ demo: true })
+  master = await world.signIn('MASTER_ADMIN', { fullName: 'Maya Master', cityId: null })
+  moduleAdmin = await world.signIn('MODULE_ADMIN', { fullName: 'Meera Iyer', cityId: await world.cityId('Mumbai') })
 })
-afterAll(async () => {
-  if (db) closeDatabase(db)
-  await browser?.close()
-  await server?.stop()
-})
+afterAll(() => world?.stop())
 
 async function api<T>(who: SignedIn, path: string): Promise<T> {
-  const res = await fetch(server.url + path, { headers: who.bearer })
+  const res = await world.api(who, 'GET', path)
   expect(res.status).toBe(200)
   return (await res.json()) as T
 }
@@ -56,10 +42,9 @@ const analyticsRequests = (page: Page) => {
 const realErrors = (w: WatchedPage, expected?: RegExp) => w.consoleErrors.filter((e) => !expected?.test(e))
 
 async function openAs(who: SignedIn, viewport?: { width: number; height: number }) {
-  const w = await openPage(browser, server.url, viewport)
-  await w.page.context().addCookies([{ name: SESSION_COOKIE, value: who.token, url: server.url }])
+  const w = await world.page(who, { viewport })
   const requests = analyticsRequests(w.page)
-  await w.page.goto(server.url + '/dashboard/analytics')
+  await w.page.goto(world.url + '/dashboard/analytics')
   await hydrated(w.page)
   // The chart mounts on hydration (or the period is empty).
   await w.page.locator('[data-trends-chart] canvas, [data-trends-empty]').first().waitFor()
@@ -104,7 +89,7 @@ const addDays = (date: string, n: number) => new Date(Date.parse(`${date}T00:00:
 describe('a master admin', () => {
   test('the first view is complete in the server HTML: subtitle, cards, pie, top brokers, the chart box; no inline style', async () => {
     const [stats, top] = await Promise.all([api<DashboardStats>(master, '/api/analytics/dashboard'), api<TopBrokers>(master, '/api/analytics/top-brokers?limit=10')])
-    const res = await fetch(server.url + '/dashboard/analytics', { headers: { cookie: `${SESSION_COOKIE}=${master.token}` } })
+    const res = await fetch(world.url + '/dashboard/analytics', { headers: { cookie: `${SESSION_COOKIE}=${master.token}` } })
     expect(res.status).toBe(200)
     expect(res.headers.get('content-security-policy')).toContain("style-src 'self'")
     const html = await res.text()

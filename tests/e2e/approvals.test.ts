@@ -1,40 +1,24 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
-import { eq } from 'drizzle-orm'
-import type { Browser, Page } from 'playwright-core'
-import { closeDatabase, openDatabase, type Database } from '../../db/client'
-import { users } from '../../db/schema'
-import { seedGeography } from '../../db/seed/demo'
+import type { Page } from 'playwright-core'
 import { SESSION_COOKIE } from '../../src/platform/http/auth'
-import { signIn } from '../support/auth'
-import { launchBrowser, openPage, type WatchedPage, hydrated, openDialog } from '../support/browser'
-import { cityIdByName, dataLayer } from '../support/fixtures'
-import { startServer, type RunningServer } from '../support/server'
+import type { SignedIn } from '../support/auth'
+import { hydrated, openDialog, type WatchedPage } from '../support/browser'
+import { userByEmail } from '../support/fixtures'
+import { startWorld, type World } from '../support/world'
 
 // The approvals screen in a real Chromium against the real server: registrations come in through the public API
 // (documents stored for real), admins decide in the browser, and other open windows follow live.
-let server: RunningServer
-let browser: Browser
-let db: Database
+let world: World
 let mumbai: number
 let pune: number
 
 beforeAll(async () => {
-  server = await startServer()
-  browser = await launchBrowser()
-  // The server's own SQLite file (WAL allows sharing): geography, admins and their sessions are made directly.
-  db = openDatabase(join(server.dataDir, 'brokernet.db'))
-  await seedGeography(dataLayer(db))
-  const cityId = (name: string) => cityIdByName(db, name)
-  mumbai = await cityId('Mumbai')
-  pune = await cityId('Pune')
+  world = await startWorld({ geography: true })
+  mumbai = await world.cityId('Mumbai')
+  pune = await world.cityId('Pune')
 })
-afterAll(async () => {
-  if (db) closeDatabase(db)
-  await browser?.close()
-  await server?.stop()
-})
+afterAll(() => world?.stop())
 
 /** A 1×1 PNG: a real image by its bytes, as the server checks. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64')
@@ -51,18 +35,17 @@ async function register(a: Applicant) {
   if (a.phone) fd.set('phone', a.phone)
   if (a.id_card_number) fd.set('id_card_number', a.id_card_number)
   if (a.document) fd.set('id_card_file', new File([PNG], 'card.png', { type: 'image/png' }))
-  const res = await fetch(server.url + '/api/auth/register', { method: 'POST', body: fd })
+  const res = await fetch(world.url + '/api/auth/register', { method: 'POST', body: fd })
   expect(res.status).toBe(201)
 }
 
 /** A signed-in window on `path`; `watch` sees the page before it loads, `streaming` waits for the live connection. */
-async function openAs(who: Awaited<ReturnType<typeof signIn>>, path: string, opts: { watch?: (page: Page) => unknown; streaming?: boolean } = {}) {
-  const w = await openPage(browser, server.url)
-  await w.page.context().addCookies([{ name: SESSION_COOKIE, value: who.token, url: server.url }])
+async function openAs(who: SignedIn, path: string, opts: { watch?: (page: Page) => unknown; streaming?: boolean } = {}) {
+  const w = await world.page(who)
   await opts.watch?.(w.page)
   // The server subscribes the stream to changes before it answers, so once the answer is here nothing is missed.
   const stream = opts.streaming ? w.page.waitForResponse((r) => new URL(r.url()).pathname === '/api/events') : null
-  await w.page.goto(server.url + path)
+  await w.page.goto(world.url + path)
   await hydrated(w.page)
   if (stream) expect((await stream).headers()['content-type']).toStartWith('text/event-stream')
   return w
@@ -88,10 +71,10 @@ const NEHA = { full_name: 'Neha Shah', email: 'neha.shah@example.com', city_id: 
 const PRIYA = { full_name: 'Priya Nair', email: 'priya.nair@example.com', city_id: 0, id_card_number: 'PN-42' }
 
 describe('user approvals', () => {
-  let master: Awaited<ReturnType<typeof signIn>>
+  let master: SignedIn
 
   beforeAll(async () => {
-    master = await signIn(db, 'MASTER_ADMIN', { fullName: 'Maya Master' })
+    master = await world.signIn('MASTER_ADMIN', { fullName: 'Maya Master' })
     for (const a of [
       { ...ASHA, city_id: mumbai },
       { ...RAVI, city_id: mumbai },
@@ -102,7 +85,7 @@ describe('user approvals', () => {
   })
 
   test('the first view is complete from the server: heading, count, every pending user, the nav badge', async () => {
-    const res = await fetch(server.url + '/dashboard/approvals', { headers: { cookie: `${SESSION_COOKIE}=${master.token}` } })
+    const res = await fetch(world.url + '/dashboard/approvals', { headers: { cookie: `${SESSION_COOKIE}=${master.token}` } })
     expect(res.status).toBe(200)
     const html = await res.text()
     expect(html).toContain('<title>User Approvals · Brokernet</title>')
@@ -181,7 +164,7 @@ describe('user approvals', () => {
     const fd = new FormData()
     for (const [k, v] of Object.entries({ email: 'dev.pdf@example.com', password: 'Str0ng!Pass', full_name: 'Dev Pdf Rao', city_id: String(pune) })) fd.set(k, v)
     fd.set('id_card_file', new File([PDF], 'card.pdf', { type: 'application/pdf' }))
-    expect((await fetch(server.url + '/api/auth/register', { method: 'POST', body: fd })).status).toBe(201)
+    expect((await fetch(world.url + '/api/auth/register', { method: 'POST', body: fd })).status).toBe(201)
 
     const w = await openAs(master, '/dashboard/approvals')
     const { page } = w
@@ -216,7 +199,7 @@ describe('user approvals', () => {
     expect(await dialog(page).count()).toBe(0)
     expect(await totalBadge(page).textContent()).toBe('3 pending approvals')
     expect(await navBadge(page).textContent()).toBe('3')
-    const ravi = db.select().from(users).where(eq(users.email, RAVI.email)).get()!
+    const ravi = (await userByEmail(world.data, RAVI.email))!
     expect([ravi.registrationStatus, ravi.isActive]).toEqual(['APPROVED', true])
     await done(w)
   })
@@ -233,7 +216,7 @@ describe('user approvals', () => {
     await card(page, NEHA.email).waitFor({ state: 'detached' })
     expect(await totalBadge(page).textContent()).toBe('2 pending approvals')
     expect(await navBadge(page).textContent()).toBe('2')
-    const neha = db.select().from(users).where(eq(users.email, NEHA.email)).get()!
+    const neha = (await userByEmail(world.data, NEHA.email))!
     expect([neha.registrationStatus, neha.isActive, neha.rejectionReason]).toEqual(['REJECTED', false, 'The ID card photo is unreadable & expired'])
     await done(w)
   })
@@ -274,7 +257,7 @@ describe('user approvals', () => {
   })
 
   test("a module admin sees only their city's registrations, and 'All caught up!' once they are handled", async () => {
-    const admin = await signIn(db, 'MODULE_ADMIN', { cityId: pune })
+    const admin = await world.signIn('MODULE_ADMIN', { cityId: pune })
     const w = await openAs(admin, '/dashboard/approvals')
     const { page } = w
     expect(await page.locator('[data-pending-user]').count()).toBe(1)
@@ -309,7 +292,7 @@ describe('user approvals', () => {
     await navBadge(board.page).waitFor({ state: 'detached' })
 
     // A second approvals window (the Mumbai module admin's), and the master admin's home page, where only the badge listens.
-    const second = await openAs(await signIn(db, 'MODULE_ADMIN', { cityId: mumbai }), '/dashboard/approvals', { streaming: true })
+    const second = await openAs(await world.signIn('MODULE_ADMIN', { cityId: mumbai }), '/dashboard/approvals', { streaming: true })
     const home = await openAs(master, '/dashboard', { streaming: true })
     await second.page.getByText('All caught up!').waitFor()
     expect(await navBadge(home.page).count()).toBe(0)
@@ -344,11 +327,10 @@ describe('user approvals', () => {
 
 describe('the matches badge in the navigation', () => {
   test('the unseen count from the server, then live: up when a match arrives, down when seen, hidden at zero, on the page’s one stream', async () => {
-    const seeker = await signIn(db, 'BROKER', { cityId: pune, fullName: 'Sana Seeker' })
-    const offerer = await signIn(db, 'BROKER', { cityId: pune, fullName: 'Omar Offerer' })
-    const api = (as: typeof seeker, path: string, body?: unknown) =>
-      fetch(server.url + path, { method: body === undefined ? 'GET' : 'POST', headers: { ...as.bearer, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })
-    const post = async (as: typeof seeker, post_type: 'REQ' | 'AVL', budget: number) =>
+    const seeker = await world.signIn('BROKER', { cityId: pune, fullName: 'Sana Seeker' })
+    const offerer = await world.signIn('BROKER', { cityId: pune, fullName: 'Omar Offerer' })
+    const api = (as: SignedIn, path: string, body?: unknown) => world.api(as, body === undefined ? 'GET' : 'POST', path, body)
+    const post = async (as: SignedIn, post_type: 'REQ' | 'AVL', budget: number) =>
       expect((await api(as, '/api/listings', { post_type, sale_or_rent: 'RENT', property_type: 'Studio Loft', budget, contact_value: '9876543210' })).status).toBe(201)
     await post(seeker, 'REQ', 60_000)
     await post(offerer, 'AVL', 55_000)

@@ -1,22 +1,16 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
-import { closeDatabase, openDatabase, type Database } from '../../db/client'
-import { auditEvents } from '../../db/schema'
-import { seedGeography } from '../../db/seed/demo'
+import type { Page } from 'playwright-core'
 import { SESSION_COOKIE } from '../../src/platform/http/auth'
-import { signIn, type SignedIn } from '../support/auth'
-import { launchBrowser, openPage, type WatchedPage, hydrated, openDialog, typeOnPausedClock } from '../support/browser'
+import type { SignedIn } from '../support/auth'
+import { openDialog, type WatchedPage, typeOnPausedClock } from '../support/browser'
 import { eventually } from '../support/eventually'
-import { cityIdByName, dataLayer } from '../support/fixtures'
-import { startServer, type RunningServer } from '../support/server'
+import { insertRow } from '../support/fixtures'
+import { startWorld, type World } from '../support/world'
 
 // The audit log screen (issue "a real audit log") in a real Chromium against the real server: a change made through
 // the API a moment earlier is found, inspected, filtered, exported, and hidden from another city's admin.
-let server: RunningServer
-let browser: Browser
-let db: Database
+let world: World
 let master: SignedIn
 let puneAdmin: SignedIn
 let mumbaiAdmin: SignedIn
@@ -25,52 +19,32 @@ let listingId: number
 const OLD_EVENTS = 30 // in Mumbai, in 2025: enough for a second page
 
 beforeAll(async () => {
-  server = await startServer()
-  browser = await launchBrowser()
-  // The test shares the server's SQLite file (WAL allows it) to create users, sessions and old events directly.
-  db = openDatabase(join(server.dataDir, 'brokernet.db'))
-  await seedGeography(dataLayer(db))
-  const cityId = (name: string) => cityIdByName(db, name)
-  const pune = await cityId('Pune')
-  const mumbai = await cityId('Mumbai')
-  master = await signIn(db, 'MASTER_ADMIN', { cityId: null, fullName: 'Mona Master' })
-  puneAdmin = await signIn(db, 'MODULE_ADMIN', { cityId: pune, fullName: 'Priya Nair' })
-  mumbaiAdmin = await signIn(db, 'MODULE_ADMIN', { cityId: mumbai, fullName: 'Meera Iyer' })
-  const broker = await signIn(db, 'BROKER', { cityId: pune, fullName: 'Asha Verma' })
+  world = await startWorld({ geography: true })
+  const pune = await world.cityId('Pune')
+  const mumbai = await world.cityId('Mumbai')
+  master = await world.signIn('MASTER_ADMIN', { cityId: null, fullName: 'Mona Master' })
+  puneAdmin = await world.signIn('MODULE_ADMIN', { cityId: pune, fullName: 'Priya Nair' })
+  mumbaiAdmin = await world.signIn('MODULE_ADMIN', { cityId: mumbai, fullName: 'Meera Iyer' })
+  const broker = await world.signIn('BROKER', { cityId: pune, fullName: 'Asha Verma' })
 
+  // Events of last year: written as the audit trail stores them (no request makes an event in the past).
   for (let i = 0; i < OLD_EVENTS; i++)
-    db.insert(auditEvents)
-      .values({
-        actorUserId: mumbaiAdmin.user.id,
-        actorName: 'Meera Iyer',
-        action: 'user.update',
-        entityType: 'user',
-        entityId: String(1000 + i),
-        cityId: mumbai,
-        before: { phone: `+91 90000 ${String(i).padStart(5, '0')}` },
-        after: { phone: `+91 91111 ${String(i).padStart(5, '0')}` },
-        createdAt: new Date(Date.UTC(2025, 2, 1, 9, i)),
-      })
-      .run()
-
-  // Through the API, as browsers send it: the session cookie and this site's Origin.
-  const send = async (who: SignedIn, path: string, method: string, body: object) => {
-    const res = await fetch(server.url + path, {
-      method,
-      headers: { cookie: `${SESSION_COOKIE}=${who.token}`, origin: new URL(server.url).origin, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
+    await insertRow(world.data, 'audit_events', {
+      actorUserId: mumbaiAdmin.user.id,
+      actorName: 'Meera Iyer',
+      action: 'user.update',
+      entityType: 'user',
+      entityId: String(1000 + i),
+      cityId: mumbai,
+      before: JSON.stringify({ phone: `+91 90000 ${String(i).padStart(5, '0')}` }),
+      after: JSON.stringify({ phone: `+91 91111 ${String(i).padStart(5, '0')}` }),
+      createdAt: new Date(Date.UTC(2025, 2, 1, 9, i)),
     })
-    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`)
-    return res.json() as Promise<{ id: number }>
-  }
-  listingId = (await send(broker, '/api/listings', 'POST', { post_type: 'REQ', sale_or_rent: 'SALE', contact_value: '9876543210', property_type: '2BHK', details: 'Original text' })).id
-  await send(puneAdmin, `/api/listings/${listingId}`, 'PATCH', { details: 'Edited by admin', status: 'ON_HOLD' })
+
+  listingId = (await world.send<{ id: number }>(broker, 'POST', '/api/listings', { post_type: 'REQ', sale_or_rent: 'SALE', contact_value: '9876543210', property_type: '2BHK', details: 'Original text' })).id
+  await world.send(puneAdmin, 'PATCH', `/api/listings/${listingId}`, { details: 'Edited by admin', status: 'ON_HOLD' })
 })
-afterAll(async () => {
-  if (db) closeDatabase(db)
-  await browser?.close()
-  await server?.stop()
-})
+afterAll(() => world?.stop())
 
 const dialog = openDialog
 const bodyRows = (page: Page) => page.locator('table[aria-label="Audit events"] tbody tr')
@@ -81,13 +55,7 @@ const showing = (page: Page) => page.locator('[data-showing]')
 /** Refused requests the test provokes on purpose are logged by the browser; those are not faults. */
 const realErrors = (w: WatchedPage) => w.consoleErrors.filter((e) => !/status of 403\b/.test(e))
 
-async function openAs(who: SignedIn, { hydrate = true } = {}): Promise<WatchedPage> {
-  const w = await openPage(browser, server.url)
-  await w.page.context().addCookies([{ name: SESSION_COOKIE, value: who.token, url: server.url }])
-  await w.page.goto(server.url + '/dashboard/audit')
-  if (hydrate) await hydrated(w.page)
-  return w
-}
+const openAs = (who: SignedIn, { hydrate = true } = {}) => world.open(who, '/dashboard/audit', { hydrate })
 
 describe('the master admin', () => {
   let w: WatchedPage
@@ -99,7 +67,7 @@ describe('the master admin', () => {
   })
 
   test('the server renders the first page complete', async () => {
-    const html = await (await fetch(server.url + '/dashboard/audit', { headers: { cookie: `${SESSION_COOKIE}=${master.token}` } })).text()
+    const html = await (await fetch(world.url + '/dashboard/audit', { headers: { cookie: `${SESSION_COOKIE}=${master.token}` } })).text()
     expect(html).toContain('Audit Logs')
     expect(html).toContain('details: Original text → Edited by admin')
     expect(html).not.toContain('coming soon')
@@ -189,7 +157,7 @@ describe('the master admin', () => {
     const labels = await d.locator('tbody th').allTextContents()
     expect(labels.length).toBeGreaterThan(15)
     expect(labels.filter((l) => /[a-z][A-Z]|_/.test(l))).toEqual([])
-    const listing = (await (await fetch(`${server.url}/api/listings/${listingId}`, { headers: master.bearer })).json()) as { entry_id: string }
+    const listing = await world.send<{ entry_id: string }>(master, 'GET', `/api/listings/${listingId}`)
     const meta = await d.locator('dl').textContent()
     expect(meta).toContain(`Listing #${listingId} · ${listing.entry_id}`)
     expect(meta).toContain('Changed: Details, Status')
@@ -306,7 +274,7 @@ describe('module admins', () => {
     expect(await page.getByText(`Listing #${listingId}`).count()).toBe(0)
     expect(await page.getByLabel('Action', { exact: true }).locator('option').allTextContents()).toEqual(['All actions', 'User updated'])
     // Nor through the API or the export.
-    const res = await fetch(`${server.url}/api/audit/export.csv`, { headers: { cookie: `${SESSION_COOKIE}=${mumbaiAdmin.token}` } })
+    const res = await fetch(`${world.url}/api/audit/export.csv`, { headers: { cookie: `${SESSION_COOKIE}=${mumbaiAdmin.token}` } })
     expect(await res.text()).not.toContain('Edited by admin')
     expect(realErrors(w)).toEqual([])
     expect(w.offHostRequests).toEqual([])
@@ -324,7 +292,7 @@ describe('module admins', () => {
 
   test('a broker is not let in', async () => {
     // The refusal is server-rendered and has no island to hydrate.
-    const w = await openAs(await signIn(db, 'BROKER'), { hydrate: false })
+    const w = await openAs(await world.signIn('BROKER'), { hydrate: false })
     await w.page.getByText('Access Denied').waitFor()
     expect(await w.page.locator('[data-audit-log]').count()).toBe(0)
     await w.page.context().close()

@@ -1,66 +1,44 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { join } from 'node:path'
-import type { Browser } from 'playwright-core'
-import { closeDatabase, openDatabase, type Database } from '../../db/client'
-import { SESSION_COOKIE } from '../../src/platform/http/auth'
-import { signIn } from '../support/auth'
-import { launchBrowser, openPage, type WatchedPage, hydrated, openDialog } from '../support/browser'
+import { hydrated, openDialog } from '../support/browser'
 import { codeFor, giveSecondFactor } from '../support/second-factor'
-import { startServer, type RunningServer } from '../support/server'
+import { startWorld, type World } from '../support/world'
 
-let server: RunningServer
-let browser: Browser
-let db: Database
+let world: World
 
 beforeAll(async () => {
-  server = await startServer()
-  browser = await launchBrowser()
-  // The test shares the server's SQLite file (WAL allows it) to create users and sessions directly.
-  db = openDatabase(join(server.dataDir, 'brokernet.db'))
+  world = await startWorld()
 })
-afterAll(async () => {
-  closeDatabase(db)
-  await browser?.close()
-  await server?.stop()
-})
+afterAll(() => world?.stop())
 
-async function openAs(role: 'MASTER_ADMIN' | 'MODULE_ADMIN', path: string): Promise<WatchedPage> {
-  const who = await signIn(db, role)
-  const w = await openPage(browser, server.url)
-  await w.page.context().addCookies([{ name: SESSION_COOKIE, value: who.token, url: server.url }])
-  await w.page.goto(server.url + path)
-  return w
-}
+/** A new admin of the role, their window on `path` (before it is live). */
+const openAs = async (role: 'MASTER_ADMIN' | 'MODULE_ADMIN', path: string) => world.open(await world.signIn(role), path, { hydrate: false })
 
 const dialog = openDialog
 
 describe('geographic management', () => {
   test('signed out: sent to /login, remembering the page', async () => {
-    const w = await openPage(browser, server.url)
-    await w.page.goto(server.url + '/dashboard/geographic')
+    const w = await world.open(null, '/dashboard/geographic', { hydrate: false })
     expect(new URL(w.page.url()).pathname + new URL(w.page.url()).search).toBe('/login?redirect=%2Fdashboard%2Fgeographic')
     await w.page.context().close()
   })
 
   test('signing in through the login page returns to the page asked for; Sign out lands on /login', async () => {
     const password = 'Master@12345'
-    const { user } = await signIn(db, 'MASTER_ADMIN', { passwordHash: await Bun.password.hash(password) })
+    const { user } = await world.signIn('MASTER_ADMIN', { passwordHash: await Bun.password.hash(password) })
     // Issue 29: a master admin signs in with a password and a code of their authenticator app.
-    const secret = await giveSecondFactor(db, user.id)
-    const w = await openPage(browser, server.url)
-    await w.page.goto(server.url + '/dashboard/geographic')
-    await hydrated(w.page)
+    const secret = await giveSecondFactor(world.data, user.id)
+    const w = await world.open(null, '/dashboard/geographic')
     await w.page.getByLabel('Email').fill(user.email)
     await w.page.locator('input[name="password"]').fill(password)
     await w.page.getByRole('button', { name: 'Sign in' }).click()
     await w.page.getByLabel('Authentication code').fill(codeFor(secret))
     await w.page.getByRole('button', { name: 'Verify' }).click()
-    await w.page.waitForURL(server.url + '/dashboard/geographic')
+    await w.page.waitForURL(world.url + '/dashboard/geographic')
     await w.page.getByRole('heading', { name: 'Geographic Management' }).waitFor()
     await w.page.getByLabel('User menu').click()
     await w.page.getByRole('button', { name: 'Sign out' }).click()
-    await w.page.waitForURL(server.url + '/login')
-    await w.page.goto(server.url + '/dashboard')
+    await w.page.waitForURL(world.url + '/login')
+    await w.page.goto(world.url + '/dashboard')
     expect(new URL(w.page.url()).pathname).toBe('/login')
     expect(w.consoleErrors).toEqual([])
     await w.page.context().close()

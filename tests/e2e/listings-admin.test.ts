@@ -1,36 +1,22 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { join } from 'node:path'
 import { and, count, desc, eq, inArray } from 'drizzle-orm'
-import type { Browser, Page } from 'playwright-core'
-import { closeDatabase, openDatabase, type Database } from '../../db/client'
+import type { Page } from 'playwright-core'
 import { listings } from '../../db/schema'
-import { SESSION_COOKIE } from '../../src/platform/http/auth'
-import { signIn } from '../support/auth'
-import { launchBrowser, openPage, type WatchedPage, hydrated, openDialog } from '../support/browser'
-import { cityIdByName } from '../support/fixtures'
-import { startServer, type RunningServer } from '../support/server'
+import type { SignedIn } from '../support/auth'
+import { hydrated, openDialog, type WatchedPage } from '../support/browser'
+import { startWorld, type World } from '../support/world'
 
 // The admin listings grid (SPEC section 2 "Admin listings") in a real Chromium against the real server with the demo data.
-let server: RunningServer
-let browser: Browser
-let db: Database
+let world: World
 let mumbai: number
 let pune: number
 
 beforeAll(async () => {
-  server = await startServer({ env: { DEMO_DATA: '1' }, timeoutMs: 60_000 })
-  browser = await launchBrowser()
-  // The test shares the server's SQLite file (WAL allows it) to create admins and sessions, and to check rows.
-  db = openDatabase(join(server.dataDir, 'brokernet.db'))
-  const cityId = (name: string) => cityIdByName(db, name)
-  mumbai = await cityId('Mumbai')
-  pune = await cityId('Pune')
+  world = await startWorld({ demo: true })
+  mumbai = await world.cityId('Mumbai')
+  pune = await world.cityId('Pune')
 })
-afterAll(async () => {
-  if (db) closeDatabase(db)
-  await browser?.close()
-  await server?.stop()
-})
+afterAll(() => world?.stop())
 
 const dialog = openDialog
 const bodyRows = (page: Page) => page.locator('table[aria-label="Listings Management"] tbody tr')
@@ -41,18 +27,12 @@ const toast = (page: Page, kind: string, text: string) => page.locator(`[data-to
  */
 const realErrors = (w: WatchedPage) => w.consoleErrors.filter((e) => !/status of (400|401|403|404|409|422)\b|net::ERR_FAILED/.test(e))
 
-async function openAs(who: Awaited<ReturnType<typeof signIn>>, path: string): Promise<WatchedPage> {
-  const w = await openPage(browser, server.url)
-  await w.page.context().addCookies([{ name: SESSION_COOKIE, value: who.token, url: server.url }])
-  await w.page.goto(server.url + path)
-  await hydrated(w.page)
-  return w
-}
+const openAs = (who: SignedIn, path: string): Promise<WatchedPage> => world.open(who, path)
 
 /** The listing ids of the rows on screen. */
 const rowIds = (page: Page) => page.$$eval('table[aria-label="Listings Management"] tbody tr', (trs) => trs.map((tr) => Number(tr.getAttribute('data-listing-id'))))
-const rowsOf = (ids: number[]) => (ids.length ? db.select().from(listings).where(inArray(listings.id, ids)).all() : [])
-const listingById = (id: number) => db.select().from(listings).where(eq(listings.id, id)).get()
+const rowsOf = (ids: number[]) => (ids.length ? world.db.select().from(listings).where(inArray(listings.id, ids)).all() : [])
+const listingById = (id: number) => world.db.select().from(listings).where(eq(listings.id, id)).get()
 const waitForRows = (page: Page, n: number) => page.waitForFunction((n) => document.querySelectorAll('table[aria-label="Listings Management"] tbody tr').length === n, n)
 const showing = (page: Page) => page.locator('[data-showing]')
 
@@ -75,12 +55,12 @@ async function openMenu(page: Page, entryId: string) {
 
 describe('a module admin', () => {
   let w: WatchedPage
-  let admin: Awaited<ReturnType<typeof signIn>>
-  const mumbaiTotal = () => db.select({ n: count() }).from(listings).where(eq(listings.cityId, mumbai)).get()!.n
-  const suspendedInMumbai = () => db.select({ n: count() }).from(listings).where(and(eq(listings.cityId, mumbai), eq(listings.status, 'SUSPENDED'))).get()!.n
+  let admin: SignedIn
+  const mumbaiTotal = () => world.db.select({ n: count() }).from(listings).where(eq(listings.cityId, mumbai)).get()!.n
+  const suspendedInMumbai = () => world.db.select({ n: count() }).from(listings).where(and(eq(listings.cityId, mumbai), eq(listings.status, 'SUSPENDED'))).get()!.n
 
   beforeAll(async () => {
-    admin = await signIn(db, 'MODULE_ADMIN', { cityId: mumbai, fullName: 'Meera Iyer' })
+    admin = await world.signIn('MODULE_ADMIN', { cityId: mumbai, fullName: 'Meera Iyer' })
     w = await openAs(admin, '/dashboard/listings')
   })
   afterAll(async () => {
@@ -107,7 +87,7 @@ describe('a module admin', () => {
     expect(headers).toEqual(['Entry ID', 'Type', 'Date', 'Contact', 'Sale/Rent', 'Property Type', 'Budget', 'Size', 'Location Zone', 'Locality', 'Broker', 'Reference', 'Details', 'Expires', 'Actions'])
 
     // The API behind the grid agrees: every listing of every page is in Mumbai, whatever its status.
-    const api = await page.request.get(`${server.url}/api/listings/?per_page=100`)
+    const api = await page.request.get(`${world.url}/api/listings/?per_page=100`)
     const body = (await api.json()) as { listings: { city_id: number; city_name: string; status: string }[]; total: number }
     expect(body.total).toBe(total)
     expect(body.listings.every((l) => l.city_id === mumbai && l.city_name === 'Mumbai')).toBe(true)
@@ -252,7 +232,7 @@ describe('a module admin', () => {
         city_id: mumbai,
       },
     ])
-    const created = db.select().from(listings).where(eq(listings.details, 'Sea-facing 3 BHK in Worli, ready to move in.')).get()!
+    const created = world.db.select().from(listings).where(eq(listings.details, 'Sea-facing 3 BHK in Worli, ready to move in.')).get()!
     expect(created).toMatchObject({ cityId: mumbai, contactName: 'Meera Iyer', ownerUserId: admin.user.id, status: 'ACTIVE' })
     // The newest listing heads the first page.
     await page.waitForFunction((id) => document.querySelector('table[aria-label="Listings Management"] tbody tr')?.getAttribute('data-listing-id') === String(id), created.id)
@@ -268,12 +248,12 @@ describe('a module admin', () => {
     await d.getByLabel('Contact (phone or email) *').fill('+91 98200-12345')
     await d.getByLabel('Details *').fill('Sea-facing 3 BHK in Worli, ready to move in')
     await d.getByRole('button', { name: 'Create Listing' }).click()
-    const first = db.select().from(listings).where(eq(listings.details, 'Sea-facing 3 BHK in Worli, ready to move in.')).get()!
+    const first = world.db.select().from(listings).where(eq(listings.details, 'Sea-facing 3 BHK in Worli, ready to move in.')).get()!
     await d.locator('[data-duplicates]').filter({ hasText: `${first.entryId}, posted by you today` }).waitFor()
     await d.getByRole('button', { name: 'Post Anyway' }).click()
     // The dialog closes once it is stored (the previous test's toast may still be up).
     await d.waitFor({ state: 'detached' })
-    expect(db.select({ n: count() }).from(listings).where(eq(listings.details, 'Sea-facing 3 BHK in Worli, ready to move in')).get()!.n).toBe(1)
+    expect(world.db.select({ n: count() }).from(listings).where(eq(listings.details, 'Sea-facing 3 BHK in Worli, ready to move in')).get()!.n).toBe(1)
   })
 
   test('server refusals: a detail list goes to its fields, a string detail to the form, anything else to the fallback', async () => {
@@ -320,7 +300,7 @@ describe('a master admin', () => {
   let w: WatchedPage
 
   beforeAll(async () => {
-    w = await openAs(await signIn(db, 'MASTER_ADMIN', { fullName: 'Asha Verma' }), '/dashboard')
+    w = await openAs(await world.signIn('MASTER_ADMIN', { fullName: 'Asha Verma' }), '/dashboard')
   })
   afterAll(async () => {
     await w?.page.context().close()
@@ -331,7 +311,7 @@ describe('a master admin', () => {
     await page.getByRole('heading', { name: 'Welcome back, Asha Verma!' }).waitFor()
     await page.getByRole('heading', { name: 'Listings Management', level: 2 }).waitFor()
     expect(await page.locator('[data-admin-banner]').textContent()).toContain('Admin Mode: You can edit, suspend, and delete any listing across all cities')
-    const total = db.select({ n: count() }).from(listings).get()!.n
+    const total = world.db.select({ n: count() }).from(listings).get()!.n
     expect(await showing(page).textContent()).toBe(`Showing 1 to 25 of ${total} results`)
     const cityIds = new Set(rowsOf(await rowIds(page)).map((r) => r.cityId))
     expect(cityIds.size).toBeGreaterThan(1)
@@ -339,9 +319,9 @@ describe('a master admin', () => {
 
   test('zone chips count the whole filtered list in each of the six zones (not the page), and filter by zone', async () => {
     const { page } = w
-    const total = db.select({ n: count() }).from(listings).get()!.n
+    const total = world.db.select({ n: count() }).from(listings).get()!.n
     const inZone = (zone: string, ...more: Parameters<typeof and>) =>
-      db.select({ n: count() }).from(listings).where(and(eq(listings.location, zone as 'North'), ...more)).get()!.n
+      world.db.select({ n: count() }).from(listings).where(and(eq(listings.location, zone as 'North'), ...more)).get()!.n
     const chip = (zone: string) => page.locator(`[data-zone-chip="${zone}"]`)
     const zones = ['North', 'East', 'West', 'South', 'Central', 'Outskirts']
     expect(await page.locator('[data-zone-chip]').evaluateAll((els) => els.map((e) => e.getAttribute('data-zone-chip')))).toEqual(['all', ...zones])
@@ -352,7 +332,7 @@ describe('a master admin', () => {
 
     // Another filter recounts every chip for it.
     await page.locator('#admin-filter-post_type').selectOption('REQ')
-    const requirements = db.select({ n: count() }).from(listings).where(eq(listings.postType, 'REQ')).get()!.n
+    const requirements = world.db.select({ n: count() }).from(listings).where(eq(listings.postType, 'REQ')).get()!.n
     await chip('all').filter({ hasText: `All Zones${requirements}` }).waitFor()
     for (const zone of zones) await chip(zone).filter({ hasText: new RegExp(`^${zone}${inZone(zone, eq(listings.postType, 'REQ'))}$`) }).waitFor()
 
@@ -382,7 +362,7 @@ describe('a master admin', () => {
     await page.locator('#admin-filter-geo-city_id option', { hasText: 'Pune' }).waitFor({ state: 'attached' })
     await page.locator('#admin-filter-geo-city_id').selectOption({ label: 'Pune' })
     await page.waitForURL(new RegExp(`city_id=${pune}`))
-    const inPune = db.select({ n: count() }).from(listings).where(eq(listings.cityId, pune)).get()!.n
+    const inPune = world.db.select({ n: count() }).from(listings).where(eq(listings.cityId, pune)).get()!.n
     await showing(page).filter({ hasText: `of ${inPune} results` }).waitFor()
     expect(rowsOf(await rowIds(page)).every((r) => r.cityId === pune)).toBe(true)
 
@@ -394,24 +374,24 @@ describe('a master admin', () => {
 
     // Clearing the country clears state and city.
     await page.locator('#admin-filter-geo-country_id').selectOption('')
-    const total = db.select({ n: count() }).from(listings).get()!.n
+    const total = world.db.select({ n: count() }).from(listings).get()!.n
     await showing(page).filter({ hasText: `of ${total} results` }).waitFor()
     expect(new URL(page.url()).search).toBe('')
   })
 
   test('"Possible duplicates only" lists the listings posted as near-copies of another broker\'s, mirrored in the URL', async () => {
     const { page } = w
-    const [first, second] = db.select().from(listings).orderBy(desc(listings.id)).limit(2).all()
-    db.update(listings).set({ possibleDuplicateOf: second!.id }).where(eq(listings.id, first!.id)).run()
+    const [first, second] = world.db.select().from(listings).orderBy(desc(listings.id)).limit(2).all()
+    world.db.update(listings).set({ possibleDuplicateOf: second!.id }).where(eq(listings.id, first!.id)).run()
     await page.locator('#admin-filter-possible_duplicates').check()
     await page.waitForURL(/possible_duplicates=true/)
     await showing(page).filter({ hasText: 'of 1 results' }).waitFor()
     expect(await rowIds(page)).toEqual([first!.id])
     await page.locator('#admin-filter-possible_duplicates').uncheck()
-    const total = db.select({ n: count() }).from(listings).get()!.n
+    const total = world.db.select({ n: count() }).from(listings).get()!.n
     await showing(page).filter({ hasText: `of ${total} results` }).waitFor()
     expect(new URL(page.url()).searchParams.has('possible_duplicates')).toBe(false)
-    db.update(listings).set({ possibleDuplicateOf: null }).where(eq(listings.id, first!.id)).run()
+    world.db.update(listings).set({ possibleDuplicateOf: null }).where(eq(listings.id, first!.id)).run()
   })
 
   test('a page click scrolls to the top; a new page size goes back to page 1', async () => {
@@ -422,7 +402,7 @@ describe('a master admin', () => {
     await pager.getByRole('button', { name: 'Page 2' }).click()
     await page.waitForURL(/page=2/)
     await page.waitForFunction(() => window.scrollY === 0)
-    const total = db.select({ n: count() }).from(listings).get()!.n
+    const total = world.db.select({ n: count() }).from(listings).get()!.n
     await showing(page).filter({ hasText: `Showing 26 to 50 of ${total} results` }).waitFor()
 
     await page.getByLabel('Per page').selectOption('10')
@@ -466,7 +446,7 @@ describe('a master admin', () => {
     await d.getByLabel('Contact Name', { exact: true }).fill('Nikhil Rao')
     await d.getByRole('button', { name: 'Create Listing' }).click()
     await toast(page, 'success', 'Listing created successfully').waitFor()
-    const created = db.select().from(listings).where(eq(listings.details, 'Client wants a villa near Koregaon Park.')).get()!
+    const created = world.db.select().from(listings).where(eq(listings.details, 'Client wants a villa near Koregaon Park.')).get()!
     expect(created).toMatchObject({ cityId: pune, contactName: 'Nikhil Rao', postType: 'REQ', googleLocationUrl: null })
     await page.locator(`tr[data-listing-id="${created.id}"]`).waitFor()
 

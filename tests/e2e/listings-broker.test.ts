@@ -1,38 +1,27 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { and, count, desc, eq, ne, notInArray, or } from 'drizzle-orm'
-import type { Browser, Page } from 'playwright-core'
-import { closeDatabase, openDatabase, type Database } from '../../db/client'
+import type { Page } from 'playwright-core'
 import { listings, users } from '../../db/schema'
 import { SESSION_COOKIE } from '../../src/platform/http/auth'
-import { sessionFor } from '../support/auth'
-import { launchBrowser, openPage, type WatchedPage, hydrated, openDialog, typeOnPausedClock } from '../support/browser'
-import { startServer, type RunningServer } from '../support/server'
+import { hydrated, openDialog, typeOnPausedClock, type WatchedPage } from '../support/browser'
 import { eventually } from '../support/eventually'
+import { startWorld, type World } from '../support/world'
 
 // The broker dashboard and My Listings in a real Chromium against the real server with the demo network
 // (SPEC section 2 "Broker dashboard (listings)", "My Listings").
-let server: RunningServer
-let browser: Browser
-let db: Database
+let world: World
 let broker: typeof users.$inferSelect
 let token: string
 
 beforeAll(async () => {
-  server = await startServer({ env: { DEMO_DATA: '1' }, timeoutMs: 60_000 })
-  browser = await launchBrowser()
-  // The server's own SQLite file (WAL allows sharing): a demo broker signs in through a session made directly.
-  db = openDatabase(join(server.dataDir, 'brokernet.db'))
-  broker = db.select().from(users).where(eq(users.email, 'rahul.sharma@brokernet.example')).get()!
+  world = await startWorld({ demo: true })
+  const signedIn = await world.account('rahul.sharma@brokernet.example')
+  broker = signedIn.user
   expect(broker).toMatchObject({ role: 'BROKER', isActive: true })
-  token = await sessionFor(db, broker.id)
+  token = signedIn.token
 })
-afterAll(async () => {
-  if (db) closeDatabase(db)
-  await browser?.close()
-  await server?.stop()
-})
+afterAll(() => world?.stop())
 
 const dialog = openDialog
 const bodyRows = (page: Page) => page.locator('table tbody tr')
@@ -50,10 +39,10 @@ const realErrors = (w: WatchedPage) => w.consoleErrors.filter((e) => !/status of
 
 /** `clock`: the page runs on Playwright's clock (installed before it loads), so a test can pause and advance its time. */
 async function open(path: string, { clock = false } = {}): Promise<WatchedPage> {
-  const w = await openPage(browser, server.url)
-  if (clock) await w.page.clock.install()
-  await w.page.context().addCookies([{ name: SESSION_COOKIE, value: token, url: server.url }])
-  await w.page.goto(server.url + path)
+  if (!clock) return world.open(token, path)
+  const w = await world.page(token)
+  await w.page.clock.install()
+  w.response = await w.page.goto(world.url + path)
   await hydrated(w.page)
   return w
 }
@@ -68,15 +57,15 @@ async function done(w: WatchedPage) {
  * (their scope), and no expired one at all (off the network without a status filter, their own too).
  */
 const visible = () => and(ne(listings.status, 'EXPIRED'), or(notInArray(listings.status, ['SUSPENDED', 'EXPIRED']), eq(listings.ownerUserId, broker.id)))
-const countWhere = (...conds: Parameters<typeof and>) => db.select({ n: count() }).from(listings).where(and(visible(), ...conds)).get()!.n
-const stored = (entryId: string) => db.select().from(listings).where(eq(listings.entryId, entryId)).get()
+const countWhere = (...conds: Parameters<typeof and>) => world.db.select({ n: count() }).from(listings).where(and(visible(), ...conds)).get()!.n
+const stored = (entryId: string) => world.db.select().from(listings).where(eq(listings.entryId, entryId)).get()
 
 const MARKER = 'Sea-facing villa with a private garden, e2e marker'
 let created: string // entry_id of the listing made below
 
 describe('the broker dashboard', () => {
   test('the first page is complete in the server HTML: welcome, statistics, 25 rows, the footer', async () => {
-    const res = await fetch(server.url + '/dashboard/listings', { headers: { cookie: `${SESSION_COOKIE}=${token}` } })
+    const res = await fetch(world.url + '/dashboard/listings', { headers: { cookie: `${SESSION_COOKIE}=${token}` } })
     expect(res.status).toBe(200)
     const html = await res.text()
     expect(html).toContain('Welcome back, Rahul Sharma!')
@@ -88,7 +77,7 @@ describe('the broker dashboard', () => {
     expect(html).toContain('Search by Entry ID, Broker Name, or details...')
     expect(html).not.toContain('loading-spinner')
     // The broker's own rows are tagged on the server already.
-    const own = db.select().from(listings).where(eq(listings.ownerUserId, broker.id)).orderBy(desc(listings.createdAt), desc(listings.id)).get()
+    const own = world.db.select().from(listings).where(eq(listings.ownerUserId, broker.id)).orderBy(desc(listings.createdAt), desc(listings.id)).get()
     if (own && html.includes(`data-entry-id="${own.entryId}"`)) expect(html).toContain('Your Listing')
   })
 
@@ -128,7 +117,7 @@ describe('the broker dashboard', () => {
 
     await successToast(page, 'Listing created successfully!').waitFor()
     expect(await dialog(page).count()).toBe(0)
-    const newest = db.select().from(listings).orderBy(desc(listings.id)).get()!
+    const newest = world.db.select().from(listings).orderBy(desc(listings.id)).get()!
     created = newest.entryId
     expect(newest).toMatchObject({
       postType: 'AVL',
@@ -308,7 +297,7 @@ describe('My Listings', () => {
     const w = await open('/dashboard/my-listings')
     const { page } = w
     await page.getByRole('heading', { name: 'My Listings' }).waitFor()
-    const mine = db.select().from(listings).where(eq(listings.ownerUserId, broker.id)).all()
+    const mine = world.db.select().from(listings).where(eq(listings.ownerUserId, broker.id)).all()
     const card = (label: string) => page.locator(`[data-count="${label}"] .stat-value`)
     expect(await card('Total').textContent()).toBe(String(mine.length))
     expect(await bodyRows(page).count()).toBe(mine.length)
@@ -369,21 +358,14 @@ describe('My Listings', () => {
   test('expiry (issue 17) on a phone: an expired listing has its own card and filter, and Renew puts it back', async () => {
     // One of the broker's active listings, given an end 3 s ahead through the API (an end already past is refused, and
     // a busy machine can take a second to answer): the server's own timer expires it, waited for (issue 37).
-    const target = db.select().from(listings).where(and(eq(listings.ownerUserId, broker.id), eq(listings.status, 'ACTIVE'))).get()!
-    const res = await fetch(`${server.url}/api/listings/${target.id}`, {
-      method: 'PATCH',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ expires_at: new Date(Date.now() + 3000).toISOString() }),
-    })
+    const target = world.db.select().from(listings).where(and(eq(listings.ownerUserId, broker.id), eq(listings.status, 'ACTIVE'))).get()!
+    const res = await world.api(token, 'PATCH', `/api/listings/${target.id}`, { expires_at: new Date(Date.now() + 3000).toISOString() })
     expect(res.status).toBe(200)
     await eventually('the listing EXPIRED', () => stored(target.entryId)!.status === 'EXPIRED', 20_000)
 
-    const w = await openPage(browser, server.url, { width: 390, height: 844 })
-    await w.page.context().addCookies([{ name: SESSION_COOKIE, value: token, url: server.url }])
-    await w.page.goto(server.url + '/dashboard/my-listings')
-    await hydrated(w.page)
+    const w = await world.open(token, '/dashboard/my-listings', { viewport: { width: 390, height: 844 } })
     const { page } = w
-    const expiredCount = db.select({ n: count() }).from(listings).where(and(eq(listings.ownerUserId, broker.id), eq(listings.status, 'EXPIRED'))).get()!.n
+    const expiredCount = world.db.select({ n: count() }).from(listings).where(and(eq(listings.ownerUserId, broker.id), eq(listings.status, 'EXPIRED'))).get()!.n
     expect(await page.locator('[data-count="Expired"] .stat-value').textContent()).toBe(String(expiredCount))
     await page.getByLabel('Status').selectOption('EXPIRED')
     const card = page.locator(`[data-listing-card="${target.entryId}"]`)
@@ -398,8 +380,8 @@ describe('My Listings', () => {
   })
 
   test('an admin is told the page is for brokers only', async () => {
-    const admin = db.select().from(users).where(eq(users.role, 'MODULE_ADMIN')).get()!
-    const res = await fetch(server.url + '/dashboard/my-listings', { headers: { cookie: `${SESSION_COOKIE}=${await sessionFor(db, admin.id)}` } })
+    const admin = world.db.select().from(users).where(eq(users.role, 'MODULE_ADMIN')).get()!
+    const res = await fetch(world.url + '/dashboard/my-listings', { headers: { cookie: `${SESSION_COOKIE}=${(await world.account(admin.email)).token}` } })
     const html = await res.text()
     expect(html).toContain('Access Restricted')
     expect(html).toContain('This page is only available for brokers.')
@@ -418,7 +400,7 @@ describe('duplicate control in the New Listing form (issue 17)', () => {
       budget: 400_000,
       details: 'Duplex penthouse with a terrace pool, e2e duplicate marker',
     }
-    const res = await fetch(server.url + '/api/listings', { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(original) })
+    const res = await world.api(token, 'POST', '/api/listings', original)
     expect(res.status).toBe(201)
     const first = (await res.json()) as { entry_id: string }
     const w = await open('/dashboard/listings')

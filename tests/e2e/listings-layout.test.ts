@@ -1,33 +1,26 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { and, desc, eq, isNotNull } from 'drizzle-orm'
-import type { Browser, Page } from 'playwright-core'
-import { closeDatabase, openDatabase, type Database } from '../../db/client'
-import { cities, listings, users } from '../../db/schema'
-import { SESSION_COOKIE } from '../../src/platform/http/auth'
-import { signIn, sessionFor } from '../support/auth'
-import { hydrated, launchBrowser, openPage, type WatchedPage } from '../support/browser'
-import { startServer, type RunningServer } from '../support/server'
+import type { Page } from 'playwright-core'
+import { cities, listings } from '../../db/schema'
+import { hydrated, type WatchedPage } from '../support/browser'
+import { startWorld, type World } from '../support/world'
 
 // Issue 13, the listing screens: every one usable on a 390 px phone (cards, folded filters, the first listing on the
 // first screen, full-screen dialogs with their title and actions in view) and fitting a 1280 or 1440 px laptop without
 // sideways scrolling (columns by importance, entry ID and actions always in view); prices in their listing's currency.
-let server: RunningServer
-let browser: Browser
-let db: Database
+let world: World
 const tokens: Record<'broker' | 'module' | 'master', string> = { broker: '', module: '', master: '' }
 let dubai: typeof listings.$inferSelect // an active Dubai listing with a budget
 
 beforeAll(async () => {
-  server = await startServer({ env: { DEMO_DATA: '1' }, timeoutMs: 60_000 })
-  browser = await launchBrowser()
-  db = openDatabase(join(server.dataDir, 'brokernet.db'))
-  const broker = db.select().from(users).where(eq(users.email, 'rahul.sharma@brokernet.example')).get()!
-  tokens.broker = await sessionFor(db, broker.id)
-  tokens.module = (await signIn(db, 'MODULE_ADMIN', { cityId: broker.cityId, fullName: 'Meera Iyer' })).token
-  tokens.master = (await signIn(db, 'MASTER_ADMIN', { fullName: 'Asha Verma' })).token
-  const dubaiCity = db.select().from(cities).where(eq(cities.name, 'Dubai')).get()!
-  dubai = db
+  world = await startWorld({ demo: true })
+  const broker = await world.account('rahul.sharma@brokernet.example')
+  tokens.broker = broker.token
+  tokens.module = (await world.signIn('MODULE_ADMIN', { cityId: broker.user.cityId, fullName: 'Meera Iyer' })).token
+  tokens.master = (await world.signIn('MASTER_ADMIN', { fullName: 'Asha Verma' })).token
+  const dubaiCity = world.db.select().from(cities).where(eq(cities.name, 'Dubai')).get()!
+  dubai = world.db
     .select()
     .from(listings)
     .where(and(eq(listings.cityId, dubaiCity.id), eq(listings.status, 'ACTIVE'), isNotNull(listings.budget)))
@@ -35,23 +28,13 @@ beforeAll(async () => {
     .get()!
   expect(dubai).toBeDefined()
 })
-afterAll(async () => {
-  if (db) closeDatabase(db)
-  await browser?.close()
-  await server?.stop()
-})
+afterAll(() => world?.stop())
 
 const PHONE = { width: 390, height: 844 }
 const LAPTOP = { width: 1280, height: 800 }
 const DESKTOP = { width: 1440, height: 900 }
 
-async function open(who: keyof typeof tokens, path: string, viewport: { width: number; height: number }): Promise<WatchedPage> {
-  const w = await openPage(browser, server.url, viewport)
-  await w.page.context().addCookies([{ name: SESSION_COOKIE, value: tokens[who], url: server.url }])
-  await w.page.goto(server.url + path)
-  await hydrated(w.page)
-  return w
-}
+const open = (who: keyof typeof tokens, path: string, viewport: { width: number; height: number }): Promise<WatchedPage> => world.open(tokens[who], path, { viewport })
 async function done(w: WatchedPage) {
   expect(w.consoleErrors).toEqual([])
   expect(w.offHostRequests).toEqual([])
@@ -88,7 +71,7 @@ describe('on a 390 x 844 phone', () => {
 
       // What a card says: entry ID, type, deal, status, property type, price and size, locality, broker, actions.
       const entryId = (await card.getAttribute('data-listing-card'))!
-      const row = db.select().from(listings).where(eq(listings.entryId, entryId)).get()!
+      const row = world.db.select().from(listings).where(eq(listings.entryId, entryId)).get()!
       const text = (await card.innerText()).replace(/\s+/g, ' ')
       expect(text).toContain(entryId)
       expect(text).toContain(row.postType === 'REQ' ? 'Requirement' : 'Availability')
@@ -177,8 +160,8 @@ describe('on a 390 x 844 phone', () => {
     const { page } = w
     const email = 'very.long.contact.name.for.testing.wrapping@an-unusually-long-brokerage-domain.example'
     const locality = 'Bandra-Kurla-Complex-Extension-Phase-Two-Near-The-Railway-Station'
-    const res = await page.request.post(`${server.url}/api/listings`, {
-      headers: { origin: server.url },
+    const res = await page.request.post(`${world.url}/api/listings`, {
+      headers: { origin: world.url },
       data: { post_type: 'AVL', sale_or_rent: 'SALE', contact_value: email, property_type: 'Penthouse with a private terrace garden', locality, details: 'Long fields, e2e layout marker. '.repeat(20), budget: 98_765_432, size: 4200 },
     })
     expect(res.status()).toBe(201)
@@ -202,7 +185,7 @@ describe('on a 390 x 844 phone', () => {
     expectFullScreenFrame(l)
     expect(await d.getByRole('button', { name: 'Close', exact: true }).first().isVisible()).toBe(true)
     expect(await d.getByRole('button', { name: 'Edit' }).isVisible()).toBe(true)
-    await page.screenshot({ path: join(server.dataDir, 'details.png') })
+    await page.screenshot({ path: join(world.server.dataDir, 'details.png') })
     await page.keyboard.press('Escape')
     expect(await page.locator('dialog[open]').count()).toBe(0)
     await done(w)

@@ -1,25 +1,17 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { join } from 'node:path'
-import { eq } from 'drizzle-orm'
-import type { Browser, Page } from 'playwright-core'
-import { closeDatabase, openDatabase, type Database } from '../../db/client'
-import { cities } from '../../db/schema'
-import { seedGeography } from '../../db/seed/demo'
+import type { Page } from 'playwright-core'
 import { SESSION_COOKIE } from '../../src/platform/http/auth'
-import { signIn, type SignedIn } from '../support/auth'
+import type { SignedIn } from '../support/auth'
 import { problems, settle } from '../support/axe'
-import { cityRow, hydrated, launchBrowser, openDialog, saveCityField } from '../support/browser'
-import { cityIdByName, dataLayer } from '../support/fixtures'
-import { startServer, type RunningServer } from '../support/server'
+import { cityRow, hydrated, openDialog, saveCityField } from '../support/browser'
+import { startWorld, type World } from '../support/world'
 
 // The matching screens (issue 15) in a real Chromium against the real server: two Mumbai brokers post a requirement and
 // an availability that match; the one who got the match reads it in /dashboard/matches (reasons, Call, WhatsApp), marks
 // it seen, finds it on a listing's Matches tab and from a listings row's "1 match", and finally is not interested; a
 // module admin and a master admin set the city's tolerance and its listing expiry defaults (issue 17). axe-core and the
 // page's width at 1440 and 390 px.
-let server: RunningServer
-let browser: Browser
-let db: Database
+let world: World
 let mumbai: number
 let asha: SignedIn // broker: posts the requirement, gets the match
 let ravi: SignedIn // broker: posts the availability
@@ -32,36 +24,26 @@ type Listed = { id: number; entry_id: string }
 const RAVI_PHONE = '+91 98765 43210'
 const SIZES = { desktop: { width: 1440, height: 900 }, phone: { width: 390, height: 844 } } as const
 
-/** Through the API, as browsers send it: the session cookie and this site's Origin. */
-async function send<T>(who: SignedIn, path: string, method: string, body?: object): Promise<T> {
-  const res = await fetch(server.url + path, {
-    method,
-    headers: { cookie: `${SESSION_COOKIE}=${who.token}`, origin: new URL(server.url).origin, 'content-type': 'application/json' },
-    body: body ? JSON.stringify(body) : undefined,
-  })
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`)
-  return (res.status === 204 ? undefined : await res.json()) as T
-}
 type InboxAnswer = { matches: { id: number; listing_id: number; match: Listed; seen: boolean }[]; unseen: number; total: number }
-const inboxOf = (who: SignedIn) => send<InboxAnswer>(who, '/api/matches', 'GET')
-const tolerance = () => db.select({ t: cities.matchTolerance }).from(cities).where(eq(cities.id, mumbai)).get()!.t
-const expiry = () => db.select({ rent_days: cities.rentDays, sale_days: cities.saleDays }).from(cities).where(eq(cities.id, mumbai)).get()!
+const inboxOf = (who: SignedIn) => world.send<InboxAnswer>(who, 'GET', '/api/matches')
+const city = async () => (await world.data.get<{ tolerance: number; rent_days: number; sale_days: number }>('select match_tolerance as tolerance, rent_days, sale_days from cities where id = ?', [mumbai]))!
+const tolerance = async () => (await city()).tolerance
+const expiry = async () => {
+  const { rent_days, sale_days } = await city()
+  return { rent_days, sale_days }
+}
 
 beforeAll(async () => {
-  server = await startServer()
-  browser = await launchBrowser()
-  // The test shares the server's SQLite file (WAL allows it) for the geography, users and sessions.
-  db = openDatabase(join(server.dataDir, 'brokernet.db'))
-  await seedGeography(dataLayer(db))
-  mumbai = await cityIdByName(db, 'Mumbai')
-  asha = await signIn(db, 'BROKER', { cityId: mumbai, fullName: 'Asha Verma' })
-  ravi = await signIn(db, 'BROKER', { cityId: mumbai, fullName: 'Ravi Kumar' })
-  admin = await signIn(db, 'MODULE_ADMIN', { cityId: mumbai, fullName: 'Meera Iyer' })
-  master = await signIn(db, 'MASTER_ADMIN', { cityId: null, fullName: 'Mona Master' })
+  world = await startWorld({ geography: true })
+  mumbai = await world.cityId('Mumbai')
+  asha = await world.signIn('BROKER', { cityId: mumbai, fullName: 'Asha Verma' })
+  ravi = await world.signIn('BROKER', { cityId: mumbai, fullName: 'Ravi Kumar' })
+  admin = await world.signIn('MODULE_ADMIN', { cityId: mumbai, fullName: 'Meera Iyer' })
+  master = await world.signIn('MASTER_ADMIN', { cityId: null, fullName: 'Mona Master' })
   const common = { sale_or_rent: 'RENT', location: 'West', locality: 'Andheri West' }
-  wanted = await send(asha, '/api/listings', 'POST', { ...common, post_type: 'REQ', property_type: '2 BHK', budget: 48_000, size: 550, contact_value: '+91 98200 12345' })
+  wanted = await world.send(asha, 'POST', '/api/listings', { ...common, post_type: 'REQ', property_type: '2 BHK', budget: 48_000, size: 550, contact_value: '+91 98200 12345' })
   // Posted second, so the match is announced to Asha, the requirement's owner.
-  offered = await send(ravi, '/api/listings', 'POST', {
+  offered = await world.send(ravi, 'POST', '/api/listings', {
     ...common,
     post_type: 'AVL',
     property_type: '2 BHK Apartment',
@@ -71,24 +53,10 @@ beforeAll(async () => {
     contact_value: RAVI_PHONE,
   })
 }, 60_000)
-afterAll(async () => {
-  if (db) closeDatabase(db)
-  await browser?.close()
-  await server?.stop()
-})
+afterAll(() => world?.stop())
 
-/** A page signed in as `who`; its context bypasses the CSP so axe-core can be injected. Errors of the page are kept. */
-async function open(who: SignedIn, path: string, size: keyof typeof SIZES = 'desktop') {
-  const context = await browser.newContext({ viewport: SIZES[size], bypassCSP: true })
-  await context.addCookies([{ name: SESSION_COOKIE, value: who.token, url: server.url }])
-  const page = await context.newPage()
-  const errors: string[] = []
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()))
-  page.on('pageerror', (e) => errors.push(e.message))
-  await page.goto(server.url + path)
-  await hydrated(page)
-  return { page, errors }
-}
+/** A page signed in as `who`; axe-core can be injected. Errors of the page are kept. */
+const open = (who: SignedIn, path: string, size: keyof typeof SIZES = 'desktop') => world.open(who, path, { viewport: SIZES[size], axe: true })
 async function done({ page, errors }: { page: Page; errors: string[] }) {
   expect(errors).toEqual([])
   await page.context().close()
@@ -97,7 +65,7 @@ const entryOf = (page: Page, entryId: string) => page.locator(`[data-match="${en
 
 describe('the matches page', () => {
   test('its first view is complete in the server HTML: the match, its reasons and the contact links', async () => {
-    const res = await fetch(server.url + '/dashboard/matches', { headers: { cookie: `${SESSION_COOKIE}=${asha.token}` } })
+    const res = await fetch(world.url + '/dashboard/matches', { headers: { cookie: `${SESSION_COOKIE}=${asha.token}` } })
     expect(res.status).toBe(200)
     const html = await res.text()
     expect(html).toContain(`data-match-group="${wanted.entry_id}"`)
@@ -231,11 +199,11 @@ describe("the city's tolerance", () => {
     await input.fill('31')
     await control.getByRole('button', { name: 'Save' }).click()
     await control.getByText('Tolerance must be a whole number from 0 to 30').waitFor()
-    expect(tolerance()).toBe(10)
+    expect(await tolerance()).toBe(10)
     await input.fill('20')
     await control.getByRole('button', { name: 'Save' }).click()
     await page.locator('[data-toast="success"]').filter({ hasText: 'Matching tolerance for Mumbai set to 20 %' }).waitFor()
-    expect(tolerance()).toBe(20)
+    expect(await tolerance()).toBe(20)
     expect(await control.locator('[data-tolerance-now]').textContent()).toContain('Now 20 %')
     expect(await problems(page, 'matches (module admin) @1440')).toEqual([])
     await done(w)
@@ -248,7 +216,7 @@ describe("the city's tolerance", () => {
     expect(await city.locator('[data-city-tolerance]').textContent()).toBe('Match tolerance: 20 %')
     expect(await saveCityField(page, 'Mumbai', 'Match tolerance (%)', '25')).toBe('20')
     await city.locator('[data-city-tolerance="25"]').waitFor()
-    expect(tolerance()).toBe(25)
+    expect(await tolerance()).toBe(25)
     await done(w)
   })
 })
@@ -269,12 +237,12 @@ describe("the city's listing expiry defaults (issue 17)", () => {
     await control.getByText('Rent listings must expire after a whole number of days from 1 to 365').waitFor()
     await control.getByText('Sale listings must expire after a whole number of days from 1 to 365').waitFor()
     expect(await problems(page, 'matches (module admin), expiry refused @390')).toEqual([])
-    expect(expiry()).toEqual({ rent_days: 30, sale_days: 90 })
+    expect(await expiry()).toEqual({ rent_days: 30, sale_days: 90 })
     await rent.fill('45')
     await sale.fill('120')
     await control.getByRole('button', { name: 'Save' }).click()
     await page.locator('[data-toast="success"]').filter({ hasText: 'Listing expiry for Mumbai set: 45 days for rent, 120 for sale' }).waitFor()
-    expect(expiry()).toEqual({ rent_days: 45, sale_days: 120 })
+    expect(await expiry()).toEqual({ rent_days: 45, sale_days: 120 })
     expect(await control.locator('[data-listing-expiry-now]').textContent()).toContain('Listings expire after 45 days (rent), 120 days (sale)')
     expect(await problems(page, 'matches (module admin) @390')).toEqual([])
     await done(w)
@@ -295,7 +263,7 @@ describe("the city's listing expiry defaults (issue 17)", () => {
     expect(await city.locator('[data-city-expiry]').textContent()).toBe('Listings expire after 45 days (rent), 120 days (sale)')
     expect(await saveCityField(w.page, 'Mumbai', 'Rent listings expire after (days)', '60')).toBe('45')
     await city.locator('[data-city-expiry="60/120"]').waitFor()
-    expect(expiry()).toEqual({ rent_days: 60, sale_days: 120 })
+    expect(await expiry()).toEqual({ rent_days: 60, sale_days: 120 })
     await done(w)
   })
 })
@@ -313,7 +281,7 @@ describe('not interested', () => {
     expect(await entryOf(page, offered.entry_id).count()).toBe(0)
     expect(await problems(page, 'matches (empty) @1440')).toEqual([])
 
-    await page.goto(server.url + '/dashboard/my-listings')
+    await page.goto(world.url + '/dashboard/my-listings')
     await hydrated(page)
     const count = page.locator(`tr[data-listing-id="${wanted.id}"] [data-match-count]`)
     await count.waitFor()

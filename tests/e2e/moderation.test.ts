@@ -1,15 +1,11 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
-import { join } from 'node:path'
 import { and, eq, inArray } from 'drizzle-orm'
-import type { Browser, Page } from 'playwright-core'
-import { closeDatabase, openDatabase, type Database } from '../../db/client'
+import type { Page } from 'playwright-core'
 import { listings, users } from '../../db/schema'
-import { SESSION_COOKIE } from '../../src/platform/http/auth'
-import { sessionFor } from '../support/auth'
+import type { SignedIn } from '../support/auth'
 import { problems } from '../support/axe'
-import { launchBrowser, openDialog } from '../support/browser'
-import { dataLayer } from '../support/fixtures'
-import { startServer, type RunningServer } from '../support/server'
+import { openDialog } from '../support/browser'
+import { startWorld, type World } from '../support/world'
 
 // Moderation (issue 29) in a real Chromium against the real server with the demo network, at 1440 and 390 px: a module
 // admin suspends a broker's listing with a reason (required), the broker sees it as 'Suspended by an admin' with the
@@ -19,43 +15,25 @@ import { startServer, type RunningServer } from '../support/server'
 setDefaultTimeout(120_000)
 
 const SIZES = { desktop: { width: 1440, height: 900 }, phone: { width: 390, height: 844 } } as const
-let server: RunningServer
-let browser: Browser
-let db: Database
-let broker: typeof users.$inferSelect
-let admin: typeof users.$inferSelect
-const tokens = { broker: '', admin: '' }
+let world: World
+let broker: SignedIn
+let admin: SignedIn
 
 beforeAll(async () => {
-  server = await startServer({ env: { DEMO_DATA: '1' }, timeoutMs: 60_000 })
-  browser = await launchBrowser()
-  // The server's own SQLite file (WAL allows sharing): the demo accounts sign in through sessions made directly.
-  db = openDatabase(join(server.dataDir, 'brokernet.db'))
-  broker = db.select().from(users).where(eq(users.email, 'rahul.sharma@brokernet.example')).get()!
-  admin = db.select().from(users).where(eq(users.email, 'admin.mumbai@brokernet.example')).get()!
-  expect(admin).toMatchObject({ role: 'MODULE_ADMIN', cityId: broker.cityId })
-  tokens.broker = await sessionFor(db, broker.id)
-  tokens.admin = await sessionFor(db, admin.id)
+  world = await startWorld({ demo: true })
+  broker = await world.account('rahul.sharma@brokernet.example')
+  admin = await world.account('admin.mumbai@brokernet.example')
+  expect(admin.user).toMatchObject({ role: 'MODULE_ADMIN', cityId: broker.user.cityId })
 }, 90_000)
-afterAll(async () => {
-  if (db) closeDatabase(db)
-  await browser?.close()
-  await server?.stop()
-})
+afterAll(() => world?.stop())
 
-const stored = (id: number) => db.select().from(listings).where(eq(listings.id, id)).get()!
+const stored = (id: number) => world.db.select().from(listings).where(eq(listings.id, id)).get()!
 const toast = (page: Page, kind: string, text: string) => page.locator(`[data-toast="${kind}"]`).filter({ hasText: text })
 /** The listing's row (a table row, or on a phone its card), whichever is on screen. */
 const item = (page: Page, entryId: string) => page.locator(`[data-entry-id="${entryId}"]:visible`)
 
-async function openAs(who: keyof typeof tokens, size: keyof typeof SIZES, path: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: SIZES[size], bypassCSP: true })
-  await context.addCookies([{ name: SESSION_COOKIE, value: tokens[who], url: server.url }])
-  const page = await context.newPage()
-  await page.goto(server.url + path)
-  await page.waitForSelector('html[data-islands="hydrated"]')
-  return page
-}
+const openAs = async (who: 'broker' | 'admin', size: keyof typeof SIZES, path: string): Promise<Page> =>
+  (await world.open(who === 'broker' ? broker : admin, path, { viewport: SIZES[size], axe: true })).page
 
 /** Opens the listing's row menu and answers it (items are looked up by role). */
 async function openMenu(page: Page, entryId: string) {
@@ -78,7 +56,7 @@ const menuItems = async (page: Page, entryId: string) => {
 
 /** The active admins a review request is mailed to: the listing's city's module admins and the master admins. */
 const adminsOfCity = (cityId: number) =>
-  db.select().from(users).where(and(eq(users.isActive, true), inArray(users.role, ['MASTER_ADMIN', 'MODULE_ADMIN']))).all().filter((u) => u.role === 'MASTER_ADMIN' || u.cityId === cityId)
+  world.db.select().from(users).where(and(eq(users.isActive, true), inArray(users.role, ['MASTER_ADMIN', 'MODULE_ADMIN']))).all().filter((u) => u.role === 'MASTER_ADMIN' || u.cityId === cityId)
 
 for (const size of Object.keys(SIZES) as (keyof typeof SIZES)[]) {
   describe(`at ${SIZES[size].width} px`, () => {
@@ -87,7 +65,7 @@ for (const size of Object.keys(SIZES) as (keyof typeof SIZES)[]) {
 
     beforeAll(() => {
       // One of the broker's ACTIVE listings per size, never the other size's.
-      const mine = db.select().from(listings).where(and(eq(listings.ownerUserId, broker.id), eq(listings.status, 'ACTIVE'))).all()
+      const mine = world.db.select().from(listings).where(and(eq(listings.ownerUserId, broker.user.id), eq(listings.status, 'ACTIVE'))).all()
       target = mine[size === 'desktop' ? 0 : 1]!
     })
 
@@ -108,7 +86,7 @@ for (const size of Object.keys(SIZES) as (keyof typeof SIZES)[]) {
       await toast(page, 'success', 'Listing suspended successfully').waitFor()
       await page.locator(`[data-entry-id="${target.entryId}"][data-status="SUSPENDED"]:visible`).waitFor()
       expect(await item(page, target.entryId).textContent()).toContain('by an admin')
-      expect(stored(target.id)).toMatchObject({ status: 'SUSPENDED', suspendedBy: admin.id, suspensionReason: REASON })
+      expect(stored(target.id)).toMatchObject({ status: 'SUSPENDED', suspendedBy: admin.user.id, suspensionReason: REASON })
       expect(await menuItems(page, target.entryId)).toEqual(['Edit', 'Share', 'Unsuspend', 'Delete'])
       await page.context().close()
     })
@@ -155,7 +133,7 @@ for (const size of Object.keys(SIZES) as (keyof typeof SIZES)[]) {
       expect(now.reviewRequestedAt).toBeNumber()
       expect(now.reviewNote).toBe('I called the number: it works now.')
       // The mail to each admin is in the outbox (the server logs it there without SMTP_URL).
-      const mails = await dataLayer(db).all<{ to_address: string }>('select to_address from mail_outbox where subject = ?', [`Review requested: ${target.entryId} (Mumbai)`])
+      const mails = await world.data.all<{ to_address: string }>('select to_address from mail_outbox where subject = ?', [`Review requested: ${target.entryId} (Mumbai)`])
       expect(mails.map((m) => m.to_address).sort()).toEqual(adminsOfCity(target.cityId).map((u) => u.email).sort())
       await page.context().close()
     })
@@ -186,7 +164,7 @@ for (const size of Object.keys(SIZES) as (keyof typeof SIZES)[]) {
       expect(stored(target.id)).toMatchObject({ status: 'SUSPENDED', suspensionReason: 'It still does not answer; the photos are of another flat.', reviewRequestedAt: null })
 
       // Lifted: ACTIVE again, nothing of the moderation left.
-      await page.goto(`${server.url}/dashboard/listings?search=${target.entryId}`)
+      await page.goto(`${world.url}/dashboard/listings?search=${target.entryId}`)
       await page.waitForSelector('html[data-islands="hydrated"]')
       await (await openMenu(page, target.entryId)).getByRole('menuitem', { name: 'Unsuspend' }).click()
       await toast(page, 'success', 'Listing reactivated successfully').waitFor()

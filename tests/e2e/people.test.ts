@@ -1,39 +1,24 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { join } from 'node:path'
 import { and, count, eq } from 'drizzle-orm'
-import type { Browser, Page } from 'playwright-core'
-import { closeDatabase, openDatabase, type Database } from '../../db/client'
+import type { Page } from 'playwright-core'
 import { users } from '../../db/schema'
-import { seedGeography } from '../../db/seed/demo'
-import { SESSION_COOKIE } from '../../src/platform/http/auth'
-import { signIn, sessionFor } from '../support/auth'
-import { launchBrowser, openPage, type WatchedPage, hydrated, openDialog, typeOnPausedClock } from '../support/browser'
+import type { SignedIn } from '../support/auth'
+import { hydrated, openDialog, typeOnPausedClock, type WatchedPage } from '../support/browser'
 import { eventually } from '../support/eventually'
-import { FILE_BYTES, cityIdByName, dataLayer } from '../support/fixtures'
-import { startServer, type RunningServer } from '../support/server'
+import { FILE_BYTES, insertUser, userByEmail as storedUser, type UserValues } from '../support/fixtures'
+import { startWorld, type World } from '../support/world'
 
 // Broker and module admin management in a real Chromium against the real server (SPEC section 2).
-let server: RunningServer
-let browser: Browser
-let db: Database
+let world: World
 let pune: number
 let mumbai: number
 
 beforeAll(async () => {
-  server = await startServer()
-  browser = await launchBrowser()
-  // The test shares the server's SQLite file (WAL allows it) to create users and sessions directly.
-  db = openDatabase(join(server.dataDir, 'brokernet.db'))
-  await seedGeography(dataLayer(db))
-  const cityId = (name: string) => cityIdByName(db, name)
-  pune = await cityId('Pune')
-  mumbai = await cityId('Mumbai')
+  world = await startWorld({ geography: true })
+  pune = await world.cityId('Pune')
+  mumbai = await world.cityId('Mumbai')
 })
-afterAll(async () => {
-  if (db) closeDatabase(db)
-  await browser?.close()
-  await server?.stop()
-})
+afterAll(() => world?.stop())
 
 const dialog = openDialog
 const row = (page: Page, email: string) => page.locator(`tr[data-user-email="${email}"]`)
@@ -41,43 +26,34 @@ const bodyRows = (page: Page) => page.locator('table tbody tr')
 /** Browsers log refused requests ("status of 403"); those answers are under test here, not faults. */
 const realErrors = (w: WatchedPage) => w.consoleErrors.filter((e) => !/status of (400|401|403|409|413|422)\b/.test(e))
 
-async function openAs(who: Awaited<ReturnType<typeof signIn>>, path: string): Promise<WatchedPage> {
-  const w = await openPage(browser, server.url)
-  await w.page.context().addCookies([{ name: SESSION_COOKIE, value: who.token, url: server.url }])
-  await w.page.goto(server.url + path)
-  return w
-}
+const openAs = (who: SignedIn, path: string): Promise<WatchedPage> => world.open(who, path, { hydrate: false })
 
 let seq = 0
 /** A broker stored directly, as if added earlier. */
-function addBroker(fullName: string, cityId: number | null, extra: Partial<typeof users.$inferInsert> = {}) {
+function addBroker(fullName: string, cityId: number | null, extra: UserValues = {}) {
   seq++
-  return db
-    .insert(users)
-    .values({
-      email: `${fullName.toLowerCase().replace(/\W+/g, '.')}.${seq}@people.example`,
-      passwordHash: 'fixture',
-      fullName,
-      phone: `+91 90000 ${String(seq).padStart(5, '0')}`,
-      role: 'BROKER',
-      isActive: true,
-      registrationStatus: 'APPROVED',
-      cityId,
-      ...extra,
-    })
-    .returning()
-    .get()
+  return insertUser(world.data, {
+    email: `${fullName.toLowerCase().replace(/\W+/g, '.')}.${seq}@people.example`,
+    passwordHash: 'fixture',
+    fullName,
+    phone: `+91 90000 ${String(seq).padStart(5, '0')}`,
+    role: 'BROKER',
+    isActive: true,
+    registrationStatus: 'APPROVED',
+    cityId,
+    ...extra,
+  })
 }
 
-const userByEmail = (email: string) => db.select().from(users).where(eq(users.email, email)).get()
+const userByEmail = (email: string) => storedUser(world.data, email)
 
 describe('broker management by a module admin', () => {
   let w: WatchedPage
-  let kavya: ReturnType<typeof addBroker>
+  let kavya: Awaited<ReturnType<typeof addBroker>>
   const NEW_EMAIL = 'rohan.kulkarni@people.example'
 
   beforeAll(async () => {
-    const admin = await signIn(db, 'MODULE_ADMIN', { cityId: pune, fullName: 'Priya Nair' })
+    const admin = await world.signIn('MODULE_ADMIN', { cityId: pune, fullName: 'Priya Nair' })
     w = await openAs(admin, '/dashboard/brokers')
     await hydrated(w.page)
   })
@@ -133,7 +109,7 @@ describe('broker management by a module admin', () => {
     expect(await r.getByRole('button', { name: 'View ID card of Rohan Kulkarni' }).isVisible()).toBe(true)
     expect(await r.locator('td').nth(4).textContent()).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}$/)
 
-    const stored = userByEmail(NEW_EMAIL)!
+    const stored = (await userByEmail(NEW_EMAIL))!
     expect(stored).toMatchObject({ role: 'BROKER', cityId: pune, isActive: true, registrationStatus: 'APPROVED', idCardNumber: 'MH-PN-0001' })
     expect(stored.idCardDocument).not.toBeNull()
 
@@ -153,9 +129,9 @@ describe('broker management by a module admin', () => {
 
   test('search waits for typing to pause (300 ms), then narrows the table; other cities never show', async () => {
     const { page } = w
-    kavya = addBroker('Kavya Rao', pune, { idCardNumber: 'MH-PN-0777' })
-    addBroker('Arjun Mehta', pune)
-    addBroker('Kavya Mumbaikar', mumbai)
+    kavya = await addBroker('Kavya Rao', pune, { idCardNumber: 'MH-PN-0777' })
+    await addBroker('Arjun Mehta', pune)
+    await addBroker('Kavya Mumbaikar', mumbai)
     // The page's own clock from here (Playwright's), so that the search below waits on the page's time (issue 37).
     await page.clock.install()
     await page.reload()
@@ -216,7 +192,7 @@ describe('broker management by a module admin', () => {
     await d.getByRole('button', { name: 'Deactivate', exact: true }).click()
     await page.locator('[data-toast="success"]').filter({ hasText: 'Kavya Rao has been deactivated' }).waitFor()
     await r.getByText('Inactive', { exact: true }).waitFor()
-    expect(userByEmail(kavya.email)!.isActive).toBe(false)
+    expect((await userByEmail(kavya.email))!.isActive).toBe(false)
 
     // The status filter.
     await page.getByLabel('Status', { exact: true }).selectOption({ label: 'Inactive' })
@@ -230,7 +206,7 @@ describe('broker management by a module admin', () => {
     expect(await d.getByRole('button', { name: 'Activate', exact: true }).getAttribute('class')).toContain('btn-info')
     await d.getByRole('button', { name: 'Activate', exact: true }).click()
     await r.getByText('Active', { exact: true }).waitFor()
-    expect(userByEmail(kavya.email)!.isActive).toBe(true)
+    expect((await userByEmail(kavya.email))!.isActive).toBe(true)
   })
 
   test("edit a broker's phone; a required field left empty is named", async () => {
@@ -248,13 +224,13 @@ describe('broker management by a module admin', () => {
     await page.locator('[data-toast="success"]').filter({ hasText: 'Broker updated successfully' }).waitFor()
     expect(await dialog(page).count()).toBe(0)
     await r.getByText('+91 99887 76655').waitFor()
-    expect(userByEmail(kavya.email)!.phone).toBe('+91 99887 76655')
+    expect((await userByEmail(kavya.email))!.phone).toBe('+91 99887 76655')
     expect(realErrors(w)).toEqual([])
     expect(w.offHostRequests).toEqual([])
   })
 
   test('a module admin opening Module Admin Management is told Access Denied', async () => {
-    const admin = await signIn(db, 'MODULE_ADMIN', { cityId: pune })
+    const admin = await world.signIn('MODULE_ADMIN', { cityId: pune })
     const denied = await openAs(admin, '/dashboard/admins')
     await denied.page.getByText('Access Denied').waitFor()
     expect(await denied.page.getByText('Only Master Admins can manage Module Admins.').isVisible()).toBe(true)
@@ -264,8 +240,8 @@ describe('broker management by a module admin', () => {
 
 describe('management by the master admin', () => {
   test('add a module admin choosing country, state and city; an admin without a city is marked', async () => {
-    const master = await signIn(db, 'MASTER_ADMIN')
-    await signIn(db, 'MODULE_ADMIN', { fullName: 'Unplaced Admin', cityId: null })
+    const master = await world.signIn('MASTER_ADMIN')
+    await world.signIn('MODULE_ADMIN', { fullName: 'Unplaced Admin', cityId: null })
     const w = await openAs(master, '/dashboard/admins')
     const { page } = w
     await hydrated(page)
@@ -305,7 +281,7 @@ describe('management by the master admin', () => {
     await r.waitFor()
     expect(await r.textContent()).toContain('Mumbai')
     expect(await r.textContent()).toContain('No ID card')
-    expect(userByEmail(email)).toMatchObject({ role: 'MODULE_ADMIN', cityId: mumbai, isActive: true })
+    expect(await userByEmail(email)).toMatchObject({ role: 'MODULE_ADMIN', cityId: mumbai, isActive: true })
 
     // The module-admin wording of the confirmation.
     await r.getByRole('button', { name: 'Deactivate Farah Sheikh' }).click()
@@ -319,12 +295,12 @@ describe('management by the master admin', () => {
   })
 
   test('with more than 10 brokers and 10 per page: the footer and the pager appear; filters narrow by city', async () => {
-    for (let i = 1; i <= 12; i++) addBroker(`Mumbai Broker ${String(i).padStart(2, '0')}`, mumbai)
-    const total = db.select({ n: count() }).from(users).where(eq(users.role, 'BROKER')).get()!.n
-    const inPune = db.select({ n: count() }).from(users).where(and(eq(users.role, 'BROKER'), eq(users.cityId, pune))).get()!.n
+    for (let i = 1; i <= 12; i++) await addBroker(`Mumbai Broker ${String(i).padStart(2, '0')}`, mumbai)
+    const total = world.db.select({ n: count() }).from(users).where(eq(users.role, 'BROKER')).get()!.n
+    const inPune = world.db.select({ n: count() }).from(users).where(and(eq(users.role, 'BROKER'), eq(users.cityId, pune))).get()!.n
     expect(total).toBeGreaterThan(10)
 
-    const w = await openAs(await signIn(db, 'MASTER_ADMIN'), '/dashboard/brokers')
+    const w = await openAs(await world.signIn('MASTER_ADMIN'), '/dashboard/brokers')
     const { page } = w
     await hydrated(page)
     // All of them fit on one page of 50: no footer text, no pager.
@@ -356,7 +332,7 @@ describe('management by the master admin', () => {
     await page.context().close()
   })
   test('a failed load shows the error panel with the server\'s reason, and Retry recovers', async () => {
-    const w = await openAs(await signIn(db, 'MASTER_ADMIN'), '/dashboard/admins')
+    const w = await openAs(await world.signIn('MASTER_ADMIN'), '/dashboard/admins')
     const { page } = w
     await hydrated(page)
     await bodyRows(page).first().waitFor()
@@ -376,27 +352,14 @@ describe('management by the master admin', () => {
 })
 
 describe('the demo data (DEMO_DATA=1)', () => {
-  let demo: RunningServer
-  let demoDb: Database
+  let demo: World
   beforeAll(async () => {
-    demo = await startServer({ env: { DEMO_DATA: '1' }, timeoutMs: 60_000 })
-    demoDb = openDatabase(join(demo.dataDir, 'brokernet.db'))
+    demo = await startWorld({ demo: true, browser: world.browser })
   })
-  afterAll(async () => {
-    if (demoDb) closeDatabase(demoDb)
-    await demo?.stop()
-  })
+  afterAll(() => demo?.stop())
 
   /** A window signed in as a demo account (a session made for it directly, as sign-in would). */
-  async function openAsDemo(email: string, path: string, viewport?: { width: number; height: number }) {
-    const user = demoDb.select().from(users).where(eq(users.email, email)).get()!
-    const token = await sessionFor(demoDb, user.id)
-    const w = await openPage(browser, demo.url, viewport)
-    await w.page.context().addCookies([{ name: SESSION_COOKIE, value: token, url: demo.url }])
-    await w.page.goto(demo.url + path)
-    await hydrated(w.page)
-    return w
-  }
+  const openAsDemo = async (email: string, path: string, viewport?: { width: number; height: number }) => demo.open(await demo.account(email), path, { viewport })
 
   for (const [size, viewport] of [
     ['1440×900', { width: 1440, height: 900 }],

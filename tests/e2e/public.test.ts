@@ -1,26 +1,19 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import type { Browser } from 'playwright-core'
-import { launchBrowser, openPage } from '../support/browser'
-import { startServer, type RunningServer } from '../support/server'
+import { startWorld, type World } from '../support/world'
 
-let server: RunningServer
-let browser: Browser
+let world: World
 
 beforeAll(async () => {
-  server = await startServer()
-  browser = await launchBrowser()
+  world = await startWorld()
 })
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-})
+afterAll(() => world?.stop())
 
 describe('public site in a real browser', () => {
   test('the landing page renders with no script, no console error and nothing fetched off the host', async () => {
-    const w = await openPage(browser, server.url)
+    const w = await world.page(null)
     const scripts: string[] = []
     w.page.on('request', (r) => r.resourceType() === 'script' && scripts.push(r.url()))
-    await w.page.goto(server.url + '/', { waitUntil: 'networkidle' })
+    await w.page.goto(world.url + '/', { waitUntil: 'networkidle' })
     await expect(w.page.getByRole('heading', { level: 1 }).textContent()).resolves.toContain('Broker Network')
     for (const claim of ['500+', '50+', '15+', '99%']) expect(await w.page.getByText(claim, { exact: true }).count()).toBe(1)
     expect(scripts).toEqual([])
@@ -30,8 +23,8 @@ describe('public site in a real browser', () => {
   })
 
   test('on a phone the menu toggles open and closed without reloading', async () => {
-    const w = await openPage(browser, server.url, { width: 375, height: 740 })
-    await w.page.goto(server.url + '/')
+    const w = await world.page(null, { viewport: { width: 375, height: 740 } })
+    await w.page.goto(world.url + '/')
     const desktopLinks = w.page.locator('nav[aria-label="Main"] > div').first()
     expect(await desktopLinks.isVisible()).toBe(false)
     const aboutInMenu = w.page.locator('[data-mobile-menu] a[href="/about"]')
@@ -44,7 +37,7 @@ describe('public site in a real browser', () => {
     expect(await w.page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42) // same document: no reload
     await w.page.getByLabel('Toggle menu').click()
     await aboutInMenu.click()
-    await w.page.waitForURL(server.url + '/about')
+    await w.page.waitForURL(world.url + '/about')
     expect(await w.page.getByRole('heading', { name: 'Contact Us' }).isVisible()).toBe(true)
     // Nothing overflows sideways on a 375 px screen.
     expect(await w.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375)
@@ -61,8 +54,8 @@ describe('public site in a real browser', () => {
       ['/forgot-password', { width: 390, height: 844 }],
     ] as const
     for (const [path, viewport] of cases) {
-      const w = await openPage(browser, server.url, viewport)
-      await w.page.goto(server.url + path)
+      const w = await world.page(null, { viewport })
+      await w.page.goto(world.url + path)
       const m = await w.page.evaluate(() => {
         const footer = document.querySelector('footer')!.getBoundingClientRect()
         const backdrop = document.querySelector('main > *')!.getBoundingClientRect()
@@ -77,22 +70,22 @@ describe('public site in a real browser', () => {
       await w.page.context().close()
     }
     // The first one (/forgot-password at 1440×900) is a short page: the case the layout is for.
-    const w = await openPage(browser, server.url)
-    await w.page.goto(server.url + '/forgot-password')
+    const w = await world.page(null)
+    await w.page.goto(world.url + '/forgot-password')
     expect(await w.page.evaluate(() => [document.documentElement.scrollHeight, document.querySelector('footer')!.getBoundingClientRect().bottom])).toEqual([900, 900])
     await w.page.context().close()
   })
 
   test('an unknown path lands on /', async () => {
-    const w = await openPage(browser, server.url)
-    await w.page.goto(server.url + '/definitely/not/here')
+    const w = await world.page(null)
+    await w.page.goto(world.url + '/definitely/not/here')
     expect(new URL(w.page.url()).pathname).toBe('/')
     await w.page.context().close()
   })
 
   test('the login island hydrates: show/hide password and the server schema’s messages', async () => {
-    const w = await openPage(browser, server.url)
-    await w.page.goto(server.url + '/login')
+    const w = await world.page(null)
+    await w.page.goto(world.url + '/login')
     await w.page.waitForSelector('html[data-islands="hydrated"]')
     const password = w.page.locator('input[name="password"]')
     await password.fill('Secret123!')
@@ -109,8 +102,8 @@ describe('public site in a real browser', () => {
   })
 
   test('Swagger UI lists the API routes using only assets from this host', async () => {
-    const w = await openPage(browser, server.url)
-    await w.page.goto(server.url + '/swagger', { waitUntil: 'networkidle' })
+    const w = await world.page(null)
+    await w.page.goto(world.url + '/swagger', { waitUntil: 'networkidle' })
     await w.page.locator('.opblock-summary-path', { hasText: '/api/health' }).first().waitFor()
     expect(await w.page.getByText('Brokernet API').first().isVisible()).toBe(true)
     expect(w.offHostRequests).toEqual([])

@@ -1,31 +1,17 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { eq } from 'drizzle-orm'
-import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
-import { closeDatabase, openDatabase, type Database } from '../../db/client'
-import { users } from '../../db/schema'
-import { seedGeography } from '../../db/seed/demo'
+import type { Page } from 'playwright-core'
 import { SESSION_COOKIE } from '../../src/platform/http/auth'
-import { launchBrowser, openPage, type WatchedPage, hydrated } from '../support/browser'
-import { startServer, type RunningServer } from '../support/server'
-import { dataLayer } from '../support/fixtures'
+import { hydrated, type WatchedPage } from '../support/browser'
+import { userByEmail } from '../support/fixtures'
+import { startWorld, type World } from '../support/world'
 
-let server: RunningServer
-let browser: Browser
-let db: Database
+let world: World
 
 beforeAll(async () => {
-  server = await startServer()
-  browser = await launchBrowser()
-  // The server's own SQLite file (WAL allows sharing): the demo geography, read per request by /register.
-  db = openDatabase(join(server.dataDir, 'brokernet.db'))
-  await seedGeography(dataLayer(db))
+  // The demo geography, read per request by /register.
+  world = await startWorld({ geography: true })
 })
-afterAll(async () => {
-  if (db) closeDatabase(db)
-  await browser?.close()
-  await server?.stop()
-})
+afterAll(() => world?.stop())
 
 /** A 1×1 PNG: small, and a real image by its bytes, as the server checks. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64')
@@ -33,12 +19,7 @@ const STRONG = 'Str0ng!Pass'
 /** Browsers log each refused request ("status of 409"); those are the answers under test, not faults. */
 const realErrors = (w: WatchedPage) => w.consoleErrors.filter((e) => !/status of (400|409|422)\b/.test(e))
 
-async function open(path: string, viewport?: { width: number; height: number }) {
-  const w = await openPage(browser, server.url, viewport)
-  await w.page.goto(server.url + path)
-  await hydrated(w.page)
-  return w
-}
+const open = (path: string, viewport?: { width: number; height: number }) => world.open(null, path, { viewport })
 
 const input = (page: Page, label: string) => page.getByLabel(label, { exact: true })
 
@@ -57,14 +38,14 @@ async function fillValid(page: Page, email: string) {
 
 describe('registration page', () => {
   test('the first view is complete: countries are in the server HTML and nothing is fetched for them', async () => {
-    const html = await (await fetch(server.url + '/register')).text()
+    const html = await (await fetch(world.url + '/register')).text()
     expect(html).toContain('<title>Register · Brokernet</title>')
     expect(html).toMatch(/<option value="\d+">India<\/option>/)
 
-    const w = await openPage(browser, server.url)
+    const w = await world.page(null)
     const countryCalls: string[] = []
     w.page.on('request', (r) => new URL(r.url()).pathname === '/api/geographic/countries' && countryCalls.push(r.url()))
-    await w.page.goto(server.url + '/register')
+    await w.page.goto(world.url + '/register')
     await hydrated(w.page)
     const options = await input(w.page, 'Country').locator('option').allTextContents()
     expect(options[0]).toBe('Select country')
@@ -223,7 +204,7 @@ describe('registration page', () => {
     expect(await page.getByText(/1-2 business days/).isVisible()).toBe(true)
     expect(await page.getByRole('link', { name: 'Go to Login' }).getAttribute('href')).toBe('/login')
     expect(await page.getByRole('link', { name: 'Back to Home' }).getAttribute('href')).toBe('/')
-    const user = db.select().from(users).where(eq(users.email, email)).get()
+    const user = await userByEmail(world.data, email)
     expect(user?.registrationStatus).toBe('PENDING')
     expect(user?.isActive).toBe(false)
     expect(user?.idCardDocument).toBeTruthy()
@@ -272,8 +253,8 @@ describe('password pages', () => {
   })
 
   test('reset password without a token lands on /forgot-password', async () => {
-    const w = await openPage(browser, server.url)
-    await w.page.goto(server.url + '/reset-password')
+    const w = await world.page(null)
+    await w.page.goto(world.url + '/reset-password')
     expect(new URL(w.page.url()).pathname).toBe('/forgot-password')
     await w.page.context().close()
   })

@@ -1,57 +1,29 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { join } from 'node:path'
-import { eq } from 'drizzle-orm'
-import type { Browser, Page } from 'playwright-core'
-import { closeDatabase, openDatabase, type Database } from '../../db/client'
-import { users } from '../../db/schema'
-import { SESSION_COOKIE } from '../../src/platform/http/auth'
-import { sessionFor } from '../support/auth'
+import type { Page } from 'playwright-core'
+import type { SignedIn } from '../support/auth'
 import { problems } from '../support/axe'
-import { hydrated, launchBrowser, openDialog } from '../support/browser'
-import { startServer, type RunningServer } from '../support/server'
+import { hydrated, openDialog } from '../support/browser'
+import { startWorld, type World } from '../support/world'
 
 // Saved searches in the filter bar (issue 17), in a real Chromium on a phone (390 px) against the real server with the
 // demo network: save the filters in view, see a new count, reopen it from the menu (filters and URL), delete it.
-let server: RunningServer
-let browser: Browser
-let db: Database
-let token: string
-let otherToken: string
+let world: World
+let broker: SignedIn
+let other: SignedIn // another broker of the same city
 
 beforeAll(async () => {
-  server = await startServer({ env: { DEMO_DATA: '1' }, timeoutMs: 60_000 })
-  browser = await launchBrowser()
-  db = openDatabase(join(server.dataDir, 'brokernet.db'))
-  const broker = db.select().from(users).where(eq(users.email, 'rahul.sharma@brokernet.example')).get()!
-  const other = db.select().from(users).where(eq(users.role, 'BROKER')).all().find((u) => u.id !== broker.id && u.cityId === broker.cityId && u.isActive && u.registrationStatus === 'APPROVED')!
-  token = await sessionFor(db, broker.id)
-  otherToken = await sessionFor(db, other.id)
+  world = await startWorld({ demo: true })
+  broker = await world.account('rahul.sharma@brokernet.example')
+  const colleague = (await world.data.get<{ email: string }>(
+    "select email from users where role = 'BROKER' and id <> ? and city_id = ? and is_active = 1 and registration_status = 'APPROVED' order by id",
+    [broker.user.id, broker.user.cityId],
+  ))!
+  other = await world.account(colleague.email)
 })
-afterAll(async () => {
-  if (db) closeDatabase(db)
-  await browser?.close()
-  await server?.stop()
-})
+afterAll(() => world?.stop())
 
-const api = async (path: string, as: string, init: RequestInit = {}) =>
-  fetch(server.url + path, { ...init, headers: { authorization: `Bearer ${as}`, 'content-type': 'application/json', ...init.headers } })
-
-/** A signed-in page on `path`; `streaming`: once its live event stream is connected too. */
-async function open(path: string, viewport: { width: number; height: number }, { streaming = false } = {}): Promise<{ page: Page; errors: string[] }> {
-  // bypassCSP: axe-core is injected into the page (tests/support/axe.ts).
-  const context = await browser.newContext({ viewport, bypassCSP: true })
-  await context.addCookies([{ name: SESSION_COOKIE, value: token, url: server.url }])
-  const page = await context.newPage()
-  const errors: string[] = []
-  page.on('pageerror', (e) => errors.push(e.message))
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()))
-  // The server subscribes the stream to changes before it answers, so once the answer is here nothing is missed.
-  const stream = streaming ? page.waitForResponse((r) => new URL(r.url()).pathname === '/api/events') : null
-  await page.goto(server.url + path)
-  await hydrated(page)
-  if (stream) expect((await stream).headers()['content-type']).toStartWith('text/event-stream')
-  return { page, errors }
-}
+/** The broker's window on `path`, axe-core allowed. */
+const open = (path: string, viewport: { width: number; height: number }) => world.open(broker, path, { viewport, axe: true })
 
 const menu = (page: Page) => page.locator('[data-saved-searches]')
 const entry = (page: Page, name: string) => menu(page).locator(`[data-saved-search="${name}"]`)
@@ -73,18 +45,15 @@ describe('saved searches in the filter bar (issue 17)', () => {
     await dialog.getByRole('button', { name: 'Save', exact: true }).click()
     await page.locator('[data-toast="success"]').filter({ hasText: 'Search "Rentals wanted" saved' }).waitFor()
     await dialog.waitFor({ state: 'detached' }).catch(() => dialog.waitFor({ state: 'hidden' }))
-    const [saved] = (await (await api('/api/saved-searches', token)).json()).saved_searches
+    const [saved] = (await world.send<{ saved_searches: { id: number }[] }>(broker, 'GET', '/api/saved-searches')).saved_searches
     expect(saved).toMatchObject({ name: 'Rentals wanted', alert: 'DAILY', filters: { post_type: 'REQ', sale_or_rent: 'RENT' }, new_count: 0 })
 
     // Another broker posts a rental requirement: after a reload the menu counts it.
-    const posted = await api('/api/listings', otherToken, {
-      method: 'POST',
-      body: JSON.stringify({ post_type: 'REQ', sale_or_rent: 'RENT', contact_value: '9876543210', property_type: '2 BHK', details: 'Wanted soon' }),
-    })
+    const posted = await world.api(other, 'POST', '/api/listings', { post_type: 'REQ', sale_or_rent: 'RENT', contact_value: '9876543210', property_type: '2 BHK', details: 'Wanted soon' })
     expect(posted.status).toBe(201)
-    await page.goto(server.url + '/dashboard/listings')
+    await page.goto(world.url + '/dashboard/listings')
     await hydrated(page)
-    expect(page.url()).toBe(server.url + '/dashboard/listings')
+    expect(page.url()).toBe(world.url + '/dashboard/listings')
     await openMenu(page)
     await entry(page, 'Rentals wanted').locator('[data-new-count="1"]').waitFor()
     expect(await problems(page, 'Saved searches menu open at 390 px')).toEqual([])
@@ -103,7 +72,7 @@ describe('saved searches in the filter bar (issue 17)', () => {
     await entry(page, 'Rentals wanted').getByRole('button', { name: 'Delete saved search Rentals wanted' }).click()
     await page.locator('[data-toast="success"]').filter({ hasText: 'Search "Rentals wanted" deleted' }).waitFor()
     await entry(page, 'Rentals wanted').waitFor({ state: 'detached' })
-    expect((await (await api('/api/saved-searches', token)).json()).saved_searches).toEqual([])
+    expect((await world.send<{ saved_searches: { id: number }[] }>(broker, 'GET', '/api/saved-searches')).saved_searches).toEqual([])
     // Nothing wider than the phone once the toast has slid in (under load its entrance may still be under way here).
     await page.waitForFunction(() => document.documentElement.scrollWidth <= window.innerWidth, undefined, { timeout: 20_000 })
     expect(errors).toEqual([])
@@ -111,7 +80,7 @@ describe('saved searches in the filter bar (issue 17)', () => {
   })
 
   test('at 1440 px the bar holds the buttons beside Clear filters, and the dialog and menu pass axe', async () => {
-    for (const s of (await (await api('/api/saved-searches', token)).json()).saved_searches) await api(`/api/saved-searches/${s.id}`, token, { method: 'DELETE' })
+    for (const s of (await world.send<{ saved_searches: { id: number }[] }>(broker, 'GET', '/api/saved-searches')).saved_searches) await world.api(broker, 'DELETE', `/api/saved-searches/${s.id}`)
     const { page, errors } = await open('/dashboard/listings?location=West', { width: 1440, height: 900 })
     await page.getByRole('button', { name: 'Save search' }).click()
     expect(await problems(page, 'Save search dialog at 1440 px', 'dialog[open]')).toEqual([])
@@ -127,14 +96,17 @@ describe('saved searches in the filter bar (issue 17)', () => {
   })
 
   test('an INSTANT search: a listing posted into it is said at once, and its count follows', async () => {
-    const res = await api('/api/saved-searches', token, { method: 'POST', body: JSON.stringify({ name: 'Live lofts', filters: { property_type: 'Live Loft' }, alert: 'INSTANT' }) })
+    const res = await world.api(broker, 'POST', '/api/saved-searches', { name: 'Live lofts', filters: { property_type: 'Live Loft' }, alert: 'INSTANT' })
     expect(res.status).toBe(201)
-    // Once the page's event stream is connected (not after a fixed moment: issue 37), another broker posts a loft.
-    const { page, errors } = await open('/dashboard/listings', { width: 390, height: 844 }, { streaming: true })
-    const posted = await api('/api/listings', otherToken, {
-      method: 'POST',
-      body: JSON.stringify({ post_type: 'AVL', sale_or_rent: 'SALE', contact_value: '9876543210', property_type: 'Live Loft', details: 'A loft' }),
-    })
+    const w = await world.page(broker, { viewport: { width: 390, height: 844 }, axe: true })
+    const { page, errors } = w
+    // Once the page's event stream has answered, it is subscribed (the server subscribes before it answers): then
+    // another broker posts a loft.
+    const stream = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/events')
+    await page.goto(world.url + '/dashboard/listings')
+    await hydrated(page)
+    await stream
+    const posted = await world.api(other, 'POST', '/api/listings', { post_type: 'AVL', sale_or_rent: 'SALE', contact_value: '9876543210', property_type: 'Live Loft', details: 'A loft' })
     expect(posted.status).toBe(201)
     const { entry_id } = await posted.json()
     await page.locator('[data-toast]').filter({ hasText: `New in "Live lofts": ${entry_id}` }).waitFor()

@@ -1,14 +1,9 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
-import { join } from 'node:path'
-import type { Browser, Locator, Page } from 'playwright-core'
-import { closeDatabase, openDatabase, type Database } from '../../db/client'
-import { signIn } from '../support/auth'
+import type { Locator, Page } from 'playwright-core'
 import { problems } from '../support/axe'
-import { hydrated, launchBrowser } from '../support/browser'
-import { startServer, type RunningServer } from '../support/server'
+import { hydrated } from '../support/browser'
 import { codeFor, giveSecondFactor, stepNow } from '../support/second-factor'
-import { dataLayer } from '../support/fixtures'
-import { SESSION_COOKIE } from '../../src/platform/http/auth'
+import { startWorld, type World } from '../support/world'
 
 // Issue 29: a master admin sets up two-factor sign-in on the page (the key read off the page's manual-entry text, the
 // code computed here as an authenticator app would), signs out, signs in with the password and then a code, and again
@@ -17,22 +12,14 @@ import { SESSION_COOKIE } from '../../src/platform/http/auth'
 
 setDefaultTimeout(120_000)
 
-let server: RunningServer
-let browser: Browser
-let db: Database
+let world: World
 const PASSWORD = 'Master@12345'
 const SIZES = { phone: { width: 390, height: 844 }, laptop: { width: 1440, height: 900 } } as const
 
 beforeAll(async () => {
-  server = await startServer()
-  browser = await launchBrowser()
-  db = openDatabase(join(server.dataDir, 'brokernet.db'))
+  world = await startWorld()
 })
-afterAll(async () => {
-  closeDatabase(db)
-  await browser?.close()
-  await server?.stop()
-})
+afterAll(() => world?.stop())
 
 const path = (page: Page) => new URL(page.url()).pathname
 
@@ -51,7 +38,7 @@ async function smallControls(scope: Locator): Promise<string[]> {
 }
 
 async function signInWithPassword(page: Page, email: string) {
-  await page.goto(server.url + '/login')
+  await page.goto(world.url + '/login')
   await hydrated(page)
   await page.getByLabel('Email').fill(email)
   await page.locator('input[name="password"]').fill(PASSWORD)
@@ -61,28 +48,25 @@ async function signInWithPassword(page: Page, email: string) {
 async function signOut(page: Page) {
   await page.getByLabel('User menu').click()
   await page.getByRole('button', { name: 'Sign out' }).click()
-  await page.waitForURL(server.url + '/login')
+  await page.waitForURL(world.url + '/login')
 }
 
 for (const [name, viewport] of Object.entries(SIZES)) {
   describe(`two-factor sign-in on a ${viewport.width} px screen`, () => {
     test('set up on the page, sign out, sign in with a code, then with a recovery code', async () => {
       const phone = name === 'phone'
-      const { user } = await signIn(db, 'MASTER_ADMIN', { passwordHash: await Bun.password.hash(PASSWORD), cityId: null })
-      // axe-core is injected: the context bypasses the app's CSP, which forbids the injected script.
-      const context = await browser.newContext({ viewport, bypassCSP: true })
-      const page = await context.newPage()
-      const errors: string[] = []
-      page.on('pageerror', (e) => errors.push(e.message))
+      const { user } = await world.signIn('MASTER_ADMIN', { passwordHash: await Bun.password.hash(PASSWORD), cityId: null })
+      // Refused codes are logged by the browser (their 4xx): only the page's own errors count here.
+      const { page, pageErrors: errors } = await world.page(null, { viewport, axe: true })
       const found: string[] = []
 
       // The password alone leads to the setup, outside the dashboard.
       await signInWithPassword(page, user.email)
-      await page.waitForURL(server.url + '/dashboard/security')
+      await page.waitForURL(world.url + '/dashboard/security')
       await page.getByRole('heading', { name: 'Set up two-factor sign-in' }).waitFor()
       found.push(...(await problems(page, 'setup, not started')))
       // Any other dashboard page sends the session back here.
-      await page.goto(server.url + '/dashboard/listings')
+      await page.goto(world.url + '/dashboard/listings')
       expect(path(page)).toBe('/dashboard/security')
       await hydrated(page)
 
@@ -115,7 +99,7 @@ for (const [name, viewport] of Object.entries(SIZES)) {
       if (phone) found.push(...(await smallControls(page.locator('[data-recovery-codes-card]'))))
       await page.getByLabel('I have saved them').check()
       await done.click()
-      await page.waitForURL(server.url + '/dashboard')
+      await page.waitForURL(world.url + '/dashboard')
       await signOut(page)
 
       // Password, then a code of the app: back to the dashboard.
@@ -130,7 +114,7 @@ for (const [name, viewport] of Object.entries(SIZES)) {
       // The setup spent this step's code: the next step's is the app's next code.
       await codeField.fill(codeFor(secret, stepNow() + 1))
       await step.getByRole('button', { name: 'Verify' }).click()
-      await page.waitForURL(server.url + '/dashboard')
+      await page.waitForURL(world.url + '/dashboard')
       await signOut(page)
 
       // Password, then a recovery code.
@@ -142,10 +126,10 @@ for (const [name, viewport] of Object.entries(SIZES)) {
       found.push(...(await problems(page, 'login second step, recovery code')))
       await recovery.fill(codes[0]!)
       await step.getByRole('button', { name: 'Verify' }).click()
-      await page.waitForURL(server.url + '/dashboard')
+      await page.waitForURL(world.url + '/dashboard')
 
       // The Security page in the shell: on, one recovery code spent; a master admin cannot turn it off.
-      await page.goto(server.url + '/dashboard/security')
+      await page.goto(world.url + '/dashboard/security')
       await page.locator('[data-second-factor-status="on"]').waitFor()
       expect(await page.locator('[data-recovery-codes-left]').textContent()).toBe('9')
       expect(await page.getByRole('button', { name: 'Turn off' }).count()).toBe(0)
@@ -153,26 +137,22 @@ for (const [name, viewport] of Object.entries(SIZES)) {
 
       expect(found).toEqual([])
       expect(errors).toEqual([])
-      await context.close()
+      await page.context().close()
     })
 
     test("Module Admins: a master admin requires two-factor sign-in for module admins and resets one's lost factor", async () => {
-      const master = await signIn(db, 'MASTER_ADMIN', { cityId: null })
-      const city = (await dataLayer(db).get<{ id: number }>('select id from cities limit 1'))?.id ?? null
-      const lost = await signIn(db, 'MODULE_ADMIN', { fullName: `Lost Phone ${name}`, cityId: city })
-      await giveSecondFactor(db, lost.user.id)
-      const context = await browser.newContext({ viewport, bypassCSP: true })
-      await context.addCookies([{ name: SESSION_COOKIE, value: master.token, url: server.url }])
-      const page = await context.newPage()
+      const master = await world.signIn('MASTER_ADMIN', { cityId: null })
+      const city = (await world.data.get<{ id: number }>('select id from cities limit 1'))?.id ?? null
+      const lost = await world.signIn('MODULE_ADMIN', { fullName: `Lost Phone ${name}`, cityId: city })
+      await giveSecondFactor(world.data, lost.user.id)
+      const { page } = await world.open(master, '/dashboard/admins', { viewport, axe: true })
       const found: string[] = []
-      await page.goto(server.url + '/dashboard/admins')
-      await hydrated(page)
 
       const policy = page.locator('[data-second-factor-policy]')
       await policy.getByLabel('Require two-factor sign-in for module admins').check()
       await policy.getByRole('button', { name: 'Save' }).click()
       await policy.locator('[data-second-factor-policy-now]', { hasText: /^Required:/ }).waitFor()
-      const setting = await dataLayer(db).get<{ value: string }>("select value from settings where name = 'second_factor_module_admins'")
+      const setting = await world.data.get<{ value: string }>("select value from settings where name = 'second_factor_module_admins'")
       expect(setting?.value).toBe('true')
 
       const row = page.locator(`[data-user-email="${lost.user.email}"]`)
@@ -185,11 +165,11 @@ for (const [name, viewport] of Object.entries(SIZES)) {
       await dialog.getByRole('button', { name: 'Reset' }).click()
       await dialog.waitFor({ state: 'detached' })
       await row.getByText('Two-factor on').waitFor({ state: 'detached' })
-      expect(await dataLayer(db).get('select user_id from second_factors where user_id = ?', [lost.user.id])).toBeFalsy()
+      expect(await world.data.get('select user_id from second_factors where user_id = ?', [lost.user.id])).toBeFalsy()
       // Their session ended with the reset.
-      expect((await fetch(server.url + '/api/auth/me', { headers: { authorization: `Bearer ${lost.token}` } })).status).toBe(401)
+      expect((await world.api(lost, 'GET', '/api/auth/me')).status).toBe(401)
       expect(found).toEqual([])
-      await context.close()
+      await page.context().close()
     })
   })
 }

@@ -1,44 +1,22 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { existsSync } from 'node:fs'
-import { join } from 'node:path'
-import type { Browser } from 'playwright-core'
-import { closeDatabase, openDatabase, type Database } from '../../db/client'
-import { seedGeography } from '../../db/seed/demo'
-import { SESSION_COOKIE } from '../../src/platform/http/auth'
-import { signIn, type SignedIn } from '../support/auth'
-import { hydrated, launchBrowser, openPage, type WatchedPage } from '../support/browser'
-import { cityIdByName, dataLayer } from '../support/fixtures'
-import { startServer, type RunningServer } from '../support/server'
+import type { SignedIn } from '../support/auth'
+import { startWorld, type World } from '../support/world'
 
 // The system screen (issue 19) in a real Chromium against the real server, on a phone and a laptop: the master admin
 // sees the installation and presses Backup now; nobody else gets the screen or its navigation item.
-let server: RunningServer
-let browser: Browser
-let db: Database
+let world: World
 let master: SignedIn
 let moduleAdmin: SignedIn
 
 beforeAll(async () => {
-  server = await startServer()
-  browser = await launchBrowser()
-  db = openDatabase(join(server.dataDir, 'brokernet.db'))
-  await seedGeography(dataLayer(db))
-  master = await signIn(db, 'MASTER_ADMIN', { cityId: null, fullName: 'Mona Master' })
-  moduleAdmin = await signIn(db, 'MODULE_ADMIN', { cityId: await cityIdByName(db, 'Pune'), fullName: 'Priya Nair' })
+  world = await startWorld({ geography: true })
+  master = await world.signIn('MASTER_ADMIN', { cityId: null, fullName: 'Mona Master' })
+  moduleAdmin = await world.signIn('MODULE_ADMIN', { cityId: await world.cityId('Pune'), fullName: 'Priya Nair' })
 })
-afterAll(async () => {
-  if (db) closeDatabase(db)
-  await browser?.close()
-  await server?.stop()
-})
+afterAll(() => world?.stop())
 
-async function openAs(who: SignedIn, viewport: { width: number; height: number }): Promise<WatchedPage> {
-  const w = await openPage(browser, server.url, viewport)
-  await w.page.context().addCookies([{ name: SESSION_COOKIE, value: who.token, url: server.url }])
-  await w.page.goto(server.url + '/dashboard/system')
-  await hydrated(w.page)
-  return w
-}
+const openAs = (who: SignedIn, viewport: { width: number; height: number }) => world.open(who, '/dashboard/system', { viewport })
 
 for (const [size, viewport] of [
   ['phone', { width: 390, height: 844 }],
@@ -52,7 +30,7 @@ for (const [size, viewport] of [
         await page.getByRole('heading', { name: 'System', level: 1 }).waitFor()
         const text = await page.locator('[data-system-screen]').innerText()
         expect(text).toContain('SQLite')
-        expect(text).toContain(server.dataDir)
+        expect(text).toContain(world.server.dataDir)
         expect(text).toContain('None scheduled (BACKUP_EVERY is not set)')
         // Nothing wider than the screen: long paths wrap.
         expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true)
@@ -79,11 +57,9 @@ for (const [size, viewport] of [
   })
 
 test('a module admin has no System item and is refused the screen', async () => {
-  const w = await openPage(browser, server.url)
+  const w = await world.open(moduleAdmin, '/dashboard/system', { hydrate: false })
   try {
-    await w.page.context().addCookies([{ name: SESSION_COOKIE, value: moduleAdmin.token, url: server.url }])
-    const res = await w.page.goto(server.url + '/dashboard/system')
-    expect(res?.status()).toBe(403)
+    expect(w.response?.status()).toBe(403)
     expect(await w.page.getByText("You don't have permission to access this page.").isVisible()).toBe(true)
     expect(await w.page.getByRole('link', { name: 'System', exact: true }).count()).toBe(0)
   } finally {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import type { Page } from 'playwright-core'
 import { problems } from '../support/axe'
-import { startDemo, type Demo } from '../support/demo'
+import { startWorld, type World } from '../support/world'
 
 // Issue 30, "Import a chat export", in a real Chromium against the real server with the demo network: a Mumbai
 // broker's WhatsApp export (their own number among the senders) read into drafts with the day posted, a message posted
@@ -13,22 +13,22 @@ setDefaultTimeout(120_000)
 const PHONE = { width: 390, height: 844 }
 const LAPTOP = { width: 1440, height: 900 }
 
-let demo: Demo
+let world: World
 let token: string
 let brokerPhone: string
 
 beforeAll(async () => {
-  demo = await startDemo()
-  const broker = await demo.signIn('priya.mehta@brokernet.example')
+  world = await startWorld({ demo: true })
+  const broker = await world.account('priya.mehta@brokernet.example')
   token = broker.token
   brokerPhone = broker.user.phone!
   expect(brokerPhone).toStartWith('+91')
 })
-afterAll(() => demo?.stop())
+afterAll(() => world?.stop())
 
 type Mine = { entry_id: string; property_type: string; details: string | null }
-const myListings = async (): Promise<Mine[]> => (await fetch(`${demo.server.url}/api/listings/my`, { headers: { authorization: `Bearer ${token}` } })).json()
-const open = (path: string, viewport: { width: number; height: number }) => demo.open(token, path, viewport, { ignore: /status of (409|422)\b/ })
+const myListings = async (): Promise<Mine[]> => world.send<Mine[]>(token, 'GET', '/api/listings/my')
+const open = (path: string, viewport: { width: number; height: number }) => world.open(token, path, { viewport, axe: true, ignore: /status of (409|422)\b/ })
 
 /** An Android export (`17/06/2025, 10:15 am - Sender: text`) of messages `ago` days back. */
 function androidExport(lines: { ago: number; sender: string; text: string }[]): string {

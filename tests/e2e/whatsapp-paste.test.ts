@@ -3,7 +3,7 @@ import type { Locator, Page } from 'playwright-core'
 import { SESSION_COOKIE } from '../../src/platform/http/auth'
 import { problems } from '../support/axe'
 import { hydrated } from '../support/browser'
-import { startDemo, type Demo } from '../support/demo'
+import { startWorld, type World } from '../support/world'
 
 // Issue 18, "Paste from WhatsApp", in a real Chromium against the real server with the demo network (a Mumbai broker,
 // whose city knows Andheri West, Powai and Bandra West): paste three messages, check and fix the drafts, post two.
@@ -22,25 +22,36 @@ setDefaultTimeout(120_000)
 const PHONE = { width: 390, height: 844 }
 const LAPTOP = { width: 1440, height: 900 }
 
-let demo: Demo
+let world: World
 let token: string
 let brokerPhone: string
 
 beforeAll(async () => {
-  demo = await startDemo()
-  const broker = await demo.signIn('rahul.sharma@brokernet.example')
+  world = await startWorld({ demo: true })
+  const broker = await world.account('rahul.sharma@brokernet.example')
   token = broker.token
   brokerPhone = broker.user.phone!
   expect(brokerPhone).toBeTruthy()
 })
-afterAll(() => demo?.stop())
+afterAll(() => world?.stop())
 
 type Mine = { entry_id: string; post_type: string; sale_or_rent: string; property_type: string; budget: number | null; locality: string | null; contact_value: string; details: string | null }
-const myListings = async (): Promise<Mine[]> => (await fetch(`${demo.server.url}/api/listings/my`, { headers: { authorization: `Bearer ${token}` } })).json()
+const myListings = async (): Promise<Mine[]> => world.send<Mine[]>(token, 'GET', '/api/listings/my')
 // A refused post (409: a duplicate) is under test, not a fault.
-const open = (path: string, viewport: { width: number; height: number }) => demo.open(token, path, viewport, { ignore: /status of 409\b/ })
+const open = (path: string, viewport: { width: number; height: number }) => world.open(token, path, { viewport, axe: true, ignore: /status of 409\b/ })
 
 const cards = (page: Page) => page.locator('article[data-draft]')
+/**
+ * Where the three drafts' cards are on the page (not in the window: the page may still be scrolling smoothly to the
+ * drafts), measured together in one frame.
+ */
+const cardBoxes = (page: Page) =>
+  page.$$eval('article[data-draft]', (els) =>
+    els.map((el) => {
+      const r = el.getBoundingClientRect()
+      return { x: r.x + scrollX, y: r.y + scrollY, width: r.width, height: r.height }
+    }),
+  )
 const card = (page: Page, n: number) => page.locator('[data-draft]').filter({ has: page.getByRole('heading', { name: `Draft ${n}`, exact: true }) })
 const field = (scope: Locator, label: string) => scope.getByLabel(label)
 const toast = (page: Page, text: string) => page.locator('[data-toast]').filter({ hasText: text })
@@ -67,12 +78,12 @@ const smallTargets = (page: Page) =>
 
 describe('Paste from WhatsApp (issue 18)', () => {
   test('the first view is the server’s HTML; only brokers have the page', async () => {
-    const html = await (await fetch(`${demo.server.url}/dashboard/paste`, { headers: { cookie: `${SESSION_COOKIE}=${token}` } })).text()
+    const html = await (await fetch(`${world.url}/dashboard/paste`, { headers: { cookie: `${SESSION_COOKIE}=${token}` } })).text()
     expect(html).toContain('data-island="PasteFromWhatsApp"')
     expect(html).toContain('id="whatsapp-paste"')
     expect(html).toContain('Read messages')
-    const admin = await demo.signIn('admin.mumbai@brokernet.example')
-    const denied = await fetch(`${demo.server.url}/dashboard/paste`, { headers: { cookie: `${SESSION_COOKIE}=${admin.token}` } })
+    const admin = await world.account('admin.mumbai@brokernet.example')
+    const denied = await fetch(`${world.url}/dashboard/paste`, { headers: { cookie: `${SESSION_COOKIE}=${admin.token}` } })
     expect(denied.status).toBe(403)
     expect(await denied.text()).toContain('This page is only available for brokers.')
   })
@@ -80,7 +91,7 @@ describe('Paste from WhatsApp (issue 18)', () => {
   test('at 390 px: from the dashboard, three messages become three drafts; the invalid one is fixed; two are posted, the third stays', async () => {
     const { page, errors } = await open('/dashboard', PHONE)
     await page.getByRole('link', { name: 'Paste from WhatsApp' }).click()
-    await page.waitForURL(`${demo.server.url}/dashboard/paste`)
+    await page.waitForURL(`${world.url}/dashboard/paste`)
     await hydrated(page)
     expect(await problems(page, 'paste screen at 390 px')).toEqual([])
 
@@ -126,7 +137,8 @@ describe('Paste from WhatsApp (issue 18)', () => {
     expect(await emoji.locator('[data-message]').innerText()).toContain('🏠 *Available for Lease* 🏠')
 
     // A phone's layout: one card a row, nothing wider than the screen, every target 44 px.
-    const boxes = await Promise.all([1, 2, 3].map(async (n) => (await card(page, n).boundingBox())!))
+    const boxes = await cardBoxes(page)
+    expect(boxes).toHaveLength(3)
     expect(boxes[1]!.y).toBeGreaterThan(boxes[0]!.y + boxes[0]!.height - 1)
     for (const b of boxes) expect(b.x + b.width).toBeLessThanOrEqual(PHONE.width)
     expect(await smallTargets(page)).toEqual([])
@@ -160,7 +172,7 @@ describe('Paste from WhatsApp (issue 18)', () => {
     expect(mine.find((l) => l.entry_id === reqId)).toMatchObject({ post_type: 'REQ', sale_or_rent: 'RENT', property_type: '2 BHK Apartment', budget: 45000, locality: 'Powai', contact_value: '+91 98201 55555', details: TERSE_REQ })
     expect(mine.find((l) => l.entry_id === emojiId)).toMatchObject({ post_type: 'AVL', property_type: '3 BHK Apartment', budget: 120000, locality: 'Bandra West', contact_value: brokerPhone, details: EMOJI_AVL })
     expect(mine.some((l) => l.details === AVL_WITH_PHONE)).toBe(false)
-    await page.goto(`${demo.server.url}/dashboard/my-listings`)
+    await page.goto(`${world.url}/dashboard/my-listings`)
     await hydrated(page)
     await page.locator(`[data-listing-card="${reqId}"]`).waitFor()
     await page.locator(`[data-listing-card="${emojiId}"]`).waitFor()
@@ -173,10 +185,10 @@ describe('Paste from WhatsApp (issue 18)', () => {
   test('at 1440 px: two cards a row; a repeat of one’s own listing is refused on its card and Post anyway posts it; a paste of no listing says so', async () => {
     const { page, errors } = await open('/dashboard/my-listings', LAPTOP)
     await page.getByRole('link', { name: 'Paste from WhatsApp' }).click()
-    await page.waitForURL(`${demo.server.url}/dashboard/paste`)
+    await page.waitForURL(`${world.url}/dashboard/paste`)
     await hydrated(page)
     await readMessages(page, MESSAGES)
-    const [a, b, c] = await Promise.all([1, 2, 3].map(async (n) => (await card(page, n).boundingBox())!))
+    const [a, b, c] = await cardBoxes(page)
     expect(Math.abs(a!.y - b!.y)).toBeLessThan(1)
     expect(b!.x).toBeGreaterThan(a!.x + a!.width - 1)
     expect(c!.y).toBeGreaterThan(a!.y)

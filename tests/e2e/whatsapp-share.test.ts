@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import type { Locator, Page } from 'playwright-core'
 import { problems } from '../support/axe'
-import { startDemo, type Demo } from '../support/demo'
+import { startWorld, type World } from '../support/world'
 
 // Issue 18, "Share": a listing as a WhatsApp message, from its details and from the row menus of the broker dashboard,
 // My Listings and the admin grid, in a real Chromium against the real server with the demo network.
@@ -14,18 +14,18 @@ const PHONE = { width: 390, height: 844 }
 const PUBLIC_URL = 'http://brokernet.test'
 const LAPTOP = { width: 1440, height: 900 }
 
-let demo: Demo
+let world: World
 const tokens: Record<'broker' | 'admin', string> = { broker: '', admin: '' }
 
 beforeAll(async () => {
-  demo = await startDemo({ PUBLIC_URL })
-  tokens.broker = (await demo.signIn('rahul.sharma@brokernet.example')).token
-  tokens.admin = (await demo.signIn('admin.mumbai@brokernet.example')).token
+  world = await startWorld({ demo: true, env: { PUBLIC_URL } })
+  tokens.broker = (await world.account('rahul.sharma@brokernet.example')).token
+  tokens.admin = (await world.account('admin.mumbai@brokernet.example')).token
 })
-afterAll(() => demo?.stop())
+afterAll(() => world?.stop())
 
 const open = (who: 'broker' | 'admin', path: string, viewport: { width: number; height: number }, { clipboard = true } = {}) =>
-  demo.open(tokens[who], path, viewport, { context: { permissions: clipboard ? ['clipboard-read', 'clipboard-write'] : [] } })
+  world.open(tokens[who], path, { viewport, axe: true, context: { permissions: clipboard ? ['clipboard-read', 'clipboard-write'] : [] } })
 
 const shareDialog = (page: Page, entryId: string) => page.locator('dialog[open]').filter({ has: page.getByRole('heading', { name: `Share ${entryId}` }) })
 const toast = (page: Page, text: string) => page.locator('[data-toast]').filter({ hasText: text })

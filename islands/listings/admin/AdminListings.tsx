@@ -15,7 +15,9 @@ import type { SavedSearchList } from '../../../src/modules/saved-searches/model'
 import { ChangedSinceChip } from '../new-since'
 import { invalidateListingQueries, listingsUrl, showingResults, zonesUrl } from '../listing-format'
 import { ListingDetailsDialog } from '../ListingDetailsDialog'
-import { ListingTable, RowMenu, type RowMenuItem } from '../ListingTable'
+import { RowMenu, type RowMenuItem } from '../../shared/table/RowMenu'
+import { TableEmpty } from '../../shared/table/DataTable'
+import { ListingTable } from '../ListingTable'
 import type { ListingFilterState } from '../url-filters'
 import { ADMIN_CARD_FIELDS, ADMIN_COLUMNS } from './admin-columns'
 import { deleteMessage, failureMessage, seesEveryCity, TEXT, type AdminActor } from './admin-text'
@@ -204,27 +206,21 @@ export default function AdminListings({ actor, initial, filters, suspended, revi
 
         {rows && (
           <div className="card bg-base-100 shadow-sm">
-            {rows.listings.length === 0 ? (
-              <div className="card-body items-center text-center" data-empty>
-                <h3 className="card-title">{TEXT.empty}</h3>
-                <p className="text-base-content/70">{TEXT.emptyHint}</p>
-              </div>
-            ) : (
-              <ListingTable
-                label={TEXT.title}
-                listings={rows.listings}
-                columns={ADMIN_COLUMNS}
-                viewerId={actor.id}
-                actions={menu}
-                onRowClick={details.open}
-                matchCounts={matchCounts}
-                onShowMatches={details.openMatches}
-                rowTone={(l) => (l.status === 'SUSPENDED' ? 'error' : undefined)}
-                cardFields={ADMIN_CARD_FIELDS}
-                storageKey="admin"
-                busy={query.isPlaceholderData && query.isFetching}
-              />
-            )}
+            <ListingTable
+              label={TEXT.title}
+              listings={rows.listings}
+              empty={<TableEmpty title={TEXT.empty} text={TEXT.emptyHint} heading="h3" />}
+              columns={ADMIN_COLUMNS}
+              viewerId={actor.id}
+              actions={menu}
+              onRowClick={details.open}
+              matchCounts={matchCounts}
+              onShowMatches={details.openMatches}
+              rowTone={(l) => (l.status === 'SUSPENDED' ? 'error' : undefined)}
+              cardFields={ADMIN_CARD_FIELDS}
+              storageKey="admin"
+              busy={query.isPlaceholderData && query.isFetching}
+            />
             <div className="flex flex-wrap items-center justify-between gap-3 border-t border-base-300 px-4 py-3">
               <p className="text-sm text-base-content/70" data-showing>
                 {rows.total > 0 ? showingResults(rows.page, rows.per_page, rows.total) : ''}

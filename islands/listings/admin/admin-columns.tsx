@@ -5,7 +5,7 @@ import { MatchCount } from '../../matches/MatchCount'
 import { HotTag } from '../HotTag'
 import { STATUS_LABELS, statusBadgeClass } from '../listing-format'
 import { ModerationTags } from '../moderation-format'
-import { LISTING_COLUMNS as C, CARD_FIELDS, listingColumn, useListingTable, type ListingColumnDef } from '../ListingTable'
+import { LISTING_COLUMNS as C, CARD_FIELDS, listingColumn, useListingTable, type ListingColumnDef } from '../listing-columns'
 
 function EntryWithStatus({ listing }: { listing: Listing }) {
   const env = useListingTable()

@@ -1,6 +1,6 @@
 // Texts and small rules of the admin listings grid (SPEC section 2 "Admin listings", section 8 "Listings"),
 // one place each, shared by the island and its dialogs.
-import { holds, type Permission } from '../../../src/platform/policy/permissions'
+import { holds, type Permission } from '../../../src/shared/permissions'
 import { ApiError } from '../../shared/api'
 import type { FieldErrors } from '../../shared/form-rules'
 import { LISTING_TEXT } from '../listing-format'
@@ -8,7 +8,7 @@ import { LISTING_TEXT } from '../listing-format'
 /** The signed-in admin, as the island needs them. */
 export type AdminActor = {
   id: number
-  /** The admin's permissions (src/platform/policy/permissions.ts): what to show is decided from these, not the role. */
+  /** The admin's permissions (src/shared/permissions.ts): what to show is decided from these, not the role. */
   permissions: Permission[]
   full_name: string
   city_id: number | null

@@ -39,8 +39,31 @@ const card = (title: string, note: string, more: string) =>
   `</div>`
 
 /**
- * A mail that lists things (a digest's matches, a reminder's listings): the greeting and intro, each item as text lines
- * and as a card, and a closing paragraph (text and HTML).
+ * What a template writes: the subject, and the body twice, as lines of plain text and as HTML. `title` heads the HTML
+ * (the subject unless said).
+ */
+type Content = { subject: string; title?: string; text: string[]; html: string }
+
+/**
+ * Every mail goes through here, so each says hello and signs the same way. To a user: "Hello <name>," opens both the
+ * text and the HTML, and the text ends with the signature line "Brokernet - <PUBLIC_URL>" (the HTML's layout signs every
+ * mail) unless `signed` is false (the approval ends on its sign-in link). To an address (the admins' notices): no
+ * greeting and no signature line.
+ */
+function letter(to: { publicUrl: string; user: Recipient; signed?: boolean } | string, content: Content): MailMessage {
+  const user = typeof to === 'string' ? null : to.user
+  const signature = typeof to !== 'string' && to.signed !== false ? ['', `Brokernet - ${to.publicUrl}`] : []
+  return {
+    to: typeof to === 'string' ? to : to.user.email,
+    subject: content.subject,
+    text: [...(user ? [`Hello ${user.fullName},`, ''] : []), ...content.text, ...signature].join('\n'),
+    html: layout(content.title ?? content.subject, (user ? paragraph(`Hello ${escapeHtml(user.fullName)},`) : '') + content.html),
+  }
+}
+
+/**
+ * A mail that lists things (a digest's matches, a reminder's listings): the intro, each item as text lines and as a
+ * card, and a closing paragraph (text and HTML).
  */
 function listMail(
   publicUrl: string,
@@ -49,159 +72,96 @@ function listMail(
   intro: string,
   body: { text: string[]; cards: string[]; endText: string; endHtml: string },
 ): MailMessage {
-  return {
-    to: user.email,
-    subject,
-    text: [`Hello ${user.fullName},`, '', intro, ...body.text, '', body.endText, '', `Brokernet - ${publicUrl}`].join('\n'),
-    html: layout(subject, paragraph(`Hello ${escapeHtml(user.fullName)},`) + paragraph(escapeHtml(intro)) + body.cards.join('') + body.endHtml),
-  }
+  return letter(
+    { publicUrl, user },
+    { subject, text: [intro, ...body.text, '', body.endText], html: paragraph(escapeHtml(intro)) + body.cards.join('') + body.endHtml },
+  )
 }
 
 export function registrationReceived(publicUrl: string, user: Recipient): MailMessage {
-  const subject = 'Registration received - Brokernet'
-  return {
-    to: user.email,
-    subject,
-    text: [
-      `Hello ${user.fullName},`,
-      '',
-      'Thank you for registering with Brokernet. Your registration is pending approval by an administrator.',
-      'Approval typically takes 1-2 business days. We will send you an email as soon as your account is approved.',
-      '',
-      `Brokernet - ${publicUrl}`,
-    ].join('\n'),
-    html: layout(
-      subject,
-      paragraph(`Hello ${escapeHtml(user.fullName)},`) +
-        paragraph('Thank you for registering with Brokernet. Your registration is pending approval by an administrator.') +
-        paragraph('Approval typically takes 1-2 business days. We will send you an email as soon as your account is approved.'),
-    ),
-  }
+  const lines = [
+    'Thank you for registering with Brokernet. Your registration is pending approval by an administrator.',
+    'Approval typically takes 1-2 business days. We will send you an email as soon as your account is approved.',
+  ]
+  return letter({ publicUrl, user }, { subject: 'Registration received - Brokernet', text: lines, html: lines.map(paragraph).join('') })
 }
+
+/** A table of labelled values (a registration's, a review request's). */
+const detailsTable = (details: [string, string][], { valueStyle = '', labelStyle = '' } = {}) =>
+  `<table style="border-collapse:collapse;margin:0 0 12px;">${details
+    .map(([label, value]) => `<tr><td style="padding:2px 12px 2px 0;color:#71717a;${labelStyle}">${label}</td><td style="padding:2px 0;${valueStyle}">${escapeHtml(value)}</td></tr>`)
+    .join('')}</table>`
 
 export function newRegistration(
   publicUrl: string,
   to: string,
   user: Recipient & { cityName?: string | null; stateName?: string | null },
 ): MailMessage {
-  const subject = `New broker registration: ${user.fullName}`
   const place = [user.cityName, user.stateName].filter(Boolean).join(', ')
   const link = `${publicUrl}/dashboard/approvals`
+  const intro = 'A new broker has registered and is waiting for approval.'
   const details: [string, string][] = [
     ['Name', user.fullName],
     ['Email', user.email],
     ...(place ? [['Location', place] as [string, string]] : []),
   ]
-  return {
-    to,
-    subject,
-    text: [
-      'A new broker has registered and is waiting for approval.',
-      '',
-      ...details.map(([label, value]) => `${label}: ${value}`),
-      '',
-      `Review it at ${link}`,
-    ].join('\n'),
-    html: layout(
-      'New broker registration',
-      paragraph('A new broker has registered and is waiting for approval.') +
-        `<table style="border-collapse:collapse;margin:0 0 12px;">${details
-          .map(
-            ([label, value]) =>
-              `<tr><td style="padding:2px 12px 2px 0;color:#71717a;">${label}</td><td style="padding:2px 0;">${escapeHtml(value)}</td></tr>`,
-          )
-          .join('')}</table>` +
-        button(link, 'Review registrations'),
-    ),
-  }
+  return letter(to, {
+    subject: `New broker registration: ${user.fullName}`,
+    title: 'New broker registration',
+    text: [intro, '', ...details.map(([label, value]) => `${label}: ${value}`), '', `Review it at ${link}`],
+    html: paragraph(intro) + detailsTable(details) + button(link, 'Review registrations'),
+  })
 }
 
 export function registrationApproved(publicUrl: string, user: Recipient): MailMessage {
-  const subject = 'Your Brokernet account is approved'
   const link = `${publicUrl}/login`
-  return {
-    to: user.email,
-    subject,
-    text: [
-      `Hello ${user.fullName},`,
-      '',
-      'Your Brokernet registration has been approved. You can now sign in:',
-      link,
-    ].join('\n'),
-    html: layout(
-      subject,
-      paragraph(`Hello ${escapeHtml(user.fullName)},`) +
-        paragraph('Your Brokernet registration has been approved. You can now sign in.') +
-        button(link, 'Sign in'),
-    ),
-  }
+  return letter(
+    { publicUrl, user, signed: false },
+    {
+      subject: 'Your Brokernet account is approved',
+      text: ['Your Brokernet registration has been approved. You can now sign in:', link],
+      html: paragraph('Your Brokernet registration has been approved. You can now sign in.') + button(link, 'Sign in'),
+    },
+  )
 }
 
 export function registrationRejected(publicUrl: string, user: Recipient, reason?: string | null): MailMessage {
-  const subject = 'Your Brokernet registration'
   const why = reason?.trim()
-  return {
-    to: user.email,
-    subject,
-    text: [
-      `Hello ${user.fullName},`,
-      '',
-      'We are sorry: your Brokernet registration was not approved.',
-      ...(why ? [`Reason: ${why}`] : []),
-      '',
-      `Brokernet - ${publicUrl}`,
-    ].join('\n'),
-    html: layout(
-      subject,
-      paragraph(`Hello ${escapeHtml(user.fullName)},`) +
-        paragraph('We are sorry: your Brokernet registration was not approved.') +
-        (why ? paragraph(`<strong>Reason:</strong> ${escapeHtml(why)}`) : ''),
-    ),
-  }
+  const sorry = 'We are sorry: your Brokernet registration was not approved.'
+  return letter(
+    { publicUrl, user },
+    {
+      subject: 'Your Brokernet registration',
+      text: [sorry, ...(why ? [`Reason: ${why}`] : [])],
+      html: paragraph(sorry) + (why ? paragraph(`<strong>Reason:</strong> ${escapeHtml(why)}`) : ''),
+    },
+  )
 }
 
 export function passwordReset(publicUrl: string, user: Recipient, resetUrl: string): MailMessage {
-  const subject = 'Reset your Brokernet password'
-  return {
-    to: user.email,
-    subject,
-    text: [
-      `Hello ${user.fullName},`,
-      '',
-      'To choose a new Brokernet password, open this link:',
-      resetUrl,
-      '',
-      'The link is valid for one hour and can be used once.',
-      'If you did not ask to reset your password, ignore this mail: your password stays as it is.',
-      '',
-      `Brokernet - ${publicUrl}`,
-    ].join('\n'),
-    html: layout(
-      subject,
-      paragraph(`Hello ${escapeHtml(user.fullName)},`) +
-        paragraph('To choose a new Brokernet password, use the button below.') +
-        button(resetUrl, 'Reset password') +
-        paragraph('The link is valid for one hour and can be used once.') +
-        paragraph('If you did not ask to reset your password, ignore this mail: your password stays as it is.'),
-    ),
-  }
+  const after = ['The link is valid for one hour and can be used once.', 'If you did not ask to reset your password, ignore this mail: your password stays as it is.']
+  return letter(
+    { publicUrl, user },
+    {
+      subject: 'Reset your Brokernet password',
+      text: ['To choose a new Brokernet password, open this link:', resetUrl, '', ...after],
+      html: paragraph('To choose a new Brokernet password, use the button below.') + button(resetUrl, 'Reset password') + after.map(paragraph).join(''),
+    },
+  )
 }
 
 /** Issue 29: a master admin reset the user's second factor (a lost phone): the next sign-in sets up a new one. */
 export function secondFactorReset(publicUrl: string, user: Recipient, by: string): MailMessage {
-  const subject = 'Your Brokernet two-factor sign-in was reset'
   const lines = [
     `${by}, a master admin, reset your two-factor sign-in and signed you out everywhere. Your authenticator app's Brokernet entry and your recovery codes no longer work.`,
     'Sign in with your password to set up two-factor sign-in again.',
     'If you did not ask for this, tell a master admin at once.',
   ]
   const login = `${publicUrl}/login`
-  return {
-    to: user.email,
-    subject,
-    text: [`Hello ${user.fullName},`, '', ...lines, login, '', `Brokernet - ${publicUrl}`].join('\n'),
-    html: layout(subject, paragraph(`Hello ${escapeHtml(user.fullName)},`) + lines.map((l) => paragraph(escapeHtml(l))).join('') + button(login, 'Sign in')),
-  }
+  return letter(
+    { publicUrl, user },
+    { subject: 'Your Brokernet two-factor sign-in was reset', text: [...lines, login], html: lines.map((l) => paragraph(escapeHtml(l))).join('') + button(login, 'Sign in') },
+  )
 }
 
 /** One match as a digest lists it: both listings described in words, the score, the first reasons, and its link. */
@@ -251,46 +211,26 @@ export type SavedSearchItem = { entryId: string; what: string; news: string }
 /** What is new in a saved search since its last mail (src/modules/saved-searches/digest.ts); `more` beyond these. */
 export function savedSearchDigest(publicUrl: string, user: Recipient, search: { name: string; link: string }, items: SavedSearchItem[], more: number): MailMessage {
   const total = items.length + more
-  const subject = `${search.name}: ${total} new ${total === 1 ? 'listing' : 'listings'} - Brokernet`
   const intro = `Since yesterday's mail, ${total === 1 ? 'this listing was' : 'these listings were'} posted, repriced or put back on the market in your saved search "${search.name}":`
   const moreText = more > 0 ? `And ${more} more.` : ''
-  return {
-    to: user.email,
-    subject,
-    text: [
-      `Hello ${user.fullName},`,
-      '',
-      intro,
-      '',
-      ...items.map((l) => `${l.entryId}: ${l.what} (${l.news})`),
-      ...(moreText ? ['', moreText] : []),
-      '',
-      `Open the search: ${search.link}`,
-      '',
-      `You get this mail at most once a day. To stop it, choose "No alerts" for the search in Brokernet.`,
-      '',
-      `Brokernet - ${publicUrl}`,
-    ].join('\n'),
-    html: layout(
-      subject,
-      paragraph(`Hello ${escapeHtml(user.fullName)},`) +
+  const note = 'You get this mail at most once a day. To stop it, choose "No alerts" for the search in Brokernet.'
+  return letter(
+    { publicUrl, user },
+    {
+      subject: `${search.name}: ${total} new ${total === 1 ? 'listing' : 'listings'} - Brokernet`,
+      text: [intro, '', ...items.map((l) => `${l.entryId}: ${l.what} (${l.news})`), ...(moreText ? ['', moreText] : []), '', `Open the search: ${search.link}`, '', note],
+      html:
         paragraph(escapeHtml(intro)) +
         `<ul style="margin:0 0 12px;padding-left:18px;">${items.map((l) => `<li><strong>${escapeHtml(l.entryId)}</strong>: ${escapeHtml(l.what)} <span style="color:#52525b;">(${escapeHtml(l.news)})</span></li>`).join('')}</ul>` +
         (moreText ? paragraph(moreText) : '') +
         button(search.link, 'Open the search') +
-        paragraph(`<span style="font-size:12px;color:#71717a;">You get this mail at most once a day. To stop it, choose "No alerts" for the search in Brokernet.</span>`),
-    ),
-  }
+        paragraph(`<span style="font-size:12px;color:#71717a;">${note}</span>`),
+    },
+  )
 }
 
 /** A listing as the moderation mails name it (issue 29): its entry ID and what it is, in words. */
 export type ModeratedListing = { entryId: string; what: string }
-
-/** A table of labelled values, as newRegistration lists a registration's. */
-const detailsTable = (details: [string, string][]) =>
-  `<table style="border-collapse:collapse;margin:0 0 12px;">${details
-    .map(([label, value]) => `<tr><td style="padding:2px 12px 2px 0;color:#71717a;vertical-align:top;">${label}</td><td style="padding:2px 0;white-space:pre-wrap;">${escapeHtml(value)}</td></tr>`)
-    .join('')}</table>`
 
 /**
  * To the admins of a listing's city and the master admins: its owner asks for a review of its suspension by an admin
@@ -300,7 +240,6 @@ export function reviewRequested(
   to: string,
   request: ModeratedListing & { owner: string; city: string; reason: string; suspendedOn: string; note: string | null; link: string },
 ): MailMessage {
-  const subject = `Review requested: ${request.entryId} (${request.city})`
   const intro = `${request.owner} asks for a review of their listing ${request.entryId}, suspended by an admin.`
   const details: [string, string][] = [
     ['Listing', `${request.entryId}: ${request.what}`],
@@ -310,12 +249,16 @@ export function reviewRequested(
     ...(request.note ? [['Their note', request.note] as [string, string]] : []),
   ]
   const end = 'Reactivate it (Unsuspend) or keep it suspended with your answer as the reason, from the listings grid.'
-  return {
-    to,
-    subject,
-    text: [intro, '', ...details.map(([label, value]) => `${label}: ${value}`), '', end, request.link].join('\n'),
-    html: layout('Review requested', paragraph(escapeHtml(intro)) + detailsTable(details) + paragraph(escapeHtml(end)) + button(request.link, `Open ${request.entryId}`)),
-  }
+  return letter(to, {
+    subject: `Review requested: ${request.entryId} (${request.city})`,
+    title: 'Review requested',
+    text: [intro, '', ...details.map(([label, value]) => `${label}: ${value}`), '', end, request.link],
+    html:
+      paragraph(escapeHtml(intro)) +
+      detailsTable(details, { labelStyle: 'vertical-align:top;', valueStyle: 'white-space:pre-wrap;' }) +
+      paragraph(escapeHtml(end)) +
+      button(request.link, `Open ${request.entryId}`),
+  })
 }
 
 /**
@@ -323,34 +266,35 @@ export function reviewRequested(
  * the reason; only an admin can reactivate it, and they may ask for a review from My Listings.
  */
 export function listingSuspended(publicUrl: string, user: Recipient, listing: ModeratedListing & { reason: string; upheld: boolean }): MailMessage {
-  const subject = listing.upheld ? `Your listing ${listing.entryId} stays suspended - Brokernet` : `Your listing ${listing.entryId} was suspended by an admin - Brokernet`
   const intro = listing.upheld
     ? `An admin reviewed your listing ${listing.entryId} (${listing.what}) and kept it suspended.`
     : `An admin suspended your listing ${listing.entryId} (${listing.what}): other brokers no longer see it, and it makes no new matches.`
-  const end = `Only an admin can reactivate it. If you have put right what the reason says, ask for a review from My Listings: ${publicUrl}/dashboard/my-listings`
-  return {
-    to: user.email,
-    subject,
-    text: [`Hello ${user.fullName},`, '', intro, '', `Reason: ${listing.reason}`, '', end, '', `Brokernet - ${publicUrl}`].join('\n'),
-    html: layout(
-      subject,
-      paragraph(`Hello ${escapeHtml(user.fullName)},`) +
+  const myListings = `${publicUrl}/dashboard/my-listings`
+  const end = 'Only an admin can reactivate it. If you have put right what the reason says, ask for a review from My Listings'
+  return letter(
+    { publicUrl, user },
+    {
+      subject: listing.upheld ? `Your listing ${listing.entryId} stays suspended - Brokernet` : `Your listing ${listing.entryId} was suspended by an admin - Brokernet`,
+      text: [intro, '', `Reason: ${listing.reason}`, '', `${end}: ${myListings}`],
+      html:
         paragraph(escapeHtml(intro)) +
         paragraph(`<strong>Reason:</strong> <span style="white-space:pre-wrap;">${escapeHtml(listing.reason)}</span>`) +
-        paragraph('Only an admin can reactivate it. If you have put right what the reason says, ask for a review from My Listings.') +
-        button(`${publicUrl}/dashboard/my-listings`, 'Open My Listings'),
-    ),
-  }
+        paragraph(`${end}.`) +
+        button(myListings, 'Open My Listings'),
+    },
+  )
 }
 
 /** To a listing's owner: an admin lifted the suspension they had put on it; it is ACTIVE again. */
 export function suspensionLifted(publicUrl: string, user: Recipient, listing: ModeratedListing): MailMessage {
-  const subject = `Your listing ${listing.entryId} is active again - Brokernet`
   const intro = `An admin lifted the suspension of your listing ${listing.entryId} (${listing.what}): it is ACTIVE and on the network again.`
-  return {
-    to: user.email,
-    subject,
-    text: [`Hello ${user.fullName},`, '', intro, '', `My Listings: ${publicUrl}/dashboard/my-listings`, '', `Brokernet - ${publicUrl}`].join('\n'),
-    html: layout(subject, paragraph(`Hello ${escapeHtml(user.fullName)},`) + paragraph(escapeHtml(intro)) + button(`${publicUrl}/dashboard/my-listings`, 'Open My Listings')),
-  }
+  const myListings = `${publicUrl}/dashboard/my-listings`
+  return letter(
+    { publicUrl, user },
+    {
+      subject: `Your listing ${listing.entryId} is active again - Brokernet`,
+      text: [intro, '', `My Listings: ${myListings}`],
+      html: paragraph(escapeHtml(intro)) + button(myListings, 'Open My Listings'),
+    },
+  )
 }

@@ -1,0 +1,243 @@
+import { columnVisibilityFeature, createColumnHelper, tableFeatures, useTable, type ColumnDef, type Row, type RowData } from '@tanstack/react-table'
+import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react'
+import { ColumnMenu, ColumnMenuButton } from './ColumnMenu'
+import { columnThresholds, readOverrides, showFromClass, writeOverrides, type ColumnFit, type Overrides } from './column-fit'
+
+// The one table of the islands (issue 31): the listing tables, the people tables and the audit trail are each a set
+// of columns and a look given to it. What they share is here: the rows as the server sent them, the dimmed rows and
+// aria-busy while another page loads, the empty state, a row that opens its details on a click or Enter, and, for the
+// tables that ask for them, a card per row on a phone, the columns fitted to the width with a Columns menu, and sticky
+// first and last columns. Paging, filtering and sorting are the server's: no table sorts or pages on its own.
+
+const features = tableFeatures({ columnVisibilityFeature })
+export type TableFeatures = typeof features
+export type TableColumn<T extends RowData> = ColumnDef<TableFeatures, T, any>
+export type TableRow<T extends RowData> = Row<TableFeatures, T>
+/** Builds a table's columns: `tableColumns<Listing>().accessor('entry_id', { header, cell })`. */
+export const tableColumns = <T extends RowData>() => createColumnHelper<TableFeatures, T>()
+export const columnId = <T extends RowData>(c: TableColumn<T>) => (c.id ?? (c as { accessorKey?: string }).accessorKey) as string
+
+type DataAttributes = Record<`data-${string}`, string | number | boolean | undefined>
+
+/** What a row carries on its table row and on its card alike: its `data-*` hooks, its look, and what opens it. */
+export type RowProps = DataAttributes & {
+  className: string
+  tabIndex?: number
+  'aria-label'?: string
+  onClick?: (e: MouseEvent) => void
+  onKeyDown?: (e: KeyboardEvent) => void
+}
+
+/** A table's classes (literal in the table's own file, so Tailwind finds them). */
+export type TableLook<T> = {
+  /** The outer box (e.g. `@container`, for the container queries of its cells), and its `data-*` hooks. */
+  box?: string
+  boxData?: DataAttributes
+  /** The table's own scrolling box (e.g. `overflow-x-auto`); without one the page scrolls it (see `fit`). */
+  scroll?: string
+  table: string
+  thead?: string
+  tbody?: string
+  th?: string
+  tr?: (item: T) => string
+  td?: (columnId: string) => string
+  /** Each cell names its column's header in `data-label` (a layout that prints the label beside the value). */
+  labelCells?: boolean
+}
+
+type Props<T extends RowData> = {
+  data: T[]
+  /** Constant (a module-level array or a memo), not a new array each render. */
+  columns: TableColumn<T>[]
+  /** Columns of the row model that the table never shows (fields only a card shows). */
+  hiddenColumns?: readonly string[]
+  getRowId: (item: T) => string
+  /** The accessible name of the table (and of the list of cards). */
+  label: string
+  /** Dims the rows, and says so (aria-busy), while another page loads. */
+  busy?: boolean
+  /** Shown instead of the table when there are no rows (TableEmpty). */
+  empty?: ReactNode
+  look: TableLook<T>
+  /** The row's `data-*` attributes (on its card too). */
+  rowData?: (item: T) => DataAttributes
+  /** A click, Enter or Space on a row (or card) opens it; clicks on its own controls stay theirs. */
+  onRowClick?: (item: T) => void
+  /** The accessible name of a row that opens. */
+  rowLabel?: (item: T) => string
+  /**
+   * A phone's rendering: under CARDS_BELOW rem of the table's box each row is this card (given the row's props to
+   * spread on it); the table shows from there.
+   */
+  card?: (row: TableRow<T>, props: RowProps) => ReactNode
+  /**
+   * The first and last columns stay in view when the table scrolls sideways, and the header row when the page or the
+   * box scrolls down. Rows paint their background as `--row-tint` (ROW_TINT), which the sticky cells paint over an
+   * opaque one.
+   */
+  sticky?: { start: string; end: string }
+  /**
+   * Columns shown by importance as long as they fit the box (`fitOf`: each one's width and rank; the sticky ones are
+   * always shown); the others are one click away in the row's details. With `storageKey` the user may show or hide any
+   * column (the Columns menu, in the sticky end column's header), remembered in this browser; `note` heads the menu.
+   */
+  fit?: { fitOf: (id: string) => ColumnFit; storageKey?: string; note: string }
+}
+
+const cx = (...classes: (string | false | null | undefined)[]) => classes.filter(Boolean).join(' ')
+
+/** Clicks on controls inside a row are theirs, not the row's. */
+const fromControl = (target: EventTarget | null) => target instanceof Element && !!target.closest('button, a, input, select, textarea, label, [popover], [data-row-control]')
+
+/**
+ * A row's background as a custom property, so the sticky cells paint it over an opaque background (the cells
+ * scrolling under them must not show through): plain, the viewer's own, or an alarm (e.g. suspended).
+ */
+export const ROW_TINT = {
+  plain: '[--row-tint:transparent] hover:[--row-tint:color-mix(in_oklab,var(--color-base-200)_70%,transparent)]',
+  own: '[--row-tint:color-mix(in_oklab,var(--color-primary)_6%,transparent)] hover:[--row-tint:color-mix(in_oklab,var(--color-primary)_12%,transparent)]',
+  error: '[--row-tint:color-mix(in_oklab,var(--color-error)_10%,transparent)] hover:[--row-tint:color-mix(in_oklab,var(--color-error)_16%,transparent)]',
+}
+const STICKY_BG = 'bg-base-100 [background-image:linear-gradient(var(--row-tint),var(--row-tint))]'
+const STICKY_START = `sticky left-0 z-[1] ${STICKY_BG} shadow-[inset_-1px_0_0_var(--color-base-300)]`
+const STICKY_END = `sticky right-0 z-[1] ${STICKY_BG} shadow-[inset_1px_0_0_var(--color-base-300)]`
+
+const headerText = <T extends RowData>(columns: TableColumn<T>[], id: string) => {
+  const header = columns.find((c) => columnId(c) === id)?.header
+  return typeof header === 'string' ? header : id
+}
+
+export function DataTable<T extends RowData>({ data, columns, hiddenColumns, getRowId, label, busy, empty, look, rowData, onRowClick, rowLabel, card, sticky, fit }: Props<T>) {
+  const initialState = useMemo(() => ({ columnVisibility: Object.fromEntries((hiddenColumns ?? []).map((id) => [id, false])) }), [hiddenColumns])
+  const table = useTable({ features, columns, data, getRowId, initialState })
+  const tableIds = useMemo(() => columns.map(columnId).filter((id) => !hiddenColumns?.includes(id)), [columns, hiddenColumns])
+
+  // The fit and the user's choices against it (empty without `fit`).
+  const storageKey = fit?.storageKey
+  const [overrides, setOverrides] = useState<Overrides>({})
+  useEffect(() => setOverrides(readOverrides(storageKey)), [storageKey])
+  const choose = (next: Overrides) => (setOverrides(next), writeOverrides(storageKey, next))
+  const always = useMemo(() => new Set(sticky ? [sticky.start, sticky.end] : []), [sticky?.start, sticky?.end])
+  const fitOf = fit?.fitOf
+  const from = useMemo(() => (fitOf ? columnThresholds(tableIds, (id) => (always.has(id) ? { ...fitOf(id), rank: 0 } : fitOf(id))) : {}), [tableIds, fitOf, always])
+  const display = (id: string) => (overrides[id] === true ? '' : overrides[id] === false ? 'hidden' : showFromClass(from[id] ?? 0))
+
+  // Every header cell sticks to the top (of the table's own box, or under the shell's 4rem top bar when the page
+  // scrolls); the corner cells also to their side, above the rest.
+  const headPlace = (id: string) =>
+    sticky &&
+    `sticky ${look.scroll ? 'top-0' : 'top-16'} bg-base-100 ${
+      id === sticky.start
+        ? 'left-0 z-[3] shadow-[inset_-1px_0_0_var(--color-base-300),inset_0_-1px_0_var(--color-base-300)]'
+        : id === sticky.end
+          ? 'right-0 z-[3] shadow-[inset_1px_0_0_var(--color-base-300),inset_0_-1px_0_var(--color-base-300)]'
+          : 'z-[2] shadow-[inset_0_-1px_0_var(--color-base-300)]'
+    }`
+  const cellPlace = (id: string) => (id === sticky?.start ? STICKY_START : id === sticky?.end ? STICKY_END : '')
+
+  const open = (item: T) => (e: MouseEvent | KeyboardEvent) => {
+    if (!onRowClick || fromControl(e.target)) return
+    if ('key' in e) {
+      if (e.target !== e.currentTarget || (e.key !== 'Enter' && e.key !== ' ')) return
+      e.preventDefault()
+    }
+    onRowClick(item)
+  }
+  const rowProps = (item: T): RowProps => ({
+    ...rowData?.(item),
+    className: cx(sticky && 'bg-(--row-tint)', look.tr?.(item), onRowClick && 'cursor-pointer'),
+    ...(onRowClick ? { tabIndex: 0, 'aria-label': rowLabel?.(item), onClick: open(item), onKeyDown: open(item) } : {}),
+  })
+
+  const tableRef = useRef<HTMLTableElement>(null)
+  const menuId = `column-menu-${useId().replace(/[^a-zA-Z0-9_-]/g, '')}`
+  const menuIn = storageKey ? sticky?.end : undefined
+  // The fitted columns never overflow (their widths are bounded), so the page's vertical scroll keeps the header in
+  // view (clip, unlike auto, makes no scroll box); columns the user added may, and then the box scrolls sideways.
+  const scroll = look.scroll ?? (fit ? (Object.values(overrides).some(Boolean) ? 'overflow-x-auto' : 'overflow-x-clip') : undefined)
+
+  if (data.length === 0 && empty) return <>{empty}</>
+  const rows = table.getRowModel().rows
+  const tableElement = (
+    <table ref={tableRef} className={look.table} aria-label={label} aria-busy={busy || undefined}>
+      <thead className={look.thead}>
+        {table.getHeaderGroups().map((group) => (
+          <tr key={group.id}>
+            {group.headers.map((header) => {
+              const id = header.column.id
+              return (
+                <th key={header.id} data-column={id} className={cx(look.th, fit && display(id), headPlace(id)) || undefined}>
+                  {id === menuIn && <ColumnMenuButton menuId={menuId} />}
+                  {header.isPlaceholder ? null : <table.FlexRender header={header} />}
+                </th>
+              )
+            })}
+          </tr>
+        ))}
+      </thead>
+      <tbody className={look.tbody}>
+        {rows.map((row) => (
+          <tr key={row.id} {...rowProps(row.original)}>
+            {row.getVisibleCells().map((cell) => {
+              const id = cell.column.id
+              const header = cell.column.columnDef.header
+              return (
+                <td
+                  key={cell.id}
+                  data-column={id}
+                  data-label={look.labelCells && typeof header === 'string' ? header : undefined}
+                  className={cx(look.td?.(id), fit && display(id), cellPlace(id)) || undefined}
+                >
+                  <table.FlexRender cell={cell} />
+                </td>
+              )
+            })}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  )
+  // A table alone scrolls in its outer box; one with cards or a fit has a box of its own, which the cards replace.
+  const ownBox = !!(card || fit)
+  return (
+    <div className={cx(look.box, !ownBox && scroll, 'transition-opacity', busy && 'opacity-60')} {...look.boxData}>
+      {ownBox ? <div className={cx(card && 'hidden @min-[40rem]:block', scroll)}>{tableElement}</div> : tableElement}
+      {menuIn && (
+        <ColumnMenu
+          menuId={menuId}
+          columns={tableIds.filter((id) => !always.has(id)).map((id) => ({ id, label: headerText(columns, id) }))}
+          note={fit!.note}
+          tableRef={tableRef}
+          overrides={overrides}
+          onChange={choose}
+        />
+      )}
+      {card && (
+        <ul className="divide-y divide-base-300 @min-[40rem]:hidden" aria-label={label} aria-busy={busy || undefined}>
+          {rows.map((row) => (
+            <li key={row.id}>{card(row, rowProps(row.original))}</li>
+          ))}
+        </ul>
+      )}
+    </div>
+  )
+}
+
+/** What a table shows when there are no rows: a heading and a line under it (e.g. how to add the first one). */
+export function TableEmpty({ title, text, heading: Heading = 'h2' }: { title: string; text: string; heading?: 'h2' | 'h3' }) {
+  return (
+    <div className="card-body items-center text-center" data-empty>
+      <Heading className="card-title">{title}</Heading>
+      <p className="text-base-content/70">{text}</p>
+    </div>
+  )
+}
+
+/** While the first page of a table is on its way (no rows to show yet). */
+export function TableLoading({ label }: { label: string }) {
+  return (
+    <div className="flex justify-center p-8" role="status" aria-label={label}>
+      <span className="loading loading-spinner loading-md" />
+    </div>
+  )
+}

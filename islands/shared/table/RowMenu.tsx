@@ -1,0 +1,54 @@
+import { useEffect, useId, useRef } from 'react'
+
+export type RowMenuItem = { label: string; onSelect: () => void; tone?: 'error' | 'warning' | 'success' }
+const TONES = { error: 'text-error', warning: 'text-warning', success: 'text-success' } as const
+
+/**
+ * A row's action menu: a button and a popover list in the top layer (so a scrolling table never clips it),
+ * anchored to the button; Escape or a click elsewhere closes it.
+ *
+ * No transition or animation (`transition-none animate-none`): daisyUI's `.dropdown[popover]` grows in from
+ * scale .95 over 0.2 s and, once closed, stays rendered for 0.2 s more (display and overlay transitions). So the
+ * items of a just-opened menu were still moving under the pointer, and a closed menu was still on screen, and
+ * found by its role, while it faded out. The menu now appears in place and disappears at once.
+ */
+export function RowMenu({ label, items }: { label: string; items: RowMenuItem[] }) {
+  const raw = useId()
+  const id = `row-menu-${raw.replace(/[^a-zA-Z0-9_-]/g, '')}`
+  const button = useRef<HTMLButtonElement>(null)
+  const menu = useRef<HTMLUListElement>(null)
+  // The anchor is set through the CSSOM, not a style attribute: the Content-Security-Policy forbids inline styles.
+  useEffect(() => {
+    button.current?.style.setProperty('anchor-name', `--${id}`)
+    menu.current?.style.setProperty('position-anchor', `--${id}`)
+  }, [id])
+  if (items.length === 0) return null
+  return (
+    <>
+      <button ref={button} type="button" className="btn btn-ghost btn-xs" popoverTarget={id} aria-label={label}>
+        <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" fill="currentColor" className="h-4 w-4" aria-hidden="true">
+          <circle cx="12" cy="5" r="1.8" />
+          <circle cx="12" cy="12" r="1.8" />
+          <circle cx="12" cy="19" r="1.8" />
+        </svg>
+      </button>
+      <ul ref={menu} id={id} popover="auto" role="menu" aria-label={label} className="dropdown dropdown-end menu w-44 rounded-box bg-base-100 p-1 shadow-lg transition-none animate-none [position-try-fallbacks:flip-block]">
+        {items.map((item) => (
+          <li key={item.label} role="none">
+            <button
+              type="button"
+              role="menuitem"
+              className={item.tone ? TONES[item.tone] : undefined}
+              onClick={() => {
+                menu.current?.hidePopover()
+                item.onSelect()
+              }}
+            >
+              {item.label}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </>
+  )
+}

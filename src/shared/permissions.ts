@@ -1,0 +1,78 @@
+import type { Role } from './constants'
+
+/**
+ * Permissions as `action:entity:access` (the Epic Stack's idea). `any` reaches every row; `city` only rows of the
+ * user's own city; `own` only the user's own rows. Routes name the permission they need; services narrow by access.
+ */
+export type Access = 'any' | 'city' | 'own'
+export type Permission = `${'read' | 'manage'}:${'geography' | 'user' | 'module-admin' | 'listing' | 'matching' | 'saved-search' | 'analytics' | 'audit' | 'system' | 'second-factor'}:${Access}`
+
+export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
+  MASTER_ADMIN: [
+    'read:geography:any',
+    'manage:geography:any',
+    'read:user:any',
+    'manage:user:any',
+    'manage:module-admin:any',
+    'read:listing:any',
+    'manage:listing:any',
+    'read:matching:own',
+    'manage:matching:any',
+    'read:saved-search:own',
+    'manage:saved-search:own',
+    'read:analytics:any',
+    'read:audit:any',
+    // The installation itself: the system screen and Backup now (issue 19).
+    'read:system:any',
+    'manage:system:any',
+    // Issue 29: their own second factor, and resetting another admin's lost one.
+    'manage:second-factor:any',
+  ],
+  MODULE_ADMIN: [
+    'read:geography:any',
+    'read:user:city',
+    'manage:user:city',
+    'read:listing:city',
+    'manage:listing:city',
+    'read:matching:own',
+    'manage:matching:city',
+    'read:saved-search:own',
+    'manage:saved-search:own',
+    'read:analytics:city',
+    'read:audit:city',
+    // Issue 29: their own second factor (a master admin's `any` covers their own too).
+    'manage:second-factor:own',
+  ],
+  BROKER: ['read:geography:any', 'read:user:own', 'read:listing:any', 'manage:listing:own', 'read:matching:own', 'read:saved-search:own', 'manage:saved-search:own'],
+}
+
+/** The permission as held by this role, at the widest access the role has (any > city > own), or null. */
+export function grantFor(role: Role, permission: Permission): Access | null {
+  const [action, entity] = permission.split(':') as [string, string]
+  const held = ROLE_PERMISSIONS[role].filter((p) => p.startsWith(`${action}:${entity}:`)).map((p) => p.split(':')[2] as Access)
+  for (const access of ['any', 'city', 'own'] as const) if (held.includes(access)) return access
+  return null
+}
+
+const RANK: Record<Access, number> = { own: 0, city: 1, any: 2 }
+
+/**
+ * True when these permissions include this one at the access asked for or wider. Islands get the user's permissions
+ * as a prop (`permissionsOf`) and ask this, never the role.
+ */
+export function holds(held: readonly Permission[], permission: Permission): boolean {
+  const [action, entity, wanted] = permission.split(':') as [string, string, Access]
+  return held.some((p) => p.startsWith(`${action}:${entity}:`) && RANK[p.split(':')[2] as Access] >= RANK[wanted])
+}
+
+/** True when the role holds the permission at the access asked for or wider. */
+export const can = (role: Role, permission: Permission): boolean => holds(ROLE_PERMISSIONS[role], permission)
+
+/** The role's permissions, as islands receive them. */
+export const permissionsOf = (role: Role): Permission[] => [...ROLE_PERMISSIONS[role]]
+
+/**
+ * The permission of the routes a session opened for enrolment only may reach (issue 29): the caller's own second
+ * factor. src/platform/http/auth.ts refuses such a session every other permission.
+ */
+export const ENROLMENT_PERMISSION: Permission = 'manage:second-factor:own'
