@@ -4,6 +4,7 @@ import type { DashboardStats, Listing, ListingPage } from '../../src/modules/lis
 import type { DashboardVisit } from '../../src/modules/dashboard/model'
 import { DEFAULT_PAGE_SIZE } from '../../src/shared/constants'
 import type { ObjectSchema } from '../shared/form-rules'
+import { ContactButtons } from '../shared/ContactButtons'
 import { Icon } from '../shared/icons'
 import { PageSizeSelect, Pagination } from '../shared/Pagination'
 import { toast } from '../shared/toast'
@@ -90,6 +91,8 @@ export default function BrokerListings({ user, initial, filters, stats, rules, v
     if (l.is_editable) items.push({ label: 'Delete', tone: 'error', onSelect: () => setDeleting(l) })
     return (
       <>
+        {/* Another broker's listing: Call and WhatsApp at hand (issue 32). */}
+        {l.owner_user_id !== user.id && <ContactButtons listing={l} compact />}
         {l.is_editable && (
           <button type="button" className="btn btn-ghost btn-xs" aria-label={`Edit ${l.entry_id}`} onClick={() => setForm({ listing: l })}>
             Edit
@@ -158,6 +161,8 @@ export default function BrokerListings({ user, initial, filters, stats, rules, v
             onRowClick={details.open}
             matchCounts={matchCounts}
             onShowMatches={details.openMatches}
+            cardFooter={(l) => (l.owner_user_id !== user.id ? <ContactButtons listing={l} /> : null)}
+            actionsWidth={9}
             busy={query.isPlaceholderData && query.isFetching}
           />
           <div className="flex flex-wrap items-center justify-between gap-3 border-t border-base-300 px-4 py-3">

@@ -1,6 +1,7 @@
 import { createContext, use, type ReactNode } from 'react'
 import type { Listing } from '../../src/modules/listings/model'
-import { formatMoney, formatSize, listingCurrency, moneyWithCode } from '../../src/shared/currency'
+import { formatSize, listingCurrency } from '../../src/shared/currency'
+import { formatMoney, formatMoneyShort, moneyWithCode } from '../../src/shared/money'
 import { MatchCount } from '../matches/MatchCount'
 import { columnId, tableColumns, type TableColumn } from '../shared/table/DataTable'
 import type { ColumnFit } from '../shared/table/column-fit'
@@ -43,13 +44,16 @@ function EntryId({ listing }: { listing: Listing }) {
   )
 }
 
-/** A price in the currency of the listing's country (SPEC section 3), whoever looks at it; the ISO code on hover. */
-export function Budget({ listing }: { listing: Listing }) {
+/**
+ * A price in the currency of the listing's country (SPEC section 3), whoever looks at it, grouped its country's way
+ * (₹35,00,000); `short` where space is tight, a card (₹3.5 Cr, issue 32). The ISO code and full amount on hover.
+ */
+export function Budget({ listing, short = false }: { listing: Listing; short?: boolean }) {
   if (listing.budget === null) return <span className="text-base-content/70">—</span>
   const currency = listingCurrency(listing)
   return (
-    <span className="whitespace-nowrap font-medium" title={moneyWithCode(listing.budget, currency)} data-currency={currency.code}>
-      {formatMoney(listing.budget, currency)}
+    <span className="whitespace-nowrap font-medium" title={moneyWithCode(listing.budget, currency)} data-currency={currency.code} data-budget={listing.budget}>
+      {(short ? formatMoneyShort : formatMoney)(listing.budget, currency)}
     </span>
   )
 }

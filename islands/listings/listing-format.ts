@@ -10,7 +10,8 @@ import type { FieldErrors } from '../shared/form-rules'
 import { serializeListingFilters, type ListingFilterState } from './url-filters'
 import { showingText } from '../shared/Pagination'
 
-export { formatMoney, formatSize } from '../../src/shared/currency'
+export { formatSize } from '../../src/shared/currency'
+export { formatMoney } from '../../src/shared/money'
 
 /** The signed-in user as the listing screens need them (their currency comes from `country_name`). */
 export type ListingViewer = { id: number; full_name: string; city_name: string | null; state_name: string | null; country_name: string | null }

@@ -62,8 +62,6 @@ export const PAGE_SIZES = [10, 25, 50, 100] as const
 export const MAX_PAGE = 1_000_000
 export const DEFAULT_PAGE_SIZE = { dashboard: 25, service: 50 } as const
 
-export const BUDGET_RANGE = { min: 0, max: 10_000_000, step: 100_000 } as const
-
 export const ANALYTICS = { topBrokersLimit: 10, defaultPeriodDays: 30, presets: [7, 30, 90, 180, 365], maxRangeDays: 365, queryRetries: 2 } as const
 
 /** The custom range's rules (SPEC section 5), said by the server's 422 and the picker's alert alike. */

@@ -140,7 +140,7 @@ describe('the broker dashboard', () => {
     expect(await first.textContent()).toContain('Your Listing')
     // Posted just now: the hotsheet tags it New (issue 17).
     expect(await first.locator('[data-hot="NEW"]').textContent()).toBe('New')
-    expect(await first.textContent()).toContain('₹150,000')
+    expect(await first.textContent()).toContain('₹1,50,000')
     expect(await first.textContent()).toContain('2,400 sq ft')
     // The details cell is cut to one line, the whole text in its tooltip.
     expect(await first.locator(`[title="${MARKER}"]`).count()).toBe(1)
@@ -189,7 +189,7 @@ describe('the broker dashboard', () => {
     await d.getByLabel('Locality').fill('')
     await d.getByRole('button', { name: 'Update Listing' }).click()
     await successToast(page, 'Listing updated successfully!').waitFor()
-    await rowOf(page, created).getByText('₹175,000').waitFor()
+    await rowOf(page, created).getByText('₹1,75,000').waitFor()
     expect(stored(created)).toMatchObject({ budget: 175000, locality: null, propertyType: 'Villa', status: 'ACTIVE' })
     await done(w)
   })
