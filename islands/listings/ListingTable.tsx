@@ -2,6 +2,7 @@ import { FlexRender, type Cell } from '@tanstack/react-table'
 import { useMemo, type ReactNode } from 'react'
 import type { Listing } from '../../src/modules/listings/model'
 import { columnId, DataTable, ROW_TINT, type RowProps, type TableFeatures, type TableLook, type TableRow } from '../shared/table/DataTable'
+import { formatExpiry, isExpiringSoon } from './listing-format'
 import { Budget, CARD_FIELDS, COLUMN_BY_ID, EnvContext, isOwn, listingFit, type CardField, type ListingColumnDef, type ListingTableEnv } from './listing-columns'
 
 // The listing table of the broker dashboard, My Listings and the admin grid: the one table (DataTable) with the
@@ -151,8 +152,8 @@ function ListingCard({ row, fields, props, footer }: { row: TableRow<Listing>; f
           </p>
         )}
       </div>
-      {(has('locality') || has('owner_name')) && (
-        <dl className="mt-1.5 grid grid-cols-2 gap-x-3 text-xs">
+      {(has('locality') || has('owner_name') || has('city_name') || has('expires_at')) && (
+        <dl className="mt-1.5 grid grid-cols-2 gap-x-3 gap-y-1 text-xs">
           {has('locality') && (
             <div className="min-w-0">
               <dt className="text-base-content/70">Locality</dt>
@@ -163,6 +164,21 @@ function ListingCard({ row, fields, props, footer }: { row: TableRow<Listing>; f
             <div className="min-w-0">
               <dt className="text-base-content/70">Broker</dt>
               <dd className="[&_.truncate]:max-w-full">{field('owner_name')}</dd>
+            </div>
+          )}
+          {has('city_name') && (
+            <div className="min-w-0" data-card-city>
+              <dt className="text-base-content/70">City</dt>
+              <dd className="truncate">{l.city_name}</dd>
+            </div>
+          )}
+          {has('expires_at') && l.expires_at && (
+            <div className="min-w-0" data-card-expires>
+              <dt className="text-base-content/70">Ends</dt>
+              <dd className={isExpiringSoon(l) ? 'font-semibold' : undefined}>
+                {formatExpiry(l.expires_at)}
+                {isExpiringSoon(l) && <span className="badge badge-warning badge-xs ml-1 align-middle">soon</span>}
+              </dd>
             </div>
           )}
         </dl>

@@ -158,11 +158,11 @@ export const COLUMN_BY_ID: Record<string, ListingColumnDef> = Object.fromEntries
 
 /**
  * What a listing card shows, by column id: entry ID and actions, type, deal and status, property type, size and price,
- * locality and broker. A field the screen's table has is drawn by that table's column (e.g. the admin's entry ID with
+ * locality and broker, its end (issue 32) and, where a list mixes cities, its city. A field the screen's table has is drawn by that table's column (e.g. the admin's entry ID with
  * its status); one it has not comes from LISTING_COLUMNS, so the card is complete on every screen.
  */
-export type CardField = 'entry_id' | 'post_type' | 'sale_or_rent' | 'status' | 'property_type' | 'size' | 'budget' | 'locality' | 'owner_name' | 'actions'
-export const CARD_FIELDS: readonly CardField[] = ['entry_id', 'post_type', 'sale_or_rent', 'status', 'property_type', 'size', 'budget', 'locality', 'owner_name', 'actions']
+export type CardField = 'entry_id' | 'post_type' | 'sale_or_rent' | 'status' | 'property_type' | 'size' | 'budget' | 'locality' | 'owner_name' | 'city_name' | 'expires_at' | 'actions'
+export const CARD_FIELDS: readonly CardField[] = ['entry_id', 'post_type', 'sale_or_rent', 'status', 'property_type', 'size', 'budget', 'locality', 'owner_name', 'expires_at', 'actions']
 
 /**
  * How wide a column may get (rem, padding included: its cells are cut to these widths) and how long it stays when

@@ -152,3 +152,116 @@ describe('Indian money (finding 3)', () => {
     await done(w, 'budget filters at 390')
   })
 })
+
+describe('my city first (finding 2)', () => {
+  test('the list opens on the broker’s city; All cities widens it, names each card’s city, and is remembered', async () => {
+    const mumbai = broker.user.cityId!
+    const w = await open(broker, '/dashboard/listings')
+    const { page } = w
+    const scope = page.locator('[data-city-scope]')
+    expect(await scope.getAttribute('data-city-scope')).toBe('own')
+    expect(await page.getByRole('button', { name: 'Mumbai only' }).getAttribute('aria-pressed')).toBe('true')
+    // The server's first page is Mumbai's alone, and the URL says so.
+    await page.waitForFunction((id) => new URL(location.href).searchParams.get('city_id') === String(id), mumbai)
+    const shown = await page.locator('[data-listing-card]').evaluateAll((els) => els.map((e) => e.getAttribute('data-listing-card')))
+    expect(shown.length).toBeGreaterThan(0)
+    for (const id of shown) expect(world.db.select().from(listings).where(eq(listings.entryId, id!)).get()!.cityId).toBe(mumbai)
+    // One city: the cards need not say it.
+    expect(await page.locator('[data-card-city]').count()).toBe(0)
+    expect(await problems(page, 'own city at 390')).toEqual([])
+
+    await page.getByRole('button', { name: 'All cities' }).click()
+    await page.locator('[data-city-scope="all"]').waitFor()
+    await page.waitForFunction(() => !new URL(location.href).searchParams.has('city_id'))
+    // Every card names its city once the list may mix them.
+    await page.waitForFunction(() => {
+      const cards = document.querySelectorAll('[data-listing-card]')
+      return cards.length > 0 && [...cards].every((c) => c.querySelector('[data-card-city]')?.textContent)
+    })
+    expect(await problems(page, 'all cities at 390')).toEqual([])
+
+    // Remembered: the next visit opens on every city, from the server's first page on.
+    const res = await w.page.goto(world.url + '/dashboard/listings')
+    expect(await res!.text()).toContain('data-city-scope="all"')
+    await page.getByRole('button', { name: 'Mumbai only' }).click()
+    await page.locator('[data-city-scope="own"]').waitFor()
+    const again = await w.page.goto(world.url + '/dashboard/listings')
+    expect(await again!.text()).toContain('data-city-scope="own"')
+    expect(w.errors).toEqual([])
+    await page.context().close()
+  })
+})
+
+describe('alerts visible and expiring soon (findings 5 and 8)', () => {
+  test('the header’s bell counts a new match live and announces it; a listing ending soon leads to My Listings filtered, and a closed one is not counted', async () => {
+    const mumbai = broker.user.cityId!
+    const asha = await world.signIn('BROKER', { cityId: mumbai, fullName: 'Asha Bell', phone: '+91 98200 11111' })
+    const ravi = await world.signIn('BROKER', { cityId: mumbai, fullName: 'Ravi Bell' })
+    const wanted = await world.send<{ id: number; entry_id: string }>(asha, 'POST', '/api/listings', {
+      post_type: 'REQ',
+      sale_or_rent: 'RENT',
+      property_type: 'Bell Loft',
+      contact_value: '+91 98200 11111',
+      budget: 48_000,
+      size: 550,
+      locality: 'Andheri West',
+    })
+    const w = await world.page(asha, { viewport: PHONE, axe: true })
+    const stream = w.page.waitForResponse((r) => new URL(r.url()).pathname === '/api/events')
+    await w.page.goto(world.url + '/dashboard/listings')
+    await stream
+    const bell = w.page.locator('[data-alert-bell]')
+    expect(await bell.getAttribute('data-alert-bell')).toBe('0')
+    expect(await bell.getAttribute('data-alert-text')).toBe('No new alerts')
+    expect(await w.page.getByRole('link', { name: /^Alerts\s*:\s*No new alerts$/ }).count()).toBe(1)
+    const box = (await bell.boundingBox())!
+    expect(box.width >= 44 && box.height >= 44).toBe(true)
+
+    // Another broker posts what Asha wants: the bell counts it without a reload, and says so to screen readers.
+    await world.send(ravi, 'POST', '/api/listings', {
+      post_type: 'AVL',
+      sale_or_rent: 'RENT',
+      property_type: 'Bell Loft',
+      contact_value: '+91 98765 43210',
+      budget: 45_000,
+      size: 600,
+      locality: 'Andheri West',
+    })
+    await w.page.locator('[data-alert-bell="1"]').waitFor()
+    expect(await w.page.getByRole('link', { name: /^Alerts\s*1\s*:\s*1 unseen match$/ }).count()).toBe(1)
+    expect(await bell.getAttribute('href')).toBe('/dashboard/matches')
+    await w.page.locator('[data-alert-news]').filter({ hasText: 'New: 1 unseen match' }).waitFor()
+    expect(await problems(w.page, 'bell with a match at 390')).toEqual([])
+
+    // The match seen, a listing ending tomorrow: the bell leads to My Listings on its "Expiring soon" filter.
+    const inbox = await world.send<{ matches: { id: number }[] }>(asha, 'GET', '/api/matches')
+    for (const m of inbox.matches) await world.send(asha, 'POST', `/api/matches/${m.id}/seen`)
+    const ending = await world.send<{ id: number; entry_id: string }>(asha, 'POST', '/api/listings', {
+      post_type: 'AVL',
+      sale_or_rent: 'RENT',
+      property_type: '1 RK',
+      contact_value: '+91 98200 11111',
+      expires_at: new Date(Date.now() + 86_400_000).toISOString(),
+    })
+    await w.page.locator('[data-alert-bell="1"][href="/dashboard/my-listings?expiring=soon"]').waitFor()
+    expect(await bell.getAttribute('data-alert-text')).toBe('1 listing expiring within 3 days')
+    await bell.click()
+    await w.page.waitForURL('**/dashboard/my-listings?expiring=soon')
+    await w.page.waitForSelector('html[data-islands="hydrated"]', { state: 'attached' })
+    await w.page.locator('#my-listings-status').filter({ has: w.page.locator('option:checked', { hasText: 'Expiring soon (1)' }) }).waitFor()
+    await w.page.waitForFunction((id) => [...document.querySelectorAll('[data-listing-card]')].map((c) => c.getAttribute('data-listing-card')).join() === id, ending.entry_id)
+    const card = w.page.locator(`[data-listing-card="${ending.entry_id}"]`)
+    expect(await card.locator('[data-card-expires]').innerText()).toContain('soon')
+    // The navigation's badge says what it counts in words (no hover on a phone).
+    expect(await w.page.locator('[data-expiring-badge]').textContent()).toBe('1 expiring')
+    expect(await problems(w.page, 'my listings expiring soon at 390')).toEqual([])
+
+    // Closed, it can no longer be renewed: neither the badge nor the bell counts it.
+    await world.send(asha, 'PATCH', `/api/listings/${ending.id}`, { status: 'CLOSED' })
+    await w.page.locator('[data-alert-bell="0"]').waitFor()
+    await w.page.locator('[data-expiring-badge]').waitFor({ state: 'detached' })
+    expect(wanted.entry_id).toBeTruthy()
+    expect(w.errors).toEqual([])
+    await w.page.context().close()
+  })
+})
