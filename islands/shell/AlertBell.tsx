@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query'
 import { useEffect, useRef, useState } from 'react'
 import { REFRESH_MS } from '../../src/shared/constants'
 import { Icon } from '../shared/icons'
+import { useHydrated } from '../shared/useHydrated'
 import { useLiveEvent } from '../shared/useLiveEvents'
 import { EXPIRING_COUNT_KEY, onExpiring } from './ExpiringBadge'
 import { fetchUnseenMatches, onMatches, UNSEEN_MATCHES_KEY } from './MatchesBadge'
@@ -36,8 +37,7 @@ export default function AlertBell({ initialMatches, expiringHref }: Props) {
   const { data: soonCount = 0 } = useQuery({ queryKey: EXPIRING_COUNT_KEY, queryFn: () => 0, initialData: 0, enabled: false })
   // Until it is hydrated it shows what the server rendered: another island may have put newer numbers in the shared
   // cache meanwhile (the badges hydrate first), and React would find the markup changed.
-  const [hydrated, setHydrated] = useState(false)
-  useEffect(() => setHydrated(true), [])
+  const hydrated = useHydrated()
   const expiring = expiringHref && hydrated ? soonCount : 0
   const shownMatches = hydrated ? matches : initialMatches
   const total = shownMatches + expiring
