@@ -23,6 +23,7 @@ export const loaders: Record<IslandName, Loader> = {
   MatchInbox: () => import('./matches/MatchInbox'),
   MatchesBadge: () => import('./shell/MatchesBadge'),
   ExpiringBadge: () => import('./shell/ExpiringBadge'),
+  AlertBell: () => import('./shell/AlertBell'),
   PendingBadge: () => import('./shell/PendingBadge'),
   Toaster: () => import('./shared/Toaster'),
   SystemScreen: () => import('./system/SystemScreen'),

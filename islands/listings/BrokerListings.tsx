@@ -2,8 +2,9 @@ import { useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import type { DashboardStats, Listing, ListingPage } from '../../src/modules/listings/model'
 import type { DashboardVisit } from '../../src/modules/dashboard/model'
-import { DEFAULT_PAGE_SIZE } from '../../src/shared/constants'
+import { CITY_SCOPE_COOKIE, DEFAULT_PAGE_SIZE } from '../../src/shared/constants'
 import type { ObjectSchema } from '../shared/form-rules'
+import { ContactButtons } from '../shared/ContactButtons'
 import { Icon } from '../shared/icons'
 import { PageSizeSelect, Pagination } from '../shared/Pagination'
 import { toast } from '../shared/toast'
@@ -17,7 +18,7 @@ import { ListingDetailsDialog } from './ListingDetailsDialog'
 import { ListingFormDialog } from './ListingFormDialog'
 import { RowMenu, type RowMenuItem } from '../shared/table/RowMenu'
 import { TableEmpty } from '../shared/table/DataTable'
-import { BROKER_COLUMNS } from './listing-columns'
+import { BROKER_COLUMNS, CARD_FIELDS, type CardField } from './listing-columns'
 import { ListingTable } from './ListingTable'
 import { StatsStrip } from './StatsStrip'
 import type { ListingFilterState } from './url-filters'
@@ -30,6 +31,8 @@ import { INTAKE_TEXT, PASTE_PAGE_PATH } from '../intake/intake-text'
 import { ShareListingDialog } from '../intake/ShareListingDialog'
 
 const NO_LISTINGS: Listing[] = []
+/** A card of a list that may mix cities names its city (issue 32). */
+const CITY_CARD_FIELDS: readonly CardField[] = [...CARD_FIELDS.slice(0, -1), 'city_name', 'actions']
 
 export type BrokerListingsIslandProps = {
   user: ListingViewer
@@ -84,12 +87,27 @@ export default function BrokerListings({ user, initial, filters, stats, rules, v
   }
 
   const place = [user.city_name, user.state_name].filter(Boolean).join(', ')
+  // My city first (issue 32): the list opens on the broker's city; a chip widens it to every city, remembered.
+  const homeCity = user.city_id ?? null
+  const ownCityOnly = homeCity !== null && f.applied.city_id === homeCity
+  const scopeTo = (own: boolean) => {
+    document.cookie = `${CITY_SCOPE_COOKIE}=${own ? 'own' : 'all'}; path=/dashboard; max-age=${365 * 86_400}; samesite=lax`
+    f.change({ city_id: own ? homeCity! : undefined })
+  }
+  const clearFilters = () => {
+    f.clear()
+    if (ownCityOnly) f.change({ city_id: homeCity! })
+  }
+  // Where a list may hold several cities, each card says its city.
+  const cardFields = f.applied.city_id === undefined ? CITY_CARD_FIELDS : CARD_FIELDS
   // Every row: Share (issue 18) in its menu; the broker's own also Edit, at hand, and Delete in the menu.
   const rowActions = (l: Listing) => {
     const items: RowMenuItem[] = [{ label: INTAKE_TEXT.share.button, onSelect: () => setSharing(l) }]
     if (l.is_editable) items.push({ label: 'Delete', tone: 'error', onSelect: () => setDeleting(l) })
     return (
       <>
+        {/* Another broker's listing: Call and WhatsApp at hand (issue 32). */}
+        {l.owner_user_id !== user.id && <ContactButtons listing={l} compact />}
         {l.is_editable && (
           <button type="button" className="btn btn-ghost btn-xs" aria-label={`Edit ${l.entry_id}`} onClick={() => setForm({ listing: l })}>
             Edit
@@ -132,11 +150,26 @@ export default function BrokerListings({ user, initial, filters, stats, rules, v
       <FilterBar
         value={f.view}
         onChange={f.change}
-        onClear={f.clear}
-        active={f.active}
+        onClear={clearFilters}
+        active={ownCityOnly ? Object.entries(f.view).some(([k, v]) => !['page', 'per_page', 'city_id'].includes(k) && v !== undefined) : f.active}
         currency={userCurrency(user.country_name)}
         saved={<SavedSearches initial={savedSearches} filters={f} idPrefix="listing-filter" />}
       />
+      {homeCity !== null && user.city_name && (
+        <div className="flex flex-wrap items-center gap-2" data-city-scope={ownCityOnly ? 'own' : 'all'}>
+          <span className="text-sm text-base-content/70" id="city-scope-label">
+            Showing
+          </span>
+          <div className="join" role="group" aria-labelledby="city-scope-label">
+            <button type="button" className={`btn join-item h-11 min-h-11 ${ownCityOnly ? 'btn-primary' : 'btn-outline'}`} aria-pressed={ownCityOnly} onClick={() => scopeTo(true)}>
+              {`${user.city_name} only`}
+            </button>
+            <button type="button" className={`btn join-item h-11 min-h-11 ${!ownCityOnly ? 'btn-primary' : 'btn-outline'}`} aria-pressed={!ownCityOnly} onClick={() => scopeTo(false)}>
+              All cities
+            </button>
+          </div>
+        </div>
+      )}
       <ChangedSinceChip since={f.applied.changed_since} onClear={() => f.change({ changed_since: undefined })} />
       <StatsStrip initial={stats} />
 
@@ -158,6 +191,9 @@ export default function BrokerListings({ user, initial, filters, stats, rules, v
             onRowClick={details.open}
             matchCounts={matchCounts}
             onShowMatches={details.openMatches}
+            cardFields={cardFields}
+            cardFooter={(l) => (l.owner_user_id !== user.id ? <ContactButtons listing={l} /> : null)}
+            actionsWidth={9}
             busy={query.isPlaceholderData && query.isFetching}
           />
           <div className="flex flex-wrap items-center justify-between gap-3 border-t border-base-300 px-4 py-3">

@@ -1,8 +1,9 @@
-import { useState, type ReactNode } from 'react'
-import { BUDGET_RANGE, LISTING_STATUSES, LOCATION_ZONES, POST_TYPE_LABELS, POST_TYPES, SALE_OR_RENT } from '../../src/shared/constants'
+import { useEffect, useId, useState, type ReactNode } from 'react'
+import { LISTING_STATUSES, LOCATION_ZONES, POST_TYPE_LABELS, POST_TYPES, SALE_OR_RENT } from '../../src/shared/constants'
 import { GeoSelect, type GeoOption, type GeoValue } from '../geo/GeoSelect'
 import { Icon } from '../shared/icons'
-import { FILTER_CURRENCY, formatMoney, type Currency } from '../../src/shared/currency'
+import { FILTER_CURRENCY, type Currency } from '../../src/shared/currency'
+import { formatMoney, groupDigits, parseMoney } from '../../src/shared/money'
 import { LISTING_TEXT, PROPERTY_TYPE_SUGGESTIONS, saleOrRentLabel, STATUS_LABELS } from './listing-format'
 import type { ListingFilters } from './useListingFilters'
 import type { ListingFilterState } from './url-filters'
@@ -25,7 +26,7 @@ export type FilterBarProps = {
   countries?: GeoOption[]
   /** Levels shown read-only, e.g. a module admin's own city. */
   lockedGeo?: Partial<Record<keyof GeoValue, boolean>>
-  /** The budget sliders' currency: the user's (`userCurrency`), the rupee sign by default (SPEC section 9). */
+  /** The budget fields' currency: the user's (`userCurrency`), the rupee sign by default (SPEC section 9). */
   currency?: Currency
   /** Prefix of the controls' ids, so two bars on one page do not clash. */
   idPrefix?: string
@@ -43,7 +44,8 @@ const propertyTypeOptions = (current: string | undefined) => {
 
 /**
  * The listing filters of SPEC sections 2 and 9: search, post type, sale or rent, property type, zone, status, date range,
- * budget range (0 to 10,000,000 in steps of 100,000; the top means no limit), country/state/city and "possible duplicates
+ * budget range (min and max fields that read `45k`, `35L`, `1.2cr` and digits: issue 32, in place of SPEC's sliders,
+ * which could not bound a rent or a sale above ₹1 Cr), country/state/city and "possible duplicates
  * only" (issue 17) for admins, Clear.
  * Controlled: the state lives in `useListingFilters`, which mirrors it in the URL.
  */
@@ -66,8 +68,6 @@ export function FilterBar({
   // 768 px they are always shown.
   const [open, setOpen] = useState(false)
   const set = panelCount(value, showGeo, showDuplicates, showReviewRequested)
-  const min = value.min_budget ?? BUDGET_RANGE.min
-  const max = value.max_budget ?? BUDGET_RANGE.max
   const select = <K extends keyof ListingFilters>(name: K, label: string, options: readonly { value: string; label: string }[], all: string) => (
     <div className="form-control">
       <label htmlFor={id(name)} className="label-text mb-1 block text-xs font-medium uppercase tracking-wide text-base-content/60">
@@ -162,20 +162,10 @@ export function FilterBar({
               />
             </div>
           </div>
-          <BudgetSlider
-            id={id('min_budget')}
-            label="Min budget"
-            value={min}
-            text={formatMoney(min, currency)}
-            onChange={(n) => onChange({ min_budget: n > BUDGET_RANGE.min ? Math.min(n, max) : undefined })}
-          />
-          <BudgetSlider
-            id={id('max_budget')}
-            label="Max budget"
-            value={max}
-            text={max >= BUDGET_RANGE.max ? 'No limit' : formatMoney(max, currency)}
-            onChange={(n) => onChange({ max_budget: n < BUDGET_RANGE.max ? Math.max(n, min) : undefined })}
-          />
+          <div className="grid grid-cols-2 gap-2 md:col-span-2">
+            <BudgetField id={id('min_budget')} label="Min budget" value={value.min_budget} currency={currency} onChange={(n) => onChange({ min_budget: n || undefined })} />
+            <BudgetField id={id('max_budget')} label="Max budget" value={value.max_budget} currency={currency} onChange={(n) => onChange({ max_budget: n ?? undefined })} />
+          </div>
         </div>
 
         {showGeo && (
@@ -239,28 +229,46 @@ export function panelCount(f: ListingFilterState, withPlace: boolean, withDuplic
   ].filter(Boolean).length
 }
 
-function BudgetSlider({ id, label, value, text, onChange }: { id: string; label: string; value: number; text: string; onChange: (n: number) => void }) {
+/**
+ * A budget bound as brokers write it: `45k`, `35L`, `1.2cr` or digits (src/shared/money.ts reads it), the amount it
+ * means shown under it in full; something else is not applied and says so. Empty means no bound. The letters
+ * keyboard, since lakh and crore are letters.
+ */
+function BudgetField({ id, label, value, currency, onChange }: { id: string; label: string; value: number | undefined; currency: Currency; onChange: (n: number | undefined) => void }) {
+  const [text, setText] = useState(value === undefined ? '' : groupDigits(value, currency))
+  const hint = useId()
+  // Cleared or replaced from outside (Clear filters, a saved search): the field shows the new bound.
+  useEffect(() => {
+    setText((t) => (parseMoney(t) === (value ?? null) || (t.trim() === '' && value === undefined) ? t : value === undefined ? '' : groupDigits(value, currency)))
+  }, [value, currency])
+  const parsed = parseMoney(text)
+  const bad = text.trim() !== '' && parsed === null
   return (
-    <div className="form-control">
-      <div className="mb-1 flex items-center justify-between text-xs">
-        <label htmlFor={id} className="font-medium uppercase tracking-wide text-base-content/60">
-          {label}
-        </label>
-        <output htmlFor={id} className="font-semibold" data-budget-text>
-          {text}
-        </output>
-      </div>
+    <div className="form-control min-w-0">
+      <label htmlFor={id} className="mb-1 block text-xs font-medium uppercase tracking-wide text-base-content/60">
+        {label}
+      </label>
       <input
         id={id}
-        type="range"
-        className="range range-primary range-xs"
-        min={BUDGET_RANGE.min}
-        max={BUDGET_RANGE.max}
-        step={BUDGET_RANGE.step}
-        value={value}
-        aria-valuetext={text}
-        onChange={(e) => onChange(Number(e.target.value))}
+        type="text"
+        inputMode="text"
+        autoComplete="off"
+        enterKeyHint="search"
+        className={`input input-bordered w-full min-w-0 ${bad ? 'input-error' : ''}`}
+        placeholder="45k, 35L, 1.2cr"
+        value={text}
+        aria-invalid={bad || undefined}
+        aria-describedby={hint}
+        onChange={(e) => {
+          setText(e.target.value)
+          const n = parseMoney(e.target.value)
+          if (e.target.value.trim() === '') onChange(undefined)
+          else if (n !== null) onChange(n)
+        }}
       />
+      <p id={hint} className={`mt-1 text-xs ${bad ? 'text-error' : 'text-base-content/70'}`} data-budget-text aria-live="polite">
+        {bad ? 'Not an amount: try 45k, 35L or 1.2cr' : parsed === null ? 'Any' : formatMoney(parsed, currency)}
+      </p>
     </div>
   )
 }

@@ -2,9 +2,11 @@ import { useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'rea
 import type { Listing } from '../../src/modules/listings/model'
 import { INTAKE_TEXT } from '../intake/intake-text'
 import { ListingMatchesTab } from '../matches/ListingMatchesTab'
+import { ContactButtons } from '../shared/ContactButtons'
 import { Email } from '../shared/Email'
 import { Modal } from '../shared/Modal'
-import { formatMoney, formatSize, listingCurrency, moneyWithCode } from '../../src/shared/currency'
+import { formatSize, listingCurrency } from '../../src/shared/currency'
+import { formatMoney, moneyWithCode } from '../../src/shared/money'
 import {
   formatListingDate,
   LISTING_TEXT,
@@ -116,7 +118,7 @@ function Tabbed({ listing: l, own, actions, onClose, initialTab }: { listing: Li
         ))}
       </div>
       <div role="tabpanel" id={`${id}-panel-${tab}`} aria-labelledby={`${id}-tab-${tab}`} className="min-w-0">
-        {tab === 'details' ? <Details listing={l} /> : <ListingMatchesTab listing={l} />}
+        {tab === 'details' ? <Details listing={l} own={own} /> : <ListingMatchesTab listing={l} />}
       </div>
 
       <div className="modal-action mt-2 flex-wrap" aria-label="Actions">
@@ -129,7 +131,7 @@ function Tabbed({ listing: l, own, actions, onClose, initialTab }: { listing: Li
   )
 }
 
-function Details({ listing: l }: { listing: Listing }) {
+function Details({ listing: l, own }: { listing: Listing; own: boolean }) {
   const map = safeMapUrl(l.google_location_url)
   return (
     <div className="min-w-0 space-y-5">
@@ -154,6 +156,12 @@ function Details({ listing: l }: { listing: Listing }) {
             {l.contact_value.includes('@') ? <Email address={l.contact_value} /> : l.contact_value}
           </Row>
           <Row label="Broker" value={l.owner_name} />
+          {/* Another broker's listing: one tap to them (issue 32). */}
+          {!own && (
+            <div className="mt-2 flex flex-wrap gap-2 [&>*]:flex-1" data-details-contact>
+              <ContactButtons listing={l} />
+            </div>
+          )}
         </Section>
       </div>
 

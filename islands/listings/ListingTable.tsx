@@ -2,7 +2,8 @@ import { FlexRender, type Cell } from '@tanstack/react-table'
 import { useMemo, type ReactNode } from 'react'
 import type { Listing } from '../../src/modules/listings/model'
 import { columnId, DataTable, ROW_TINT, type RowProps, type TableFeatures, type TableLook, type TableRow } from '../shared/table/DataTable'
-import { CARD_FIELDS, COLUMN_BY_ID, EnvContext, isOwn, listingFit, type CardField, type ListingColumnDef, type ListingTableEnv } from './listing-columns'
+import { formatExpiry, isExpiringSoon } from './listing-format'
+import { Budget, CARD_FIELDS, COLUMN_BY_ID, EnvContext, isOwn, listingFit, type CardField, type ListingColumnDef, type ListingTableEnv } from './listing-columns'
 
 // The listing table of the broker dashboard, My Listings and the admin grid: the one table (DataTable) with the
 // listing columns (listing-columns.tsx). Which columns, and what each row's actions are, come from the screen.
@@ -50,6 +51,8 @@ export type ListingTableProps = {
   /** Counts of matches by listing id (useMatchCounts); with `onShowMatches`, each row shows its "3 matches". */
   matchCounts?: Readonly<Record<string, number>>
   onShowMatches?: (listing: Listing) => void
+  /** Under a card, at full width: e.g. Call and WhatsApp for another broker's listing (issue 32). */
+  cardFooter?: (listing: Listing) => ReactNode
 }
 
 const STICKY = { start: 'entry_id', end: 'actions' }
@@ -74,6 +77,7 @@ export function ListingTable({
   storageKey,
   matchCounts,
   onShowMatches,
+  cardFooter,
 }: ListingTableProps) {
   // The card's fields the table lacks join the row model as hidden columns: the table skips them, the card uses them.
   const { all, hidden } = useMemo(() => {
@@ -108,7 +112,7 @@ export function ListingTable({
         rowData={(l) => ({ 'data-listing-id': l.id, 'data-entry-id': l.entry_id, 'data-own': isOwn(env, l) || undefined, 'data-status': l.status, 'data-tone': rowTone?.(l) })}
         onRowClick={onRowClick}
         rowLabel={rowLabel}
-        card={(row, props) => <ListingCard row={row} fields={cardFields} props={props} />}
+        card={(row, props) => <ListingCard row={row} fields={cardFields} props={props} footer={cardFooter} />}
         sticky={STICKY}
         fit={fit}
       />
@@ -120,7 +124,7 @@ export function ListingTable({
  * One listing as a card (a phone's row): the same row and cells as the table, laid out to be read top to bottom
  * and tapped. Its fields come from the row's cells by column id; it carries the row's attributes and handlers.
  */
-function ListingCard({ row, fields, props }: { row: TableRow<Listing>; fields: readonly CardField[]; props: RowProps }) {
+function ListingCard({ row, fields, props, footer }: { row: TableRow<Listing>; fields: readonly CardField[]; props: RowProps; footer?: (l: Listing) => ReactNode }) {
   const l = row.original
   const cells = row.getAllCellsByColumnId() as Record<string, Cell<TableFeatures, Listing, unknown>>
   const field = (id: CardField) => (fields.includes(id) && cells[id] ? <FlexRender cell={cells[id]} /> : null)
@@ -129,7 +133,8 @@ function ListingCard({ row, fields, props }: { row: TableRow<Listing>; fields: r
     <article {...props} className={`${props.className} px-3 py-3`} data-listing-card={l.entry_id}>
       <div className="flex items-start justify-between gap-2">
         <div className="min-w-0">{field('entry_id')}</div>
-        {has('actions') && <div className="-mt-1 -mr-1 shrink-0 [&_.btn]:h-9 [&_.btn]:min-h-9 [&_.btn]:px-3">{field('actions')}</div>}
+        {/* The row's compact contact icons give way to the card's labelled buttons below. */}
+        {has('actions') && <div className="-mt-1 -mr-1 shrink-0 [&_.btn]:h-9 [&_.btn]:min-h-9 [&_.btn]:px-3 [&_[data-contact=compact]]:hidden">{field('actions')}</div>}
       </div>
       <div className="mt-1.5 flex flex-wrap items-center gap-1.5" data-card-badges>
         {field('post_type')}
@@ -141,10 +146,14 @@ function ListingCard({ row, fields, props }: { row: TableRow<Listing>; fields: r
           {has('property_type') && <span className="min-w-0 font-medium [&_.truncate]:max-w-[11rem]">{field('property_type')}</span>}
           {has('size') && l.size !== null && <span className="shrink-0 text-base-content/70">· {field('size')}</span>}
         </p>
-        {has('budget') && <p className="shrink-0 text-base">{field('budget')}</p>}
+        {has('budget') && (
+          <p className="shrink-0 text-base">
+            <Budget listing={l} short />
+          </p>
+        )}
       </div>
-      {(has('locality') || has('owner_name')) && (
-        <dl className="mt-1.5 grid grid-cols-2 gap-x-3 text-xs">
+      {(has('locality') || has('owner_name') || has('city_name') || has('expires_at')) && (
+        <dl className="mt-1.5 grid grid-cols-2 gap-x-3 gap-y-1 text-xs">
           {has('locality') && (
             <div className="min-w-0">
               <dt className="text-base-content/70">Locality</dt>
@@ -157,8 +166,34 @@ function ListingCard({ row, fields, props }: { row: TableRow<Listing>; fields: r
               <dd className="[&_.truncate]:max-w-full">{field('owner_name')}</dd>
             </div>
           )}
+          {has('city_name') && (
+            <div className="min-w-0" data-card-city>
+              <dt className="text-base-content/70">City</dt>
+              <dd className="truncate">{l.city_name}</dd>
+            </div>
+          )}
+          {has('expires_at') && l.expires_at && (
+            <div className="min-w-0" data-card-expires>
+              <dt className="text-base-content/70">Ends</dt>
+              <dd className={isExpiringSoon(l) ? 'font-semibold' : undefined}>
+                {formatExpiry(l.expires_at)}
+                {isExpiringSoon(l) && <span className="badge badge-warning badge-xs ml-1 align-middle">soon</span>}
+              </dd>
+            </div>
+          )}
         </dl>
       )}
+      {footer && <CardFooter content={footer(l)} />}
     </article>
+  )
+}
+
+/** A card's footer: its buttons share the width (a tap on a link or button never opens the row: DataTable). */
+function CardFooter({ content }: { content: ReactNode }) {
+  if (!content) return null
+  return (
+    <div className="mt-2 flex gap-2 [&>*]:flex-1" data-card-footer>
+      {content}
+    </div>
   )
 }

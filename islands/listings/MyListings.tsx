@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { useMemo, useState } from 'react'
+import { useEffect, useMemo, useState } from 'react'
 import type { Listing } from '../../src/modules/listings/model'
 import { REFRESH_MS, type ListingStatus } from '../../src/shared/constants'
 import type { ObjectSchema } from '../shared/form-rules'
@@ -8,7 +8,7 @@ import { fetchJson, sendJson } from '../shared/query'
 import { toast } from '../shared/toast'
 import { userCurrency } from '../../src/shared/currency'
 import { DeleteListingDialog } from './DeleteListingDialog'
-import { formatExpiry, invalidateListingQueries, LISTING_TEXT, listingErrorMessage, STATUS_LABELS, type ListingViewer } from './listing-format'
+import { formatExpiry, invalidateListingQueries, isExpiringSoon, LISTING_TEXT, listingErrorMessage, STATUS_LABELS, type ListingViewer } from './listing-format'
 import { ListingDetailsDialog } from './ListingDetailsDialog'
 import { ListingFormDialog } from './ListingFormDialog'
 import { RowMenu, type RowMenuItem } from '../shared/table/RowMenu'
@@ -34,7 +34,9 @@ export type MyListingsIslandProps = {
 
 export const MY_LISTINGS_URL = '/api/listings/my'
 const FILTER_STATUSES = ['ACTIVE', 'SUSPENDED', 'CLOSED', 'EXPIRED'] as const satisfies readonly ListingStatus[]
-type StatusFilter = '' | (typeof FILTER_STATUSES)[number]
+/** A status, or the listings ending within 3 days (issue 32; `?expiring=soon` opens on it, as the alert bell links). */
+type StatusFilter = '' | (typeof FILTER_STATUSES)[number] | 'EXPIRING_SOON'
+const SOON: StatusFilter = 'EXPIRING_SOON'
 
 /** What may be renewed (issue 17): an expired listing, or one still on offer, early. */
 const RENEWABLE: ReadonlySet<ListingStatus> = new Set(['ACTIVE', 'ON_HOLD', 'EXPIRED'])
@@ -51,8 +53,11 @@ export function matchesSearch(l: Listing, search: string): boolean {
 
 /** Counts by status for the cards and the status filter. */
 export function countByStatus(listings: Listing[]) {
-  const counts = { total: listings.length, ACTIVE: 0, SUSPENDED: 0, CLOSED: 0, ON_HOLD: 0, EXPIRED: 0 }
-  for (const l of listings) counts[l.status]++
+  const counts = { total: listings.length, ACTIVE: 0, SUSPENDED: 0, CLOSED: 0, ON_HOLD: 0, EXPIRED: 0, EXPIRING_SOON: 0 }
+  for (const l of listings) {
+    counts[l.status]++
+    if (isExpiringSoon(l)) counts.EXPIRING_SOON++
+  }
   return counts
 }
 
@@ -75,7 +80,14 @@ export default function MyListings({ user, initial, rules }: MyListingsIslandPro
 
   const [search, setSearch] = useState('')
   const [status, setStatus] = useState<StatusFilter>('')
-  const shown = useMemo(() => all.filter((l) => (!status || l.status === status) && matchesSearch(l, search)), [all, status, search])
+  // The server renders every listing; a link's `?expiring=soon` narrows them once the page is live.
+  useEffect(() => {
+    if (new URLSearchParams(window.location.search).get('expiring') === 'soon') setStatus(SOON)
+  }, [])
+  const shown = useMemo(
+    () => all.filter((l) => (!status || (status === SOON ? isExpiringSoon(l) : l.status === status)) && matchesSearch(l, search)),
+    [all, status, search],
+  )
   // Counted for every listing of the broker at once, so typing a search or picking a status asks nothing more.
   const matchCounts = useMatchCounts(all)
 
@@ -167,6 +179,7 @@ export default function MyListings({ user, initial, rules }: MyListingsIslandPro
           {FILTER_STATUSES.map((s) => (
             <option key={s} value={s}>{`${STATUS_LABELS[s]} (${counts[s]})`}</option>
           ))}
+          <option value={SOON}>{`Expiring soon (${counts.EXPIRING_SOON})`}</option>
         </select>
         <button type="button" className="btn btn-outline btn-sm" onClick={refreshAll} disabled={query.isFetching}>
           {query.isFetching && <span className="loading loading-spinner loading-xs" aria-hidden="true" />}

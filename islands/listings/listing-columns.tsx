@@ -1,6 +1,7 @@
 import { createContext, use, type ReactNode } from 'react'
 import type { Listing } from '../../src/modules/listings/model'
-import { formatMoney, formatSize, listingCurrency, moneyWithCode } from '../../src/shared/currency'
+import { formatSize, listingCurrency } from '../../src/shared/currency'
+import { formatMoney, formatMoneyShort, moneyWithCode } from '../../src/shared/money'
 import { MatchCount } from '../matches/MatchCount'
 import { columnId, tableColumns, type TableColumn } from '../shared/table/DataTable'
 import type { ColumnFit } from '../shared/table/column-fit'
@@ -43,13 +44,16 @@ function EntryId({ listing }: { listing: Listing }) {
   )
 }
 
-/** A price in the currency of the listing's country (SPEC section 3), whoever looks at it; the ISO code on hover. */
-export function Budget({ listing }: { listing: Listing }) {
+/**
+ * A price in the currency of the listing's country (SPEC section 3), whoever looks at it, grouped its country's way
+ * (₹35,00,000); `short` where space is tight, a card (₹3.5 Cr, issue 32). The ISO code and full amount on hover.
+ */
+export function Budget({ listing, short = false }: { listing: Listing; short?: boolean }) {
   if (listing.budget === null) return <span className="text-base-content/70">—</span>
   const currency = listingCurrency(listing)
   return (
-    <span className="whitespace-nowrap font-medium" title={moneyWithCode(listing.budget, currency)} data-currency={currency.code}>
-      {formatMoney(listing.budget, currency)}
+    <span className="whitespace-nowrap font-medium" title={moneyWithCode(listing.budget, currency)} data-currency={currency.code} data-budget={listing.budget}>
+      {(short ? formatMoneyShort : formatMoney)(listing.budget, currency)}
     </span>
   )
 }
@@ -154,11 +158,11 @@ export const COLUMN_BY_ID: Record<string, ListingColumnDef> = Object.fromEntries
 
 /**
  * What a listing card shows, by column id: entry ID and actions, type, deal and status, property type, size and price,
- * locality and broker. A field the screen's table has is drawn by that table's column (e.g. the admin's entry ID with
+ * locality and broker, its end (issue 32) and, where a list mixes cities, its city. A field the screen's table has is drawn by that table's column (e.g. the admin's entry ID with
  * its status); one it has not comes from LISTING_COLUMNS, so the card is complete on every screen.
  */
-export type CardField = 'entry_id' | 'post_type' | 'sale_or_rent' | 'status' | 'property_type' | 'size' | 'budget' | 'locality' | 'owner_name' | 'actions'
-export const CARD_FIELDS: readonly CardField[] = ['entry_id', 'post_type', 'sale_or_rent', 'status', 'property_type', 'size', 'budget', 'locality', 'owner_name', 'actions']
+export type CardField = 'entry_id' | 'post_type' | 'sale_or_rent' | 'status' | 'property_type' | 'size' | 'budget' | 'locality' | 'owner_name' | 'city_name' | 'expires_at' | 'actions'
+export const CARD_FIELDS: readonly CardField[] = ['entry_id', 'post_type', 'sale_or_rent', 'status', 'property_type', 'size', 'budget', 'locality', 'owner_name', 'expires_at', 'actions']
 
 /**
  * How wide a column may get (rem, padding included: its cells are cut to these widths) and how long it stays when

@@ -2,7 +2,7 @@
 // broker dashboard, My Listings and the admin grid. Keep these exports stable: islands/listings/admin/* imports them.
 import type { QueryClient } from '@tanstack/react-query'
 import type { Listing } from '../../src/modules/listings/model'
-import { POST_TYPE_LABELS, type ListingStatus } from '../../src/shared/constants'
+import { EXPIRING_STATUSES, EXPIRY_REMINDER_MS, POST_TYPE_LABELS, type ListingStatus } from '../../src/shared/constants'
 import { PROPERTY_TYPES } from '../../src/shared/property-types'
 import { MATCH_QUERY_KEYS } from '../matches/match-format'
 import { ApiError } from '../shared/api'
@@ -10,10 +10,11 @@ import type { FieldErrors } from '../shared/form-rules'
 import { serializeListingFilters, type ListingFilterState } from './url-filters'
 import { showingText } from '../shared/Pagination'
 
-export { formatMoney, formatSize } from '../../src/shared/currency'
+export { formatSize } from '../../src/shared/currency'
+export { formatMoney } from '../../src/shared/money'
 
 /** The signed-in user as the listing screens need them (their currency comes from `country_name`). */
-export type ListingViewer = { id: number; full_name: string; city_name: string | null; state_name: string | null; country_name: string | null }
+export type ListingViewer = { id: number; full_name: string; city_id?: number | null; city_name: string | null; state_name: string | null; country_name: string | null }
 
 /** Copy of SPEC sections 2 and 8, one place each. */
 export const LISTING_TEXT = {
@@ -66,6 +67,16 @@ export function formatListingDate(date: string): string {
 
 /** When a listing leaves the network, as a day ('Dec 21, 2026'), or a dash when it never does. */
 export const formatExpiry = (expiresAt: string | null) => (expiresAt ? formatListingDate(expiresAt) : '—')
+
+/**
+ * Ending soon (issue 32): still on offer (active or on hold: what the reminder and the navigation's count name, and
+ * what may be renewed) and ending within the reminder's 3 days.
+ */
+export const isExpiringSoon = (l: Pick<Listing, 'status' | 'expires_at'>, now = Date.now()) => {
+  if (!l.expires_at || !(EXPIRING_STATUSES as readonly string[]).includes(l.status)) return false
+  const left = Date.parse(l.expires_at) - now
+  return left > 0 && left <= EXPIRY_REMINDER_MS
+}
 
 /** 'Pune, Maharashtra'. */
 export const listingPlace = (l: Pick<Listing, 'city_name' | 'state_name'>) => [l.city_name, l.state_name].filter(Boolean).join(', ')

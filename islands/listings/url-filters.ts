@@ -1,6 +1,7 @@
 // Listing filters <-> URL query (SPEC section 5 "Listing filters from the URL query"): invalid values are ignored,
 // so a shared link reopens the same view and a mangled one still opens a sensible page.
-import { BUDGET_RANGE, LISTING_STATUSES, LOCATION_ZONES, PAGE_SIZES, POST_TYPES, SALE_OR_RENT } from '../../src/shared/constants'
+import { parseMoney } from '../../src/shared/money'
+import { LISTING_STATUSES, LOCATION_ZONES, PAGE_SIZES, POST_TYPES, SALE_OR_RENT } from '../../src/shared/constants'
 
 export type ListingFilterState = {
   search?: string
@@ -44,6 +45,8 @@ const isoDateTime = (v: string | null) => {
   const t = Date.parse(v)
   return Number.isNaN(t) ? undefined : new Date(t).toISOString()
 }
+/** A budget as digits, or as brokers write it (`45k`, `35L`, `1.2cr`: src/shared/money.ts); anything else ignored. */
+const budget = (v: string | null): number | undefined => numeric(v) ?? (v ? (parseMoney(v) ?? undefined) : undefined)
 // Capped at the API's own limits (ListingQuery: search 200, property_type 100), so a parsed link is never refused.
 const textValue = (v: string | null, max = 200) => (v && v.trim() ? v.trim().slice(0, max) : undefined)
 
@@ -56,12 +59,9 @@ export function parseListingFilters(query: URLSearchParams | Record<string, stri
     sale_or_rent: oneOf(SALE_OR_RENT, get('sale_or_rent')),
     property_type: textValue(get('property_type'), 100),
     location: oneOf(LOCATION_ZONES, get('location')),
-    min_budget: numeric(get('min_budget')),
-    // At or above the slider's top, the maximum means "no limit".
-    max_budget: (() => {
-      const n = numeric(get('max_budget'))
-      return n !== undefined && n < BUDGET_RANGE.max ? n : undefined
-    })(),
+    // Any amount (issue 32: the sliders' 1 Cr top, "no limit", is gone with them).
+    min_budget: budget(get('min_budget')),
+    max_budget: budget(get('max_budget')),
     date_from: isoDate(get('date_from')),
     date_to: isoDate(get('date_to')),
     country_id: positiveInt(get('country_id')),

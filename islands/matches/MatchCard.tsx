@@ -1,10 +1,11 @@
 import type { ReactNode } from 'react'
 import type { Listing } from '../../src/modules/listings/model'
-import { formatMoney, formatSize, listingCurrency, moneyWithCode } from '../../src/shared/currency'
+import { formatSize, listingCurrency } from '../../src/shared/currency'
+import { formatMoneyShort, moneyWithCode } from '../../src/shared/money'
+import { ContactButtons } from '../shared/ContactButtons'
 import { Email } from '../shared/Email'
 import { Icon } from '../shared/icons'
 import { formatListingDate, postTypeBadgeClass, postTypeLabel, saleOrRentLabel } from '../listings/listing-format'
-import { telHref, whatsappHref } from './match-format'
 
 type Props = {
   /** The other listing: the one that matches. */
@@ -42,8 +43,8 @@ export function MatchCard({ listing: l, score, reasons, badge, actions }: Props)
         <span className="min-w-0 font-medium [overflow-wrap:anywhere]">{l.property_type}</span>
         {l.size !== null && <span className="text-base-content/70">{formatSize(l.size)}</span>}
         {l.budget !== null && (
-          <span className="font-medium" title={moneyWithCode(l.budget, currency)}>
-            {formatMoney(l.budget, currency)}
+          <span className="font-medium" title={moneyWithCode(l.budget, currency)} data-currency={currency.code}>
+            {formatMoneyShort(l.budget, currency)}
           </span>
         )}
       </p>
@@ -72,35 +73,10 @@ export function MatchCard({ listing: l, score, reasons, badge, actions }: Props)
           </p>
         </div>
         <div className="flex flex-wrap gap-2">
-          <ContactButtons name={l.contact_name || l.owner_name || l.entry_id} contact={l.contact_value} />
+          <ContactButtons listing={l} />
           {actions}
         </div>
       </div>
     </article>
-  )
-}
-
-/** Call and WhatsApp for a phone number; a mail link for an email address. */
-export function ContactButtons({ name, contact }: { name: string; contact: string }) {
-  if (contact.includes('@'))
-    return (
-      <a className="btn btn-sm btn-outline" href={`mailto:${contact.trim()}`} aria-label={`Email ${name}`}>
-        Email
-      </a>
-    )
-  const tel = telHref(contact)
-  const whatsapp = whatsappHref(contact)
-  if (!tel || !whatsapp) return null
-  return (
-    <>
-      <a className="btn btn-sm btn-primary" href={tel} aria-label={`Call ${name}`}>
-        <Icon name="phone" className="h-4 w-4" />
-        Call
-      </a>
-      <a className="btn btn-sm btn-outline" href={whatsapp} target="_blank" rel="noopener noreferrer" aria-label={`WhatsApp ${name}`}>
-        <Icon name="chat" className="h-4 w-4" />
-        WhatsApp
-      </a>
-    </>
   )
 }

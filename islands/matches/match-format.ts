@@ -23,24 +23,8 @@ export const MATCH_QUERY_KEYS = { inbox: ['matches-inbox'], listing: ['listing-m
 /** '3 matches', '1 match'. */
 export const matchCountText = (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? 'match' : 'matches'}`
 
-/** The digits of a phone number as stored (a leading + and spaces dropped); none for an email or a blank. */
-export const phoneDigits = (contact: string) => (contact.includes('@') ? '' : contact.replace(/\D/g, ''))
-
-/** `tel:` keeps the leading + of an international number, so a phone dials it as written. */
-export function telHref(contact: string): string | null {
-  const digits = phoneDigits(contact)
-  if (!digits) return null
-  return `tel:${contact.trim().startsWith('+') ? '+' : ''}${digits}`
-}
-
-/**
- * WhatsApp's click-to-chat link takes the number with its country code, digits only. A number stored without one
- * stays as typed (its digits): guessing a country would send the message to someone else.
- */
-export function whatsappHref(contact: string): string | null {
-  const digits = phoneDigits(contact)
-  return digits ? `https://wa.me/${digits}` : null
-}
+/** Contact links live in src/shared/contact-links.ts (every listing view uses them, issue 32). */
+export { phoneDigits, telHref, whatsappHref } from '../../src/shared/contact-links'
 
 export type InboxGroup = { listing: Listing; entries: InboxEntry[]; unseen: number }
 

@@ -11,6 +11,8 @@ const PATHS = {
   phone: 'M5 4h4l2 5-2.5 1.5a11 11 0 005 5L15 13l5 2v4a2 2 0 01-2 2A16 16 0 013 6a2 2 0 012-2z',
   chat: 'M21 12a8 8 0 01-11.6 7.1L4 20l1-4.6A8 8 0 1121 12z',
   check: 'M5 12.5l4.5 4.5L19 7.5',
+  mail: 'M3 6h18v12H3V6zm0 0l9 7 9-7',
+  bell: 'M6 9a6 6 0 1112 0c0 5 2 7 2 7H4s2-2 2-7zm4 11h4',
 } as const
 
 export type IconName = keyof typeof PATHS

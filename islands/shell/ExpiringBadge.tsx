@@ -1,11 +1,12 @@
 import { useQuery, type QueryClient } from '@tanstack/react-query'
+import { useHydrated } from '../shared/useHydrated'
 import { useLiveEvent } from '../shared/useLiveEvents'
 import { NavCountBadge } from './NavCount'
 
 /** How many of the user's listings end within 3 days, as the `expiring` events set it (issue 17's reminder). */
 export const EXPIRING_COUNT_KEY = ['listings', 'expiring-count'] as const
 
-function onExpiring(data: unknown, queryClient: QueryClient) {
+export function onExpiring(data: unknown, queryClient: QueryClient) {
   const listings = (data as { listings?: unknown } | null)?.listings
   if (Array.isArray(listings)) queryClient.setQueryData(EXPIRING_COUNT_KEY, listings.length)
 }
@@ -16,7 +17,10 @@ function onExpiring(data: unknown, queryClient: QueryClient) {
  */
 export default function ExpiringBadge() {
   useLiveEvent('expiring', onExpiring)
-  const { data: count = 0 } = useQuery({ queryKey: EXPIRING_COUNT_KEY, queryFn: () => 0, initialData: 0, enabled: false })
+  const { data = 0 } = useQuery({ queryKey: EXPIRING_COUNT_KEY, queryFn: () => 0, initialData: 0, enabled: false })
+  // The header's bell follows the same events and may have filled the cache before this hydrates.
+  const count = useHydrated() ? data : 0
   const label = `${count} of your listings ${count === 1 ? 'expires' : 'expire'} within 3 days`
-  return <NavCountBadge count={count} label={label} tone="badge-warning" mark="data-expiring-badge" />
+  // Its meaning in words, not only in a tooltip (phones have no hover: issue 32).
+  return <NavCountBadge count={count} label={label} text={`${count} expiring`} tone="badge-warning" mark="data-expiring-badge" />
 }

@@ -25,18 +25,20 @@ type BadgeProps = {
   count: number
   /** The text alternative, e.g. "3 unseen matches": the link's accessible name gains it. */
   label: string
+  /** What the badge reads, when the number alone would not say what it counts (default: the number). */
+  text?: string
   tone: 'badge-warning' | 'badge-primary'
   /** A data attribute naming the badge, for tests and styles (e.g. `data-pending-badge`). */
   mark: `data-${string}`
 }
 
 /** The badge itself, hidden at zero. */
-export function NavCountBadge({ count, label, tone, mark }: BadgeProps) {
+export function NavCountBadge({ count, label, text, tone, mark }: BadgeProps) {
   if (!count) return null
   return (
     <span className="flex justify-end">
       <span className={`badge ${tone} badge-sm`} {...{ [mark]: '' }} role="img" aria-label={label}>
-        {count}
+        {text ?? count}
       </span>
     </span>
   )

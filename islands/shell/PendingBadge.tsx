@@ -12,5 +12,5 @@ const fetchCount = async () => (await fetchJson<PendingApprovals>(PENDING_URL)).
 export default function PendingBadge({ initial }: Props) {
   const live = usePendingStream()
   const count = useNavCount({ queryKey: PENDING_COUNT_KEY, fetchCount, initial, live, pollMs: REFRESH_MS.pendingApprovalsNav })
-  return <NavCountBadge count={count} label={`${count} pending approvals`} tone="badge-warning" mark="data-pending-badge" />
+  return <NavCountBadge count={count} label={`${count} pending ${count === 1 ? 'approval' : 'approvals'}`} tone="badge-warning" mark="data-pending-badge" />
 }

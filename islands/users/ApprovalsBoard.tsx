@@ -89,6 +89,8 @@ export default function ApprovalsBoard({ initial, now: serverNow }: Props) {
   const [reason, setReason] = useState('')
   const [decisionError, setDecisionError] = useState<string | null>(null)
   const [viewing, setViewing] = useState<{ user: PendingUser; open: boolean } | null>(null)
+  // Issue 32: a registration with an ID card document is approved only once this admin has loaded it here.
+  const [checked, setChecked] = useState<ReadonlySet<number>>(() => new Set())
 
   const close = () => (setDecision(null), setReason(''), setDecisionError(null))
   /** Takes the user off the list at once, then asks the server for the current list. */
@@ -130,7 +132,7 @@ export default function ApprovalsBoard({ initial, now: serverNow }: Props) {
           <p className="mt-1 text-base-content/70">{TEXT.intro}</p>
         </div>
         <div className="flex items-center gap-2">
-          <span className="badge badge-warning" data-pending-total>{`${total} pending approvals`}</span>
+          <span className="badge badge-warning" data-pending-total>{pendingText(total)}</span>
           <button type="button" className="btn btn-outline btn-sm" onClick={() => void query.refetch()} disabled={query.isFetching}>
             {query.isFetching && <span className="loading loading-spinner loading-xs" aria-hidden="true" />}
             Refresh
@@ -168,6 +170,7 @@ export default function ApprovalsBoard({ initial, now: serverNow }: Props) {
               onApprove={() => ask('approve', user)}
               onReject={() => ask('reject', user)}
               onViewDocument={() => setViewing({ user, open: true })}
+              mustCheck={!!user.id_card_document_url && !checked.has(user.id)}
             />
           ))}
         </ul>
@@ -217,15 +220,30 @@ export default function ApprovalsBoard({ initial, now: serverNow }: Props) {
           onClose={() => setViewing({ ...viewing, open: false })}
           userId={viewing.user.id}
           fullName={viewing.user.full_name}
+          onLoaded={() => setChecked((c) => new Set(c).add(viewing.user.id))}
         />
       )}
     </div>
   )
 }
 
-type CardProps = { user: PendingUser; registered: string; onApprove: () => void; onReject: () => void; onViewDocument: () => void }
+type CardProps = {
+  user: PendingUser
+  registered: string
+  onApprove: () => void
+  onReject: () => void
+  onViewDocument: () => void
+  /** Approve waits until the ID card document has been opened (issue 32), and says so. */
+  mustCheck: boolean
+}
 
-function PendingCard({ user, registered, onApprove, onReject, onViewDocument }: CardProps) {
+/** '1 pending approval', '4 pending approvals'. */
+export const pendingText = (n: number) => `${n} pending ${n === 1 ? 'approval' : 'approvals'}`
+
+const MUST_CHECK = 'Open the ID card to approve'
+
+function PendingCard({ user, registered, onApprove, onReject, onViewDocument, mustCheck }: CardProps) {
+  const why = `approve-why-${user.id}`
   const place = [user.city_name, user.state_name].filter(Boolean).join(', ')
   return (
     <li className="card bg-base-100 shadow-sm" data-pending-user={user.email}>
@@ -259,8 +277,20 @@ function PendingCard({ user, registered, onApprove, onReject, onViewDocument }: 
             )}
           </div>
         </div>
-        <div className="flex shrink-0 gap-2">
-          <button type="button" className="btn btn-success btn-sm" onClick={onApprove} aria-label={`Approve ${user.full_name}`}>
+        <div className="flex shrink-0 flex-wrap items-center gap-2">
+          {mustCheck && (
+            <p id={why} className="w-full text-sm text-base-content/70 sm:text-right" data-approve-why>
+              {MUST_CHECK}
+            </p>
+          )}
+          <button
+            type="button"
+            className="btn btn-success btn-sm"
+            onClick={onApprove}
+            aria-label={`Approve ${user.full_name}`}
+            disabled={mustCheck}
+            aria-describedby={mustCheck ? why : undefined}
+          >
             Approve
           </button>
           <button type="button" className="btn btn-outline btn-error btn-sm" onClick={onReject} aria-label={`Reject ${user.full_name}`}>

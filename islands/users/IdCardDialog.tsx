@@ -13,6 +13,8 @@ type Props = {
   idCardNumber?: string | null
   /** False when the list already says there is no document: nothing to load, and nothing failed. */
   hasDocument?: boolean
+  /** The document was loaded into the viewer (an approval may require it: issue 32). */
+  onLoaded?: () => void
 }
 
 type Loaded = { url: string; type: string }
@@ -31,18 +33,18 @@ export function idCardFileName(fullName: string, contentType: string): string {
  * A person's identity document (SPEC "ID Card Document dialog"): fetched only when asked for, hidden until asked
  * again, downloadable under the person's name. The document lives as a blob: URL, released when the dialog closes.
  */
-export default function IdCardDialog({ open, onClose, userId, fullName, idCardNumber = null, hasDocument = true }: Props) {
+export default function IdCardDialog({ open, onClose, userId, fullName, idCardNumber = null, hasDocument = true, onLoaded }: Props) {
   return (
     <Modal open={open} title={`ID Card Document: ${fullName}`} size="lg" onClose={onClose}>
       {/* Rendered only while open: closing unmounts the viewer, which releases the document. */}
-      <IdCardViewer key={userId} userId={userId} fullName={fullName} idCardNumber={idCardNumber} hasDocument={hasDocument} />
+      <IdCardViewer key={userId} userId={userId} fullName={fullName} idCardNumber={idCardNumber} hasDocument={hasDocument} onLoaded={onLoaded} />
     </Modal>
   )
 }
 
-type ViewerProps = { userId: number; fullName: string; idCardNumber: string | null; hasDocument: boolean }
+type ViewerProps = { userId: number; fullName: string; idCardNumber: string | null; hasDocument: boolean; onLoaded?: () => void }
 
-function IdCardViewer({ userId, fullName, idCardNumber, hasDocument }: ViewerProps) {
+function IdCardViewer({ userId, fullName, idCardNumber, hasDocument, onLoaded }: ViewerProps) {
   const [state, setState] = useState<State>({ status: hasDocument ? 'idle' : 'missing' })
   const [shown, setShown] = useState(false)
   const url = state.status === 'loaded' ? state.doc.url : null
@@ -57,6 +59,7 @@ function IdCardViewer({ userId, fullName, idCardNumber, hasDocument }: ViewerPro
       const blob = await res.blob()
       const type = res.headers.get('content-type') || blob.type
       setState({ status: 'loaded', doc: { url: URL.createObjectURL(blob), type } })
+      onLoaded?.()
     } catch (e) {
       // The server's own "no document" answer (the document went after the list was loaded) is a fact, not a failure.
       if (e instanceof ApiError && e.status === 404 && e.message === NO_ID_CARD_DOCUMENT) return setState({ status: 'missing' })

@@ -61,8 +61,11 @@ export const PAGE_SIZES = [10, 25, 50, 100] as const
 /** The last page number a list accepts: far past any real list, and small enough that offsets stay exact. */
 export const MAX_PAGE = 1_000_000
 export const DEFAULT_PAGE_SIZE = { dashboard: 25, service: 50 } as const
-
-export const BUDGET_RANGE = { min: 0, max: 10_000_000, step: 100_000 } as const
+/**
+ * The broker's network list opens on their own city (issue 32) unless they widened it to every city, remembered in
+ * this cookie ('all'), which the page reads before it renders (so no other city flashes by first).
+ */
+export const CITY_SCOPE_COOKIE = 'bn_cities'
 
 export const ANALYTICS = { topBrokersLimit: 10, defaultPeriodDays: 30, presets: [7, 30, 90, 180, 365], maxRangeDays: 365, queryRetries: 2 } as const
 

@@ -3,31 +3,32 @@
 // (`listingCurrency`) wherever it appears; the user's own currency is for what no listing is attached to yet (filters,
 // the new-listing form), with the rupee sign when the user has no country (SPEC section 9: the filters' default).
 
-export type Currency = { symbol: string; code: string }
+/** `locale`: how the country groups digits (src/shared/money.ts), when it is not the currency's usual one. */
+export type Currency = { symbol: string; code: string; locale?: string }
 
 const TABLE: [string, Currency][] = [
-  ['India', { symbol: '₹', code: 'INR' }],
+  ['India', { symbol: '₹', code: 'INR', locale: 'en-IN' }],
   ['United States', { symbol: '$', code: 'USD' }],
   ['USA', { symbol: '$', code: 'USD' }],
-  ['United Kingdom', { symbol: '£', code: 'GBP' }],
-  ['UK', { symbol: '£', code: 'GBP' }],
-  ['Germany', { symbol: '€', code: 'EUR' }],
-  ['France', { symbol: '€', code: 'EUR' }],
-  ['Spain', { symbol: '€', code: 'EUR' }],
-  ['Italy', { symbol: '€', code: 'EUR' }],
-  ['Netherlands', { symbol: '€', code: 'EUR' }],
-  ['Canada', { symbol: 'C$', code: 'CAD' }],
-  ['Australia', { symbol: 'A$', code: 'AUD' }],
-  ['Japan', { symbol: '¥', code: 'JPY' }],
-  ['China', { symbol: '¥', code: 'CNY' }],
-  ['Singapore', { symbol: 'S$', code: 'SGD' }],
-  ['United Arab Emirates', { symbol: 'د.إ', code: 'AED' }],
-  ['UAE', { symbol: 'د.إ', code: 'AED' }],
-  ['Saudi Arabia', { symbol: '﷼', code: 'SAR' }],
+  ['United Kingdom', { symbol: '£', code: 'GBP', locale: 'en-GB' }],
+  ['UK', { symbol: '£', code: 'GBP', locale: 'en-GB' }],
+  ['Germany', { symbol: '€', code: 'EUR', locale: 'de-DE' }],
+  ['France', { symbol: '€', code: 'EUR', locale: 'fr-FR' }],
+  ['Spain', { symbol: '€', code: 'EUR', locale: 'es-ES' }],
+  ['Italy', { symbol: '€', code: 'EUR', locale: 'it-IT' }],
+  ['Netherlands', { symbol: '€', code: 'EUR', locale: 'nl-NL' }],
+  ['Canada', { symbol: 'C$', code: 'CAD', locale: 'en-CA' }],
+  ['Australia', { symbol: 'A$', code: 'AUD', locale: 'en-AU' }],
+  ['Japan', { symbol: '¥', code: 'JPY', locale: 'ja-JP' }],
+  ['China', { symbol: '¥', code: 'CNY', locale: 'zh-CN' }],
+  ['Singapore', { symbol: 'S$', code: 'SGD', locale: 'en-SG' }],
+  ['United Arab Emirates', { symbol: 'د.إ', code: 'AED', locale: 'en-AE' }],
+  ['UAE', { symbol: 'د.إ', code: 'AED', locale: 'en-AE' }],
+  ['Saudi Arabia', { symbol: '﷼', code: 'SAR', locale: 'en-SA' }],
 ]
 
 export const DEFAULT_CURRENCY: Currency = { symbol: '$', code: 'USD' }
-export const FILTER_CURRENCY: Currency = { symbol: '₹', code: 'INR' }
+export const FILTER_CURRENCY: Currency = { symbol: '₹', code: 'INR', locale: 'en-IN' }
 
 export function currencyFor(country: string | null | undefined): Currency {
   if (!country) return DEFAULT_CURRENCY
@@ -59,18 +60,6 @@ export const userCurrency = (country: string | null | undefined) => (country?.tr
 const RTL = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/
 export const writtenRightToLeft = (symbol: string) => RTL.test(symbol)
 
-/**
- * An amount with the currency symbol and thousands separators, e.g. ₹1,500,000; empty when there is none. A symbol
- * written right to left is isolated (U+2067 … U+2069) and followed by a space, so it stays in front of the digits
- * ('د.إ 352,000') instead of the bidirectional algorithm moving it behind them.
- */
-export function formatMoney(amount: number | null | undefined, currency: Currency): string {
-  if (amount === null || amount === undefined) return ''
-  const digits = Math.round(amount).toLocaleString('en-US')
-  return RTL.test(currency.symbol) ? `\u2067${currency.symbol}\u2069\u00a0${digits}` : `${currency.symbol}${digits}`
-}
-
-/** The amount with its ISO code, for a tooltip or a screen reader: 'AED 352,000'. */
-export const moneyWithCode = (amount: number, currency: Currency) => `${currency.code} ${Math.round(amount).toLocaleString('en-US')}`
+// Amounts are written by src/shared/money.ts (Indian grouping for rupees, each country's own elsewhere).
 
 export const formatSize = (size: number | null | undefined) => (size === null || size === undefined ? '' : `${size.toLocaleString('en-US')} sq ft`)

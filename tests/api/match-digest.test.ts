@@ -75,7 +75,7 @@ describe('the match digest', () => {
     expect(toAsha).toContain('by Ravi Kumar')
     expect(toAsha).toContain(`Score ${fresh.score}`)
     for (const reason of fresh.reasons.slice(0, 2)) expect(toAsha).toContain(reason)
-    expect(toAsha).toContain('₹10,000,000')
+    expect(toAsha).toContain('₹1,00,00,000')
     // The seen one and the dismissed one are left out.
     for (const gone of ashaEntries.slice(0, 2)) expect(toAsha).not.toContain(link(gone.id))
     expect(toAsha).toContain('Content-Type: text/html')

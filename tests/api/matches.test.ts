@@ -116,7 +116,7 @@ describe('what matches', () => {
     expect(await matchIds(ravi, edge.id)).toEqual([wanted.id])
     expect(await matchIds(ravi, over.id)).toEqual([])
     const edgeReason = (await matchesOf(asha, wanted.id)).matches[0]!.reasons[0]
-    expect(edgeReason).toBe("Asking ₹110,000, 10 % over budget ₹100,000 (within the city's 10 %)")
+    expect(edgeReason).toBe("Asking ₹1,10,000, 10 % over budget ₹1,00,000 (within the city's 10 %)")
 
     expect(await entryFor(asha, wanted.id, edge.id)).toBeDefined()
     expect((await setTolerance(mumbaiAdmin, mumbai, 0)).status).toBe(200)

@@ -54,6 +54,14 @@ async function openAs(who: SignedIn, path: string, opts: { watch?: (page: Page) 
 const dialog = openDialog
 const card = (page: Page, email: string) => page.locator(`[data-pending-user="${email}"]`)
 const totalBadge = (page: Page) => page.locator('[data-pending-total]')
+/** Opens the applicant's ID card and loads it, as approving one with a document requires (issue 32), then closes it. */
+async function checkIdCard(page: Page, email: string) {
+  await card(page, email).getByRole('button', { name: 'View Document' }).click()
+  await dialog(page).getByRole('button', { name: 'Load ID Card' }).click()
+  await dialog(page).getByRole('button', { name: 'Show Document' }).waitFor()
+  await page.keyboard.press('Escape')
+  await dialog(page).waitFor({ state: 'detached' })
+}
 const navBadge = (page: Page) => page.locator('[data-pending-badge]')
 /** Browsers log refused requests ("status of 404"); those answers are under test here, not faults. */
 const realErrors = (w: WatchedPage) => w.consoleErrors.filter((e) => !/status of (400|401|403|404|409|422)\b/.test(e))
@@ -186,6 +194,27 @@ describe('user approvals', () => {
     await done(w)
   })
 
+  test('approving a registration with an ID card document waits until it was opened, and says why (issue 32)', async () => {
+    const w = await openAs(master, '/dashboard/approvals')
+    const { page } = w
+    const approve = card(page, ASHA.email).getByRole('button', { name: 'Approve' })
+    expect(await approve.isDisabled()).toBe(true)
+    const why = card(page, ASHA.email).locator('[data-approve-why]')
+    expect(await why.textContent()).toBe('Open the ID card to approve')
+    expect(await approve.getAttribute('aria-describedby')).toBe(await why.getAttribute('id'))
+    // Opened without loading it: still waiting. Loaded: the reason goes and Approve is offered.
+    await card(page, ASHA.email).getByRole('button', { name: 'View Document' }).click()
+    await page.keyboard.press('Escape')
+    await dialog(page).waitFor({ state: 'detached' })
+    expect(await approve.isDisabled()).toBe(true)
+    await checkIdCard(page, ASHA.email)
+    expect(await approve.isDisabled()).toBe(false)
+    expect(await why.count()).toBe(0)
+    // Someone without a document has nothing to open.
+    expect(await card(page, PRIYA.email).getByRole('button', { name: 'Approve' }).isDisabled()).toBe(false)
+    await done(w)
+  })
+
   test('approve: confirmation, success toast, gone from the list, both counts go down, the user is active', async () => {
     const w = await openAs(master, '/dashboard/approvals')
     const { page } = w
@@ -244,6 +273,7 @@ describe('user approvals', () => {
     await page.route('**/api/users/*/approve', (route) =>
       route.fulfill({ status: 409, contentType: 'application/json', body: JSON.stringify({ detail: 'This user is already approved' }) }),
     )
+    await checkIdCard(page, ASHA.email)
     await card(page, ASHA.email).getByRole('button', { name: 'Approve' }).click()
     await dialog(page).getByRole('button', { name: 'Approve User' }).click()
     await page.locator('[data-toast="error"]', { hasText: 'Failed to approve user. Please try again.' }).waitFor()
@@ -262,7 +292,7 @@ describe('user approvals', () => {
     const { page } = w
     expect(await page.locator('[data-pending-user]').count()).toBe(1)
     expect(await card(page, PRIYA.email).count()).toBe(1)
-    expect(await totalBadge(page).textContent()).toBe('1 pending approvals')
+    expect(await totalBadge(page).textContent()).toBe('1 pending approval')
     expect(await navBadge(page).textContent()).toBe('1')
     // Nothing of Mumbai reaches this admin, not even through the API.
     const api = await page.evaluate(() => fetch('/api/users/pending/approvals').then((r) => r.json()))
@@ -286,6 +316,7 @@ describe('user approvals', () => {
       watch: (page) => page.on('request', (r) => new URL(r.url()).pathname === '/api/events' && streams.push(r.url())),
     })
     await board.page.waitForSelector('[data-stream="live"]')
+    await checkIdCard(board.page, ASHA.email)
     await card(board.page, ASHA.email).getByRole('button', { name: 'Approve' }).click()
     await dialog(board.page).getByRole('button', { name: 'Approve User' }).click()
     await board.page.getByText('All caught up!').waitFor()
@@ -305,7 +336,7 @@ describe('user approvals', () => {
     for (const w of [board, second]) {
       await card(w.page, KARAN).waitFor({ timeout: 20_000 })
       expect(await w.page.locator('[data-stream="live"]').count()).toBe(1)
-      expect(await totalBadge(w.page).textContent()).toBe('1 pending approvals')
+      expect(await totalBadge(w.page).textContent()).toBe('1 pending approval')
       expect(await navBadge(w.page).textContent()).toBe('1')
     }
     await home.page.locator('[data-pending-badge]', { hasText: '1' }).waitFor({ timeout: 20_000 })

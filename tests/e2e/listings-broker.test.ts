@@ -4,7 +4,8 @@ import { and, count, desc, eq, ne, notInArray, or } from 'drizzle-orm'
 import type { Page } from 'playwright-core'
 import { listings, users } from '../../db/schema'
 import { SESSION_COOKIE } from '../../src/platform/http/auth'
-import { openDialog, typeOnPausedClock, type WatchedPage } from '../support/browser'
+import { CITY_SCOPE_COOKIE } from '../../src/shared/constants'
+import { hydrated, openDialog, typeOnPausedClock, type WatchedPage } from '../support/browser'
 import { eventually } from '../support/eventually'
 import { startWorld, type PageOptions, type World } from '../support/world'
 
@@ -37,8 +38,18 @@ const successToast = (page: Page, text: string) => page.locator('[data-toast="su
 /** Browsers log refused requests ("status of 403"); those answers are under test here, not faults. */
 const realErrors = (w: WatchedPage) => w.consoleErrors.filter((e) => !/status of (400|401|403|404|409|422)\b/.test(e))
 
-/** `clock`: the page runs on Playwright's clock (installed before it loads), so a test can pause and advance its time. */
-const open = (path: string, options: PageOptions = {}) => world.open(token, path, options)
+/**
+ * `clock`: the page runs on Playwright's clock (installed before it loads), so a test can pause and advance its time.
+ * The broker has widened the list to every city (issue 32: it opens on their own otherwise), as SPEC's dashboard
+ * shows the whole network: tests/e2e/phone.test.ts tests the own city first.
+ */
+async function open(path: string, options: PageOptions = {}): Promise<WatchedPage> {
+  const w = await world.page(token, options)
+  await w.page.context().addCookies([{ name: CITY_SCOPE_COOKIE, value: 'all', url: world.url + '/dashboard' }])
+  w.response = await w.page.goto(world.url + path)
+  await hydrated(w.page)
+  return w
+}
 async function done(w: WatchedPage) {
   expect(realErrors(w)).toEqual([])
   expect(w.offHostRequests).toEqual([])
@@ -58,7 +69,7 @@ let created: string // entry_id of the listing made below
 
 describe('the broker dashboard', () => {
   test('the first page is complete in the server HTML: welcome, statistics, 25 rows, the footer', async () => {
-    const res = await fetch(world.url + '/dashboard/listings', { headers: { cookie: `${SESSION_COOKIE}=${token}` } })
+    const res = await fetch(world.url + '/dashboard/listings', { headers: { cookie: `${SESSION_COOKIE}=${token}; ${CITY_SCOPE_COOKIE}=all` } })
     expect(res.status).toBe(200)
     const html = await res.text()
     expect(html).toContain('Welcome back, Rahul Sharma!')
@@ -133,7 +144,7 @@ describe('the broker dashboard', () => {
     expect(await first.textContent()).toContain('Your Listing')
     // Posted just now: the hotsheet tags it New (issue 17).
     expect(await first.locator('[data-hot="NEW"]').textContent()).toBe('New')
-    expect(await first.textContent()).toContain('₹150,000')
+    expect(await first.textContent()).toContain('₹1,50,000')
     expect(await first.textContent()).toContain('2,400 sq ft')
     // The details cell is cut to one line, the whole text in its tooltip.
     expect(await first.locator(`[title="${MARKER}"]`).count()).toBe(1)
@@ -182,7 +193,7 @@ describe('the broker dashboard', () => {
     await d.getByLabel('Locality').fill('')
     await d.getByRole('button', { name: 'Update Listing' }).click()
     await successToast(page, 'Listing updated successfully!').waitFor()
-    await rowOf(page, created).getByText('₹175,000').waitFor()
+    await rowOf(page, created).getByText('₹1,75,000').waitFor()
     expect(stored(created)).toMatchObject({ budget: 175000, locality: null, propertyType: 'Villa', status: 'ACTIVE' })
     await done(w)
   })

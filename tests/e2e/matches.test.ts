@@ -74,7 +74,7 @@ describe('the matches page', () => {
     expect(html).toContain('Same locality: Andheri West')
     expect(html).toContain('Ravi Kumar')
     expect(html).toContain('href="tel:+919876543210"')
-    expect(html).toContain('href="https://wa.me/919876543210"')
+    expect(html).toContain('href="https://wa.me/919876543210?text=')
     expect(html).toContain('1 unseen')
     expect(html).toContain('How matching works')
     expect(html).not.toContain('loading-spinner')
@@ -89,7 +89,7 @@ describe('the matches page', () => {
     expect(await group.getByRole('heading').textContent()).toBe(`Your listing ${wanted.entry_id} · Requirement · 2 BHK`)
     const card = entryOf(page, offered.entry_id)
     const text = (await card.innerText()).replace(/\s+/g, ' ')
-    for (const part of ['Availability', 'Rent', '2 BHK Apartment', '600 sq ft', '₹45,000', 'Andheri West', 'Ravi Kumar', RAVI_PHONE, 'New'])
+    for (const part of ['Availability', 'Rent', '2 BHK Apartment', '600 sq ft', '₹45 K', 'Andheri West', 'Ravi Kumar', RAVI_PHONE, 'New'])
       expect(text).toContain(part)
     expect(await card.locator('[data-score]').textContent()).toBe('Score 100')
     expect(await card.getByRole('list', { name: 'Why it matches' }).getByRole('listitem').allInnerTexts()).toEqual([
@@ -100,7 +100,12 @@ describe('the matches page', () => {
     ])
     expect(await card.getByRole('link', { name: 'Call Ravi Kumar' }).getAttribute('href')).toBe('tel:+919876543210')
     const whatsapp = card.getByRole('link', { name: 'WhatsApp Ravi Kumar' })
-    expect(await whatsapp.getAttribute('href')).toBe('https://wa.me/919876543210')
+    // WhatsApp opens with a first message naming the listing: entry ID, type, locality and price (issue 32).
+    const href = new URL((await whatsapp.getAttribute('href'))!)
+    expect(href.origin + href.pathname).toBe('https://wa.me/919876543210')
+    expect(href.searchParams.get('text')).toBe(
+      `Hello Ravi Kumar, about your listing ${offered.entry_id} on Brokernet (Availability, 2 BHK Apartment for rent in Andheri West, ₹45 K): is it still available?`,
+    )
     expect(await whatsapp.getAttribute('target')).toBe('_blank')
     expect(await whatsapp.getAttribute('rel')).toContain('noopener')
 
@@ -147,7 +152,7 @@ describe('a listing row and its Matches tab', () => {
       await match.waitFor()
       expect(await match.innerText()).toContain('Asking ₹45,000 within budget ₹48,000')
       expect(await match.getByRole('link', { name: 'Call Ravi Kumar' }).getAttribute('href')).toBe('tel:+919876543210')
-      expect(await match.getByRole('link', { name: 'WhatsApp Ravi Kumar' }).getAttribute('href')).toBe('https://wa.me/919876543210')
+      expect(await match.getByRole('link', { name: 'WhatsApp Ravi Kumar' }).getAttribute('href')).toStartWith('https://wa.me/919876543210?text=')
       expect(await d.getByText('Showing 1 to 1 of 1 match').count()).toBe(1)
       expect(await problems(page, `matches tab @${SIZES[size].width}`, 'dialog[open]')).toEqual([])
       // The Details tab is one click (or arrow key) away.

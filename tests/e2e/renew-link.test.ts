@@ -64,7 +64,7 @@ describe('the renew link', () => {
     const { page } = await world.open(asha, '/dashboard/my-listings', { axe: true })
     const badge = page.locator('[data-expiring-badge]')
     await badge.waitFor()
-    expect(await badge.textContent()).toBe('1')
+    expect(await badge.textContent()).toBe('1 expiring')
     expect(await page.getByRole('link', { name: /My Listings.*1 of your listings expires within 3 days/ }).isVisible()).toBe(true)
     expect(await problems(page, 'my listings with an expiring badge')).toEqual([])
     await page.context().close()

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { Value } from '@sinclair/typebox/value'
-import { currencyFor, DEFAULT_CURRENCY, FILTER_CURRENCY, formatMoney, formatSize, listingCurrency, moneyWithCode, userCurrency } from '../../src/shared/currency'
+import { currencyFor, DEFAULT_CURRENCY, FILTER_CURRENCY, formatSize, listingCurrency, userCurrency } from '../../src/shared/currency'
+import { formatMoney, moneyWithCode } from '../../src/shared/money'
 import { describeListingError, exportFileName, exportUrl, formatListingDate, listingsUrl, safeMapUrl, showingResults } from '../../islands/listings/listing-format'
 import { formValues, listingPayload } from '../../islands/listings/ListingFormDialog'
 import { parseListingFilters, serializeListingFilters, type ListingFilterState } from '../../islands/listings/url-filters'
@@ -49,8 +50,7 @@ describe('parseListingFilters', () => {
     ['min_budget=-5', 'a negative budget'],
     ['min_budget=1e6', 'a budget in exponent form'],
     ['min_budget=0', 'a minimum of 0 (no minimum)'],
-    ['max_budget=10000000', 'a maximum at the top of the slider (no limit)'],
-    ['max_budget=25000000', 'a maximum above the slider (no limit)'],
+    ['max_budget=12 apples', 'a budget in words it does not know'],
     ['date_from=2026-02-31', 'a day that does not exist'],
     ['date_to=2026-13-01', 'a month that does not exist'],
     ['date_from=21-11-2026', 'a date in another format'],
@@ -67,6 +67,12 @@ describe('parseListingFilters', () => {
     ['unknown=1&sort=desc', 'parameters it does not know'],
   ])('ignores %s (%s)', (qs) => {
     expect(parse(qs)).toEqual({})
+  })
+
+  test('budgets of any size, as digits or as brokers write them (issue 32)', () => {
+    expect(parse('max_budget=25000000')).toEqual({ max_budget: 25_000_000 })
+    expect(parse('min_budget=45k&max_budget=1.2cr')).toEqual({ min_budget: 45_000, max_budget: 12_000_000 })
+    expect(parse('max_budget=35L')).toEqual({ max_budget: 3_500_000 })
   })
 
   test('possible duplicates: only "true" sets it', () => {
@@ -169,7 +175,7 @@ describe('currencyFor', () => {
     ['UAE', 'د.إ', 'AED'],
     ['Saudi Arabia', '﷼', 'SAR'],
   ])('%s: %s %s', (country, symbol, code) => {
-    expect(currencyFor(country)).toEqual({ symbol, code })
+    expect(currencyFor(country)).toMatchObject({ symbol, code })
   })
 
   test('case-insensitive', () => {
@@ -198,11 +204,11 @@ describe('currencyFor', () => {
 
   test('USD when unknown or missing; the filters default to the rupee', () => {
     for (const c of ['Brazil', '', null, undefined, '   ', '(']) expect(currencyFor(c)).toEqual({ symbol: '$', code: 'USD' })
-    expect(FILTER_CURRENCY).toEqual({ symbol: '₹', code: 'INR' })
+    expect(FILTER_CURRENCY).toEqual({ symbol: '₹', code: 'INR', locale: 'en-IN' })
   })
 
-  test('amounts with the symbol and thousands separators; sizes in sq ft', () => {
-    expect(formatMoney(1500000, currencyFor('India'))).toBe('₹1,500,000')
+  test('amounts with the symbol, grouped as the country does (Indian grouping for rupees); sizes in sq ft', () => {
+    expect(formatMoney(1500000, currencyFor('India'))).toBe('₹15,00,000')
     expect(formatMoney(0, currencyFor('Japan'))).toBe('¥0')
     expect(formatMoney(1234.6, currencyFor('Canada'))).toBe('C$1,235')
     expect(formatMoney(null, FILTER_CURRENCY)).toBe('')

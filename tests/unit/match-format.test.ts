@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import type { InboxEntry } from '../../src/modules/matches/model'
 import { groupInbox, matchCountText, telHref, whatsappHref } from '../../islands/matches/match-format'
+import { listingMessage } from '../../src/shared/contact-links'
 
 // The matching screens' pure parts (issue 15): contact links, the rows' count text, the inbox's grouping and order.
 
@@ -49,4 +50,26 @@ describe('the inbox grouped by the own listing', () => {
     ])
   })
   test('nothing: no group', () => expect(groupInbox([])).toEqual([]))
+})
+
+describe('the first WhatsApp message names the listing (issue 32)', () => {
+  const listing = {
+    entry_id: 'AVL-MUM-000123',
+    post_type: 'AVL' as const,
+    sale_or_rent: 'SALE' as const,
+    property_type: '3 BHK Apartment',
+    locality: 'Bandra West',
+    budget: 35_000_000,
+    contact_name: 'Asha',
+    country_name: 'India',
+  }
+  test('entry ID, type, deal, locality and price, in the short Indian form', () => {
+    expect(listingMessage(listing)).toBe('Hello Asha, about your listing AVL-MUM-000123 on Brokernet (Availability, 3 BHK Apartment for sale in Bandra West, ₹3.5 Cr): is it still available?')
+    expect(whatsappHref('+91 98200 12345', listingMessage(listing))).toBe(`https://wa.me/919820012345?text=${encodeURIComponent(listingMessage(listing))}`)
+  })
+  test('a requirement asks whether it is still needed; missing fields are left out', () => {
+    expect(listingMessage({ ...listing, post_type: 'REQ', sale_or_rent: 'RENT', locality: null, budget: null, contact_name: null })).toBe(
+      'Hello, about your listing AVL-MUM-000123 on Brokernet (Requirement, 3 BHK Apartment for rent): is it still needed?',
+    )
+  })
 })

@@ -34,7 +34,7 @@ export type BrokerListingsProps = {
  */
 export function BrokerListingsPage({ user, current, initial, filters, stats, rules, visit, savedSearches }: BrokerListingsProps) {
   // Only what the island shows goes into the page's props, not the whole session user.
-  const viewer = { id: user.id, full_name: user.full_name, city_name: user.city_name, state_name: user.state_name, country_name: user.country_name }
+  const viewer = { id: user.id, full_name: user.full_name, city_id: user.city_id, city_name: user.city_name, state_name: user.state_name, country_name: user.country_name }
   return (
     <DashboardLayout user={user} current={current} section={current === '/dashboard' ? 'Dashboard' : 'Listings'}>
       <Island name="BrokerListings" props={{ user: viewer, initial, filters, stats, rules, visit, savedSearches }} />
@@ -42,9 +42,14 @@ export function BrokerListingsPage({ user, current, initial, filters, stats, rul
   )
 }
 
-/** The screen with the first page for the URL's filters and statistics, for the page routes (./pages.ts). */
-export const view = async (ctx: AppContext, current: BrokerListingsProps['current'], query: Record<string, string | undefined>, user: ShellUser) => {
+/**
+ * The screen with the first page for the URL's filters and statistics, for the page routes (./pages.ts); `allCities`:
+ * the broker widened the list to every city (CITY_SCOPE_COOKIE).
+ */
+export const view = async (ctx: AppContext, current: BrokerListingsProps['current'], query: Record<string, string | undefined>, user: ShellUser, allCities = false) => {
   const filters: ListingFilterState = parseListingFilters(query)
+  // My city first (issue 32): a link that names no city opens on the broker's own, unless they chose every city.
+  if (filters.city_id === undefined && !allCities && user.city_id !== null) filters.city_id = user.city_id
   const viewer = viewerOf(user)
   const { page = 1, per_page = DEFAULT_PAGE_SIZE.dashboard, ...rest } = filters
   const initial = await listListings(ctx.db, ctx.counts, viewer, { ...rest, page, per_page })

@@ -4,6 +4,7 @@ import { dashboardPage } from '../../platform/pages/dashboard-page'
 import { can } from '../../platform/policy/permissions'
 import type { AfterListingWrite } from './after-write'
 import { judgeRenewLink, renewByLink } from './renew'
+import { CITY_SCOPE_COOKIE } from '../../shared/constants'
 
 const hidden = { detail: { hide: true } }
 
@@ -17,7 +18,9 @@ export const listingsPages = (ctx: AppContext, written: AfterListingWrite) => {
   const page = (title: string, current: '/dashboard' | '/dashboard/listings') =>
     ({ query, request, cookie }: { query: Record<string, string | undefined>; request: Request; cookie: Parameters<ReturnType<typeof dashboardPage>>[0]['cookie'] }) =>
       dashboardPage(ctx, title, async (user) =>
-        can(user.role, 'manage:listing:city') ? (await import('./admin-listings.page')).view(ctx, current, query, user) : (await import('./broker-listings.page')).view(ctx, current, query, user),
+        can(user.role, 'manage:listing:city')
+          ? (await import('./admin-listings.page')).view(ctx, current, query, user)
+          : (await import('./broker-listings.page')).view(ctx, current, query, user, cookie[CITY_SCOPE_COOKIE]?.value === 'all'),
       )({ request, cookie })
 
   return (

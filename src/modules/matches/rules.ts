@@ -1,4 +1,5 @@
-import { currencyFor, formatMoney } from '../../shared/currency'
+import { currencyFor } from '../../shared/currency'
+import { formatMoney } from '../../shared/money'
 
 // The matching contract of issue 15, in one place: which listings match (as SQL, decided by the database), and how a
 // match scores and is explained (here, in words a broker reads). README "Matching" and the screen's help repeat it.

@@ -39,6 +39,16 @@ export function DashboardLayout({ user, current, section, children }: Props) {
               {section !== 'Dashboard' && <li aria-current="page">{section}</li>}
             </ul>
           </nav>
+          {/* Alerts (issue 32): the numbers of the Matches and My Listings badges, in sight on a phone too. */}
+          {user.badges?.['/dashboard/matches'] && (
+            <Island
+              name="AlertBell"
+              props={{
+                initialMatches: badgeNumber(user.badges['/dashboard/matches']),
+                expiringHref: items.some((i) => i.href === '/dashboard/my-listings') ? '/dashboard/my-listings?expiring=soon' : null,
+              }}
+            />
+          )}
           {/* The group is the "User menu"; its button is named by what it shows, the user's name (on a phone, for screen readers only). */}
           <details className="dropdown dropdown-end" data-user-menu aria-label="User menu">
             <summary className="btn btn-ghost gap-2 normal-case">
@@ -88,6 +98,12 @@ export function DashboardLayout({ user, current, section, children }: Props) {
       </div>
     </div>
   )
+}
+
+/** The number a badge was rendered with (its `initial` prop), 0 if it has none. */
+const badgeNumber = (badge: IslandElement) => {
+  const initial = (badge.props as { initial?: unknown }).initial
+  return typeof initial === 'number' ? initial : 0
 }
 
 /** 'Access Denied' and the reason, inside the shell (the server also refuses the data behind the page). */
