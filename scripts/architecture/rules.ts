@@ -112,6 +112,9 @@ export const TABLE_OWNERS: Record<string, string> = {
   backup_runs: 'src/platform',
   app_secrets: 'src/platform',
   settings: 'src/platform',
+  // Web Push (issue 33): the devices that take alerts and the messages waiting to leave (src/platform/push/).
+  push_subscriptions: 'src/platform',
+  push_outbox: 'src/platform',
   // Appended by triggers; followed by db/change-feed.ts and db/pg-feed.ts.
   change_feed: 'db',
 }
