@@ -176,12 +176,17 @@ if (BINARY) {
       expect((await subscribe(world.db, userId, kept, FIREFOX_WINDOWS, policy())).device).toBe('Firefox on Windows')
     })
 
-    test('a browser shared by two people alerts whoever subscribed last', async () => {
+    test('a browser shared by two people alerts whoever subscribed last, and never with what was queued for the other', async () => {
       const [a, b] = [await newUser(world), await newUser(world)]
       const sub = await device(a)
+      // A's alert waits in the outbox (its sender stopped before sending it).
+      const stopped = sender()
+      expect(await stopped.notify(world.db, [a], MESSAGE, { ttl: 60, urgency: 'normal' })).toBe(1)
+      await stopped.close()
       await subscribe(world.db, b, sub, CHROME_ANDROID, policy())
       expect(await listDevices(world.db, a)).toEqual([])
       expect(await listDevices(world.db, b)).toHaveLength(1)
+      expect(await outbox(world)).toEqual([])
     })
 
     test('removing one device, one endpoint, or all of a user’s; never another user’s', async () => {
@@ -392,6 +397,17 @@ if (BINARY) {
       expect(row).toMatchObject({ status: 'FAILED', attempts: 1, last_error: "The endpoint's host push.example.com resolves to a private address (10.20.30.40)" })
       expect(service.received.filter((r) => r.subscription === sub.id)).toEqual([])
       await world.db.run('delete from push_outbox')
+    })
+
+    test('a device whose endpoint the rules no longer allow (PUSH_ALLOW_HOSTS changed) is removed, nothing posted to it', async () => {
+      const userId = await newUser(world)
+      const sub = await device(userId)
+      const push = sender({}, world.db, loadConfig({ DATA_DIR: world.dataDir, PUSH_ALLOW_HOSTS: '' }))
+      await push.notify(world.db, [userId], MESSAGE, { ttl: 60, urgency: 'normal' })
+      await push.idle()
+      expect(await listDevices(world.db, userId)).toEqual([])
+      expect(await outbox(world)).toEqual([])
+      expect(service.received.filter((r) => r.subscription === sub.id)).toEqual([])
     })
 
     test('queued inside a transaction: sent once it commits, never if it rolls back', async () => {

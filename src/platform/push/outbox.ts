@@ -26,6 +26,7 @@ export type Claimed = {
 export type Outcome =
   | { kind: 'delivered' }
   | { kind: 'gone'; status: number }
+  | { kind: 'unusable'; error: string }
   | { kind: 'retry'; dueAt: number; error: string }
   | { kind: 'failed'; error: string }
 
@@ -118,8 +119,8 @@ export async function claim(db: Db, limit: number, now: number, claimedUntil: nu
 
 /**
  * Writes an attempt's outcome: a delivered message is deleted (and its device marked used), a device the push service
- * no longer knows is removed with everything still queued for it, a retry waits until `dueAt`, a failure stays for a
- * week. Only while the claim is still this sender's: one that outlived its claim leaves the row to whoever took it.
+ * no longer knows (or whose endpoint the rules no longer let us post to) is removed with everything still queued for
+ * it, a retry waits until `dueAt`, a failure stays for a week. Only while the claim is still this sender's: one that outlived its claim leaves the row to whoever took it.
  */
 export async function record(db: Queryable, row: Claimed, outcome: Outcome, now: number): Promise<void> {
   const mine: Param[] = [row.id, row.claimedUntil]
@@ -130,6 +131,7 @@ export async function record(db: Queryable, row: Claimed, outcome: Outcome, now:
       await db.run('delete from push_outbox where id = ? and claimed_until = ?', mine)
       return
     case 'gone':
+    case 'unusable':
       await db.run('delete from push_subscriptions where id = ?', [row.subscriptionId])
       return
     case 'retry':

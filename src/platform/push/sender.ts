@@ -225,7 +225,9 @@ export class PushSender {
     try {
       url = checkEndpointUrl(row.endpoint, this.allow)
     } catch (err) {
-      return { kind: 'failed', error: (err as Error).message }
+      // Its form is refused for good (PUSH_ALLOW_HOSTS no longer lists its host): no message can ever go there. One
+      // refused by what its name resolves to now is only this message's failure: DNS may change back.
+      return { kind: 'unusable', error: (err as Error).message }
     }
     const [webPush, keys] = await Promise.all([loadWebPush(), vapidKeys(this.db)])
     const request = webPush.generateRequestDetails({ endpoint: row.endpoint, keys: { p256dh: row.p256dh, auth: row.auth } }, row.payload, {
@@ -282,6 +284,7 @@ export class PushSender {
   private report(row: Claimed, outcome: Outcome): void {
     const where = hostOf(row.endpoint)
     if (outcome.kind === 'gone') console.info(`[push] device ${row.subscriptionId} is gone (${outcome.status} from ${where}): removed`)
+    else if (outcome.kind === 'unusable') console.warn(`[push] device ${row.subscriptionId} removed: ${outcome.error}`)
     else if (outcome.kind === 'failed') console.warn(`[push] gave up on message ${row.id} to device ${row.subscriptionId} at ${where}: ${outcome.error}`)
   }
 

@@ -50,6 +50,8 @@ export async function subscribe(db: Db, userId: number, input: SubscriptionInput
     const others = await tx.get<{ n: number }>('select count(*) as n from push_subscriptions where user_id = ? and endpoint <> ?', [userId, endpoint])
     if (Number(others!.n) >= MAX_DEVICES)
       throw conflict(`Push alerts are on for ${MAX_DEVICES} devices already: turn them off on one of them to add this one`)
+    // A browser that changes hands drops what was still queued for its previous user: their alerts are not the new one's.
+    await tx.run('delete from push_outbox where subscription_id in (select id from push_subscriptions where endpoint = ? and user_id <> ?)', [endpoint, userId])
     const { rows } = await tx.run<PushDevice>(
       `insert into push_subscriptions (user_id, endpoint, p256dh, auth, device, created_at, last_used_at) values (?, ?, ?, ?, ?, ?, ?)
        on conflict (endpoint) do update set user_id = excluded.user_id, p256dh = excluded.p256dh, auth = excluded.auth,
