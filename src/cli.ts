@@ -2,7 +2,7 @@
 // (also `bun run backup` and `bun run restore`), and `brokernet reset-second-factor EMAIL` (issue 29). They read the same environment as the server (DATA_DIR, DATABASE_URL,
 // BACKUP_DIR) and never start it. Exit codes: 0 done, 1 failed or refused, 2 a usage mistake. Not in the usage text:
 // `brokernet push-check ENDPOINT P256DH AUTH` (issue 33), one push notification sent now, for tests and operators.
-import type { Config } from './config'
+import type { Config } from './platform/config'
 import { formatBytes } from './shared/bytes'
 
 export const COMMANDS = ['backup', 'restore', 'reset-second-factor', 'push-check', 'help', '--help', '-h'] as const

@@ -9,8 +9,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { LookupAddress } from 'node:dns'
 import { openDataSource, type DataSource } from '../../db/open'
-import { loadConfig, type Config } from '../../src/config'
-import { FieldError, HttpError } from '../../src/platform/http/errors'
+import { loadConfig, type Config } from '../../src/platform/config'
+import { Conflict, Invalid } from '../../src/platform/errors'
+import { HttpError } from '../../src/platform/http/errors'
 import { allowList, type Resolver } from '../../src/platform/push/endpoint'
 import { listDevices, MAX_DEVICES, removeAllDevices, removeDevice, removeEndpoint, subscribe, type EndpointPolicy } from '../../src/platform/push/subscriptions'
 import { PushSender, retryAfterMs, type PushSenderOptions } from '../../src/platform/push/sender'
@@ -166,9 +167,9 @@ if (BINARY) {
       const subs = await Promise.all(Array.from({ length: MAX_DEVICES + 3 }, () => service.subscribe()))
       const results = await Promise.allSettled(subs.map((sub) => subscribe(world.db, userId, sub, CHROME_ANDROID, policy())))
       expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(MAX_DEVICES)
-      const refusals = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as HttpError] : []))
-      expect(refusals.map((e) => [e.status, e.message])).toEqual(
-        Array(3).fill([409, `Push alerts are on for ${MAX_DEVICES} devices already: turn them off on one of them to add this one`]),
+      const refusals = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as Error] : []))
+      expect(refusals.map((e) => [e instanceof Conflict, e.message])).toEqual(
+        Array(3).fill([true, `Push alerts are on for ${MAX_DEVICES} devices already: turn them off on one of them to add this one`]),
       )
       expect(await listDevices(world.db, userId)).toHaveLength(MAX_DEVICES)
       // A device already there may still renew its subscription.
@@ -211,7 +212,7 @@ if (BINARY) {
       const strict: EndpointPolicy = { allow: allowList([]), resolve: resolverOf({ 'push.example.com': ['10.0.0.8'], 'ok.example.com': ['93.184.216.34'] }) }
       const refusal = async (input: Parameters<typeof subscribe>[2], p = strict) => {
         const e = await subscribe(world.db, userId, input, null, p).catch((e: unknown) => e)
-        if (e instanceof FieldError) return [e.status, e.issue.loc.join('.'), e.issue.msg]
+        if (e instanceof Invalid && e.issue) return [422, e.issue.loc.join('.'), e.issue.msg]
         if (e instanceof HttpError) return [e.status, e.headers['retry-after'], e.message]
         throw e
       }

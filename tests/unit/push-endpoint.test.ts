@@ -6,7 +6,7 @@ import type { LookupAddress } from 'node:dns'
 import { refusedAddress } from '../../src/platform/push/address'
 import { allowList, checkEndpoint, checkEndpointUrl, checkedLookup, EndpointRefused, EndpointUnresolved, type Resolver } from '../../src/platform/push/endpoint'
 import { authProblem, p256dhProblem } from '../../src/platform/push/keys'
-import { loadConfig } from '../../src/config'
+import { loadConfig } from '../../src/platform/config'
 
 const none = allowList([])
 /** A resolver that answers from a table (and fails like getaddrinfo for a name it does not know). */

@@ -1,5 +1,5 @@
 import { openDataSource } from '../../../db/open'
-import type { Config } from '../../config'
+import type { Config } from '../config'
 import { authProblem, p256dhProblem } from './keys'
 import { PushSender, type CheckResult } from './sender'
 import { vapidPublicKey } from './vapid'

@@ -1,5 +1,5 @@
 import type { Db, Queryable } from '../../../db/sql'
-import type { Config } from '../../config'
+import type { Config } from '../config'
 import { allowList, checkedLookup, checkEndpointUrl, systemResolver, type AllowList, type Resolver } from './endpoint'
 import { anyDue, claim, pruneFailed, queue, record, release, waitForQueued, type Claimed, type Outcome } from './outbox'
 import { checkPushOptions, pushPayload, type PushMessage, type PushOptions } from './payload'

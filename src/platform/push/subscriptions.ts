@@ -1,5 +1,6 @@
 import type { Db, Queryable } from '../../../db/sql'
-import { conflict, FieldError, HttpError } from '../http/errors'
+import { conflict, Invalid } from '../errors'
+import { HttpError } from '../http/errors'
 import { deviceLabel } from './device'
 import { checkEndpoint, EndpointRefused, EndpointUnresolved, type AllowList, type Resolver } from './endpoint'
 import { authProblem, p256dhProblem } from './keys'
@@ -18,10 +19,11 @@ export type PushDevice = { id: number; device: string; createdAt: number; lastUs
 /** How endpoints are judged: PUSH_ALLOW_HOSTS and the resolver (the system's; a test's stub). */
 export type EndpointPolicy = { allow: AllowList; resolve: Resolver }
 
+/** A refusal naming the body's field (`keys.p256dh` as its path), answered as schema validation is. */
+const field = (loc: string[], msg: string) => new Invalid(msg, { loc: ['body', ...loc], msg, type: 'value_error' })
+
 /** PostgreSQL: the advisory lock of one user's subscribing, two 32-bit keys: "Push", and the user id folded into 31 bits. */
 const subscribeLock = (userId: number) => `pg_advisory_xact_lock(${0x50757368}, ${userId % 2147483648})`
-
-const field = (loc: string[], msg: string) => new FieldError({ loc: ['body', ...loc], msg, type: 'value_error' })
 
 /**
  * Adds the device, or refreshes it when its endpoint is known (a browser renews its subscription; a browser shared by
