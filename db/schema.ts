@@ -549,6 +549,9 @@ export const pushOutbox = sqliteTable(
     ttl: integer('ttl').notNull(),
     urgency: text('urgency', { enum: ['very-low', 'low', 'normal', 'high'] }).notNull(),
     topic: text('topic'),
+    // What the message tells of ('listing:42', 'user:7'), for the feature that queued it to judge again at the send
+    // whether the recipient may still see it (src/modules/notifications/guard.ts); null: nothing to judge.
+    subject: text('subject'),
     status: text('status', { enum: ['PENDING', 'FAILED'] }).notNull(),
     attempts: integer('attempts').notNull().default(0),
     dueAt: integer('due_at').notNull(),
@@ -557,6 +560,41 @@ export const pushOutbox = sqliteTable(
     createdAt: integer('created_at').notNull(),
   },
   (t) => [index('push_outbox_due_idx').on(t.status, t.dueAt), index('push_outbox_subscription_idx').on(t.subscriptionId)],
+)
+
+/**
+ * A user's push alert settings (issue 33; src/modules/notifications/): which kinds they take, and their quiet hours
+ * (minutes of the day, in `time_zone`; both null: none). No row: every kind, 22:00–07:00 in the installation's TZ.
+ */
+export const pushSettings = sqliteTable('push_settings', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  // The kinds turned off, comma-separated ('' : none): a kind added later is on for everyone.
+  kindsOff: text('kinds_off').notNull().default(''),
+  quietFrom: integer('quiet_from'),
+  quietTo: integer('quiet_to'),
+  timeZone: text('time_zone'),
+  updatedAt: integer('updated_at').notNull(),
+})
+
+/**
+ * Alerts held through a user's quiet hours (issue 33), one row each; at `release_at` (the quiet hours' end) they
+ * leave as one summary push, counting only what the user may still see then.
+ */
+export const pushHeld = sqliteTable(
+  'push_held',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    subject: text('subject'),
+    releaseAt: integer('release_at').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('push_held_release_idx').on(t.releaseAt), index('push_held_user_idx').on(t.userId)],
 )
 
 /**

@@ -19,6 +19,7 @@ import { intakeFeature } from './modules/intake/plugin'
 import { listingsFeature } from './modules/listings/plugin'
 import { matchesFeature } from './modules/matches/plugin'
 import { metricsFeature } from './modules/metrics/plugin'
+import { notificationsFeature } from './modules/notifications/plugin'
 import { publicFeature } from './modules/public/plugin'
 import { savedSearchesFeature } from './modules/saved-searches/plugin'
 import { secondFactorFeature } from './modules/second-factor/plugin'
@@ -33,8 +34,10 @@ import { usersFeature } from './modules/users/plugin'
  */
 export function createApp(ctx: AppContext) {
   // Built in this order, the features register the user's stream's events in the order its document lists them.
+  const notifications = notificationsFeature(ctx)
   const matches = matchesFeature(ctx)
-  const listings = listingsFeature(ctx, { announcer: matches.announcer })
+  matches.onAnnounced(notifications.matchesAnnounced)
+  const listings = listingsFeature(ctx, { announcer: matches.announcer, push: notifications })
   const savedSearches = savedSearchesFeature(ctx)
   const users = usersFeature(ctx)
   return new Elysia({ name: 'brokernet' })
@@ -48,7 +51,7 @@ export function createApp(ctx: AppContext) {
     .use(docsFeature().plugin)
     .use(healthFeature(ctx).plugin)
     .use(metricsFeature(ctx).plugin)
-    .use(authFeature(ctx).plugin)
+    .use(authFeature(ctx, { push: notifications.raise }).plugin)
     .use(dashboardFeature(ctx).plugin)
     .use(geographyFeature(ctx).plugin)
     .use(users.plugin)
@@ -61,6 +64,7 @@ export function createApp(ctx: AppContext) {
     .use(auditFeature(ctx).plugin)
     .use(systemFeature(ctx).plugin)
     .use(secondFactorFeature(ctx).plugin)
+    .use(notifications.plugin)
     .use(publicFeature().plugin)
 }
 

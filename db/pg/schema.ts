@@ -440,6 +440,7 @@ export const pushOutbox = pgTable(
     ttl: integer('ttl').notNull(),
     urgency: text('urgency').notNull(),
     topic: text('topic'),
+    subject: text('subject'),
     status: text('status').notNull(),
     attempts: integer('attempts').notNull().default(0),
     dueAt: ms('due_at').notNull(),
@@ -448,6 +449,33 @@ export const pushOutbox = pgTable(
     createdAt: ms('created_at').notNull(),
   },
   (t) => [index('push_outbox_due_idx').on(t.status, t.dueAt), index('push_outbox_subscription_idx').on(t.subscriptionId)],
+)
+
+/** A user's push alert settings, and alerts held through quiet hours (issue 33; db/schema.ts says more). */
+export const pushSettings = pgTable('push_settings', {
+  userId: key('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  kindsOff: text('kinds_off').notNull().default(''),
+  quietFrom: integer('quiet_from'),
+  quietTo: integer('quiet_to'),
+  timeZone: text('time_zone'),
+  updatedAt: ms('updated_at').notNull(),
+})
+
+export const pushHeld = pgTable(
+  'push_held',
+  {
+    id: id(),
+    userId: key('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    subject: text('subject'),
+    releaseAt: ms('release_at').notNull(),
+    createdAt: ms('created_at').notNull(),
+  },
+  (t) => [index('push_held_release_idx').on(t.releaseAt), index('push_held_user_idx').on(t.userId)],
 )
 
 /** Backups written by the schedule, Backup now and `brokernet backup` (db/schema.ts says more). */

@@ -12,6 +12,10 @@ export type Claimed = {
   ttl: number
   urgency: Urgency
   topic: string | null
+  /** What it tells of, for the guard to judge at the send (PushSenderOptions.guard); null: nothing to judge. */
+  subject: string | null
+  /** The device's owner: the recipient. */
+  userId: number
   /** Attempts made before this one. */
   attempts: number
   createdAt: number
@@ -25,6 +29,7 @@ export type Claimed = {
 /** What one attempt came to, as it is written to the outbox. */
 export type Outcome =
   | { kind: 'delivered' }
+  | { kind: 'withheld' }
   | { kind: 'gone'; status: number }
   | { kind: 'unusable'; error: string }
   | { kind: 'retry'; dueAt: number; error: string }
@@ -56,7 +61,7 @@ function* chunks<T>(items: readonly T[], size: number): Generator<T[]> {
 export async function queue(
   q: Queryable,
   userIds: readonly number[],
-  message: { payload: string; ttl: number; urgency: Urgency; topic: string | null },
+  message: { payload: string; ttl: number; urgency: Urgency; topic: string | null; subject: string | null },
   token: number,
   now: number,
 ): Promise<number> {
@@ -65,9 +70,9 @@ export async function queue(
   for (const chunk of chunks([...new Set(userIds)], 64)) {
     const users = inList(chunk)
     const { changes } = await q.run(
-      `insert into push_outbox (subscription_id, payload, ttl, urgency, topic, status, attempts, due_at, created_at)
-       select id, ?, ?, ?, ?, 'PENDING', 0, ?, ? from push_subscriptions where user_id in (${users.sql})`,
-      [message.payload, message.ttl, message.urgency, message.topic, now, now, ...users.params],
+      `insert into push_outbox (subscription_id, payload, ttl, urgency, topic, subject, status, attempts, due_at, created_at)
+       select id, ?, ?, ?, ?, ?, 'PENDING', 0, ?, ? from push_subscriptions where user_id in (${users.sql})`,
+      [message.payload, message.ttl, message.urgency, message.topic, message.subject, now, now, ...users.params],
     )
     queued += changes
   }
@@ -82,7 +87,7 @@ export async function waitForQueued(db: Db, tokens: readonly number[]): Promise<
   })
 }
 
-type ClaimedRow = { id: number; subscription_id: number; payload: string; ttl: number; urgency: Urgency; topic: string | null; attempts: number; created_at: number }
+type ClaimedRow = { id: number; subscription_id: number; payload: string; ttl: number; urgency: Urgency; topic: string | null; subject: string | null; attempts: number; created_at: number }
 
 /**
  * Takes up to `limit` messages that are due and that no live sender holds, oldest due first, and holds them until
@@ -95,15 +100,15 @@ export async function claim(db: Db, limit: number, now: number, claimedUntil: nu
     `update push_outbox set claimed_until = ? where id in (
        select id from push_outbox where status = 'PENDING' and due_at <= ? and (claimed_until is null or claimed_until < ?)
        order by due_at limit ?${skipLocked})
-     returning id, subscription_id, payload, ttl, urgency, topic, attempts, created_at`,
+     returning id, subscription_id, payload, ttl, urgency, topic, subject, attempts, created_at`,
     [claimedUntil, now, now, limit],
   )
   if (rows.length === 0) return []
-  const devices = new Map<number, { endpoint: string; p256dh: string; auth: string }>()
+  const devices = new Map<number, { user_id: number; endpoint: string; p256dh: string; auth: string }>()
   for (const chunk of chunks([...new Set(rows.map((r) => Number(r.subscription_id)))], 64)) {
     const ids = inList(chunk)
-    const found = await db.all<{ id: number; endpoint: string; p256dh: string; auth: string }>(
-      `select id, endpoint, p256dh, auth from push_subscriptions where id in (${ids.sql})`,
+    const found = await db.all<{ id: number; user_id: number; endpoint: string; p256dh: string; auth: string }>(
+      `select id, user_id, endpoint, p256dh, auth from push_subscriptions where id in (${ids.sql})`,
       ids.params,
     )
     for (const d of found) devices.set(Number(d.id), d)
@@ -113,7 +118,7 @@ export async function claim(db: Db, limit: number, now: number, claimedUntil: nu
     const device = devices.get(Number(r.subscription_id))
     if (!device) return []
     const { endpoint, p256dh, auth } = device
-    return [{ id: Number(r.id), subscriptionId: Number(r.subscription_id), payload: r.payload, ttl: Number(r.ttl), urgency: r.urgency, topic: r.topic, attempts: Number(r.attempts), createdAt: Number(r.created_at), claimedUntil, endpoint, p256dh, auth }]
+    return [{ id: Number(r.id), subscriptionId: Number(r.subscription_id), userId: Number(device.user_id), payload: r.payload, ttl: Number(r.ttl), urgency: r.urgency, topic: r.topic, subject: r.subject, attempts: Number(r.attempts), createdAt: Number(r.created_at), claimedUntil, endpoint, p256dh, auth }]
   })
 }
 
@@ -128,6 +133,9 @@ export async function record(db: Queryable, row: Claimed, outcome: Outcome, now:
   switch (outcome.kind) {
     case 'delivered':
       await db.run('update push_subscriptions set last_used_at = ? where id = ?', [now, row.subscriptionId])
+      await db.run('delete from push_outbox where id = ? and claimed_until = ?', mine)
+      return
+    case 'withheld':
       await db.run('delete from push_outbox where id = ? and claimed_until = ?', mine)
       return
     case 'gone':

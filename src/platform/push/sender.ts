@@ -26,7 +26,15 @@ export type PushSenderOptions = {
   timeoutMs?: number
   /** What endpoints' host names resolve to (tests pass a stub). */
   resolve?: Resolver
+  /**
+   * Judged just before messages with a subject are sent: whether each recipient may still see what it tells of (the
+   * feature that queued it answers; the platform knows no subject). A message answered false is deleted unsent.
+   */
+  guard?: PushGuard
 }
+
+/** For each claimed message with a subject, in order: may it still go to its recipient? */
+export type PushGuard = (items: readonly { userId: number; subject: string }[]) => Promise<boolean[]>
 
 const DEFAULTS = {
   concurrency: 32,
@@ -59,7 +67,7 @@ export type CheckResult = { ok: boolean; status: number | null; error?: string }
 export class PushSender {
   private readonly allow: AllowList
   private readonly subject: string
-  private readonly options: typeof DEFAULTS & { resolve: Resolver }
+  private readonly options: typeof DEFAULTS & { resolve: Resolver; guard?: PushGuard }
   private closed = false
   private inFlight = 0
   private buffer: Claimed[] = []
@@ -93,12 +101,12 @@ export class PushSender {
    * exist exactly when the change they tell of does). Sending starts once that transaction has ended. Answers how many
    * messages were queued (one per device).
    */
-  async notify(q: Queryable, userIds: readonly number[], message: PushMessage, options: PushOptions): Promise<number> {
+  async notify(q: Queryable, userIds: readonly number[], message: PushMessage, options: PushOptions, subject: string | null = null): Promise<number> {
     const payload = pushPayload(message)
     const { ttl, urgency, topic } = checkPushOptions(options)
     if (userIds.length === 0) return 0
     const token = Math.floor(Math.random() * 2_147_483_647)
-    const queued = await queue(q, userIds, { payload, ttl, urgency, topic: topic ?? null }, token, Date.now())
+    const queued = await queue(q, userIds, { payload, ttl, urgency, topic: topic ?? null, subject }, token, Date.now())
     if (q.dialect === 'postgres') this.expected.push(token)
     if (queued > 0 && !this.closed) {
       // A later tick, not now: the caller is still in its transaction (and the claim waits for it to end).
@@ -151,7 +159,7 @@ export class PushSender {
   async check(subscription: { endpoint: string; keys: { p256dh: string; auth: string } }, message: PushMessage, options: PushOptions): Promise<CheckResult> {
     const { ttl, urgency, topic } = checkPushOptions(options)
     const now = Date.now()
-    const row: Claimed = { id: 0, subscriptionId: 0, payload: pushPayload(message), ttl, urgency, topic: topic ?? null, attempts: 0, createdAt: now, claimedUntil: now, endpoint: subscription.endpoint, ...subscription.keys }
+    const row: Claimed = { id: 0, subscriptionId: 0, userId: 0, subject: null, payload: pushPayload(message), ttl, urgency, topic: topic ?? null, attempts: 0, createdAt: now, claimedUntil: now, endpoint: subscription.endpoint, ...subscription.keys }
     let status: number | null = null
     const outcome = await this.attempt(row, now, (answer) => (status = answer.status))
     return outcome.kind === 'delivered' ? { ok: true, status } : { ok: false, status, error: 'error' in outcome ? outcome.error : `the push service answered ${status}` }
@@ -180,11 +188,12 @@ export class PushSender {
       await waitForQueued(this.db, tokens)
       const now = Date.now()
       // A little randomness: two senders' claims made in one millisecond still differ.
-      const rows = await claim(this.db, limit, now, now + this.options.leaseMs + Math.floor(Math.random() * 1000))
+      const claimed = await claim(this.db, limit, now, now + this.options.leaseMs + Math.floor(Math.random() * 1000))
+      const rows = await this.guarded(claimed)
       if (this.closed) await release(this.db, rows)
       else this.buffer.push(...rows)
       // Fewer than asked: the outbox has no more due now, unless something was queued since the claim began.
-      if (rows.length < limit && this.kicks === kicks) this.wanted = false
+      if (claimed.length < limit && this.kicks === kicks) this.wanted = false
     } catch (err) {
       console.error('[push] could not take messages from the outbox (the next sweep tries again):', err)
       this.wanted = false
@@ -192,6 +201,17 @@ export class PushSender {
       this.claiming = false
       this.pump()
     }
+  }
+
+  /** The claimed messages the guard lets go; the others are deleted unsent (their recipient may no longer see what they tell of). */
+  private async guarded(rows: Claimed[]): Promise<Claimed[]> {
+    const guard = this.options.guard
+    const judged = rows.filter((r) => r.subject !== null)
+    if (!guard || judged.length === 0) return rows
+    const verdicts = await guard(judged.map((r) => ({ userId: r.userId, subject: r.subject! })))
+    const withheld = new Set(judged.filter((_, i) => verdicts[i] !== true))
+    for (const row of withheld) await record(this.db, row, { kind: 'withheld' }, Date.now())
+    return rows.filter((r) => !withheld.has(r))
   }
 
   private async send(row: Claimed): Promise<void> {

@@ -91,3 +91,15 @@ export async function removeEndpoint(db: Queryable, userId: number, endpoint: st
 export async function removeAllDevices(db: Queryable, userId: number): Promise<number> {
   return (await db.run('delete from push_subscriptions where user_id = ?', [userId])).changes
 }
+
+/** Which of these users have at least one device (a feature skips the work of an alert nobody would receive). */
+export async function usersWithDevices(db: Queryable, userIds: readonly number[]): Promise<Set<number>> {
+  const found = new Set<number>()
+  const ids = [...new Set(userIds)]
+  for (let i = 0; i < ids.length; i += 500) {
+    const chunk = ids.slice(i, i + 500)
+    const rows = await db.all<{ user_id: number }>(`select distinct user_id from push_subscriptions where user_id in (${chunk.map(() => '?').join(', ')})`, chunk)
+    for (const r of rows) found.add(Number(r.user_id))
+  }
+  return found
+}
