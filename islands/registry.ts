@@ -13,6 +13,7 @@ import AdminListings from './listings/admin/AdminListings'
 import BrokerListings from './listings/BrokerListings'
 import MyListings from './listings/MyListings'
 import MatchInbox from './matches/MatchInbox'
+import PushSettings from './notifications/PushSettings'
 import ExpiringBadge from './shell/ExpiringBadge'
 import MatchesBadge from './shell/MatchesBadge'
 import PendingBadge from './shell/PendingBadge'
@@ -22,5 +23,5 @@ import ApprovalsBoard from './users/ApprovalsBoard'
 import UserManager from './users/UserManager'
 import SecondFactorPolicy from './users/SecondFactorPolicy'
 
-export const islands = { AnalyticsBoard, LoginForm, RegisterForm, ForgotPasswordForm, ResetPasswordForm, GeoTree, Toaster, UserManager, ApprovalsBoard, PendingBadge, MatchesBadge, ExpiringBadge, BrokerListings, MyListings, AdminListings, AuditLog, MatchInbox, PasteFromWhatsApp, LocalityOffers, SystemScreen, SecondFactorSettings, SecondFactorPolicy }
+export const islands = { AnalyticsBoard, LoginForm, RegisterForm, ForgotPasswordForm, ResetPasswordForm, GeoTree, Toaster, UserManager, ApprovalsBoard, PendingBadge, MatchesBadge, ExpiringBadge, BrokerListings, MyListings, AdminListings, AuditLog, MatchInbox, PasteFromWhatsApp, LocalityOffers, SystemScreen, SecondFactorSettings, SecondFactorPolicy, PushSettings }
 export type IslandName = keyof typeof islands

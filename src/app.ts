@@ -21,6 +21,7 @@ import { matchesFeature } from './modules/matches/plugin'
 import { metricsFeature } from './modules/metrics/plugin'
 import { notificationsFeature } from './modules/notifications/plugin'
 import { publicFeature } from './modules/public/plugin'
+import { pwaFeature } from './modules/pwa/plugin'
 import { savedSearchesFeature } from './modules/saved-searches/plugin'
 import { secondFactorFeature } from './modules/second-factor/plugin'
 import { systemFeature } from './modules/system/plugin'
@@ -49,6 +50,7 @@ export function createApp(ctx: AppContext) {
     .use(bodyLimit)
     .use(assetRoutes())
     .use(docsFeature().plugin)
+    .use(pwaFeature().plugin)
     .use(healthFeature(ctx).plugin)
     .use(metricsFeature(ctx).plugin)
     .use(authFeature(ctx, { push: notifications.raise }).plugin)

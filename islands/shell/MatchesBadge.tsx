@@ -3,6 +3,8 @@ import type { Inbox } from '../../src/modules/matches/model'
 import { REFRESH_MS } from '../../src/shared/constants'
 import { fetchJson } from '../shared/query'
 import { useLiveEvent } from '../shared/useLiveEvents'
+import { useEffect } from 'react'
+import { setAppBadge } from './app-worker'
 import { NavCountBadge, useNavCount } from './NavCount'
 
 /** The number of unseen matches, as the `matches` events set it. */
@@ -21,6 +23,8 @@ function onMatches(data: unknown, queryClient: QueryClient) {
 export default function MatchesBadge({ initial }: Props) {
   const live = useLiveEvent('matches', onMatches)
   const count = useNavCount({ queryKey: UNSEEN_MATCHES_KEY, fetchCount, initial, live, pollMs: REFRESH_MS.unseenMatchesNav })
+  // The app icon's badge says the same (issue 33).
+  useEffect(() => setAppBadge(count), [count])
   const label = `${count} unseen ${count === 1 ? 'match' : 'matches'}`
   return <NavCountBadge count={count} label={label} tone="badge-primary" mark="data-matches-badge" />
 }

@@ -1,10 +1,10 @@
 import { t } from 'elysia'
-import { MAX_DEVICES } from '../../platform/push'
+import { MAX_PUSH_DEVICES } from '../../shared/constants'
 import { PUSH_KINDS } from './kinds'
 
 // Issue 33, push alerts: the server's public key, the user's devices, and their settings.
 
-export const DEVICE_LIMIT = MAX_DEVICES
+export const DEVICE_LIMIT = MAX_PUSH_DEVICES
 
 export const PublicKey = t.Object({
   public_key: t.String({ description: 'The VAPID public key (base64url, an uncompressed P-256 point): PushManager.subscribe\'s `applicationServerKey`' }),

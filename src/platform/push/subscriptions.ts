@@ -1,14 +1,15 @@
 import type { Db, Queryable } from '../../../db/sql'
 import { conflict, Invalid } from '../errors'
 import { HttpError } from '../http/errors'
+import { MAX_PUSH_DEVICES } from '../../shared/constants'
 import { deviceLabel } from './device'
 import { checkEndpoint, EndpointRefused, EndpointUnresolved, type AllowList, type Resolver } from './endpoint'
 import { authProblem, p256dhProblem } from './keys'
 
 // The devices a user takes push alerts on (issue 33): one row per browser subscription, `push_subscriptions`.
 
-/** Devices per user: a limit a person never meets, and a bound on what one account makes the server send. */
-export const MAX_DEVICES = 10
+/** Devices per user (src/shared/constants.ts). */
+export const MAX_DEVICES = MAX_PUSH_DEVICES
 
 /** A subscription as the browser gives it (PushSubscription.toJSON()): read from a request body, so checked here. */
 export type SubscriptionInput = { endpoint?: unknown; keys?: { p256dh?: unknown; auth?: unknown } | null }
