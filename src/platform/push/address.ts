@@ -1,6 +1,6 @@
 import { isIPv4, isIPv6 } from 'node:net'
 
-// Which IP addresses the server may post push messages to (issue 33; docs/decisions/0XX-web-push.md). The endpoint of
+// Which IP addresses the server may post push messages to (issue 33; docs/decisions/035-web-push.md). The endpoint of
 // a subscription is an address a user sends us: without these rules anyone could make the server post to its own
 // loopback, the machine's neighbours on a private network or a cloud's metadata service. Only public unicast addresses
 // pass: IPv4 outside the special-purpose ranges, IPv6 inside global unicast (2000::/3) outside its special ranges,

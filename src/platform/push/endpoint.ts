@@ -2,7 +2,7 @@ import type { LookupAddress } from 'node:dns'
 import { isIP } from 'node:net'
 import { ipv6Groups, refusedAddress } from './address'
 
-// The rules a push endpoint must pass before the server posts to it (issue 33; docs/decisions/0XX-web-push.md): at
+// The rules a push endpoint must pass before the server posts to it (issue 33; docs/decisions/035-web-push.md): at
 // subscribe time (a refusal is the client's 422) and again at every send, because what a name resolves to can change.
 
 /** Endpoints longer than this are refused (the push services' own are a few hundred characters). */

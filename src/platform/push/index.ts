@@ -1,4 +1,4 @@
-// Web Push (issue 33; docs/decisions/0XX-web-push.md): the server's VAPID keys, the devices users take alerts on, the
+// Web Push (issue 33; docs/decisions/035-web-push.md): the server's VAPID keys, the devices users take alerts on, the
 // checks every push endpoint passes, and the sender of the push outbox. Features queue messages with
 // `PushSender.notify`; nothing here knows them.
 export { allowList, checkEndpoint, EndpointRefused, EndpointUnresolved, systemResolver, type AllowList, type Resolver } from './endpoint'

@@ -2,7 +2,7 @@ import type { Db, Param, Queryable } from '../../../db/sql'
 import type { Urgency } from './payload'
 
 // The SQL of `push_outbox` (issue 33): what waits to be sent, claimed by one sender at a time, and each attempt's
-// outcome. The loop that sends is src/platform/push/sender.ts; docs/decisions/0XX-web-push.md says why it is built so.
+// outcome. The loop that sends is src/platform/push/sender.ts; docs/decisions/035-web-push.md says why it is built so.
 
 /** A message claimed for sending, with its device's endpoint and keys. */
 export type Claimed = {

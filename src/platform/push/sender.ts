@@ -56,7 +56,7 @@ const VAPID_REUSE_MS = 3_600_000
 export type CheckResult = { ok: boolean; status: number | null; error?: string }
 
 /**
- * Sends the push outbox (issue 33; docs/decisions/0XX-web-push.md), off the request path: `notify` only writes rows.
+ * Sends the push outbox (issue 33; docs/decisions/035-web-push.md), off the request path: `notify` only writes rows.
  * Several senders may share one outbox (WORKERS on one SQLite file, instances on one PostgreSQL database): each takes
  * rows with a claim (src/platform/push/outbox.ts), so no two send one message while both live, and a dead sender's
  * claims lapse after `leaseMs`. The sender that queued a message sends it at once; retries wait in the database for
