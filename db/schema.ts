@@ -509,6 +509,95 @@ export const appSecrets = sqliteTable('app_secrets', {
 })
 
 /**
+ * A browser's Web Push subscription (issue 33; src/platform/push/): where the push service takes messages for one device
+ * of a user, and the keys its payloads are encrypted to. An endpoint belongs to one user at a time (a browser shared
+ * by two people alerts whoever subscribed last); at most 10 per user. `device` is a label read from the user agent.
+ */
+export const pushSubscriptions = sqliteTable(
+  'push_subscriptions',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    endpoint: text('endpoint').notNull(),
+    p256dh: text('p256dh').notNull(),
+    auth: text('auth').notNull(),
+    device: text('device').notNull(),
+    createdAt: integer('created_at').notNull(),
+    // The last subscribe from the device, or the last message the push service accepted for it.
+    lastUsedAt: integer('last_used_at').notNull(),
+  },
+  (t) => [uniqueIndex('push_subscriptions_endpoint_unique').on(t.endpoint), index('push_subscriptions_user_idx').on(t.userId)],
+)
+
+/**
+ * Push messages waiting to leave (src/platform/push/sender.ts), one row per device. A row is deleted once the push
+ * service accepted it, with its subscription when the service says the subscription is gone (404/410); one given up
+ * stays FAILED, with why, for a week. `claimed_until`: a sender holds the row until then (a sender that died lets go
+ * of it when the time passes). `due_at`: not before then (a retry's backoff, or the service's Retry-After).
+ */
+export const pushOutbox = sqliteTable(
+  'push_outbox',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    subscriptionId: integer('subscription_id')
+      .notNull()
+      .references(() => pushSubscriptions.id, { onDelete: 'cascade' }),
+    // The notification as JSON ({title, body, url, tag}), encrypted only when sent: at most a few hundred bytes.
+    payload: text('payload').notNull(),
+    ttl: integer('ttl').notNull(),
+    urgency: text('urgency', { enum: ['very-low', 'low', 'normal', 'high'] }).notNull(),
+    topic: text('topic'),
+    // What the message tells of ('listing:42', 'user:7'), for the feature that queued it to judge again at the send
+    // whether the recipient may still see it (src/modules/notifications/guard.ts); null: nothing to judge.
+    subject: text('subject'),
+    status: text('status', { enum: ['PENDING', 'FAILED'] }).notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    dueAt: integer('due_at').notNull(),
+    claimedUntil: integer('claimed_until'),
+    lastError: text('last_error'),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('push_outbox_due_idx').on(t.status, t.dueAt), index('push_outbox_subscription_idx').on(t.subscriptionId)],
+)
+
+/**
+ * A user's push alert settings (issue 33; src/modules/notifications/): which kinds they take, and their quiet hours
+ * (minutes of the day, in `time_zone`; both null: none). No row: every kind, 22:00–07:00 in the installation's TZ.
+ */
+export const pushSettings = sqliteTable('push_settings', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  // The kinds turned off, comma-separated ('' : none): a kind added later is on for everyone.
+  kindsOff: text('kinds_off').notNull().default(''),
+  quietFrom: integer('quiet_from'),
+  quietTo: integer('quiet_to'),
+  timeZone: text('time_zone'),
+  updatedAt: integer('updated_at').notNull(),
+})
+
+/**
+ * Alerts held through a user's quiet hours (issue 33), one row each; at `release_at` (the quiet hours' end) they
+ * leave as one summary push, counting only what the user may still see then.
+ */
+export const pushHeld = sqliteTable(
+  'push_held',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    subject: text('subject'),
+    releaseAt: integer('release_at').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('push_held_release_idx').on(t.releaseAt), index('push_held_user_idx').on(t.userId)],
+)
+
+/**
  * Backups written by the schedule, the system screen's Backup now and the `brokernet backup` command
  * (src/platform/backup/runs.ts): what the system screen and `/metrics` show. A RUNNING row whose process died is
  * marked INTERRUPTED by the next server start (SQLite), read as such after an hour, and a restore marks the ones its

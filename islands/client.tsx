@@ -7,6 +7,7 @@ import { loaders } from './loaders'
 import type { IslandName } from './registry'
 import { ErrorBoundary } from './shared/ErrorBoundary'
 import { browserQueryClient } from './shared/query'
+import { startAppWorker } from './shell/app-worker'
 import { browserStore } from './shared/store'
 
 const queryClient = browserQueryClient()
@@ -33,3 +34,5 @@ async function hydrate(el: HTMLElement) {
 await Promise.allSettled([...document.querySelectorAll<HTMLElement>('[data-island]')].map(hydrate))
 // Lets tests and scripts know the islands are live.
 document.documentElement.dataset.islands = 'hydrated'
+// The installed app's worker (issue 33): offline screens, push alerts, new versions.
+void startAppWorker()

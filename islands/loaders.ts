@@ -21,6 +21,7 @@ export const loaders: Record<IslandName, Loader> = {
   BrokerListings: () => import('./listings/BrokerListings'),
   MyListings: () => import('./listings/MyListings'),
   MatchInbox: () => import('./matches/MatchInbox'),
+  PushSettings: () => import('./notifications/PushSettings'),
   MatchesBadge: () => import('./shell/MatchesBadge'),
   ExpiringBadge: () => import('./shell/ExpiringBadge'),
   AlertBell: () => import('./shell/AlertBell'),

@@ -14,6 +14,7 @@ import BrokerListings from './listings/BrokerListings'
 import MyListings from './listings/MyListings'
 import MatchInbox from './matches/MatchInbox'
 import AlertBell from './shell/AlertBell'
+import PushSettings from './notifications/PushSettings'
 import ExpiringBadge from './shell/ExpiringBadge'
 import MatchesBadge from './shell/MatchesBadge'
 import PendingBadge from './shell/PendingBadge'
@@ -23,5 +24,5 @@ import ApprovalsBoard from './users/ApprovalsBoard'
 import UserManager from './users/UserManager'
 import SecondFactorPolicy from './users/SecondFactorPolicy'
 
-export const islands = { AnalyticsBoard, LoginForm, RegisterForm, ForgotPasswordForm, ResetPasswordForm, GeoTree, Toaster, UserManager, ApprovalsBoard, PendingBadge, MatchesBadge, ExpiringBadge, AlertBell, BrokerListings, MyListings, AdminListings, AuditLog, MatchInbox, PasteFromWhatsApp, LocalityOffers, SystemScreen, SecondFactorSettings, SecondFactorPolicy }
+export const islands = { AnalyticsBoard, LoginForm, RegisterForm, ForgotPasswordForm, ResetPasswordForm, GeoTree, Toaster, UserManager, ApprovalsBoard, PendingBadge, MatchesBadge, ExpiringBadge, AlertBell, BrokerListings, MyListings, AdminListings, AuditLog, MatchInbox, PasteFromWhatsApp, LocalityOffers, SystemScreen, SecondFactorSettings, SecondFactorPolicy, PushSettings }
 export type IslandName = keyof typeof islands

@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto'
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { basename, extname, join } from 'node:path'
+import { appIcons } from './app-icons'
 
 const root = new URL('..', import.meta.url).pathname
 const out = join(root, 'generated')
@@ -78,6 +79,10 @@ const swaggerDist = join(root, 'node_modules/swagger-ui-dist')
 addHashed('swaggerJs', readFileSync(join(swaggerDist, 'swagger-ui-bundle.js')), 'swagger-ui-bundle.js')
 addHashed('swaggerCss', readFileSync(join(swaggerDist, 'swagger-ui.css')), 'swagger-ui.css')
 addHashed('swaggerInit', readFileSync(join(root, 'src/modules/docs/swagger-init.js')), 'swagger-init.js')
+// Issue 33: the installed app's icons, drawn here, and the service worker's code (served at /sw.js with its version
+// and the files to keep offline put in front: src/modules/pwa/).
+for (const icon of appIcons()) addHashed(icon.key, icon.bytes, icon.name)
+addHashed('serviceWorker', readFileSync(join(root, 'src/modules/pwa/service-worker.js')), 'service-worker.js')
 
 // 4. public/: stable names, short cache.
 for (const name of readdirSync(join(root, 'public'))) {

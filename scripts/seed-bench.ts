@@ -34,6 +34,9 @@ function count(name: string, fallback: number): number {
   if (!Number.isInteger(n) || n < 0) fail(`--${name} must be a whole number, not "${raw}"`)
   return n
 }
+/** How many of the newest listings are announced as if just posted: inboxes of a live network for the benchmarks. */
+const BENCH_ANNOUNCED = 20_000
+
 function fail(message: string): never {
   console.error(`seed:bench: ${message}`)
   process.exit(1)
@@ -119,9 +122,6 @@ console.log(
     `${result.brokers.toLocaleString('en')} brokers, ${result.moduleAdmins} module admins, 1 master admin, ${result.listings.toLocaleString('en')} listings.`,
 )
 console.log(`${out}: ${mb(statSync(out).size)}. Users sign in with the demo password (${DEMO_PASSWORD}); master admin admin@brokernet.local.`)
-
-/** How many of the newest listings are announced as if just posted: inboxes of a live network for the benchmarks. */
-const BENCH_ANNOUNCED = 20_000
 
 /** The bench database's inboxes, made once by the matches feature (src/modules/matches/seed.ts). */
 async function fillBenchMatches(database: Database, onProgress: (m: string) => void = () => {}): Promise<number> {

@@ -19,7 +19,9 @@ import { intakeFeature } from './modules/intake/plugin'
 import { listingsFeature } from './modules/listings/plugin'
 import { matchesFeature } from './modules/matches/plugin'
 import { metricsFeature } from './modules/metrics/plugin'
+import { notificationsFeature } from './modules/notifications/plugin'
 import { publicFeature } from './modules/public/plugin'
+import { pwaFeature } from './modules/pwa/plugin'
 import { savedSearchesFeature } from './modules/saved-searches/plugin'
 import { secondFactorFeature } from './modules/second-factor/plugin'
 import { systemFeature } from './modules/system/plugin'
@@ -33,8 +35,10 @@ import { usersFeature } from './modules/users/plugin'
  */
 export function createApp(ctx: AppContext) {
   // Built in this order, the features register the user's stream's events in the order its document lists them.
+  const notifications = notificationsFeature(ctx)
   const matches = matchesFeature(ctx)
-  const listings = listingsFeature(ctx, { announcer: matches.announcer })
+  matches.onAnnounced(notifications.matchesAnnounced)
+  const listings = listingsFeature(ctx, { announcer: matches.announcer, push: notifications })
   const savedSearches = savedSearchesFeature(ctx)
   const users = usersFeature(ctx)
   return new Elysia({ name: 'brokernet' })
@@ -46,9 +50,10 @@ export function createApp(ctx: AppContext) {
     .use(bodyLimit)
     .use(assetRoutes())
     .use(docsFeature().plugin)
+    .use(pwaFeature().plugin)
     .use(healthFeature(ctx).plugin)
     .use(metricsFeature(ctx).plugin)
-    .use(authFeature(ctx).plugin)
+    .use(authFeature(ctx, { push: notifications.raise }).plugin)
     .use(dashboardFeature(ctx).plugin)
     .use(geographyFeature(ctx).plugin)
     .use(users.plugin)
@@ -61,6 +66,7 @@ export function createApp(ctx: AppContext) {
     .use(auditFeature(ctx).plugin)
     .use(systemFeature(ctx).plugin)
     .use(secondFactorFeature(ctx).plugin)
+    .use(notifications.plugin)
     .use(publicFeature().plugin)
 }
 

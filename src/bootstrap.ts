@@ -2,6 +2,7 @@ import { isConflict } from '../db/dialect'
 import type { DemoSeedResult } from '../db/seed/demo'
 import type { Db } from '../db/sql'
 import type { Config } from './platform/config'
+import { vapidKeys } from './platform/push/vapid'
 
 /** The demo users' shared password: printed at first start so a newcomer can sign in as any role. */
 export const DEMO_PASSWORD = 'Demo@12345'
@@ -26,8 +27,8 @@ export function generatePassword(): string {
 
 /**
  * First-start duties: a MASTER_ADMIN exists (from ADMIN_EMAIL / ADMIN_PASSWORD, or a generated password
- * reported once), and a brand-new database gets the demo data when DEMO_DATA=1, on either backend (db/seed/demo.ts
- * writes through the data layer).
+ * reported once), a brand-new database gets the demo data when DEMO_DATA=1, on either backend (db/seed/demo.ts
+ * writes through the data layer), and the installation has its VAPID keys for Web Push.
  */
 export async function bootstrap({ db }: { db: Db }, config: Config): Promise<BootstrapReport> {
   const count = async (table: 'users' | 'countries') => (await db.get<{ n: number }>(`select count(*) as n from ${table}`))!.n
@@ -51,6 +52,8 @@ export async function bootstrap({ db }: { db: Db }, config: Config): Promise<Boo
   }
 
   if (config.demoData && isNew) report.demo = await loadDemo(db, config)
+  // The VAPID key pair push subscriptions are made with (issue 33): made once, at the first start, kept for good.
+  await vapidKeys(db)
   return report
 }
 

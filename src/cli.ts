@@ -1,10 +1,11 @@
 // The binary's commands besides serving: `brokernet backup [FILE|FOLDER]` and `brokernet restore FILE [--force]`
 // (also `bun run backup` and `bun run restore`), and `brokernet reset-second-factor EMAIL` (issue 29). They read the same environment as the server (DATA_DIR, DATABASE_URL,
-// BACKUP_DIR) and never start it. Exit codes: 0 done, 1 failed or refused, 2 a usage mistake.
+// BACKUP_DIR) and never start it. Exit codes: 0 done, 1 failed or refused, 2 a usage mistake. Not in the usage text:
+// `brokernet push-check ENDPOINT P256DH AUTH` (issue 33), one push notification sent now, for tests and operators.
 import type { Config } from './platform/config'
 import { formatBytes } from './shared/bytes'
 
-export const COMMANDS = ['backup', 'restore', 'reset-second-factor', 'help', '--help', '-h'] as const
+export const COMMANDS = ['backup', 'restore', 'reset-second-factor', 'push-check', 'help', '--help', '-h'] as const
 
 const USAGE = `Usage:
   brokernet                         serve (see README: PORT, DATA_DIR, DATABASE_URL, ...)
@@ -25,6 +26,18 @@ export async function runCommand(args: string[], config: Config, out = console.l
   if (command === 'help' || command === '--help' || command === '-h') {
     out(USAGE)
     return 0
+  }
+  if (command === 'push-check') {
+    if (unknown.length > 0 || positional.length !== 3) {
+      err('Usage: brokernet push-check ENDPOINT P256DH AUTH [--json]')
+      return 2
+    }
+    const { pushCheck } = await import('./platform/push/command')
+    const done = await pushCheck(config, positional[0]!, positional[1]!, positional[2]!)
+    if (json) out(JSON.stringify(done))
+    else if (done.ok) out(`Sent: the push service answered ${done.status}.`)
+    else err(`Not sent: ${done.error}`)
+    return done.ok ? 0 : 1
   }
   if (unknown.length > 0 || positional.length > 1 || (['restore', 'reset-second-factor'].includes(command!) && positional.length !== 1)) {
     err(USAGE)

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { copyFileSync, mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { Database } from 'bun:sqlite'
+import { startPushService } from './support/push-service'
 import { startServer, type RunningServer } from './support/server'
 import { eventually } from './support/eventually'
 
@@ -73,6 +75,37 @@ test('the binary writes one JSON line per request to stdout, with the request id
   20_000)
   expect(line).toMatchObject({ level: 'info', method: 'GET', route: '/api/health', status: 200, user_id: null })
   expect(server.output()).not.toContain('s3cr3t-q')
+})
+
+test('the binary alone encrypts and signs a push message (web-push inside it) with the VAPID key its first start made', async () => {
+  // The key the server serves, as its first start stored it (read from the file, as another process would).
+  const served = () => {
+    const db = new Database(join(server.dataDir, 'brokernet.db'), { readonly: true })
+    try {
+      return JSON.parse(db.query<{ value: string }, []>("select value from app_secrets where name = 'vapid'").get()!.value).publicKey as string
+    } finally {
+      db.close()
+    }
+  }
+  const service = await startPushService({ vapidPublicKey: served })
+  try {
+    const sub = await service.subscribe()
+    const check = Bun.spawn([join(dir, 'brokernet'), 'push-check', sub.endpoint, sub.keys.p256dh, sub.keys.auth, '--json'], {
+      cwd: dir,
+      env: { ...process.env, DATA_DIR: server.dataDir, PUSH_ALLOW_HOSTS: '127.0.0.1', NODE_ENV: '' },
+      stdout: 'pipe',
+      stderr: 'pipe',
+    })
+    const [stdout, stderr] = await Promise.all([new Response(check.stdout).text(), new Response(check.stderr).text()])
+    expect(await check.exited, stderr).toBe(0)
+    expect(JSON.parse(stdout.trim())).toEqual({ ok: true, status: 201, publicKey: served() })
+    expect(service.refused).toEqual([])
+    const [got] = service.delivered(sub)
+    expect(JSON.parse(got!.payload)).toEqual({ title: 'Brokernet', body: 'Push alerts reach this device.', url: '/', tag: 'push-check' })
+    expect(got!.claims.aud).toBe(service.origin)
+  } finally {
+    await service.stop()
+  }
 })
 
 test('SIGTERM stops it cleanly', async () => {

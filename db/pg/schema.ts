@@ -411,6 +411,73 @@ export const appSecrets = pgTable('app_secrets', {
   value: text('value').notNull(),
 })
 
+/** Web Push subscriptions and the messages waiting to leave (issue 33; db/schema.ts says more). */
+export const pushSubscriptions = pgTable(
+  'push_subscriptions',
+  {
+    id: id(),
+    userId: key('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    endpoint: text('endpoint').notNull(),
+    p256dh: text('p256dh').notNull(),
+    auth: text('auth').notNull(),
+    device: text('device').notNull(),
+    createdAt: ms('created_at').notNull(),
+    lastUsedAt: ms('last_used_at').notNull(),
+  },
+  (t) => [uniqueIndex('push_subscriptions_endpoint_unique').on(t.endpoint), index('push_subscriptions_user_idx').on(t.userId)],
+)
+
+export const pushOutbox = pgTable(
+  'push_outbox',
+  {
+    id: id(),
+    subscriptionId: key('subscription_id')
+      .notNull()
+      .references(() => pushSubscriptions.id, { onDelete: 'cascade' }),
+    payload: text('payload').notNull(),
+    ttl: integer('ttl').notNull(),
+    urgency: text('urgency').notNull(),
+    topic: text('topic'),
+    subject: text('subject'),
+    status: text('status').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    dueAt: ms('due_at').notNull(),
+    claimedUntil: ms('claimed_until'),
+    lastError: text('last_error'),
+    createdAt: ms('created_at').notNull(),
+  },
+  (t) => [index('push_outbox_due_idx').on(t.status, t.dueAt), index('push_outbox_subscription_idx').on(t.subscriptionId)],
+)
+
+/** A user's push alert settings, and alerts held through quiet hours (issue 33; db/schema.ts says more). */
+export const pushSettings = pgTable('push_settings', {
+  userId: key('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  kindsOff: text('kinds_off').notNull().default(''),
+  quietFrom: integer('quiet_from'),
+  quietTo: integer('quiet_to'),
+  timeZone: text('time_zone'),
+  updatedAt: ms('updated_at').notNull(),
+})
+
+export const pushHeld = pgTable(
+  'push_held',
+  {
+    id: id(),
+    userId: key('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    subject: text('subject'),
+    releaseAt: ms('release_at').notNull(),
+    createdAt: ms('created_at').notNull(),
+  },
+  (t) => [index('push_held_release_idx').on(t.releaseAt), index('push_held_user_idx').on(t.userId)],
+)
+
 /** Backups written by the schedule, Backup now and `brokernet backup` (db/schema.ts says more). */
 export const backupRuns = pgTable(
   'backup_runs',

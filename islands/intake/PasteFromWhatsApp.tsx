@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query'
-import { useRef, useState, type FormEvent } from 'react'
+import { useEffect, useRef, useState, type FormEvent } from 'react'
 import type { ParseAnswer } from '../../src/modules/intake/model'
 import type { Listing } from '../../src/modules/listings/model'
 import { userCurrency } from '../../src/shared/currency'
@@ -24,6 +24,8 @@ export type PasteFromWhatsAppProps = {
   phone: string | null
   /** The broker's country: budgets are in its currency. */
   country_name: string | null
+  /** Text shared to Brokernet from another app (issue 33): read into drafts as the screen opens. */
+  shared?: { text: string; truncated: boolean } | null
 }
 
 const PASTE_ID = 'whatsapp-paste'
@@ -33,12 +35,12 @@ const PASTE_ID = 'whatsapp-paste'
  * fixes and posts one by one through POST /api/listings/ (the form's rules first, then the server's, duplicates
  * included). The first view, the paste box, is complete in the server's HTML.
  */
-export default function PasteFromWhatsApp({ rules, pasteRules, phone, country_name }: PasteFromWhatsAppProps) {
+export default function PasteFromWhatsApp({ rules, pasteRules, phone, country_name, shared = null }: PasteFromWhatsAppProps) {
   const pasteRule = pasteRules.properties.text!
   // An empty paste breaks the rule of at least one character: its message, not a generic 'required'.
   const textRule = { ...pasteRule, errorMessage: { required: pasteRule.errorMessage?.minLength, ...pasteRule.errorMessage } }
   const max = textRule.maxLength ?? Infinity
-  const [text, setText] = useState('')
+  const [text, setText] = useState(shared?.text.slice(0, max) ?? '')
   const [pasteError, setPasteError] = useState<string | null>(null)
   const [drafts, setDrafts] = useState<Draft[] | null>(null)
   const [busy, setBusy] = useState(false)
@@ -59,6 +61,14 @@ export default function PasteFromWhatsApp({ rules, pasteRules, phone, country_na
     },
     onError: (err) => setPasteError(listingErrorMessage(err, T.readFailed)),
   })
+
+  // Shared from WhatsApp: read at once, as if the broker had pasted it and pressed the button.
+  useEffect(() => {
+    if (!shared) return
+    if (shared.truncated) toast.error(T.sharedTruncated)
+    if (shared.text.trim()) parse.mutate(shared.text.slice(0, max))
+    // Once, as the screen opens.
+  }, [])
 
   function read(e: FormEvent) {
     e.preventDefault()

@@ -2,6 +2,8 @@
 
 /** The "Paste from WhatsApp" screen (its route: src/modules/intake/pages.ts; its links: the broker's listing screens). */
 export const PASTE_PAGE_PATH = '/dashboard/paste'
+/** Android's "Share → Brokernet" posts the shared text here (the manifest's share_target; issue 33). */
+export const SHARE_PATH = '/dashboard/paste/share'
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`
 
@@ -10,6 +12,7 @@ export const INTAKE_TEXT = {
   intro: 'Paste messages from a WhatsApp group or chat: each listing in them becomes a draft you check and post. Nothing is posted until you choose.',
   pasteLabel: 'WhatsApp messages',
   pasteHint: 'One message or many; a whole chat export works too.',
+  sharedTruncated: 'Only the first part of what you shared fit: paste the rest to read it too.',
   count: (n: number, max: number) => `${n.toLocaleString('en-US')} / ${max.toLocaleString('en-US')} characters`,
   read: 'Read messages',
   readFailed: 'The messages could not be read. Please try again.',

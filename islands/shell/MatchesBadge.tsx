@@ -4,6 +4,8 @@ import { REFRESH_MS } from '../../src/shared/constants'
 import { fetchJson } from '../shared/query'
 import { useHydrated } from '../shared/useHydrated'
 import { useLiveEvent } from '../shared/useLiveEvents'
+import { useEffect } from 'react'
+import { setAppBadge } from './app-worker'
 import { NavCountBadge, useNavCount } from './NavCount'
 
 /** The number of unseen matches, as the `matches` events set it. */
@@ -24,6 +26,8 @@ export default function MatchesBadge({ initial }: Props) {
   const liveCount = useNavCount({ queryKey: UNSEEN_MATCHES_KEY, fetchCount: fetchUnseenMatches, initial, live, pollMs: REFRESH_MS.unseenMatchesNav })
   // The header's bell follows the same events and may have filled the cache before this hydrates.
   const count = useHydrated() ? liveCount : initial
+  // The app icon's badge says the same (issue 33).
+  useEffect(() => setAppBadge(count), [count])
   const label = `${count} unseen ${count === 1 ? 'match' : 'matches'}`
   return <NavCountBadge count={count} label={label} tone="badge-primary" mark="data-matches-badge" />
 }

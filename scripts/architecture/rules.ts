@@ -104,6 +104,9 @@ export const TABLE_OWNERS: Record<string, string> = {
   second_factor_challenges: 'src/modules/second-factor',
   // The localities a module admin accepted or dismissed (issue 30), offered and decided in the intake screens.
   city_localities: 'src/modules/intake',
+  // A user's push alert settings and the alerts held through their quiet hours (issue 33).
+  push_settings: 'src/modules/notifications',
+  push_held: 'src/modules/notifications',
   // What every feature leans on: sign-in sessions, the mail outbox, rate limits, backups, installation-wide
   // secrets and settings.
   sessions: 'src/platform',
@@ -112,6 +115,9 @@ export const TABLE_OWNERS: Record<string, string> = {
   backup_runs: 'src/platform',
   app_secrets: 'src/platform',
   settings: 'src/platform',
+  // Web Push (issue 33): the devices that take alerts and the messages waiting to leave (src/platform/push/).
+  push_subscriptions: 'src/platform',
+  push_outbox: 'src/platform',
   // Appended by triggers; followed by db/change-feed.ts and db/pg-feed.ts.
   change_feed: 'db',
 }

@@ -44,6 +44,11 @@ export type Config = {
    * callers may read it (docs/decisions/021-metrics.md).
    */
   metricsToken?: string
+  /**
+   * PUSH_ALLOW_HOSTS: host names and IP addresses (lower case, IPv6 without brackets) that push endpoints may use even
+   * though they are not public, also over plain http and on any port (src/platform/push/endpoint.ts); empty: none.
+   */
+  pushAllowHosts: string[]
 }
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const
@@ -101,6 +106,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const backupDir = resolve(env.BACKUP_DIR?.trim() || resolve(dataDir, 'backups'))
   const backupEveryMs = parseEvery(env.BACKUP_EVERY)
   const backupKeep = parseCount('BACKUP_KEEP', env.BACKUP_KEEP, 7, 10_000)
+  const pushAllowHosts = parseHosts('PUSH_ALLOW_HOSTS', env.PUSH_ALLOW_HOSTS)
 
   return {
     port,
@@ -124,7 +130,40 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     backupDir,
     backupEveryMs,
     backupKeep,
+    pushAllowHosts,
   }
+}
+
+/**
+ * A host name as DNS spells one: dot-separated labels of letters, digits and inner hyphens (a final dot allowed), the
+ * last not all digits (URLs read such a name as an IPv4 address).
+ */
+const HOST_NAME = /^(?=.{1,253}\.?$)(?!(?:.*\.)?\d+\.?$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*\.?$/
+
+const IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/
+
+/** An IPv6 address as the URL parser reads one (node:net would cost the start about 10 ms to import). */
+function isIPv6(text: string): boolean {
+  if (!text.includes(':')) return false
+  try {
+    new URL(`http://[${text}]/`)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** `a.example, 127.0.0.1, [::1]`: each a host name or an IP address, no port, no scheme; lower case, no final dot. */
+function parseHosts(name: string, raw: string | undefined): string[] {
+  const hosts: string[] = []
+  for (const entry of (raw ?? '').split(',')) {
+    const host = entry.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1')
+    if (host === '') continue
+    if (!IPV4.test(host) && !isIPv6(host) && !HOST_NAME.test(host))
+      throw new ConfigError(`${name} must list host names or IP addresses separated by commas (no scheme, no port), not "${entry.trim()}"`)
+    hosts.push(host.replace(/\.$/, ''))
+  }
+  return hosts
 }
 
 const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const

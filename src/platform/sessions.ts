@@ -2,6 +2,7 @@ import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding'
 import type { sessions, users } from '../../db/schema'
 import type { Queryable } from '../../db/sql'
 import { SESSION_DAYS } from '../shared/constants'
+import { removeAllDevices } from './push/subscriptions'
 
 // A session is a user's: the platform reads the user with the session, in one query per signed-in request. The user
 // row is defined here, and the users feature's store passes it on to its own code.
@@ -124,7 +125,11 @@ export async function invalidateSession(db: Queryable, sessionId: string): Promi
   await db.run('delete from sessions where id = ?', [sessionId])
 }
 
-/** Ends every session of a user: on deactivation, rejection and password change. */
+/**
+ * Ends every session of a user: on deactivation, rejection, password change and a second factor's reset. Their push
+ * devices go too (issue 33): a signed-out-everywhere account gets no alerts on a phone someone else may hold now.
+ */
 export async function invalidateUserSessions(db: Queryable, userId: number): Promise<void> {
   await db.run('delete from sessions where user_id = ?', [userId])
+  await removeAllDevices(db, userId)
 }

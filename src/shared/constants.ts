@@ -136,3 +136,6 @@ export const RESET_TOKEN_MINUTES = 60
  * docs/decisions/018-saved-searches.md).
  */
 export const SAVED_SEARCHES = { limit: 20, nameMax: 60, newCountCap: 100 } as const
+
+/** Devices one user may take push alerts on (issue 33): a limit a person never meets, and a bound on what one account makes the server send. */
+export const MAX_PUSH_DEVICES = 10

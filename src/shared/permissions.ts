@@ -5,7 +5,7 @@ import type { Role } from './constants'
  * user's own city; `own` only the user's own rows. Routes name the permission they need; services narrow by access.
  */
 export type Access = 'any' | 'city' | 'own'
-export type Permission = `${'read' | 'manage'}:${'geography' | 'user' | 'module-admin' | 'listing' | 'matching' | 'saved-search' | 'analytics' | 'audit' | 'system' | 'second-factor'}:${Access}`
+export type Permission = `${'read' | 'manage'}:${'geography' | 'user' | 'module-admin' | 'listing' | 'matching' | 'saved-search' | 'analytics' | 'audit' | 'system' | 'second-factor' | 'push'}:${Access}`
 
 export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
   MASTER_ADMIN: [
@@ -27,6 +27,9 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     'manage:system:any',
     // Issue 29: their own second factor, and resetting another admin's lost one.
     'manage:second-factor:any',
+    // Issue 33: their own devices' push alerts and their settings.
+    'read:push:own',
+    'manage:push:own',
   ],
   MODULE_ADMIN: [
     'read:geography:any',
@@ -42,8 +45,10 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     'read:audit:city',
     // Issue 29: their own second factor (a master admin's `any` covers their own too).
     'manage:second-factor:own',
+    'read:push:own',
+    'manage:push:own',
   ],
-  BROKER: ['read:geography:any', 'read:user:own', 'read:listing:any', 'manage:listing:own', 'read:matching:own', 'read:saved-search:own', 'manage:saved-search:own'],
+  BROKER: ['read:geography:any', 'read:user:own', 'read:listing:any', 'manage:listing:own', 'read:matching:own', 'read:saved-search:own', 'manage:saved-search:own', 'read:push:own', 'manage:push:own'],
 }
 
 /** The permission as held by this role, at the widest access the role has (any > city > own), or null. */

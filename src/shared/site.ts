@@ -2,6 +2,11 @@
 
 export const SITE_NAME = 'Brokernet'
 
+/** The theme's primary colour, oklch(50% 0.15 242) in sRGB (styles/app.css): the installed app's bar and icons. */
+export const THEME_COLOR = '#0069b0'
+/** The installed app's manifest (issue 33; src/modules/pwa/). */
+export const MANIFEST_URL = '/manifest.webmanifest'
+
 /** Marketing claims of SPEC section 1: copy, not data. */
 export const MARKETING_STATS = [
   { value: '500+', label: 'Verified Brokers' },

@@ -64,7 +64,14 @@ describe('the shell', () => {
   const navOf = (html: string) => [...html.slice(html.indexOf('<ul class="menu')).matchAll(/<li><a href="(\/dashboard[^"]*)"/g)].map((m) => m[1])
 
   test('navigation by role (SPEC section 2)', async () => {
-    expect(navOf((await page('/dashboard', await as('BROKER'))).html)).toEqual(['/dashboard', '/dashboard/listings', '/dashboard/my-listings', '/dashboard/matches'])
+    expect(navOf((await page('/dashboard', await as('BROKER'))).html)).toEqual([
+      '/dashboard',
+      '/dashboard/listings',
+      '/dashboard/my-listings',
+      '/dashboard/matches',
+      // Issue 33: push alerts, for every role.
+      '/dashboard/notifications',
+    ])
     expect(navOf((await page('/dashboard', await as('MODULE_ADMIN'))).html)).toEqual([
       '/dashboard',
       '/dashboard/listings',
@@ -73,6 +80,7 @@ describe('the shell', () => {
       '/dashboard/brokers',
       '/dashboard/analytics',
       '/dashboard/audit',
+      '/dashboard/notifications',
       // Issue 29: the admin's own two-factor sign-in.
       '/dashboard/security',
     ])
@@ -88,6 +96,7 @@ describe('the shell', () => {
       '/dashboard/audit',
       // Issue 19: the installation's own screen, beyond SPEC's list.
       '/dashboard/system',
+      '/dashboard/notifications',
       '/dashboard/security',
     ])
   })

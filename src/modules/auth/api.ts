@@ -9,6 +9,7 @@ import { ErrorDetail as Detail } from '../../shared/schema'
 import { ForgotPasswordBody, LoginBody, Message, RegisterBody, Registered, ResetPasswordBody, SecondFactorLoginBody } from './model'
 import { completeSignIn } from '../second-factor/service'
 import { requestPasswordReset, resetPassword } from './password-reset'
+import type { RaisePush } from '../notifications/kinds'
 import { FILE_TOO_LARGE, REGISTERED, register } from './registration'
 import { login } from './service'
 import { createSession, invalidateSession, sessionIdOf } from '../../platform/sessions'
@@ -42,14 +43,14 @@ const SecondFactorChallenge = t.Object({
 const REGISTRATION_BODY_LIMIT = LIMITS.registrationFileBytes + 64 * 1024
 
 /** Registration, sign-in, sessions and password reset (SPEC section 7 "Auth"). */
-export const authApi = (ctx: AppContext) =>
+export const authApi = (ctx: AppContext, push?: RaisePush) =>
   new Elysia({ name: 'auth-api', prefix: '/api/auth' })
     .use(authGuard(ctx))
     .resolve(({ request, server }) => ({ ipAddress: clientAddress(request, server, ctx.config.trustProxy) }))
     .post(
       '/register',
       async ({ body, ipAddress, set }) => {
-        const user = await register(ctx, body, ipAddress)
+        const user = await register(ctx, body, ipAddress, push)
         set.status = 201
         return { id: user.id, email: user.email, full_name: user.fullName, registration_status: 'PENDING' as const, message: REGISTERED }
       },
@@ -67,7 +68,7 @@ export const authApi = (ctx: AppContext) =>
           security: [],
           summary: 'Register as a broker (pending admin approval; does not sign in)',
           description:
-            "Multipart form. `id_card_file` is optional: JPEG, PNG or PDF judged by its bytes, at most 5 MB. Errors: 409 `email already registered` or `id card number already registered`; 422 `invalid city` or `file type not allowed`; 413 `file too large`; 422 with a list of `{loc, msg}` for field rules; 429 when an address registers too often. Admins of the user's city and master admins are notified by mail.",
+            "Multipart form. `id_card_file` is optional: JPEG, PNG or PDF judged by its bytes, at most 5 MB. Errors: 409 `email already registered` or `id card number already registered`; 422 `invalid city` or `file type not allowed`; 413 `file too large`; 422 with a list of `{loc, msg}` for field rules; 429 when an address registers too often. Admins of the user's city and master admins are notified by mail (and by push alert on their devices).",
         },
       },
     )

@@ -6,6 +6,7 @@ import { LIMITS } from '../../shared/constants'
 import { recordAudit } from '../audit/service'
 import { newRegistration, registrationReceived } from '../mail/templates'
 import { assertUniqueUser, insertUser, insertUserWithDocument, INVALID_CITY, readIdDocument } from '../users/store'
+import type { RaisePush } from '../notifications/kinds'
 import type { RegisterBody } from './model'
 import { normalizeEmail } from './service'
 
@@ -18,7 +19,7 @@ export const REGISTERED =
  * Creates a PENDING, inactive user with their document, and tells them and their city's admins by mail.
  * User and document are stored together or not at all (insertUserWithDocument).
  */
-export async function register(ctx: AppContext, body: RegisterBody, ipAddress: string) {
+export async function register(ctx: AppContext, body: RegisterBody, ipAddress: string, push?: RaisePush) {
   const { db, mail, config, limits } = ctx
   await enforce([[limits.registerByAddress, ipAddress]], 'registrations from this address')
 
@@ -60,14 +61,20 @@ export async function register(ctx: AppContext, body: RegisterBody, ipAddress: s
       cityId: city.id,
       after: { email, full_name: fullName, phone, id_card_number: idCardNumber, city_id: city.id, id_card_document: stored.idCardDocumentType },
     })
-    const admins = await tx.all<{ email: string }>(
-      "select email from users where is_active = true and (role = 'MASTER_ADMIN' or (role = 'MODULE_ADMIN' and city_id = ?))",
+    const admins = await tx.all<{ id: number; email: string }>(
+      "select id, email from users where is_active = true and (role = 'MASTER_ADMIN' or (role = 'MODULE_ADMIN' and city_id = ?))",
       [city.id],
     )
     await mail.send(
       tx,
       registrationReceived(config.publicUrl, user),
       ...admins.map((a) => newRegistration(config.publicUrl, a.email, { ...user, cityName: city.name, stateName: city.stateName })),
+    )
+    // The admins' push alerts (issue 33): the city, not the person; judged again when each leaves (still pending, still theirs).
+    await push?.(
+      tx,
+      'registration',
+      admins.map((a) => ({ userId: Number(a.id), title: 'Registration to review', body: `A broker in ${city.name} is waiting for approval`, url: '/dashboard/approvals', subject: { registration: user.id } })),
     )
     return user
   })

@@ -10,19 +10,22 @@ import { CreateListingBody } from '../listings/model'
 import { getUser } from '../users/read'
 import { ParseBody } from './model'
 
-export type PastePageProps = { user: ShellUser; phone: string | null; rules: ObjectSchema; pasteRules: ObjectSchema }
+/** Text shared to Brokernet from another app (issue 33), read into drafts as the screen opens. */
+export type Shared = { text: string; truncated: boolean }
+
+export type PastePageProps = { user: ShellUser; phone: string | null; rules: ObjectSchema; pasteRules: ObjectSchema; shared: Shared | null }
 
 /** Issue 18, "Paste from WhatsApp": the shell and the PasteFromWhatsApp island, whose paste box is in the server's HTML. */
-export function PastePage({ user, phone, rules, pasteRules }: PastePageProps) {
+export function PastePage({ user, phone, rules, pasteRules, shared }: PastePageProps) {
   return (
     <DashboardLayout user={user} current={PASTE_PAGE_PATH} section={INTAKE_TEXT.title}>
-      <Island name="PasteFromWhatsApp" props={{ rules, pasteRules, phone, country_name: user.country_name }} />
+      <Island name="PasteFromWhatsApp" props={{ rules, pasteRules, phone, country_name: user.country_name, shared }} />
     </DashboardLayout>
   )
 }
 
 /** The page for a broker: their own phone fills the contact of a draft whose message has none. */
-export const view = async (ctx: AppContext, user: ShellUser) => {
+export const view = async (ctx: AppContext, user: ShellUser, shared: Shared | null = null) => {
   const { phone } = await getUser(ctx.db, viewerOf(user), user.id)
-  return createElement(PastePage, { user, phone: phone?.trim() || null, rules: formRules(CreateListingBody), pasteRules: formRules(ParseBody) })
+  return createElement(PastePage, { user, phone: phone?.trim() || null, rules: formRules(CreateListingBody), pasteRules: formRules(ParseBody), shared })
 }

@@ -11,8 +11,9 @@ import type { Row } from './store'
 //
 // 1. In the write's own transaction (committed with it, or not at all): the audit trail; the owner's mail when an
 //    admin moderates; the match queue.
-// 2. In the process that took the write, once committed: the matches it queued announced; the expiry timer awake for
-//    its end.
+// 2. In the process that took the write, once committed: the matches it queued announced (their push alerts go with
+//    the announcement: notifications/reactions.ts); the expiry timer awake for its end; a listing with news (posted,
+//    repriced, back on the market) handed to the INSTANT saved searches' push alerts.
 // 3. In every process, whoever wrote, through the one change-feed row the write leaves (the triggers of
 //    db/sqlite/feed.sql and db/pg/feed.sql, in the same transaction), which each process reads before its next cached
 //    answer and while event streams are open (db/change-feed.ts):
@@ -53,12 +54,19 @@ const MATCHED_BY = ['postType', 'saleOrRent', 'propertyType', 'budget', 'size', 
  * Only what matching reads can make new pairs: a new listing, or a change of one of those columns (renewing an expired
  * listing makes it ACTIVE again). An edit of the details or comments, a renewal of a live listing, announce nothing.
  */
+/** News as the hotsheet and saved searches count it (saved-searches/news.ts): posted, repriced, or back to ACTIVE. */
+const isNews = (w: ListingWrite): boolean =>
+  w.after !== null && (w.before === null || w.before.budget !== w.after.budget || (w.before.status !== 'ACTIVE' && w.after.status === 'ACTIVE'))
+
 const mayMatchAnew = (w: ListingWrite): boolean => w.after !== null && (w.before === null || MATCHED_BY.some((k) => w.before![k] !== w.after![k]))
 
 /** What the audit trail keeps of a listing: its whole content, so a deleted listing's last state survives there. */
 const auditView = (l: Row) => ({ ...l })
 
-export function afterListingWrite(ctx: Pick<AppContext, 'mail' | 'config'>, uses: { announcer: Announcer; expiry: Expiry }): AfterListingWrite {
+export function afterListingWrite(
+  ctx: Pick<AppContext, 'mail' | 'config'>,
+  uses: { announcer: Announcer; expiry: Expiry; news?: (listingId: number) => void },
+): AfterListingWrite {
   return {
     async within(tx, w) {
       const listing = (w.after ?? w.before)!
@@ -87,6 +95,8 @@ export function afterListingWrite(ctx: Pick<AppContext, 'mail' | 'config'>, uses
       if (mayMatchAnew(w)) uses.announcer.soon()
       // The expiry timer of this process, awake for the listing's end.
       uses.expiry.due(w.after?.expiresAt)
+      // The INSTANT saved searches' push alerts (notifications/reactions.ts), after the answer.
+      if (uses.news && isNews(w)) uses.news(w.after!.id)
     },
   }
 }

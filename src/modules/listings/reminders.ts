@@ -5,6 +5,7 @@ import type { Mailer } from '../../platform/mail'
 import { EXPIRING_STATUSES, EXPIRY_REMINDER_MS, RENEW_LINK_MS } from '../../shared/constants'
 import { formatMoment } from '../../shared/dates'
 import { expiryReminder, type ReminderItem } from '../mail/templates'
+import type { RaisePush } from '../notifications/kinds'
 import { renewKey, renewToken } from './renew-link'
 
 // Expiry reminders (issue 17): an owner hears EXPIRY_REMINDER_MS (3 days) before a listing of theirs leaves the
@@ -19,7 +20,8 @@ import { renewKey, renewToken } from './renew-link'
  */
 export const REMINDER_CHECK_MS = 5 * 60_000
 
-export type ReminderContext = { db: Db; mail: Mailer; config: Pick<Config, 'publicUrl' | 'timeZone'> }
+/** `push`: the owner's push alert too (issue 33), raised with the mail. */
+export type ReminderContext = { db: Db; mail: Mailer; config: Pick<Config, 'publicUrl' | 'timeZone'>; push?: RaisePush }
 
 type Due = { id: number; entry_id: string; property_type: string; expires_at: number; city: string }
 type Recipient = { id: number; email: string; full_name: string }
@@ -77,15 +79,29 @@ async function remindOwner(ctx: ReminderContext, tx: Queryable, userId: number, 
     [userId, now, now + EXPIRY_REMINDER_MS],
   )
   const items: ReminderItem[] = []
+  const claimed: Due[] = []
   for (const l of due) {
     const { rows } = await tx.run(CLAIM, [l.id, l.expires_at, now])
     if (rows.length === 0) continue // another sender reminded of this end meanwhile
+    claimed.push(l)
     const token = renewToken(key, { id: l.id, expiresAt: Number(l.expires_at) }, now)
     items.push({ entryId: l.entry_id, what: `${l.property_type}, ${l.city}`, ends: formatMoment(Number(l.expires_at), ctx.config.timeZone), renewLink: `${ctx.config.publicUrl}/renew/${token}` })
   }
   if (items.length === 0) return 0
   // In this transaction: the mail exists exactly when the claims do; the outbox delivers it after commit.
   await ctx.mail.send(tx, expiryReminder(ctx.config.publicUrl, { email: user.email, fullName: user.full_name }, items, RENEW_LINK_MS / 86_400_000))
+  // And on their devices: one alert per listing (each opens that listing), judged again when it leaves.
+  await ctx.push?.(
+    tx,
+    'expiring',
+    claimed.map((l) => ({
+      userId,
+      title: `${l.entry_id} ends ${formatMoment(Number(l.expires_at), ctx.config.timeZone)}`,
+      body: `${l.property_type}, ${l.city}: renew it to keep it on the network`,
+      url: `/dashboard/listings?search=${encodeURIComponent(l.entry_id)}`,
+      subject: { listing: l.id },
+    })),
+  )
   return items.length
 }
 

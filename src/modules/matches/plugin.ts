@@ -5,7 +5,7 @@ import { MatchEvents } from './events'
 import { matchesApi } from './api'
 import { matchesPages } from './pages'
 import { unseenCount } from './read'
-import { Announcer } from './service'
+import { Announcer, onAnnounced, type AnnouncedListener } from './service'
 import { followMatches } from './stream'
 
 /**
@@ -29,5 +29,10 @@ export function matchesFeature(ctx: AppContext) {
     follow: (user, send, end) => followMatches(ctx.db, events, user.id, send, end),
   })
   ctx.features.badge('/dashboard/matches', async (user) => ({ name: 'MatchesBadge', props: { initial: await unseenCount(ctx.db, user.id) } }))
-  return { announcer, events, plugin: new Elysia({ name: 'matches' }).use(matchesApi(ctx)).use(matchesPages(ctx)) }
+  return {
+    announcer,
+    events,
+    /** What else follows each drain's announcements, in its transaction (push alerts). */
+    onAnnounced: (listener: AnnouncedListener) => onAnnounced(ctx.db, listener),
+    plugin: new Elysia({ name: 'matches' }).use(matchesApi(ctx)).use(matchesPages(ctx)) }
 }

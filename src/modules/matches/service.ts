@@ -21,7 +21,13 @@ export const ANNOUNCE_LIMIT = 20
  * their listing's matches on its Matches tab. One statement inserts them all; the change feed carries them to every
  * process's event streams. Returns how many pairs were announced.
  */
-export async function announceMatches(db: Queryable, listingId: number, now = Date.now(), later: ReadonlySet<number> = new Set()): Promise<number> {
+export async function announceMatches(
+  db: Queryable,
+  listingId: number,
+  now = Date.now(),
+  later: ReadonlySet<number> = new Set(),
+  made: Announced[] = [],
+): Promise<number> {
   const src = await sourceOf(db, listingId)
   if (!src || src.status !== 'ACTIVE') return 0
   const known = new Set(
@@ -34,10 +40,30 @@ export async function announceMatches(db: Queryable, listingId: number, now = Da
     .slice(0, ANNOUNCE_LIMIT)
   if (fresh.length === 0) return 0
   const rows = fresh.map((m) => [m.id, listingId, m.owner_user_id, m.score, now])
-  if (db.dialect === 'postgres') return insertHolding(db, rows)
+  if (db.dialect === 'postgres') return insertHolding(db, rows, made)
   // One statement for all of them (at most ANNOUNCE_LIMIT rows, so at most that many texts of it are ever compiled).
-  await db.run(`insert into listing_matches (listing_id, match_id, user_id, score, created_at) values ${rows.map(() => '(?, ?, ?, ?, ?)').join(', ')}`, rows.flat())
+  const { rows: inserted } = await db.run<AnnouncedRow>(
+    `insert into listing_matches (listing_id, match_id, user_id, score, created_at) values ${rows.map(() => '(?, ?, ?, ?, ?)').join(', ')} ${RETURNING}`,
+    rows.flat(),
+  )
+  made.push(...inserted.map(announced))
   return fresh.length
+}
+
+/** An inbox entry just made: `userId` owns `listingId`, which the write of `counterpartId` newly matches. */
+export type Announced = { entryId: number; userId: number; listingId: number; counterpartId: number }
+type AnnouncedRow = { id: number; user_id: number; listing_id: number; match_id: number }
+const RETURNING = 'returning id, user_id, listing_id, match_id'
+const announced = (r: AnnouncedRow): Announced => ({ entryId: Number(r.id), userId: Number(r.user_id), listingId: Number(r.listing_id), counterpartId: Number(r.match_id) })
+
+/** What else follows announcements, inside the drain's transaction (push alerts: src/modules/notifications/). */
+export type AnnouncedListener = (tx: Queryable, made: readonly Announced[]) => Promise<void>
+const listeners = new WeakMap<Db, AnnouncedListener[]>()
+
+/** Registers what follows every drain's announcements on this database handle (one per process). */
+export function onAnnounced(db: Db, listener: AnnouncedListener): void {
+  const list = listeners.get(db) ?? []
+  listeners.set(db, [...list, listener])
 }
 
 /**
@@ -53,21 +79,22 @@ export async function announceMatches(db: Queryable, listingId: number, now = Da
  * So an entry is created live exactly when its pair holds, every later change of its listings re-judges it (their
  * triggers then see it), and no entry names a listing deleted meanwhile (its reference would fail the insert).
  */
-async function insertHolding(db: Queryable, rows: number[][]): Promise<number> {
+async function insertHolding(db: Queryable, rows: number[][], made: Announced[]): Promise<number> {
   const ids = idsIn(db.dialect, 'id', [...new Set(rows.flatMap(([other, listing]) => [other!, listing!]))])
   await db.all(`select id from listings where ${ids.sql} order by id for share`, ids.params)
   const queued = new Set((await db.all<{ id: number }>('select listing_id as id from match_queue')).map((r) => r.id))
   const picked = rows.filter(([other]) => !queued.has(other!))
   if (picked.length === 0) return 0
-  const { changes } = await db.run(
+  const { rows: inserted } = await db.run<AnnouncedRow>(
     `insert into listing_matches (listing_id, match_id, user_id, score, created_at)
      select v.listing_id, v.match_id, v.user_id, v.score, v.created_at
      from (values ${picked.map(() => '(?::bigint, ?::bigint, ?::bigint, ?::int, ?::bigint)').join(', ')}) as v (listing_id, match_id, user_id, score, created_at)
        join listings a on a.id = v.listing_id join listings b on b.id = v.match_id join cities c on c.id = a.city_id
-     where ${pairMatchesSql('a', 'b', 'c')}`,
+     where ${pairMatchesSql('a', 'b', 'c')} ${RETURNING}`,
     picked.flat(),
   )
-  return changes
+  made.push(...inserted.map(announced))
+  return inserted.length
 }
 
 /** Inside a listing's write: its matches are to be announced (once, whatever the edits before that happens). */
@@ -128,12 +155,14 @@ async function drainQueue(db: Db): Promise<number> {
     // (it did not exist yet, or not so, at that write): its own turn announces the pair to the earlier one's owner.
     const queued = (tx.dialect === 'postgres' ? await takeQueueLocked(tx) : await takeQueue(tx)).sort((a, b) => a.at - b.at || a.id - b.id)
     const later = new Set(queued.map((q) => q.id))
-    let announced = 0
+    let count = 0
+    const made: Announced[] = []
     for (const q of queued) {
       later.delete(q.id)
-      announced += await announceMatches(tx, q.id, now, later)
+      count += await announceMatches(tx, q.id, now, later, made)
     }
-    return announced
+    if (made.length > 0) for (const listener of listeners.get(db) ?? []) await listener(tx, made)
+    return count
   })
 }
 

@@ -7,6 +7,7 @@ import type { SendEvent } from '../../platform/http/sse'
 import { listingMatches, listingVisible } from '../listings/affects'
 import type { ListingFilters } from '../listings/model'
 import { allOf, listedWhere, type Viewer } from '../listings/where'
+import { activeViewers } from '../users/read'
 import { newsOf, type FeedListing } from './news'
 import { filtersOf } from './service'
 
@@ -79,3 +80,28 @@ export class SavedSearchAlerts extends LiveTopic<SavedSearchNews> {
 /** The user's `saved_search` events, for their stream (src/modules/events/stream.ts). */
 export const followSavedSearches = (alerts: SavedSearchAlerts, actor: Pick<Actor, 'id' | 'role' | 'cityId'>, send: SendEvent, end: () => void) =>
   alerts.follow({ id: actor.id, role: actor.role, cityId: actor.cityId }, send, end)
+
+/** One INSTANT search's hit on a listing with news, for its owner's push alert (issue 33). */
+export type InstantHit = { userId: number; search: { id: number; name: string }; entryId: string }
+
+/**
+ * The INSTANT searches of any user (not only those with a stream open here) that a listing with news now satisfies,
+ * as its owner may see it and not their own: for push alerts, run once per write by the process that wrote it.
+ * `reachable` narrows to the users worth the work (those with a device), before any listing is read.
+ */
+export async function instantHits(db: Db, listingId: number, reachable: (userIds: number[]) => Promise<Set<number>>): Promise<InstantHit[]> {
+  const searches = await db.all<Instant>("select id, user_id, name, filters from saved_searches where alert = 'INSTANT' order by id")
+  if (searches.length === 0) return []
+  const can = await reachable(searches.map((s) => Number(s.user_id)))
+  const wanted = searches.filter((s) => can.has(Number(s.user_id)))
+  const viewers = await activeViewers(db, wanted.map((s) => Number(s.user_id)))
+  const hits: InstantHit[] = []
+  for (const s of wanted) {
+    const viewer = viewers.get(Number(s.user_id))
+    if (!viewer) continue
+    const where = allOf({ sql: 'listings.id = ? and listings.owner_user_id <> ?', params: [listingId, viewer.id] }, listedWhere(viewer, filtersOf(s), db.dialect))
+    const found = await db.get<{ entry_id: string }>(`select listings.entry_id from listings where ${where.sql}`, where.params)
+    if (found) hits.push({ userId: viewer.id, search: { id: Number(s.id), name: s.name }, entryId: found.entry_id })
+  }
+  return hits
+}

@@ -170,3 +170,33 @@ export async function countPending(db: Queryable, actor: UserViewer): Promise<nu
   const filter = where(PENDING, visibleTo(actor))
   return Number((await db.get<{ n: number }>(`select count(*) as n from users ${filter.sql}`, filter.params))!.n)
 }
+
+/**
+ * The users of these ids who may act now (active and approved), as the policy sees them: what a push alert may tell
+ * each is judged on this, when it leaves (issue 33), not on what they were when it was raised.
+ */
+export async function activeViewers(db: Queryable, ids: readonly number[]): Promise<Map<number, UserViewer>> {
+  const wanted = [...new Set(ids)]
+  if (wanted.length === 0) return new Map()
+  const rows = await db.all<{ id: number; role: User['role']; city_id: number | null }>(
+    `select id, role, city_id from users where id in (${wanted.map(() => '?').join(', ')}) and is_active = true and registration_status = 'APPROVED'`,
+    wanted,
+  )
+  return new Map(rows.map((r) => [Number(r.id), { id: Number(r.id), role: r.role, cityId: r.city_id === null ? null : Number(r.city_id) }]))
+}
+
+/** Which of these registrations are still pending and the viewer's to decide (in the scope they manage). */
+export async function pendingInScope(db: Queryable, viewer: UserViewer, ids: readonly number[]): Promise<number[]> {
+  if (ids.length === 0) return []
+  const filter = where(PENDING, { sql: `users.id in (${ids.map(() => '?').join(', ')})`, params: [...ids] }, visibleTo(viewer, 'manage'))
+  return (await db.all<{ id: number }>(`select users.id ${WITH_PLACE} ${filter.sql}`, filter.params)).map((r) => Number(r.id))
+}
+
+/** The active admins a registration in this city waits for: every master admin, and the city's module admins. */
+export async function approversOf(db: Queryable, cityId: number): Promise<number[]> {
+  const rows = await db.all<{ id: number }>(
+    "select id from users where is_active = true and (role = 'MASTER_ADMIN' or (role = 'MODULE_ADMIN' and city_id = ?))",
+    [cityId],
+  )
+  return rows.map((r) => Number(r.id))
+}

@@ -15,7 +15,7 @@ import { Conflict, DomainError, Forbidden, Invalid, NotFound, Refused, TooLarge,
  */
 export class HttpError extends Error {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 429 | 431,
+    readonly status: 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 429 | 431 | 503,
     message: string,
     readonly headers: Record<string, string> = {},
   ) {

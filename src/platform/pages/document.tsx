@@ -3,6 +3,7 @@ import type { ReactElement } from 'react'
 import { renderToString } from 'react-dom/server'
 import { assetUrls } from '../../../generated/assets'
 import { makeQueryClient } from '../../../islands/shared/query'
+import { MANIFEST_URL, THEME_COLOR } from '../../shared/site'
 import { Island, IslandContext, type IslandCollector } from './island'
 
 export type PageOptions = {
@@ -43,6 +44,9 @@ export function renderPage(body: ReactElement, { title, description, status = 20
 <title>${escapeHtml(title === 'Brokernet' ? title : `${title} · Brokernet`)}</title>
 <meta name="description" content="${escapeHtml(description ?? 'Brokernet: the verified network where real-estate brokers post and discover requirements and availabilities.')}">
 <link rel="icon" href="${assetUrls.favicon}" type="image/svg+xml">
+<link rel="manifest" href="${MANIFEST_URL}">
+<meta name="theme-color" content="${THEME_COLOR}">
+<link rel="apple-touch-icon" href="${assetUrls.icon192}">
 <link rel="stylesheet" href="${assetUrls.css}">
 ${hasIslands ? `<script type="module" src="${assetUrls.client}"></script>\n` : ''}</head>
 <body class="min-h-screen bg-base-200 text-base-content antialiased">

@@ -22,6 +22,8 @@ export const NAV_ITEMS: NavItem[] = [
   { label: 'Audit Logs', href: '/dashboard/audit', permission: 'read:audit:city' },
   // Issue 19: the installation's health and backups, for the master admin.
   { label: 'System', href: '/dashboard/system', permission: 'read:system:any' },
+  // Issue 33: push alerts on the user's devices, which kinds and when.
+  { label: 'Notifications', href: '/dashboard/notifications', permission: 'manage:push:own' },
   // Issue 29: the admin's own two-factor sign-in.
   { label: 'Security', href: '/dashboard/security', permission: 'manage:second-factor:own' },
 ]

@@ -1,0 +1,95 @@
+// The installed app's side in the page (issue 33): registers the service worker (/sw.js, src/modules/pwa/), offers a
+// new version with "New version: reload" (never while a form is being filled in: it waits until none is), and moves
+// to a tapped notification's screen (the worker focuses this window and says where).
+
+/** Is the user in the middle of a form: a dialog open, or a field changed from what the page drew? */
+export function midForm(doc: Document = document): boolean {
+  if (doc.querySelector('dialog[open], .modal-open, [role="dialog"]')) return true
+  for (const el of doc.querySelectorAll<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>('form input, form textarea, form select')) {
+    if (el instanceof HTMLInputElement && (el.type === 'checkbox' || el.type === 'radio')) {
+      if (el.checked !== el.defaultChecked) return true
+    } else if (el instanceof HTMLSelectElement) {
+      if ([...el.options].some((o) => o.selected !== o.defaultSelected)) return true
+    } else if (el.type !== 'hidden' && el.value !== el.defaultValue) return true
+  }
+  return false
+}
+
+/** Runs `then` as soon as no form is being filled in: now, or when the user leaves a field or closes a dialog. */
+function whenNoForm(then: () => void) {
+  if (!midForm()) return then()
+  const check = () => {
+    if (midForm()) return
+    document.removeEventListener('focusout', later)
+    document.removeEventListener('click', later)
+    clearInterval(timer)
+    then()
+  }
+  const later = () => setTimeout(check, 0)
+  document.addEventListener('focusout', later)
+  document.addEventListener('click', later)
+  const timer = setInterval(check, 5000)
+}
+
+/** A bar at the foot of the screen with one action (44 px tall, announced politely). */
+function offer(text: string, action: string, run: () => void) {
+  document.querySelector('[data-app-offer]')?.remove()
+  const bar = document.createElement('div')
+  bar.dataset.appOffer = ''
+  bar.setAttribute('role', 'status')
+  bar.className = 'fixed inset-x-0 bottom-0 z-50 flex items-center justify-center gap-3 bg-neutral px-4 py-2 text-neutral-content'
+  const label = document.createElement('span')
+  label.textContent = text
+  const button = document.createElement('button')
+  button.type = 'button'
+  button.className = 'btn btn-sm btn-primary min-h-11'
+  button.textContent = action
+  button.addEventListener('click', () => {
+    bar.remove()
+    run()
+  })
+  bar.append(label, button)
+  document.body.append(bar)
+}
+
+export async function startAppWorker() {
+  if (!('serviceWorker' in navigator) || !window.isSecureContext) return
+  let reloading = false
+  navigator.serviceWorker.addEventListener('controllerchange', () => {
+    if (reloading) location.reload()
+  })
+  navigator.serviceWorker.addEventListener('message', (event: MessageEvent<{ type?: string; url?: string }>) => {
+    const url = event.data?.url
+    if (event.data?.type !== 'open' || !url || new URL(url).origin !== location.origin) return
+    if (!midForm()) location.assign(url)
+    else offer('A notification is waiting.', 'Open it', () => location.assign(url))
+  })
+  let registration: ServiceWorkerRegistration
+  try {
+    registration = await navigator.serviceWorker.register('/sw.js', { scope: '/' })
+  } catch (err) {
+    return console.warn('[app] the service worker could not be registered:', err)
+  }
+  const offerUpdate = (waiting: ServiceWorker) =>
+    whenNoForm(() =>
+      offer('New version of Brokernet.', 'Reload', () => {
+        reloading = true
+        waiting.postMessage('skip-waiting')
+      }),
+    )
+  // A version installed earlier and waiting; or one found now (each visit checks /sw.js, which HTTP never caches).
+  if (registration.waiting && navigator.serviceWorker.controller) offerUpdate(registration.waiting)
+  registration.addEventListener('updatefound', () => {
+    const installing = registration.installing
+    installing?.addEventListener('statechange', () => {
+      if (installing.state === 'installed' && navigator.serviceWorker.controller) offerUpdate(installing)
+    })
+  })
+}
+
+/** The app icon's badge: unseen matches where the platform shows one (an installed app on most systems). */
+export function setAppBadge(count: number) {
+  const nav = navigator as Navigator & { setAppBadge?: (n?: number) => Promise<void>; clearAppBadge?: () => Promise<void> }
+  if (count > 0) nav.setAppBadge?.(count).catch(() => {})
+  else nav.clearAppBadge?.().catch(() => {})
+}

@@ -1,0 +1,32 @@
+import { Elysia } from 'elysia'
+import type { AppContext } from '../../platform/context'
+import { PushSender } from '../../platform/push'
+import { PushAlerts } from './alerts'
+import { notificationsApi } from './api'
+import { pushGuard } from './guard'
+import { listingNews, matchesAnnounced } from './reactions'
+import { notificationsPages } from './pages'
+
+/**
+ * Push alerts (issue 33; docs/decisions/035-web-push.md): the devices a user takes alerts on, their settings, and the
+ * alerts the other features raise (handed `raise` in src/app.ts): a new match, an INSTANT saved search's hit, a listing
+ * ending soon, a registration waiting for an admin. This process's push sender sends them, asking ./guard.ts first.
+ */
+export function notificationsFeature(ctx: AppContext) {
+  const sender = new PushSender(ctx.db, ctx.config, { guard: pushGuard(ctx.db) })
+  const alerts = new PushAlerts(ctx.db, sender, ctx.config.timeZone)
+  // Every process sends: each message is claimed by one (the outbox's claims), so instances share the work.
+  ctx.features.react({ name: 'notifications: push sender', runs: 'every', start: () => sender.resume(), stop: () => void sender.close() })
+  // Quiet hours' ends: every process looks; each held alert is taken by one (a delete in the summary's transaction).
+  ctx.features.schedule('notifications: quiet hours', 'primary', () => alerts.startReleasing())
+  return {
+    alerts,
+    sender,
+    raise: alerts.raise,
+    /** For matches' announcer: the entries it made, inside its transaction. */
+    matchesAnnounced: matchesAnnounced(alerts.raise),
+    /** For listings' after-write: a listing with news, once committed in the process that wrote it. */
+    listingNews: listingNews(ctx.db, alerts.raise),
+    plugin: new Elysia({ name: 'notifications' }).use(notificationsApi(ctx)).use(notificationsPages(ctx)),
+  }
+}
