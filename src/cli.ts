@@ -4,7 +4,9 @@
 import type { Config } from './config'
 import { formatBytes } from './shared/bytes'
 
-export const COMMANDS = ['backup', 'restore', 'reset-second-factor', 'help', '--help', '-h'] as const
+// Two more, not in the help (src/platform/images/): `image-check FILE` runs one photo through the image pipeline, and
+// `image-worker` is the image process the server starts for itself.
+export const COMMANDS = ['backup', 'restore', 'reset-second-factor', 'image-check', 'image-worker', 'help', '--help', '-h'] as const
 
 const USAGE = `Usage:
   brokernet                         serve (see README: PORT, DATA_DIR, DATABASE_URL, ...)
@@ -18,6 +20,8 @@ const USAGE = `Usage:
 /** Runs one command and answers the process's exit code. `--json` prints the result as one JSON line. */
 export async function runCommand(args: string[], config: Config, out = console.log, err = console.error): Promise<number> {
   const [command, ...rest] = args
+  if (command === 'image-check') return (await import('./platform/images/command')).imageCheck(rest, config, out, err)
+  if (command === 'image-worker') return (await import('./platform/images/worker')).runImageWorker()
   const flags = new Set(rest.filter((a) => a.startsWith('--')))
   const positional = rest.filter((a) => !a.startsWith('--'))
   const json = flags.has('--json')
