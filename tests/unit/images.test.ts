@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { deflateSync } from 'node:zlib'
+import fc from 'fast-check'
 import { hammingDistance, ImagePool, ImageRefused, ImagesUnavailable, imageLimits, sniffImage, type ProcessedPhoto } from '../../src/platform/images'
 import { PLANTED } from '../support/image-fixtures'
 
@@ -255,6 +256,46 @@ describe('refused', () => {
     } finally {
       await fresh.close()
     }
+  })
+
+  test('a HEIC whose header announces less than its picture holds is refused, not decoded at the hidden size', async () => {
+    const lying = heic('announces-96x64-holds-1600x1200.heic')
+    expect(sniffImage(lying)).toEqual({ format: 'heic', width: 96, height: 64 })
+    const r = await refusal(lying)
+    expect([r.status, r.code]).toEqual([422, 'undecodable'])
+  })
+
+  test('a header of thousands of empty segments is refused without reading them all, and no image process starts', async () => {
+    const fresh = new ImagePool()
+    try {
+      const empties = new Uint8Array(100_000 * 4).map((_, i) => [0xff, 0xfe, 0x00, 0x02][i % 4]!)
+      const jpg = file('other.jpg')
+      const r = await refusal(new Uint8Array([...jpg.subarray(0, 2), ...empties, ...jpg.subarray(2)]), fresh)
+      expect([r.status, r.code]).toEqual([422, 'undecodable'])
+      expect(fresh.pids).toEqual([])
+    } finally {
+      await fresh.close()
+    }
+  })
+
+  test('any bytes after an accepted signature: the header check answers a size within the limits or a refusal, nothing else', () => {
+    const signatures = [
+      [0xff, 0xd8, 0xff],
+      [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, ...ascii('IHDR')],
+      [...ascii('RIFF'), 0, 0, 0, 0, ...ascii('WEBPVP8X')],
+      [0, 0, 0, 24, ...ascii('ftypheic'), 0, 0, 0, 0, ...ascii('mif1heic')],
+    ]
+    fc.assert(
+      fc.property(fc.constantFrom(...signatures), fc.uint8Array({ maxLength: 600 }), (signature, rest) => {
+        try {
+          const { width, height } = sniffImage(new Uint8Array([...signature, ...rest]))
+          return width >= 1 && height >= 1 && width <= imageLimits.MAX_SIDE && height <= imageLimits.MAX_SIDE && width * height <= imageLimits.MAX_PIXELS
+        } catch (e) {
+          return e instanceof ImageRefused
+        }
+      }),
+      { numRuns: 3000 },
+    )
   })
 
   test('more than 15 MB: 413, before anything reads it', async () => {

@@ -9,6 +9,12 @@ export type ImageFormat = 'jpeg' | 'png' | 'webp' | 'heic' | 'avif'
 export type Sniffed = { format: ImageFormat; width: number; height: number }
 
 const ACCEPTED = 'a JPEG, PNG, WebP or HEIC photo'
+/**
+ * Segments, chunks or boxes read before giving up on a header. Phones write a dozen or two; a file of millions of
+ * empty ones would otherwise keep the server's event loop on this loop for tens of milliseconds.
+ */
+const MAX_HEADER_PARTS = 4096
+const tooManyParts = (kind: string) => new ImageRefused('undecodable', `The ${kind} file is damaged (thousands of empty parts before its image).`)
 
 export function sniffImage(bytes: Uint8Array): Sniffed {
   if (bytes.length > MAX_UPLOAD_BYTES) throw new ImageRefused('too-large', `The file is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB.`)
@@ -51,7 +57,8 @@ const isFrameHeader = (m: number) => m >= 0xc0 && m <= 0xcf && m !== 0xc4 && m !
 
 function jpeg(b: Uint8Array): Sniffed {
   let i = 2
-  for (;;) {
+  for (let parts = 0; ; parts++) {
+    if (parts > MAX_HEADER_PARTS) throw tooManyParts('JPEG')
     if (i + 4 > b.length) throw truncated('JPEG')
     if (b[i] !== 0xff) throw new ImageRefused('undecodable', 'The JPEG is damaged (a segment does not start where the previous one ends).')
     let m = b[i + 1]!
@@ -78,7 +85,8 @@ function jpeg(b: Uint8Array): Sniffed {
 function png(b: Uint8Array): Sniffed {
   if (b.length < 33 || ascii(b, 12, 4) !== 'IHDR') throw truncated('PNG')
   const size = { format: 'png' as const, width: u32be(b, 16), height: u32be(b, 20) }
-  for (let i = 8; ; ) {
+  for (let i = 8, parts = 0; ; parts++) {
+    if (parts > MAX_HEADER_PARTS) throw tooManyParts('PNG')
     if (i + 8 > b.length) throw truncated('PNG')
     const type = ascii(b, i + 4, 4)
     if (type === 'acTL') throw new ImageRefused('animated', 'Animated PNGs are not accepted: send a still photo.')
@@ -145,7 +153,8 @@ function isoMedia(b: Uint8Array): Sniffed {
 type Box = { type: string; start: number; end: number }
 
 function* boxes(b: Uint8Array, from: number, to: number): Generator<Box> {
-  for (let i = from; i + 8 <= to; ) {
+  for (let i = from, parts = 0; i + 8 <= to; parts++) {
+    if (parts > MAX_HEADER_PARTS) throw tooManyParts('HEIF')
     let size = u32be(b, i)
     let start = i + 8
     if (size === 1) {
