@@ -32,7 +32,7 @@ export function imageProcessCommand(): string[] {
 }
 
 export class ImagePool {
-  private readonly slots: (Worker | null)[]
+  private readonly slots: (ImageProcess | null)[]
   private readonly queue: Job[] = []
   private closed = false
   /** CPU time the image processes reported for each photo they finished, for the benchmark. */
@@ -81,14 +81,14 @@ export class ImagePool {
       let worker = this.slots[i]
       if (worker?.gone) worker = this.slots[i] = null
       if (worker?.busy) continue
-      if (!worker) worker = this.slots[i] = new Worker(this.options, () => this.pump(), (cpu) => (this.lastCpuMs = cpu))
+      if (!worker) worker = this.slots[i] = new ImageProcess(this.options, () => this.pump(), (cpu) => (this.lastCpuMs = cpu))
       worker.run(this.queue.shift()!)
     }
   }
 }
 
 /** One image process and the job it works on. */
-class Worker {
+class ImageProcess {
   busy: Job | null = null
   gone = false
   private readonly proc: ReturnType<typeof Bun.spawn>
