@@ -4,7 +4,7 @@
 // turn), as a busy network serves it. The searches and the listings written are removed at the end.
 import type { Database } from '../db/client'
 import type { createApp } from '../src/app'
-import type { AppContext } from '../src/platform/http/context'
+import type { AppContext } from '../src/platform/context'
 import type { ListingFilters } from '../src/modules/listings/model'
 import { drainAnnouncements } from '../src/modules/matches/service'
 import { median, percentile } from './bench-stats'

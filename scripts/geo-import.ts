@@ -2,7 +2,7 @@
 // into the database of DATA_DIR, keeping whatever is already there. Safe to run again.
 import { closeDatabase, openDatabase } from '../db/client'
 import { importCountry } from '../db/seed/geo-import'
-import { ConfigError, loadConfig, type Config } from '../src/config'
+import { ConfigError, loadConfig, type Config } from '../src/platform/config'
 
 const query = process.argv.slice(2).join(' ').trim() // unquoted names work too: geo:import United Kingdom
 if (!query) {

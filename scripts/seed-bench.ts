@@ -12,9 +12,12 @@ import { Database as SQLite } from 'bun:sqlite'
 import { existsSync, renameSync, rmSync, statSync } from 'node:fs'
 import { basename, resolve } from 'node:path'
 import { closeDatabase, openDatabase } from '../db/client'
-import { fillBenchMatches, inspectBenchDatabase, seedBench, type BenchSize } from '../db/seed/bench'
+import type { Database } from '../db/client'
+import { inspectBenchDatabase, seedBench, type BenchSize } from '../db/seed/bench'
+import { sqliteDb } from '../db/sqlite'
+import { announceAsPosted } from '../src/modules/matches/seed'
 import { DEMO_PASSWORD } from '../src/bootstrap'
-import { loadConfig } from '../src/config'
+import { loadConfig } from '../src/platform/config'
 
 const args = process.argv.slice(2)
 const flag = (name: string) => args.includes(`--${name}`)
@@ -116,3 +119,16 @@ console.log(
     `${result.brokers.toLocaleString('en')} brokers, ${result.moduleAdmins} module admins, 1 master admin, ${result.listings.toLocaleString('en')} listings.`,
 )
 console.log(`${out}: ${mb(statSync(out).size)}. Users sign in with the demo password (${DEMO_PASSWORD}); master admin admin@brokernet.local.`)
+
+/** How many of the newest listings are announced as if just posted: inboxes of a live network for the benchmarks. */
+const BENCH_ANNOUNCED = 20_000
+
+/** The bench database's inboxes, made once by the matches feature (src/modules/matches/seed.ts). */
+async function fillBenchMatches(database: Database, onProgress: (m: string) => void = () => {}): Promise<number> {
+  const db = sqliteDb(database)
+  try {
+    return await announceAsPosted(db, BENCH_ANNOUNCED, onProgress)
+  } finally {
+    await db.close()
+  }
+}

@@ -2,39 +2,41 @@ import { Elysia } from 'elysia'
 import { assetRoutes } from './platform/http/assets'
 import { bodyLimit } from './platform/http/body-limit'
 import { headLimit } from './platform/http/head-limit'
-import type { AppContext } from './platform/http/context'
+import type { AppContext } from './platform/context'
 import { errorHandler } from './platform/http/errors'
 import { requestLog } from './platform/http/request-log'
 import { requestMetrics } from './platform/http/request-metrics'
 import { securityHeaders } from './platform/http/security'
-import { authPages } from './modules/auth'
-import { authApi } from './modules/auth/api'
-import { dashboardRoutes } from './modules/dashboard'
-import { eventsApi } from './modules/events'
-import { docsRoutes } from './modules/docs'
-import { geographyRoutes } from './modules/geography'
-import { healthRoutes } from './modules/health'
-import { publicPages } from './modules/public'
-import { analyticsApi } from './modules/analytics'
-import { auditApi } from './modules/audit'
-import { insightsPages } from './modules/analytics/pages'
-import { intakeApi } from './modules/intake'
-import { intakePages } from './modules/intake/pages'
-import { listingsApi } from './modules/listings'
-import { listingsPages } from './modules/listings/pages'
-import { metricsRoutes } from './modules/metrics'
-import { renewPages } from './modules/listings/renew'
-import { matchesApi } from './modules/matches'
-import { matchesPages } from './modules/matches/pages'
-import { savedSearchesApi } from './modules/saved-searches'
-import { secondFactorRoutes } from './modules/second-factor/routes'
-import { systemApi } from './modules/system'
-import { systemPages } from './modules/system/pages'
-import { usersApi } from './modules/users'
-import { usersPages } from './modules/users/pages'
+import { analyticsFeature } from './modules/analytics/plugin'
+import { auditFeature } from './modules/audit/plugin'
+import { authFeature } from './modules/auth/plugin'
+import { dashboardFeature } from './modules/dashboard/plugin'
+import { docsFeature } from './modules/docs/plugin'
+import { eventsFeature } from './modules/events/plugin'
+import { geographyFeature } from './modules/geography/plugin'
+import { healthFeature } from './modules/health/plugin'
+import { intakeFeature } from './modules/intake/plugin'
+import { listingsFeature } from './modules/listings/plugin'
+import { matchesFeature } from './modules/matches/plugin'
+import { metricsFeature } from './modules/metrics/plugin'
+import { publicFeature } from './modules/public/plugin'
+import { savedSearchesFeature } from './modules/saved-searches/plugin'
+import { secondFactorFeature } from './modules/second-factor/plugin'
+import { systemFeature } from './modules/system/plugin'
+import { usersFeature } from './modules/users/plugin'
 
-/** The whole application, composed from feature modules. Tests call `createApp(ctx).handle(request)`. */
+/**
+ * The whole application: the platform's plugins, then one plugin per feature (docs/decisions/033-feature-plugins.md).
+ * Each feature builds its own services over the platform's (`ctx`) and registers its reactions there; what one feature
+ * needs of another is handed to it here. Tests call `createApp(ctx).handle(request)`; the server starts the reactions
+ * (`ctx.features.start`).
+ */
 export function createApp(ctx: AppContext) {
+  // Built in this order, the features register the user's stream's events in the order its document lists them.
+  const matches = matchesFeature(ctx)
+  const listings = listingsFeature(ctx, { announcer: matches.announcer })
+  const savedSearches = savedSearchesFeature(ctx)
+  const users = usersFeature(ctx)
   return new Elysia({ name: 'brokernet' })
     .use(requestLog(ctx.logger))
     .use(requestMetrics(ctx.metrics))
@@ -42,32 +44,24 @@ export function createApp(ctx: AppContext) {
     .use(errorHandler)
     .use(headLimit)
     .use(bodyLimit)
-    .use(docsRoutes())
     .use(assetRoutes())
-    .use(healthRoutes(ctx))
-    .use(metricsRoutes(ctx))
-    .use(authApi(ctx))
-    .use(dashboardRoutes(ctx))
-    .use(geographyRoutes(ctx))
-    .use(usersApi(ctx))
-    .use(intakeApi(ctx))
-    .use(intakePages(ctx))
-    .use(listingsApi(ctx))
-    .use(matchesApi(ctx))
-    .use(savedSearchesApi(ctx))
-    .use(eventsApi(ctx))
-    .use(listingsPages(ctx))
-    .use(renewPages(ctx))
-    .use(matchesPages(ctx))
-    .use(analyticsApi(ctx))
-    .use(auditApi(ctx))
-    .use(insightsPages(ctx))
-    .use(systemApi(ctx))
-    .use(systemPages(ctx))
-    .use(secondFactorRoutes(ctx))
-    .use(usersPages(ctx))
-    .use(publicPages)
-    .use(authPages(ctx))
+    .use(docsFeature().plugin)
+    .use(healthFeature(ctx).plugin)
+    .use(metricsFeature(ctx).plugin)
+    .use(authFeature(ctx).plugin)
+    .use(dashboardFeature(ctx).plugin)
+    .use(geographyFeature(ctx).plugin)
+    .use(users.plugin)
+    .use(intakeFeature(ctx).plugin)
+    .use(listings.plugin)
+    .use(matches.plugin)
+    .use(savedSearches.plugin)
+    .use(eventsFeature(ctx).plugin)
+    .use(analyticsFeature(ctx).plugin)
+    .use(auditFeature(ctx).plugin)
+    .use(systemFeature(ctx).plugin)
+    .use(secondFactorFeature(ctx).plugin)
+    .use(publicFeature().plugin)
 }
 
 export type App = ReturnType<typeof createApp>

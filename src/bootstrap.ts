@@ -1,7 +1,7 @@
 import { isConflict } from '../db/dialect'
 import type { DemoSeedResult } from '../db/seed/demo'
 import type { Db } from '../db/sql'
-import type { Config } from './config'
+import type { Config } from './platform/config'
 
 /** The demo users' shared password: printed at first start so a newcomer can sign in as any role. */
 export const DEMO_PASSWORD = 'Demo@12345'
@@ -72,7 +72,7 @@ async function loadDemo(db: Db, config: Config): Promise<BootstrapReport['demo']
     throw e
   }
   // The demo's listings announced as if posted one by one, so its brokers open Matches to a full inbox.
-  const { announceAsPosted } = await import('../db/seed/matches')
+  const { announceAsPosted } = await import('./modules/matches/seed')
   await announceAsPosted(db, seeded.listings)
   // Sample identity cards (PNGs marked SAMPLE) in the document store (files on SQLite, the documents table on
   // PostgreSQL), served like uploaded ones. Without them the demo still works: a failure to store them is reported, not

@@ -1,7 +1,7 @@
 // The binary's commands besides serving: `brokernet backup [FILE|FOLDER]` and `brokernet restore FILE [--force]`
 // (also `bun run backup` and `bun run restore`), and `brokernet reset-second-factor EMAIL` (issue 29). They read the same environment as the server (DATA_DIR, DATABASE_URL,
 // BACKUP_DIR) and never start it. Exit codes: 0 done, 1 failed or refused, 2 a usage mistake.
-import type { Config } from './config'
+import type { Config } from './platform/config'
 import { formatBytes } from './shared/bytes'
 
 // Two more, not in the help (src/platform/images/): `image-check FILE` runs one photo through the image pipeline, and

@@ -1,19 +1,16 @@
 // Opens the database, prepares it, and serves the app until SIGTERM or SIGINT; with WORKERS > 1, in that many
-// processes on the same port (src/processes.ts).
+// processes on the same port (src/platform/processes.ts).
 import { openDataSource, type DataSource } from '../db/open'
 import { createApp } from './app'
 import { bootstrap, DEMO_PASSWORD } from './bootstrap'
-import { ConfigError, durationText, loadConfig, redactedUrl } from './config'
-import { createContext } from './platform/http/context'
+import { ConfigError, durationText, loadConfig, redactedUrl } from './platform/config'
+import { createContext } from './platform/context'
 import { TRANSPORT_BODY_LIMIT } from './platform/http/body-limit'
 import { raiseTransportHeadLimit, TRANSPORT_HEAD_LIMIT } from './platform/http/transport'
 import { startCheckpointer } from '../db/checkpointer'
-import { assertPortFree, exitWithParent, isWorker, selfCommand, startWorkers } from './processes'
+import { assertPortFree, exitWithParent, isWorker, selfCommand, startWorkers } from './platform/processes'
 import { Backups, childProcessRunner } from './platform/backup/service'
 import { markAbandonedRuns } from './platform/backup/runs'
-import { startMatchDigests } from './modules/matches/digest'
-import { startExpiryReminders } from './modules/listings/reminders'
-import { startSavedSearchDigests } from './modules/saved-searches/digest'
 
 let config
 try {
@@ -61,23 +58,14 @@ if (!worker) {
   if (orphans > 0) console.log(`Removed ${orphans} identity document(s) that no user refers to`)
   ctx.mail.resume()
 }
-// The digest mail of matches, from the primary only: one timer across the processes (the mail itself is guarded in the
-// database too, so a second sender would still mail each user once).
-const stopDigests = worker ? null : startMatchDigests(ctx)
-// Expiry reminders likewise: the primary looks every 5 minutes; each end's mail is claimed in the database (one mail).
-const stopReminders = worker ? null : startExpiryReminders(ctx)
-// And the saved searches' daily mails: each search's mail is claimed in the database too.
-const stopSavedSearchMail = worker ? null : startSavedSearchDigests(ctx)
-// Matches are announced by the process that took the write, right after answering it; the primary also sweeps what a
-// stopped process left queued.
-if (!worker) ctx.announcer.sweep(2000)
+// The features, composed over those services (src/app.ts), and their reactions started: timers, sweeps and schedules,
+// in the primary only or in every process, as each feature registered them (src/platform/features.ts).
+const app = createApp(ctx)
+ctx.features.start({ primary: !worker })
 // BACKUP_EVERY's schedule, from the primary (instances sharing PostgreSQL claim each period in the database). On SQLite a
 // run the previous server left RUNNING cannot finish any more: it is marked so first.
 if (!worker && source.sqlite) await markAbandonedRuns(ctx.db)
 if (!worker) ctx.backups.schedule()
-// Listings expire at their end in whichever process is awake first (each looks at the database now and every minute).
-ctx.expiry.start()
-const app = createApp(ctx)
 const shared = worker || config.workers > 1
 
 // Bun's own limit on request heads, raised out of the way so that the app's 431 (JSON) is the one sent
@@ -89,7 +77,7 @@ let server
 try {
   if (shared && !worker) await assertPortFree(config.port)
   // Through Elysia's listen, so handlers get the server: client addresses for rate limits, and no idle timeout on the
-  // approvals event stream. reusePort only when several processes serve the port (src/processes.ts).
+  // approvals event stream. reusePort only when several processes serve the port (src/platform/processes.ts).
   app.listen({ port: config.port, maxRequestBodySize: TRANSPORT_BODY_LIMIT, reusePort: shared, idleTimeout: 30 })
   server = app.server!
   // The binary starts with JavaScriptCore's JIT held back (scripts/build-binary.ts): start-up code runs once and is
@@ -138,15 +126,8 @@ async function shutdown(signal: string) {
   stopping = true
   if (!worker) console.log(`${signal} received: finishing in-flight requests`)
   // stop(false) stops accepting and waits for requests in flight; workers do the same; then the database closes.
-  ctx.pending.close()
-  ctx.matchEvents.close()
-  ctx.expiring.close()
-  ctx.savedSearchAlerts.close()
-  stopDigests?.()
-  stopReminders?.()
-  stopSavedSearchMail?.()
-  ctx.announcer.close()
-  ctx.expiry.close()
+  // Every open event stream ends (a stream never ends by itself), and the features' reactions stop.
+  ctx.features.stop()
   await Promise.all([server!.stop(false), workers?.stop(), ctx.backups.close()])
   await ctx.mail.close()
   await checkpointer?.stop()

@@ -3,6 +3,7 @@ import { copyFileSync, mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startServer, type RunningServer } from './support/server'
+import { eventually } from './support/eventually'
 
 // Builds dist/brokernet, copies it ALONE into an empty folder (no node_modules, no sources) and runs it there.
 const root = new URL('..', import.meta.url).pathname
@@ -67,9 +68,9 @@ test('the binary answers an unknown API path with a JSON 404 that does not echo 
 test('the binary writes one JSON line per request to stdout, with the request id it answered', async () => {
   const res = await fetch(server.url + '/api/health?secret=s3cr3t-q', { headers: { 'x-request-id': 'binary-check-1' } })
   expect(res.headers.get('x-request-id')).toBe('binary-check-1')
-  let line: Record<string, unknown> | undefined
-  for (let i = 0; i < 100 && !line; i++, await Bun.sleep(20))
-    line = server.output().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l)).find((l) => l.request_id === 'binary-check-1')
+  const line = await eventually('its log line', () =>
+    server.output().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l)).find((l) => l.request_id === 'binary-check-1'),
+  20_000)
   expect(line).toMatchObject({ level: 'info', method: 'GET', route: '/api/health', status: 200, user_id: null })
   expect(server.output()).not.toContain('s3cr3t-q')
 })

@@ -11,6 +11,7 @@ import { FILE_BYTES, seedPlace } from './support/fixtures'
 import { startCluster, type Cluster } from './support/postgres'
 import { startServer, type RunningServer } from './support/server'
 import { startSmtp } from './support/smtp'
+import { eventually } from './support/eventually'
 
 const root = new URL('..', import.meta.url).pathname
 let cluster: Cluster
@@ -49,14 +50,18 @@ afterAll(async () => {
   await cluster?.stop()
 })
 
-async function until<T>(what: string, value: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 1000): Promise<{ value: T; ms: number }> {
+/**
+ * Waits for `ok(value())` (`eventually`, with a generous deadline) and answers the value and how long it took: the tests
+ * log that time. How fast a change crosses instances is a benchmark's figure; a test that asserts it fails on a busy
+ * machine (issue 37).
+ */
+async function until<T>(what: string, value: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 20_000): Promise<{ value: T; ms: number }> {
   const t0 = performance.now()
-  for (;;) {
+  const got = await eventually(what, async () => {
     const v = await value()
-    if (ok(v)) return { value: v, ms: performance.now() - t0 }
-    if (performance.now() - t0 > timeoutMs) throw new Error(`not within ${timeoutMs} ms: ${what} (last: ${JSON.stringify(v)?.slice(0, 300)})`)
-    await Bun.sleep(10)
-  }
+    return ok(v) ? { v } : false
+  }, timeoutMs, 10)
+  return { value: got.v, ms: performance.now() - t0 }
 }
 
 const call = async (server: RunningServer, path: string, as: SignedIn | null, init: RequestInit = {}) => {
@@ -79,7 +84,7 @@ describe('two instances on one PostgreSQL', () => {
     for (const s of [a, b]) expect((await fetch(s.url + '/api/health')).status).toBe(200)
   })
 
-  test('a listing created through A is listed, found by search (an entry-ID fragment too) and counted on B within 1 s', async () => {
+  test('a listing created through A is listed, found by search (an entry-ID fragment too) and counted on B (the time logged)', async () => {
     const page = `/api/listings/?per_page=10&city_id=${cityId}`
     // B has them cached before the write.
     const before = await json(b, page, broker)
@@ -94,7 +99,7 @@ describe('two instances on one PostgreSQL', () => {
     console.log(`[instances] A's write seen on B after ${[listed, found, word, counted].map((r) => r.ms.toFixed(0)).join(', ')} ms`)
   })
 
-  test("B's event streams hear of a registration made through A, and of a match, within 1 s", async () => {
+  test("B's event streams hear of a registration made through A, and of a match (the time logged)", async () => {
     const abort = new AbortController()
     const pending = pendingTotals(await fetch(b.url + '/api/users/pending/stream', { headers: master.bearer, signal: abort.signal }))
     const first = await pending.next()
@@ -104,7 +109,7 @@ describe('two instances on one PostgreSQL', () => {
     const t0 = performance.now()
     expect((await fetch(a.url + '/api/auth/register', { method: 'POST', body: fd })).status).toBe(201)
     expect(await pending.next()).toBe(first + 1)
-    expect(performance.now() - t0).toBeLessThan(1000)
+    const registrationMs = performance.now() - t0
     abort.abort()
     await pending.cancel()
 
@@ -115,13 +120,13 @@ describe('two instances on one PostgreSQL', () => {
     expect(await stream.expect('matches')).toEqual({ unseen: 0, new: [] })
     const t1 = performance.now()
     await post(a, broker, { post_type: 'AVL', sale_or_rent: 'SALE', property_type: 'Godown', budget: 4_800_000 })
-    const event = await stream.expect('matches', 1000)
+    const event = await stream.expect('matches')
     expect(event.unseen).toBe(1)
-    expect(performance.now() - t1).toBeLessThan(1000)
+    console.log(`[instances] through A → B's streams: the registration after ${registrationMs.toFixed(0)} ms, the match after ${(performance.now() - t1).toFixed(0)} ms`)
     streamAbort.abort()
   })
 
-  test('a session ended through A, or its user deactivated, is refused by B within 1 s (B had it in memory)', async () => {
+  test('a session ended through A, or its user deactivated, is refused by B (B had it in memory; the time logged)', async () => {
     const user = await signIn(db, 'BROKER', { cityId, fullName: 'Signing Out' })
     const me = (s: RunningServer, as: SignedIn) => call(s, '/api/auth/me', as).then((r) => r.status)
     expect(await me(b, user)).toBe(200)
@@ -152,7 +157,7 @@ describe('two instances on one PostgreSQL', () => {
       expect((await end()).status).toBeLessThan(300)
       const answered = performance.now()
       for (const s of list) {
-        expect(await s.closed(5000)).toBe(true)
+        expect(await s.closed()).toBe(true)
         expect(await s.next('session_ended', 0)).toEqual({})
       }
       const now = performance.now()
@@ -167,7 +172,7 @@ describe('two instances on one PostgreSQL', () => {
       const fd = new FormData()
       for (const [k, v] of Object.entries({ email: `later-${Date.now()}@example.com`, password: 'Strong@123', full_name: 'Later Applicant', city_id: String(cityId) })) fd.set(k, v)
       expect((await fetch(a.url + '/api/auth/register', { method: 'POST', body: fd })).status).toBe(201)
-      expect((await kept.expect('pending', 5000)).total).toBe(kept.pending + 1)
+      expect((await kept.expect('pending')).total).toBe(kept.pending + 1)
       const deactivation = await closedAfter([kept], () => call(a, `/api/users/${admin.user.id}/activation`, master, { method: 'PATCH', body: JSON.stringify({ is_active: false }) }))
 
       const resetting = await signIn(db, 'BROKER', { cityId, fullName: 'Resetting Broker' })
@@ -214,8 +219,9 @@ describe('two instances on one PostgreSQL', () => {
     const email = `reset-${Date.now()}@example.com`
     await signIn(db, 'BROKER', { email, cityId })
     expect((await call(a, '/api/auth/password/forgot', null, { method: 'POST', body: JSON.stringify({ email }) })).status).toBe(200)
-    await until('mail delivered', async () => smtp.received.filter((m) => m.to.includes(email)).length, (n) => n >= 1, 5000)
-    // Both instances keep delivering what is pending; nothing sends it a second time.
+    await until('mail delivered', async () => smtp.received.filter((m) => m.to.includes(email)).length, (n) => n >= 1)
+    // Both instances keep delivering what is pending; nothing sends it a second time. A window to watch for what must
+    // not come (a duplicate), not a wait for something to happen: a slow machine cannot make it fail.
     await Bun.sleep(1500)
     expect(smtp.received.filter((m) => m.to.includes(email))).toHaveLength(1)
   })
@@ -233,10 +239,12 @@ describe('failures', () => {
     const writes = (async () => {
       while (!stop) await post(b, broker, { post_type: 'REQ', budget: 20000, details: 'under load' }).catch(() => {})
     })()
-    await Bun.sleep(300)
+    // Under way before the kill, and going on after it: counted in answers, not in time (issue 37).
+    await eventually('answers before the kill', () => statuses.length >= 25, 20_000)
     a.proc.kill(9)
     await a.proc.exited
-    await Bun.sleep(700)
+    const atKill = statuses.length
+    await eventually('answers after the kill', () => statuses.length >= atKill + 50, 20_000)
     stop = true
     await Promise.all([...loops, writes])
     expect(statuses.length).toBeGreaterThan(50)
@@ -246,7 +254,7 @@ describe('failures', () => {
     a = await instance()
   })
 
-  test('a PostgreSQL restart is survived by both within 10 s, with no stale answers after', async () => {
+  test('a PostgreSQL restart is survived by both, with no stale answers after (the time logged)', async () => {
     const page = `/api/listings/?per_page=10&city_id=${cityId}`
     // Both have the page cached.
     const before = await json(a, page, broker)
@@ -254,7 +262,7 @@ describe('failures', () => {
     await db.close()
     await cluster.restart()
     db = postgresDb(url, { max: 2 })
-    const back = await until('both answer again', async () => Promise.all([a, b].map((s) => fetch(s.url + page, { headers: broker.bearer }).then((r) => r.status, () => 0))), (s) => s.every((x) => x === 200), 10_000)
+    const back = await until('both answer again', async () => Promise.all([a, b].map((s) => fetch(s.url + page, { headers: broker.bearer }).then((r) => r.status, () => 0))), (s) => s.every((x) => x === 200), 60_000)
     console.log(`[instances] both serving again ${back.ms.toFixed(0)} ms after the database restarted`)
     // A change written straight to the database (neither instance made it) is in both answers.
     const created = await db.run<{ id: number }>(
@@ -266,5 +274,5 @@ describe('failures', () => {
       const seen = await until('the new row on every instance', () => json(s, page, broker), (p) => p.total === before.total + 1 && p.listings[0].id === created.rows[0]!.id)
       expect(seen.value.total).toBe(before.total + 1)
     }
-  }, 30_000)
+  }, 120_000)
 })

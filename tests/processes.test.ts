@@ -1,4 +1,4 @@
-// Several server processes on one database (src/processes.ts, docs/decisions/005 and 006), tested on the binary:
+// Several server processes on one database (src/platform/processes.ts, docs/decisions/005 and 006), tested on the binary:
 // a write through one process is in the next read of another, however that other had cached the answer; approval
 // streams hear of registrations made anywhere; rate limits count across processes; WORKERS starts and stops them all.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
@@ -6,12 +6,13 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { closeDatabase, openDatabase, type Database } from '../db/client'
-import { WORKER_ENV } from '../src/processes'
+import { WORKER_ENV } from '../src/platform/processes'
 import { sessionFor, signIn, type SignedIn } from './support/auth'
 import { createUser, dataLayer, seedPlace } from './support/fixtures'
 import { sessionIdOf } from '../src/platform/sessions'
 import { startServer, type RunningServer } from './support/server'
 import { eventStreamReader, pendingTotals } from './support/events'
+import { eventually } from './support/eventually'
 
 const root = new URL('..', import.meta.url).pathname
 let binary: string
@@ -49,20 +50,13 @@ const alive = (pid: number) => {
     return false
   }
 }
-async function until(what: string, ok: () => boolean | Promise<boolean>, timeoutMs = 3000) {
-  const deadline = Date.now() + timeoutMs
-  while (!(await ok())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for: ${what}`)
-    await Bun.sleep(25)
-  }
-}
 
 describe('WORKERS', () => {
   test('WORKERS=3 runs three processes on one port; SIGTERM stops them all', async () => {
     const server = await startServer({ command: [binary], env: { WORKERS: '3' } })
     try {
       expect(server.output()).toContain('Processes: 3 (WORKERS)')
-      await until('two workers', () => childrenOf(server.proc.pid).length === 2)
+      await eventually('two workers', () => childrenOf(server.proc.pid).length === 2)
       const workers = childrenOf(server.proc.pid)
       // Many fresh connections: the kernel spreads them over the processes, and every one answers.
       const answers = await Promise.all(Array.from({ length: 30 }, () => fetch(`${server.url}/api/health`, { headers: { connection: 'close' } })))
@@ -76,18 +70,18 @@ describe('WORKERS', () => {
 
   test('a worker whose primary is killed outright exits too, leaving the port free', async () => {
     const server = await startServer({ command: [binary], env: { WORKERS: '2' } })
-    await until('a worker', () => childrenOf(server.proc.pid).length === 1)
+    await eventually('a worker', () => childrenOf(server.proc.pid).length === 1)
     const [workerPid] = childrenOf(server.proc.pid)
     server.proc.kill('SIGKILL')
-    await until('the worker to exit', () => !alive(workerPid!), 5000)
-    await until('the port to be free', () => fetch(`${server.url}/api/health`).then(() => false, () => true))
+    await eventually('the worker to exit', () => !alive(workerPid!))
+    await eventually('the port to be free', () => fetch(`${server.url}/api/health`).then(() => false, () => true))
     rmSync(server.dataDir, { recursive: true, force: true })
   })
 
   test('WORKERS=2: a head of 1 MB gets the JSON 431 from whichever process takes it (Bun\'s own limit is raised in each)', async () => {
     const server = await startServer({ command: [binary], env: { WORKERS: '2' } })
     try {
-      await until('a worker', () => childrenOf(server.proc.pid).length === 1)
+      await eventually('a worker', () => childrenOf(server.proc.pid).length === 1)
       // Many fresh connections: the kernel spreads them over the processes.
       const answers = await Promise.all(
         Array.from({ length: 20 }, () => fetch(`${server.url}/api/health`, { headers: { connection: 'close', 'x-padding': 'x'.repeat(1024 * 1024) } })),
@@ -179,7 +173,7 @@ describe('two processes on one database', () => {
     expect((await json(b, '/api/listings/my', broker)).map((l: { id: number }) => l.id)).not.toContain(created.id)
   })
 
-  test("an approval stream on one process hears of a registration written by another within a second", async () => {
+  test("an approval stream on one process hears of a registration written by another (the time logged)", async () => {
     const abort = new AbortController()
     const res = await fetch(b.url + '/api/users/pending/stream', { headers: master.bearer, signal: abort.signal })
     const stream = pendingTotals(res)
@@ -189,12 +183,13 @@ describe('two processes on one database', () => {
     const t0 = performance.now()
     await createUser(db, { email: `pending-${Date.now()}@example.com`, cityId, registrationStatus: 'PENDING', isActive: false })
     expect(await nextTotal()).toBe(first + 1)
-    expect(performance.now() - t0).toBeLessThan(1000)
+    // How fast is a benchmark's figure, logged; a test that asserts it fails on a busy machine (issue 37).
+    console.log(`[events] a registration written by a third party → the approval stream: ${(performance.now() - t0).toFixed(0)} ms`)
     abort.abort()
     await stream.cancel()
   })
 
-  test("a match written through one process reaches the other broker's stream, held on the other process, within a second", async () => {
+  test("a match written through one process reaches the other broker's stream, held on the other process (the time logged)", async () => {
     const seeker = await signIn(db, 'BROKER', { cityId, fullName: 'Two Process Seeker' })
     const listing = (as: SignedIn, post_type: 'REQ' | 'AVL', budget: number) =>
       json(a, '/api/listings/', as, {
@@ -209,17 +204,16 @@ describe('two processes on one database', () => {
     for (const budget of [4_500_000, 4_800_000, 4_900_000]) {
       const t0 = performance.now()
       await listing(broker, 'AVL', budget)
-      const event = await stream.expect('matches', 1000)
+      const event = await stream.expect('matches')
       latencies.push(performance.now() - t0)
       expect(event.unseen).toBe(latencies.length)
       expect(event.new).toHaveLength(1)
     }
     console.log(`[events] write on one process → event on the other: ${latencies.map((ms) => ms.toFixed(0)).join(', ')} ms`)
-    for (const ms of latencies) expect(ms).toBeLessThan(1000)
     // Seen through the other process, the count comes down on this one.
     const inbox = await json(a, '/api/matches?unseen=1', seeker)
     await json(a, `/api/matches/${inbox.matches[0].id}/seen`, seeker, { method: 'POST' })
-    expect(await stream.expect('matches', 1000)).toEqual({ unseen: 2, new: [] })
+    expect(await stream.expect('matches')).toEqual({ unseen: 2, new: [] })
     abort.abort()
     await stream.cancel()
   })
@@ -239,7 +233,7 @@ describe('two processes on one database', () => {
       const sent = performance.now()
       expect((await end()).status).toBeLessThan(300)
       const answered = performance.now()
-      expect(await stream.closed(5000)).toBe(true)
+      expect(await stream.closed()).toBe(true)
       expect(await stream.next('session_ended', 0)).toEqual({})
       const now = performance.now()
       return `${(now - answered).toFixed(0)} ms after the answer (${(now - sent).toFixed(0)} ms after the request)`
@@ -249,7 +243,7 @@ describe('two processes on one database', () => {
     const signOut = await closedAfter(signedOut, () => fetch(a.url + '/api/auth/logout', { method: 'POST', headers: admin.bearer }))
     // The other device's stream, on the same process, still hears a registration.
     await createUser(db, { email: `pending-${Date.now()}@example.com`, cityId, registrationStatus: 'PENDING', isActive: false })
-    expect((await kept.expect('pending', 5000)).total).toBe(kept.pending + 1)
+    expect((await kept.expect('pending')).total).toBe(kept.pending + 1)
     const deactivation = await closedAfter(kept, () =>
       fetch(`${a.url}/api/users/${admin.user.id}/activation`, { method: 'PATCH', headers: { ...master.bearer, 'content-type': 'application/json' }, body: JSON.stringify({ is_active: false }) }),
     )

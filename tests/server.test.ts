@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test'
-import { WORKER_ENV } from '../src/processes'
+import { WORKER_ENV } from '../src/platform/processes'
 import { startServer } from './support/server'
 
 const root = new URL('..', import.meta.url).pathname

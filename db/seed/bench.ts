@@ -7,12 +7,9 @@
 // per row; listings_fts is filled by one INSERT…SELECT that runs the trigger's own expression over the rows in id
 // order, which is what the trigger would have done row by row). Their definitions are read back from sqlite_master
 // and re-run verbatim, so the schema ends exactly as the migrations left it.
-import { announceAsPosted } from './matches'
-import { sqliteDb } from '../sqlite'
 import type { Database } from '../client'
-import { formatEntryId } from '../../src/modules/listings/entry-id'
-import { LOCATION_ZONES, type ListingStatus, type PostType, type SaleOrRent } from '../../src/shared/constants'
-import { DEFAULT_ADMIN_EMAIL } from '../../src/config'
+import { formatEntryId } from '../../src/shared/entry-id'
+import { DEFAULT_ADMIN_EMAIL, LOCATION_ZONES, type ListingStatus, type PostType, type SaleOrRent } from '../../src/shared/constants'
 import {
   COMMENTS,
   demoExpiry,
@@ -516,20 +513,4 @@ export function inspectBenchDatabase(sqlite: import('bun:sqlite').Database, size
   if (!empty && benchUsers === 0) return { verdict: 'foreign', found }
   const match = found.listings === size.listings && found.cities === size.cities && found.brokers === size.brokers && found.fts === found.listings
   return { verdict: match ? 'match' : 'other', found }
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Matches (issue 15)
-
-/** How many of the newest listings are announced as if just posted: inboxes of a live network for the benchmarks. */
-export const BENCH_ANNOUNCED = 20_000
-
-/** The bench database's inboxes, made once (see announceAsPosted). */
-export async function fillBenchMatches(database: Database, onProgress: (m: string) => void = () => {}): Promise<number> {
-  const db = sqliteDb(database)
-  try {
-    return await announceAsPosted(db, BENCH_ANNOUNCED, onProgress)
-  } finally {
-    await db.close()
-  }
 }

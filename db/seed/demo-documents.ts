@@ -1,8 +1,13 @@
 import type { Queryable } from '../sql'
-import type { DocumentStore } from '../../src/platform/documents'
 import type { Role } from '../../src/shared/constants'
 import { DEMO_EMAIL_DOMAIN } from './demo'
 import { renderSampleIdCard } from './id-card-image'
+
+/** Where documents are kept: the app's document store (src/platform/documents.ts) fits; the seed needs only this of it. */
+export type DocumentSink = {
+  save(bytes: Uint8Array, type: { mime: 'image/png'; ext: 'png' }): Promise<string>
+  remove(name: string): Promise<void>
+}
 
 const ROLE_TEXT = { BROKER: 'Broker', MODULE_ADMIN: 'Module Admin', MASTER_ADMIN: 'Master Admin' } as const
 
@@ -13,7 +18,7 @@ const ROLE_TEXT = { BROKER: 'Broker', MODULE_ADMIN: 'Module Admin', MASTER_ADMIN
  * documents are saved first, then the users point at them in one transaction; if that fails they are removed.
  * Returns how many documents it stored.
  */
-export async function seedDemoIdCards(db: Queryable, store: DocumentStore): Promise<number> {
+export async function seedDemoIdCards(db: Queryable, store: DocumentSink): Promise<number> {
   const people = await db.all<{ id: number; fullName: string; role: Role; idCardNumber: string; city: string | null }>(
     `select u.id, u.full_name as "fullName", u.role, u.id_card_number as "idCardNumber", c.name as city
        from users u left join cities c on c.id = u.city_id

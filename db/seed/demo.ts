@@ -1,5 +1,5 @@
 import type { Param, Queryable } from '../sql'
-import { formatEntryId } from '../../src/modules/listings/entry-id'
+import { formatEntryId } from '../../src/shared/entry-id'
 import { EXPIRY_DAYS, LOCATION_ZONES, type ListingStatus, type LocationZone, type PostType, type RegistrationStatus, type SaleOrRent } from '../../src/shared/constants'
 import { DEMO_GEOGRAPHY } from './geography'
 

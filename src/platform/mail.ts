@@ -1,6 +1,6 @@
 import type { Transporter } from 'nodemailer'
 import type { Db, Param, Queryable } from '../../db/sql'
-import type { Config } from '../config'
+import type { Config } from './config'
 import { logText } from './http/log-text'
 
 export type MailMessage = { to: string; subject: string; text: string; html: string }

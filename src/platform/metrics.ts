@@ -1,6 +1,6 @@
 import type { Aggregator } from 'prom-client'
 import type { StatementKind, StatementTimer } from '../../db/sql'
-import { VERSION } from '../version'
+import { VERSION } from './version'
 
 // The app's Prometheus metrics (docs/decisions/021-metrics.md). Requests and statements are counted here in plain
 // numbers; prom-client (about 7 ms of module loading inside the binary, a start of a few tens of ms) is imported at the

@@ -1,8 +1,30 @@
 import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding'
-import type { sessions } from '../../db/schema'
+import type { sessions, users } from '../../db/schema'
 import type { Queryable } from '../../db/sql'
 import { SESSION_DAYS } from '../shared/constants'
-import { USER_COLUMNS, userRow, type RawUser, type User } from '../modules/users/store'
+
+// A session is a user's: the platform reads the user with the session, in one query per signed-in request. The user
+// row is defined here, and the users feature's store passes it on to its own code.
+
+/** A user row as the services, sessions and the audit trail see it: camelCase, times as Dates, the flag a boolean. */
+export type User = typeof users.$inferSelect
+
+/** Every column of `users`, named as `User` names them (in its order). */
+export const USER_COLUMNS = `users.id, users.email, users.password_hash as "passwordHash", users.full_name as "fullName", users.phone,
+  users.role, users.is_active as "isActive", users.registration_status as "registrationStatus",
+  users.rejection_reason as "rejectionReason", users.id_card_number as "idCardNumber",
+  users.id_card_document as "idCardDocument", users.id_card_document_type as "idCardDocumentType", users.city_id as "cityId",
+  users.created_at as "createdAt", users.updated_at as "updatedAt"`
+
+export type RawUser = Omit<User, 'isActive' | 'createdAt' | 'updatedAt'> & { isActive: unknown; createdAt: number | string; updatedAt: number | string }
+
+/** A row read with USER_COLUMNS as a `User`. */
+export const userRow = (r: RawUser): User => ({
+  ...r,
+  isActive: Boolean(r.isActive),
+  createdAt: new Date(Number(r.createdAt)),
+  updatedAt: new Date(Number(r.updatedAt)),
+})
 
 // Sessions the way lucia-auth.com teaches: a random token goes to the client, only its SHA-256 is stored.
 const DAY_MS = 86_400_000

@@ -1,5 +1,8 @@
 // Business constants of SPEC section 9, in one place so a change is one edit. Imported by server and islands.
 
+/** The master admin created at first start when ADMIN_EMAIL is unset (src/platform/config.ts), and the bench seed's. */
+export const DEFAULT_ADMIN_EMAIL = 'admin@brokernet.local'
+
 export const ROLES = ['MASTER_ADMIN', 'MODULE_ADMIN', 'BROKER'] as const
 export type Role = (typeof ROLES)[number]
 export const ROLE_LABELS: Record<Role, string> = {

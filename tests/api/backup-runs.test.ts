@@ -4,6 +4,7 @@
 // once starts one run.
 import { afterAll, describe, expect, test } from 'bun:test'
 import { startRun } from '../../src/platform/backup/runs'
+import { Backups } from '../../src/platform/backup/service'
 import { createTestApp } from '../support/app'
 
 const h = await createTestApp()
@@ -36,5 +37,20 @@ describe('claiming a backup run', () => {
       await finish(Date.now())
     }
     expect(won).toEqual(Array(ROUNDS).fill(1))
+  })
+
+  // Issue 37: a server stopping while a Backup now is being claimed went on to start the backup's child process after
+  // close() had returned, and exited leaving it with the database open.
+  test('a Backup now whose claim is on its way when the server stops is recorded as not done, and never starts', async () => {
+    const started: string[] = []
+    const backups = new Backups(h.ctx.db, h.config, h.ctx.logger, async (file) => {
+      started.push(file)
+      return { file, bytes: 0 }
+    })
+    const answer = backups.start('MANUAL', null)
+    await backups.close()
+    const { id } = (await answer) as { id: number }
+    expect(started).toEqual([])
+    expect(await h.ctx.db.get('select status, error from backup_runs where id = ?', [id])).toEqual({ status: 'FAILED', error: 'the server stopped before this backup began' })
   })
 })

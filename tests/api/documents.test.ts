@@ -4,12 +4,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openDataSource, type DataSource } from '../../db/open'
 import { createApp } from '../../src/app'
-import { loadConfig } from '../../src/config'
-import { createContext, type AppContext } from '../../src/platform/http/context'
+import { loadConfig } from '../../src/platform/config'
+import { createContext, type AppContext } from '../../src/platform/context'
 import { FileDocumentStore, TableDocumentStore } from '../../src/platform/documents'
 import { ON_POSTGRES, createTestApp } from '../support/app'
 import { signIn } from '../support/auth'
 import { FILE_BYTES, insertUser, seedPlace } from '../support/fixtures'
+import { clusterOfTests } from '../support/pg-cluster'
 
 // Identity documents (src/platform/documents.ts): files under DATA_DIR/documents on SQLite, the `documents` table on
 // PostgreSQL, where several instances of the binary share one database and no disk (issue 16).
@@ -58,45 +59,61 @@ describe('the document store of the backend', () => {
   })
 })
 
-// Skipped on SQLite: there one process (and its workers) serves one file on one machine, and documents are files beside
-// it; a second instance on the same data is a PostgreSQL deployment (docs/decisions/013-postgres.md).
-describe.skipIf(!ON_POSTGRES)('two instances on one PostgreSQL database (PostgreSQL only; SQLite keeps documents as files on its one machine)', () => {
-  /** A second instance: its own DATA_DIR (so its own empty disk), the same DATABASE_URL, its own pool and caches. */
-  let other: { source: DataSource; ctx: AppContext; app: ReturnType<typeof createApp>; dataDir: string }
+// Two instances on one PostgreSQL database of their own, whichever backend this run tests: on SQLite one process (and
+// its workers) serves one file on one machine, and documents are files beside it; a second instance on the same data
+// is a PostgreSQL deployment (docs/decisions/013-postgres.md).
+describe('two instances on one PostgreSQL database (SQLite keeps documents as files on its one machine)', () => {
+  type Instance = { source: DataSource; ctx: AppContext; app: ReturnType<typeof createApp>; dataDir: string }
+  /** Instance A and B: each its own DATA_DIR (so its own empty disk), the same DATABASE_URL, its own pool and caches. */
+  let one: Instance
+  let other: Instance
+  const cluster = clusterOfTests()
 
-  beforeAll(async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'brokernet-test-b-'))
-    const config = loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'production', DATABASE_URL: h.config.databaseUrl! })
+  async function instance(databaseUrl: string): Promise<Instance> {
+    const dataDir = mkdtempSync(join(tmpdir(), 'brokernet-test-pg-'))
+    const config = loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'production', LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl })
     const source = await openDataSource(config)
     const ctx = createContext(source, config)
-    other = { source, ctx, app: createApp(ctx), dataDir }
+    return { source, ctx, app: createApp(ctx), dataDir }
+  }
+
+  beforeAll(async () => {
+    const databaseUrl = await (await cluster.get()).createDatabase()
+    one = await instance(databaseUrl)
+    other = await instance(databaseUrl)
   })
   afterAll(async () => {
-    await other.ctx.mail.close()
-    await other.source.close()
-    rmSync(other.dataDir, { recursive: true, force: true })
+    for (const i of [one, other]) {
+      if (!i) continue
+      i.ctx.features.stop()
+      await i.ctx.mail.close()
+      await i.source.close()
+      rmSync(i.dataDir, { recursive: true, force: true })
+    }
+    await cluster.release()
   })
 
   test('a document saved through one context is read through another, and removed through it for both', async () => {
-    const name = await h.ctx.documents.save(FILE_BYTES.jpeg(), { mime: 'image/jpeg', ext: 'jpg' })
+    expect(one.ctx.documents).toBeInstanceOf(TableDocumentStore)
+    const name = await one.ctx.documents.save(FILE_BYTES.jpeg(), { mime: 'image/jpeg', ext: 'jpg' })
     const body = (await other.ctx.documents.file(name)!.read())!
     expect(body.type).toBe('image/jpeg')
     expect(new Uint8Array(await body.arrayBuffer())).toEqual(FILE_BYTES.jpeg())
     await other.ctx.documents.remove(name)
-    expect(await h.ctx.documents.file(name)!.read()).toBeNull()
+    expect(await one.ctx.documents.file(name)!.read()).toBeNull()
   })
 
   test('a document uploaded at registration through instance A downloads from instance B, same headers and bytes', async () => {
-    const place = await seedPlace(h.ctx.db, ['Doc City'])
+    const place = await seedPlace(one.ctx.db, ['Doc City'])
     const fd = new FormData()
     const fields = { email: 'two-instances@example.com', password: 'Strong@123', full_name: 'Asha Rao', city_id: String(place.cities[0]!.id) }
     for (const [k, v] of Object.entries(fields)) fd.set(k, v)
     fd.set('id_card_file', new File([FILE_BYTES.png()], 'card.png', { type: 'image/png' }))
-    const reg = await h.request('/api/auth/register', { method: 'POST', body: fd })
+    const reg = await one.app.handle(new Request('http://localhost/api/auth/register', { method: 'POST', body: fd }))
     expect(reg.status).toBe(201)
     const { id } = (await reg.json()) as { id: number }
 
-    const master = await signIn(h.ctx.db, 'MASTER_ADMIN', { cityId: null })
+    const master = await signIn(one.ctx.db, 'MASTER_ADMIN', { cityId: null })
     // Over HTTP, so the answer's length is the one a browser gets.
     const server = Bun.serve({ port: 0, fetch: (request) => other.app.handle(request) })
     const res = await fetch(`http://127.0.0.1:${server.port}/api/users/${id}/id-card`, { headers: master.bearer }).finally(() => server.stop())
@@ -109,6 +126,6 @@ describe.skipIf(!ON_POSTGRES)('two instances on one PostgreSQL database (Postgre
     expect(bytes).toEqual(FILE_BYTES.png())
     // Neither instance wrote it to a disk.
     expect(existsSync(other.ctx.config.documentsDir) ? readdirSync(other.ctx.config.documentsDir) : []).toEqual([])
-    expect(existsSync(h.config.documentsDir) ? readdirSync(h.config.documentsDir) : []).toEqual([])
+    expect(existsSync(one.ctx.config.documentsDir) ? readdirSync(one.ctx.config.documentsDir) : []).toEqual([])
   })
 })

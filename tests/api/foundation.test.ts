@@ -1,7 +1,8 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { Elysia, t } from 'elysia'
 import { assetUrls } from '../../generated/assets'
-import { errorHandler, conflict } from '../../src/platform/http/errors'
+import { errorHandler } from '../../src/platform/http/errors'
+import { conflict } from '../../src/platform/errors'
 import { securityHeaders } from '../../src/platform/http/security'
 import { createTestApp, jsonBody } from '../support/app'
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { SESSION_COOKIE } from '../../src/platform/http/auth'
 import { createTestApp, jsonBody } from '../support/app'
 import { insertUser } from '../support/fixtures'
+import { eventually } from '../support/eventually'
 
 // The one suite that asks for log lines (every other test app is LOG_LEVEL=silent).
 const h = await createTestApp({ LOG_LEVEL: 'info' })
@@ -24,12 +25,7 @@ beforeAll(async () => {
 /** The line of a request id; lines are written after the answer (and a binary's stdout arrives a moment later). */
 async function lineOf(requestId: string | null) {
   expect(requestId).toBeTruthy()
-  for (let i = 0; i < 200; i++) {
-    const line = h.logLines().find((l) => l.request_id === requestId)
-    if (line) return line
-    await Bun.sleep(10)
-  }
-  throw new Error(`no log line for request ${requestId}`)
+  return eventually(`the log line of request ${requestId}`, () => h.logLines().find((l) => l.request_id === requestId), 20_000, 10)
 }
 
 const signIn = async () => {

@@ -44,25 +44,25 @@ async function connect(token: string, path = '/api/events', first: string | null
 }
 
 /**
- * Ends a session with `act` and waits (5 s at most) for each stream to close after a `session_ended` event; logs the
+ * Ends a session with `act` and waits (20 s at most) for each stream to close after a `session_ended` event; logs the
  * milliseconds from `act`'s answer (the session is ended by then) to the last close, and from its start.
  */
 async function endsWith(act: () => Promise<unknown>, streams: Open[], what: string): Promise<void> {
   const t0 = performance.now()
   await act()
   const t1 = performance.now()
-  const closed = await Promise.all(streams.map(async (s) => ((await s.closed(5000)) ? performance.now() : null)))
+  const closed = await Promise.all(streams.map(async (s) => ((await s.closed()) ? performance.now() : null)))
   expect(closed.every((at) => at !== null)).toBe(true)
   for (const s of streams) expect(await s.next('session_ended', 0)).toEqual({})
   const last = Math.max(...(closed as number[]))
   console.log(`[session streams] ${what} → streams closed (${mode}): ${Math.max(0, last - t1).toFixed(0)} ms after the answer (${(last - t0).toFixed(0)} ms after the request)`)
 }
 
-/** Proves a stream still open: an admin's stream hears of a new registration in their city (5 s at most). */
+/** Proves a stream still open: an admin's stream hears of a new registration in their city (20 s at most). */
 async function stillOpen(stream: Open) {
   await createUser(h.ctx.db, { email: `pending-${crypto.randomUUID()}@example.com`, cityId, registrationStatus: 'PENDING', isActive: false })
   const count = await h.ctx.db.get<{ n: number }>("select count(*) as n from users where registration_status = 'PENDING' and city_id = ?", [cityId])
-  const deadline = Date.now() + 5000
+  const deadline = Date.now() + 20_000
   // Counts sent earlier (on connect) may still be queued: the one that counts the new registration is awaited.
   while ((await stream.expect('pending', Math.max(0, deadline - Date.now()))).total !== Number(count!.n));
 }
@@ -70,7 +70,7 @@ async function stillOpen(stream: Open) {
 const status = async (path: string, token: string) => (await h.request(path, { headers: bearer(token) })).status
 
 // Several streams, a password hash, a wait for an expiry: more than bun's default 5 s on a loaded machine.
-const SLOW = 30_000
+const SLOW = 60_000
 
 describe('an event stream ends with its session', () => {
   test("sign-out ends that session's streams (both routes); the same user's other session keeps its own", async () => {
@@ -159,7 +159,7 @@ describe('an event stream ends with its session', () => {
     const admin = await signIn(h.ctx.db, 'MODULE_ADMIN', { cityId })
     const stream = await connect(admin.token)
     const expiresAt = await expireIn(admin.token, admin.user.id, 1500)
-    const closed = await stream.closed(6000)
+    const closed = await stream.closed()
     const at = Date.now()
     expect(closed).toBe(true)
     expect(await stream.next('session_ended', 0)).toEqual({})
@@ -171,7 +171,8 @@ describe('an event stream ends with its session', () => {
   test('a session extended by a request before its expiry keeps its stream past the old expiry, and ends at the new one', async () => {
     const admin = await signIn(h.ctx.db, 'MODULE_ADMIN', { cityId })
     const stream = await connect(admin.token)
-    const first = await expireIn(admin.token, admin.user.id, 1000)
+    // 5 s: the request below must come before the expiry, also on a busy machine (issue 37).
+    const first = await expireIn(admin.token, admin.user.id, 5000)
     // Used before it ends: the request slides the session 30 days on (src/platform/sessions.ts).
     expect(await status('/api/auth/me', admin.token)).toBe(200)
     const slid = await h.ctx.db.get<{ expiresAt: number }>('select expires_at as "expiresAt" from sessions where id = ?', [sessionIdOf(admin.token)])
@@ -181,7 +182,7 @@ describe('an event stream ends with its session', () => {
     await stillOpen(stream)
     // The new expiry ends it.
     const second = await expireIn(admin.token, admin.user.id, 1000)
-    expect(await stream.closed(6000)).toBe(true)
+    expect(await stream.closed()).toBe(true)
     expect(Date.now()).toBeGreaterThanOrEqual(second)
     expect(await stream.next('session_ended', 0)).toEqual({})
   }, SLOW)
@@ -194,7 +195,7 @@ describe('an event stream ends with its session', () => {
     const move = () => h.request(`/api/users/${admin.user.id}`, withJson(master.bearer, { city_id: otherCityId }, 'PATCH'))
     expect((await move()).status).toBe(200)
     for (const s of [events, pending]) {
-      expect(await s.closed(5000)).toBe(true)
+      expect(await s.closed()).toBe(true)
       expect(s.next('session_ended', 0)).rejects.toThrow('stream ended before a "session_ended" event')
     }
     // Still signed in: a new stream counts the registrations of the new city (none), not of the old one.

@@ -7,8 +7,9 @@ import { closeDatabase, openDatabase, type Database } from '../../db/client'
 import { listings, users } from '../../db/schema'
 import { SESSION_COOKIE } from '../../src/platform/http/auth'
 import { sessionFor } from '../support/auth'
-import { launchBrowser, openPage, type WatchedPage, hydrated, openDialog } from '../support/browser'
+import { launchBrowser, openPage, type WatchedPage, hydrated, openDialog, typeOnPausedClock } from '../support/browser'
 import { startServer, type RunningServer } from '../support/server'
+import { eventually } from '../support/eventually'
 
 // The broker dashboard and My Listings in a real Chromium against the real server with the demo network
 // (SPEC section 2 "Broker dashboard (listings)", "My Listings").
@@ -47,8 +48,10 @@ const successToast = (page: Page, text: string) => page.locator('[data-toast="su
 /** Browsers log refused requests ("status of 403"); those answers are under test here, not faults. */
 const realErrors = (w: WatchedPage) => w.consoleErrors.filter((e) => !/status of (400|401|403|404|409|422)\b/.test(e))
 
-async function open(path: string): Promise<WatchedPage> {
+/** `clock`: the page runs on Playwright's clock (installed before it loads), so a test can pause and advance its time. */
+async function open(path: string, { clock = false } = {}): Promise<WatchedPage> {
   const w = await openPage(browser, server.url)
+  if (clock) await w.page.clock.install()
   await w.page.context().addCookies([{ name: SESSION_COOKIE, value: token, url: server.url }])
   await w.page.goto(server.url + path)
   await hydrated(w.page)
@@ -237,14 +240,24 @@ describe('the broker dashboard', () => {
   })
 
   test('typing a search waits 300 ms, then one request, and the URL carries it; Clear filters empties it', async () => {
-    const w = await open('/dashboard/listings')
+    // The 300 ms are the page's own time: its clock is paused while the test types, and advanced by exactly the pauses
+    // between keys. Typed in real time, a loaded machine delivered keys more than 300 ms apart and a search went out
+    // mid-word (issue 37); on this clock the keys are as far apart as the test says, however slow the machine.
+    const w = await open('/dashboard/listings', { clock: true })
     const { page } = w
     const searches: string[] = []
     page.on('request', (r) => {
       const url = new URL(r.url())
       if (url.pathname === '/api/listings/' && url.searchParams.has('search')) searches.push(url.searchParams.get('search')!)
     })
-    await page.getByPlaceholder('Search by Entry ID, Broker Name, or details...').pressSequentially('garden', { delay: 60 })
+    // Pauses of 299 ms between keys: no search for "gar" or "garde" (a wait under 300 ms would send one), and none
+    // 300 ms after the first key (a throttle would); the typing spans 598 ms.
+    await typeOnPausedClock(page, page.getByPlaceholder('Search by Entry ID, Broker Name, or details...'), ['gar', 'de', 'n'], 299)
+    await page.clock.runFor(1)
+    // 300 ms after the last key: the search goes out (a longer wait would send none on the paused clock).
+    await eventually('the search request 300 ms after the last key', () => searches.includes('garden'), 20_000)
+    // Time flows again: the answer is shown (the query library hands it over on a timer).
+    await page.clock.resume()
     await page.waitForURL((u) => u.searchParams.get('search') === 'garden')
     await page.waitForFunction(() => document.querySelectorAll('table tbody tr').length >= 1 && !document.querySelector('table[aria-busy]'))
     expect(searches).toEqual(['garden'])
@@ -354,16 +367,16 @@ describe('My Listings', () => {
   })
 
   test('expiry (issue 17) on a phone: an expired listing has its own card and filter, and Renew puts it back', async () => {
-    // One of the broker's active listings, given an end 1.5 s ahead through the API: the server's own timer expires it.
+    // One of the broker's active listings, given an end 3 s ahead through the API (an end already past is refused, and
+    // a busy machine can take a second to answer): the server's own timer expires it, waited for (issue 37).
     const target = db.select().from(listings).where(and(eq(listings.ownerUserId, broker.id), eq(listings.status, 'ACTIVE'))).get()!
     const res = await fetch(`${server.url}/api/listings/${target.id}`, {
       method: 'PATCH',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ expires_at: new Date(Date.now() + 1500).toISOString() }),
+      body: JSON.stringify({ expires_at: new Date(Date.now() + 3000).toISOString() }),
     })
     expect(res.status).toBe(200)
-    await Bun.sleep(2000)
-    expect(stored(target.entryId)!.status).toBe('EXPIRED')
+    await eventually('the listing EXPIRED', () => stored(target.entryId)!.status === 'EXPIRED', 20_000)
 
     const w = await openPage(browser, server.url, { width: 390, height: 844 })
     await w.page.context().addCookies([{ name: SESSION_COOKIE, value: token, url: server.url }])

@@ -7,7 +7,8 @@ import { users } from '../../db/schema'
 import { seedGeography } from '../../db/seed/demo'
 import { SESSION_COOKIE } from '../../src/platform/http/auth'
 import { signIn, sessionFor } from '../support/auth'
-import { launchBrowser, openPage, type WatchedPage, hydrated, openDialog } from '../support/browser'
+import { launchBrowser, openPage, type WatchedPage, hydrated, openDialog, typeOnPausedClock } from '../support/browser'
+import { eventually } from '../support/eventually'
 import { FILE_BYTES, cityIdByName, dataLayer } from '../support/fixtures'
 import { startServer, type RunningServer } from '../support/server'
 
@@ -155,6 +156,8 @@ describe('broker management by a module admin', () => {
     kavya = addBroker('Kavya Rao', pune, { idCardNumber: 'MH-PN-0777' })
     addBroker('Arjun Mehta', pune)
     addBroker('Kavya Mumbaikar', mumbai)
+    // The page's own clock from here (Playwright's), so that the search below waits on the page's time (issue 37).
+    await page.clock.install()
     await page.reload()
     await hydrated(page)
     await row(page, kavya.email).waitFor()
@@ -166,7 +169,11 @@ describe('broker management by a module admin', () => {
       const url = new URL(r.url())
       if (url.pathname === '/api/users' && url.searchParams.has('search')) searches.push(url.searchParams.get('search')!)
     })
-    await page.getByPlaceholder('Search by name, email, or ID card number...').pressSequentially('kavya', { delay: 60 })
+    // 299 ms between keys on the page's paused clock: no search mid-word; 300 ms after the last key, one.
+    await typeOnPausedClock(page, page.getByPlaceholder('Search by name, email, or ID card number...'), ['ka', 'vy', 'a'], 299)
+    await page.clock.runFor(1)
+    await eventually('the search request 300 ms after the last key', () => searches.includes('kavya'), 20_000)
+    await page.clock.resume()
     await page.waitForFunction(() => document.querySelectorAll('table tbody tr').length === 1)
     expect(searches).toEqual(['kavya'])
     expect(await bodyRows(page).first().textContent()).toContain('Kavya Rao')

@@ -111,7 +111,7 @@ describe('Import a chat export (issue 30)', () => {
     await toast(page, '2 listings posted').waitFor()
     const mine = await myListings()
     expect(mine.filter((l) => l.details === RENT || l.details === WANTED).map((l) => l.property_type).sort()).toEqual(['2 BHK Apartment', '3 BHK Apartment'])
-    await page.waitForFunction(() => document.documentElement.scrollWidth <= window.innerWidth, undefined, { timeout: 5000 })
+    await page.waitForFunction(() => document.documentElement.scrollWidth <= window.innerWidth, undefined, { timeout: 20_000 })
     expect(errors).toEqual([])
     await page.context().close()
   })

@@ -165,7 +165,7 @@ describe('Paste from WhatsApp (issue 18)', () => {
     await page.locator(`[data-listing-card="${reqId}"]`).waitFor()
     await page.locator(`[data-listing-card="${emojiId}"]`).waitFor()
 
-    await page.waitForFunction(() => document.documentElement.scrollWidth <= window.innerWidth, undefined, { timeout: 5000 })
+    await page.waitForFunction(() => document.documentElement.scrollWidth <= window.innerWidth, undefined, { timeout: 20_000 })
     expect(errors).toEqual([])
     await page.context().close()
   })

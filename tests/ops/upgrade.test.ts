@@ -20,7 +20,7 @@ import { binaryAt, currentBinary } from '../support/builds'
 import { identityCardPdf, identityCardPng } from '../support/documents'
 import { KEPT, kept, recounted } from '../support/kept-counts'
 import { connect, readPgTables } from '../support/pg-rows'
-import { postgresBin, startCluster, type Cluster } from '../support/postgres'
+import { startCluster, type Cluster } from '../support/postgres'
 import { startServer, type RunningServer } from '../support/server'
 import { integrityCheck, lostOrChanged, readTables, type TableRows } from '../support/sqlite-rows'
 import { sessionIdOf } from '../../src/platform/sessions'
@@ -56,7 +56,6 @@ type Backend = {
   schemaColumns: () => { table: string; columns: string[] }[]
   /** Derived tables a later migration rebuilt on purpose: not compared row by row, but checked otherwise (below). */
   rebuilt: (string | RegExp)[]
-  available: () => boolean
   setUp: (dataDir: string) => Promise<Store>
 }
 
@@ -82,7 +81,6 @@ const SQLITE: Backend = {
     // 0015 recreated both FTS5 indexes with filter tags (their shadow tables hold FTS5's own pages): checked by searching.
     /^listings_fts/,
   ],
-  available: () => true,
   async setUp(dataDir) {
     const file = join(dataDir, 'brokernet.db')
     return {
@@ -117,8 +115,8 @@ const POSTGRES: Backend = {
   rebuilt: [],
   // This suite found that db/pg/migrations/0010_expiry.sql could not upgrade a database holding any listing: its
   // `(CASE ... THEN 30 ELSE 90 END) * 86400000` was int4 arithmetic, and 30 days in ms overflows it ('integer out of
-  // range'). It multiplies in bigint now (`* 86400000::bigint`).
-  available: () => postgresBin() !== null || !!process.env.PG_TEST_URL,
+  // range'). It multiplies in bigint now (`* 86400000::bigint`). Without PostgreSQL installed (nor PG_TEST_URL) it
+  // fails, saying so, as every PostgreSQL suite does: a test that skips itself promises what it does not check.
   async setUp() {
     const cluster: Cluster = await startCluster()
     const url = await cluster.createDatabase(`brokernet_upgrade_${process.pid}`)
@@ -246,7 +244,13 @@ function describeUpgrade(backend: Backend) {
 
   /** Sessions this test ended on purpose (ids as stored): gone from `sessions` as they should be. */
   const ended: string[] = []
-  /** The old rows missing or changed in `now`, by table (at most five each); rebuilt tables, `skip` and `ended` aside. */
+  /**
+   * Work queues: a row is work to do, deleted once done by whichever program runs then. The old program, stopped right
+   * after its writes, may leave one (on a busy machine it had not announced its last listing's matches yet), and the
+   * current one does that work: gone as it should be (issue 37). A queued row is never changed.
+   */
+  const QUEUES = ['match_queue']
+  /** The old rows missing or changed in `now`, by table (at most five each); rebuilt tables, `skip`, `ended` and done work aside. */
   function differencesFrom(now: Map<string, TableRows>, skip: string[] = []): Record<string, unknown> {
     const differences: Record<string, unknown> = {}
     for (const [name, rows] of before) {
@@ -254,7 +258,7 @@ function describeUpgrade(backend: Backend) {
       const table = now.get(name)
       if (!table) differences[name] = 'table gone'
       else {
-        const lost = lostOrChanged(rows, table).filter(({ row, now }) => !(name === 'sessions' && !now && ended.includes(String(row.id))))
+        const lost = lostOrChanged(rows, table).filter(({ row, now }) => !(!now && (QUEUES.includes(name) || (name === 'sessions' && ended.includes(String(row.id))))))
         if (lost.length) differences[name] = lost.slice(0, 5)
       }
     }
@@ -271,7 +275,7 @@ function describeUpgrade(backend: Backend) {
     }
   }
 
-  describe.skipIf(!backend.available())(`upgrade on ${backend.name} from ${backend.commit.slice(0, 7)}`, () => {
+  describe(`upgrade on ${backend.name} from ${backend.commit.slice(0, 7)}`, () => {
     beforeAll(async () => {
       const oldBinary = binaryAt(backend.commit)
       currentProgram()

@@ -5,8 +5,8 @@ import { openDatabase, type Database } from '../../db/client'
 import { openDataSource, sqliteSource } from '../../db/open'
 import type { Queryable } from '../../db/sql'
 import { createApp } from '../../src/app'
-import { loadConfig, type Config } from '../../src/config'
-import { createContext, type AppContext } from '../../src/platform/http/context'
+import { loadConfig, type Config } from '../../src/platform/config'
+import { createContext, type AppContext } from '../../src/platform/context'
 import { createLogger } from '../../src/platform/http/request-log'
 import { sharedCluster } from './postgres'
 import { startServer } from './server'
@@ -56,10 +56,13 @@ export type TestApp = {
   close: () => Promise<void>
 }
 
-/** A fresh app on its own migrated SQLite file in a temporary DATA_DIR: the real thing, not a mock. */
-export async function createTestApp(env: Record<string, string> = {}, overrides: Partial<AppContext> = {}): Promise<TestApp> {
+/**
+ * A fresh app on its own migrated SQLite file in a temporary DATA_DIR: the real thing, not a mock. `backend: 'sqlite'`:
+ * on SQLite in a PostgreSQL run too, for a test of what only SQLite has (in process or the binary, as the run's).
+ */
+export async function createTestApp(env: Record<string, string> = {}, overrides: Partial<AppContext> = {}, { backend }: { backend?: 'sqlite' } = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'brokernet-test-'))
-  const databaseUrl = ON_POSTGRES ? await (await sharedCluster()).createDatabase() : undefined
+  const databaseUrl = ON_POSTGRES && backend !== 'sqlite' ? await (await sharedCluster()).createDatabase() : undefined
   const config = loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'production', LOG_LEVEL: 'silent', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...env })
   const source = databaseUrl ? await openDataSource(config) : sqliteSource(openDatabase(config.databasePath))
   const db = source.sqlite
@@ -77,7 +80,8 @@ export async function createTestApp(env: Record<string, string> = {}, overrides:
       logLines: () => jsonLines(written.join('')),
       mailIdle: () => ctx.mail.idle(),
       close: async () => {
-        ctx.expiry.close()
+        // What the features armed (a listing's end) stops with the app; the server starts the rest, tests none.
+        ctx.features.stop()
         await ctx.mail.close()
         await source.close()
         rmSync(dataDir, { recursive: true, force: true })

@@ -1,4 +1,4 @@
-import { chromium, type Browser, type Page } from 'playwright-core'
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core'
 import { CHROMIUM_PATH, ensureChromium } from '../../scripts/ensure-chromium'
 
 // Quiet on a closed network: no background traffic, no component updates.
@@ -40,6 +40,29 @@ export async function openPage(browser: Browser, baseUrl: string, viewport = { w
 
 /** Resolves once every island on the page is live (islands/client.tsx sets the flag). */
 export const hydrated = (page: Page) => page.waitForSelector('html[data-islands="hydrated"]')
+
+/**
+ * Types `parts` into `field` on the page's own clock, paused: each part at once, then `pauseMs` of the page's time
+ * before the next (and after the last). A debounced search is then tested on the page's time alone: typed in real time,
+ * a loaded machine delivers keys more than the debounce apart (issue 37). The page must run on Playwright's clock
+ * (`page.clock.install()`, before it loads or after); the caller advances it further (`runFor`) and `resume`s it.
+ */
+export async function typeOnPausedClock(page: Page, field: Locator, parts: string[], pauseMs: number): Promise<void> {
+  // Paused a second ahead of the page's time; once more if a slow machine let that second pass before the pause.
+  for (;;) {
+    const now = await page.evaluate(() => Date.now())
+    try {
+      await page.clock.pauseAt(now + 1000)
+      break
+    } catch (e) {
+      if (!/to the past/.test((e as Error).message)) throw e
+    }
+  }
+  for (const part of parts) {
+    await field.pressSequentially(part)
+    await page.clock.runFor(pauseMs)
+  }
+}
 
 /** The dialog open on the page (the app's Modal is a <dialog>). */
 export const openDialog = (page: Page) => page.locator('dialog[open]')

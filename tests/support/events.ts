@@ -4,7 +4,8 @@ export type StreamEvent = { event: string; data: any }
 /**
  * Reads an event stream (GET /api/events, /api/users/pending/stream) from a fetch answer. `next(name)` resolves with
  * the data of the next event of that name not yet taken (others stay queued for their own `next`), or null when none
- * came within `timeoutMs`.
+ * came within `timeoutMs`. The defaults are generous (20 s): an event that comes is waited for, however loaded the
+ * machine; a test that checks that none comes passes its own short window.
  */
 export function eventStreamReader(res: Response) {
   const reader = res.body!.getReader()
@@ -42,7 +43,7 @@ export function eventStreamReader(res: Response) {
     }
   }
 
-  async function next(name: string, timeoutMs = 5000): Promise<any | null> {
+  async function next(name: string, timeoutMs = 20_000): Promise<any | null> {
     const found = () => queue.some((e) => e.event === name)
     await readUntil(found, Date.now() + timeoutMs)
     const i = queue.findIndex((e) => e.event === name)
@@ -54,7 +55,7 @@ export function eventStreamReader(res: Response) {
   return {
     next,
     /** Like `next`, but an event that does not come is an error. */
-    async expect(name: string, timeoutMs = 5000): Promise<any> {
+    async expect(name: string, timeoutMs = 20_000): Promise<any> {
       const data = await next(name, timeoutMs)
       if (data === null) throw new Error(`no "${name}" event within ${timeoutMs} ms`)
       return data
@@ -63,7 +64,7 @@ export function eventStreamReader(res: Response) {
      * Waits for the server to close the stream: true when it did within `timeoutMs`. Events sent before the end stay
      * queued for `next`.
      */
-    closed: async (timeoutMs = 5000): Promise<boolean> => (await readUntil(() => false, Date.now() + timeoutMs)) && ended,
+    closed: async (timeoutMs = 20_000): Promise<boolean> => (await readUntil(() => false, Date.now() + timeoutMs)) && ended,
     cancel: () => reader.cancel().catch(() => {}),
   }
 }

@@ -1,4 +1,4 @@
-// A server's processes, read from /proc (no `ps` needed): the primary and the workers it started (src/processes.ts).
+// A server's processes, read from /proc (no `ps` needed): the primary and the workers it started (src/platform/processes.ts).
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs'
 
 /** The pids of a process's children. */

@@ -19,7 +19,7 @@ export async function startServer(
   const proc = Bun.spawn(opts.command ?? [process.execPath, 'src/server.ts'], {
     cwd: opts.cwd ?? root,
     env: { ...process.env, PORT: '0', DATA_DIR: dataDir, NODE_ENV: 'production', DEMO_DATA: '0', ...opts.env },
-    // A pipe the server may watch: a worker process ends when its stdin does (src/processes.ts).
+    // A pipe the server may watch: a worker process ends when its stdin does (src/platform/processes.ts).
     stdin: 'pipe',
     stdout: 'pipe',
     stderr: 'pipe',
@@ -32,7 +32,7 @@ export async function startServer(
   void read(proc.stdout)
   void read(proc.stderr)
 
-  const deadline = Date.now() + (opts.timeoutMs ?? 20_000)
+  const deadline = Date.now() + (opts.timeoutMs ?? 60_000)
   let url: string | undefined
   while (!url) {
     if (opts.banner === false) {

@@ -53,7 +53,7 @@ export async function startSmtp({ rejectRcpt = () => false, holdData = Promise.r
     received,
     rcptCalls: () => rcptCalls,
     /** The first message to `to` containing `text` (waiting up to `timeoutMs` for it), decoded for plain string checks. */
-    async messageTo(to: string, text = '', timeoutMs = 10_000): Promise<string> {
+    async messageTo(to: string, text = '', timeoutMs = 20_000): Promise<string> {
       const deadline = Date.now() + timeoutMs
       for (;;) {
         const found = received.find((m) => m.to.includes(to) && decodeQp(m.raw).includes(text))

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { availableParallelism } from 'node:os'
-import { ConfigError, DEFAULT_ADMIN_EMAIL, loadConfig } from '../../src/config'
+import { ConfigError, DEFAULT_ADMIN_EMAIL, loadConfig } from '../../src/platform/config'
 
 describe('loadConfig', () => {
   test('defaults: port 3000, ./data, generated admin password, no demo, no SMTP', () => {

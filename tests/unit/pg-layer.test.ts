@@ -69,17 +69,23 @@ describe('transactions', () => {
     await db.run('insert into tx_queue (id) values (1)')
     let release!: () => void
     const held = new Promise<void>((resolve) => (release = resolve))
+    // Each step waits for the one before it, not for a time (issue 37): the first has the row, then the second its
+    // snapshot, then the first commits.
+    const firstTook = Promise.withResolvers<void>()
+    const secondLooked = Promise.withResolvers<void>()
     const first = db.tx(async (tx) => {
       const taken = await tx.run('delete from tx_queue returning id')
+      firstTook.resolve()
       await held
       return taken.changes
     }, { consistent: true })
-    await Bun.sleep(50)
+    await firstTook.promise
     const second = db.tx(async (tx) => {
       await tx.get('select 1') // the snapshot: the row is still there
+      secondLooked.resolve()
       return (await tx.run('delete from tx_queue returning id')).changes
     }, { consistent: true })
-    await Bun.sleep(50)
+    await secondLooked.promise
     release()
     expect(await first).toBe(1)
     const failure = await second.then(() => null, (e: unknown) => e)
@@ -165,7 +171,7 @@ describe('the change feed (notifications)', () => {
     expect(feed.sync()).toBe(true)
     // The listening connection cut from the server side: nothing is trusted until it is back, and then all is reset.
     await other.run('select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()')
-    const deadline = Date.now() + 5000
+    const deadline = Date.now() + 20_000
     while (!events.some((e) => 'reset' in e) && Date.now() < deadline) await Bun.sleep(20)
     expect(events.filter((e) => 'reset' in e).length).toBeGreaterThanOrEqual(1)
     while (!feed.sync() && Date.now() < deadline) await Bun.sleep(20)

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { closeDatabase, openDatabase, type Database } from '../../db/client'
 import { inspectBenchDatabase, seedBench } from '../../db/seed/bench'
-import { formatEntryId } from '../../src/modules/listings/entry-id'
+import { formatEntryId } from '../../src/shared/entry-id'
 import { ftsQuery } from '../../src/modules/listings/read'
 
 const NOW = new Date('2026-11-21T10:00:00Z')

@@ -1,28 +1,32 @@
 // The demo seed (db/seed/demo.ts), through the data layer like the app: on SQLite (a database in memory), and with
-// BROKERNET_TEST_DATABASE=postgres on PostgreSQL (a database of its own per seed on the shared throwaway cluster),
-// where it is also compared with SQLite's, row for row.
+// BROKERNET_TEST_DATABASE=postgres on PostgreSQL (a database of its own per seed on the shared throwaway cluster). The
+// seeds of the two backends are compared row for row in every run.
 import { afterAll, describe, expect, test } from 'bun:test'
 import { openDatabase } from '../../db/client'
 import { openDataSource, sqliteSource, type DataSource } from '../../db/open'
 import { seedDemoData, seedGeography, type DemoSeedOptions } from '../../db/seed/demo'
 import type { Queryable } from '../../db/sql'
-import { formatEntryId } from '../../src/modules/listings/entry-id'
+import { formatEntryId } from '../../src/shared/entry-id'
 import { LOCATION_ZONES } from '../../src/shared/constants'
 import { ON_POSTGRES } from '../support/app'
 import { insertListing, insertUser, seedPlace } from '../support/fixtures'
-import { sharedCluster } from '../support/postgres'
+import { clusterOfTests } from '../support/pg-cluster'
 
 const NOW = new Date('2026-11-21T10:00:00Z')
 const DAY_MS = 86_400_000
 
 const opened: DataSource[] = []
-afterAll(() => Promise.all(opened.map((s) => s.close())))
+const cluster = clusterOfTests()
+afterAll(async () => {
+  await Promise.all(opened.map((s) => s.close()))
+  await cluster.release()
+})
 
 /** A new, migrated, empty database of the backend under test (or SQLite's, asked for by name). */
 async function freshDatabase(backend: 'sqlite' | 'postgres' = ON_POSTGRES ? 'postgres' : 'sqlite'): Promise<Queryable> {
   const source =
     backend === 'postgres'
-      ? await openDataSource({ databasePath: ':memory:', databaseUrl: await (await sharedCluster()).createDatabase() })
+      ? await openDataSource({ databasePath: ':memory:', databaseUrl: await (await cluster.get()).createDatabase() })
       : sqliteSource(openDatabase(':memory:'))
   opened.push(source)
   return source.db
@@ -210,7 +214,7 @@ describe('seedDemoData ids', () => {
   })
 })
 
-describe.if(ON_POSTGRES)('the demo on PostgreSQL', () => {
+describe('the demo on PostgreSQL', () => {
   test('is the same as on SQLite: geography, people and listings, row for row, ids included', async () => {
     const [pg, lite] = [await seeded(3, {}, 'postgres'), await seeded(3, {}, 'sqlite')]
     expect(pg.result).toEqual(lite.result)

@@ -1,6 +1,6 @@
 import { touches } from '../../../db/change-feed'
 import type { Param } from '../../../db/sql'
-import type { AppContext } from '../../platform/http/context'
+import type { AppContext } from '../../platform/context'
 import { calendarDate } from '../../shared/dates'
 import type { DashboardStats } from '../listings/model'
 import { countListings, type Viewer } from '../listings/read'

@@ -1,6 +1,6 @@
 import { touches } from '../../../db/change-feed'
-import type { AppContext } from '../../platform/http/context'
-import { fieldError } from '../../platform/http/errors'
+import type { AppContext } from '../../platform/context'
+import { fieldError } from '../../platform/errors'
 import { ANALYTICS } from '../../shared/constants'
 import { calendarDate } from '../../shared/dates'
 import type { Viewer } from '../listings/read'

@@ -1,5 +1,5 @@
 import type { Clause, Param, Queryable } from '../../../db/sql'
-import { notFound } from '../../platform/http/errors'
+import { notFound } from '../../platform/errors'
 import { scopeOf, type ScopeActor } from '../../platform/policy/scope'
 import type { AuditEvent, AuditNames, AuditPage, AuditQuery } from './model'
 

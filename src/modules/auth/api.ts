@@ -1,9 +1,9 @@
 import { Elysia, t } from 'elysia'
 import { authGuard, endSession, readToken, SESSION_COOKIE, sessionCookieOptions } from '../../platform/http/auth'
 import { clientAddress } from '../../platform/http/client-address'
-import type { AppContext } from '../../platform/http/context'
+import type { AppContext } from '../../platform/context'
 import { describeUser } from '../../platform/http/page-auth'
-import { HttpError } from '../../platform/http/errors'
+import { tooLarge } from '../../platform/errors'
 import { LIMITS } from '../../shared/constants'
 import { ErrorDetail as Detail } from '../../shared/schema'
 import { ForgotPasswordBody, LoginBody, Message, RegisterBody, Registered, ResetPasswordBody, SecondFactorLoginBody } from './model'
@@ -56,7 +56,7 @@ export const authApi = (ctx: AppContext) =>
       {
         parse: ({ request }) => {
           // Thrown, not returned: a parse hook's return value is taken as the body.
-          if (Number(request.headers.get('content-length') ?? 0) > REGISTRATION_BODY_LIMIT) throw new HttpError(413, FILE_TOO_LARGE)
+          if (Number(request.headers.get('content-length') ?? 0) > REGISTRATION_BODY_LIMIT) throw tooLarge(FILE_TOO_LARGE)
         },
         transform: dropEmptyFormFields,
         body: RegisterBody,

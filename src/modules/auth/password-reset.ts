@@ -1,6 +1,6 @@
-import type { AppContext } from '../../platform/http/context'
-import { badRequest, fieldError } from '../../platform/http/errors'
-import { enforce, hitAll } from '../../platform/http/rate-limit'
+import type { AppContext } from '../../platform/context'
+import { refused, fieldError } from '../../platform/errors'
+import { enforce, hitAll } from '../../platform/rate-limit'
 import { ACCOUNT_MESSAGES } from '../../shared/account-rules'
 import { RESET_TOKEN_MINUTES } from '../../shared/constants'
 import { recordAudit } from '../audit/service'
@@ -53,7 +53,7 @@ export async function resetPassword(ctx: AppContext, input: { token: string; pas
   const row = await db.get<{ expiresAt: number; usedAt: number | null }>('select expires_at as "expiresAt", used_at as "usedAt" from password_reset_tokens where id = ?', [tokenHash])
   if (!row || row.usedAt !== null || Number(row.expiresAt) <= Date.now()) {
     await limits.resetByAddress.hit(ipAddress)
-    throw badRequest(RESET_LINK_INVALID)
+    throw refused(RESET_LINK_INVALID)
   }
   const passwordHash = await Bun.password.hash(input.password)
   await db.tx(async (tx) => {
@@ -64,7 +64,7 @@ export async function resetPassword(ctx: AppContext, input: { token: string; pas
       tokenHash,
     ])
     const userId = spent.rows[0]?.userId
-    if (userId === undefined) throw badRequest(RESET_LINK_INVALID)
+    if (userId === undefined) throw refused(RESET_LINK_INVALID)
     const { rows } = await tx.run<{ id: number; fullName: string; cityId: number | null }>(
       'update users set password_hash = ?, updated_at = ? where id = ? returning id, full_name as "fullName", city_id as "cityId"',
       [passwordHash, now, userId],

@@ -1,6 +1,6 @@
-import type { AppContext } from '../../platform/http/context'
-import { fieldError, unprocessable } from '../../platform/http/errors'
-import { enforce } from '../../platform/http/rate-limit'
+import type { AppContext } from '../../platform/context'
+import { fieldError, invalid } from '../../platform/errors'
+import { enforce } from '../../platform/rate-limit'
 import { ACCOUNT_MESSAGES as M } from '../../shared/account-rules'
 import { LIMITS } from '../../shared/constants'
 import { recordAudit } from '../audit/service'
@@ -33,7 +33,7 @@ export async function register(ctx: AppContext, body: RegisterBody, ipAddress: s
     'select cities.id, cities.name, states.name as "stateName" from cities join states on states.id = cities.state_id where cities.id = ?',
     [body.city_id],
   )
-  if (!city) throw unprocessable(INVALID_CITY)
+  if (!city) throw invalid(INVALID_CITY)
   await assertUniqueUser(db, { email, idCardNumber })
 
   const document = await readIdDocument(body.id_card_file, LIMITS.registrationFileBytes)
@@ -71,6 +71,7 @@ export async function register(ctx: AppContext, body: RegisterBody, ipAddress: s
     )
     return user
   })
-  ctx.pending.changed()
+  // This process's own change, passed on to its open streams now rather than at their next look (the feed).
+  ctx.feed.sync()
   return user
 }

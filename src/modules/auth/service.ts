@@ -1,8 +1,9 @@
-import type { AppContext } from '../../platform/http/context'
-import { forbidden, unauthorized } from '../../platform/http/errors'
-import { enforce, hitAll } from '../../platform/http/rate-limit'
+import type { AppContext } from '../../platform/context'
+import { forbidden, unauthenticated } from '../../platform/errors'
+import { enforce, hitAll } from '../../platform/rate-limit'
 import { USER_COLUMNS, userRow, type RawUser, type User } from '../users/store'
 import { createSession } from '../../platform/sessions'
+import { ACCOUNT_INACTIVE } from '../../platform/http/auth'
 import { secondFactorRequired } from '../second-factor/settings'
 import { createChallenge, hasFactor } from '../second-factor/store'
 
@@ -14,7 +15,6 @@ const dummy = () => (dummyHash ??= Bun.password.hash(crypto.randomUUID()))
 export const WRONG_CREDENTIALS = 'Incorrect email or password'
 export const PENDING_APPROVAL = 'Your registration is pending approval by an administrator. You will receive an email once it is approved.'
 export const REGISTRATION_REJECTED = 'Your registration was rejected. Please contact an administrator if you think this is a mistake.'
-export const ACCOUNT_INACTIVE = 'Account Inactive: Your account is currently inactive. Please contact an administrator.'
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase()
 
@@ -43,7 +43,7 @@ export async function login(
   const ok = await Bun.password.verify(password, user?.passwordHash.startsWith('$argon2') ? user.passwordHash : await dummy())
   if (!user || !ok) {
     await hitAll(keys)
-    throw unauthorized(WRONG_CREDENTIALS)
+    throw unauthenticated(WRONG_CREDENTIALS)
   }
   await limits.loginByAccount.reset(account)
   if (user.registrationStatus === 'PENDING') throw forbidden(PENDING_APPROVAL)

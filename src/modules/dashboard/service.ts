@@ -1,4 +1,4 @@
-import type { AppContext } from '../../platform/http/context'
+import type { AppContext } from '../../platform/context'
 import type { PageUser } from '../../platform/http/page-auth'
 import { calendarDate } from '../../shared/dates'
 import { touches } from '../../../db/change-feed'

@@ -1,6 +1,6 @@
 import { indexedBy } from '../../../db/dialect'
 import type { Queryable } from '../../../db/sql'
-import type { AppContext } from '../../platform/http/context'
+import type { AppContext } from '../../platform/context'
 import { countListings, type Viewer } from '../listings/read'
 import { allOf, filterWhere, visibleTo } from '../listings/where'
 import type { DashboardVisit } from './model'

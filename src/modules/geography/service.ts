@@ -1,6 +1,6 @@
 import { UniqueViolation } from '../../../db/faults'
 import type { Param, Queryable } from '../../../db/sql'
-import { conflict, fieldError, forbidden, notFound } from '../../platform/http/errors'
+import { conflict, fieldError, forbidden, notFound } from '../../platform/errors'
 import { LIMITS } from '../../shared/constants'
 import { recordAudit, type AuditActor } from '../audit/service'
 import { scopeOf, type ScopeActor } from '../../platform/policy/scope'

@@ -1,5 +1,5 @@
 import type { Db } from '../../../db/sql'
-import { VERSION } from '../../version'
+import { VERSION } from '../../platform/version'
 import type { HealthResponse, ReadinessResponse } from './model'
 
 const startedAt = Date.now()

@@ -1,5 +1,5 @@
 import { Unzip, UnzipInflate, UnzipPassThrough } from 'fflate'
-import { HttpError, unprocessable } from '../../platform/http/errors'
+import { invalid, tooLarge } from '../../platform/errors'
 
 /**
  * A WhatsApp "Export chat" file as text (issue 30): the `.txt` WhatsApp writes, or the `.zip` it makes "without
@@ -23,11 +23,11 @@ const ZIP = [0x50, 0x4b, 0x03, 0x04]
 const EMPTY_ZIP = [0x50, 0x4b, 0x05, 0x06]
 
 export async function exportText(file: File | undefined): Promise<string> {
-  if (!file || file.size === 0) throw unprocessable(EXPORT_ERRORS.empty)
-  if (file.size > EXPORT_MAX_BYTES) throw new HttpError(413, EXPORT_ERRORS.tooLarge)
+  if (!file || file.size === 0) throw invalid(EXPORT_ERRORS.empty)
+  if (file.size > EXPORT_MAX_BYTES) throw tooLarge(EXPORT_ERRORS.tooLarge)
   const bytes = await file.bytes()
   const starts = (magic: number[]) => magic.every((b, i) => bytes[i] === b)
-  if (starts(EMPTY_ZIP)) throw unprocessable(EXPORT_ERRORS.zipWithoutChat)
+  if (starts(EMPTY_ZIP)) throw invalid(EXPORT_ERRORS.zipWithoutChat)
   return asText(starts(ZIP) ? unzipChat(bytes) : bytes)
 }
 
@@ -37,11 +37,11 @@ function asText(bytes: Uint8Array): string {
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
   } catch {
-    throw unprocessable(EXPORT_ERRORS.notText)
+    throw invalid(EXPORT_ERRORS.notText)
   }
   // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(text)) throw unprocessable(EXPORT_ERRORS.notText)
-  if (!text.trim()) throw unprocessable(EXPORT_ERRORS.empty)
+  if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(text)) throw invalid(EXPORT_ERRORS.notText)
+  if (!text.trim()) throw invalid(EXPORT_ERRORS.empty)
   return text
 }
 
@@ -86,9 +86,9 @@ function unzipChat(bytes: Uint8Array): Uint8Array {
   } catch {
     failure ??= EXPORT_ERRORS.zipUnreadable
   }
-  if (failure) throw unprocessable(failure)
+  if (failure) throw invalid(failure)
   const chat = chats.find((c) => /(^|\/)_chat\.txt$/i.test(c.name)) ?? [...chats].sort((a, b) => b.size - a.size)[0]
-  if (!chat || chat.size === 0) throw unprocessable(EXPORT_ERRORS.zipWithoutChat)
+  if (!chat || chat.size === 0) throw invalid(EXPORT_ERRORS.zipWithoutChat)
   const out = new Uint8Array(chat.size)
   let at = 0
   for (const c of chat.chunks) {

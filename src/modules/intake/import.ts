@@ -1,5 +1,5 @@
-import type { AppContext } from '../../platform/http/context'
-import { unprocessable } from '../../platform/http/errors'
+import type { AppContext } from '../../platform/context'
+import { invalid } from '../../platform/errors'
 import { contactKey } from '../../shared/contact-key'
 import { findDuplicates } from '../listings/duplicates'
 import type { Viewer } from '../listings/where'
@@ -40,7 +40,7 @@ export async function importForUser(ctx: AppContext, user: Viewer, body: ImportB
   const text = await exportText(body.file)
   ctx.limits.pasteChars.charge(String(user.id), Math.ceil(text.length / SCAN_SHARE), 'chat exports read')
   const messages = exportMessages(text)
-  if (!messages.length) throw unprocessable(NO_MESSAGES)
+  if (!messages.length) throw invalid(NO_MESSAGES)
 
   const { phone } = await getUser(ctx.db, user, user.id)
   const mine = phone?.trim() ? contactKey(phone.trim()) : null
@@ -52,7 +52,7 @@ export async function importForUser(ctx: AppContext, user: Viewer, body: ImportB
     bySender.set(m.sender, s)
   }
   const asked = body.sender?.trim() || null
-  if (asked && !bySender.has(asked)) throw unprocessable(UNKNOWN_SENDER)
+  if (asked && !bySender.has(asked)) throw invalid(UNKNOWN_SENDER)
   const chosen = asked ?? [...bySender.keys()].find((s) => mine !== null && senderPhone(s) !== null && contactKey(senderPhone(s)!) === mine) ?? null
 
   const since = isoDay(Date.now() - ((body.days ?? IMPORT_DAYS_DEFAULT) - 1) * DAY_MS)

@@ -1,5 +1,5 @@
-import type { AppContext } from '../../platform/http/context'
-import { forbidden, notFound, unprocessable } from '../../platform/http/errors'
+import type { AppContext } from '../../platform/context'
+import { forbidden, notFound, invalid } from '../../platform/errors'
 import { scopeOf } from '../../platform/policy/scope'
 import { LOCATION_ZONES, type LocationZone } from '../../shared/constants'
 import type { Viewer } from '../listings/where'
@@ -27,7 +27,7 @@ async function cityFor(ctx: AppContext, user: Viewer, cityId: number | undefined
     return scope.cityId
   }
   if (scope.kind !== 'all') throw forbidden()
-  if (cityId === undefined) throw unprocessable('city_id is required')
+  if (cityId === undefined) throw invalid('city_id is required')
   if (!(await ctx.db.get('select id from cities where id = ?', [cityId]))) throw notFound('City not found')
   return cityId
 }
@@ -66,7 +66,7 @@ export async function decideLocality(ctx: AppContext, user: Viewer, body: Locali
   const city = await cityFor(ctx, user, body.city_id)
   const name = body.name.trim().replace(/\s+/g, ' ')
   const key = localityKey(name)
-  if (!key) throw unprocessable('A locality needs a name')
+  if (!key) throw invalid('A locality needs a name')
   const status = body.decision === 'ACCEPT' ? 'ACCEPTED' : 'DISMISSED'
   const zone = body.decision === 'ACCEPT' ? (body.zone ?? null) : null
   const now = Date.now()

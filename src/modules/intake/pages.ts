@@ -1,11 +1,11 @@
 import { Elysia } from 'elysia'
-import type { AppContext } from '../../platform/http/context'
-import { dashboardPage } from '../dashboard'
-import { guardOf } from '../dashboard/nav'
+import type { AppContext } from '../../platform/context'
+import { dashboardPage } from '../../platform/pages/dashboard-page'
+import { guardOf } from '../../platform/pages/nav'
 import { INTAKE_TEXT, PASTE_PAGE_PATH } from '../../../islands/intake/intake-text'
 
 const hidden = { detail: { hide: true } }
-const view = () => import('./paste-page')
+const screen = () => import('./paste.page')
 
 /**
  * Issue 18, "Paste from WhatsApp": for those who post listings as their own (My Listings' rule: brokers; admins post
@@ -14,7 +14,7 @@ const view = () => import('./paste-page')
 export const intakePages = (ctx: AppContext) =>
   new Elysia({ name: 'intake-pages' }).get(
     PASTE_PAGE_PATH,
-    dashboardPage(ctx, INTAKE_TEXT.title, async (user) => (await view()).pasteView(ctx, user), {
+    dashboardPage(ctx, INTAKE_TEXT.title, async (user) => (await screen()).view(ctx, user), {
       ...guardOf('/dashboard/my-listings'),
       current: PASTE_PAGE_PATH,
       section: INTAKE_TEXT.title,

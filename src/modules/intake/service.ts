@@ -1,4 +1,4 @@
-import type { AppContext } from '../../platform/http/context'
+import type { AppContext } from '../../platform/context'
 import { getListing } from '../listings/read'
 import { listingScope, type Viewer } from '../listings/where'
 import { localitiesOf } from './localities'

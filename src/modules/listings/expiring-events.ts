@@ -1,5 +1,8 @@
 import type { FeedEvent } from '../../../db/change-feed'
-import { LiveTopic } from '../../platform/http/live-topic'
+import type { Queryable } from '../../../db/sql'
+import { inOrder, LiveTopic } from '../../platform/http/live-topic'
+import type { SendEvent } from '../../platform/http/sse'
+import { expiringListings } from './reminders'
 
 /**
  * Whose listings ending soon may have changed: `reminded` when a reminder was just recorded for them (news even if
@@ -22,4 +25,25 @@ export class ExpiringEvents extends LiveTopic<ExpiringNews> {
     }
     for (const [userId, reminded] of news) this.emit({ userId, reminded })
   }
+}
+
+/**
+ * Follows the owner's listings ending within 3 days (issue 17): sends `expiring` with `{ listings: [{ id, entry_id,
+ * expires_at }] }` now, whenever a reminder of theirs is recorded (by any process), and when a change of one of their
+ * listings changes that list (renewed, expired, closed).
+ */
+export function followExpiring(db: Queryable, events: ExpiringEvents, userId: number, send: SendEvent, end: () => void): () => void {
+  let last: string | null = null
+  const report = inOrder(async (reminded: boolean) => {
+    const listings = await expiringListings(db, userId)
+    const text = JSON.stringify(listings)
+    if (!reminded && text === last) return
+    last = text
+    send('expiring', { listings })
+  })
+  const unsubscribe = events.subscribe((news) => {
+    if (news.userId === userId || news.userId === 'any') report(news.reminded)
+  }, end)
+  report(true)
+  return unsubscribe
 }

@@ -1,5 +1,5 @@
-import type { AppContext } from '../../platform/http/context'
-import { HttpError } from '../../platform/http/errors'
+import type { AppContext } from '../../platform/context'
+import { TooMany } from '../../platform/errors'
 import { POST_TYPE_LABELS } from '../../shared/constants'
 import { calendarDate } from '../../shared/dates'
 import type { Listing, ListingQuery } from './model'
@@ -35,7 +35,7 @@ let running = 0
  * the client downloads, so memory stays flat and other requests are served between batches.
  */
 export function exportListings(ctx: AppContext, viewer: Viewer, query: ListingQuery): Response {
-  if (running >= MAX_CONCURRENT) throw new HttpError(429, 'Another export is being prepared. Please try again in a few seconds.', { 'retry-after': '5' })
+  if (running >= MAX_CONCURRENT) throw new TooMany('Another export is being prepared. Please try again in a few seconds.', 5)
   running++
   const { page: _p, per_page: _pp, ...filters } = query
   let released = false

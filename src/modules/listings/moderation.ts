@@ -1,11 +1,11 @@
 import type { Param, Queryable } from '../../../db/sql'
-import type { AppContext } from '../../platform/http/context'
-import { fieldError, forbidden, type HttpError } from '../../platform/http/errors'
+import type { AppContext } from '../../platform/context'
+import { fieldError, forbidden, type DomainError } from '../../platform/errors'
 import { SUSPENSION_REASON_REQUIRED, type ListingStatus } from '../../shared/constants'
 import { formatMoment } from '../../shared/dates'
 import { listingSuspended, reviewRequested, suspensionLifted } from '../mail/templates'
 import type { UpdateListingBody } from './model'
-import type { Row } from './service'
+import type { Row } from './store'
 import { listingScope, type Viewer } from './where'
 
 // Moderation (issue 29; docs/decisions/027-moderation.md). A suspension by an admin of the listing's city, or a master
@@ -25,7 +25,7 @@ export const moderates = (actor: Viewer): boolean => {
 export const underModeration = (l: Pick<Row, 'status' | 'suspendedBy'>): boolean => l.status === 'SUSPENDED' && l.suspendedBy !== null
 
 /** The owner's refusal, naming who may lift the suspension and what the owner may do instead. */
-export async function liftRefusal(db: Queryable, cityId: number): Promise<HttpError> {
+export async function liftRefusal(db: Queryable, cityId: number): Promise<DomainError> {
   const city = await db.get<{ name: string }>('select name from cities where id = ?', [cityId])
   return forbidden(
     `This listing was suspended by an admin: only an admin of ${city?.name ?? 'its city'} (or a master admin) can reactivate it. You can ask them for a review from My Listings.`,
@@ -88,7 +88,7 @@ type Owner = { email: string; full_name: string; active: boolean; city: string }
 const describe = (l: Row, city: string) => ({ entryId: l.entryId, what: `${l.propertyType}, ${city}` })
 
 /** Mails the listing's owner (an active account) what the step did, in the writing transaction. */
-export async function tellOwner(ctx: AppContext, tx: Queryable, after: Row, step: ModerationStep): Promise<void> {
+export async function tellOwner(ctx: Pick<AppContext, 'mail' | 'config'>, tx: Queryable, after: Row, step: ModerationStep): Promise<void> {
   if (!step.tell) return
   const owner = await tx.get<Owner>(
     `select u.email, u.full_name, (u.is_active = true and u.registration_status = 'APPROVED') as active, c.name as city
@@ -106,7 +106,7 @@ export async function tellOwner(ctx: AppContext, tx: Queryable, after: Row, step
  * Mails a review request to the active module admins of the listing's city and every active master admin (as a
  * registration is announced, src/modules/auth/registration.ts), in the writing transaction; answers how many.
  */
-export async function tellAdmins(ctx: AppContext, tx: Queryable, l: Row, ownerName: string): Promise<number> {
+export async function tellAdmins(ctx: Pick<AppContext, 'mail' | 'config'>, tx: Queryable, l: Row, ownerName: string): Promise<number> {
   const city = (await tx.get<{ name: string }>('select name from cities where id = ?', [l.cityId]))!.name
   const admins = await tx.all<{ email: string }>(
     "select email from users where is_active = true and (role = 'MASTER_ADMIN' or (role = 'MODULE_ADMIN' and city_id = ?)) order by id",

@@ -1,7 +1,7 @@
 import { idsIn, indexedBy } from '../../../db/dialect'
 import type { Param, Queryable } from '../../../db/sql'
 import { LOCATION_ZONES } from '../../shared/constants'
-import { notFound } from '../../platform/http/errors'
+import { notFound } from '../../platform/errors'
 import { paging } from '../../platform/http/paging'
 import type { SnapshotCache } from '../../../db/snapshot-cache'
 import type { Listing, ListingFilters, ListingPage, ListingQuery, ZoneCounts } from './model'

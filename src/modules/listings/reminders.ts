@@ -1,6 +1,6 @@
 import { indexedBy } from '../../../db/dialect'
 import type { Db, Dialect, Queryable } from '../../../db/sql'
-import type { Config } from '../../config'
+import type { Config } from '../../platform/config'
 import type { Mailer } from '../../platform/mail'
 import { EXPIRING_STATUSES, EXPIRY_REMINDER_MS, RENEW_LINK_MS } from '../../shared/constants'
 import { formatMoment } from '../../shared/dates'

@@ -1,9 +1,9 @@
-import { Elysia } from 'elysia'
-import type { AppContext } from '../../platform/http/context'
-import { HttpError } from '../../platform/http/errors'
+import type { AppContext } from '../../platform/context'
+import { Conflict } from '../../platform/errors'
 import { RENEW_LINK_MS } from '../../shared/constants'
 import { underModeration } from './moderation'
 import { readRenewToken, renewKey } from './renew-link'
+import type { AfterListingWrite } from './after-write'
 import { expiryOf, listingRow, renew, type Row } from './service'
 
 // The pages of a reminder's renew link (docs/decisions/016-renew-links.md): GET shows what one click would do and
@@ -41,28 +41,15 @@ export async function judgeRenewLink(ctx: AppContext, token: string, now = Date.
 }
 
 /** Renews the link's listing as its owner (audited `listing.renew`, via link); a renewal that lost a race is refused. */
-export async function renewByLink(ctx: AppContext, token: string): Promise<{ entryId: string; until: number } | RenewRefusal> {
+export async function renewByLink(ctx: AppContext, written: AfterListingWrite, token: string): Promise<{ entryId: string; until: number } | RenewRefusal> {
   const offer = await judgeRenewLink(ctx, token)
   if ('reason' in offer) return offer
   try {
-    const renewed = await renew(ctx, offer.owner, offer.row, 'link')
+    const renewed = await renew(ctx, written, offer.owner, offer.row, 'link')
     return { entryId: renewed.entryId, until: Number(renewed.expiresAt) }
   } catch (e) {
     // The same link clicked twice at once, or the clock expiring the listing in between: the other one won.
-    if (e instanceof HttpError && e.status === 409) return { status: 410, reason: USED }
+    if (e instanceof Conflict) return { status: 410, reason: USED }
     throw e
   }
 }
-
-const page = { detail: { hide: true } }
-const views = () => import('./renew-page')
-
-/** GET /renew/:token shows the offer; POST /renew/:token (its button) renews. */
-export const renewPages = (ctx: AppContext) =>
-  new Elysia({ name: 'renew-pages' })
-    .get('/renew/:token', async ({ params }) => (await views()).renewOfferPage(ctx, tokenOf(params), await judgeRenewLink(ctx, tokenOf(params))), page)
-    .post('/renew/:token', async ({ params }) => (await views()).renewedPage(ctx, await renewByLink(ctx, tokenOf(params))), page)
-
-/** The path's token; one that is not even valid percent-encoding (Elysia gives null) is simply not a token of ours. */
-const tokenOf = (params: { token: string | null }) => params.token ?? ''
-

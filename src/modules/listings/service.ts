@@ -1,58 +1,21 @@
 import type { Param, Queryable } from '../../../db/sql'
-import type { AppContext } from '../../platform/http/context'
-import { conflict, fieldError, forbidden, notFound, unprocessable } from '../../platform/http/errors'
+import type { AppContext } from '../../platform/context'
+import { conflict, fieldError, forbidden, notFound, invalid } from '../../platform/errors'
 import type { ListingStatus } from '../../shared/constants'
 import { calendarDate, postedAgo } from '../../shared/dates'
-import { recordAudit } from '../audit/service'
-import { queueAnnouncement } from '../matches/service'
+import type { AfterListingWrite } from './after-write'
 import { findDuplicates } from './duplicates'
-import { formatEntryId } from './entry-id'
+import { formatEntryId } from '../../shared/entry-id'
 import type { CreateListingBody, ReviewRequestBody, UpdateListingBody } from './model'
-import { assertMayChangeStatus, liftRefusal, moderates, moderationStep, tellAdmins, tellOwner, underModeration } from './moderation'
+import { assertMayChangeStatus, liftRefusal, moderates, moderationStep, tellAdmins, underModeration } from './moderation'
 import { countListings } from './read'
+import { nextListingId, ROW, type Row } from './store'
 import { allOf, canEdit, listingScope, visibleTo, type Viewer } from './where'
 
 type Actor = Viewer & { fullName: string }
 
-/** A listing's stored fields as the audit trail has always kept them (camelCase, the order of the schema). */
-export type Row = {
-  id: number
-  entryId: string
-  postType: 'REQ' | 'AVL'
-  saleOrRent: 'SALE' | 'RENT'
-  propertyType: string
-  contactValue: string
-  contactName: string
-  budget: number | null
-  size: number | null
-  location: string | null
-  locality: string | null
-  reference: string | null
-  typeDetails: string | null
-  details: string | null
-  comments: string | null
-  googleLocationUrl: string | null
-  status: ListingStatus
-  date: string
-  ownerUserId: number
-  cityId: number
-  expiresAt: number | null
-  /** Moderation (issue 29, ./moderation.ts): the admin who suspended it, why and when, and the owner's review request. */
-  suspendedBy: number | null
-  suspensionReason: string | null
-  suspendedAt: number | null
-  reviewRequestedAt: number | null
-  reviewNote: string | null
-}
+export type { Row } from './store'
 
-const ROW = `listings.id, entry_id as "entryId", post_type as "postType", sale_or_rent as "saleOrRent", property_type as "propertyType",
-  contact_value as "contactValue", contact_name as "contactName", budget, size, location, locality, reference,
-  type_details as "typeDetails", details, comments, google_location_url as "googleLocationUrl", status, date,
-  owner_user_id as "ownerUserId", city_id as "cityId", expires_at as "expiresAt", suspended_by as "suspendedBy",
-  suspension_reason as "suspensionReason", suspended_at as "suspendedAt", review_requested_at as "reviewRequestedAt", review_note as "reviewNote"`
-
-/** What the audit trail keeps of a listing: its whole content, so a deleted listing's last state survives there. */
-const auditView = (l: Row) => ({ ...l })
 const actorOf = (a: Actor) => ({ id: a.id, fullName: a.fullName })
 
 /**
@@ -61,7 +24,7 @@ const actorOf = (a: Actor) => ({ id: a.id, fullName: a.fullName })
  */
 export function assertTransition(from: ListingStatus, to: ListingStatus): void {
   if (from === to) return
-  if (to === 'EXPIRED') throw unprocessable('EXPIRED is set when a listing’s expires_at passes, not by hand: set expires_at instead')
+  if (to === 'EXPIRED') throw invalid('EXPIRED is set when a listing’s expires_at passes, not by hand: set expires_at instead')
   if (from === 'EXPIRED' && to !== 'CLOSED') throw conflict('This listing has expired: renew it (or give it a new expires_at) to put it back on the network')
   if (to === 'SUSPENDED' && from !== 'ACTIVE') throw conflict(`Only an active listing can be suspended; this one is ${from}`)
   if (from === 'SUSPENDED' && to !== 'ACTIVE') throw conflict(`A suspended listing can only be reactivated (to ACTIVE), not moved to ${to}`)
@@ -127,7 +90,7 @@ export function expiryOf(asked: string | undefined, city: { rent_days: number; s
 export function targetCity(actor: Actor, cityId: number | undefined): number {
   const scope = listingScope(actor, 'manage')
   if (scope.kind === 'own') {
-    if (actor.cityId === null) throw unprocessable('Your account has no city yet: ask an administrator to assign one')
+    if (actor.cityId === null) throw invalid('Your account has no city yet: ask an administrator to assign one')
     return actor.cityId
   }
   if (scope.kind === 'all') {
@@ -138,9 +101,9 @@ export function targetCity(actor: Actor, cityId: number | undefined): number {
   return scope.cityId
 }
 
-export async function createListing(ctx: AppContext, actor: Actor, body: CreateListingBody): Promise<Row> {
-  if (body.status === 'SUSPENDED') throw unprocessable('A new listing cannot start suspended')
-  if (body.status === 'EXPIRED') throw unprocessable('A new listing cannot start expired: give it an expires_at instead')
+export async function createListing(ctx: AppContext, written: AfterListingWrite, actor: Actor, body: CreateListingBody): Promise<Row> {
+  if (body.status === 'SUSPENDED') throw invalid('A new listing cannot start suspended')
+  if (body.status === 'EXPIRED') throw invalid('A new listing cannot start expired: give it an expires_at instead')
   const cityId = targetCity(actor, body.city_id)
   // A broker's listings carry their name as the contact; an admin's need details and may name a contact.
   let contactName = actor.fullName
@@ -162,7 +125,6 @@ export async function createListing(ctx: AppContext, actor: Actor, body: CreateL
     sale_or_rent: body.sale_or_rent,
     contact_name: contactName,
     status: body.status ?? 'ACTIVE',
-    entry_id: `NEW-${crypto.randomUUID()}`,
     owner_user_id: actor.id,
     city_id: cityId,
     possible_duplicate_of: other?.listing.id ?? null,
@@ -172,26 +134,21 @@ export async function createListing(ctx: AppContext, actor: Actor, body: CreateL
   fields.date = calendarDate(new Date(now), ctx.config.timeZone)
   fields.created_at = now
   fields.updated_at = now
-  const columns = Object.keys(fields)
-  const created = await ctx.db.tx(async (tx) => {
-    const { rows } = await tx.run<{ id: number }>(
-      `insert into listings (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')}) returning id`,
-      Object.values(fields),
-    )
-    const id = rows[0]!.id
-    // The readable code needs the row id, known only now.
-    const listing = (await tx.run<Row>(`update listings set entry_id = ? where id = ? returning ${ROW}`, [formatEntryId(body.post_type, city.name, id), id])).rows[0]!
-    await recordAudit(tx, { actor: actorOf(actor), action: 'listing.create', entityType: 'listing', entityId: listing.id, cityId, after: auditView(listing) }, now)
-    await queueAnnouncement(tx, listing.id, now)
-    return listing
+  const write = await ctx.db.tx(async (tx) => {
+    // The readable code is made of the row's id, taken first: the row goes in whole (one change-feed row).
+    const id = await nextListingId(tx)
+    Object.assign(fields, { id, entry_id: formatEntryId(body.post_type, city.name, id) })
+    const columns = Object.keys(fields)
+    const { rows } = await tx.run<Row>(`insert into listings (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')}) returning ${ROW}`, Object.values(fields))
+    const w = { action: 'listing.create', actor: actorOf(actor), before: null, after: rows[0]!, now }
+    await written.within(tx, w)
+    return w
   })
-  ctx.announcer.soon()
-  ctx.expiry.due(created.expiresAt)
-  return created
+  written.committed(write)
+  return write.after
 }
 
-/** A listing's stored fields, whoever asks (a signed renew link is its own authority); null when it is gone. */
-export const listingRow = async (db: Queryable, id: number): Promise<Row | null> => (await db.get<Row>(`select ${ROW} from listings where id = ?`, [id])) ?? null
+export { listingRow } from './store'
 
 /** The listing an actor may change: invisible ones are "not found"; visible but not theirs is 403. */
 async function changeable(db: Queryable, actor: Actor, id: number): Promise<Row> {
@@ -207,7 +164,7 @@ async function changeable(db: Queryable, actor: Actor, id: number): Promise<Row>
  * listing an admin suspended keeps its status against everyone but an admin (403), and an admin suspending another's
  * listing says why (./moderation.ts).
  */
-export async function updateListing(ctx: AppContext, actor: Actor, id: number, body: UpdateListingBody): Promise<Row> {
+export async function updateListing(ctx: AppContext, written: AfterListingWrite, actor: Actor, id: number, body: UpdateListingBody): Promise<Row> {
   const before = await changeable(ctx.db, actor, id)
   await assertMayChangeStatus(ctx.db, actor, before, body)
   const changes = fieldsOf(body)
@@ -237,7 +194,7 @@ export async function updateListing(ctx: AppContext, actor: Actor, id: number, b
   // The hotsheet (issue 17): a new budget, or a return to ACTIVE, is news.
   if (changes.status === 'ACTIVE' && before.status !== 'ACTIVE') Object.assign(changes, { hot_event: 'BACK_ON_MARKET', hot_at: now })
   else if (changes.budget !== undefined && changes.budget !== before.budget) Object.assign(changes, { hot_event: 'PRICE_CHANGED', hot_at: now })
-  const updated = await ctx.db.tx(async (tx) => {
+  const write = await ctx.db.tx(async (tx) => {
     const set = Object.keys(changes).map((c) => `${c} = ?`)
     // Only the listing as read: a change racing an admin's suspension (or its lifting) must not undo it unseen.
     const asRead = 'where id = ? and status = ? and suspended_by is not distinct from ?'
@@ -245,20 +202,12 @@ export async function updateListing(ctx: AppContext, actor: Actor, id: number, b
     if (!after) throw conflict('This listing changed meanwhile: look at it again')
     const statusAction =
       changes.status === 'SUSPENDED' && before.status !== 'SUSPENDED' ? 'listing.suspend' : before.status === 'SUSPENDED' && changes.status === 'ACTIVE' ? 'listing.reactivate' : 'listing.update'
-    const action = moderation.action ?? statusAction
-    await recordAudit(
-      tx,
-      { actor: actorOf(actor), action, entityType: 'listing', entityId: id, cityId: after.cityId, before: auditView(before), after: auditView(after), reason: moderation.reason },
-      now,
-    )
-    await tellOwner(ctx, tx, after, moderation)
-    // Only what matching reads can make new pairs: an edit of the details or comments announces nothing.
-    if (MATCHED_BY.some((k) => before[k] !== after[k])) await queueAnnouncement(tx, id, now)
-    return after
+    const w = { action: moderation.action ?? statusAction, actor: actorOf(actor), before, after, now, reason: moderation.reason, moderation }
+    await written.within(tx, w)
+    return w
   })
-  ctx.announcer.soon()
-  ctx.expiry.due(updated.expiresAt)
-  return updated
+  written.committed(write)
+  return write.after
 }
 
 /**
@@ -266,33 +215,32 @@ export async function updateListing(ctx: AppContext, actor: Actor, id: number, b
  * the hotsheet: back on market). The owner or their admins (`manage:listing`), early too; a closed or suspended listing
  * is not on offer, so there is nothing to renew.
  */
-export async function renewListing(ctx: AppContext, actor: Actor, id: number, via: 'api' | 'link' = 'api'): Promise<Row> {
+export async function renewListing(ctx: AppContext, written: AfterListingWrite, actor: Actor, id: number, via: 'api' | 'link' = 'api'): Promise<Row> {
   const before = await changeable(ctx.db, actor, id)
   // Its owner learns who may put it back (an admin), rather than only that a suspended listing is not renewed.
   if (underModeration(before) && !moderates(actor)) throw await liftRefusal(ctx.db, before.cityId)
-  return renew(ctx, actorOf(actor), before, via)
+  return renew(ctx, written, actorOf(actor), before, via)
 }
 
 /** Renew a listing already judged changeable (by the caller's scope, or by a signed renew link). */
-export async function renew(ctx: AppContext, actor: { id: number; fullName: string }, before: Row, via: 'api' | 'link'): Promise<Row> {
+export async function renew(ctx: AppContext, written: AfterListingWrite, actor: { id: number; fullName: string }, before: Row, via: 'api' | 'link'): Promise<Row> {
   if (before.status === 'CLOSED' || before.status === 'SUSPENDED') throw conflict(`A ${before.status === 'CLOSED' ? 'closed' : 'suspended'} listing cannot be renewed`)
   const now = Date.now()
   const city = await cityOf(ctx.db, before.cityId)
   const changes: Record<string, Param> = { expires_at: now + stayMs(city, before.saleOrRent), updated_at: now }
   if (before.status === 'EXPIRED') Object.assign(changes, { status: 'ACTIVE', hot_event: 'BACK_ON_MARKET', hot_at: now })
   const set = Object.keys(changes).map((c) => `${c} = ?`)
-  const renewed = await ctx.db.tx(async (tx) => {
+  const write = await ctx.db.tx(async (tx) => {
     // Only the listing as read: a renewal racing another (a renew link clicked twice) or the clock expiring it is refused.
     const asRead = 'where id = ? and status = ? and expires_at is not distinct from ?'
     const after = (await tx.run<Row>(`update listings set ${set.join(', ')} ${asRead} returning ${ROW}`, [...Object.values(changes), before.id, before.status, before.expiresAt])).rows[0]
     if (!after) throw conflict('This listing changed meanwhile: look at it again')
-    await recordAudit(tx, { actor, action: 'listing.renew', entityType: 'listing', entityId: before.id, cityId: after.cityId, before: auditView(before), after: { ...auditView(after), via } }, now)
-    if (before.status === 'EXPIRED') await queueAnnouncement(tx, before.id, now)
-    return after
+    const w = { action: 'listing.renew', actor, before, after, now, via }
+    await written.within(tx, w)
+    return w
   })
-  ctx.announcer.soon()
-  ctx.expiry.due(renewed.expiresAt)
-  return renewed
+  written.committed(write)
+  return write.after
 }
 
 /**
@@ -301,7 +249,7 @@ export async function renew(ctx: AppContext, actor: { id: number; fullName: stri
  * reason). Only the owner asks (403 for the admins who could answer; other brokers do not see it: 404); 409 when no
  * admin suspended it, or a review is already pending.
  */
-export async function requestReview(ctx: AppContext, actor: Actor, id: number, body: ReviewRequestBody): Promise<{ listing: Row; adminsNotified: number }> {
+export async function requestReview(ctx: AppContext, written: AfterListingWrite, actor: Actor, id: number, body: ReviewRequestBody): Promise<{ listing: Row; adminsNotified: number }> {
   const where = allOf({ sql: 'listings.id = ?', params: [id] }, visibleTo(actor))
   const before = await ctx.db.get<Row>(`select ${ROW} from listings where ${where.sql}`, where.params)
   if (!before) throw notFound('Listing not found')
@@ -311,25 +259,29 @@ export async function requestReview(ctx: AppContext, actor: Actor, id: number, b
     throw conflict(`A review was already asked for on ${new Date(Number(before.reviewRequestedAt)).toISOString()}: the admins have been told, and answer by reactivating the listing or keeping it suspended`)
   const now = Date.now()
   const note = body.note?.trim() || null
-  return ctx.db.tx(async (tx) => {
+  const { write, adminsNotified } = await ctx.db.tx(async (tx) => {
     const asRead = "where id = ? and status = 'SUSPENDED' and suspended_by is not null and review_requested_at is null"
     const after = (await tx.run<Row>(`update listings set review_requested_at = ?, review_note = ? ${asRead} returning ${ROW}`, [now, note, id])).rows[0]
     if (!after) throw conflict('This listing changed meanwhile: look at it again')
-    await recordAudit(tx, { actor: actorOf(actor), action: 'listing.review_request', entityType: 'listing', entityId: id, cityId: after.cityId, before: auditView(before), after: auditView(after), reason: note }, now)
-    return { listing: after, adminsNotified: await tellAdmins(ctx, tx, after, actor.fullName) }
+    const w = { action: 'listing.review_request', actor: actorOf(actor), before, after, now, reason: note }
+    await written.within(tx, w)
+    // The admins who may answer, told by mail: how many is the request's answer.
+    return { write: w, adminsNotified: await tellAdmins(ctx, tx, after, actor.fullName) }
   })
+  written.committed(write)
+  return { listing: write.after, adminsNotified }
 }
 
-/** The listing's columns matching reads (MATCH_FIELDS, as the row names them). */
-const MATCHED_BY = ['postType', 'saleOrRent', 'propertyType', 'budget', 'size', 'location', 'locality', 'status', 'cityId'] as const satisfies readonly (keyof Row)[]
-
 /** Gone from every answer; its last content stays in the audit trail. */
-export async function deleteListing(ctx: AppContext, actor: Actor, id: number): Promise<void> {
+export async function deleteListing(ctx: AppContext, written: AfterListingWrite, actor: Actor, id: number): Promise<void> {
   const before = await changeable(ctx.db, actor, id)
-  await ctx.db.tx(async (tx) => {
+  const write = await ctx.db.tx(async (tx) => {
     await tx.run('delete from listings where id = ?', [id])
-    await recordAudit(tx, { actor: actorOf(actor), action: 'listing.delete', entityType: 'listing', entityId: id, cityId: before.cityId, before: auditView(before) })
+    const w = { action: 'listing.delete', actor: actorOf(actor), before, after: null, now: Date.now() }
+    await written.within(tx, w)
+    return w
   })
+  written.committed(write)
 }
 
 /** Suspended listings in an admin's scope: the admin banner's "needing attention" (from the kept totals). */

@@ -1,6 +1,6 @@
 import { idsIn, indexedBy } from '../../../db/dialect'
 import type { Db, Queryable } from '../../../db/sql'
-import type { Config } from '../../config'
+import type { Config } from '../../platform/config'
 import { POST_TYPE_LABELS, type PostType } from '../../shared/constants'
 import { currencyFor, formatMoney } from '../../shared/currency'
 import type { Mailer } from '../../platform/mail'

@@ -1,6 +1,7 @@
 import type { Server } from 'bun'
 import { createHash, timingSafeEqual } from 'node:crypto'
-import { forbidden, HttpError } from '../../platform/http/errors'
+import { forbidden } from '../../platform/errors'
+import { HttpError } from '../../platform/http/errors'
 
 /** Loopback as the socket's peer shows it: IPv4's 127/8, IPv6's ::1, and IPv4 loopback on a dual-stack socket. */
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/i

@@ -2,9 +2,9 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Metrics, MetricJson } from '../../platform/metrics'
-import { isWorker, shareWithWorkers } from '../../processes'
+import { isWorker, shareWithWorkers } from '../../platform/processes'
 
-// WORKERS processes share one port (src/processes.ts), so a scrape lands on any of them; Prometheus must still see one
+// WORKERS processes share one port (src/platform/processes.ts), so a scrape lands on any of them; Prometheus must still see one
 // set of counters. Each process serves its own numbers as JSON on a Unix socket in a folder the primary made, and the
 // process that answers a scrape asks every other one there and merges their numbers with its own
 // (docs/decisions/021-metrics.md).

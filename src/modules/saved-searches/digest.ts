@@ -1,5 +1,5 @@
 import type { Db, Queryable } from '../../../db/sql'
-import type { Config } from '../../config'
+import type { Config } from '../../platform/config'
 import type { Mailer } from '../../platform/mail'
 import { serializeListingFilters, type ListingFilterState } from '../../../islands/listings/url-filters'
 import { HOT_LABELS } from '../../../islands/listings/HotTag'

@@ -1,5 +1,5 @@
 import { openDataSource } from '../../../db/open'
-import type { Config } from '../../config'
+import type { Config } from '../../platform/config'
 import { invalidateUserSessions } from '../../platform/sessions'
 import { recordAudit } from '../audit/service'
 import { normalizeEmail } from '../auth/service'

@@ -1,10 +1,10 @@
-import type { AppContext } from '../../platform/http/context'
+import type { AppContext } from '../../platform/context'
 import type { Actor } from '../../platform/http/auth'
-import { conflict, fieldError, forbidden, notFound, unauthorized, type HttpError } from '../../platform/http/errors'
-import { enforce, hitAll } from '../../platform/http/rate-limit'
+import { conflict, fieldError, forbidden, notFound, unauthenticated, type DomainError } from '../../platform/errors'
+import { enforce, hitAll } from '../../platform/rate-limit'
 import { createSession, invalidateUserSessions, type SessionMeta, type SessionUser } from '../../platform/sessions'
 import { recordAudit } from '../audit/service'
-import { ACCOUNT_INACTIVE } from '../auth/service'
+import { ACCOUNT_INACTIVE } from '../../platform/http/auth'
 import { secondFactorReset } from '../mail/templates'
 import { USER_COLUMNS, userRow, type RawUser, type User } from '../users/store'
 import { cleanCode, keyUri, matchingStep, newRecoveryCodes, newSecret, TOTP_PATTERN } from './codes'
@@ -37,7 +37,7 @@ async function prove(
   user: Pick<User, 'id' | 'fullName' | 'cityId'>,
   code: string,
   ipAddress: string,
-  options: { recovery: boolean; fail: (message: string) => HttpError },
+  options: { recovery: boolean; fail: (message: string) => DomainError },
 ): Promise<Proof> {
   const { db, limits } = ctx
   const keys: Parameters<typeof enforce>[0] = [
@@ -78,10 +78,10 @@ export async function completeSignIn(ctx: AppContext, challenge: string, code: s
   const user = userId === null ? null : await userById(ctx, userId)
   if (!user) {
     await limits.secondFactorByAddress.hit(meta.ipAddress)
-    throw unauthorized(CHALLENGE_EXPIRED)
+    throw unauthenticated(CHALLENGE_EXPIRED)
   }
-  const proof = await prove(ctx, user, code, meta.ipAddress, { recovery: true, fail: unauthorized })
-  if (!(await spendChallenge(db, challenge))) throw unauthorized(CHALLENGE_EXPIRED)
+  const proof = await prove(ctx, user, code, meta.ipAddress, { recovery: true, fail: unauthenticated })
+  if (!(await spendChallenge(db, challenge))) throw unauthenticated(CHALLENGE_EXPIRED)
   if (!user.isActive || user.registrationStatus !== 'APPROVED') throw forbidden(ACCOUNT_INACTIVE)
   if (proof === 'recovery')
     await recordAudit(db, { actor: actorOf(user), action: 'user.second_factor_recovery_used', entityType: 'user', entityId: user.id, cityId: user.cityId })

@@ -1,10 +1,10 @@
 import { statSync } from 'node:fs'
-import { durationText, redactedUrl } from '../../config'
-import type { AppContext } from '../../platform/http/context'
+import { durationText, redactedUrl } from '../../platform/config'
+import type { AppContext } from '../../platform/context'
 import { outboxState } from '../../platform/mail'
 import type { MetricJson } from '../../platform/metrics'
 import type { BackupRun as Run } from '../../platform/backup/runs'
-import { VERSION } from '../../version'
+import { VERSION } from '../../platform/version'
 import type { SystemStatus } from './model'
 
 const startedAt = Date.now()

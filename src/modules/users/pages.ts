@@ -1,20 +1,22 @@
 import { Elysia } from 'elysia'
-import type { AppContext } from '../../platform/http/context'
-import { dashboardPage } from '../dashboard'
-import { guardOf } from '../dashboard/nav'
-import type { ShellUser } from '../dashboard/layout'
+import type { AppContext } from '../../platform/context'
+import { dashboardPage } from '../../platform/pages/dashboard-page'
+import { guardOf } from '../../platform/pages/nav'
+import type { ShellUser } from '../../platform/pages/shell'
 
 const hidden = { detail: { hide: true } }
 const generic = "You don't have permission to access this page."
-const views = () => import('./views')
 
-/** The approvals and people screens; first views complete from the server, the API refuses the same users. */
+/**
+ * The approvals and people screens (./approvals.page.tsx, ./management.page.tsx, loaded on their first request); first
+ * views complete from the server, the API refuses the same users.
+ */
 export const usersPages = (ctx: AppContext) => {
-  const management = (kind: 'BROKER' | 'MODULE_ADMIN') => async (user: ShellUser) => (await views()).managementView(ctx, kind, user)
+  const management = (kind: 'BROKER' | 'MODULE_ADMIN') => async (user: ShellUser) => (await import('./management.page')).view(ctx, kind, user)
   return new Elysia({ name: 'users-pages' })
     .get(
       '/dashboard/approvals',
-      dashboardPage(ctx, 'User Approvals', async (user) => (await views()).approvalsView(ctx, user), {
+      dashboardPage(ctx, 'User Approvals', async (user) => (await import('./approvals.page')).view(ctx, user), {
         ...guardOf('/dashboard/approvals'),
         current: '/dashboard/approvals',
         section: 'User Approvals',

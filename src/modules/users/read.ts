@@ -1,7 +1,7 @@
 import type { Clause, Param, Queryable } from '../../../db/sql'
 import type { Actor } from '../../platform/http/auth'
 import { scopeOf, type Scope, type ScopeAction } from '../../platform/policy/scope'
-import { forbidden, notFound } from '../../platform/http/errors'
+import { forbidden, notFound } from '../../platform/errors'
 import type { PendingApprovals, User, UserList, UserListQuery } from './model'
 
 /** A user with their place, as the lists and the one-user answer read it. */

@@ -1,8 +1,8 @@
 import type { Param, Queryable } from '../../../db/sql'
 import type { Actor } from '../../platform/http/auth'
 import { scopeOf } from '../../platform/policy/scope'
-import type { AppContext } from '../../platform/http/context'
-import { conflict, forbidden, notFound, unprocessable } from '../../platform/http/errors'
+import type { AppContext } from '../../platform/context'
+import { conflict, forbidden, notFound, invalid } from '../../platform/errors'
 import { LIMITS } from '../../shared/constants'
 import { recordAudit } from '../audit/service'
 import { normalizeEmail } from '../auth/service'
@@ -47,7 +47,7 @@ async function updateRow(tx: Queryable, id: number, set: string, params: Param[]
 const actorOf = (a: Actor) => ({ id: a.id, fullName: a.fullName })
 
 async function assertCity(db: Queryable, cityId: number) {
-  if (!(await db.get('select id from cities where id = ?', [cityId]))) throw unprocessable(INVALID_CITY)
+  if (!(await db.get('select id from cities where id = ?', [cityId]))) throw invalid(INVALID_CITY)
 }
 
 /**
@@ -65,8 +65,8 @@ export async function createUser(ctx: AppContext, actor: Actor, body: CreateUser
   const fullName = body.full_name.trim()
   const phone = body.phone.trim()
   const idCardNumber = body.id_card_number?.trim() || null
-  if (!fullName) throw unprocessable('Full name is required')
-  if (!phone) throw unprocessable('Phone number is required')
+  if (!fullName) throw invalid('Full name is required')
+  if (!phone) throw invalid('Phone number is required')
   await assertCity(ctx.db, cityId)
   await assertUniqueUser(ctx.db, { email, idCardNumber })
 
@@ -98,11 +98,11 @@ export async function updateUser(ctx: AppContext, actor: Actor, id: number, body
       const changes: { full_name?: string; phone?: string; id_card_number?: string | null; city_id?: number } = {}
       if (body.full_name !== undefined) {
         changes.full_name = body.full_name.trim()
-        if (!changes.full_name) throw unprocessable('Full name is required')
+        if (!changes.full_name) throw invalid('Full name is required')
       }
       if (body.phone !== undefined) {
         changes.phone = body.phone.trim()
-        if (!changes.phone) throw unprocessable('Phone number is required')
+        if (!changes.phone) throw invalid('Phone number is required')
       }
       if (body.id_card_number !== undefined) changes.id_card_number = body.id_card_number?.trim() || null
       if (body.city_id !== undefined && body.city_id !== before.cityId) {
@@ -132,7 +132,7 @@ export async function approveUser(ctx: AppContext, actor: Actor, id: number): Pr
     await ctx.mail.send(tx, registrationApproved(ctx.config.publicUrl, after))
     return after
   })
-  ctx.pending.changed()
+  ctx.feed.sync()
   return after
 }
 
@@ -149,7 +149,7 @@ export async function rejectUser(ctx: AppContext, actor: Actor, id: number, reas
     await ctx.mail.send(tx, registrationRejected(ctx.config.publicUrl, after, why))
     return after
   })
-  ctx.pending.changed()
+  ctx.feed.sync()
   return after
 }
 

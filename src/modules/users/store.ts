@@ -1,9 +1,9 @@
 import { UniqueViolation } from '../../../db/faults'
-import type { users } from '../../../db/schema'
 import type { Queryable } from '../../../db/sql'
-import type { AppContext } from '../../platform/http/context'
-import { conflict, HttpError, unprocessable } from '../../platform/http/errors'
+import type { AppContext } from '../../platform/context'
+import { conflict, invalid, tooLarge } from '../../platform/errors'
 import { detectDocumentType, type DocumentType } from '../../platform/documents'
+import { USER_COLUMNS, userRow, type RawUser, type User } from '../../platform/sessions'
 
 // The server's texts that the registration and add-user forms map to their sentences (SPEC section 8 "Registration").
 export const EMAIL_TAKEN = 'email already registered'
@@ -12,26 +12,11 @@ export const INVALID_CITY = 'invalid city'
 export const FILE_TOO_LARGE = 'file too large'
 export const FILE_TYPE_NOT_ALLOWED = 'file type not allowed'
 
-/** A user row as the services, sessions and the audit trail see it: camelCase, times as Dates, the flag a boolean. */
-export type User = typeof users.$inferSelect
 export type IdDocument = { bytes: Uint8Array; type: DocumentType }
 
-/** Every column of `users`, named as `User` names them (in its order). */
-export const USER_COLUMNS = `users.id, users.email, users.password_hash as "passwordHash", users.full_name as "fullName", users.phone,
-  users.role, users.is_active as "isActive", users.registration_status as "registrationStatus",
-  users.rejection_reason as "rejectionReason", users.id_card_number as "idCardNumber",
-  users.id_card_document as "idCardDocument", users.id_card_document_type as "idCardDocumentType", users.city_id as "cityId",
-  users.created_at as "createdAt", users.updated_at as "updatedAt"`
-
-export type RawUser = Omit<User, 'isActive' | 'createdAt' | 'updatedAt'> & { isActive: unknown; createdAt: number | string; updatedAt: number | string }
-
-/** A row read with USER_COLUMNS as a `User`. */
-export const userRow = (r: RawUser): User => ({
-  ...r,
-  isActive: Boolean(r.isActive),
-  createdAt: new Date(Number(r.createdAt)),
-  updatedAt: new Date(Number(r.updatedAt)),
-})
+// The user row as sessions and services see it is the platform's (a session is a user's): the users feature's store
+// passes it on.
+export { USER_COLUMNS, userRow, type RawUser, type User } from '../../platform/sessions'
 
 export type NewUser = Pick<User, 'email' | 'passwordHash' | 'fullName' | 'phone' | 'role' | 'isActive' | 'registrationStatus' | 'idCardNumber' | 'cityId'>
 export type StoredDocument = { idCardDocument: string | null; idCardDocumentType: string | null }
@@ -51,10 +36,10 @@ export async function insertUser(tx: Queryable, u: NewUser & StoredDocument): Pr
 /** An identity document's bytes and type, judged by its content: a PNG named .pdf is a PNG, text named .jpg is refused. */
 export async function readIdDocument(file: File | undefined, maxBytes: number): Promise<IdDocument | null> {
   if (!file || file.size === 0) return null
-  if (file.size > maxBytes) throw new HttpError(413, FILE_TOO_LARGE)
+  if (file.size > maxBytes) throw tooLarge(FILE_TOO_LARGE)
   const bytes = await file.bytes()
   const type = detectDocumentType(bytes.subarray(0, 16))
-  if (!type) throw unprocessable(FILE_TYPE_NOT_ALLOWED)
+  if (!type) throw invalid(FILE_TYPE_NOT_ALLOWED)
   return { bytes, type }
 }
 

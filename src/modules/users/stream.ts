@@ -1,16 +1,16 @@
 import type { Server } from 'bun'
 import type { Actor } from '../../platform/http/auth'
 import { scopeOf } from '../../platform/policy/scope'
-import type { AppContext } from '../../platform/http/context'
+import type { AppContext } from '../../platform/context'
 import { eventStream, type SendEvent, type StreamCaller } from '../../platform/http/sse'
-import type { PendingScope } from './events'
+import type { PendingEvents, PendingScope } from './events'
 import { countPending } from './read'
 
 /**
  * Follows the registrations pending in the admin's scope: sends `pending` with `{ total }` now and at every
  * registration, approval and rejection that concerns them. Returns the unsubscribe.
  */
-export function followPending(ctx: AppContext, actor: Pick<Actor, 'id' | 'role' | 'cityId'>, send: SendEvent, end: () => void): () => void {
+export function followPending(ctx: AppContext, pending: PendingEvents, actor: Pick<Actor, 'id' | 'role' | 'cityId'>, send: SendEvent, end: () => void): () => void {
   const scope = scopeOf(actor, 'user')
   const inScope = (cityId: PendingScope) => scope.kind === 'all' || cityId === 'any' || (scope.kind === 'city' && cityId === scope.cityId)
   // Counts may answer out of order (another backend, a slow one): an answer older than the last one sent is dropped.
@@ -27,7 +27,7 @@ export function followPending(ctx: AppContext, actor: Pick<Actor, 'id' | 'role' 
       (err) => console.error('[events] could not count pending registrations:', err),
     )
   }
-  const unsubscribe = ctx.pending.subscribe((cityId) => inScope(cityId) && count(), end)
+  const unsubscribe = pending.subscribe((cityId) => inScope(cityId) && count(), end)
   count()
   return unsubscribe
 }
@@ -37,6 +37,6 @@ export function followPending(ctx: AppContext, actor: Pick<Actor, 'id' | 'role' 
  * every change that concerns them. The pages follow GET /api/events (the same `pending` events); this one stays
  * for scripts that used it.
  */
-export function pendingStream(ctx: AppContext, caller: StreamCaller, request: Request, server: Server<unknown> | null) {
-  return eventStream(request, server, ctx.sessionWatch, caller, (send, end) => followPending(ctx, caller.user, send, end))
+export function pendingStream(ctx: AppContext, pending: PendingEvents, caller: StreamCaller, request: Request, server: Server<unknown> | null) {
+  return eventStream(request, server, ctx.sessionWatch, caller, (send, end) => followPending(ctx, pending, caller.user, send, end))
 }

@@ -1,13 +1,13 @@
 import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
-import { VERSION } from '../../version'
+import { VERSION } from '../version'
 import { DOCUMENT_NAME } from '../documents'
 import { DOCUMENTS_PREFIX, MANIFEST_NAME, POSTGRES_ENTRY, SQLITE_ENTRY, sha256File, type Manifest } from './manifest'
 import { dumpPostgres } from './postgres'
 import { factsOfSqlite, integrityOf, snapshotSqlite, type DatabaseFacts } from './sqlite'
 import { writeTarGz, type TarSource } from './tar'
 
-/** What a backup or a restore needs to know of the configuration (src/config.ts). */
+/** What a backup or a restore needs to know of the configuration (src/platform/config.ts). */
 export type DataConfig = { dataDir: string; databasePath: string; databaseUrl?: string; documentsDir: string }
 
 export type BackupResult = { file: string; bytes: number; manifest: Manifest }

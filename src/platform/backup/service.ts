@@ -1,7 +1,7 @@
 import { readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Queryable } from '../../../db/sql'
-import type { Config } from '../../config'
+import type { Config } from '../config'
 import type { Logger } from '../http/request-log'
 import { BACKUP_FILE, backupFileName, createBackup, type BackupResult } from './backup'
 import { finishRun, lastGoodRun, recentRuns, startRun, type BackupRun, type BackupTrigger } from './runs'
@@ -21,8 +21,12 @@ export const inProcessRunner = (config: Config): BackupRunner => (file) => creat
 export class Backups {
   private timer: ReturnType<typeof setTimeout> | null = null
   private closed = false
-  /** The run in flight in this process, if any: what close() waits for. */
-  private current: Promise<unknown> | null = null
+  /**
+   * This process's runs from the moment their claim is sent until they end: what close() waits for. A claim still on
+   * its way counts too, or a server stopping at that moment would start the backup's child process after close() had
+   * returned, and exit leaving it with the database open (a `restore --force` right after would be refused).
+   */
+  private readonly inFlight = new Set<Promise<unknown>>()
 
   constructor(
     private readonly db: Queryable,
@@ -36,15 +40,28 @@ export class Backups {
    * is already under way.
    */
   async start(trigger: BackupTrigger, userId: number | null = null): Promise<{ id: number } | { busy: BackupRun }> {
-    const id = await startRun(this.db, trigger, { userId, unlessRunning: true })
+    const claim = startRun(this.db, trigger, { userId, unlessRunning: true })
+    this.track(claim.then((id) => (id === null ? undefined : this.run(id))))
+    const id = await claim
     if (id === null) {
       const running = (await recentRuns(this.db, 20)).find((r) => r.status === 'RUNNING')
       if (running) return { busy: running }
       // It finished between the two statements: try once more.
       return this.start(trigger, userId)
     }
-    this.current = this.execute(id).finally(() => (this.current = null))
     return { id }
+  }
+
+  private track(work: Promise<unknown>): void {
+    this.inFlight.add(work)
+    const forget = () => void this.inFlight.delete(work)
+    work.then(forget, forget)
+  }
+
+  /** Runs a claimed backup, unless the server began to stop meanwhile: then the run is recorded as not done. */
+  private run(id: number): Promise<void> {
+    if (this.closed) return finishRun(this.db, id, { error: 'the server stopped before this backup began' }).catch(() => {})
+    return this.execute(id)
   }
 
   /** Runs `id`'s backup and records how it went; never throws. */
@@ -86,7 +103,7 @@ export class Backups {
     if (every === null || this.closed) return
     void this.nextDue(every).then((due) => {
       if (this.closed) return
-      this.timer = setTimeout(() => void this.tick(every), Math.max(0, due - Date.now()))
+      this.timer = setTimeout(() => this.track(this.tick(every)), Math.max(0, due - Date.now()))
       this.timer.unref?.()
     })
   }
@@ -103,10 +120,7 @@ export class Backups {
     try {
       // A tenth of the period's slack: two instances whose clocks differ a little still claim one run per period.
       const id = await startRun(this.db, 'SCHEDULE', { unlessSince: Date.now() - every * 0.9, unlessRunning: true })
-      if (id !== null) {
-        this.current = this.execute(id).finally(() => (this.current = null))
-        await this.current
-      }
+      if (id !== null) await this.run(id)
     } catch (e) {
       this.logger.error({ backup: { error: (e as Error).message } }, 'backup schedule failed')
     }
@@ -123,11 +137,14 @@ export class Backups {
     return lastGoodRun(this.db)
   }
 
-  /** Stops the schedule and waits for a run in flight (so a shutdown does not leave a half-written archive). */
+  /**
+   * Stops the schedule and waits for the runs in flight (so a shutdown leaves no half-written archive, and no child
+   * process with the database open); none starts after this.
+   */
   async close(): Promise<void> {
     this.closed = true
     if (this.timer) clearTimeout(this.timer)
-    await this.current?.catch(() => {})
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight])
   }
 }
 

@@ -2,11 +2,13 @@ import { Elysia, type Cookie } from 'elysia'
 import { can, ENROLMENT_PERMISSION, grantFor, type Access, type Permission } from '../policy/permissions'
 import type { SessionUser } from '../sessions'
 import { invalidateSession, sessionIdOf } from '../sessions'
-import { ACCOUNT_INACTIVE } from '../../modules/auth/service'
-import type { AppContext } from './context'
-import { forbidden, unauthorized } from './errors'
+import type { AppContext } from '../context'
+import { forbidden, unauthenticated } from '../errors'
 
 export const SESSION_COOKIE = 'brokernet_session'
+
+/** The answer to a signed-in user whose account was deactivated, on every route and at sign-in. */
+export const ACCOUNT_INACTIVE = 'Account Inactive: Your account is currently inactive. Please contact an administrator.'
 
 /** The answer to a session that may only enrol a second factor (issue 29), on every route but enrolment's. */
 export const SECOND_FACTOR_SETUP_REQUIRED = 'Set up two-factor sign-in first: open /dashboard/security to add an authenticator app.'
@@ -95,8 +97,8 @@ export const authGuard = (ctx: AppContext) => {
 
   async function authenticateNow(request: Request, headers: Headers, cookie: CookieJar, permission: Permission | undefined, enrolling: boolean): Promise<Caller> {
     const found = await resumeSession(ctx, headers, cookie)
-    if (!found) throw unauthorized()
-    if (!found.user) throw unauthorized('Your session has expired. Please log in again.')
+    if (!found) throw unauthenticated()
+    if (!found.user) throw unauthenticated('Your session has expired. Please log in again.')
     refuseCrossSite(request, headers, found.viaCookie, allowedOrigins)
     if (!found.user.isActive) throw forbidden(ACCOUNT_INACTIVE)
     if (found.enrolmentOnly && !enrolling && permission !== ENROLMENT_PERMISSION) throw forbidden(SECOND_FACTOR_SETUP_REQUIRED)

@@ -7,10 +7,11 @@ import { createElement } from 'react'
 import { ErrorFallback } from '../../../islands/shared/ErrorFallback'
 import { renderPage } from '../pages/render'
 import { logText } from './log-text'
+import { Conflict, DomainError, Forbidden, Invalid, NotFound, Refused, TooLarge, TooMany, Unauthenticated, type ValidationIssue } from '../errors'
 
 /**
- * An error a service throws when the request cannot be honoured; its message is the `detail` clients read,
- * so it must say what to fix and never leak internals.
+ * An answer the HTTP layer itself gives (a request head or body over the transport's limits, a route's own challenge):
+ * a status and headers. Services throw domain errors instead (src/platform/errors.ts), answered below.
  */
 export class HttpError extends Error {
   constructor(
@@ -22,14 +23,33 @@ export class HttpError extends Error {
   }
 }
 
-export const badRequest = (detail: string) => new HttpError(400, detail)
-export const unauthorized = (detail = 'Not authenticated') => new HttpError(401, detail)
-export const forbidden = (detail = "You don't have permission to do this") => new HttpError(403, detail)
-export const notFound = (detail = 'Not found') => new HttpError(404, detail)
-export const conflict = (detail: string) => new HttpError(409, detail)
-export const unprocessable = (detail: string) => new HttpError(422, detail)
+/**
+ * Each domain error's status: the one place the services' refusals become HTTP. A `TooMany` also says when to come
+ * back (Retry-After); an `Invalid` about one field is answered as schema validation is (`{detail: [issue]}`).
+ */
+const STATUS: [abstract new (...args: never[]) => DomainError, 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429][] = [
+  [Refused, 400],
+  [Unauthenticated, 401],
+  [Forbidden, 403],
+  [NotFound, 404],
+  [Conflict, 409],
+  [TooLarge, 413],
+  [Invalid, 422],
+  [TooMany, 429],
+]
 
-export type ValidationIssue = { loc: (string | number)[]; msg: string; type: string }
+function domainAnswer(error: DomainError, set: Answering['set']) {
+  const status = STATUS.find(([kind]) => error instanceof kind)?.[1]
+  if (!status) {
+    console.error('[error] a domain error without a status:', error)
+    set.status = 500
+    return { detail: 'Internal server error' }
+  }
+  set.status = status
+  if (error instanceof TooMany) set.headers['retry-after'] = String(error.retryAfterSeconds)
+  if (error instanceof Invalid && error.issue) return { detail: [error.issue] }
+  return { detail: error.message }
+}
 
 const ERROR_TYPE_NAMES = Object.fromEntries(
   Object.entries(ValueErrorType).filter(([, v]) => typeof v === 'number').map(([k, v]) => [v, k]),
@@ -73,16 +93,6 @@ export function validationIssues(error: Readonly<ValidationError>): ValidationIs
   return [...byLoc.values()]
 }
 
-/** A 422 for one field, shaped like schema validation: for rules a schema cannot say (existence, trimmed length). */
-export class FieldError extends HttpError {
-  constructor(
-    readonly issue: ValidationIssue,
-  ) {
-    super(422, issue.msg)
-  }
-}
-export const fieldError = (field: string, msg: string, where = 'body') => new FieldError({ loc: [where, field], msg, type: 'value_error' })
-
 const snake = (s: string) => s.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase()
 
 /** The methods some route answers; any other (TRACE, CONNECT, made-up ones) is a 405 wherever it is sent. */
@@ -121,7 +131,7 @@ function unavailable(error: DatabaseUnavailable, { request, path, set }: Answeri
  * never a stack trace. Unknown pages (not /api) send the browser home instead.
  */
 export const errorHandler = new Elysia({ name: 'error-handler' })
-  .error({ HttpError, FieldError, DatabaseUnavailable, UniqueViolation })
+  .error({ HttpError, DomainError, DatabaseUnavailable, UniqueViolation })
   .onError({ as: 'global' }, ({ code, error, request, set, path }) => {
     switch (code) {
       case 'DatabaseUnavailable':
@@ -129,9 +139,8 @@ export const errorHandler = new Elysia({ name: 'error-handler' })
       case 'UniqueViolation':
         set.status = 409
         return { detail: duplicateDetail(error) }
-      case 'FieldError':
-        set.status = 422
-        return { detail: [error.issue] }
+      case 'DomainError':
+        return domainAnswer(error, set)
       case 'HttpError':
         set.status = error.status
         Object.assign(set.headers, error.headers)
@@ -142,6 +151,7 @@ export const errorHandler = new Elysia({ name: 'error-handler' })
       case 'PARSE': {
         // Elysia wraps whatever a parse hook throws (the guard's 401/403, a body limit's 413) in a ParseError.
         const cause = (error as Error).cause
+        if (cause instanceof DomainError) return domainAnswer(cause, set)
         if (cause instanceof HttpError) {
           set.status = cause.status
           Object.assign(set.headers, cause.headers)

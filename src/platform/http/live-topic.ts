@@ -55,3 +55,14 @@ export abstract class LiveTopic<News> {
 
   protected abstract onFeed(event: FeedEvent): void
 }
+
+/**
+ * One report at a time, in the order the news came: each is read asynchronously, and an older one must not be sent
+ * after a newer one. A failed read is this stream's own (logged); the next news reads again.
+ */
+export function inOrder<T>(report: (news: T) => Promise<void>): (news: T) => void {
+  let reporting = Promise.resolve()
+  return (news) => {
+    reporting = reporting.then(() => report(news)).catch((err) => console.error('[events] a stream could not take its news:', err))
+  }
+}

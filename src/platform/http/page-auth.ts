@@ -3,7 +3,7 @@ import type { users } from '../../../db/schema'
 import type { Queryable } from '../../../db/sql'
 import type { SessionUser } from '../sessions'
 import { resumeSession } from './auth'
-import type { AppContext } from './context'
+import type { AppContext } from '../context'
 
 export type PageUser = {
   id: number

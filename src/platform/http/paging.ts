@@ -1,5 +1,5 @@
 import { PAGE_SIZES } from '../../shared/constants'
-import { fieldError } from './errors'
+import { fieldError } from '../errors'
 
 /**
  * A page of a list: `per_page` is one of SPEC's page sizes (10, 25, 50, 100; the schema only bounds it), `page` from 1.

@@ -1,6 +1,6 @@
 import { Elysia, StatusMap } from 'elysia'
 import pino from 'pino'
-import type { LogLevel } from '../../config'
+import type { LogLevel } from '../config'
 
 /** Where log lines go: stdout by default; tests pass a function that keeps them. */
 export type LogSink = (line: string) => void

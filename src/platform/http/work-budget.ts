@@ -1,4 +1,5 @@
-import { tooManyRequests } from './rate-limit'
+import { tooMany } from '../errors'
+import { HttpError } from './errors'
 
 /**
  * An allowance of work per key, in this process (a leaky bucket): each request spends what it costs (a paste's
@@ -20,7 +21,11 @@ export class WorkBudget {
     const rate = this.capacity / this.windowMs
     const entry = this.spent.get(key)
     const level = entry ? Math.max(0, entry.level - (now - entry.at) * rate) : 0
-    if (level + cost > this.capacity) throw tooManyRequests(Math.max(1, Math.ceil((level + cost - this.capacity) / rate / 1000)), what)
+    if (level + cost > this.capacity) {
+      const wait = Math.max(1, Math.ceil((level + cost - this.capacity) / rate / 1000))
+      // This process's own guard, answered as the HTTP layer's: the rate limits' words, with Retry-After.
+      throw new HttpError(429, tooMany(wait, what).message, { 'retry-after': String(wait) })
+    }
     this.spent.set(key, { level: level + cost, at: now })
     // Keys whose spending has drained away go at most once a window, so the map holds only recent callers and a
     // request pays for a sweep rarely, not each time once many callers are counted.

@@ -1,0 +1,92 @@
+import type { Queryable } from '../../../db/sql'
+import type { AppContext } from '../../platform/context'
+import { recordAudit, type AuditActor } from '../audit/service'
+import { queueAnnouncement, type Announcer } from '../matches/service'
+import type { Expiry } from './expiry'
+import { tellOwner, type ModerationStep } from './moderation'
+import type { Row } from './store'
+
+// What follows a listing write, top to bottom: the one place to read it, and to add to it. Push alerts, photos and
+// co-broking add a line here rather than a path of their own (docs/decisions/033-feature-plugins.md).
+//
+// 1. In the write's own transaction (committed with it, or not at all): the audit trail; the owner's mail when an
+//    admin moderates; the match queue.
+// 2. In the process that took the write, once committed: the matches it queued announced; the expiry timer awake for
+//    its end.
+// 3. In every process, whoever wrote, through the one change-feed row the write leaves (the triggers of
+//    db/sqlite/feed.sql and db/pg/feed.sql, in the same transaction), which each process reads before its next cached
+//    answer and while event streams are open (db/change-feed.ts):
+//    - the caches of counts and pages adjust or forget the answers the change touches (./affects.ts judges which);
+//    - the owner's `expiring` event (./expiring-events.ts), a deleted listing's inbox entries (matches/events.ts) and
+//      INSTANT saved-search alerts (saved-searches/alerts.ts), each a topic of the user's event stream (events/);
+//    - kept counts, search tags and id blocks are the database's own (triggers of db/*/derived.sql, search.sql).
+// Expiry's timer (./expiry.ts) writes status EXPIRED itself: no audit, nothing queued (an expired listing matches
+// nothing); its feed row does the rest.
+
+/** One write of one listing: what the audit trail records, and what decides what follows. */
+export type ListingWrite = {
+  action: string
+  actor: AuditActor
+  /** The listing as it was (null: created) and as it is (null: deleted). */
+  before: Row | null
+  after: Row | null
+  now: number
+  /** Why, when the write says (a suspension's reason, a review request's note). */
+  reason?: string | null
+  /** Renewals: through the API or a mailed link. */
+  via?: 'api' | 'link'
+  /** An admin's moderation of it (./moderation.ts): whom to tell and what. */
+  moderation?: ModerationStep
+}
+
+export type AfterListingWrite = {
+  /** Inside the write's transaction, after its statement. */
+  within(tx: Queryable, write: ListingWrite): Promise<void>
+  /** Once the transaction has committed, in this process. */
+  committed(write: ListingWrite): void
+}
+
+/** The listing's columns matching reads (MATCH_FIELDS, as the row names them). */
+const MATCHED_BY = ['postType', 'saleOrRent', 'propertyType', 'budget', 'size', 'location', 'locality', 'status', 'cityId'] as const satisfies readonly (keyof Row)[]
+
+/**
+ * Only what matching reads can make new pairs: a new listing, or a change of one of those columns (renewing an expired
+ * listing makes it ACTIVE again). An edit of the details or comments, a renewal of a live listing, announce nothing.
+ */
+const mayMatchAnew = (w: ListingWrite): boolean => w.after !== null && (w.before === null || MATCHED_BY.some((k) => w.before![k] !== w.after![k]))
+
+/** What the audit trail keeps of a listing: its whole content, so a deleted listing's last state survives there. */
+const auditView = (l: Row) => ({ ...l })
+
+export function afterListingWrite(ctx: Pick<AppContext, 'mail' | 'config'>, uses: { announcer: Announcer; expiry: Expiry }): AfterListingWrite {
+  return {
+    async within(tx, w) {
+      const listing = (w.after ?? w.before)!
+      // The audit trail (audit/): who did what, the listing before and after.
+      await recordAudit(
+        tx,
+        {
+          actor: w.actor,
+          action: w.action,
+          entityType: 'listing',
+          entityId: listing.id,
+          cityId: listing.cityId,
+          before: w.before ? auditView(w.before) : undefined,
+          after: w.after ? { ...auditView(w.after), ...(w.via ? { via: w.via } : {}) } : undefined,
+          reason: w.reason,
+        },
+        w.now,
+      )
+      // The owner's mail when an admin suspends, upholds or lifts (through the outbox, so with the write or not at all).
+      if (w.moderation && w.after) await tellOwner(ctx, tx, w.after, w.moderation)
+      // The match queue (matches/): announced once committed, by this process or the primary's sweep.
+      if (mayMatchAnew(w)) await queueAnnouncement(tx, listing.id, w.now)
+    },
+    committed(w) {
+      // The matches the write queued, announced right after its answer is sent.
+      if (mayMatchAnew(w)) uses.announcer.soon()
+      // The expiry timer of this process, awake for the listing's end.
+      uses.expiry.due(w.after?.expiresAt)
+    },
+  }
+}

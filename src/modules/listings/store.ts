@@ -1,0 +1,62 @@
+import type { Queryable } from '../../../db/sql'
+import type { ListingStatus } from '../../shared/constants'
+
+/** A listing's stored fields as the audit trail has always kept them (camelCase, the order of the schema). */
+export type Row = {
+  id: number
+  entryId: string
+  postType: 'REQ' | 'AVL'
+  saleOrRent: 'SALE' | 'RENT'
+  propertyType: string
+  contactValue: string
+  contactName: string
+  budget: number | null
+  size: number | null
+  location: string | null
+  locality: string | null
+  reference: string | null
+  typeDetails: string | null
+  details: string | null
+  comments: string | null
+  googleLocationUrl: string | null
+  status: ListingStatus
+  date: string
+  ownerUserId: number
+  cityId: number
+  expiresAt: number | null
+  /** Moderation (issue 29, ./moderation.ts): the admin who suspended it, why and when, and the owner's review request. */
+  suspendedBy: number | null
+  suspensionReason: string | null
+  suspendedAt: number | null
+  reviewRequestedAt: number | null
+  reviewNote: string | null
+}
+
+/** The columns of `Row`, for `select` and `returning`. */
+export const ROW = `listings.id, entry_id as "entryId", post_type as "postType", sale_or_rent as "saleOrRent", property_type as "propertyType",
+  contact_value as "contactValue", contact_name as "contactName", budget, size, location, locality, reference,
+  type_details as "typeDetails", details, comments, google_location_url as "googleLocationUrl", status, date,
+  owner_user_id as "ownerUserId", city_id as "cityId", expires_at as "expiresAt", suspended_by as "suspendedBy",
+  suspension_reason as "suspensionReason", suspended_at as "suspendedAt", review_requested_at as "reviewRequestedAt", review_note as "reviewNote"`
+
+/** A listing's stored fields, whoever asks (a signed renew link is its own authority); null when it is gone. */
+export const listingRow = async (db: Queryable, id: number): Promise<Row | null> => (await db.get<Row>(`select ${ROW} from listings where id = ?`, [id])) ?? null
+
+/** The ids of the newest `count` ACTIVE listings, oldest first (the seeds announce their matches as if just posted). */
+export const newestActiveIds = async (db: Queryable, count: number): Promise<number[]> =>
+  (await db.all<{ id: number }>("select id from (select id from listings where status = 'ACTIVE' order by id desc limit ?) newest order by id", [count])).map((r) => r.id)
+
+/**
+ * The id a new listing gets, taken inside its write's transaction before the row is inserted: the readable entry ID is
+ * made of it (`REQ-MUM-000123`), so the row goes in whole, one insert and one change-feed row (issue 31; it used to be
+ * inserted with a placeholder and updated). The same id the database would have picked: on PostgreSQL the identity's
+ * next value; on SQLite (AUTOINCREMENT) one past both the largest id ever handed out and the largest there is, which
+ * no other writer can take meanwhile (the transaction holds the write lock from its start, db/sqlite.ts).
+ */
+export async function nextListingId(tx: Queryable): Promise<number> {
+  const sql =
+    tx.dialect === 'postgres'
+      ? "select nextval(pg_get_serial_sequence('listings', 'id')) as id"
+      : "select max(coalesce((select seq from sqlite_sequence where name = 'listings'), 0), coalesce((select max(id) from listings), 0)) + 1 as id"
+  return Number((await tx.get<{ id: number | string }>(sql))!.id)
+}

@@ -1,0 +1,179 @@
+import { availableParallelism } from 'node:os'
+import { resolve } from 'node:path'
+import { DEFAULT_ADMIN_EMAIL } from '../shared/constants'
+
+export type Config = {
+  port: number
+  dataDir: string
+  databasePath: string
+  /**
+   * DATABASE_URL: `postgres://…` runs on PostgreSQL (issue 16; several instances may share it). Unset: the SQLite file
+   * `databasePath`.
+   */
+  databaseUrl?: string
+  adminEmail: string
+  /** Undefined: a password is generated when the first MASTER_ADMIN is created. */
+  adminPassword?: string
+  demoData: boolean
+  publicUrl: string
+  /** Undefined: mail is only written to the outbox and the log. */
+  smtpUrl?: string
+  /** Sender of every message: MAIL_FROM, else no-reply at PUBLIC_URL's host. */
+  mailFrom: string
+  /** Identity documents, stored under random names; never served by a static path. */
+  documentsDir: string
+  /** TRUST_PROXY=1: the client address is the first X-Forwarded-For entry (only behind a proxy that sets it). */
+  trustProxy: boolean
+  /** TZ: the calendar of listing dates and "today" (IANA name, default UTC). */
+  timeZone: string
+  production: boolean
+  /** WORKERS: server processes sharing the port and the database (default: one per core). */
+  workers: number
+  /** MATCH_DIGEST_HOURS: at most one digest mail of new matches per user in this many hours (default 24); 0: none. */
+  matchDigestHours: number
+  /** LOG_LEVEL: the least severe log line written (request lines are info, 4xx warn, 5xx error); `silent` writes none. */
+  logLevel: LogLevel
+  /** BACKUP_DIR: where backups are written (the schedule, Backup now, `brokernet backup`); default DATA_DIR/backups. */
+  backupDir: string
+  /** BACKUP_EVERY (`30m`, `6h`, `1d`): a backup that often; unset: none on a schedule. */
+  backupEveryMs: number | null
+  /** BACKUP_KEEP: after each scheduled backup, only the newest this many of Brokernet's own archives stay (default 7). */
+  backupKeep: number
+  /**
+   * METRICS_TOKEN: a bearer token that opens /metrics from anywhere (at least 16 characters). Unset: only loopback
+   * callers may read it (docs/decisions/021-metrics.md).
+   */
+  metricsToken?: string
+}
+
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const
+export type LogLevel = (typeof LOG_LEVELS)[number]
+
+/** A configuration mistake the operator must fix; its message is one line saying what to change. */
+export class ConfigError extends Error {}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+
+export { DEFAULT_ADMIN_EMAIL }
+
+/** Reads the environment once at start; every rule here stops the start with a message, never a stack trace. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const port = parsePort(env.PORT)
+  const dataDir = resolve(env.DATA_DIR?.trim() || './data')
+
+  const adminEmail = (env.ADMIN_EMAIL?.trim() || DEFAULT_ADMIN_EMAIL).toLowerCase()
+  if (!EMAIL.test(adminEmail)) throw new ConfigError(`ADMIN_EMAIL "${env.ADMIN_EMAIL}" is not an email address`)
+
+  const adminPassword = env.ADMIN_PASSWORD || undefined
+  if (adminPassword !== undefined && adminPassword.length < 8)
+    throw new ConfigError('ADMIN_PASSWORD must be at least 8 characters (or leave it unset to have one generated)')
+
+  const demo = env.DEMO_DATA?.trim() ?? ''
+  if (!['', '0', '1'].includes(demo)) throw new ConfigError(`DEMO_DATA must be 1 or 0, not "${demo}"`)
+
+  const publicUrl = parseUrl('PUBLIC_URL', env.PUBLIC_URL?.trim() || `http://localhost:${port || 3000}`, ['http:', 'https:'])
+  const smtpUrl = env.SMTP_URL?.trim() ? parseUrl('SMTP_URL', env.SMTP_URL.trim(), ['smtp:', 'smtps:']) : undefined
+
+  const mailFrom = env.MAIL_FROM?.trim() || `Brokernet <no-reply@${new URL(publicUrl).hostname}>`
+  if (!/@/.test(mailFrom)) throw new ConfigError(`MAIL_FROM "${mailFrom}" has no email address in it`)
+
+  const trustProxy = env.TRUST_PROXY?.trim() ?? ''
+  if (!['', '0', '1'].includes(trustProxy)) throw new ConfigError(`TRUST_PROXY must be 1 or 0, not "${trustProxy}"`)
+
+  const timeZone = env.TZ?.trim() || 'UTC'
+  try {
+    // UTC needs no check, and skipping it keeps ICU's time zone data (several ms) out of the start.
+    if (timeZone !== 'UTC') new Intl.DateTimeFormat('en-CA', { timeZone })
+  } catch {
+    throw new ConfigError(`TZ "${timeZone}" is not a time zone (expected an IANA name such as UTC or Asia/Kolkata)`)
+  }
+
+  const databaseUrl = env.DATABASE_URL?.trim() ? parseUrl('DATABASE_URL', env.DATABASE_URL.trim(), ['postgres:', 'postgresql:']) : undefined
+  const workers = parseCount('WORKERS', env.WORKERS, availableParallelism(), 64)
+  const matchDigestHours = parseCount('MATCH_DIGEST_HOURS', env.MATCH_DIGEST_HOURS, 24, 720, 0)
+  const logLevel = (env.LOG_LEVEL?.trim().toLowerCase() || 'info') as LogLevel
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not "${env.LOG_LEVEL}"`)
+  // Never echoed in the message: a too-short token is still a secret of sorts.
+  const metricsToken = env.METRICS_TOKEN?.trim() || undefined
+  if (metricsToken !== undefined && metricsToken.length < 16)
+    throw new ConfigError(`METRICS_TOKEN must be at least 16 characters (it has ${metricsToken.length}); or leave it unset to allow only local scrapes`)
+
+  const backupDir = resolve(env.BACKUP_DIR?.trim() || resolve(dataDir, 'backups'))
+  const backupEveryMs = parseEvery(env.BACKUP_EVERY)
+  const backupKeep = parseCount('BACKUP_KEEP', env.BACKUP_KEEP, 7, 10_000)
+
+  return {
+    port,
+    dataDir,
+    databasePath: resolve(dataDir, 'brokernet.db'),
+    databaseUrl,
+    adminEmail,
+    adminPassword,
+    demoData: demo === '1',
+    publicUrl: publicUrl.replace(/\/+$/, ''),
+    smtpUrl,
+    mailFrom,
+    documentsDir: resolve(dataDir, 'documents'),
+    trustProxy: trustProxy === '1',
+    timeZone,
+    production: env.NODE_ENV === 'production',
+    workers,
+    matchDigestHours,
+    logLevel,
+    metricsToken,
+    backupDir,
+    backupEveryMs,
+    backupKeep,
+  }
+}
+
+const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const
+
+/** A duration as BACKUP_EVERY writes it, in its largest whole unit: 21600000 → `6h`. */
+export const durationText = (ms: number) =>
+  ms % UNIT_MS.d === 0 ? `${ms / UNIT_MS.d}d` : ms % UNIT_MS.h === 0 ? `${ms / UNIT_MS.h}h` : ms % UNIT_MS.m === 0 ? `${ms / UNIT_MS.m}m` : `${ms / UNIT_MS.s}s`
+
+/** `90s`, `30m`, `6h`, `1d`: at least ten seconds, at most a year. */
+function parseEvery(raw: string | undefined): number | null {
+  const text = raw?.trim().toLowerCase() ?? ''
+  if (text === '') return null
+  const m = /^(\d+)\s*([smhd])$/.exec(text)
+  const ms = m ? Number(m[1]) * UNIT_MS[m[2] as keyof typeof UNIT_MS] : NaN
+  if (!(ms >= 10_000 && ms <= 366 * UNIT_MS.d))
+    throw new ConfigError(`BACKUP_EVERY must be a duration such as 30m, 6h or 1d (from 10s to 366d), not "${raw}"`)
+  return ms
+}
+
+function parseCount(name: string, raw: string | undefined, fallback: number, max: number, min = 1): number {
+  if (raw === undefined || raw.trim() === '') return Math.min(fallback, max)
+  const n = Number(raw)
+  if (!/^\d+$/.test(raw.trim()) || n < min || n > max) throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, not "${raw}"`)
+  return n
+}
+
+function parsePort(raw: string | undefined): number {
+  if (raw === undefined || raw.trim() === '') return 3000
+  const port = Number(raw)
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new ConfigError(`PORT must be a whole number from 0 to 65535, not "${raw}"`)
+  return port
+}
+
+function parseUrl(name: string, raw: string, protocols: string[]): string {
+  let url: URL
+  try {
+    url = new URL(raw)
+  } catch {
+    throw new ConfigError(`${name} "${raw}" is not a URL (expected ${protocols.map((p) => p + '//…').join(' or ')})`)
+  }
+  if (!protocols.includes(url.protocol))
+    throw new ConfigError(`${name} must start with ${protocols.map((p) => p + '//').join(' or ')}, not "${url.protocol}//"`)
+  return raw
+}
+
+/** A database URL as a log or a screen may show it: without its password. */
+export function redactedUrl(url: string): string {
+  const u = new URL(url)
+  if (u.password) u.password = '***'
+  return u.toString()
+}
