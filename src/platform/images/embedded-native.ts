@@ -1,4 +1,4 @@
-// sharp's native parts, embedded in the compiled binary as plain files (docs/decisions/0XX-images.md): its Node-API
+// sharp's native parts, embedded in the compiled binary as plain files (docs/decisions/036-images.md): its Node-API
 // addon and the libvips it links (one shared library holding libvips and every codec it uses, 18.7 MB). Imported only
 // inside the binary (sharp-loader.ts): under `bun`, importing a .node file this way throws, and sharp loads from
 // node_modules as usual. The paths name the installed versions; a sharp upgrade that renames them fails the build,

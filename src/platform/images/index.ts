@@ -1,5 +1,5 @@
 // Listing photos' image pipeline (issue 34): checked by content, decoded whole in a separate process, re-encoded
-// without metadata to a 320 px and a 1,600 px WebP, hashed. See docs/decisions/0XX-images.md.
+// without metadata to a 320 px and a 1,600 px WebP, hashed. See docs/decisions/036-images.md.
 //
 //   const images = createImagePool(config)                 // nothing starts until the first photo
 //   const photo = await images.process(bytes)              // ProcessedPhoto, or throws:

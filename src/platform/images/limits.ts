@@ -1,5 +1,5 @@
 // What a listing photo may be and what it becomes (issue 34). One place, so the sniff, the decoder's own guard, the
-// tests and the decision record (docs/decisions/0XX-images.md) agree.
+// tests and the decision record (docs/decisions/036-images.md) agree.
 
 /** An upload above this is refused before anything reads it (413). 15 MiB: a 48 MP phone HEIC is about 8 MB. */
 export const MAX_UPLOAD_BYTES = 15 * 1024 * 1024
@@ -24,7 +24,7 @@ export const LARGE_QUALITIES = [78, 64, 50] as const
 export const THUMB_QUALITIES = [72, 58, 44] as const
 /**
  * libwebp's effort (0–6). Its default, 4, took the 12 MP photo to 376 ms of CPU (3: the same); 2 takes it to 289 ms
- * for 3% more bytes, which keeps the 400 ms target on a busy machine (decision record 0XX-images).
+ * for 3% more bytes, which keeps the 400 ms target on a busy machine (decision record 036-images).
  */
 export const WEBP_EFFORT = 2
 

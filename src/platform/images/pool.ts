@@ -1,7 +1,7 @@
 // The server's side: photos are processed in separate processes (one or two), never in the server's own. Requests
 // never wait on a decoder, a decoder's crash on a hostile file ends that process and not the server, a stuck job is
 // ended by killing its process, and the 150–250 MB libvips takes for a 12 MP photo is given back when the process
-// exits after a minute idle. Processes start on the first photo, not with the server (decision record 0XX-images).
+// exits after a minute idle. Processes start on the first photo, not with the server (decision record 036-images).
 import { fileURLToPath } from 'node:url'
 import { IDLE_EXIT_MS, JOB_TIMEOUT_MS, JOBS_PER_PROCESS, MAX_QUEUED_PER_PROCESS } from './limits'
 import { ImageRefused, ImagesUnavailable } from './refusal'
