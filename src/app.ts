@@ -18,6 +18,7 @@ import { healthFeature } from './modules/health/plugin'
 import { intakeFeature } from './modules/intake/plugin'
 import { listingsFeature } from './modules/listings/plugin'
 import { matchesFeature } from './modules/matches/plugin'
+import { photosFeature } from './modules/photos/plugin'
 import { metricsFeature } from './modules/metrics/plugin'
 import { publicFeature } from './modules/public/plugin'
 import { savedSearchesFeature } from './modules/saved-searches/plugin'
@@ -34,7 +35,8 @@ import { usersFeature } from './modules/users/plugin'
 export function createApp(ctx: AppContext) {
   // Built in this order, the features register the user's stream's events in the order its document lists them.
   const matches = matchesFeature(ctx)
-  const listings = listingsFeature(ctx, { announcer: matches.announcer })
+  const photos = photosFeature(ctx)
+  const listings = listingsFeature(ctx, { announcer: matches.announcer, parts: [photos.parts] })
   const savedSearches = savedSearchesFeature(ctx)
   const users = usersFeature(ctx)
   return new Elysia({ name: 'brokernet' })
@@ -54,6 +56,7 @@ export function createApp(ctx: AppContext) {
     .use(users.plugin)
     .use(intakeFeature(ctx).plugin)
     .use(listings.plugin)
+    .use(photos.plugin)
     .use(matches.plugin)
     .use(savedSearches.plugin)
     .use(eventsFeature(ctx).plugin)

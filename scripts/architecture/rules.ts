@@ -104,6 +104,9 @@ export const TABLE_OWNERS: Record<string, string> = {
   second_factor_challenges: 'src/modules/second-factor',
   // The localities a module admin accepted or dismissed (issue 30), offered and decided in the intake screens.
   city_localities: 'src/modules/intake',
+  // Listing photos and, on PostgreSQL, their files (issue 34).
+  listing_photos: 'src/modules/photos',
+  photo_files: 'src/modules/photos',
   // What every feature leans on: sign-in sessions, the mail outbox, rate limits, backups, installation-wide
   // secrets and settings.
   sessions: 'src/platform',

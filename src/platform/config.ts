@@ -44,6 +44,10 @@ export type Config = {
    * callers may read it (docs/decisions/021-metrics.md).
    */
   metricsToken?: string
+  /** Listing photos' WebP files on SQLite (DATA_DIR/photos); on PostgreSQL they live in the database (issue 34). */
+  photosDir: string
+  /** PHOTO_QUOTA: the photos one broker's listings may hold in all (default 500; issue 34). */
+  photoQuota: number
 }
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const
@@ -101,6 +105,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const backupDir = resolve(env.BACKUP_DIR?.trim() || resolve(dataDir, 'backups'))
   const backupEveryMs = parseEvery(env.BACKUP_EVERY)
   const backupKeep = parseCount('BACKUP_KEEP', env.BACKUP_KEEP, 7, 10_000)
+  const photoQuota = parseCount('PHOTO_QUOTA', env.PHOTO_QUOTA, 500, 1_000_000, 0)
 
   return {
     port,
@@ -124,6 +129,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     backupDir,
     backupEveryMs,
     backupKeep,
+    photosDir: resolve(dataDir, 'photos'),
+    photoQuota,
   }
 }
 

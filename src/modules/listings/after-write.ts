@@ -10,9 +10,9 @@ import type { Row } from './store'
 // co-broking add a line here rather than a path of their own (docs/decisions/033-feature-plugins.md).
 //
 // 1. In the write's own transaction (committed with it, or not at all): the audit trail; the owner's mail when an
-//    admin moderates; the match queue.
+//    admin moderates; the match queue; what other features keep of the listing (`parts`: a deleted listing's photos).
 // 2. In the process that took the write, once committed: the matches it queued announced; the expiry timer awake for
-//    its end.
+//    its end; the parts' own (a deleted listing's photo files removed).
 // 3. In every process, whoever wrote, through the one change-feed row the write leaves (the triggers of
 //    db/sqlite/feed.sql and db/pg/feed.sql, in the same transaction), which each process reads before its next cached
 //    answer and while event streams are open (db/change-feed.ts):
@@ -39,6 +39,15 @@ export type ListingWrite = {
   moderation?: ModerationStep
 }
 
+/**
+ * What another feature keeps of a listing and must follow its writes (photos, issue 34): handed in by src/app.ts, so
+ * this feature imports none of them. Each is told of every write inside its transaction and once it has committed.
+ */
+export type ListingParts = {
+  within(tx: Queryable, write: ListingWrite): Promise<void>
+  committed(write: ListingWrite): void
+}
+
 export type AfterListingWrite = {
   /** Inside the write's transaction, after its statement. */
   within(tx: Queryable, write: ListingWrite): Promise<void>
@@ -58,7 +67,7 @@ const mayMatchAnew = (w: ListingWrite): boolean => w.after !== null && (w.before
 /** What the audit trail keeps of a listing: its whole content, so a deleted listing's last state survives there. */
 const auditView = (l: Row) => ({ ...l })
 
-export function afterListingWrite(ctx: Pick<AppContext, 'mail' | 'config'>, uses: { announcer: Announcer; expiry: Expiry }): AfterListingWrite {
+export function afterListingWrite(ctx: Pick<AppContext, 'mail' | 'config'>, uses: { announcer: Announcer; expiry: Expiry; parts?: ListingParts[] }): AfterListingWrite {
   return {
     async within(tx, w) {
       const listing = (w.after ?? w.before)!
@@ -81,12 +90,16 @@ export function afterListingWrite(ctx: Pick<AppContext, 'mail' | 'config'>, uses
       if (w.moderation && w.after) await tellOwner(ctx, tx, w.after, w.moderation)
       // The match queue (matches/): announced once committed, by this process or the primary's sweep.
       if (mayMatchAnew(w)) await queueAnnouncement(tx, listing.id, w.now)
+      // Photos (photos/): a deleted listing's go with it.
+      for (const part of uses.parts ?? []) await part.within(tx, w)
     },
     committed(w) {
       // The matches the write queued, announced right after its answer is sent.
       if (mayMatchAnew(w)) uses.announcer.soon()
       // The expiry timer of this process, awake for the listing's end.
       uses.expiry.due(w.after?.expiresAt)
+      // Photos (photos/): a deleted listing's files no other photo shares, removed.
+      for (const part of uses.parts ?? []) part.committed(w)
     },
   }
 }

@@ -72,6 +72,12 @@ export const Listing = t.Object({
         'Issue 29: set while the listing is SUSPENDED by an admin of its city (or a master admin), not by its owner. Only an admin reactivates such a listing (its owner gets 403 on every route that would); the owner may ask for a review (POST /api/listings/{id}/review-request). Null otherwise: a listing suspended by its owner is theirs to reactivate.',
     },
   ),
+  cover: Nullable(
+    t.Object(
+      { url: t.String({ description: 'The cover’s 320 px WebP thumbnail, served to whoever may see the listing' }), width: t.Integer(), height: t.Integer() },
+      { description: 'Issue 34: the listing’s first photo as a thumbnail and its size (cards and rows reserve it); null: no photo yet. GET /api/listings/{id}/photos lists them all.' },
+    ),
+  ),
 })
 export type Listing = typeof Listing.static
 export type ListingModeration = NonNullable<Listing['moderation']>
