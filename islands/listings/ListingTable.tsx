@@ -1,6 +1,7 @@
 import { columnVisibilityFeature, createColumnHelper, FlexRender, tableFeatures, useTable, type Cell, type ColumnDef, type Row } from '@tanstack/react-table'
 import { createContext, use, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react'
 import type { Listing } from '../../src/modules/listings/model'
+import { CoverThumb } from './photos/CoverThumb'
 import { HotTag } from './HotTag'
 import { StatusWithModeration } from './moderation-format'
 import { MatchCount } from '../matches/MatchCount'
@@ -50,8 +51,10 @@ const isOwn = (env: ListingTableEnv, l: Listing) => env.highlightOwn && env.view
 
 function EntryId({ listing }: { listing: Listing }) {
   const env = useListingTable()
+  const own = env.viewerId !== null && listing.owner_user_id === env.viewerId
   return (
     <div className="flex flex-col items-start gap-1">
+      <CoverThumb listing={listing} own={own} />
       <span className="font-mono text-xs font-semibold whitespace-nowrap">{listing.entry_id}</span>
       {isOwn(env, listing) && <span className="badge badge-primary badge-xs whitespace-nowrap">{LISTING_TEXT.yourListing}</span>}
       <HotTag listing={listing} />
