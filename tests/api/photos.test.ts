@@ -379,6 +379,29 @@ async function storedNames(): Promise<Set<string>> {
 }
 const nameOf = (url: string) => url.split('/').at(-1)!
 
+describe('duplicate control', () => {
+  test('a photo already on another ACTIVE listing (resized and recompressed) is a same_photo reason; not once that listing is suspended', async () => {
+    const first = await newListing()
+    const res = await upload(asha, first, [{ name: 'IMG_1.JPG', bytes: fixture('photo.jpg') }])
+    expect(res.status).toBe(201)
+    const mine = await newListing(ravi)
+    const again = await upload(ravi, mine, [{ name: 'small.jpg', bytes: fixture('photo-small.jpg') }])
+    const body = await again.json()
+    expect(again.status).toBe(201)
+    const hit = (body.duplicates as { listing: { id: number }; own: boolean; similarity: number; reasons: string[] }[]).find((d) => d.listing.id === first)
+    expect(hit).toMatchObject({ own: false, reasons: ['same_photo'] })
+    expect(hit!.similarity).toBeGreaterThanOrEqual(0.9)
+    // Another picture is no duplicate of it.
+    const other = await newListing(ravi)
+    const unrelated = await (await upload(ravi, other, [{ name: 'h.heic', bytes: heic('quadrants.heic'), type: 'image/heic' }])).json()
+    expect(unrelated.duplicates.map((d: { listing: { id: number } }) => d.listing.id)).not.toContain(first)
+    // Suspended: off the network, and out of ravi's sight.
+    await h.request(`/api/listings/${first}`, withJson(asha.browser, { status: 'SUSPENDED' }, 'PATCH'))
+    const later = await (await upload(ravi, await newListing(ravi), [{ name: 'small.jpg', bytes: fixture('photo-small.jpg') }])).json()
+    expect(later.duplicates.map((d: { listing: { id: number } }) => d.listing.id)).not.toContain(first)
+  }, 120_000)
+})
+
 describe('deletion', () => {
   test('a deleted listing’s photos go with it, rows and files; a file another listing shares stays', async () => {
     const one = await newListing()

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type DragEvent } from 'react'
-import { chooseCover, listPhotos, removePhoto, reorderPhotos, uploadPhoto, type Photo } from './photo-api'
+import { chooseCover, listPhotos, removePhoto, reorderPhotos, uploadPhoto, type Photo, type UploadAnswer } from './photo-api'
 
 const MAX = 10
 
@@ -23,6 +23,7 @@ export function PhotoManager({ listingId, pending = [], onChange }: PhotoManager
   const [sending, setSending] = useState<Sending[]>([])
   const [said, setSaid] = useState('')
   const [failed, setFailed] = useState<string | null>(null)
+  const [elsewhere, setElsewhere] = useState<UploadAnswer['duplicates']>([])
   const nextKey = useRef(0)
   const dragged = useRef<number | null>(null)
   const input = useRef<HTMLInputElement>(null)
@@ -48,6 +49,7 @@ export function PhotoManager({ listingId, pending = [], onChange }: PhotoManager
       .then((list) => {
         setSending((s) => s.filter((x) => x.key !== item.key))
         show(list.photos, `${item.file.name} added.`)
+        if (list.duplicates.length) setElsewhere((e) => [...e.filter((d) => !list.duplicates.some((n) => n.listing.id === d.listing.id)), ...list.duplicates])
       })
       .catch((e: Error) => {
         setSending((s) => s.map((x) => (x.key === item.key ? { ...x, error: e.message } : x)))
@@ -106,6 +108,19 @@ export function PhotoManager({ listingId, pending = [], onChange }: PhotoManager
         </label>
       </div>
       {failed && <p role="alert" className="text-sm text-error">{failed}</p>}
+      {elsewhere.length > 0 && (
+        <div role="status" className="alert alert-warning block text-sm" data-same-photo>
+          <p className="font-semibold">A photo you added is already on {elsewhere.length === 1 ? 'another listing' : 'other listings'}:</p>
+          <ul className="mt-1 list-disc pl-5">
+            {elsewhere.slice(0, 3).map((d) => (
+              <li key={d.listing.id}>
+                {d.listing.entry_id}, posted by {d.own ? 'you' : d.listing.owner_name}
+              </li>
+            ))}
+          </ul>
+          <p className="mt-1">If it is the same property, one listing is enough; if not, use a photo of this one.</p>
+        </div>
+      )}
       <p aria-live="polite" className="sr-only" data-photo-status>
         {said}
       </p>

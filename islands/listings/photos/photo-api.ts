@@ -1,7 +1,7 @@
-import type { Photo, PhotoList } from '../../../src/modules/photos/model'
+import type { Photo, PhotoList, UploadAnswer } from '../../../src/modules/photos/model'
 import { sendJson, fetchJson } from '../../shared/query'
 
-export type { Photo, PhotoList }
+export type { Photo, PhotoList, UploadAnswer }
 
 export const photosPath = (listingId: number) => `/api/listings/${listingId}/photos`
 export const listPhotos = (listingId: number) => fetchJson<PhotoList>(photosPath(listingId))
@@ -13,14 +13,14 @@ export const removePhoto = (listingId: number, photoId: number) => sendJson<void
  * One photo sent on its own request, its progress told as it goes (fetch cannot tell an upload's progress; XHR can).
  * Resolves with the listing's photos; rejects with the server's `detail` (or a network failure's words) to retry by.
  */
-export function uploadPhoto(listingId: number, file: File, onProgress: (fraction: number) => void): Promise<PhotoList> {
+export function uploadPhoto(listingId: number, file: File, onProgress: (fraction: number) => void): Promise<UploadAnswer> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest()
     xhr.open('POST', photosPath(listingId))
     xhr.responseType = 'json'
     xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(e.loaded / e.total)
     xhr.onload = () => {
-      if (xhr.status === 201) return resolve(xhr.response as PhotoList)
+      if (xhr.status === 201) return resolve(xhr.response as UploadAnswer)
       const detail = (xhr.response as { detail?: unknown } | null)?.detail
       reject(new Error(typeof detail === 'string' ? detail : `The photo could not be added (${xhr.status}).`))
     }

@@ -183,7 +183,8 @@ export const DuplicateDraft = t.Object({
 })
 export type DuplicateDraft = typeof DuplicateDraft.static
 
-const DUPLICATE_REASONS = ['same_contact', 'similar_details', 'same_locality', 'size_within_5_percent', 'budget_within_10_percent'] as const
+/** `same_photo` (issue 34): one of its photos is a photo of the other listing, resized or recompressed or not. */
+const DUPLICATE_REASONS = ['same_contact', 'similar_details', 'same_locality', 'size_within_5_percent', 'budget_within_10_percent', 'same_photo'] as const
 export const DuplicatesAnswer = t.Object({
   duplicates: t.Array(
     t.Object({

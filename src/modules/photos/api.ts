@@ -2,7 +2,7 @@ import { Elysia, t } from 'elysia'
 import { authGuard } from '../../platform/http/auth'
 import type { AppContext } from '../../platform/context'
 import { ErrorDetail as Detail, NoContent } from '../../shared/schema'
-import { ListingPhotoParams, OrderBody, PhotoFileParams, PhotoList, PhotoParams, UploadBody } from './model'
+import { ListingPhotoParams, OrderBody, PhotoFileParams, PhotoList, PhotoParams, UploadAnswer, UploadBody } from './model'
 import type { PhotoService } from './service'
 
 const tags = ['Photos']
@@ -40,7 +40,7 @@ export const photosApi = (ctx: AppContext, photos: PhotoService) =>
         params: ListingPhotoParams,
         body: UploadBody,
         type: 'multipart/form-data',
-        response: { 201: PhotoList, ...errors, ...refusals },
+        response: { 201: UploadAnswer, ...errors, ...refusals },
         detail: {
           tags,
           summary: 'Add photos to a listing (multipart, field `photos`, one or more files)',

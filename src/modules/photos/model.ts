@@ -1,4 +1,5 @@
 import { t } from 'elysia'
+import { DuplicatesAnswer } from '../listings/model'
 
 export const MAX_PHOTOS_PER_LISTING = 10
 
@@ -18,6 +19,16 @@ export const PhotoList = t.Object({
   photos: t.Array(Photo, { description: 'In order, the cover first' }),
   max: t.Integer({ description: 'How many photos a listing may hold' }),
 })
+
+/** What an upload answers: the photos, and the ACTIVE listings one of the new photos is already on. */
+export const UploadAnswer = t.Object({
+  ...PhotoList.properties,
+  duplicates: t.Array(DuplicatesAnswer.properties.duplicates.items, {
+    description:
+      'Duplicate control (issue 34): other ACTIVE listings the caller sees that show one of the photos just added (the same picture, resized or recompressed: a perceptual hash within 8 of 64 bits), reason `same_photo`; `similarity` is 1 − the bits apart / 64. Advice: the photos are added anyway.',
+  }),
+})
+export type UploadAnswer = typeof UploadAnswer.static
 export type PhotoList = typeof PhotoList.static
 
 export const ListingPhotoParams = t.Object({ id: t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) })

@@ -73,3 +73,10 @@ export async function unreferenced(db: Queryable, names: string[]): Promise<stri
 /** The listings a stored file (either size) belongs to: whoever may see one of them may see the file. */
 export const listingsOfFile = async (db: Queryable, name: string): Promise<number[]> =>
   (await db.all<{ id: number | string }>('select listing_id as id from listing_photos where large = ? or thumb = ?', [name, name])).map((r) => Number(r.id))
+
+/** Every other listing's photo hashes (duplicate control; a few bytes a photo, compared in the process). */
+export const hashesBesides = async (db: Queryable, listingId: number): Promise<{ listingId: number; phash: string }[]> =>
+  (await db.all<{ listingId: number | string; phash: string }>('select listing_id as "listingId", phash from listing_photos where listing_id <> ?', [listingId])).map((r) => ({
+    listingId: Number(r.listingId),
+    phash: r.phash,
+  }))
