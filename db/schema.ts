@@ -646,3 +646,24 @@ export const listingPhotos = sqliteTable(
     index('listing_photos_thumb_idx').on(t.thumb),
   ],
 )
+
+/**
+ * Public links to a listing for a broker's client (issue 34, src/modules/share-links/): `/l/<token>`, a page with no
+ * sign-in showing the listing and the SHARING broker's name and contact. The token is 128 random bits (base64url);
+ * one live link per sharer and listing, reused by every share. Revoked (`revoked_at`) by its sharer; dead (410) once
+ * the listing is closed, suspended, expired or deleted. `views` counts the page's openings for the sharer. No foreign
+ * key: a deleted listing's links answer 410, and go with it (listings/after-write.ts).
+ */
+export const listingShares = sqliteTable(
+  'listing_shares',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    token: text('token').notNull(),
+    listingId: integer('listing_id').notNull(),
+    sharerUserId: integer('sharer_user_id').notNull(),
+    views: integer('views').notNull().default(0),
+    createdAt: integer('created_at').notNull(),
+    revokedAt: integer('revoked_at'),
+  },
+  (t) => [uniqueIndex('listing_shares_token_unique').on(t.token), index('listing_shares_sharer_idx').on(t.sharerUserId, t.listingId)],
+)

@@ -21,6 +21,7 @@ import { matchesFeature } from './modules/matches/plugin'
 import { photosFeature } from './modules/photos/plugin'
 import { metricsFeature } from './modules/metrics/plugin'
 import { publicFeature } from './modules/public/plugin'
+import { shareLinksFeature } from './modules/share-links/plugin'
 import { savedSearchesFeature } from './modules/saved-searches/plugin'
 import { secondFactorFeature } from './modules/second-factor/plugin'
 import { systemFeature } from './modules/system/plugin'
@@ -37,6 +38,7 @@ export function createApp(ctx: AppContext) {
   const matches = matchesFeature(ctx)
   const photos = photosFeature(ctx)
   const listings = listingsFeature(ctx, { announcer: matches.announcer, parts: [photos.parts] })
+  const shareLinks = shareLinksFeature(ctx, { photos: photos.service })
   const savedSearches = savedSearchesFeature(ctx)
   const users = usersFeature(ctx)
   return new Elysia({ name: 'brokernet' })
@@ -54,9 +56,10 @@ export function createApp(ctx: AppContext) {
     .use(dashboardFeature(ctx).plugin)
     .use(geographyFeature(ctx).plugin)
     .use(users.plugin)
-    .use(intakeFeature(ctx).plugin)
+    .use(intakeFeature(ctx, { publicLink: (user, listing) => shareLinks.links.linkIfOwn(user, listing) }).plugin)
     .use(listings.plugin)
     .use(photos.plugin)
+    .use(shareLinks.plugin)
     .use(matches.plugin)
     .use(savedSearches.plugin)
     .use(eventsFeature(ctx).plugin)

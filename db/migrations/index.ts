@@ -37,6 +37,7 @@ import m33 from './0033_second_factor.sql' with { type: 'text' }
 import m34 from './0034_moderation.sql' with { type: 'text' }
 import m35 from './0035_city_localities.sql' with { type: 'text' }
 import m36 from './0036_photos.sql' with { type: 'text' }
+import m37 from './0037_listing_shares.sql' with { type: 'text' }
 
 export const migrationJournal = journal
 export const migrationFiles: Record<string, string> = {
@@ -77,4 +78,5 @@ export const migrationFiles: Record<string, string> = {
   '0034_moderation': m34,
   '0035_city_localities': m35,
   '0036_photos': m36,
+  '0037_listing_shares': m37,
 }

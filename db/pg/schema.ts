@@ -530,3 +530,18 @@ export const photoFiles = pgTable('photo_files', {
   bytes: bytea('bytes').notNull(),
   createdAt: ms('created_at').notNull(),
 })
+
+/** Public links to a listing for a broker's client (issue 34; db/schema.ts says more). */
+export const listingShares = pgTable(
+  'listing_shares',
+  {
+    id: id(),
+    token: text('token').notNull(),
+    listingId: key('listing_id').notNull(),
+    sharerUserId: key('sharer_user_id').notNull(),
+    views: integer('views').notNull().default(0),
+    createdAt: ms('created_at').notNull(),
+    revokedAt: ms('revoked_at'),
+  },
+  (t) => [uniqueIndex('listing_shares_token_unique').on(t.token), index('listing_shares_sharer_idx').on(t.sharerUserId, t.listingId)],
+)

@@ -107,6 +107,7 @@ export const TABLE_OWNERS: Record<string, string> = {
   // Listing photos and, on PostgreSQL, their files (issue 34).
   listing_photos: 'src/modules/photos',
   photo_files: 'src/modules/photos',
+  listing_shares: 'src/modules/share-links',
   // What every feature leans on: sign-in sessions, the mail outbox, rate limits, backups, installation-wide
   // secrets and settings.
   sessions: 'src/platform',

@@ -19,6 +19,7 @@ import m15 from './0015_live_trigger_first.sql' with { type: 'text' }
 import m16 from './0016_moderation.sql' with { type: 'text' }
 import m17 from './0017_city_localities.sql' with { type: 'text' }
 import m18 from './0018_photos.sql' with { type: 'text' }
+import m19 from './0019_listing_shares.sql' with { type: 'text' }
 
 export const migrationJournal = journal
 export const migrationFiles: Record<string, string> = {
@@ -41,4 +42,5 @@ export const migrationFiles: Record<string, string> = {
   '0016_moderation': m16,
   '0017_city_localities': m17,
   '0018_photos': m18,
+  '0019_listing_shares': m19,
 }

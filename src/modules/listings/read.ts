@@ -433,3 +433,12 @@ export async function getListing(db: Queryable, viewer: Viewer, id: number): Pro
 export async function myListings(db: Queryable, viewer: Viewer): Promise<Listing[]> {
   return (await rows(db, `select ${COLUMNS} ${FROM} where listings.owner_user_id = ? order by listings.id desc`, [viewer.id])).map((r) => toListing(r, viewer))
 }
+
+/**
+ * A listing whatever its status, seen by nobody in particular (`is_editable` false): for a public link's page
+ * (share-links/), which decides itself what of it to show, and whether at all.
+ */
+export async function listingForLink(db: Queryable, id: number): Promise<Listing | null> {
+  const r = (await rows(db, `select ${COLUMNS} ${FROM} where listings.id = ?`, [id]))[0]
+  return r ? toListing(r, { id: 0, role: 'BROKER', cityId: null }) : null
+}

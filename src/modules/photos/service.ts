@@ -33,6 +33,8 @@ const shownName = (name: string) => name.replace(/[\p{Cc}\p{Cf}]/gu, '').slice(0
  * row for cards and rows (listings/store.ts `setCover`). Who may see a listing may see its photos; who may change it
  * may change them.
  */
+export type { PhotoRow }
+
 export class PhotoService {
   /** A deleted listing's file names, from its transaction to its commit. */
   private readonly leaving = new WeakMap<ListingWrite, string[]>()
@@ -209,6 +211,36 @@ export class PhotoService {
     if (!blob) throw notFound('Photo not found')
     return blob
   }
+
+  /** A listing's photos for its public page (share-links/), which has judged the link itself. */
+  photosForLink(listingId: number): Promise<PhotoRow[]> {
+    return photosOf(this.db, listingId)
+  }
+
+  /** One of this listing's files, for its public page; null when the name is none of its photos'. */
+  async fileForLink(listingId: number, name: string): Promise<Blob | null> {
+    if (!PHOTO_NAME.test(name)) return null
+    const own = (await photosOf(this.db, listingId)).some((p) => p.large === name || p.thumb === name)
+    return own ? this.files.read(name) : null
+  }
+
+  /**
+   * The listing's cover as a 1200 × 630 JPEG preview card (a public page's Open Graph image), made from its stored large
+   * image in the image process; the last few kept in memory, as a preview fetcher may come back for each message.
+   */
+  async coverCard(listingId: number): Promise<Uint8Array | null> {
+    const cover = (await photosOf(this.db, listingId))[0]
+    if (!cover) return null
+    const kept = this.cards.get(cover.large)
+    if (kept) return kept
+    const large = await this.files.read(cover.large)
+    if (!large) return null
+    const card = await this.images.card(new Uint8Array(await large.arrayBuffer()))
+    if (this.cards.size >= 64) this.cards.delete(this.cards.keys().next().value!)
+    this.cards.set(cover.large, card)
+    return card
+  }
+  private readonly cards = new Map<string, Uint8Array>()
 
   /** What follows a listing write (listings/after-write.ts): a deleted listing's photos go with it. */
   readonly parts: ListingParts = {

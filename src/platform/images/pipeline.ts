@@ -70,3 +70,19 @@ function refusalOf(e: unknown, source: Sniffed): Error {
   refused.cause = message
   return refused
 }
+
+/** The preview card's size: what WhatsApp, Facebook and X show best (1.91:1). */
+export const CARD = { width: 1200, height: 630, quality: 80 } as const
+
+/**
+ * A link preview's image (issue 34): one of our own stored WebP images (never an upload), cropped to fill 1200 × 630
+ * around its centre, as a JPEG (what every preview fetcher reads), without metadata.
+ */
+export async function cardHere(bytes: Uint8Array, nativeDir?: string): Promise<Uint8Array> {
+  const sharp = await loadSharp(nativeDir)
+  const out = await sharp(bytes, { failOn: 'error', limitInputPixels: 4_000_000 })
+    .resize(CARD.width, CARD.height, { fit: 'cover', position: 'centre' })
+    .jpeg({ quality: CARD.quality, mozjpeg: false })
+    .toBuffer()
+  return new Uint8Array(out)
+}

@@ -24,7 +24,7 @@ export type ImagePoolOptions = {
   onProblem?: (message: string) => void
 }
 
-type Job = { bytes: Uint8Array; resolve: (p: ProcessedPhoto) => void; reject: (e: Error) => void; started?: number }
+type Job = { bytes: Uint8Array; card?: true; resolve: (p: ProcessedPhoto) => void; resolveCard?: (b: Uint8Array) => void; reject: (e: Error) => void; started?: number }
 
 /** The command that runs the image process: the binary itself, or bun on worker-entry.ts from source. */
 export function imageProcessCommand(): string[] {
@@ -61,6 +61,18 @@ export class ImagePool {
         this.queue.splice(this.queue.indexOf(job), 1)
         reject(new ImagesUnavailable('Too many photos are being processed right now: try again in a minute.'))
       }
+    })
+  }
+
+  /**
+   * A 1200 × 630 JPEG preview card of one of our own stored WebP images (issue 34: a public listing page's Open Graph
+   * image), made in the image process like a photo.
+   */
+  async card(webp: Uint8Array): Promise<Uint8Array> {
+    if (this.closed) throw new ImagesUnavailable('Photos cannot be processed while the server stops.')
+    return new Promise((resolveCard, reject) => {
+      this.queue.push({ bytes: webp, card: true, resolve: () => reject(new Error('not a card')), resolveCard, reject })
+      this.pump()
     })
   }
 
@@ -141,7 +153,7 @@ class ImageProcess {
     }, this.timeout)
     this.ready.then(
       () => {
-        if (this.busy === job) this.proc.send({ id: this.nextId, bytes: job.bytes } satisfies WorkerRequest)
+        if (this.busy === job) this.proc.send({ id: this.nextId, bytes: job.bytes, ...(job.card ? { card: true as const } : {}) } satisfies WorkerRequest)
       },
       (e: Error) => this.finish((j) => j.reject(new ImagesUnavailable('Photos cannot be processed right now: the image library did not start.', e.message))),
     )
@@ -171,7 +183,10 @@ class ImageProcess {
     if (m.id !== this.nextId || !this.busy) return // a late answer to a job already given up
     this.nextId++
     this.jobs++
-    if (m.ok) {
+    if (m.ok && 'card' in m) {
+      const card = m.card.constructor === Uint8Array ? m.card : new Uint8Array(m.card)
+      this.finish((j) => j.resolveCard?.(card))
+    } else if (m.ok) {
       this.cpuReport(m.cpuMs)
       this.finish((j) => j.resolve({ ...m.photo, large: bytesOf(m.photo.large), thumb: bytesOf(m.photo.thumb) }))
     } else if (m.refused) {

@@ -17,10 +17,15 @@ export async function runImageWorker(): Promise<number> {
     send({ ready: false, error: (e as Error).message })
     return 1
   }
-  const { processHere } = await import('./pipeline')
+  const { cardHere, processHere } = await import('./pipeline')
   process.on('message', async (m: WorkerRequest) => {
     const cpu = process.cpuUsage()
     try {
+      if (m.card) {
+        const card = await cardHere(new Uint8Array(m.bytes), process.env[NATIVE_DIR_ENV])
+        const used = process.cpuUsage(cpu)
+        return send({ id: m.id, ok: true, card, cpuMs: (used.user + used.system) / 1000 })
+      }
       const photo = await processHere(new Uint8Array(m.bytes), process.env[NATIVE_DIR_ENV])
       const used = process.cpuUsage(cpu)
       send({ id: m.id, ok: true, photo, cpuMs: (used.user + used.system) / 1000 })
