@@ -72,7 +72,7 @@ const shownOrder = async (page: Page) => (await page.locator('[data-photo-manage
 
 /** Every control of the locator's area at least 44 × 44 px (a phone's touch target). */
 async function smallControls(page: Page, scope: string): Promise<string[]> {
-  return page.locator(`${scope} button:visible, ${scope} label.btn:visible`).evaluateAll((els) =>
+  return page.locator(`${scope} button:visible, ${scope} label.btn:visible, ${scope} a.btn:visible`).evaluateAll((els) =>
     els.map((e) => [e.textContent?.trim() || e.getAttribute('aria-label'), e.getBoundingClientRect()] as const).filter(([, r]) => r.width < 44 || r.height < 44).map(([n, r]) => `${n} ${r.width}x${r.height}`),
   )
 }
@@ -157,5 +157,50 @@ describe('photos at 390 px', () => {
     await g.locator('[data-gallery-position]', { hasText: 'Photo 2 of 2' }).waitFor()
     expect(await problems(page, 'the phone gallery', 'dialog[open]')).toEqual([])
     await page.context().close()
+  }, 180_000)
+})
+
+describe('the public page for a client', () => {
+  test('readable with no script at 390 px, Open Graph tags, axe at 390 and 1440 px, and 410 once revoked', async () => {
+    const res = await fetch(`${server.url}/api/listings/${listingId}/share-link`, { method: 'POST', headers: { authorization: `Bearer ${token}` } })
+    expect(res.status).toBe(200)
+    const { id, url } = await res.json()
+    const path = new URL(url).pathname
+
+    // No script at all: everything is there to read.
+    const plain = await browser.newContext({ viewport: { width: 390, height: 844 }, javaScriptEnabled: false })
+    const page = await plain.newPage()
+    const answer = await page.goto(server.url + path)
+    expect(answer!.status()).toBe(200)
+    await page.getByRole('heading', { level: 1, name: /2BHK for rent in Juhu/ }).waitFor()
+    expect(await page.getByText('Photo e2e flat').count()).toBe(1)
+    expect(await page.locator('img[alt="Photo 1 of 2"]').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true)
+    expect(await page.getByRole('link', { name: 'WhatsApp' }).getAttribute('href')).toMatch(/^https:\/\/wa\.me\/\d+\?text=/)
+    // PUBLIC_URL is not set here: the origin is the one each server process worked out; the path is the link's.
+    expect(new URL((await page.locator('meta[property="og:image"]').getAttribute('content'))!).pathname).toBe(`${path}/og.jpg`)
+    expect(await page.locator('meta[property="og:image:width"]').getAttribute('content')).toBe('1200')
+    expect(await page.locator('meta[name="robots"]').getAttribute('content')).toContain('noindex')
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+    await plain.close()
+
+    for (const viewport of [
+      { width: 390, height: 844 },
+      { width: 1440, height: 900 },
+    ]) {
+      const context = await browser.newContext({ viewport, bypassCSP: true })
+      const p = await context.newPage()
+      await p.goto(server.url + path)
+      expect(await problems(p, `the public page at ${viewport.width} px`)).toEqual([])
+      if (viewport.width === 390) expect(await smallControls(p, 'main')).toEqual([])
+      await context.close()
+    }
+
+    await fetch(`${server.url}/api/share-links/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } })
+    const gone = await browser.newContext({ viewport: { width: 390, height: 844 }, bypassCSP: true })
+    const g = await gone.newPage()
+    expect((await g.goto(server.url + path))!.status()).toBe(410)
+    await g.getByRole('heading', { name: 'This link no longer works' }).waitFor()
+    expect(await problems(g, 'the dead link page')).toEqual([])
+    await gone.close()
   }, 180_000)
 })

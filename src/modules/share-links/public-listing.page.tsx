@@ -31,7 +31,7 @@ function PublicListing({ v, base }: { v: Live; base: string }) {
         {price && <p className="text-xl font-semibold">{price}</p>}
       </header>
       {photos.length > 0 && (
-        <section aria-label="Photos" className="flex snap-x snap-mandatory gap-2 overflow-x-auto">
+        <section aria-label="Photos (scroll sideways for more)" tabIndex={0} className="flex snap-x snap-mandatory gap-2 overflow-x-auto">
           {photos.map((p, i) => (
             <img
               key={p.id}
