@@ -194,6 +194,14 @@ export const listings = sqliteTable(
     /** When the owner asked for a review (epoch ms), and their note to the admins; null once an admin has answered. */
     reviewRequestedAt: integer('review_requested_at'),
     reviewNote: text('review_note'),
+    /**
+     * The cover photo's thumbnail (issue 34): its stored name and size, so every card and row shows it sized without a
+     * read of the photos. Kept by the photos feature through src/modules/listings/store.ts (`setCover`) whenever the
+     * first photo changes; null: no photo yet.
+     */
+    coverPhoto: text('cover_photo'),
+    coverWidth: integer('cover_width'),
+    coverHeight: integer('cover_height'),
   },
   (t) => [
     uniqueIndex('listings_entry_id_unique').on(t.entryId),
@@ -693,4 +701,58 @@ export const cityLocalities = sqliteTable(
     updatedAt: updatedAt(),
   },
   (t) => [uniqueIndex('city_localities_city_key_unique').on(t.cityId, t.key)],
+)
+
+/**
+ * A listing's photos (issue 34, src/modules/photos/): up to 10, in `position` order, the first the cover. Each is two
+ * WebP encodings named by their content (`large` 1,600 px, `thumb` 320 px), stored as files under DATA_DIR/photos
+ * (SQLite) or rows of `photo_files` (PostgreSQL); the same picture on two listings is one file. `owner_user_id` is the
+ * listing's owner, whose quota the photo counts in; `phash` its 64-bit dHash (duplicate control). No foreign key to
+ * the listing: its deletion removes these in the same transaction (src/modules/listings/after-write.ts) and their
+ * files once committed.
+ */
+export const listingPhotos = sqliteTable(
+  'listing_photos',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    listingId: integer('listing_id').notNull(),
+    ownerUserId: integer('owner_user_id').notNull(),
+    position: integer('position').notNull(),
+    large: text('large').notNull(),
+    largeWidth: integer('large_width').notNull(),
+    largeHeight: integer('large_height').notNull(),
+    thumb: text('thumb').notNull(),
+    thumbWidth: integer('thumb_width').notNull(),
+    thumbHeight: integer('thumb_height').notNull(),
+    bytes: integer('bytes').notNull(),
+    phash: text('phash').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [
+    index('listing_photos_listing_idx').on(t.listingId, t.position),
+    index('listing_photos_owner_idx').on(t.ownerUserId),
+    index('listing_photos_large_idx').on(t.large),
+    index('listing_photos_thumb_idx').on(t.thumb),
+  ],
+)
+
+/**
+ * Public links to a listing for a broker's client (issue 34, src/modules/share-links/): `/l/<token>`, a page with no
+ * sign-in showing the listing and the SHARING broker's name and contact. The token is 128 random bits (base64url);
+ * one live link per sharer and listing, reused by every share. Revoked (`revoked_at`) by its sharer; dead (410) once
+ * the listing is closed, suspended, expired or deleted. `views` counts the page's openings for the sharer. No foreign
+ * key: a deleted listing's links answer 410, and go with it (listings/after-write.ts).
+ */
+export const listingShares = sqliteTable(
+  'listing_shares',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    token: text('token').notNull(),
+    listingId: integer('listing_id').notNull(),
+    sharerUserId: integer('sharer_user_id').notNull(),
+    views: integer('views').notNull().default(0),
+    createdAt: integer('created_at').notNull(),
+    revokedAt: integer('revoked_at'),
+  },
+  (t) => [uniqueIndex('listing_shares_token_unique').on(t.token), index('listing_shares_sharer_idx').on(t.sharerUserId, t.listingId)],
 )

@@ -18,10 +18,12 @@ import { healthFeature } from './modules/health/plugin'
 import { intakeFeature } from './modules/intake/plugin'
 import { listingsFeature } from './modules/listings/plugin'
 import { matchesFeature } from './modules/matches/plugin'
+import { photosFeature } from './modules/photos/plugin'
 import { metricsFeature } from './modules/metrics/plugin'
 import { notificationsFeature } from './modules/notifications/plugin'
 import { publicFeature } from './modules/public/plugin'
 import { pwaFeature } from './modules/pwa/plugin'
+import { shareLinksFeature } from './modules/share-links/plugin'
 import { savedSearchesFeature } from './modules/saved-searches/plugin'
 import { secondFactorFeature } from './modules/second-factor/plugin'
 import { systemFeature } from './modules/system/plugin'
@@ -38,7 +40,9 @@ export function createApp(ctx: AppContext) {
   const notifications = notificationsFeature(ctx)
   const matches = matchesFeature(ctx)
   matches.onAnnounced(notifications.matchesAnnounced)
-  const listings = listingsFeature(ctx, { announcer: matches.announcer, push: notifications })
+  const photos = photosFeature(ctx)
+  const listings = listingsFeature(ctx, { announcer: matches.announcer, push: notifications, parts: [photos.parts] })
+  const shareLinks = shareLinksFeature(ctx, { photos: photos.service })
   const savedSearches = savedSearchesFeature(ctx)
   const users = usersFeature(ctx)
   return new Elysia({ name: 'brokernet' })
@@ -57,8 +61,10 @@ export function createApp(ctx: AppContext) {
     .use(dashboardFeature(ctx).plugin)
     .use(geographyFeature(ctx).plugin)
     .use(users.plugin)
-    .use(intakeFeature(ctx).plugin)
+    .use(intakeFeature(ctx, { publicLink: (user, listing) => shareLinks.links.linkIfOwn(user, listing) }).plugin)
     .use(listings.plugin)
+    .use(photos.plugin)
+    .use(shareLinks.plugin)
     .use(matches.plugin)
     .use(savedSearches.plugin)
     .use(eventsFeature(ctx).plugin)

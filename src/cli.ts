@@ -5,7 +5,9 @@
 import type { Config } from './platform/config'
 import { formatBytes } from './shared/bytes'
 
-export const COMMANDS = ['backup', 'restore', 'reset-second-factor', 'push-check', 'help', '--help', '-h'] as const
+// Three more, not in the help: `push-check` (src/platform/push/), `image-check FILE` runs one photo through the image
+// pipeline, and `image-worker` is the image process the server starts for itself (src/platform/images/).
+export const COMMANDS = ['backup', 'restore', 'reset-second-factor', 'push-check', 'image-check', 'image-worker', 'help', '--help', '-h'] as const
 
 const USAGE = `Usage:
   brokernet                         serve (see README: PORT, DATA_DIR, DATABASE_URL, ...)
@@ -19,6 +21,8 @@ const USAGE = `Usage:
 /** Runs one command and answers the process's exit code. `--json` prints the result as one JSON line. */
 export async function runCommand(args: string[], config: Config, out = console.log, err = console.error): Promise<number> {
   const [command, ...rest] = args
+  if (command === 'image-check') return (await import('./platform/images/command')).imageCheck(rest, config, out, err)
+  if (command === 'image-worker') return (await import('./platform/images/worker')).runImageWorker()
   const flags = new Set(rest.filter((a) => a.startsWith('--')))
   const positional = rest.filter((a) => !a.startsWith('--'))
   const json = flags.has('--json')

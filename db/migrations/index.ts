@@ -38,6 +38,7 @@ import m34 from './0034_moderation.sql' with { type: 'text' }
 import m35 from './0035_city_localities.sql' with { type: 'text' }
 import m36 from './0036_push.sql' with { type: 'text' }
 import m37 from './0037_push_alerts.sql' with { type: 'text' }
+import m38 from './0038_photos.sql' with { type: 'text' }
 
 export const migrationJournal = journal
 export const migrationFiles: Record<string, string> = {
@@ -79,4 +80,5 @@ export const migrationFiles: Record<string, string> = {
   '0035_city_localities': m35,
   '0036_push': m36,
   '0037_push_alerts': m37,
+  '0038_photos': m38,
 }

@@ -166,6 +166,10 @@ export const listings = pgTable(
     suspendedAt: ms('suspended_at'),
     reviewRequestedAt: ms('review_requested_at'),
     reviewNote: text('review_note'),
+    /** The cover photo's thumbnail, its name and size (issue 34; db/schema.ts says more). */
+    coverPhoto: text('cover_photo'),
+    coverWidth: integer('cover_width'),
+    coverHeight: integer('cover_height'),
   },
   (t) => [
     uniqueIndex('listings_entry_id_unique').on(t.entryId),
@@ -555,4 +559,56 @@ export const cityLocalities = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [uniqueIndex('city_localities_city_key_unique').on(t.cityId, t.key)],
+)
+
+/** A listing's photos (issue 34; db/schema.ts says more). */
+export const listingPhotos = pgTable(
+  'listing_photos',
+  {
+    id: id(),
+    listingId: key('listing_id').notNull(),
+    ownerUserId: key('owner_user_id').notNull(),
+    position: integer('position').notNull(),
+    large: text('large').notNull(),
+    largeWidth: integer('large_width').notNull(),
+    largeHeight: integer('large_height').notNull(),
+    thumb: text('thumb').notNull(),
+    thumbWidth: integer('thumb_width').notNull(),
+    thumbHeight: integer('thumb_height').notNull(),
+    bytes: integer('bytes').notNull(),
+    phash: text('phash').notNull(),
+    createdAt: ms('created_at').notNull(),
+  },
+  (t) => [
+    index('listing_photos_listing_idx').on(t.listingId, t.position),
+    index('listing_photos_owner_idx').on(t.ownerUserId),
+    index('listing_photos_large_idx').on(t.large),
+    index('listing_photos_thumb_idx').on(t.thumb),
+  ],
+)
+
+/**
+ * The photos' WebP files on PostgreSQL (issue 34): instances behind a load balancer share no disk, so, like identity
+ * documents, they live in the database (docs/decisions/036-images.md says why not S3 by default). `name` is the
+ * content hash `listing_photos.large`/`thumb` refer to; a name no photo refers to any more is removed.
+ */
+export const photoFiles = pgTable('photo_files', {
+  name: text('name').primaryKey(),
+  bytes: bytea('bytes').notNull(),
+  createdAt: ms('created_at').notNull(),
+})
+
+/** Public links to a listing for a broker's client (issue 34; db/schema.ts says more). */
+export const listingShares = pgTable(
+  'listing_shares',
+  {
+    id: id(),
+    token: text('token').notNull(),
+    listingId: key('listing_id').notNull(),
+    sharerUserId: key('sharer_user_id').notNull(),
+    views: integer('views').notNull().default(0),
+    createdAt: ms('created_at').notNull(),
+    revokedAt: ms('revoked_at'),
+  },
+  (t) => [uniqueIndex('listing_shares_token_unique').on(t.token), index('listing_shares_sharer_idx').on(t.sharerUserId, t.listingId)],
 )

@@ -19,6 +19,7 @@ import {
   statusBadgeClass,
 } from './listing-format'
 import { isModerated, MODERATION_TEXT, ModerationNotice } from './moderation-format'
+import { PhotoGallery } from './photos/PhotoGallery'
 
 export type ListingDetailsDialogProps = {
   /** The listing shown; null keeps the dialog closed. */
@@ -135,6 +136,7 @@ function Details({ listing: l, own }: { listing: Listing; own: boolean }) {
   const map = safeMapUrl(l.google_location_url)
   return (
     <div className="min-w-0 space-y-5">
+      {l.cover && <PhotoGallery listingId={l.id} label={`Photos of ${l.entry_id}`} />}
       <Section title="Full Details">
         <p className="whitespace-pre-wrap break-words">{l.details || <span className="text-base-content/70">No details given.</span>}</p>
         {l.type_details && <Row label="Type details" value={l.type_details} />}

@@ -11,6 +11,7 @@ import { DuplicateWarning, useDuplicateCheck } from './duplicate-warning'
 import { describeListingError, LISTING_TEXT } from './listing-format'
 import { EMPTY_FORM, formOf, ListingFields, statusAllowed, statusesFor } from './listing-form'
 import { isModerated, ModerationNotice } from './moderation-format'
+import { PhotoManager } from './photos/PhotoManager'
 
 /** The broker form's statuses (SPEC section 4): SUSPENDED is the admins' and the row menu's, not the form's. */
 export const FORM_STATUSES = ['ACTIVE', 'ON_HOLD', 'CLOSED'] as const satisfies readonly ListingStatus[]
@@ -128,13 +129,16 @@ function ListingForm({ listing, rules, onClose, onSaved, onFailed, note, currenc
   const [errors, setErrors] = useState<FieldErrors>({})
   const [banner, setBanner] = useState<string | null>(null)
   const duplicates = useDuplicateCheck()
+  // Photos chosen while posting (issue 34): sent once the listing exists, each with its progress, before closing.
+  const [chosen, setChosen] = useState<File[]>([])
+  const [created, setCreated] = useState<Listing | null>(null)
 
   const save = useMutation({
     mutationFn: (body: CreateListingBody | UpdateListingBody) =>
       listing ? sendJson<Listing>(`/api/listings/${listing.id}`, 'PATCH', body) : sendJson<Listing>('/api/listings', 'POST', body),
     // A create is not repeated on a server error: the first attempt may have been stored.
     retry: false,
-    onSuccess: (saved) => onSaved(saved, mode),
+    onSuccess: (saved) => (mode === 'create' && chosen.length > 0 ? setCreated(saved) : onSaved(saved, mode)),
     onError: (err) => {
       const { fields, banner } = describeListingError(err, BROKER_FORM_FIELDS, LISTING_TEXT.formFailed)
       setErrors(fields)
@@ -161,6 +165,21 @@ function ListingForm({ listing, rules, onClose, onSaved, onFailed, note, currenc
     duplicates.submit(body as CreateListingBody, (checked) => save.mutate(checked))
   }
 
+  if (created)
+    return (
+      <div className="space-y-4">
+        <p className="text-sm">
+          Listing <span className="font-mono font-semibold">{created.entry_id}</span> is posted. Its photos are being sent:
+        </p>
+        <PhotoManager listingId={created.id} pending={chosen} />
+        <div className="modal-action">
+          <button type="button" className="btn btn-primary min-h-11" onClick={() => onSaved(created, 'create')}>
+            Done
+          </button>
+        </div>
+      </div>
+    )
+
   const busy = save.isPending || duplicates.checking
   // Suspended by an admin: its status is shown, not offered; the rest stays the broker's to put right.
   const moderated = listing !== null && isModerated(listing)
@@ -184,6 +203,23 @@ function ListingForm({ listing, rules, onClose, onSaved, onFailed, note, currenc
         currency={listing ? listingCurrency(listing) : currency}
         contactName={false}
       />
+      {listing ? (
+        <PhotoManager listingId={listing.id} />
+      ) : (
+        <div className="space-y-1">
+          <label htmlFor="listing-form-photos" className="text-sm font-medium">
+            Photos <span className="font-normal text-base-content/70">(optional, up to 10; sent once the listing is posted)</span>
+          </label>
+          <input
+            id="listing-form-photos"
+            type="file"
+            accept="image/*"
+            multiple
+            className="file-input file-input-bordered w-full min-h-11"
+            onChange={(e) => setChosen([...(e.target.files ?? [])].slice(0, 10))}
+          />
+        </div>
+      )}
       {duplicates.found && <DuplicateWarning duplicates={duplicates.found} />}
       <FormActions busy={busy} onCancel={onClose}>
         {listing ? 'Update Listing' : duplicates.found ? 'Post Anyway' : 'Create Listing'}

@@ -1,4 +1,5 @@
 import { createContext, use, type ReactNode } from 'react'
+import { CoverThumb } from './photos/CoverThumb'
 import type { Listing } from '../../src/modules/listings/model'
 import { formatSize, listingCurrency } from '../../src/shared/currency'
 import { formatMoney, formatMoneyShort, moneyWithCode } from '../../src/shared/money'
@@ -34,8 +35,10 @@ export const isOwn = (env: ListingTableEnv, l: Listing) => env.highlightOwn && e
 
 function EntryId({ listing }: { listing: Listing }) {
   const env = useListingTable()
+  const own = env.viewerId !== null && listing.owner_user_id === env.viewerId
   return (
     <div className="flex flex-col items-start gap-1">
+      <CoverThumb listing={listing} own={own} />
       <span className="font-mono text-xs font-semibold whitespace-nowrap">{listing.entry_id}</span>
       {isOwn(env, listing) && <span className="badge badge-primary badge-xs whitespace-nowrap">{LISTING_TEXT.yourListing}</span>}
       <HotTag listing={listing} />

@@ -6,6 +6,8 @@ import { ContactButtons } from '../shared/ContactButtons'
 import { Email } from '../shared/Email'
 import { Icon } from '../shared/icons'
 import { formatListingDate, postTypeBadgeClass, postTypeLabel, saleOrRentLabel } from '../listings/listing-format'
+import { telHref, whatsappHref } from './match-format'
+import { CoverThumb } from '../listings/photos/CoverThumb'
 
 type Props = {
   /** The other listing: the one that matches. */
@@ -29,6 +31,7 @@ export function MatchCard({ listing: l, score, reasons, badge, actions }: Props)
     <article className="min-w-0 rounded-box border border-base-300 bg-base-100 p-3 sm:p-4" data-match={l.entry_id} aria-label={`Match ${l.entry_id}`}>
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div className="flex min-w-0 flex-wrap items-center gap-1.5">
+          <CoverThumb listing={l} own={false} />
           <span className="font-mono text-sm font-semibold [overflow-wrap:anywhere]">{l.entry_id}</span>
           <span className={`badge badge-sm whitespace-nowrap ${postTypeBadgeClass(l.post_type)}`}>{postTypeLabel(l.post_type)}</span>
           <span className="badge badge-sm badge-outline whitespace-nowrap">{saleOrRentLabel(l.sale_or_rent)}</span>

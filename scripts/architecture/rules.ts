@@ -107,6 +107,10 @@ export const TABLE_OWNERS: Record<string, string> = {
   // A user's push alert settings and the alerts held through their quiet hours (issue 33).
   push_settings: 'src/modules/notifications',
   push_held: 'src/modules/notifications',
+  // Listing photos and, on PostgreSQL, their files (issue 34).
+  listing_photos: 'src/modules/photos',
+  photo_files: 'src/modules/photos',
+  listing_shares: 'src/modules/share-links',
   // What every feature leans on: sign-in sessions, the mail outbox, rate limits, backups, installation-wide
   // secrets and settings.
   sessions: 'src/platform',

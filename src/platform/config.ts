@@ -49,6 +49,10 @@ export type Config = {
    * though they are not public, also over plain http and on any port (src/platform/push/endpoint.ts); empty: none.
    */
   pushAllowHosts: string[]
+  /** Listing photos' WebP files on SQLite (DATA_DIR/photos); on PostgreSQL they live in the database (issue 34). */
+  photosDir: string
+  /** PHOTO_QUOTA: the photos one broker's listings may hold in all (default 500; issue 34). */
+  photoQuota: number
 }
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const
@@ -107,6 +111,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const backupEveryMs = parseEvery(env.BACKUP_EVERY)
   const backupKeep = parseCount('BACKUP_KEEP', env.BACKUP_KEEP, 7, 10_000)
   const pushAllowHosts = parseHosts('PUSH_ALLOW_HOSTS', env.PUSH_ALLOW_HOSTS)
+  const photoQuota = parseCount('PHOTO_QUOTA', env.PHOTO_QUOTA, 500, 1_000_000, 0)
 
   return {
     port,
@@ -131,6 +136,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     backupEveryMs,
     backupKeep,
     pushAllowHosts,
+    photosDir: resolve(dataDir, 'photos'),
+    photoQuota,
   }
 }
 

@@ -253,7 +253,8 @@ describe('GET /api/listings/{id}/share', () => {
     })
     const { body } = await share(mumbaiBroker, long.id)
     expect(body.text.length).toBeLessThanOrEqual(500)
-    expect(body.text.endsWith(`https://brokernet.example/dashboard/listings?search=${long.entry_id}`)).toBe(true)
+    // The owner's share links to the listing's public page (issue 34), kept whole.
+    expect(body.text).toMatch(/ https:\/\/brokernet\.example\/l\/[A-Za-z0-9_-]{22}$/)
     expect(body.text).toContain('₹1,23,45,678')
   })
 

@@ -20,6 +20,7 @@ import m16 from './0016_moderation.sql' with { type: 'text' }
 import m17 from './0017_city_localities.sql' with { type: 'text' }
 import m18 from './0018_push.sql' with { type: 'text' }
 import m19 from './0019_push_alerts.sql' with { type: 'text' }
+import m20 from './0020_photos.sql' with { type: 'text' }
 
 export const migrationJournal = journal
 export const migrationFiles: Record<string, string> = {
@@ -43,4 +44,5 @@ export const migrationFiles: Record<string, string> = {
   '0017_city_localities': m17,
   '0018_push': m18,
   '0019_push_alerts': m19,
+  '0020_photos': m20,
 }

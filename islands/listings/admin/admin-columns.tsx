@@ -3,6 +3,7 @@
 import type { Listing } from '../../../src/modules/listings/model'
 import { MatchCount } from '../../matches/MatchCount'
 import { HotTag } from '../HotTag'
+import { CoverThumb } from '../photos/CoverThumb'
 import { STATUS_LABELS, statusBadgeClass } from '../listing-format'
 import { ModerationTags } from '../moderation-format'
 import { LISTING_COLUMNS as C, CARD_FIELDS, listingColumn, useListingTable, type ListingColumnDef } from '../listing-columns'
@@ -11,6 +12,7 @@ function EntryWithStatus({ listing }: { listing: Listing }) {
   const env = useListingTable()
   return (
     <div className="flex flex-col items-start gap-1">
+      <CoverThumb listing={listing} own={false} />
       <span className="font-mono text-xs font-semibold whitespace-nowrap">{listing.entry_id}</span>
       <span className={`badge badge-xs whitespace-nowrap ${statusBadgeClass(listing.status)}`}>{STATUS_LABELS[listing.status]}</span>
       <ModerationTags listing={listing} />

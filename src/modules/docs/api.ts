@@ -2,7 +2,7 @@ import { Elysia } from 'elysia'
 import { assetUrls } from '../../../generated/assets'
 import { VERSION } from '../../platform/version'
 import { completeDocument } from './document'
-import { MAX_BODY_BYTES } from '../../platform/http/body-limit'
+import { MAX_BODY_BYTES, PHOTO_BODY_BYTES } from '../../platform/http/body-limit'
 import { MAX_HEAD_BYTES } from '../../platform/http/head-limit'
 import { TRANSPORT_HEAD_LIMIT } from '../../platform/http/transport'
 
@@ -15,7 +15,7 @@ const DESCRIPTION = [
   '',
   '**Errors** are JSON `{"detail": "..."}`; validation errors are `{"detail": [{"loc": [...], "msg": "...", "type": "..."}]}` with status 422.',
   '',
-  `**Answers every operation may give.** 413 for a body over ${MAX_BODY_BYTES / 1024 / 1024} MB (declared or counted as it arrives);`,
+  `**Answers every operation may give.** 413 for a body over ${MAX_BODY_BYTES / 1024 / 1024} MB (${PHOTO_BODY_BYTES / 1024 / 1024} MB for a listing's photos; declared or counted as it arrives);`,
   `431 when the address and headers are over ${MAX_HEAD_BYTES / 1024} KB together (the server's HTTP layer itself answers 431, without`,
   `the JSON body, to a request of more than about 190 header lines or over ${TRANSPORT_HEAD_LIMIT / 1024 / 1024} MB of them); 503 with \`Retry-After\` when the`,
   'database cannot be reached. A method no route takes (TRACE, PROPFIND…) is a 405 with `Allow` on any path: it is no',

@@ -9,7 +9,7 @@
 //    integers they stand for, a page is an integer, and a nullable enum lists `null`.
 import { PAGE_PATTERN } from '../../shared/schema'
 import { MAX_PAGE } from '../../shared/constants'
-import { MAX_BODY_BYTES } from '../../platform/http/body-limit'
+import { MAX_BODY_BYTES, PHOTO_BODY_BYTES } from '../../platform/http/body-limit'
 import { MAX_HEAD_BYTES } from '../../platform/http/head-limit'
 
 type Json = Record<string, any>
@@ -47,7 +47,7 @@ const SHARED_ANSWERS: Record<string, { name: string; reason: string; answer: Jso
   '413': {
     name: 'BodyTooLarge',
     reason: 'Content Too Large',
-    answer: { description: `The body is over its limit: ${MAX_BODY_BYTES / 1024 / 1024} MB for any request (less where the operation says so), whether its length is declared or counted as it arrives`, content: json(ERROR) },
+    answer: { description: `The body is over its limit: ${MAX_BODY_BYTES / 1024 / 1024} MB for any request (${PHOTO_BODY_BYTES / 1024 / 1024} MB for a listing's photos; less where the operation says so), whether its length is declared or counted as it arrives`, content: json(ERROR) },
   },
   '422': { name: 'ValidationFailed', reason: 'Unprocessable Content', answer: { description: 'A field breaks its rules: one `{loc, msg, type}` per field (or one `detail` text for a rule across fields)', content: json({ oneOf: [VALIDATION_ERROR, ERROR] }) } },
   '429': { name: 'TooManyRequests', reason: 'Too Many Requests', answer: { description: 'Over a rate limit: try again after `Retry-After` seconds', headers: RETRY_AFTER, content: json(ERROR) } },

@@ -7,7 +7,7 @@ import { ListingIdParams } from '../listings/model'
 import { importForUser } from './import'
 import { decideLocality, localityOffers } from './locality-offers'
 import { IMPORT_DAYS_DEFAULT, ImportAnswer, ImportBody, LocalityDecision, LocalityDecisionBody, LocalityOffers, LocalityOffersQuery, ParseAnswer, ParseBody, PASTE_MAX, ShareAnswer } from './model'
-import { parseForUser, shareListing } from './service'
+import { parseForUser, shareListing, type PublicLink } from './service'
 
 const tags = ['Listings']
 const errors = { 401: Detail, 403: Detail, 404: Detail }
@@ -16,7 +16,7 @@ const errors = { 401: Detail, 403: Detail, 404: Detail }
  * WhatsApp in and out (issue 18): pasted messages read into listing drafts, and a listing written as a message.
  * Reading posts nothing: the drafts go through POST /api/listings/ like any listing, once the broker has checked them.
  */
-export const intakeApi = (ctx: AppContext) =>
+export const intakeApi = (ctx: AppContext, publicLink?: PublicLink) =>
   new Elysia({ name: 'intake-api' }).use(authGuard(ctx)).group('/api/listings', (app) =>
     app
       .post('/parse', ({ body, user }) => parseForUser(ctx, user, body), {
@@ -40,7 +40,7 @@ export const intakeApi = (ctx: AppContext) =>
           description: `Multipart: \`file\` is WhatsApp’s “Export chat” file, the .txt or the .zip it makes “without media”, at most 10 MB, judged by its bytes (413 beyond; 422 for an empty file, a file that is not a chat export, a zip without a chat or unpacking to more than 20 MB, or an export without messages). The iPhone, Android and WhatsApp Web formats are read. \`sender\` chooses whose messages become drafts (by default the sender whose number is the caller’s phone); \`days\` how far back (${IMPORT_DAYS_DEFAULT} by default). A message posted several times is one draft (\`times\`), each draft carries the day it was posted and the ACTIVE listing of the network it looks like, if any. Other senders’ messages never become drafts: they are listed with an invitation to join. Nothing is posted. Reading counts against the paste allowance (429 with Retry-After beyond).`,
         },
       })
-      .get('/:id/share', ({ params, user }) => shareListing(ctx, user, params.id), {
+      .get('/:id/share', ({ params, user }) => shareListing(ctx, user, params.id, publicLink), {
         permission: 'read:listing:own',
         params: ListingIdParams,
         response: { 200: ShareAnswer, ...errors },

@@ -1,7 +1,13 @@
 import { Elysia } from 'elysia'
 import type { AppContext } from '../../platform/context'
+import type { PublicLink } from './service'
 import { intakeApi } from './api'
 import { intakePages } from './pages'
 
-/** WhatsApp in and out (issues 18, 30): pasted messages and chat exports read into drafts, listings shared; the paste page. */
-export const intakeFeature = (ctx: AppContext) => ({ plugin: new Elysia({ name: 'intake' }).use(intakeApi(ctx)).use(intakePages(ctx)) })
+/**
+ * WhatsApp in and out (issues 18, 30): pasted messages and chat exports read into drafts, listings shared; the paste
+ * page. `publicLink`: the share-links feature's page for a listing, which the WhatsApp text then links to (issue 34).
+ */
+export const intakeFeature = (ctx: AppContext, uses: { publicLink?: PublicLink } = {}) => ({
+  plugin: new Elysia({ name: 'intake' }).use(intakeApi(ctx, uses.publicLink)).use(intakePages(ctx)),
+})

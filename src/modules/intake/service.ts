@@ -1,5 +1,6 @@
 import type { AppContext } from '../../platform/context'
 import { getListing } from '../listings/read'
+import type { Listing } from '../listings/model'
 import { listingScope, type Viewer } from '../listings/where'
 import { localitiesOf } from './localities'
 import type { ParseAnswer, ParseBody, ShareAnswer } from './model'
@@ -23,8 +24,15 @@ export async function parseForUser(ctx: AppContext, user: Viewer, body: ParseBod
   return { drafts: parsePaste(body.text, localities) }
 }
 
-/** A listing the caller may see, as a WhatsApp message (anyone else's hidden listing is a 404, as everywhere). */
-export async function shareListing(ctx: AppContext, user: Viewer, id: number): Promise<ShareAnswer> {
-  const text = shareText(await getListing(ctx.db, user, id), ctx.config.publicUrl)
+/** A public page for the listing that the caller may hand a client (share-links/, issue 34), or null. */
+export type PublicLink = (user: Viewer, listing: Listing) => Promise<string | null>
+
+/**
+ * A listing the caller may see, as a WhatsApp message (anyone else's hidden listing is a 404, as everywhere). It links
+ * to the listing's public page when the caller may make one (their own), else to the listing on the network.
+ */
+export async function shareListing(ctx: AppContext, user: Viewer, id: number, publicLink?: PublicLink): Promise<ShareAnswer> {
+  const listing = await getListing(ctx.db, user, id)
+  const text = shareText(listing, ctx.config.publicUrl, (await publicLink?.(user, listing)) ?? undefined)
   return { text, whatsapp_url: whatsappUrl(text) }
 }

@@ -32,7 +32,7 @@ export const listingLink = (publicUrl: string, l: Pick<Listing, 'entry_id'>) => 
  * +91 98200 12345 | link`, fields the listing lacks left out, at most 500 characters (the longest field is shortened
  * first, never the link). The parser reads it back (src/modules/intake/parse/structured.ts).
  */
-export function shareText(l: Listing, publicUrl: string): string {
+export function shareText(l: Listing, publicUrl: string, link = listingLink(publicUrl, l)): string {
   const parts = [
     l.post_type,
     l.sale_or_rent,
@@ -42,7 +42,6 @@ export function shareText(l: Listing, publicUrl: string): string {
     l.locality ? `${l.locality.replace(/\|/g, '/')}${l.location ? ` (${l.location})` : ''}` : l.location ? `(${l.location})` : null,
     `Contact ${[l.contact_name, l.contact_value].filter((s) => s?.trim()).join(' ')}`.replace(/\|/g, '/'),
   ].filter((p): p is string => p !== null)
-  const link = listingLink(publicUrl, l)
   const fits = () => [...parts, link].join(' | ').length <= SHARE_MAX
   while (!fits()) {
     const i = parts.reduce((best, p, k) => (p.length > parts[best]!.length ? k : best), 0)

@@ -10,10 +10,11 @@ import type { Row } from './store'
 // co-broking add a line here rather than a path of their own (docs/decisions/033-feature-plugins.md).
 //
 // 1. In the write's own transaction (committed with it, or not at all): the audit trail; the owner's mail when an
-//    admin moderates; the match queue.
+//    admin moderates; the match queue; what other features keep of the listing (`parts`: a deleted listing's photos).
 // 2. In the process that took the write, once committed: the matches it queued announced (their push alerts go with
 //    the announcement: notifications/reactions.ts); the expiry timer awake for its end; a listing with news (posted,
-//    repriced, back on the market) handed to the INSTANT saved searches' push alerts.
+//    repriced, back on the market) handed to the INSTANT saved searches' push alerts; the parts' own (a deleted
+//    listing's photo files removed).
 // 3. In every process, whoever wrote, through the one change-feed row the write leaves (the triggers of
 //    db/sqlite/feed.sql and db/pg/feed.sql, in the same transaction), which each process reads before its next cached
 //    answer and while event streams are open (db/change-feed.ts):
@@ -38,6 +39,15 @@ export type ListingWrite = {
   via?: 'api' | 'link'
   /** An admin's moderation of it (./moderation.ts): whom to tell and what. */
   moderation?: ModerationStep
+}
+
+/**
+ * What another feature keeps of a listing and must follow its writes (photos, issue 34): handed in by src/app.ts, so
+ * this feature imports none of them. Each is told of every write inside its transaction and once it has committed.
+ */
+export type ListingParts = {
+  within(tx: Queryable, write: ListingWrite): Promise<void>
+  committed(write: ListingWrite): void
 }
 
 export type AfterListingWrite = {
@@ -65,7 +75,7 @@ const auditView = (l: Row) => ({ ...l })
 
 export function afterListingWrite(
   ctx: Pick<AppContext, 'mail' | 'config'>,
-  uses: { announcer: Announcer; expiry: Expiry; news?: (listingId: number) => void },
+  uses: { announcer: Announcer; expiry: Expiry; news?: (listingId: number) => void; parts?: ListingParts[] },
 ): AfterListingWrite {
   return {
     async within(tx, w) {
@@ -89,6 +99,8 @@ export function afterListingWrite(
       if (w.moderation && w.after) await tellOwner(ctx, tx, w.after, w.moderation)
       // The match queue (matches/): announced once committed, by this process or the primary's sweep.
       if (mayMatchAnew(w)) await queueAnnouncement(tx, listing.id, w.now)
+      // Photos (photos/): a deleted listing's go with it.
+      for (const part of uses.parts ?? []) await part.within(tx, w)
     },
     committed(w) {
       // The matches the write queued, announced right after its answer is sent.
@@ -97,6 +109,8 @@ export function afterListingWrite(
       uses.expiry.due(w.after?.expiresAt)
       // The INSTANT saved searches' push alerts (notifications/reactions.ts), after the answer.
       if (uses.news && isNews(w)) uses.news(w.after!.id)
+      // Photos (photos/): a deleted listing's files no other photo shares, removed.
+      for (const part of uses.parts ?? []) part.committed(w)
     },
   }
 }

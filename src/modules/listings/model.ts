@@ -72,6 +72,12 @@ export const Listing = t.Object({
         'Issue 29: set while the listing is SUSPENDED by an admin of its city (or a master admin), not by its owner. Only an admin reactivates such a listing (its owner gets 403 on every route that would); the owner may ask for a review (POST /api/listings/{id}/review-request). Null otherwise: a listing suspended by its owner is theirs to reactivate.',
     },
   ),
+  cover: Nullable(
+    t.Object(
+      { url: t.String({ description: 'The cover’s 320 px WebP thumbnail, served to whoever may see the listing' }), width: t.Integer(), height: t.Integer() },
+      { description: 'Issue 34: the listing’s first photo as a thumbnail and its size (cards and rows reserve it); null: no photo yet. GET /api/listings/{id}/photos lists them all.' },
+    ),
+  ),
 })
 export type Listing = typeof Listing.static
 export type ListingModeration = NonNullable<Listing['moderation']>
@@ -177,7 +183,8 @@ export const DuplicateDraft = t.Object({
 })
 export type DuplicateDraft = typeof DuplicateDraft.static
 
-const DUPLICATE_REASONS = ['same_contact', 'similar_details', 'same_locality', 'size_within_5_percent', 'budget_within_10_percent'] as const
+/** `same_photo` (issue 34): one of its photos is a photo of the other listing, resized or recompressed or not. */
+const DUPLICATE_REASONS = ['same_contact', 'similar_details', 'same_locality', 'size_within_5_percent', 'budget_within_10_percent', 'same_photo'] as const
 export const DuplicatesAnswer = t.Object({
   duplicates: t.Array(
     t.Object({

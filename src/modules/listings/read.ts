@@ -8,6 +8,7 @@ import type { Listing, ListingFilters, ListingPage, ListingQuery, ZoneCounts } f
 import { countAffectedBy, countDelta, ownListingsAffectedBy, pageAffectedBy, windowAfter, zonesAffectedBy, zonesAfter, type IdWindow } from './affects'
 import { allOf, canEdit, FALSE, filterWhere, HIDDEN_STATUSES, listedWhere, listingScope, matching, narrowWhere, searchPlan, TRUE, visibleTo, withTag, type Clause, type SearchPlan, type Viewer } from './where'
 import { hiddenFromOthers, scopeCity } from '../../platform/policy/scope'
+import { photoUrl } from '../../shared/photo-url'
 
 export { canEdit, ftsQuery, visibleTo, type Viewer } from './where'
 
@@ -19,11 +20,14 @@ const COLUMNS = `listings.id, listings.entry_id, listings.post_type, listings.sa
   listings.status, listings.date, listings.owner_user_id, users.full_name as owner_name, listings.city_id,
   cities.name as city_name, states.name as state_name, countries.name as country_name, listings.created_at, listings.updated_at,
   listings.hot_event, listings.hot_at, listings.expires_at, listings.suspended_by, listings.suspension_reason, listings.suspended_at,
-  listings.review_requested_at, listings.review_note`
+  listings.review_requested_at, listings.review_note, listings.cover_photo, listings.cover_width, listings.cover_height`
 const FROM = `from listings join users on users.id = listings.owner_user_id join cities on cities.id = listings.city_id
   join states on states.id = cities.state_id join countries on countries.id = states.country_id`
 
-type Row = Omit<Listing, 'is_editable' | 'created_at' | 'updated_at' | 'hotsheet' | 'expires_at' | 'moderation'> & {
+type Row = Omit<Listing, 'is_editable' | 'created_at' | 'updated_at' | 'hotsheet' | 'expires_at' | 'moderation' | 'cover'> & {
+  cover_photo: string | null
+  cover_width: number | null
+  cover_height: number | null
   created_at: number
   updated_at: number
   expires_at: number | null
@@ -52,7 +56,7 @@ const moderationOf = (r: ModerationColumns & { status: Listing['status'] }): Lis
       }
     : null
 
-const toListing = ({ hot_event, hot_at, suspended_by, suspension_reason, suspended_at, review_requested_at, review_note, ...r }: Row, v: Viewer): Listing => ({
+const toListing = ({ hot_event, hot_at, suspended_by, suspension_reason, suspended_at, review_requested_at, review_note, cover_photo, cover_width, cover_height, ...r }: Row, v: Viewer): Listing => ({
   ...r,
   is_editable: canEdit(v, { ownerUserId: r.owner_user_id, cityId: r.city_id }),
   created_at: new Date(r.created_at).toISOString(),
@@ -60,6 +64,7 @@ const toListing = ({ hot_event, hot_at, suspended_by, suspension_reason, suspend
   expires_at: r.expires_at === null ? null : new Date(Number(r.expires_at)).toISOString(),
   hotsheet: hot_event && hot_at !== null ? { event: hot_event, at: new Date(hot_at).toISOString() } : { event: 'NEW', at: new Date(r.created_at).toISOString() },
   moderation: moderationOf({ status: r.status, suspended_by, suspension_reason, suspended_at, review_requested_at, review_note }),
+  cover: cover_photo ? { url: photoUrl(cover_photo), width: Number(cover_width), height: Number(cover_height) } : null,
 })
 
 const rows = (db: Queryable, sql: string, params: Param[]) => db.all<Row>(sql, params)
@@ -427,4 +432,13 @@ export async function getListing(db: Queryable, viewer: Viewer, id: number): Pro
 /** A broker's own listings, every status, newest first. */
 export async function myListings(db: Queryable, viewer: Viewer): Promise<Listing[]> {
   return (await rows(db, `select ${COLUMNS} ${FROM} where listings.owner_user_id = ? order by listings.id desc`, [viewer.id])).map((r) => toListing(r, viewer))
+}
+
+/**
+ * A listing whatever its status, seen by nobody in particular (`is_editable` false): for a public link's page
+ * (share-links/), which decides itself what of it to show, and whether at all.
+ */
+export async function listingForLink(db: Queryable, id: number): Promise<Listing | null> {
+  const r = (await rows(db, `select ${COLUMNS} ${FROM} where listings.id = ?`, [id]))[0]
+  return r ? toListing(r, { id: 0, role: 'BROKER', cityId: null }) : null
 }

@@ -60,3 +60,15 @@ export async function nextListingId(tx: Queryable): Promise<number> {
       : "select max(coalesce((select seq from sqlite_sequence where name = 'listings'), 0), coalesce((select max(id) from listings), 0)) + 1 as id"
   return Number((await tx.get<{ id: number | string }>(sql))!.id)
 }
+
+/** A listing's cover as cards and rows show it: the stored name of its first photo's thumbnail, and its size. */
+export type Cover = { name: string; width: number; height: number }
+
+/**
+ * Keeps the listing's cover in its row (issue 34): the photos feature calls it, in the transaction that changes the
+ * first photo, so every card, row and cached page reads it without a look at the photos. The update leaves a
+ * change-feed row like any other, which is what tells the caches.
+ */
+export async function setCover(tx: Queryable, listingId: number, cover: Cover | null): Promise<void> {
+  await tx.run('update listings set cover_photo = ?, cover_width = ?, cover_height = ? where id = ?', [cover?.name ?? null, cover?.width ?? null, cover?.height ?? null, listingId])
+}

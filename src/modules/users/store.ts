@@ -77,3 +77,14 @@ export async function insertUserWithDocument(
     throw duplicateUser(e) ?? e
   }
 }
+
+/** What a public listing page shows of the broker who shared it (issue 34): name, phone, and whether verified. */
+export type BrokerCard = { fullName: string; phone: string | null; verified: boolean }
+
+export async function brokerCard(db: Queryable, id: number): Promise<BrokerCard | null> {
+  const r = await db.get<{ fullName: string; phone: string | null; status: string; active: unknown }>(
+    'select full_name as "fullName", phone, registration_status as status, is_active as active from users where id = ?',
+    [id],
+  )
+  return r ? { fullName: r.fullName, phone: r.phone, verified: r.status === 'APPROVED' && Boolean(r.active) } : null
+}

@@ -6,6 +6,8 @@ export const MANIFEST_NAME = 'manifest.json'
 export const SQLITE_ENTRY = 'database/brokernet.db'
 export const POSTGRES_ENTRY = 'database/postgres.dump'
 export const DOCUMENTS_PREFIX = 'documents/'
+/** Listing photos' WebP files on SQLite (issue 34); on PostgreSQL they are rows of the dump. */
+export const PHOTOS_PREFIX = 'photos/'
 
 export const Manifest = t.Object({
   format: t.Literal('brokernet-backup'),

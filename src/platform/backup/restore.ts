@@ -4,8 +4,9 @@ import { join, resolve } from 'node:path'
 import { migrationJournal } from '../../../db/migrations'
 import { migrationJournal as pgJournal } from '../../../db/pg/migrations'
 import { DOCUMENT_NAME } from '../documents'
+import { PHOTO_NAME } from '../../shared/photo-url'
 import type { DataConfig } from './backup'
-import { DOCUMENTS_PREFIX, MANIFEST_NAME, parseManifest, POSTGRES_ENTRY, SQLITE_ENTRY, type Manifest } from './manifest'
+import { DOCUMENTS_PREFIX, MANIFEST_NAME, PHOTOS_PREFIX, parseManifest, POSTGRES_ENTRY, SQLITE_ENTRY, type Manifest } from './manifest'
 import { factsOfPostgres, markRestoredRunsPostgres, restorePostgres } from './postgres'
 import { assertNotInUse, factsOfSqlite, integrityOf, RestoreRefused, type DatabaseFacts } from './sqlite'
 import { MARK_RESTORED_RUNS } from './runs'
@@ -61,6 +62,8 @@ export async function restoreBackup(config: DataConfig, archive: string, { force
     const documents = join(staging, 'documents')
     if (existsSync(documents)) renameSync(documents, config.documentsDir)
     else mkdirSync(config.documentsDir, { recursive: true, mode: 0o700 })
+    rmSync(config.photosDir, { recursive: true, force: true }) // likewise
+    renameSync(join(staging, 'photos'), config.photosDir)
     return { manifest, setAside }
   } finally {
     rmSync(staging, { recursive: true, force: true })
@@ -84,6 +87,7 @@ function presentData(config: DataConfig): string[] {
   const found: string[] = []
   if (SQLITE_FILES(config.databasePath).some((p) => existsSync(p))) found.push('a database')
   if (existsSync(config.documentsDir) && readdirSync(config.documentsDir).length > 0) found.push('identity documents')
+  if (existsSync(config.photosDir) && readdirSync(config.photosDir).length > 0) found.push('listing photos')
   return found
 }
 
@@ -92,6 +96,7 @@ function moveAside(config: DataConfig): string {
   mkdirSync(aside, { recursive: true })
   for (const path of SQLITE_FILES(config.databasePath)) if (existsSync(path)) renameSync(path, join(aside, path.split('/').at(-1)!))
   if (existsSync(config.documentsDir)) renameSync(config.documentsDir, join(aside, 'documents'))
+  if (existsSync(config.photosDir)) renameSync(config.photosDir, join(aside, 'photos'))
   return aside
 }
 
@@ -102,6 +107,7 @@ async function unpack(file: string, staging: string, accept: (m: Manifest) => vo
   const seen = new Map<string, { bytes: number; sha256: string }>()
   mkdirSync(join(staging, 'database'))
   mkdirSync(join(staging, 'documents'), { mode: 0o700 })
+  mkdirSync(join(staging, 'photos'), { mode: 0o700 })
   try {
     await readTarGz(file, (name, bytes) => {
       if (!manifest && name !== MANIFEST_NAME) throw new Error('it does not start with a manifest: it is not a Brokernet backup')
@@ -117,7 +123,11 @@ async function unpack(file: string, staging: string, accept: (m: Manifest) => vo
         }
       }
       // Only names Brokernet writes reach the disk: nothing can climb out of the staging folder.
-      const allowed = name === SQLITE_ENTRY || name === POSTGRES_ENTRY || (name.startsWith(DOCUMENTS_PREFIX) && DOCUMENT_NAME.test(name.slice(DOCUMENTS_PREFIX.length)))
+      const allowed =
+        name === SQLITE_ENTRY ||
+        name === POSTGRES_ENTRY ||
+        (name.startsWith(DOCUMENTS_PREFIX) && DOCUMENT_NAME.test(name.slice(DOCUMENTS_PREFIX.length))) ||
+        (name.startsWith(PHOTOS_PREFIX) && PHOTO_NAME.test(name.slice(PHOTOS_PREFIX.length)))
       const listed = manifest!.files.find((f) => f.name === name)
       if (!allowed || !listed || seen.has(name)) throw new Error(`it holds ${JSON.stringify(name)}, which its manifest does not list`)
       if (listed.bytes !== bytes) throw new Error(`${name} has ${bytes} bytes, its manifest says ${listed.bytes}`)

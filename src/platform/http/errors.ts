@@ -7,6 +7,7 @@ import { createElement } from 'react'
 import { ErrorFallback } from '../../../islands/shared/ErrorFallback'
 import { renderPage } from '../pages/render'
 import { logText } from './log-text'
+import { ImageRefused, ImagesUnavailable } from '../images/refusal'
 import { Conflict, DomainError, Forbidden, Invalid, NotFound, Refused, TooLarge, TooMany, Unauthenticated, type ValidationIssue } from '../errors'
 
 /**
@@ -131,7 +132,7 @@ function unavailable(error: DatabaseUnavailable, { request, path, set }: Answeri
  * never a stack trace. Unknown pages (not /api) send the browser home instead.
  */
 export const errorHandler = new Elysia({ name: 'error-handler' })
-  .error({ HttpError, DomainError, DatabaseUnavailable, UniqueViolation })
+  .error({ HttpError, DomainError, DatabaseUnavailable, UniqueViolation, ImageRefused, ImagesUnavailable })
   .onError({ as: 'global' }, ({ code, error, request, set, path }) => {
     switch (code) {
       case 'DatabaseUnavailable':
@@ -141,6 +142,15 @@ export const errorHandler = new Elysia({ name: 'error-handler' })
         return { detail: duplicateDetail(error) }
       case 'DomainError':
         return domainAnswer(error, set)
+      // A photo refused by its bytes (413, 415, 422), or the image processes busy or unable to start (503): issue 34.
+      case 'ImageRefused':
+        set.status = error.status
+        return { detail: error.detail }
+      case 'ImagesUnavailable':
+        if (error.reason) console.error(`[images] ${error.reason}`)
+        set.status = 503
+        set.headers['retry-after'] = '30'
+        return { detail: error.detail }
       case 'HttpError':
         set.status = error.status
         Object.assign(set.headers, error.headers)

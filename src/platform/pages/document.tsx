@@ -11,6 +11,11 @@ export type PageOptions = {
   description?: string
   status?: number
   headers?: Record<string, string>
+  /**
+   * More `<meta>` tags, by name: `og:*` are written as `property` (Open Graph), the rest as `name` (`robots`,
+   * `twitter:*`). A public listing page's preview card (issue 34).
+   */
+  meta?: Record<string, string>
 }
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
@@ -23,7 +28,7 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt
  * (state never leaks between requests; islands get server data as props and `initialData`, nothing is
  * fetched). The island script and the toast host are added only when the page holds an island.
  */
-export function renderPage(body: ReactElement, { title, description, status = 200, headers = {} }: PageOptions): Response {
+export function renderPage(body: ReactElement, { title, description, status = 200, headers = {}, meta = {} }: PageOptions): Response {
   const collector: IslandCollector = { count: 0, queryClient: makeQueryClient({ server: true }) }
   const store = createStore()
   const wrap = (el: ReactElement) =>
@@ -43,7 +48,9 @@ export function renderPage(body: ReactElement, { title, description, status = 20
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title === 'Brokernet' ? title : `${title} · Brokernet`)}</title>
 <meta name="description" content="${escapeHtml(description ?? 'Brokernet: the verified network where real-estate brokers post and discover requirements and availabilities.')}">
-<link rel="icon" href="${assetUrls.favicon}" type="image/svg+xml">
+${Object.entries(meta)
+  .map(([k, v]) => `<meta ${k.startsWith('og:') ? 'property' : 'name'}="${escapeHtml(k)}" content="${escapeHtml(v)}">\n`)
+  .join('')}<link rel="icon" href="${assetUrls.favicon}" type="image/svg+xml">
 <link rel="manifest" href="${MANIFEST_URL}">
 <meta name="theme-color" content="${THEME_COLOR}">
 <link rel="apple-touch-icon" href="${assetUrls.icon192}">

@@ -1,0 +1,171 @@
+// Public links to a listing for a broker's client (issue 34): `/l/<token>`, server-rendered with no sign-in and no
+// script, the sharing broker's name and contact and never the owner's private fields; Open Graph tags with a 1200 × 630
+// card; noindex; revocable; 410 once the listing is closed, suspended, expired or deleted; views counted.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createTestApp, type TestApp } from '../support/app'
+import { signIn, withJson, type SignedIn } from '../support/auth'
+import { seedPlace } from '../support/fixtures'
+
+const root = new URL('../..', import.meta.url).pathname
+let dir: string
+let h: TestApp
+let asha: SignedIn
+let ravi: SignedIn
+const PRIVATE = { contact_value: '9000012345', comments: 'Owner wants cash only, private note', reference: 'REF-SECRET-77' }
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'brokernet-share-'))
+  const made = Bun.spawnSync([process.execPath, join(root, 'tests/support/image-fixtures.ts'), dir], { stdout: 'pipe', stderr: 'pipe' })
+  if (made.exitCode !== 0) throw new Error(`fixtures: ${made.stderr}`)
+  h = await createTestApp()
+  const place = await seedPlace(h.ctx.db, ['Mumbai'])
+  asha = await signIn(h.ctx.db, 'BROKER', { cityId: place.cities[0]!.id, fullName: 'Asha Verma', phone: '+91 98200 11111' })
+  ravi = await signIn(h.ctx.db, 'BROKER', { cityId: place.cities[0]!.id, fullName: 'Ravi Kumar', phone: '+91 98200 22222' })
+}, 180_000)
+
+afterAll(async () => {
+  await h?.close()
+  if (dir) rmSync(dir, { recursive: true, force: true })
+})
+
+async function listingWithPhoto(): Promise<{ id: number; large: string }> {
+  const body = { post_type: 'AVL', sale_or_rent: 'RENT', property_type: '2BHK', locality: 'Andheri West', budget: 45_000, size: 650, details: 'Sunny flat near the metro', ...PRIVATE, confirm_duplicate: true }
+  const res = await h.request('/api/listings', withJson(asha.browser, body))
+  expect(res.status).toBe(201)
+  const { id } = await res.json()
+  const fd = new FormData()
+  fd.append('photos', new File([readFileSync(join(dir, 'other.jpg'))], 'front.jpg', { type: 'image/jpeg' }))
+  const up = await h.request(`/api/listings/${id}/photos`, { method: 'POST', headers: asha.browser, body: fd })
+  expect(up.status).toBe(201)
+  return { id, large: (await up.json()).photos[0].url.split('/').at(-1) }
+}
+const link = async (as: SignedIn, id: number) => h.request(`/api/listings/${id}/share-link`, { method: 'POST', headers: as.browser })
+const pathOf = (url: string) => new URL(url).pathname
+/** A JPEG's size from its first frame header. */
+function jpegSize(b: Uint8Array): [number, number] {
+  for (let i = 2; i + 9 < b.length; ) {
+    if (b[i] !== 0xff) break
+    const marker = b[i + 1]!
+    const len = (b[i + 2]! << 8) | b[i + 3]!
+    if (marker >= 0xc0 && marker <= 0xc2) return [(b[i + 7]! << 8) | b[i + 8]!, (b[i + 5]! << 8) | b[i + 6]!]
+    i += 2 + len
+  }
+  throw new Error('no frame header')
+}
+
+describe('a public link', () => {
+  let id: number
+  let large: string
+  let url: string
+  beforeAll(async () => {
+    ;({ id, large } = await listingWithPhoto())
+    const res = await link(asha, id)
+    expect(res.status).toBe(200)
+    url = (await res.json()).url
+  }, 120_000)
+
+  test('made once per sharer and listing: the same unguessable address every time', async () => {
+    expect(pathOf(url)).toMatch(/^\/l\/[A-Za-z0-9_-]{22}$/)
+    expect((await (await link(asha, id)).json()).url).toBe(url)
+  })
+
+  test('the page, signed out: the listing and the sharer’s contact, none of the owner’s private fields, no script, small, noindex, Open Graph', async () => {
+    const res = await h.request(pathOf(url))
+    expect(res.status).toBe(200)
+    expect(res.headers.get('x-robots-tag')).toContain('noindex')
+    const html = await res.text()
+    for (const shown of ['2BHK', 'Andheri West', 'Mumbai', 'Sunny flat near the metro', '650 sq ft', 'Asha Verma', 'Verified broker', 'href="tel:+919820011111"', 'https://wa.me/919820011111?text=', `/l/`, large])
+      expect(html).toContain(shown)
+    expect(html).toMatch(/45,000/)
+    for (const hidden of Object.values(PRIVATE)) expect(html).not.toContain(hidden)
+    expect(html).not.toContain('<script')
+    expect(Bun.gzipSync(new TextEncoder().encode(html)).length).toBeLessThanOrEqual(30 * 1024)
+    const meta = (key: string) => new RegExp(`<meta (?:property|name)="${key.replace(':', ':')}" content="([^"]*)"`).exec(html)?.[1]
+    expect(meta('robots')).toContain('noindex')
+    expect(meta('og:title')).toContain('2BHK for rent in Andheri West')
+    expect(meta('og:title')).toContain('45,000')
+    expect(meta('og:image')).toBe(`${url}/og.jpg`)
+    expect([meta('og:image:width'), meta('og:image:height')]).toEqual(['1200', '630'])
+    expect(meta('twitter:card')).toBe('summary_large_image')
+  })
+
+  test('its images: the 1200 × 630 preview card, the listing’s photos, and nothing else', async () => {
+    const card = await h.request(`${pathOf(url)}/og.jpg`)
+    expect(card.status).toBe(200)
+    expect(card.headers.get('content-type')).toBe('image/jpeg')
+    expect(jpegSize(new Uint8Array(await card.arrayBuffer()))).toEqual([1200, 630])
+    const photo = await h.request(`${pathOf(url)}/photos/${large}`)
+    expect(photo.status).toBe(200)
+    expect(photo.headers.get('content-type')).toBe('image/webp')
+    // Another listing's photo is not reachable through this link.
+    const other = await listingWithPhoto()
+    const fd = new FormData()
+    fd.append('photos', new File([readFileSync(join(dir, 'photo.png'))], 'x.png', { type: 'image/png' }))
+    const up = await (await h.request(`/api/listings/${other.id}/photos`, { method: 'POST', headers: asha.browser, body: fd })).json()
+    const foreign = up.photos[1].url.split('/').at(-1)
+    expect((await h.request(`${pathOf(url)}/photos/${foreign}`)).status).toBe(404)
+  }, 120_000)
+
+  test('views are counted for the sharer', async () => {
+    const before = ((await (await h.request('/api/share-links', { headers: asha.bearer })).json()).links as { url: string; views: number }[]).find((l) => l.url === url)!.views
+    await h.request(pathOf(url))
+    await h.request(pathOf(url))
+    const after = ((await (await h.request('/api/share-links', { headers: asha.bearer })).json()).links as { url: string; views: number }[]).find((l) => l.url === url)!.views
+    expect(after).toBe(before + 2)
+    // Another broker's list does not hold it.
+    expect(((await (await h.request('/api/share-links', { headers: ravi.bearer })).json()).links as unknown[]).length).toBe(0)
+  })
+
+  test('the WhatsApp share text links to the page for the owner; another broker’s share links to the network', async () => {
+    const own = await (await h.request(`/api/listings/${id}/share`, { headers: asha.bearer })).json()
+    expect(own.text).toContain(url)
+    const theirs = await (await h.request(`/api/listings/${id}/share`, { headers: ravi.bearer })).json()
+    expect(theirs.text).not.toContain('/l/')
+    expect(theirs.text).toContain('/dashboard/listings')
+  })
+
+  test('another broker cannot make a link to it (403)', async () => {
+    expect((await link(ravi, id)).status).toBe(403)
+  })
+})
+
+describe('a dead link: 410 with a polite page', () => {
+  test('closed, suspended or expired: 410, and alive again when ACTIVE; revoked: 410 for good; deleted: 410; unknown: 404', async () => {
+    const { id } = await listingWithPhoto()
+    const url = (await (await link(asha, id)).json()).url
+    const page = () => h.request(pathOf(url))
+    const setStatus = (status: string) => h.request(`/api/listings/${id}`, withJson(asha.browser, { status }, 'PATCH'))
+    for (const status of ['CLOSED', 'SUSPENDED']) {
+      expect((await setStatus(status)).status).toBe(200)
+      const res = await page()
+      expect(res.status).toBe(410)
+      const html = await res.text()
+      expect(html).toContain('This link no longer works')
+      expect(html).not.toContain('Sunny flat')
+      expect((await h.request(`${pathOf(url)}/og.jpg`)).status).toBe(404)
+      expect((await setStatus('ACTIVE')).status).toBe(200)
+      expect((await page()).status).toBe(200)
+    }
+    await h.ctx.db.run("update listings set status = 'EXPIRED' where id = ?", [id])
+    expect((await page()).status).toBe(410)
+    await h.ctx.db.run("update listings set status = 'ACTIVE' where id = ?", [id])
+    expect((await page()).status).toBe(200)
+
+    const mine = ((await (await h.request('/api/share-links', { headers: asha.bearer })).json()).links as { id: number; url: string }[]).find((l) => l.url === url)!
+    expect((await h.request(`/api/share-links/${mine.id}`, { method: 'DELETE', headers: ravi.browser })).status).toBe(404)
+    expect((await h.request(`/api/share-links/${mine.id}`, { method: 'DELETE', headers: asha.browser })).status).toBe(204)
+    expect((await page()).status).toBe(410)
+    // A new link is a new address; the revoked one stays dead.
+    const fresh = (await (await link(asha, id)).json()).url
+    expect(fresh).not.toBe(url)
+    expect((await h.request(pathOf(fresh))).status).toBe(200)
+
+    expect((await h.request(`/api/listings/${id}`, { method: 'DELETE', headers: asha.browser })).status).toBe(204)
+    expect((await h.request(pathOf(fresh))).status).toBe(410)
+    expect((await h.request('/l/AAAAAAAAAAAAAAAAAAAAAA')).status).toBe(404)
+    expect((await h.request('/l/not-a-token')).status).toBe(404)
+  }, 120_000)
+})

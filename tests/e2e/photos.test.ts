@@ -1,0 +1,206 @@
+// Listing photos in a real Chromium against the real server (issue 34): added from a file chooser in the edit form
+// (several at once, each with its progress), reordered with the keyboard's buttons and by dragging, a cover chosen, one
+// removed; the cover on the row and the card (sized, lazy), the "No photo yet" nudge on the broker's own listing, the
+// gallery in the details at 1440 and 390 px, with axe on each state.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { eq } from 'drizzle-orm'
+import type { Browser, Page } from 'playwright-core'
+import { closeDatabase, openDatabase, type Database } from '../../db/client'
+import { users } from '../../db/schema'
+import { SESSION_COOKIE } from '../../src/platform/http/auth'
+import { sessionFor } from '../support/auth'
+import { problems } from '../support/axe'
+import { hydrated, launchBrowser, openDialog } from '../support/browser'
+import { startServer, type RunningServer } from '../support/server'
+import { eventually } from '../support/eventually'
+
+const root = new URL('../..', import.meta.url).pathname
+let server: RunningServer
+let browser: Browser
+let db: Database
+let token: string
+let images: string
+let entryId: string
+let listingId: number
+
+beforeAll(async () => {
+  images = mkdtempSync(join(tmpdir(), 'brokernet-e2e-photos-'))
+  const made = Bun.spawnSync([process.execPath, join(root, 'tests/support/image-fixtures.ts'), images], { stdout: 'pipe', stderr: 'pipe' })
+  if (made.exitCode !== 0) throw new Error(`fixtures: ${made.stderr}`)
+  server = await startServer({ env: { DEMO_DATA: '1' }, timeoutMs: 90_000 })
+  browser = await launchBrowser()
+  db = openDatabase(join(server.dataDir, 'brokernet.db'))
+  const broker = db.select().from(users).where(eq(users.email, 'rahul.sharma@brokernet.example')).get()!
+  token = await sessionFor(db, broker.id)
+  const res = await fetch(server.url + '/api/listings', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ post_type: 'AVL', sale_or_rent: 'RENT', property_type: '2BHK', contact_value: '9876543210', locality: 'Juhu', details: 'Photo e2e flat', budget: 55_000, size: 900 }),
+  })
+  const created = await res.json()
+  expect(res.status).toBe(201)
+  ;[entryId, listingId] = [created.entry_id, created.id]
+}, 180_000)
+
+afterAll(async () => {
+  if (db) closeDatabase(db)
+  await browser?.close()
+  await server?.stop()
+  if (images) rmSync(images, { recursive: true, force: true })
+})
+
+async function open(path: string, viewport: { width: number; height: number }): Promise<Page> {
+  const context = await browser.newContext({ viewport, bypassCSP: true })
+  await context.addCookies([{ name: SESSION_COOKIE, value: token, url: server.url }])
+  const page = await context.newPage()
+  await page.goto(server.url + path)
+  await hydrated(page)
+  return page
+}
+const same = (a: unknown[], b: unknown[]) => JSON.stringify(a) === JSON.stringify(b)
+/** Waits until the stored order (and the one shown) is `want`. */
+async function ordered(page: Page, want: number[]) {
+  await eventually(`stored order ${want}`, async () => same(await order(), want), 30_000)
+  await eventually(`shown order ${want}`, async () => same(await shownOrder(page), want), 30_000)
+}
+const order = async () =>
+  ((await (await fetch(`${server.url}/api/listings/${listingId}/photos`, { headers: { authorization: `Bearer ${token}` } })).json()).photos as { id: number }[]).map((p) => p.id)
+const shownOrder = async (page: Page) => (await page.locator('[data-photo-manager] ol > li').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-photo-id')))))
+
+/** Every control of the locator's area at least 44 × 44 px (a phone's touch target). */
+async function smallControls(page: Page, scope: string): Promise<string[]> {
+  return page.locator(`${scope} button:visible, ${scope} label.btn:visible, ${scope} a.btn:visible`).evaluateAll((els) =>
+    els.map((e) => [e.textContent?.trim() || e.getAttribute('aria-label'), e.getBoundingClientRect()] as const).filter(([, r]) => r.width < 44 || r.height < 44).map(([n, r]) => `${n} ${r.width}x${r.height}`),
+  )
+}
+
+describe('photos at 1440 px', () => {
+  test('the nudge, then adding three photos from the file chooser, reordering by keyboard and by dragging, a cover, a removal', async () => {
+    const page = await open('/dashboard/my-listings', { width: 1440, height: 900 })
+    await page.locator(`[data-no-photo="${entryId}"]`).first().waitFor()
+    expect(await problems(page, 'my listings with the no-photo nudge')).toEqual([])
+
+    await page.goto(server.url + '/dashboard/listings')
+    await hydrated(page)
+    await page.locator(`tr[data-entry-id="${entryId}"]`).getByRole('button', { name: `Edit ${entryId}` }).click()
+    const d = openDialog(page)
+    await d.locator('[data-photo-manager]').waitFor()
+    await d.getByText('No photo yet').waitFor()
+    const chooser = page.waitForEvent('filechooser')
+    await d.locator('label', { hasText: 'Add photos' }).click()
+    await (await chooser).setFiles([
+      { name: 'front.jpg', mimeType: 'image/jpeg', buffer: readFileSync(join(images, 'other.jpg')) },
+      { name: 'hall.png', mimeType: 'image/png', buffer: readFileSync(join(images, 'photo.png')) },
+      { name: 'view.webp', mimeType: 'image/webp', buffer: readFileSync(join(images, 'photo.webp')) },
+    ])
+    await eventually('three photos listed', async () => (await d.locator('[data-photo-manager] ol > li').count()) === 3, 90_000)
+    const first = await order()
+    expect(await shownOrder(page)).toEqual(first)
+    expect(await problems(page, 'the edit form with three photos', 'dialog[open]')).toEqual([])
+
+    // The keyboard's way: the first photo one later.
+    await d.getByRole('button', { name: 'Move photo 1 later' }).focus()
+    await page.keyboard.press('Enter')
+    await ordered(page, [first[1]!, first[0]!, first[2]!])
+    // Dragging the last to the front.
+    await d.locator(`li[data-photo-id="${first[2]}"]`).dragTo(d.locator(`li[data-photo-id="${first[1]}"]`))
+    await ordered(page, [first[2]!, first[1]!, first[0]!])
+    // The cover chosen: it moves first.
+    await d.locator(`li[data-photo-id="${first[0]}"]`).getByRole('button', { name: 'Make cover' }).click()
+    await ordered(page, [first[0]!, first[2]!, first[1]!])
+    await d.locator(`li[data-photo-id="${first[0]}"]`).getByText('Cover').waitFor()
+    // One removed.
+    await d.getByRole('button', { name: 'Remove photo 3' }).click()
+    await ordered(page, [first[0]!, first[2]!])
+    await page.keyboard.press('Escape')
+
+    // The row shows the cover, sized and lazy.
+    await page.reload()
+    await hydrated(page)
+    const cover = page.locator(`tr[data-entry-id="${entryId}"] img[data-cover]`)
+    await cover.waitFor()
+    expect(await cover.getAttribute('loading')).toBe('lazy')
+    expect(Number(await cover.getAttribute('width'))).toBeGreaterThan(0)
+    expect(Number(await cover.getAttribute('height'))).toBeGreaterThan(0)
+    await eventually('the cover loaded', () => cover.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), 30_000)
+
+    // The gallery in the details: Next, then the arrow key back.
+    await page.locator(`tr[data-entry-id="${entryId}"] td`).nth(5).click()
+    const g = openDialog(page).locator('[data-gallery]')
+    await g.waitFor()
+    await g.getByText('Photo 1 of 2', { exact: true }).waitFor()
+    expect(await problems(page, 'the details with the gallery', 'dialog[open]')).toEqual([])
+    await g.getByRole('button', { name: 'Next' }).click()
+    await g.locator('[data-gallery-position]', { hasText: 'Photo 2 of 2' }).waitFor()
+    await g.locator('[tabindex="0"]').focus()
+    await page.keyboard.press('ArrowLeft')
+    await g.locator('[data-gallery-position]', { hasText: 'Photo 1 of 2' }).waitFor()
+    await page.context().close()
+  }, 240_000)
+})
+
+describe('photos at 390 px', () => {
+  test('the card shows the cover; the gallery swipes and its buttons are phone-sized; axe passes', async () => {
+    const page = await open('/dashboard/listings', { width: 390, height: 844 })
+    const card = page.locator(`article[data-listing-card="${entryId}"]`)
+    await card.locator('img[data-cover]').waitFor()
+    expect(await problems(page, 'the phone list with a cover')).toEqual([])
+    await card.click()
+    const g = openDialog(page).locator('[data-gallery]')
+    await g.waitFor()
+    expect(await smallControls(page, '[data-gallery]')).toEqual([])
+    // A swipe is a scroll of the strip: the second photo comes into view and is announced.
+    await g.locator('[tabindex="0"]').evaluate((el) => el.scrollTo({ left: el.clientWidth }))
+    await g.locator('[data-gallery-position]', { hasText: 'Photo 2 of 2' }).waitFor()
+    expect(await problems(page, 'the phone gallery', 'dialog[open]')).toEqual([])
+    await page.context().close()
+  }, 180_000)
+})
+
+describe('the public page for a client', () => {
+  test('readable with no script at 390 px, Open Graph tags, axe at 390 and 1440 px, and 410 once revoked', async () => {
+    const res = await fetch(`${server.url}/api/listings/${listingId}/share-link`, { method: 'POST', headers: { authorization: `Bearer ${token}` } })
+    expect(res.status).toBe(200)
+    const { id, url } = await res.json()
+    const path = new URL(url).pathname
+
+    // No script at all: everything is there to read.
+    const plain = await browser.newContext({ viewport: { width: 390, height: 844 }, javaScriptEnabled: false })
+    const page = await plain.newPage()
+    const answer = await page.goto(server.url + path)
+    expect(answer!.status()).toBe(200)
+    await page.getByRole('heading', { level: 1, name: /2BHK for rent in Juhu/ }).waitFor()
+    expect(await page.getByText('Photo e2e flat').count()).toBe(1)
+    expect(await page.locator('img[alt="Photo 1 of 2"]').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true)
+    expect(await page.getByRole('link', { name: 'WhatsApp' }).getAttribute('href')).toMatch(/^https:\/\/wa\.me\/\d+\?text=/)
+    // PUBLIC_URL is not set here: the origin is the one each server process worked out; the path is the link's.
+    expect(new URL((await page.locator('meta[property="og:image"]').getAttribute('content'))!).pathname).toBe(`${path}/og.jpg`)
+    expect(await page.locator('meta[property="og:image:width"]').getAttribute('content')).toBe('1200')
+    expect(await page.locator('meta[name="robots"]').getAttribute('content')).toContain('noindex')
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+    await plain.close()
+
+    for (const viewport of [
+      { width: 390, height: 844 },
+      { width: 1440, height: 900 },
+    ]) {
+      const context = await browser.newContext({ viewport, bypassCSP: true })
+      const p = await context.newPage()
+      await p.goto(server.url + path)
+      expect(await problems(p, `the public page at ${viewport.width} px`)).toEqual([])
+      if (viewport.width === 390) expect(await smallControls(p, 'main')).toEqual([])
+      await context.close()
+    }
+
+    await fetch(`${server.url}/api/share-links/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } })
+    const gone = await browser.newContext({ viewport: { width: 390, height: 844 }, bypassCSP: true })
+    const g = await gone.newPage()
+    expect((await g.goto(server.url + path))!.status()).toBe(410)
+    await g.getByRole('heading', { name: 'This link no longer works' }).waitFor()
+    expect(await problems(g, 'the dead link page')).toEqual([])
+    await gone.close()
+  }, 180_000)
+})
