@@ -1,0 +1,32 @@
+// The push-service stand-in (tests/support/push-service.ts) in a process of its own, for `bun run bench:push
+// --standin-process`: its decryption and signature checks then take no turns on the server's event loop. Lines of
+// JSON: it prints `{"origin"}` once; reads `{"subscribe": n}` and answers `{"subscriptions": [{id, endpoint, keys}]}`;
+// prints `{"received": id, "at": ms}` for every message it took.
+import { startPushService, type BrowserSubscription } from '../tests/support/push-service'
+
+const publicKey = process.argv[2]!
+const service = await startPushService({ vapidPublicKey: () => publicKey })
+const out = (o: unknown) => process.stdout.write(`${JSON.stringify(o)}\n`)
+out({ origin: service.origin })
+let seen = 0
+setInterval(() => {
+  for (; seen < service.received.length; seen++) {
+    const r = service.received[seen]!
+    if (r.answered >= 200 && r.answered < 300) out({ received: r.subscription, at: r.at })
+  }
+  if (service.refused.length) out({ refused: service.refused.length })
+}, 2).unref()
+const decoder = new TextDecoder()
+let buffer = ''
+for await (const chunk of Bun.stdin.stream()) {
+  buffer += decoder.decode(chunk)
+  for (let i = buffer.indexOf('\n'); i >= 0; i = buffer.indexOf('\n')) {
+    const line = buffer.slice(0, i)
+    buffer = buffer.slice(i + 1)
+    const { subscribe } = JSON.parse(line) as { subscribe: number }
+    const subs: BrowserSubscription[] = []
+    for (let n = 0; n < subscribe; n++) subs.push(await service.subscribe())
+    out({ subscriptions: subs.map((s) => ({ id: s.id, endpoint: s.endpoint, keys: s.keys })) })
+  }
+}
+await service.stop()
