@@ -142,6 +142,20 @@ describe('photos at 1440 px', () => {
   }, 240_000)
 })
 
+describe('the admin grid', () => {
+  test('a module admin’s grid shows the cover in the listing’s row', async () => {
+    const admin = db.select().from(users).where(eq(users.email, 'admin.mumbai@brokernet.example')).get()!
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, bypassCSP: true })
+    await context.addCookies([{ name: SESSION_COOKIE, value: await sessionFor(db, admin.id), url: server.url }])
+    const page = await context.newPage()
+    await page.goto(`${server.url}/dashboard/listings?search=${entryId}`)
+    await hydrated(page)
+    await page.locator(`tr[data-entry-id="${entryId}"] img[data-cover]`).waitFor()
+    expect(await problems(page, 'the admin grid with a cover')).toEqual([])
+    await context.close()
+  }, 120_000)
+})
+
 describe('photos at 390 px', () => {
   test('the card shows the cover; the gallery swipes and its buttons are phone-sized; axe passes', async () => {
     const page = await open('/dashboard/listings', { width: 390, height: 844 })
