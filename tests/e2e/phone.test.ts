@@ -265,3 +265,28 @@ describe('alerts visible and expiring soon (findings 5 and 8)', () => {
     await w.page.context().close()
   })
 })
+
+describe('the phone menu (finding 9)', () => {
+  test('Paste from WhatsApp and Saved searches are in the menu; Saved searches opens the list with its menu open', async () => {
+    const w = await open(broker, '/dashboard/my-listings')
+    const { page } = w
+    await page.locator('header label[for="dashboard-drawer"]').click()
+    const drawer = page.locator('.drawer-side')
+    const paste = drawer.getByRole('link', { name: 'Paste from WhatsApp' })
+    const saved = drawer.getByRole('link', { name: 'Saved searches' })
+    await saved.waitFor()
+    expect(await paste.getAttribute('href')).toBe('/dashboard/paste')
+    expect(await problems(page, 'phone menu open')).toEqual([])
+    await saved.click()
+    await page.waitForURL('**/dashboard/listings#saved-searches')
+    await page.waitForSelector('html[data-islands="hydrated"]', { state: 'attached' })
+    await page.locator('[data-saved-searches][open]').waitFor()
+    expect(await page.locator('[data-saved-searches] summary').evaluate((s) => s === document.activeElement)).toBe(true)
+    await page.goto(world.url + '/dashboard/listings')
+    await page.locator('header label[for="dashboard-drawer"]').click()
+    await page.locator('.drawer-side').getByRole('link', { name: 'Paste from WhatsApp' }).click()
+    await page.waitForURL('**/dashboard/paste')
+    expect(w.errors).toEqual([])
+    await page.context().close()
+  })
+})
