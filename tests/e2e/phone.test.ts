@@ -290,3 +290,41 @@ describe('the phone menu (finding 9)', () => {
     await page.context().close()
   })
 })
+
+describe('forms (finding 7)', () => {
+  test('a new listing starts with the broker’s own phone, on the phone keypad; every field says its keyboard and autofill', async () => {
+    const asha = await world.signIn('BROKER', { cityId: broker.user.cityId, fullName: 'Asha Form', phone: '+91 98200 22222' })
+    const w = await open(asha, '/dashboard/my-listings')
+    const { page } = w
+    await page.getByRole('button', { name: 'Add New Listing' }).click()
+    const d = page.locator('dialog[open]')
+    const contact = d.getByLabel('Contact (phone or email)')
+    expect(await contact.inputValue()).toBe('+91 98200 22222')
+    expect(await contact.getAttribute('inputmode')).toBe('tel')
+    expect(await contact.getAttribute('autocomplete')).toBe('tel')
+    // An email contact gets the email keyboard.
+    await contact.fill('asha@example.com')
+    expect(await contact.getAttribute('inputmode')).toBe('email')
+    for (const [name, mode] of [
+      ['Budget', 'numeric'],
+      ['Size (sq ft)', 'numeric'],
+      ['Google Maps Link', 'url'],
+    ] as const)
+      expect(await d.getByLabel(name, { exact: true }).getAttribute('inputmode')).toBe(mode)
+    // Every text field of the form says how it is filled: no browser guessing at a listing's locality or reference.
+    const unsaid = await d.locator('input:not([type=hidden]):not([type=checkbox]):not([type=date])').evaluateAll((els) => els.filter((e) => !e.getAttribute('autocomplete')).map((e) => e.id))
+    expect(unsaid).toEqual([])
+    // The choices are native selects: one tap opens the phone's own picker.
+    expect(await d.locator('select').count()).toBeGreaterThanOrEqual(4)
+    expect(await problems(page, 'new listing form at 390', 'dialog[open]')).toEqual([])
+    // Posted as it stands, the contact is the broker's phone.
+    await contact.fill('+91 98200 22222')
+    await d.getByLabel('Property Type').fill('2 BHK Apartment')
+    await d.getByRole('button', { name: 'Create Listing' }).click()
+    await page.locator('[data-toast="success"]').waitFor()
+    const mine = await world.send<{ contact_value: string }[]>(asha, 'GET', '/api/listings/my')
+    expect(mine.map((l) => l.contact_value)).toEqual(['+91 98200 22222'])
+    expect(w.errors).toEqual([])
+    await page.context().close()
+  })
+})
