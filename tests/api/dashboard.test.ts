@@ -64,7 +64,15 @@ describe('the shell', () => {
   const navOf = (html: string) => [...html.slice(html.indexOf('<ul class="menu')).matchAll(/<li><a href="(\/dashboard[^"]*)"/g)].map((m) => m[1])
 
   test('navigation by role (SPEC section 2)', async () => {
-    expect(navOf((await page('/dashboard', await as('BROKER'))).html)).toEqual(['/dashboard', '/dashboard/listings', '/dashboard/my-listings', '/dashboard/matches'])
+    // Issue 32: a broker's menu also reaches the paste screen and the saved searches (a phone has no desk buttons).
+    expect(navOf((await page('/dashboard', await as('BROKER'))).html)).toEqual([
+      '/dashboard',
+      '/dashboard/listings',
+      '/dashboard/my-listings',
+      '/dashboard/paste',
+      '/dashboard/listings#saved-searches',
+      '/dashboard/matches',
+    ])
     expect(navOf((await page('/dashboard', await as('MODULE_ADMIN'))).html)).toEqual([
       '/dashboard',
       '/dashboard/listings',
