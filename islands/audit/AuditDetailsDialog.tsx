@@ -2,6 +2,7 @@ import { useState, type ReactNode } from 'react'
 import type { AuditEvent } from '../../src/modules/audit/model'
 import { Modal } from '../shared/Modal'
 import type { AuditNames } from '../../src/modules/audit/model'
+import { useDisplayTimeZone } from './useDisplayTimeZone'
 import { actorLabel, changeSummary, diffFields, entityName, eventShape, fieldLabel, NO_NAMES, shownValue, type FieldDiff } from './audit-format'
 import { ActionBadge, EventTime } from './AuditTable'
 
@@ -135,7 +136,8 @@ function Value({ field, value, names, tone }: { field: string; value: unknown; n
         <span className="text-xs italic text-base-content/70">absent</span>
       </td>
     )
-  const shown = shownValue(field, value, names)
+  const timeZone = useDisplayTimeZone()
+  const shown = shownValue(field, value, names, timeZone)
   return (
     <td className="align-top">
       <pre

@@ -1,7 +1,7 @@
 import { createContext, use, type ReactNode } from 'react'
 import type { AuditEvent } from '../../src/modules/audit/model'
 import { DataTable, tableColumns, type TableLook } from '../shared/table/DataTable'
-import { actionLabel, actionTone, actorLabel, entityLabel, formatTime } from './audit-format'
+import { actionLabel, actionTone, actorLabel, entityShown, formatTime, summaryInWords } from './audit-format'
 import { useDisplayTimeZone } from './useDisplayTimeZone'
 
 /** What the table needs from the island: the View button's action. Kept out of the columns so they stay constant. */
@@ -16,6 +16,16 @@ export function EventTime({ iso }: { iso: string }) {
     <time dateTime={iso} title={iso} className="whitespace-nowrap">
       {formatTime(iso, timeZone)}
     </time>
+  )
+}
+
+/** What changed, in words and the reader's time zone (the raw summary, as exported, on hover). */
+function Summary({ event }: { event: AuditEvent }) {
+  const timeZone = useDisplayTimeZone()
+  return (
+    <p className="line-clamp-2 max-w-xl break-words text-sm" title={event.summary}>
+      {summaryInWords(event, timeZone)}
+    </p>
   )
 }
 
@@ -38,15 +48,8 @@ const COLUMNS = column.columns([
     ),
   }),
   column.accessor('action', { header: 'Action', cell: ({ getValue }) => <ActionBadge action={getValue()} /> }),
-  column.accessor('entity_type', { header: 'Entity', cell: ({ row }) => <span className="whitespace-nowrap">{entityLabel(row.original)}</span> }),
-  column.accessor('summary', {
-    header: 'Summary',
-    cell: ({ getValue }) => (
-      <p className="line-clamp-2 max-w-xl break-words text-sm" title={getValue()}>
-        {getValue()}
-      </p>
-    ),
-  }),
+  column.accessor('entity_type', { header: 'Entity', cell: ({ row }) => <span className="whitespace-nowrap">{entityShown(row.original)}</span> }),
+  column.accessor('summary', { header: 'Summary', cell: ({ row }) => <Summary event={row.original} /> }),
   column.display({ id: 'view', header: () => <span className="sr-only">Details</span>, cell: ({ row }) => <ViewButton event={row.original} /> }),
 ])
 

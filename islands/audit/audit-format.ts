@@ -53,16 +53,41 @@ const ACTION_LABELS: Record<string, string> = {
   'city.match_tolerance': 'Match tolerance set',
   'city.listing_expiry': 'Listing expiry set',
   'backup.create': 'Backup started',
+  'saved_search.create': 'Saved search created',
+  'saved_search.update': 'Saved search changed',
+  'saved_search.delete': 'Saved search deleted',
 }
 
-/** 'listing.update' → 'Listing updated'; an action not known here shows as its raw name. */
-export const actionLabel = (action: string) => ACTION_LABELS[action] ?? action
+const PAST: Record<string, string> = { create: 'created', update: 'updated', delete: 'deleted', approve: 'approved', reject: 'rejected' }
+
+/**
+ * 'listing.update' → 'Listing updated'; an action not listed here in words all the same (issue 32: no raw names):
+ * 'saved_search.archive' → 'Saved search archive'.
+ */
+export function actionLabel(action: string): string {
+  const known = ACTION_LABELS[action]
+  if (known) return known
+  const [entity = '', verb = ''] = action.split('.')
+  const words = `${entityTypeLabel(entity)} ${PAST[verb] ?? verb.replace(/_/g, ' ')}`.trim()
+  return words || action
+}
 
 /** 'listing' → 'Listing'. */
 export const entityTypeLabel = (type: string) => (type ? type.charAt(0).toUpperCase() + type.slice(1).replace(/_/g, ' ') : type)
 
 /** 'Listing #42', or just 'Listing' when the event names no row. */
 export const entityLabel = (e: Pick<AuditEvent, 'entity_type' | 'entity_id'>) => `${entityTypeLabel(e.entity_type)}${e.entity_id ? ` #${e.entity_id}` : ''}`
+
+/**
+ * The entity as a reader names it (issue 32): a listing by its entry ID ('REQ-MUM-000266'), anything else by its
+ * kind and name ('User · Rahul Sharma'); the row number only when no name is known.
+ */
+export function entityShown(e: Pick<AuditEvent, 'entity_type' | 'entity_id' | 'names'>): string {
+  const kind = ENTITY_KINDS[e.entity_type]
+  const name = kind && e.entity_id ? e.names?.[kind]?.[e.entity_id] : undefined
+  if (!name) return entityLabel(e)
+  return e.entity_type === 'listing' ? name : `${entityTypeLabel(e.entity_type)} · ${name}`
+}
 
 export const actorLabel = (e: Pick<AuditEvent, 'actor_name'>) => e.actor_name ?? AUDIT_TEXT.system
 
@@ -100,6 +125,8 @@ export function exportUrl(f: AuditFilters): string {
   const q = filterQuery(f).toString()
   return `/api/audit/export.csv${q ? `?${q}` : ''}`
 }
+
+const ENTITY_KINDS: Record<string, keyof AuditNames> = { user: 'users', city: 'cities', state: 'states', country: 'countries', listing: 'listings' }
 
 const TIME_FORMATS = new Map<string, Intl.DateTimeFormat>()
 
@@ -235,7 +262,7 @@ export type ShownValue = { text: string; title?: string; muted?: boolean }
  * A value as a reader wants it: null as '—', ids as the names the server sent ('Mumbai', with 'City #3' on hover),
  * yes/no for flags, grouped digits for numbers; text stays quoted, so an empty text and no value differ.
  */
-export function shownValue(field: string, value: unknown, names: AuditNames = NO_NAMES): ShownValue {
+export function shownValue(field: string, value: unknown, names: AuditNames = NO_NAMES, timeZone?: string): ShownValue {
   if (value === null || value === undefined) return { text: '—', muted: true }
   const ref = REFERENCES[snakeCase(field)]
   if (ref && typeof value === 'number') {
@@ -243,13 +270,14 @@ export function shownValue(field: string, value: unknown, names: AuditNames = NO
     return name ? { text: name, title: `${ref.label} #${value}` } : { text: `${ref.label} #${value}`, title: 'No longer exists' }
   }
   if (typeof value === 'boolean') return { text: value ? 'Yes' : 'No', title: String(value) }
-  // Moments kept as epoch ms (a listing's end): read as a UTC date and time, the number on hover.
-  if (MOMENTS.has(snakeCase(field)) && typeof value === 'number') return { text: `${new Date(value).toISOString().slice(0, 16).replace('T', ' ')} UTC`, title: String(value) }
+  // Moments (a listing's end, kept as epoch ms or as ISO text): a local date and time (the reader's zone, issue 32),
+  // the recorded value on hover.
+  if (MOMENTS.has(snakeCase(field)) && (typeof value === 'number' || (typeof value === 'string' && !Number.isNaN(Date.parse(value)))))
+    return { text: formatTime(new Date(value).toISOString(), timeZone), title: String(value) }
   if (typeof value === 'number') return { text: value.toLocaleString('en-US'), title: value >= 10_000 ? String(value) : undefined }
   return { text: formatValue(value) }
 }
 
-const ENTITY_KINDS: Record<string, keyof AuditNames> = { user: 'users', city: 'cities', state: 'states', country: 'countries', listing: 'listings' }
 
 /** 'User #12 · Rahul Sharma', 'Listing #42 · REQ-MUM-000042', or entityLabel's text when there is no name. */
 export function entityName(e: Pick<AuditEvent, 'entity_type' | 'entity_id' | 'names'>): string {
@@ -266,4 +294,30 @@ export function changeSummary(e: Pick<AuditEvent, 'action' | 'before' | 'after'>
   if (shape === 'none') return actionLabel(e.action)
   const changed = diffFields(e.before, e.after).filter((f) => f.changed)
   return changed.length ? `Changed: ${changed.map((f) => fieldLabel(f.field)).join(', ')}` : 'Nothing changed'
+}
+
+/**
+ * The table's one line about an event, in words (issue 32): 'Status: Active → On hold; Expires: Nov 30, 2026, 3:04:05
+ * PM → …' with field labels and values as the details show them (names for ids, local times), at most 4 fields, and
+ * the reason; 'Created', 'Removed' or the action otherwise. The server's `summary` (raw names) stays for the export.
+ */
+export function summaryInWords(e: Pick<AuditEvent, 'action' | 'before' | 'after' | 'reason' | 'names'>, timeZone?: string): string {
+  const shape = eventShape(e)
+  const names = e.names ?? NO_NAMES
+  const plain = (field: string, v: unknown) => {
+    const text = shownValue(field, v, names, timeZone).text
+    const t = text.startsWith('"') && text.endsWith('"') ? text.slice(1, -1) : text
+    return t.length > 40 ? `${t.slice(0, 37)}…` : t
+  }
+  let what: string
+  if (shape === 'change') {
+    const changed = diffFields(e.before, e.after).filter((f) => f.changed)
+    what = changed.length
+      ? changed
+          .slice(0, 4)
+          .map((f) => `${fieldLabel(f.field)}: ${plain(f.field, f.before)} → ${plain(f.field, f.after)}`)
+          .join('; ') + (changed.length > 4 ? `; +${changed.length - 4} more` : '')
+      : 'Nothing changed'
+  } else what = shape === 'created' ? 'Created' : shape === 'removed' ? 'Removed' : actionLabel(e.action)
+  return e.reason ? `${what} (${e.reason})` : what
 }

@@ -230,6 +230,7 @@ export default function BrokerListings({ user, initial, filters, stats, rules, v
         listing={form?.listing}
         rules={rules}
         currency={userCurrency(user.country_name)}
+        ownPhone={user.phone}
         note={form?.listing ? null : `Posted as ${user.full_name}${place ? ` in ${place}` : ''}.`}
         onClose={() => setForm(null)}
         onSaved={(_saved, mode) => {

@@ -30,6 +30,8 @@ export type ListingFormDialogProps = {
   note?: ReactNode
   /** The budget's currency for a new listing: the user's (`userCurrency`); an edit shows the listing's country's. */
   currency: Currency
+  /** The broker's own phone, the contact a new listing starts with (issue 32: brokers post their own number). */
+  ownPhone?: string | null
 }
 
 /** SPEC "Broker listing form": create and edit. The form lives only while the dialog is open, so it starts fresh. */
@@ -84,8 +86,10 @@ const NUMBERS: Name[] = ['budget', 'size']
  * (SPEC section 4) unless an admin suspended it (issue 29): that status is not the broker's to change, so it shows as is.
  * Built from the shared listing form's values (./listing-form.tsx), less the contact name this form does not ask.
  */
-export function formValues(listing: Listing | null): Values {
-  const { contact_name: _, ...values } = listing ? formOf(listing) : { ...EMPTY_FORM, post_type: 'REQ' as const, sale_or_rent: 'SALE' as const }
+export function formValues(listing: Listing | null, ownPhone?: string | null): Values {
+  const { contact_name: _, ...values } = listing
+    ? formOf(listing)
+    : { ...EMPTY_FORM, post_type: 'REQ' as const, sale_or_rent: 'SALE' as const, contact_value: ownPhone?.trim() ?? '' }
   return listing?.status === 'SUSPENDED' && !isModerated(listing) ? { ...values, status: 'ACTIVE' } : values
 }
 
@@ -123,9 +127,9 @@ export function brokerFormErrors(rules: ObjectSchema, values: Values): FieldErro
   return Object.fromEntries(Object.entries(found).filter(([k]) => (BROKER_FORM_FIELDS as string[]).includes(k)))
 }
 
-function ListingForm({ listing, rules, onClose, onSaved, onFailed, note, currency }: Omit<ListingFormDialogProps, 'open' | 'listing'> & { listing: Listing | null }) {
+function ListingForm({ listing, rules, onClose, onSaved, onFailed, note, currency, ownPhone }: Omit<ListingFormDialogProps, 'open' | 'listing'> & { listing: Listing | null }) {
   const mode = listing ? 'edit' : 'create'
-  const [values, setValues] = useState<Values>(() => formValues(listing))
+  const [values, setValues] = useState<Values>(() => formValues(listing, ownPhone))
   const [errors, setErrors] = useState<FieldErrors>({})
   const [banner, setBanner] = useState<string | null>(null)
   const duplicates = useDuplicateCheck()

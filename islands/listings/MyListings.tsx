@@ -253,6 +253,7 @@ export default function MyListings({ user, initial, rules }: MyListingsIslandPro
         listing={form?.listing}
         rules={rules}
         currency={userCurrency(user.country_name)}
+        ownPhone={user.phone}
         onClose={() => setForm(null)}
         onSaved={(_saved, mode) => (setForm(null), toast.success(mode === 'create' ? LISTING_TEXT.my.created : LISTING_TEXT.my.updated), refreshAll())}
         onFailed={(err, mode) => toast.error(listingErrorMessage(err, mode === 'create' ? LISTING_TEXT.my.createFailed : LISTING_TEXT.my.updateFailed))}

@@ -171,6 +171,7 @@ export function ListingFields({ idPrefix, values, errors, onChange, statuses, st
           min={0}
           step={1000}
           inputMode="numeric"
+          autoComplete="off"
           className="grow"
           onChange={(e) => onChange('budget', e.target.value)}
         />
@@ -191,7 +192,8 @@ export function ListingFields({ idPrefix, values, errors, onChange, statuses, st
           <option key={p} value={p} />
         ))}
       </datalist>
-      {input('contact_value', 'Contact (phone or email)', { autoComplete: 'off' })}
+      {/* The phone keypad while it reads as a number (issue 32), the email keyboard once it has letters or an @. */}
+      {input('contact_value', 'Contact (phone or email)', { autoComplete: 'tel', inputMode: /[@a-z]/i.test(values.contact_value ?? '') ? 'email' : 'tel' })}
       {contactName && input('contact_name', 'Contact Name', { placeholder: contactNamePlaceholder })}
       {select(
         'status',
@@ -199,12 +201,14 @@ export function ListingFields({ idPrefix, values, errors, onChange, statuses, st
         statuses.map((s) => ({ value: s, label: STATUS_LABELS[s], disabled: statusDisabled?.(s) })),
       )}
       {budget}
-      {input('size', 'Size (sq ft)', { type: 'number', min: 0, step: 1, inputMode: 'numeric' })}
+      {input('size', 'Size (sq ft)', { type: 'number', min: 0, step: 1, inputMode: 'numeric', autoComplete: 'off' })}
       {select('location', 'Location Zone', ZONES.map((z) => ({ value: z, label: z })), 'No zone')}
-      {input('locality', 'Locality')}
-      {input('reference', 'Reference')}
-      {input('type_details', 'Type Details')}
-      {shown('google_location_url') && <div className="sm:col-span-2">{input('google_location_url', 'Google Maps Link', { type: 'url', placeholder: 'https://maps.google.com/...' })}</div>}
+      {input('locality', 'Locality', { autoComplete: 'off', enterKeyHint: 'next' })}
+      {input('reference', 'Reference', { autoComplete: 'off' })}
+      {input('type_details', 'Type Details', { autoComplete: 'off' })}
+      {shown('google_location_url') && (
+        <div className="sm:col-span-2">{input('google_location_url', 'Google Maps Link', { type: 'url', inputMode: 'url', autoComplete: 'off', placeholder: 'https://maps.google.com/...' })}</div>
+      )}
       {shown('details') && <div className="sm:col-span-2">{textarea('details', 'Details')}</div>}
       {shown('comments') && <div className="sm:col-span-2">{textarea('comments', 'Comments')}</div>}
     </div>

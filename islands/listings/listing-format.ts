@@ -14,7 +14,7 @@ export { formatSize } from '../../src/shared/currency'
 export { formatMoney } from '../../src/shared/money'
 
 /** The signed-in user as the listing screens need them (their currency comes from `country_name`). */
-export type ListingViewer = { id: number; full_name: string; city_id?: number | null; city_name: string | null; state_name: string | null; country_name: string | null }
+export type ListingViewer = { id: number; full_name: string; phone?: string | null; city_id?: number | null; city_name: string | null; state_name: string | null; country_name: string | null }
 
 /** Copy of SPEC sections 2 and 8, one place each. */
 export const LISTING_TEXT = {

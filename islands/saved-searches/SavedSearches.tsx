@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { useRef, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import type { SavedSearch, SavedSearchList } from '../../src/modules/saved-searches/model'
 import { REFRESH_MS } from '../../src/shared/constants'
 import { fetchJson, sendJson } from '../shared/query'
@@ -36,6 +36,13 @@ export function SavedSearches({ initial, filters, idPrefix }: SavedSearchesProps
   const [renderedAt] = useState(() => Date.now())
   const [saving, setSaving] = useState(false)
   const menu = useRef<HTMLDetailsElement>(null)
+  // The navigation's 'Saved searches' (issue 32: the phone menu) leads here with #saved-searches: the menu opens.
+  useEffect(() => {
+    if (window.location.hash !== '#saved-searches' || !menu.current) return
+    menu.current.open = true
+    menu.current.scrollIntoView({ block: 'center' })
+    menu.current.querySelector('summary')?.focus()
+  }, [])
   const { data } = useQuery({
     queryKey: SAVED_SEARCHES_KEY,
     queryFn: () => fetchJson<SavedSearchList>(SAVED_SEARCHES_URL),

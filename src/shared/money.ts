@@ -2,7 +2,7 @@
 // space is tight (₹3.5 Cr, ₹35 L, ₹45 K); every other currency grouped its own country's way (the locale of the
 // listing's country, src/shared/currency.ts), short as that locale writes it ($1.2M, 1,2 Mio. €… but with our symbol
 // first). And the one reader of typed amounts: `45k`, `35L`, `1.2cr`, `₹35,00,000`, digits (the budget filters, a
-// link's min_budget / max_budget). Docs: docs/decisions/0XX-phone-native.md.
+// link's min_budget / max_budget). Docs: docs/decisions/037-phone-native.md.
 import { writtenRightToLeft, type Currency } from './currency'
 
 const formats = new Map<string, Intl.NumberFormat>()

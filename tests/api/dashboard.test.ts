@@ -64,10 +64,13 @@ describe('the shell', () => {
   const navOf = (html: string) => [...html.slice(html.indexOf('<ul class="menu')).matchAll(/<li><a href="(\/dashboard[^"]*)"/g)].map((m) => m[1])
 
   test('navigation by role (SPEC section 2)', async () => {
+    // Issue 32: a broker's menu also reaches the paste screen and the saved searches (a phone has no desk buttons).
     expect(navOf((await page('/dashboard', await as('BROKER'))).html)).toEqual([
       '/dashboard',
       '/dashboard/listings',
       '/dashboard/my-listings',
+      '/dashboard/paste',
+      '/dashboard/listings#saved-searches',
       '/dashboard/matches',
       // Issue 33: push alerts, for every role.
       '/dashboard/notifications',

@@ -82,9 +82,11 @@ describe('the master admin', () => {
     const cells = top.locator('td')
     expect(await cells.nth(1).textContent()).toBe('Priya Nair')
     expect(await cells.nth(2).textContent()).toBe('Listing updated')
-    expect(await cells.nth(3).textContent()).toBe(`Listing #${listingId}`)
-    expect(await cells.nth(4).textContent()).toContain('details: Original text → Edited by admin')
-    expect(await cells.nth(4).textContent()).toContain('status: ACTIVE → ON_HOLD')
+    // In words (issue 32): the listing by its entry ID, fields by their labels.
+    const { entry_id: entryId } = await world.send<{ entry_id: string }>(master, 'GET', `/api/listings/${listingId}`)
+    expect(await cells.nth(3).textContent()).toBe(entryId)
+    expect(await cells.nth(4).textContent()).toContain('Details: Original text → Edited by admin')
+    expect(await cells.nth(4).textContent()).toContain('Status: ACTIVE → ON_HOLD')
     // The time: readable, in the browser's zone once hydrated, with the exact ISO time on hover.
     const time = cells.nth(0).locator('time')
     expect(await time.getAttribute('title')).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/)
@@ -271,7 +273,8 @@ describe('module admins', () => {
     await waitForRows(page, 25)
     expect(await showing(page).textContent()).toBe(`Showing 1 to 25 of ${OLD_EVENTS} events`)
     expect(await page.getByText('Priya Nair').count()).toBe(0)
-    expect(await page.getByText(`Listing #${listingId}`).count()).toBe(0)
+    const { entry_id: entryId } = await world.send<{ entry_id: string }>(master, 'GET', `/api/listings/${listingId}`)
+    expect(await page.locator('table[aria-label="Audit events"] td').filter({ hasText: entryId }).count()).toBe(0)
     expect(await page.getByLabel('Action', { exact: true }).locator('option').allTextContents()).toEqual(['All actions', 'User updated'])
     // Nor through the API or the export.
     const res = await fetch(`${world.url}/api/audit/export.csv`, { headers: { cookie: `${SESSION_COOKIE}=${mumbaiAdmin.token}` } })
@@ -285,7 +288,7 @@ describe('module admins', () => {
     const w = await openAs(puneAdmin)
     const { page } = w
     await waitForRows(page, 2)
-    expect(await bodyRows(page).first().locator('td').nth(4).textContent()).toContain('details: Original text → Edited by admin')
+    expect(await bodyRows(page).first().locator('td').nth(4).textContent()).toContain('Details: Original text → Edited by admin')
     expect(realErrors(w)).toEqual([])
     await page.context().close()
   })

@@ -14,9 +14,12 @@ import type { SavedSearchList } from '../saved-searches/model'
 import { listSavedSearches } from '../saved-searches/service'
 import { CreateListingBody, type DashboardStats, type ListingPage } from './model'
 import { listListings } from './read'
+import { getUser } from '../users/read'
 
 export type BrokerListingsProps = {
   user: ShellUser
+  /** The broker's own phone: a new listing's contact starts with it (issue 32). */
+  phone: string | null
   current: '/dashboard' | '/dashboard/listings'
   initial: ListingPage
   filters: ListingFilterState
@@ -32,9 +35,9 @@ export type BrokerListingsProps = {
  * SPEC "Broker dashboard (listings)" at /dashboard and /dashboard/listings: the shell and the BrokerListings island,
  * whose first view (the page for the URL's filters, the statistics) is complete in the server's HTML.
  */
-export function BrokerListingsPage({ user, current, initial, filters, stats, rules, visit, savedSearches }: BrokerListingsProps) {
+export function BrokerListingsPage({ user, phone, current, initial, filters, stats, rules, visit, savedSearches }: BrokerListingsProps) {
   // Only what the island shows goes into the page's props, not the whole session user.
-  const viewer = { id: user.id, full_name: user.full_name, city_id: user.city_id, city_name: user.city_name, state_name: user.state_name, country_name: user.country_name }
+  const viewer = { id: user.id, full_name: user.full_name, phone, city_id: user.city_id, city_name: user.city_name, state_name: user.state_name, country_name: user.country_name }
   return (
     <DashboardLayout user={user} current={current} section={current === '/dashboard' ? 'Dashboard' : 'Listings'}>
       <Island name="BrokerListings" props={{ user: viewer, initial, filters, stats, rules, visit, savedSearches }} />
@@ -56,5 +59,6 @@ export const view = async (ctx: AppContext, current: BrokerListingsProps['curren
   const savedSearches = await listSavedSearches(ctx, viewer)
   // Opening the dashboard is a visit: it shows what is new since the last one (issue 17).
   const visit = current === '/dashboard' ? await newSince(ctx, viewer, await recordVisit(ctx.db, user.id)) : null
-  return createElement(BrokerListingsPage, { user, current, initial, filters, stats: await dashboardStats(ctx, viewer), rules: formRules(CreateListingBody), visit, savedSearches })
+  const { phone } = await getUser(ctx.db, viewer, user.id)
+  return createElement(BrokerListingsPage, { user, phone, current, initial, filters, stats: await dashboardStats(ctx, viewer), rules: formRules(CreateListingBody), visit, savedSearches })
 }

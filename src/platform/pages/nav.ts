@@ -12,6 +12,9 @@ export const NAV_ITEMS: NavItem[] = [
   { label: 'Dashboard', href: '/dashboard', permission: 'read:listing:own' },
   { label: 'Listings', href: '/dashboard/listings', permission: 'read:listing:own' },
   { label: 'My Listings', href: '/dashboard/my-listings', permission: 'manage:listing:own', unless: 'manage:listing:city' },
+  // Issue 32: a phone reaches these from the menu, not only from the dashboard's buttons and filter bar.
+  { label: 'Paste from WhatsApp', href: '/dashboard/paste', permission: 'manage:listing:own', unless: 'manage:listing:city' },
+  { label: 'Saved searches', href: '/dashboard/listings#saved-searches', permission: 'manage:listing:own', unless: 'manage:listing:city' },
   // Issue 15: every role may own listings, so every role has an inbox of matches.
   { label: 'Matches', href: '/dashboard/matches', permission: 'read:matching:own' },
   { label: 'User Approvals', href: '/dashboard/approvals', permission: 'manage:user:city' },
