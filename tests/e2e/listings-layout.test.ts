@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { and, desc, eq, isNotNull } from 'drizzle-orm'
 import type { Page } from 'playwright-core'
 import { cities, listings } from '../../db/schema'
+import { CITY_SCOPE_COOKIE } from '../../src/shared/constants'
 import { FILTER_CURRENCY } from '../../src/shared/currency'
 import { formatMoneyShort } from '../../src/shared/money'
 import { hydrated, type WatchedPage } from '../support/browser'
@@ -36,7 +37,14 @@ const PHONE = { width: 390, height: 844 }
 const LAPTOP = { width: 1280, height: 800 }
 const DESKTOP = { width: 1440, height: 900 }
 
-const open = (who: keyof typeof tokens, path: string, viewport: { width: number; height: number }): Promise<WatchedPage> => world.open(tokens[who], path, { viewport })
+/** A window of `who` on `path`; the broker's list widened to every city (issue 32), as these screens show the network. */
+async function open(who: keyof typeof tokens, path: string, viewport: { width: number; height: number }): Promise<WatchedPage> {
+  const w = await world.page(tokens[who], { viewport })
+  await w.page.context().addCookies([{ name: CITY_SCOPE_COOKIE, value: 'all', url: world.url + '/dashboard' }])
+  w.response = await w.page.goto(world.url + path)
+  await hydrated(w.page)
+  return w
+}
 async function done(w: WatchedPage) {
   expect(w.consoleErrors).toEqual([])
   expect(w.offHostRequests).toEqual([])
