@@ -87,7 +87,7 @@ describe('installable', () => {
 
 describe('offline', () => {
   test('the matches screen seen once renders offline under "Offline: as of HH:MM" (its time logged); a write offline is refused in words', async () => {
-    const { page } = await demo.open(token, '/dashboard/matches', { viewport: PHONE, axe: true })
+    const { page } = await demo.open(token, '/dashboard/matches', { viewport: PHONE, axe: true, context: { serviceWorkers: 'allow' } })
     await controlled(page)
     // Seen with the worker in charge: kept.
     await page.goto(`${demo.url}/dashboard/matches`)
@@ -122,7 +122,7 @@ describe('offline', () => {
 describe('the notifications screen', () => {
   for (const viewport of [PHONE, LAPTOP])
     test(`at ${viewport.width} px: axe finds nothing serious, targets are 44 px, kinds and quiet hours are saved`, async () => {
-      const { page, errors } = await demo.open(token, '/dashboard/notifications', { viewport: viewport, axe: true })
+      const { page, errors } = await demo.open(token, '/dashboard/notifications', { viewport: viewport, axe: true, context: { serviceWorkers: 'allow' } })
       await page.locator('[data-push-here]:not([data-push-here="checking"])').waitFor()
       expect(await problems(page, `notifications ${viewport.width}`)).toEqual([])
       if (viewport.width === PHONE.width) expect(await smallTargets(page, '[data-push-settings]')).toEqual([])
@@ -140,7 +140,7 @@ describe('the notifications screen', () => {
     })
 
   test('turning alerts on: the permission asked, PushManager.subscribe called with the server’s key, the device listed', async () => {
-    const { page, errors } = await demo.open(token, '/dashboard/notifications', { viewport: LAPTOP, axe: true, context: { permissions: ['notifications'] } })
+    const { page, errors } = await demo.open(token, '/dashboard/notifications', { viewport: LAPTOP, axe: true, context: { serviceWorkers: 'allow', permissions: ['notifications'] } })
     await controlled(page)
     await page.locator('[data-push-here]:not([data-push-here="checking"])').waitFor()
     const key = await page.evaluate(async () => (await (await fetch('/api/notifications/key')).json()).public_key)
@@ -189,7 +189,7 @@ describe('Share → Brokernet', () => {
     }, text)
 
   test('signed in: the paste screen opens with the shared text read into a draft', async () => {
-    const { page } = await demo.open(token, '/dashboard', { viewport: PHONE, axe: true })
+    const { page } = await demo.open(token, '/dashboard', { viewport: PHONE, axe: true, context: { serviceWorkers: 'allow' } })
     await share(page, SHARED)
     await page.waitForURL(/\/dashboard\/paste\?shared=1$/)
     await page.locator('[data-drafts]').waitFor()

@@ -110,7 +110,10 @@ export async function startWorld({ demo = false, geography = false, env = {}, br
     })
 
   async function page(who: Caller | null, { viewport = { width: 1440, height: 900 }, axe = false, context: options = {}, ignore, clock = false }: PageOptions = {}): Promise<OpenPage> {
-    const context = await browser.newContext({ viewport, ...(axe ? { bypassCSP: true } : {}), ...options })
+    // Service workers blocked unless a test asks for them (`context: { serviceWorkers: 'allow' }`): the app's worker
+    // (issue 33) takes over the page's requests once it controls the page, and Playwright's page.route does not see
+    // what a worker fetches, so a test's routed refusal or delay would silently reach the real server instead.
+    const context = await browser.newContext({ viewport, serviceWorkers: 'block', ...(axe ? { bypassCSP: true } : {}), ...options })
     // Playwright's 30 s for a locator or a navigation was too short at a load of 50 on 2 cores (a toast, Swagger UI):
     // a condition is given the time a loaded machine needs, within the test's own 120 s (issue 37).
     context.setDefaultTimeout(60_000)
