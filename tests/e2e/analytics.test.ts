@@ -188,9 +188,12 @@ describe('a master admin', () => {
     const w = await openAs(master)
     const { page } = w
     const refresh = page.getByRole('button', { name: 'Refresh' })
-    await page.route('**/api/analytics/**', async (route) => (await Bun.sleep(300), route.continue()))
+    // The answers are held until the button has been seen disabled (a fixed delay let a loaded machine answer first).
+    const seen = Promise.withResolvers<void>()
+    await page.route('**/api/analytics/**', async (route) => (await seen.promise, route.continue()))
     await refresh.click()
-    expect(await refresh.isDisabled()).toBe(true)
+    await refresh.and(page.locator(':disabled')).waitFor()
+    seen.resolve()
     await page.locator('[data-analytics]:not([data-fetching])').waitFor()
     expect(await refresh.isDisabled()).toBe(false)
     expect([...w.requests].sort()).toEqual(['/api/analytics/dashboard', '/api/analytics/top-brokers?limit=10', '/api/analytics/trends?days=30'])

@@ -23,6 +23,7 @@ export type WatchedPage = { page: Page; consoleErrors: string[]; offHostRequests
 /** A page that records console errors, page errors and any request that would leave the app's host. */
 export async function openPage(browser: Browser, baseUrl: string, viewport = { width: 1440, height: 900 }): Promise<WatchedPage> {
   const context = await browser.newContext({ viewport })
+  context.setDefaultTimeout(60_000) // as tests/support/world.ts: a loaded machine (issue 37)
   const page = await context.newPage()
   const consoleErrors: string[] = []
   const offHostRequests: string[] = []

@@ -111,6 +111,9 @@ export async function startWorld({ demo = false, geography = false, env = {}, br
 
   async function page(who: Caller | null, { viewport = { width: 1440, height: 900 }, axe = false, context: options = {}, ignore, clock = false }: PageOptions = {}): Promise<OpenPage> {
     const context = await browser.newContext({ viewport, ...(axe ? { bypassCSP: true } : {}), ...options })
+    // Playwright's 30 s for a locator or a navigation was too short at a load of 50 on 2 cores (a toast, Swagger UI):
+    // a condition is given the time a loaded machine needs, within the test's own 120 s (issue 37).
+    context.setDefaultTimeout(60_000)
     if (who) await context.addCookies([{ name: SESSION_COOKIE, value: tokenOf(who), url }])
     const page = await context.newPage()
     if (clock) await page.clock.install()
