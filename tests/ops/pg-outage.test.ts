@@ -146,13 +146,15 @@ async function expectAway(servers: RunningServer[], label: string) {
 
 async function expectBack(servers: RunningServer[], label: string) {
   const since = performance.now()
-  // Started right after the database accepts connections again: every one succeeds.
+  // Started right after the database accepts connections again: each succeeds, or (a loaded machine: the instance's
+  // probe still connecting when the request's second of waiting ends) is a 503 with Retry-After, never another
+  // failure; once the instances say ready, every request succeeds (the round below). Issue 37.
   const [answers, ready] = await Promise.all([everything(servers, 1), readyAfter(servers, since)])
   const failed = answers.filter((a) => a.status >= 400)
-  expect(failed.map((a) => `${a.what}: ${a.status} ${a.body.slice(0, 200)}`)).toEqual([])
+  expect(failed.filter((a) => a.status !== 503 || !a.retryAfter).map((a) => `${a.what}: ${a.status} ${a.body.slice(0, 200)}`)).toEqual([])
   console.log(
-    `[outage] ${label}: every request started after the database was back succeeded (slowest ${slowest(answers).toFixed(0)} ms); ` +
-      `instances ready after ${ready.map((ms) => ms.toFixed(0)).join(' and ')} ms`,
+    `[outage] ${label}: ${answers.length - failed.length} of ${answers.length} requests started after the database was back succeeded, ` +
+      `the rest 503 with Retry-After (slowest ${slowest(answers).toFixed(0)} ms); instances ready after ${ready.map((ms) => ms.toFixed(0)).join(' and ')} ms`,
   )
   for (const ms of ready) expect(ms).toBeLessThan(ALLOWED_MS)
   // And a second round, from caches again where they serve.
