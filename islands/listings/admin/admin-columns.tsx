@@ -6,7 +6,7 @@ import { HotTag } from '../HotTag'
 import { CoverThumb } from '../photos/CoverThumb'
 import { STATUS_LABELS, statusBadgeClass } from '../listing-format'
 import { ModerationTags } from '../moderation-format'
-import { LISTING_COLUMNS as C, CARD_FIELDS, listingColumn, useListingTable, type ListingColumnDef } from '../listing-columns'
+import { BROKER_COLUMNS, CARD_FIELDS, listingColumn, useListingTable, type ListingColumnDef } from '../listing-columns'
 
 function EntryWithStatus({ listing }: { listing: Listing }) {
   const env = useListingTable()
@@ -24,23 +24,8 @@ function EntryWithStatus({ listing }: { listing: Listing }) {
 
 const entryId = listingColumn.accessor('entry_id', { header: 'Entry ID', cell: ({ row }) => <EntryWithStatus listing={row.original} /> })
 
-export const ADMIN_COLUMNS: ListingColumnDef[] = [
-  entryId,
-  C.type,
-  C.date,
-  C.contact,
-  C.saleOrRent,
-  C.propertyType,
-  C.budget,
-  C.size,
-  C.zone,
-  C.locality,
-  C.broker,
-  C.reference,
-  C.details,
-  C.expires,
-  C.actions,
-]
+// The broker dashboard's columns in the same order, the entry ID column the admin's own (SPEC: the same set).
+export const ADMIN_COLUMNS: ListingColumnDef[] = [entryId, ...BROKER_COLUMNS.slice(1)]
 
 /** The admin's card: the status is under the entry ID already. */
 export const ADMIN_CARD_FIELDS = CARD_FIELDS.filter((f) => f !== 'status')
