@@ -70,6 +70,8 @@ export async function startAppWorker() {
   } catch (err) {
     return console.warn('[app] the service worker could not be registered:', err)
   }
+  // A browser that blocks workers (a policy, an automation setting) may resolve with nothing rather than throw.
+  if (!registration) return
   const offerUpdate = (waiting: ServiceWorker) =>
     whenNoForm(() =>
       offer('New version of Brokernet.', 'Reload', () => {

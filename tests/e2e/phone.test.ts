@@ -313,7 +313,8 @@ describe('forms (finding 7)', () => {
     ] as const)
       expect(await d.getByLabel(name, { exact: true }).getAttribute('inputmode')).toBe(mode)
     // Every text field of the form says how it is filled: no browser guessing at a listing's locality or reference.
-    const unsaid = await d.locator('input:not([type=hidden]):not([type=checkbox]):not([type=date])').evaluateAll((els) => els.filter((e) => !e.getAttribute('autocomplete')).map((e) => e.id))
+    // (A file input takes no typing: photos are picked, not autofilled.)
+    const unsaid = await d.locator('input:not([type=hidden]):not([type=checkbox]):not([type=date]):not([type=file])').evaluateAll((els) => els.filter((e) => !e.getAttribute('autocomplete')).map((e) => e.id))
     expect(unsaid).toEqual([])
     // The choices are native selects: one tap opens the phone's own picker.
     expect(await d.locator('select').count()).toBeGreaterThanOrEqual(4)
