@@ -194,9 +194,19 @@ export const listings = sqliteTable(
     /** When the owner asked for a review (epoch ms), and their note to the admins; null once an admin has answered. */
     reviewRequestedAt: integer('review_requested_at'),
     reviewNote: text('review_note'),
+    /**
+     * Who may see the listing (issue 35): the network (default), the brokers of one of its owner's circles, or its
+     * owner only (and the admins of its scope). src/modules/listings/where.ts turns it into SQL with the scope.
+     */
+    visibility: text('visibility', { enum: ['NETWORK', 'CIRCLE', 'ONLY_ME'] }).notNull().default('NETWORK'),
+    /** The owner's circle a CIRCLE listing is shown to (a circle deleted: its owner only). */
+    circleId: integer('circle_id').references(() => circles.id, { onDelete: 'set null' }),
   },
   (t) => [
     uniqueIndex('listings_entry_id_unique').on(t.entryId),
+    // The few listings not shown to the whole network (issue 35): a broker's scope leaves out those of others not
+    // shown to them, found through this small index rather than by reading every row's visibility.
+    index('listings_not_network_idx').on(t.visibility, t.id, t.ownerUserId, t.circleId).where(sql`${t.visibility} <> 'NETWORK'`),
     // A listing's counterparts: one range of this index, the rule checked and the candidates scored from the index
     // entries alone (locality, age and owner included: reading ~2,000 rows instead took 4 of the 5 ms of a search).
     index('listings_match_idx').on(t.cityId, t.saleOrRent, t.postType, t.propertyKey, t.status, t.budget, t.size, t.location, t.locality, t.createdAt, t.ownerUserId),
@@ -605,3 +615,54 @@ export const cityLocalities = sqliteTable(
   },
   (t) => [uniqueIndex('city_localities_city_key_unique').on(t.cityId, t.key)],
 )
+
+/**
+ * A broker's named circles (issue 35): the brokers a CIRCLE listing is shown to. Owned by the listings module, which
+ * judges visibility with them.
+ */
+export const circles = sqliteTable(
+  'circles',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    ownerUserId: integer('owner_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('circles_owner_name_unique').on(t.ownerUserId, t.name)],
+)
+
+export const circleMembers = sqliteTable(
+  'circle_members',
+  {
+    circleId: integer('circle_id')
+      .notNull()
+      .references(() => circles.id, { onDelete: 'cascade' }),
+    memberUserId: integer('member_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.circleId, t.memberUserId] }), index('circle_members_member_idx').on(t.memberUserId, t.circleId)],
+)
+
+/**
+ * A listing's private fields (issue 35, docs/decisions/0XX-private-fields.md): seen by its owner and the admins of its
+ * scope only. A table of its own, so that no read of `listings` (lists, search indexes, counts, exports, the change
+ * feed, the audit trail, matching) can carry them: only src/modules/listings/private-store.ts names it, and every
+ * function there takes the caller and joins the listing through their manage scope.
+ */
+export const listingPrivate = sqliteTable('listing_private', {
+  listingId: integer('listing_id')
+    .primaryKey()
+    .references(() => listings.id, { onDelete: 'cascade' }),
+  ownerName: text('owner_name'),
+  ownerPhone: text('owner_phone'),
+  /** The owner's phone as src/shared/contact-key.ts compares contacts: the form's warning looks it up. */
+  ownerPhoneKey: text('owner_phone_key'),
+  address: text('address'),
+  bottomPrice: real('bottom_price'),
+  note: text('note'),
+  updatedAt: updatedAt(),
+})

@@ -36,6 +36,8 @@ import m32 from './0032_backup_runs.sql' with { type: 'text' }
 import m33 from './0033_second_factor.sql' with { type: 'text' }
 import m34 from './0034_moderation.sql' with { type: 'text' }
 import m35 from './0035_city_localities.sql' with { type: 'text' }
+import m36 from './0036_private_fields.sql' with { type: 'text' }
+import m37 from './0037_feed.sql' with { type: 'text' }
 
 export const migrationJournal = journal
 export const migrationFiles: Record<string, string> = {
@@ -75,4 +77,6 @@ export const migrationFiles: Record<string, string> = {
   '0033_second_factor': m33,
   '0034_moderation': m34,
   '0035_city_localities': m35,
+  '0036_private_fields': m36,
+  '0037_feed': m37,
 }

@@ -166,9 +166,13 @@ export const listings = pgTable(
     suspendedAt: ms('suspended_at'),
     reviewRequestedAt: ms('review_requested_at'),
     reviewNote: text('review_note'),
+    /** Issue 35: NETWORK, CIRCLE or ONLY_ME (db/schema.ts says more). */
+    visibility: text('visibility').notNull().default('NETWORK'),
+    circleId: key('circle_id').references(() => circles.id, { onDelete: 'set null' }),
   },
   (t) => [
     uniqueIndex('listings_entry_id_unique').on(t.entryId),
+    index('listings_not_network_idx').on(t.visibility, t.id, t.ownerUserId, t.circleId).where(sql`${t.visibility} <> 'NETWORK'`),
     // The same columns as SQLite's indexes, the trailing ones included: a broker's scope (status, owner) and the
     // other filters are then judged in the index, and a count or a page's ids is an index-only scan instead of a visit
     // to every matching row (a zone + budget count for a broker: 134 ms against 22 ms, bench:http --postgres).
@@ -489,3 +493,45 @@ export const cityLocalities = pgTable(
   },
   (t) => [uniqueIndex('city_localities_city_key_unique').on(t.cityId, t.key)],
 )
+
+/** Issue 35: a broker's named circles and their members (db/schema.ts says more). */
+export const circles = pgTable(
+  'circles',
+  {
+    id: id(),
+    ownerUserId: key('owner_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('circles_owner_name_unique').on(t.ownerUserId, t.name)],
+)
+
+export const circleMembers = pgTable(
+  'circle_members',
+  {
+    circleId: key('circle_id')
+      .notNull()
+      .references(() => circles.id, { onDelete: 'cascade' }),
+    memberUserId: key('member_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.circleId, t.memberUserId] }), index('circle_members_member_idx').on(t.memberUserId, t.circleId)],
+)
+
+/** Issue 35: a listing's private fields, read only by src/modules/listings/private-store.ts (db/schema.ts says more). */
+export const listingPrivate = pgTable('listing_private', {
+  listingId: key('listing_id')
+    .primaryKey()
+    .references(() => listings.id, { onDelete: 'cascade' }),
+  ownerName: text('owner_name'),
+  ownerPhone: text('owner_phone'),
+  ownerPhoneKey: text('owner_phone_key'),
+  address: text('address'),
+  bottomPrice: doublePrecision('bottom_price'),
+  note: text('note'),
+  updatedAt: updatedAt(),
+})

@@ -90,6 +90,11 @@ export const TABLE_OWNERS: Record<string, string> = {
   listing_day_counts: 'src/modules/listings',
   listing_id_blocks: 'src/modules/listings',
   listing_reminders: 'src/modules/listings',
+  // Issue 35: a listing's private fields (only ./private-store.ts names it: tests/unit/private-fields.test.ts), and the
+  // circles its visibility is judged with.
+  listing_private: 'src/modules/listings',
+  circles: 'src/modules/listings',
+  circle_members: 'src/modules/listings',
   // Kept by triggers for the analytics screens (top brokers, trends).
   listing_daily_counts: 'src/modules/analytics',
   owner_listing_counts: 'src/modules/analytics',

@@ -18,6 +18,8 @@ import m14 from './0014_second_factor.sql' with { type: 'text' }
 import m15 from './0015_live_trigger_first.sql' with { type: 'text' }
 import m16 from './0016_moderation.sql' with { type: 'text' }
 import m17 from './0017_city_localities.sql' with { type: 'text' }
+import m18 from './0018_private_fields.sql' with { type: 'text' }
+import m19 from './0019_feed.sql' with { type: 'text' }
 
 export const migrationJournal = journal
 export const migrationFiles: Record<string, string> = {
@@ -39,4 +41,6 @@ export const migrationFiles: Record<string, string> = {
   '0015_live_trigger_first': m15,
   '0016_moderation': m16,
   '0017_city_localities': m17,
+  '0018_private_fields': m18,
+  '0019_feed': m19,
 }

@@ -21,7 +21,10 @@ export async function listingMatches(db: Queryable, viewer: Viewer, id: number, 
     ),
   )
   const now = Date.now()
-  const found = (await findMatches(db, src, now)).filter((m) => !dismissed.has(m.id))
+  // Only counterparts the caller sees (issue 35: others' CIRCLE and ONLY_ME listings are left out for the rest).
+  const all = (await findMatches(db, src, now)).filter((m) => !dismissed.has(m.id))
+  const shown = new Set(await visibleIds(db, viewer, all.map((m) => m.id)))
+  const found = all.filter((m) => shown.has(m.id))
   const slice = found.slice(offset, offset + perPage)
   const listings = await listingsByIds(db, viewer, slice.map((m) => m.id))
   return {

@@ -77,3 +77,21 @@ export async function insertUserWithDocument(
     throw duplicateUser(e) ?? e
   }
 }
+
+/** An active broker by id or email (any case), or null: whom a broker may add to a circle (issue 35). */
+export async function activeBrokerId(db: Queryable, who: { id?: number; email?: string }): Promise<number | null> {
+  const found =
+    who.id !== undefined
+      ? await db.get<{ id: number }>("select id from users where id = ? and role = 'BROKER' and is_active = true", [who.id])
+      : who.email
+        ? await db.get<{ id: number }>("select id from users where lower(email) = lower(?) and role = 'BROKER' and is_active = true", [who.email.trim()])
+        : undefined
+  return found ? Number(found.id) : null
+}
+
+/** The names of these users, by id (a circle's members, issue 35): a name only, nothing else of them. */
+export async function namesOf(db: Queryable, ids: number[]): Promise<Map<number, string>> {
+  if (ids.length === 0) return new Map()
+  const rows = await db.all<{ id: number; full_name: string }>(`select id, full_name from users where id in (${ids.map(() => '?').join(', ')})`, ids)
+  return new Map(rows.map((r) => [Number(r.id), r.full_name]))
+}

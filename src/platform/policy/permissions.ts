@@ -5,7 +5,7 @@ import type { Role } from '../../shared/constants'
  * user's own city; `own` only the user's own rows. Routes name the permission they need; services narrow by access.
  */
 export type Access = 'any' | 'city' | 'own'
-export type Permission = `${'read' | 'manage'}:${'geography' | 'user' | 'module-admin' | 'listing' | 'matching' | 'saved-search' | 'analytics' | 'audit' | 'system' | 'second-factor'}:${Access}`
+export type Permission = `${'read' | 'manage'}:${'geography' | 'user' | 'module-admin' | 'listing' | 'circle' | 'matching' | 'saved-search' | 'analytics' | 'audit' | 'system' | 'second-factor'}:${Access}`
 
 export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
   MASTER_ADMIN: [
@@ -43,7 +43,18 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     // Issue 29: their own second factor (a master admin's `any` covers their own too).
     'manage:second-factor:own',
   ],
-  BROKER: ['read:geography:any', 'read:user:own', 'read:listing:any', 'manage:listing:own', 'read:matching:own', 'read:saved-search:own', 'manage:saved-search:own'],
+  BROKER: [
+    'read:geography:any',
+    'read:user:own',
+    'read:listing:any',
+    'manage:listing:own',
+    // Issue 35: their own circles, the brokers their CIRCLE listings are shown to.
+    'read:circle:own',
+    'manage:circle:own',
+    'read:matching:own',
+    'read:saved-search:own',
+    'manage:saved-search:own',
+  ],
 }
 
 /** The permission as held by this role, at the widest access the role has (any > city > own), or null. */
