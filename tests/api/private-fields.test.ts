@@ -6,6 +6,8 @@ import { createTestApp } from '../support/app'
 import { signIn, withJson, type SignedIn } from '../support/auth'
 import { seedPlace } from '../support/fixtures'
 import { drainAnnouncements } from '../../src/modules/matches/service'
+import { runMatchDigest } from '../../src/modules/matches/digest'
+import { eventStreamReader } from '../support/events'
 
 const h = await createTestApp()
 afterAll(() => h.close())
@@ -160,6 +162,35 @@ describe('visibility', () => {
     expect(audit.map((a) => a.action)).toEqual(['circle.create', 'circle.add_member', 'circle.remove_member'])
   })
 
+  test('INSTANT saved-search alerts: a circle’s listing reaches its members’ streams, not other brokers’', async () => {
+    const type = kind()
+    const circle = (await (await h.request('/api/circles', withJson(owner.browser, { name: `Alerts ${type}` }))).json()) as { id: number }
+    await h.request(`/api/circles/${circle.id}/members`, withJson(owner.browser, { user_id: friend.user.id }))
+    const streams: { abort: AbortController; cancel: () => void }[] = []
+    const connect = async (as: SignedIn) => {
+      const abort = new AbortController()
+      const res = await h.request('/api/events', { headers: as.bearer, signal: abort.signal })
+      expect(res.status).toBe(200)
+      const reader = eventStreamReader(res)
+      streams.push({ abort, cancel: reader.cancel })
+      await reader.expect('matches') // connected
+      return reader
+    }
+    try {
+      for (const as of [friend, other])
+        expect((await h.request('/api/saved-searches', withJson(as.browser, { name: `Alert ${type}`, filters: { property_type: type }, alert: 'INSTANT' }))).status).toBe(201)
+      const [friendStream, otherStream] = [await connect(friend), await connect(other)]
+      const circled = await post(owner, { property_type: type, visibility: 'CIRCLE', circle_id: circle.id })
+      expect((await friendStream.expect('saved_search')).listing.id).toBe(circled.id)
+      // A listing of the network after it: the other broker's stream has that one, and never the circle's.
+      const open = await post(owner, { property_type: type })
+      expect((await otherStream.expect('saved_search')).listing.id).toBe(open.id)
+      expect(await otherStream.next('saved_search', 500)).toBeNull()
+    } finally {
+      for (const s of streams) (s.cancel(), s.abort.abort())
+    }
+  })
+
   test('matching both ways: an ONLY_ME listing is matched for its owner only, and a circle’s listing is announced to its members only', async () => {
     const type = kind()
     const want = await post(other, { post_type: 'REQ', property_type: type, budget: 5_000_000 })
@@ -186,5 +217,19 @@ describe('visibility', () => {
     await drainAnnouncements(h.ctx.db)
     expect(await inbox(friend)).toContain(hidden.id)
     expect(await inbox(other)).not.toContain(hidden.id)
+
+    // Made ONLY_ME again after it was announced: gone from the friend's inbox, its unseen count and the digest mail.
+    const unseen = async () => ((await (await h.request('/api/matches', { headers: friend.bearer })).json()) as { unseen: number }).unseen
+    const before = await unseen()
+    expect((await h.request(`/api/listings/${hidden.id}`, withJson(owner.browser, { visibility: 'ONLY_ME' }, 'PATCH'))).status).toBe(200)
+    expect(await inbox(friend)).not.toContain(hidden.id)
+    expect(await unseen()).toBe(before - 1)
+    const shown = await post(owner, { post_type: 'AVL', property_type: type, budget: 5_000_000 })
+    await drainAnnouncements(h.ctx.db)
+    await runMatchDigest({ db: h.ctx.db, mail: h.ctx.mail, config: { ...h.ctx.config, matchDigestHours: 1 } })
+    await h.mailIdle()
+    const mails = JSON.stringify(await h.ctx.db.all<Record<string, unknown>>('select * from mail_outbox where to_address = ?', [friend.user.email]))
+    expect(mails).toContain(shown.entry_id)
+    expect(mails).not.toContain(hidden.entry_id)
   })
 })
