@@ -666,3 +666,85 @@ export const listingPrivate = sqliteTable('listing_private', {
   note: text('note'),
   updatedAt: updatedAt(),
 })
+
+/**
+ * Co-broking (issue 35, src/modules/deals/): a broker's request to work a listing with its broker ("I have a client for
+ * this"), naming their own listing when there is one, with a proposed split; answered within 72 hours.
+ */
+export const cobrokeRequests = sqliteTable(
+  'cobroke_requests',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    listingId: integer('listing_id')
+      .notNull()
+      .references(() => listings.id, { onDelete: 'cascade' }),
+    requesterListingId: integer('requester_listing_id').references(() => listings.id, { onDelete: 'set null' }),
+    ownerId: integer('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    requesterId: integer('requester_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    cityId: integer('city_id').notNull(),
+    message: text('message'),
+    /** PERCENT: `requester_percent` to the requester, the rest to the listing's broker; FLAT: `flat_fee`. */
+    splitKind: text('split_kind', { enum: ['PERCENT', 'FLAT'] }).notNull(),
+    requesterPercent: integer('requester_percent'),
+    flatFee: real('flat_fee'),
+    status: text('status', { enum: ['PENDING', 'COUNTERED', 'ACCEPTED', 'DECLINED', 'EXPIRED'] }).notNull(),
+    declineReason: text('decline_reason'),
+    createdAt: createdAt(),
+    answeredAt: integer('answered_at'),
+    /** 72 hours after it was sent (or countered): unanswered by then, it is EXPIRED. */
+    expiresAt: integer('expires_at').notNull(),
+  },
+  (t) => [index('cobroke_requests_owner_idx').on(t.ownerId, t.id), index('cobroke_requests_requester_idx').on(t.requesterId, t.id), index('cobroke_requests_listing_idx').on(t.listingId, t.requesterId)],
+)
+
+/** A co-broke accepted: the two brokers' deal, its split locked, its stage, each side's confirmation of the close. */
+export const deals = sqliteTable(
+  'deals',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    requestId: integer('request_id')
+      .notNull()
+      .references(() => cobrokeRequests.id, { onDelete: 'cascade' }),
+    listingId: integer('listing_id').references(() => listings.id, { onDelete: 'set null' }),
+    requesterListingId: integer('requester_listing_id').references(() => listings.id, { onDelete: 'set null' }),
+    ownerId: integer('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    requesterId: integer('requester_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    cityId: integer('city_id').notNull(),
+    splitKind: text('split_kind', { enum: ['PERCENT', 'FLAT'] }).notNull(),
+    requesterPercent: integer('requester_percent'),
+    flatFee: real('flat_fee'),
+    stage: text('stage', { enum: ['INTERESTED', 'SITE_VISIT', 'NEGOTIATING', 'CLOSED_WON', 'CLOSED_LOST', 'DISPUTED'] }).notNull(),
+    visitAt: integer('visit_at'),
+    ownerOutcome: text('owner_outcome', { enum: ['WON', 'LOST'] }),
+    requesterOutcome: text('requester_outcome', { enum: ['WON', 'LOST'] }),
+    lostReason: text('lost_reason'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    closedAt: integer('closed_at'),
+  },
+  (t) => [uniqueIndex('deals_request_unique').on(t.requestId), index('deals_owner_idx').on(t.ownerId, t.id), index('deals_requester_idx').on(t.requesterId, t.id), index('deals_city_idx').on(t.cityId, t.id)],
+)
+
+/** A deal's thread: its two brokers' messages, and the steps each took, in order; never edited. */
+export const dealMessages = sqliteTable(
+  'deal_messages',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    dealId: integer('deal_id')
+      .notNull()
+      .references(() => deals.id, { onDelete: 'cascade' }),
+    authorId: integer('author_id').references(() => users.id, { onDelete: 'set null' }),
+    kind: text('kind', { enum: ['MESSAGE', 'STEP'] }).notNull(),
+    body: text('body').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('deal_messages_deal_idx').on(t.dealId, t.id)],
+)

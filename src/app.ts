@@ -11,6 +11,7 @@ import { analyticsFeature } from './modules/analytics/plugin'
 import { auditFeature } from './modules/audit/plugin'
 import { authFeature } from './modules/auth/plugin'
 import { dashboardFeature } from './modules/dashboard/plugin'
+import { dealsFeature } from './modules/deals/plugin'
 import { docsFeature } from './modules/docs/plugin'
 import { eventsFeature } from './modules/events/plugin'
 import { geographyFeature } from './modules/geography/plugin'
@@ -37,6 +38,7 @@ export function createApp(ctx: AppContext) {
   const listings = listingsFeature(ctx, { announcer: matches.announcer })
   const savedSearches = savedSearchesFeature(ctx)
   const users = usersFeature(ctx)
+  const deals = dealsFeature(ctx, { written: listings.written })
   return new Elysia({ name: 'brokernet' })
     .use(requestLog(ctx.logger))
     .use(requestMetrics(ctx.metrics))
@@ -56,6 +58,7 @@ export function createApp(ctx: AppContext) {
     .use(listings.plugin)
     .use(matches.plugin)
     .use(savedSearches.plugin)
+    .use(deals.plugin)
     .use(eventsFeature(ctx).plugin)
     .use(analyticsFeature(ctx).plugin)
     .use(auditFeature(ctx).plugin)

@@ -38,6 +38,8 @@ import m34 from './0034_moderation.sql' with { type: 'text' }
 import m35 from './0035_city_localities.sql' with { type: 'text' }
 import m36 from './0036_private_fields.sql' with { type: 'text' }
 import m37 from './0037_feed.sql' with { type: 'text' }
+import m38 from './0038_deals.sql' with { type: 'text' }
+import m39 from './0039_feed.sql' with { type: 'text' }
 
 export const migrationJournal = journal
 export const migrationFiles: Record<string, string> = {
@@ -79,4 +81,6 @@ export const migrationFiles: Record<string, string> = {
   '0035_city_localities': m35,
   '0036_private_fields': m36,
   '0037_feed': m37,
+  '0038_deals': m38,
+  '0039_feed': m39,
 }

@@ -6,7 +6,7 @@
 -- carries its transaction's id (`xid`): a cached count computed in a snapshot is then adjusted by exactly the changes
 -- that snapshot did not see (db/pg-feed.ts). Every definition replaces the one before it: a change here is a new
 -- migration that is this file again (0003_feed was the first, without `xid`; then 0006_feed_xid; 0007_feed adds ended
--- sessions and phone numbers; 0012_feed expiry reminders; 0019_feed visibility and circles).
+-- sessions and phone numbers; 0012_feed expiry reminders; 0019_feed visibility and circles; 0021_feed co-broking).
 
 CREATE OR REPLACE FUNCTION brokernet_listing_json(l listings) RETURNS jsonb LANGUAGE sql STABLE AS $$
   SELECT jsonb_build_object(
@@ -115,3 +115,22 @@ BEGIN
 END $$;
 --> statement-breakpoint
 CREATE OR REPLACE TRIGGER brokernet_feed_circle AFTER INSERT OR DELETE ON circle_members FOR EACH STATEMENT EXECUTE FUNCTION brokernet_feed_circle();
+--> statement-breakpoint
+-- Co-broking (issue 35): a request sent or answered, a deal's step, a message in its thread, naming the two brokers.
+CREATE OR REPLACE FUNCTION brokernet_feed_deal() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_TABLE_NAME = 'cobroke_requests' THEN
+    PERFORM brokernet_notify('deal', NULL, jsonb_build_object('kind', 'request', 'id', NEW.id, 'owner_id', NEW.owner_id, 'requester_id', NEW.requester_id, 'status', NEW.status));
+  ELSIF TG_TABLE_NAME = 'deals' THEN
+    PERFORM brokernet_notify('deal', NULL, jsonb_build_object('kind', 'deal', 'id', NEW.id, 'owner_id', NEW.owner_id, 'requester_id', NEW.requester_id, 'stage', NEW.stage));
+  ELSE
+    PERFORM brokernet_notify('deal', NULL, (SELECT jsonb_build_object('kind', 'message', 'id', d.id, 'owner_id', d.owner_id, 'requester_id', d.requester_id, 'stage', d.stage) FROM deals d WHERE d.id = NEW.deal_id));
+  END IF;
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+CREATE OR REPLACE TRIGGER brokernet_feed_cobroke_request AFTER INSERT OR UPDATE OF status ON cobroke_requests FOR EACH ROW EXECUTE FUNCTION brokernet_feed_deal();
+--> statement-breakpoint
+CREATE OR REPLACE TRIGGER brokernet_feed_deal AFTER INSERT OR UPDATE ON deals FOR EACH ROW EXECUTE FUNCTION brokernet_feed_deal();
+--> statement-breakpoint
+CREATE OR REPLACE TRIGGER brokernet_feed_deal_message AFTER INSERT ON deal_messages FOR EACH ROW EXECUTE FUNCTION brokernet_feed_deal();

@@ -535,3 +535,85 @@ export const listingPrivate = pgTable('listing_private', {
   note: text('note'),
   updatedAt: updatedAt(),
 })
+
+/**
+ * Co-broking (issue 35, src/modules/deals/): a broker's request to work a listing with its broker ("I have a client for
+ * this"), naming their own listing when there is one, with a proposed split; answered within 72 hours.
+ */
+export const cobrokeRequests = pgTable(
+  'cobroke_requests',
+  {
+    id: id(),
+    listingId: key('listing_id')
+      .notNull()
+      .references(() => listings.id, { onDelete: 'cascade' }),
+    requesterListingId: key('requester_listing_id').references(() => listings.id, { onDelete: 'set null' }),
+    ownerId: key('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    requesterId: key('requester_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    cityId: key('city_id').notNull(),
+    message: text('message'),
+    /** PERCENT: `requester_percent` to the requester, the rest to the listing's broker; FLAT: `flat_fee`. */
+    splitKind: text('split_kind').notNull(),
+    requesterPercent: integer('requester_percent'),
+    flatFee: doublePrecision('flat_fee'),
+    status: text('status').notNull(),
+    declineReason: text('decline_reason'),
+    createdAt: createdAt(),
+    answeredAt: ms('answered_at'),
+    /** 72 hours after it was sent (or countered): unanswered by then, it is EXPIRED. */
+    expiresAt: ms('expires_at').notNull(),
+  },
+  (t) => [index('cobroke_requests_owner_idx').on(t.ownerId, t.id), index('cobroke_requests_requester_idx').on(t.requesterId, t.id), index('cobroke_requests_listing_idx').on(t.listingId, t.requesterId)],
+)
+
+/** A co-broke accepted: the two brokers' deal, its split locked, its stage, each side's confirmation of the close. */
+export const deals = pgTable(
+  'deals',
+  {
+    id: id(),
+    requestId: key('request_id')
+      .notNull()
+      .references(() => cobrokeRequests.id, { onDelete: 'cascade' }),
+    listingId: key('listing_id').references(() => listings.id, { onDelete: 'set null' }),
+    requesterListingId: key('requester_listing_id').references(() => listings.id, { onDelete: 'set null' }),
+    ownerId: key('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    requesterId: key('requester_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    cityId: key('city_id').notNull(),
+    splitKind: text('split_kind').notNull(),
+    requesterPercent: integer('requester_percent'),
+    flatFee: doublePrecision('flat_fee'),
+    stage: text('stage').notNull(),
+    visitAt: ms('visit_at'),
+    ownerOutcome: text('owner_outcome'),
+    requesterOutcome: text('requester_outcome'),
+    lostReason: text('lost_reason'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    closedAt: ms('closed_at'),
+  },
+  (t) => [uniqueIndex('deals_request_unique').on(t.requestId), index('deals_owner_idx').on(t.ownerId, t.id), index('deals_requester_idx').on(t.requesterId, t.id), index('deals_city_idx').on(t.cityId, t.id)],
+)
+
+/** A deal's thread: its two brokers' messages, and the steps each took, in order; never edited. */
+export const dealMessages = pgTable(
+  'deal_messages',
+  {
+    id: id(),
+    dealId: key('deal_id')
+      .notNull()
+      .references(() => deals.id, { onDelete: 'cascade' }),
+    authorId: key('author_id').references(() => users.id, { onDelete: 'set null' }),
+    kind: text('kind').notNull(),
+    body: text('body').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('deal_messages_deal_idx').on(t.dealId, t.id)],
+)

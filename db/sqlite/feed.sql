@@ -2,7 +2,7 @@
 -- row to change_feed in the writer's own transaction, and every process reads the rows after the last it saw before a
 -- cached read, so each cache drops (or adjusts) only what a change alters. Migrations 0011, 0017, 0018 and 0021 built
 -- these; this is their current definition, once. The newest migration named feed (0025_feed at first; 0026_feed adds
--- ended sessions and phone numbers; 0031_feed expiry reminders; 0037_feed visibility and circles) is this file word for word: a change here is a new
+-- ended sessions and phone numbers; 0031_feed expiry reminders; 0037_feed visibility and circles; 0039_feed co-broking) is this file word for word: a change here is a new
 -- one, filled with this file (docs/decisions/014-derived-data-files.md).
 -- PostgreSQL sends the same changes as notifications: db/pg/feed.sql.
 
@@ -67,6 +67,39 @@ DROP TRIGGER IF EXISTS `change_feed_circle_delete`;
 --> statement-breakpoint
 CREATE TRIGGER `change_feed_circle_delete` AFTER DELETE ON `circle_members` BEGIN
   INSERT INTO `change_feed` (topic, before) VALUES ('circle', json_object('circle_id', old.circle_id, 'member_user_id', old.member_user_id));
+END;
+--> statement-breakpoint
+-- Co-broking (issue 35, src/modules/deals/): a request sent or answered, a deal's step, a message in its thread. Each
+-- names the two brokers, whose event streams tell them (the `deal` event).
+DROP TRIGGER IF EXISTS `change_feed_cobroke_request`;
+--> statement-breakpoint
+CREATE TRIGGER `change_feed_cobroke_request` AFTER INSERT ON `cobroke_requests` BEGIN
+  INSERT INTO `change_feed` (topic, after) VALUES ('deal', json_object('kind', 'request', 'id', new.id, 'owner_id', new.owner_id, 'requester_id', new.requester_id, 'status', new.status));
+END;
+--> statement-breakpoint
+DROP TRIGGER IF EXISTS `change_feed_cobroke_request_update`;
+--> statement-breakpoint
+CREATE TRIGGER `change_feed_cobroke_request_update` AFTER UPDATE OF status ON `cobroke_requests` BEGIN
+  INSERT INTO `change_feed` (topic, after) VALUES ('deal', json_object('kind', 'request', 'id', new.id, 'owner_id', new.owner_id, 'requester_id', new.requester_id, 'status', new.status));
+END;
+--> statement-breakpoint
+DROP TRIGGER IF EXISTS `change_feed_deal`;
+--> statement-breakpoint
+CREATE TRIGGER `change_feed_deal` AFTER INSERT ON `deals` BEGIN
+  INSERT INTO `change_feed` (topic, after) VALUES ('deal', json_object('kind', 'deal', 'id', new.id, 'owner_id', new.owner_id, 'requester_id', new.requester_id, 'stage', new.stage));
+END;
+--> statement-breakpoint
+DROP TRIGGER IF EXISTS `change_feed_deal_update`;
+--> statement-breakpoint
+CREATE TRIGGER `change_feed_deal_update` AFTER UPDATE ON `deals` BEGIN
+  INSERT INTO `change_feed` (topic, after) VALUES ('deal', json_object('kind', 'deal', 'id', new.id, 'owner_id', new.owner_id, 'requester_id', new.requester_id, 'stage', new.stage));
+END;
+--> statement-breakpoint
+DROP TRIGGER IF EXISTS `change_feed_deal_message`;
+--> statement-breakpoint
+CREATE TRIGGER `change_feed_deal_message` AFTER INSERT ON `deal_messages` BEGIN
+  INSERT INTO `change_feed` (topic, after) SELECT 'deal', json_object('kind', 'message', 'id', d.id, 'owner_id', d.owner_id, 'requester_id', d.requester_id, 'stage', d.stage)
+    FROM `deals` d WHERE d.id = new.deal_id;
 END;
 --> statement-breakpoint
 -- A user: what scopes, counts and listing rows (the owner's name) read. An email change is recorded too (top brokers

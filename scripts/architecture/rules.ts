@@ -100,6 +100,10 @@ export const TABLE_OWNERS: Record<string, string> = {
   owner_listing_counts: 'src/modules/analytics',
   audit_events: 'src/modules/audit',
   listing_matches: 'src/modules/matches',
+  // Issue 35: co-broke requests, deals and their threads.
+  cobroke_requests: 'src/modules/deals',
+  deals: 'src/modules/deals',
+  deal_messages: 'src/modules/deals',
   match_digests: 'src/modules/matches',
   match_queue: 'src/modules/matches',
   user_visits: 'src/modules/dashboard',

@@ -29,6 +29,9 @@ const EXPECTED: Record<Role, Record<`${ScopeAction}:${ScopedEntity}`, (id: numbe
     'manage:matching': () => all,
     'manage:analytics': () => none,
     'manage:audit': () => none,
+    // Issue 35: every deal to read (disputes), none to act in.
+    'read:deal': () => all,
+    'manage:deal': () => none,
   },
   MODULE_ADMIN: {
     'read:listing': (_, c) => (c === null ? none : city(c)),
@@ -41,6 +44,8 @@ const EXPECTED: Record<Role, Record<`${ScopeAction}:${ScopedEntity}`, (id: numbe
     'manage:matching': (_, c) => (c === null ? none : city(c)),
     'manage:analytics': () => none,
     'manage:audit': () => none,
+    'read:deal': (_, c) => (c === null ? none : city(c)),
+    'manage:deal': () => none,
   },
   BROKER: {
     'read:listing': (id) => ({ kind: 'all-but-others-hidden', userId: id }),
@@ -53,6 +58,8 @@ const EXPECTED: Record<Role, Record<`${ScopeAction}:${ScopedEntity}`, (id: numbe
     'manage:matching': () => none,
     'manage:analytics': () => none,
     'manage:audit': () => none,
+    'read:deal': (id) => own(id),
+    'manage:deal': (id) => own(id),
   },
 }
 

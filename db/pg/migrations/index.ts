@@ -20,6 +20,8 @@ import m16 from './0016_moderation.sql' with { type: 'text' }
 import m17 from './0017_city_localities.sql' with { type: 'text' }
 import m18 from './0018_private_fields.sql' with { type: 'text' }
 import m19 from './0019_feed.sql' with { type: 'text' }
+import m20 from './0020_deals.sql' with { type: 'text' }
+import m21 from './0021_feed.sql' with { type: 'text' }
 
 export const migrationJournal = journal
 export const migrationFiles: Record<string, string> = {
@@ -43,4 +45,6 @@ export const migrationFiles: Record<string, string> = {
   '0017_city_localities': m17,
   '0018_private_fields': m18,
   '0019_feed': m19,
+  '0020_deals': m20,
+  '0021_feed': m21,
 }
