@@ -723,6 +723,8 @@ export const deals = sqliteTable(
     flatFee: real('flat_fee'),
     stage: text('stage', { enum: ['INTERESTED', 'SITE_VISIT', 'NEGOTIATING', 'CLOSED_WON', 'CLOSED_LOST', 'DISPUTED'] }).notNull(),
     visitAt: integer('visit_at'),
+    /** When both brokers were reminded of the visit, the morning of it (a new date clears it). */
+    visitRemindedAt: integer('visit_reminded_at'),
     ownerOutcome: text('owner_outcome', { enum: ['WON', 'LOST'] }),
     requesterOutcome: text('requester_outcome', { enum: ['WON', 'LOST'] }),
     lostReason: text('lost_reason'),

@@ -40,6 +40,7 @@ import m36 from './0036_private_fields.sql' with { type: 'text' }
 import m37 from './0037_feed.sql' with { type: 'text' }
 import m38 from './0038_deals.sql' with { type: 'text' }
 import m39 from './0039_feed.sql' with { type: 'text' }
+import m40 from './0040_visit_reminders.sql' with { type: 'text' }
 
 export const migrationJournal = journal
 export const migrationFiles: Record<string, string> = {
@@ -83,4 +84,5 @@ export const migrationFiles: Record<string, string> = {
   '0037_feed': m37,
   '0038_deals': m38,
   '0039_feed': m39,
+  '0040_visit_reminders': m40,
 }

@@ -592,6 +592,7 @@ export const deals = pgTable(
     flatFee: doublePrecision('flat_fee'),
     stage: text('stage').notNull(),
     visitAt: ms('visit_at'),
+    visitRemindedAt: ms('visit_reminded_at'),
     ownerOutcome: text('owner_outcome'),
     requesterOutcome: text('requester_outcome'),
     lostReason: text('lost_reason'),

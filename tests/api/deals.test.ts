@@ -8,6 +8,7 @@ import { signIn, withJson, type SignedIn } from '../support/auth'
 import { eventStreamReader } from '../support/events'
 import { seedPlace } from '../support/fixtures'
 import { sendRequest } from '../../src/modules/deals/service'
+import { MORNING_HOUR, runDealTimers } from '../../src/modules/deals/reminders'
 
 const h = await createTestApp()
 afterAll(() => h.close())
@@ -184,6 +185,41 @@ describe('deals', () => {
     const closed = (await (await call(requester, `/api/deals/${deal.id}/close`, 'POST', { outcome: 'LOST', reason: 'Owner withdrew' })).json()) as Deal
     expect(closed).toMatchObject({ stage: 'CLOSED_LOST', lost_reason: 'Owner withdrew' })
     expect((await (await call(owner, `/api/listings/${avl.id}`)).json()).status).toBe('ACTIVE')
+  })
+})
+
+describe('timers', () => {
+  test('the morning of a site visit both brokers are reminded, by mail and in the thread, once; a request unanswered for 72 hours expires on its own', async () => {
+    const tz = h.ctx.config.timeZone
+    const day = (at: number) => new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at)
+    const hour = (at: number) => Number(new Intl.DateTimeFormat('en-GB', { timeZone: tz, hour: '2-digit', hourCycle: 'h23' }).format(at))
+    // A visit at noon (local) two or three days ahead; the morning before it, and the night before that.
+    let visit = Date.now() + 2 * 86_400_000
+    while (hour(visit) !== 12) visit += 3_600_000
+    visit -= visit % 60_000
+    const night = visit - 7 * 3_600_000 // 05:00
+    const morning = visit - 3 * 3_600_000 // 09:00
+    expect([day(night), day(morning), hour(night) < MORNING_HOUR, hour(morning) >= MORNING_HOUR]).toEqual([day(visit), day(visit), true, true])
+
+    const avl = await post(owner, { post_type: 'AVL' })
+    const sent = (await (await ask(requester, avl.id)).json()) as Req
+    const deal = (await (await call(owner, `/api/cobroke-requests/${sent.id}/accept`, 'POST')).json()) as Deal
+    expect((await call(requester, `/api/deals/${deal.id}/stage`, 'POST', { stage: 'SITE_VISIT', visit_at: new Date(visit).toISOString() })).status).toBe(200)
+    const outbox = () => h.ctx.db.all<{ to_address: string; subject: string }>("select to_address, subject from mail_outbox where subject like 'Site visit today%' order by id")
+    const before = (await outbox()).length
+    expect(await runDealTimers(h.ctx, night)).toBe(0)
+    expect(await runDealTimers(h.ctx, morning)).toBe(1)
+    expect(await runDealTimers(h.ctx, morning + 600_000)).toBe(0)
+    const mails = (await outbox()).slice(before)
+    expect(mails.map((m) => m.to_address).sort()).toEqual([owner.user.email, requester.user.email].sort())
+    const thread = ((await (await call(owner, `/api/deals/${deal.id}`)).json()) as Deal).messages
+    expect(thread.at(-1)!.body).toStartWith('Reminder: the site visit is today')
+
+    const other = await post(owner, { post_type: 'AVL' })
+    const party = { id: requester.user.id, role: 'BROKER' as const, cityId: requester.user.cityId, fullName: requester.user.fullName }
+    const stale = await sendRequest(h.ctx, party, other.id, {}, Date.now() - 73 * 3_600_000)
+    await runDealTimers(h.ctx)
+    expect((await h.ctx.db.get<{ status: string }>('select status from cobroke_requests where id = ?', [stale.id]))!.status).toBe('EXPIRED')
   })
 })
 

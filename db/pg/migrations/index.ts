@@ -22,6 +22,7 @@ import m18 from './0018_private_fields.sql' with { type: 'text' }
 import m19 from './0019_feed.sql' with { type: 'text' }
 import m20 from './0020_deals.sql' with { type: 'text' }
 import m21 from './0021_feed.sql' with { type: 'text' }
+import m22 from './0022_visit_reminders.sql' with { type: 'text' }
 
 export const migrationJournal = journal
 export const migrationFiles: Record<string, string> = {
@@ -47,4 +48,5 @@ export const migrationFiles: Record<string, string> = {
   '0019_feed': m19,
   '0020_deals': m20,
   '0021_feed': m21,
+  '0022_visit_reminders': m22,
 }

@@ -3,10 +3,13 @@ import type { AppContext } from '../../platform/context'
 import type { AfterListingWrite } from '../listings/after-write'
 import { dealsApi } from './api'
 import { DealEvents, followDeals } from './events'
+import { startDealTimers } from './reminders'
 
 /** Co-broking (issue 35): requests and deals between two brokers; each step on both brokers' event streams. */
 export function dealsFeature(ctx: AppContext, uses: { written: AfterListingWrite }) {
   const events = new DealEvents(ctx.feed)
+  // Requests expire after 72 hours; site visits are reminded the morning of (mail and thread): once, by the primary.
+  ctx.features.schedule('deals: expiries and site-visit reminders', 'primary', () => startDealTimers(ctx))
   ctx.features.stream({
     event: 'deal',
     description:

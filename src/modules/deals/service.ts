@@ -286,7 +286,7 @@ export async function setStage(ctx: AppContext, p: Party, id: number, stage: key
     if (!(visit > now)) throw fieldError('visit_at', 'The site visit must be in the future')
   }
   const when = stage === 'SITE_VISIT' ? ` on ${new Date(visit!).toISOString()}` : ''
-  await step(ctx, p, row, { stage, visit_at: visit }, `${p.fullName} moved the deal to ${STAGE_WORDS[stage]}${when}`, 'deal.stage', now)
+  await step(ctx, p, row, { stage, visit_at: visit, ...(visit !== row.visit_at ? { visit_reminded_at: null } : {}) }, `${p.fullName} moved the deal to ${STAGE_WORDS[stage]}${when}`, 'deal.stage', now)
   return getDeal(ctx, p, id)
 }
 

@@ -35,6 +35,7 @@ export type DealRow = {
   flat_fee: number | null
   stage: 'INTERESTED' | 'SITE_VISIT' | 'NEGOTIATING' | 'CLOSED_WON' | 'CLOSED_LOST' | 'DISPUTED'
   visit_at: number | null
+  visit_reminded_at?: number | null
   owner_outcome: 'WON' | 'LOST' | null
   requester_outcome: 'WON' | 'LOST' | null
   lost_reason: string | null
@@ -124,3 +125,11 @@ export const messagesOf = (db: Queryable, dealId: number): Promise<MessageRow[]>
 export async function addMessage(tx: Queryable, dealId: number, authorId: number | null, kind: MessageRow['kind'], body: string, now: number): Promise<void> {
   await tx.run('insert into deal_messages (deal_id, author_id, kind, body, created_at) values (?, ?, ?, ?, ?)', [dealId, authorId, kind, body, now])
 }
+
+/** Deals with a site visit in the next 24 hours whose brokers were not reminded of it yet. */
+export const visitsDue = (db: Queryable, now: number): Promise<DealRow[]> =>
+  db.all<DealRow>("select d.* from deals d where d.stage = 'SITE_VISIT' and d.visit_reminded_at is null and d.visit_at > ? and d.visit_at <= ?", [now, now + 86_400_000])
+
+/** Claims a deal's visit reminder (once, whichever process looks first): false when it was claimed already. */
+export const claimVisitReminder = async (tx: Queryable, id: number, now: number): Promise<boolean> =>
+  (await tx.run('update deals set visit_reminded_at = ? where id = ? and visit_reminded_at is null', [now, id])).changes > 0

@@ -95,3 +95,10 @@ export async function namesOf(db: Queryable, ids: number[]): Promise<Map<number,
   const rows = await db.all<{ id: number; full_name: string }>(`select id, full_name from users where id in (${ids.map(() => '?').join(', ')})`, ids)
   return new Map(rows.map((r) => [Number(r.id), r.full_name]))
 }
+
+/** Active users' names and emails by id: whom a reminder reaches (issue 35). */
+export async function recipientsOf(db: Queryable, ids: number[]): Promise<{ id: number; email: string; fullName: string }[]> {
+  if (ids.length === 0) return []
+  const rows = await db.all<{ id: number; email: string; full_name: string }>(`select id, email, full_name from users where is_active = true and id in (${ids.map(() => '?').join(', ')})`, ids)
+  return rows.map((r) => ({ id: Number(r.id), email: r.email, fullName: r.full_name }))
+}
