@@ -201,6 +201,8 @@ export const listings = sqliteTable(
     visibility: text('visibility', { enum: ['NETWORK', 'CIRCLE', 'ONLY_ME'] }).notNull().default('NETWORK'),
     /** The owner's circle a CIRCLE listing is shown to (a circle deleted: its owner only). */
     circleId: integer('circle_id').references(() => circles.id, { onDelete: 'set null' }),
+    /** When three brokers' reports took it off the network (issue 35), until its broker answers them. */
+    reportedOffAt: integer('reported_off_at'),
   },
   (t) => [
     uniqueIndex('listings_entry_id_unique').on(t.entryId),
@@ -749,4 +751,34 @@ export const dealMessages = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [index('deal_messages_deal_idx').on(t.dealId, t.id)],
+)
+
+/**
+ * Reports of a listing by other brokers (issue 35): sold or rented, no response, wrong details, fake. Three open reports
+ * from three brokers take it off the network (SUSPENDED, `listings.reported_off_at`) until its broker answers: still
+ * available (the reports are cleared, answered so, and admins see who keeps reporting what is available) or closed.
+ */
+export const listingReports = sqliteTable(
+  'listing_reports',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    listingId: integer('listing_id')
+      .notNull()
+      .references(() => listings.id, { onDelete: 'cascade' }),
+    reporterId: integer('reporter_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    cityId: integer('city_id').notNull(),
+    reason: text('reason', { enum: ['SOLD_OR_RENTED', 'NO_RESPONSE', 'WRONG_DETAILS', 'FAKE'] }).notNull(),
+    note: text('note'),
+    createdAt: createdAt(),
+    /** When its broker answered it (null: open), and how. */
+    answeredAt: integer('answered_at'),
+    answer: text('answer', { enum: ['STILL_AVAILABLE', 'CLOSED'] }),
+  },
+  (t) => [
+    // One open report per broker and listing: their reports count once.
+    uniqueIndex('listing_reports_open_unique').on(t.listingId, t.reporterId).where(sql`${t.answeredAt} is null`),
+    index('listing_reports_reporter_idx').on(t.reporterId, t.answer),
+  ],
 )

@@ -41,6 +41,7 @@ import m37 from './0037_feed.sql' with { type: 'text' }
 import m38 from './0038_deals.sql' with { type: 'text' }
 import m39 from './0039_feed.sql' with { type: 'text' }
 import m40 from './0040_visit_reminders.sql' with { type: 'text' }
+import m41 from './0041_listing_reports.sql' with { type: 'text' }
 
 export const migrationJournal = journal
 export const migrationFiles: Record<string, string> = {
@@ -85,4 +86,5 @@ export const migrationFiles: Record<string, string> = {
   '0038_deals': m38,
   '0039_feed': m39,
   '0040_visit_reminders': m40,
+  '0041_listing_reports': m41,
 }

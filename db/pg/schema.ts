@@ -169,6 +169,7 @@ export const listings = pgTable(
     /** Issue 35: NETWORK, CIRCLE or ONLY_ME (db/schema.ts says more). */
     visibility: text('visibility').notNull().default('NETWORK'),
     circleId: key('circle_id').references(() => circles.id, { onDelete: 'set null' }),
+    reportedOffAt: ms('reported_off_at'),
   },
   (t) => [
     uniqueIndex('listings_entry_id_unique').on(t.entryId),
@@ -617,4 +618,34 @@ export const dealMessages = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('deal_messages_deal_idx').on(t.dealId, t.id)],
+)
+
+/**
+ * Reports of a listing by other brokers (issue 35): sold or rented, no response, wrong details, fake. Three open reports
+ * from three brokers take it off the network (SUSPENDED, `listings.reported_off_at`) until its broker answers: still
+ * available (the reports are cleared, answered so, and admins see who keeps reporting what is available) or closed.
+ */
+export const listingReports = pgTable(
+  'listing_reports',
+  {
+    id: id(),
+    listingId: key('listing_id')
+      .notNull()
+      .references(() => listings.id, { onDelete: 'cascade' }),
+    reporterId: key('reporter_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    cityId: key('city_id').notNull(),
+    reason: text('reason').notNull(),
+    note: text('note'),
+    createdAt: createdAt(),
+    /** When its broker answered it (null: open), and how. */
+    answeredAt: ms('answered_at'),
+    answer: text('answer'),
+  },
+  (t) => [
+    // One open report per broker and listing: their reports count once.
+    uniqueIndex('listing_reports_open_unique').on(t.listingId, t.reporterId).where(sql`${t.answeredAt} is null`),
+    index('listing_reports_reporter_idx').on(t.reporterId, t.answer),
+  ],
 )

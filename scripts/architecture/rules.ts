@@ -95,6 +95,7 @@ export const TABLE_OWNERS: Record<string, string> = {
   listing_private: 'src/modules/listings',
   circles: 'src/modules/listings',
   circle_members: 'src/modules/listings',
+  listing_reports: 'src/modules/listings',
   // Kept by triggers for the analytics screens (top brokers, trends).
   listing_daily_counts: 'src/modules/analytics',
   owner_listing_counts: 'src/modules/analytics',

@@ -23,6 +23,7 @@ import m19 from './0019_feed.sql' with { type: 'text' }
 import m20 from './0020_deals.sql' with { type: 'text' }
 import m21 from './0021_feed.sql' with { type: 'text' }
 import m22 from './0022_visit_reminders.sql' with { type: 'text' }
+import m23 from './0023_listing_reports.sql' with { type: 'text' }
 
 export const migrationJournal = journal
 export const migrationFiles: Record<string, string> = {
@@ -49,4 +50,5 @@ export const migrationFiles: Record<string, string> = {
   '0020_deals': m20,
   '0021_feed': m21,
   '0022_visit_reminders': m22,
+  '0023_listing_reports': m23,
 }

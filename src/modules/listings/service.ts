@@ -201,6 +201,9 @@ async function changeable(db: Queryable, actor: Actor, id: number): Promise<Row>
 export async function updateListing(ctx: AppContext, written: AfterListingWrite, actor: Actor, id: number, body: UpdateListingBody): Promise<Row> {
   const before = await changeable(ctx.db, actor, id)
   await assertMayChangeStatus(ctx.db, actor, before, body)
+  // Off the network by brokers' reports (issue 35): its broker answers them (./reports.ts), which sets its status.
+  if (before.reportedOffAt !== null && body.status !== undefined && body.status !== before.status)
+    throw conflict('Three brokers reported this listing: answer the reports (still available, or closed) to change its status')
   const changes = fieldsOf(body)
   // An expired listing given a new end may take any status with it: the new end is its renewal.
   const from = before.status === 'EXPIRED' && body.expires_at !== undefined ? 'ACTIVE' : before.status

@@ -33,6 +33,8 @@ export type Row = {
   /** Issue 35: who may see it (NETWORK, CIRCLE of `circleId`, ONLY_ME). Its private fields are not here: ./private-store.ts. */
   visibility: Visibility
   circleId: number | null
+  /** When three brokers' reports took it off the network (./reports.ts); null otherwise. */
+  reportedOffAt: number | null
 }
 
 export type Visibility = 'NETWORK' | 'CIRCLE' | 'ONLY_ME'
@@ -43,7 +45,7 @@ export const ROW = `listings.id, entry_id as "entryId", post_type as "postType",
   type_details as "typeDetails", details, comments, google_location_url as "googleLocationUrl", status, date,
   owner_user_id as "ownerUserId", city_id as "cityId", expires_at as "expiresAt", suspended_by as "suspendedBy",
   suspension_reason as "suspensionReason", suspended_at as "suspendedAt", review_requested_at as "reviewRequestedAt", review_note as "reviewNote",
-  visibility, circle_id as "circleId"`
+  visibility, circle_id as "circleId", reported_off_at as "reportedOffAt"`
 
 /** A listing's stored fields, whoever asks (a signed renew link is its own authority); null when it is gone. */
 export const listingRow = async (db: Queryable, id: number): Promise<Row | null> => (await db.get<Row>(`select ${ROW} from listings where id = ?`, [id])) ?? null
