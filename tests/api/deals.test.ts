@@ -188,6 +188,33 @@ describe('deals', () => {
   })
 })
 
+describe('a broker’s record', () => {
+  test('verified since, deals closed, median time to answer, share answered; 404 for someone not a broker', async () => {
+    const place = await seedPlace(h.ctx.db, ['Thane'])
+    const x = await signIn(h.ctx.db, 'BROKER', { cityId: place.cities[0]!.id, fullName: 'Record Owner' })
+    const y = await signIn(h.ctx.db, 'BROKER', { cityId: place.cities[0]!.id, fullName: 'Record Asker' })
+    const record = async () => (await (await call(other, `/api/brokers/${x.user.id}/record`)).json()) as Record<string, unknown>
+    expect(await record()).toMatchObject({ full_name: 'Record Owner', verified_since: x.user.createdAt.toISOString(), deals_closed: 0, requests_received: 0, median_answer_minutes: null, answered_share: null })
+    const listings = [await post(x, { post_type: 'AVL' }), await post(x, { post_type: 'AVL' }), await post(x, { post_type: 'AVL' })]
+    const asker = { id: y.user.id, role: 'BROKER' as const, cityId: y.user.cityId, fullName: y.user.fullName }
+    // Answered after 30 minutes (accepted), after 90 minutes (declined), never (expired).
+    const now = Date.now()
+    const r1 = await sendRequest(h.ctx, asker, listings[0]!.id, {}, now - 30 * 60_000)
+    const r2 = await sendRequest(h.ctx, asker, listings[1]!.id, {}, now - 90 * 60_000)
+    await sendRequest(h.ctx, asker, listings[2]!.id, {}, now - 73 * 3_600_000)
+    const deal = (await (await call(x, `/api/cobroke-requests/${r1.id}/accept`, 'POST')).json()) as Deal
+    expect((await call(x, `/api/cobroke-requests/${r2.id}/decline`, 'POST', { reason: 'Sold' })).status).toBe(200)
+    await call(x, `/api/deals/${deal.id}/close`, 'POST', { outcome: 'WON' })
+    await call(y, `/api/deals/${deal.id}/close`, 'POST', { outcome: 'WON' })
+    const after = await record()
+    expect(after).toMatchObject({ deals_closed: 1, requests_received: 3, answered_share: 0.67 })
+    expect(after.median_answer_minutes).toBeGreaterThanOrEqual(60)
+    expect(after.median_answer_minutes).toBeLessThanOrEqual(61)
+    expect((await call(other, `/api/brokers/${mumbaiAdmin.user.id}/record`)).status).toBe(404)
+    expect((await call(null, `/api/brokers/${x.user.id}/record`)).status).toBe(401)
+  })
+})
+
 describe('timers', () => {
   test('the morning of a site visit both brokers are reminded, by mail and in the thread, once; a request unanswered for 72 hours expires on its own', async () => {
     const tz = h.ctx.config.timeZone

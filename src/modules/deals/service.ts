@@ -6,7 +6,8 @@ import type { AfterListingWrite } from '../listings/after-write'
 import { readPrivate } from '../listings/private-store'
 import { getListing } from '../listings/read'
 import { updateListing } from '../listings/service'
-import { namesOf } from '../users/store'
+import { brokerOf, namesOf } from '../users/store'
+import { firstAuditAt } from '../audit/read'
 import type { CloseBody, CobrokeRequest, CounterBody, Deal, DealWithThread, RequestBody } from './model'
 import {
   addMessage,
@@ -16,6 +17,7 @@ import {
   insertDeal,
   insertRequest,
   messagesOf,
+  recordOf,
   openRequestFor,
   requestIn,
   requestsIn,
@@ -174,7 +176,8 @@ async function answerable(ctx: AppContext, p: Party, id: number, now: number): P
 export async function acceptRequest(ctx: AppContext, p: Party, id: number, now = Date.now()): Promise<DealWithThread> {
   const row = await answerable(ctx, p, id, now)
   const dealId = await ctx.db.tx(async (tx) => {
-    if (!(await updateRequest(tx, id, row.status, { status: 'ACCEPTED', answered_at: now }))) throw conflict('This request changed meanwhile: look at it again')
+    // answered_at: the listing's broker's answer (a counter-offer's time stays, for their record).
+    if (!(await updateRequest(tx, id, row.status, { status: 'ACCEPTED', answered_at: row.answered_at ?? now }))) throw conflict('This request changed meanwhile: look at it again')
     const dealId = await insertDeal(tx, {
       request_id: row.id,
       listing_id: row.listing_id,
@@ -203,7 +206,7 @@ export async function counterRequest(ctx: AppContext, p: Party, id: number, body
   if (row.status !== 'PENDING') throw conflict('A counter-offer is answered by accepting or declining it')
   const split = splitFrom(body)
   await ctx.db.tx(async (tx) => {
-    if (!(await updateRequest(tx, id, 'PENDING', { ...split, status: 'COUNTERED', expires_at: now + ANSWER_WITHIN_MS })))
+    if (!(await updateRequest(tx, id, 'PENDING', { ...split, status: 'COUNTERED', answered_at: now, expires_at: now + ANSWER_WITHIN_MS })))
       throw conflict('This request changed meanwhile: look at it again')
     await audit(ctx, tx, p, 'cobroke.counter', 'cobroke_request', id, Number(row.city_id), { split: splitOf(split) }, null, now)
   })
@@ -215,7 +218,7 @@ export async function declineRequest(ctx: AppContext, p: Party, id: number, reas
   const why = reason.trim()
   if (!why) throw fieldError('reason', 'Say why you decline')
   await ctx.db.tx(async (tx) => {
-    if (!(await updateRequest(tx, id, row.status, { status: 'DECLINED', decline_reason: why, answered_at: now }))) throw conflict('This request changed meanwhile: look at it again')
+    if (!(await updateRequest(tx, id, row.status, { status: 'DECLINED', decline_reason: why, answered_at: row.answered_at ?? now }))) throw conflict('This request changed meanwhile: look at it again')
     await audit(ctx, tx, p, 'cobroke.decline', 'cobroke_request', id, Number(row.city_id), undefined, why, now)
   })
   return getRequest(ctx, p, id)
@@ -357,5 +360,31 @@ async function closeListings(ctx: AppContext, written: AfterListingWrite, row: D
       // A listing suspended or gone meanwhile keeps its state; the thread says so.
       await note(`Listing ${listingId} could not be closed: ${(e as Error).message}`)
     }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// A broker's record
+
+/**
+ * A broker's record (issue 35), for anyone who sees listings: verified (identity approved) since, deals closed won
+ * through Brokernet, the median time to answer a co-broke request, and the share of requests answered (of those no
+ * longer waiting: answered, or expired unanswered).
+ */
+export async function brokerRecord(ctx: AppContext, id: number) {
+  const broker = await brokerOf(ctx.db, id)
+  if (!broker) throw notFound('Broker not found')
+  const approvedAt = broker.approved ? ((await firstAuditAt(ctx.db, 'user', id, ['user.approve', 'user.create'])) ?? broker.createdAt) : null
+  const r = await recordOf(ctx.db, id)
+  const times = [...r.answerTimes].sort((a, b) => a - b)
+  const median = times.length === 0 ? null : times.length % 2 ? times[(times.length - 1) / 2]! : (times[times.length / 2 - 1]! + times[times.length / 2]!) / 2
+  return {
+    user_id: broker.id,
+    full_name: broker.fullName,
+    verified_since: iso(approvedAt),
+    deals_closed: r.closedWon,
+    requests_received: r.received,
+    median_answer_minutes: median === null ? null : Math.round(median / 60_000),
+    answered_share: r.received === 0 ? null : Math.round((r.answerTimes.length / r.received) * 100) / 100,
   }
 }

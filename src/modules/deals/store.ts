@@ -133,3 +133,14 @@ export const visitsDue = (db: Queryable, now: number): Promise<DealRow[]> =>
 /** Claims a deal's visit reminder (once, whichever process looks first): false when it was claimed already. */
 export const claimVisitReminder = async (tx: Queryable, id: number, now: number): Promise<boolean> =>
   (await tx.run('update deals set visit_reminded_at = ? where id = ? and visit_reminded_at is null', [now, id])).changes > 0
+
+/** A broker's co-broking figures: deals closed won, requests received, and how long each answered one took (ms). */
+export async function recordOf(db: Queryable, brokerId: number): Promise<{ closedWon: number; received: number; answerTimes: number[] }> {
+  const won = await db.get<{ n: number }>("select count(*) as n from deals where stage = 'CLOSED_WON' and (owner_id = ? or requester_id = ?)", [brokerId, brokerId])
+  const received = await db.all<{ status: string; created_at: number; answered_at: number | null }>(
+    "select status, created_at, answered_at from cobroke_requests where owner_id = ? and status <> 'PENDING'",
+    [brokerId],
+  )
+  const answered = received.filter((r) => r.status !== 'EXPIRED' && r.answered_at !== null)
+  return { closedWon: Number(won!.n), received: received.length, answerTimes: answered.map((r) => Number(r.answered_at) - Number(r.created_at)) }
+}

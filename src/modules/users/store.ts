@@ -102,3 +102,12 @@ export async function recipientsOf(db: Queryable, ids: number[]): Promise<{ id: 
   const rows = await db.all<{ id: number; email: string; full_name: string }>(`select id, email, full_name from users where is_active = true and id in (${ids.map(() => '?').join(', ')})`, ids)
   return rows.map((r) => ({ id: Number(r.id), email: r.email, fullName: r.full_name }))
 }
+
+/** A broker's name, whether their registration is approved, and when they registered; null for anyone else. */
+export async function brokerOf(db: Queryable, id: number): Promise<{ id: number; fullName: string; approved: boolean; createdAt: number } | null> {
+  const r = await db.get<{ id: number; full_name: string; registration_status: string; created_at: number | string }>(
+    "select id, full_name, registration_status, created_at from users where id = ? and role = 'BROKER'",
+    [id],
+  )
+  return r ? { id: Number(r.id), fullName: r.full_name, approved: r.registration_status === 'APPROVED', createdAt: Number(r.created_at) } : null
+}
