@@ -2,17 +2,31 @@
 // exports and the dashboard's pages walked as another broker of the same city, a module admin of another city and an
 // anonymous caller: no marker in any answer (an .xlsx unzipped), log line, mail, or any table but `listing_private`.
 // Listings kept to their owner (ONLY_ME) or to a circle carry markers in their public fields too, for the same walk.
-// The owner reads their markers back (the walk could not pass by reading nothing).
+// The owner reads their markers back (the walk could not pass by reading nothing). Push alerts (issue 33) and the public
+// page of a share link with its photo (issue 34, /l/<token>) are walked too: the alerts the devices of the other broker,
+// the other city's admin and the owner received (decrypted by the push-service stand-in), and the page signed out.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { strFromU8, unzipSync } from 'fflate'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { ON_POSTGRES, createTestApp } from '../support/app'
 import { signIn, withJson, type SignedIn } from '../support/auth'
 import { seedPlace } from '../support/fixtures'
 import { operationsOf, plausible, type Json, type Operation } from '../support/openapi'
 import { drainAnnouncements } from '../../src/modules/matches/service'
+import { instantHits } from '../../src/modules/saved-searches/alerts'
+import { eventually } from '../support/eventually'
+import { startPushService, type BrowserSubscription, type PushService } from '../support/push-service'
 
-const h = await createTestApp({ LOG_LEVEL: 'info' })
-afterAll(() => h.close())
+const h = await createTestApp({ LOG_LEVEL: 'info', PUSH_ALLOW_HOSTS: '127.0.0.1' })
+const images = mkdtempSync(join(tmpdir(), 'brokernet-leak-'))
+let service: PushService
+afterAll(async () => {
+  await service?.stop()
+  await h.close()
+  rmSync(images, { recursive: true, force: true })
+})
 
 const tag = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`
 /** The private values: none of them may reach anyone but the owner and the admins of Mumbai. */
@@ -34,6 +48,10 @@ let puneAdmin: SignedIn
 let mumbaiAdmin: SignedIn
 const ids: Record<string, number> = {}
 let operations: Operation[]
+/** Each user's device on the push-service stand-in. */
+const devices = new Map<string, BrowserSubscription>()
+/** The public pages of share links to the owner's network listing: the owner's and the other broker's. */
+const publicPages: string[] = []
 
 const found = (text: string, markers: string[]) => markers.filter((m) => text.toLowerCase().includes(m.toLowerCase()))
 
@@ -45,6 +63,17 @@ beforeAll(async () => {
   mumbaiAdmin = await signIn(h.ctx.db, 'MODULE_ADMIN', { cityId: mumbai })
   puneAdmin = await signIn(h.ctx.db, 'MODULE_ADMIN', { cityId: pune })
   const master = await signIn(h.ctx.db, 'MASTER_ADMIN', { cityId: null })
+  // Devices for push alerts, no quiet hours (so they leave at once), and an INSTANT saved search of the other broker
+  // that every AVL listing fits: new matches and saved-search hits become pushes as the listings are posted.
+  service = await startPushService({ vapidPublicKey: async () => (await (await h.request('/api/notifications/key', { headers: owner.bearer })).json()).public_key })
+  for (const [name, as] of [['owner', owner], ['other', other], ['puneAdmin', puneAdmin], ['mumbaiAdmin', mumbaiAdmin]] as const) {
+    const sub = await service.subscribe()
+    const res = await h.request('/api/notifications/devices', withJson(as.browser, { endpoint: sub.endpoint, keys: sub.keys, expirationTime: null }))
+    expect(res.status, await res.clone().text()).toBe(201)
+    expect((await h.request('/api/notifications/settings', withJson(as.browser, { quiet_hours: null }, 'PUT'))).status).toBe(200)
+    devices.set(name, sub)
+  }
+  expect((await h.request('/api/saved-searches', withJson(other.browser, { name: 'Every AVL', filters: { post_type: 'AVL' }, alert: 'INSTANT' }))).status).toBe(201)
   const post = async (as: SignedIn, body: Record<string, unknown>) => {
     const res = await h.request('/api/listings', withJson(as.browser, { sale_or_rent: 'SALE', contact_value: '9876543210', property_type: '2 BHK', budget: 5_000_000, location: 'West', ...body }))
     expect(res.status, await res.clone().text()).toBe(201)
@@ -69,8 +98,22 @@ beforeAll(async () => {
   expect((await h.request('/api/saved-searches', withJson(other.browser, { name: 'Probe', filters: { search: 'flat' } }))).status).toBe(201)
   await drainAnnouncements(h.ctx.db)
   await h.mailIdle()
+  // A photo on the network listing, and public links to it: the owner's, and the other broker's (who sees it).
+  const made = Bun.spawnSync([process.execPath, new URL('../support/image-fixtures.ts', import.meta.url).pathname, images], { stdout: 'pipe', stderr: 'pipe' })
+  if (made.exitCode !== 0) throw new Error(`fixtures: ${made.stderr}`)
+  const fd = new FormData()
+  fd.append('photos', new File([readFileSync(join(images, 'other.jpg'))], 'front.jpg', { type: 'image/jpeg' }))
+  expect((await h.request(`/api/listings/${ids.network}/photos`, { method: 'POST', headers: owner.browser, body: fd })).status).toBe(201)
+  for (const as of [owner, other]) {
+    const res = await h.request(`/api/listings/${ids.network}/share-link`, { method: 'POST', headers: as.browser })
+    if (res.status === 200) publicPages.push(new URL(((await res.json()) as { url: string }).url).pathname)
+  }
+  expect(publicPages.length).toBeGreaterThan(0)
+  // No one else gets a public page of a listing: least of all one not shown to them.
+  const hiddenLink = await h.request(`/api/listings/${ids.onlyMe}/share-link`, { method: 'POST', headers: other.browser })
+  expect([403, 404]).toContain(hiddenLink.status)
   operations = operationsOf(await (await h.request('/swagger/json')).json())
-})
+}, 180_000)
 
 /** The values each path parameter is tried with: every listing of the test, the users, the circle, the place. */
 function pathValues(path: string): number[] {
@@ -176,4 +219,38 @@ describe('the leak test', () => {
     }
     expect(inTables).toEqual([])
   })
+
+  test('the public page of a share link, signed out, with its photo: the listing, none of its private values', async () => {
+    for (const page of publicPages) {
+      const res = await h.request(page)
+      expect(res.status).toBe(200)
+      const html = await res.text()
+      expect(html).toContain('Sea facing 2 BHK')
+      expect(html).toContain(`${page}/photos/`)
+      expect(found(html, [...PRIVATE_MARKERS, ...HIDDEN_MARKERS])).toEqual([])
+    }
+  })
+
+  test('push alerts: none carries a private value, and none tells the other broker of a listing not shown to them', async () => {
+    const entry = async (id: number) => (await h.ctx.db.get<{ entry_id: string }>('select entry_id from listings where id = ?', [id]))!.entry_id
+    const [network, onlyMe, circled] = [await entry(ids.network!), await entry(ids.onlyMe!), await entry(ids.circled!)]
+    const otherDevice = devices.get('other')!
+    const payloads = (name: string) => service.delivered(devices.get(name)!).map((r) => r.payload)
+    // The other broker hears of the network listing both ways: a new match for their requirement, a saved-search hit.
+    await eventually('the other broker’s match and saved-search alerts', () => {
+      const got = service.delivered(otherDevice).map((r) => JSON.parse(r.payload) as { title: string; body: string })
+      return got.some((p) => p.title.startsWith('New match') && p.body.includes(network)) && got.some((p) => p.title.startsWith('Saved search') && p.body.includes(network))
+    }, 30_000)
+    // Who the saved-search alert of each hidden listing would reach: not the other broker (the same rule as the push).
+    for (const id of [ids.onlyMe!, ids.circled!]) expect((await instantHits(h.ctx.db, id, async (u) => new Set(u))).map((hit) => hit.userId)).not.toContain(other.user.id)
+    expect((await instantHits(h.ctx.db, ids.network!, async (u) => new Set(u))).map((hit) => hit.userId)).toContain(other.user.id)
+    const all = [...devices.keys()].flatMap(payloads)
+    expect(all.length).toBeGreaterThan(1)
+    expect(found(all.join('\n'), PRIVATE_MARKERS)).toEqual([])
+    expect(found(payloads('other').join('\n'), [...HIDDEN_MARKERS, onlyMe, circled])).toEqual([])
+    expect(found(payloads('puneAdmin').join('\n'), [...HIDDEN_MARKERS, onlyMe, circled])).toEqual([])
+    // And what is still waiting in the outbox (encrypted at the send, stored as the alert's text until then).
+    const queued = await h.ctx.db.all<Record<string, unknown>>('select * from push_outbox')
+    expect(found(JSON.stringify(queued), PRIVATE_MARKERS)).toEqual([])
+  }, 60_000)
 })
