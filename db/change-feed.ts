@@ -5,7 +5,7 @@ import { statement } from './statements'
 /** One write, as the `change_feed` triggers record it (migration 0011): the row's relevant fields before and after. */
 export type Change = {
   seq: number
-  topic: 'listing' | 'user' | 'geography' | 'match' | 'session' | 'reminder'
+  topic: 'listing' | 'user' | 'geography' | 'match' | 'session' | 'reminder' | 'circle' | 'deal'
   before: Record<string, unknown> | null
   after: Record<string, unknown> | null
   /** PostgreSQL: the id of the transaction that made it (which snapshots see it). */

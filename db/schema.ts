@@ -202,9 +202,21 @@ export const listings = sqliteTable(
     coverPhoto: text('cover_photo'),
     coverWidth: integer('cover_width'),
     coverHeight: integer('cover_height'),
+    /**
+     * Who may see the listing (issue 35): the network (default), the brokers of one of its owner's circles, or its
+     * owner only (and the admins of its scope). src/modules/listings/where.ts turns it into SQL with the scope.
+     */
+    visibility: text('visibility', { enum: ['NETWORK', 'CIRCLE', 'ONLY_ME'] }).notNull().default('NETWORK'),
+    /** The owner's circle a CIRCLE listing is shown to (a circle deleted: its owner only). */
+    circleId: integer('circle_id').references(() => circles.id, { onDelete: 'set null' }),
+    /** When three brokers' reports took it off the network (issue 35), until its broker answers them. */
+    reportedOffAt: integer('reported_off_at'),
   },
   (t) => [
     uniqueIndex('listings_entry_id_unique').on(t.entryId),
+    // The few listings not shown to the whole network (issue 35): a broker's scope leaves out those of others not
+    // shown to them, found through this small index rather than by reading every row's visibility.
+    index('listings_not_network_idx').on(t.visibility, t.id, t.ownerUserId, t.circleId).where(sql`${t.visibility} <> 'NETWORK'`),
     // A listing's counterparts: one range of this index, the rule checked and the candidates scored from the index
     // entries alone (locality, age and owner included: reading ~2,000 rows instead took 4 of the 5 ms of a search).
     index('listings_match_idx').on(t.cityId, t.saleOrRent, t.postType, t.propertyKey, t.status, t.budget, t.size, t.location, t.locality, t.createdAt, t.ownerUserId),
@@ -755,4 +767,169 @@ export const listingShares = sqliteTable(
     revokedAt: integer('revoked_at'),
   },
   (t) => [uniqueIndex('listing_shares_token_unique').on(t.token), index('listing_shares_sharer_idx').on(t.sharerUserId, t.listingId)],
+)
+
+/**
+ * A broker's named circles (issue 35): the brokers a CIRCLE listing is shown to. Owned by the listings module, which
+ * judges visibility with them.
+ */
+export const circles = sqliteTable(
+  'circles',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    ownerUserId: integer('owner_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('circles_owner_name_unique').on(t.ownerUserId, t.name)],
+)
+
+export const circleMembers = sqliteTable(
+  'circle_members',
+  {
+    circleId: integer('circle_id')
+      .notNull()
+      .references(() => circles.id, { onDelete: 'cascade' }),
+    memberUserId: integer('member_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.circleId, t.memberUserId] }), index('circle_members_member_idx').on(t.memberUserId, t.circleId)],
+)
+
+/**
+ * A listing's private fields (issue 35, docs/decisions/038-private-fields.md): seen by its owner and the admins of its
+ * scope only. A table of its own, so that no read of `listings` (lists, search indexes, counts, exports, the change
+ * feed, the audit trail, matching) can carry them: only src/modules/listings/private-store.ts names it, and every
+ * function there takes the caller and joins the listing through their manage scope.
+ */
+export const listingPrivate = sqliteTable('listing_private', {
+  listingId: integer('listing_id')
+    .primaryKey()
+    .references(() => listings.id, { onDelete: 'cascade' }),
+  ownerName: text('owner_name'),
+  ownerPhone: text('owner_phone'),
+  /** The owner's phone as src/shared/contact-key.ts compares contacts: the form's warning looks it up. */
+  ownerPhoneKey: text('owner_phone_key'),
+  address: text('address'),
+  bottomPrice: real('bottom_price'),
+  note: text('note'),
+  updatedAt: updatedAt(),
+})
+
+/**
+ * Co-broking (issue 35, src/modules/deals/): a broker's request to work a listing with its broker ("I have a client for
+ * this"), naming their own listing when there is one, with a proposed split; answered within 72 hours.
+ */
+export const cobrokeRequests = sqliteTable(
+  'cobroke_requests',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    listingId: integer('listing_id')
+      .notNull()
+      .references(() => listings.id, { onDelete: 'cascade' }),
+    requesterListingId: integer('requester_listing_id').references(() => listings.id, { onDelete: 'set null' }),
+    ownerId: integer('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    requesterId: integer('requester_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    cityId: integer('city_id').notNull(),
+    message: text('message'),
+    /** PERCENT: `requester_percent` to the requester, the rest to the listing's broker; FLAT: `flat_fee`. */
+    splitKind: text('split_kind', { enum: ['PERCENT', 'FLAT'] }).notNull(),
+    requesterPercent: integer('requester_percent'),
+    flatFee: real('flat_fee'),
+    status: text('status', { enum: ['PENDING', 'COUNTERED', 'ACCEPTED', 'DECLINED', 'EXPIRED'] }).notNull(),
+    declineReason: text('decline_reason'),
+    createdAt: createdAt(),
+    answeredAt: integer('answered_at'),
+    /** 72 hours after it was sent (or countered): unanswered by then, it is EXPIRED. */
+    expiresAt: integer('expires_at').notNull(),
+  },
+  (t) => [index('cobroke_requests_owner_idx').on(t.ownerId, t.id), index('cobroke_requests_requester_idx').on(t.requesterId, t.id), index('cobroke_requests_listing_idx').on(t.listingId, t.requesterId)],
+)
+
+/** A co-broke accepted: the two brokers' deal, its split locked, its stage, each side's confirmation of the close. */
+export const deals = sqliteTable(
+  'deals',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    requestId: integer('request_id')
+      .notNull()
+      .references(() => cobrokeRequests.id, { onDelete: 'cascade' }),
+    listingId: integer('listing_id').references(() => listings.id, { onDelete: 'set null' }),
+    requesterListingId: integer('requester_listing_id').references(() => listings.id, { onDelete: 'set null' }),
+    ownerId: integer('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    requesterId: integer('requester_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    cityId: integer('city_id').notNull(),
+    splitKind: text('split_kind', { enum: ['PERCENT', 'FLAT'] }).notNull(),
+    requesterPercent: integer('requester_percent'),
+    flatFee: real('flat_fee'),
+    stage: text('stage', { enum: ['INTERESTED', 'SITE_VISIT', 'NEGOTIATING', 'CLOSED_WON', 'CLOSED_LOST', 'DISPUTED'] }).notNull(),
+    visitAt: integer('visit_at'),
+    /** When both brokers were reminded of the visit, the morning of it (a new date clears it). */
+    visitRemindedAt: integer('visit_reminded_at'),
+    ownerOutcome: text('owner_outcome', { enum: ['WON', 'LOST'] }),
+    requesterOutcome: text('requester_outcome', { enum: ['WON', 'LOST'] }),
+    lostReason: text('lost_reason'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    closedAt: integer('closed_at'),
+  },
+  (t) => [uniqueIndex('deals_request_unique').on(t.requestId), index('deals_owner_idx').on(t.ownerId, t.id), index('deals_requester_idx').on(t.requesterId, t.id), index('deals_city_idx').on(t.cityId, t.id)],
+)
+
+/** A deal's thread: its two brokers' messages, and the steps each took, in order; never edited. */
+export const dealMessages = sqliteTable(
+  'deal_messages',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    dealId: integer('deal_id')
+      .notNull()
+      .references(() => deals.id, { onDelete: 'cascade' }),
+    authorId: integer('author_id').references(() => users.id, { onDelete: 'set null' }),
+    kind: text('kind', { enum: ['MESSAGE', 'STEP'] }).notNull(),
+    body: text('body').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('deal_messages_deal_idx').on(t.dealId, t.id)],
+)
+
+/**
+ * Reports of a listing by other brokers (issue 35): sold or rented, no response, wrong details, fake. Three open reports
+ * from three brokers take it off the network (SUSPENDED, `listings.reported_off_at`) until its broker answers: still
+ * available (the reports are cleared, answered so, and admins see who keeps reporting what is available) or closed.
+ */
+export const listingReports = sqliteTable(
+  'listing_reports',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    listingId: integer('listing_id')
+      .notNull()
+      .references(() => listings.id, { onDelete: 'cascade' }),
+    reporterId: integer('reporter_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    cityId: integer('city_id').notNull(),
+    reason: text('reason', { enum: ['SOLD_OR_RENTED', 'NO_RESPONSE', 'WRONG_DETAILS', 'FAKE'] }).notNull(),
+    note: text('note'),
+    createdAt: createdAt(),
+    /** When its broker answered it (null: open), and how. */
+    answeredAt: integer('answered_at'),
+    answer: text('answer', { enum: ['STILL_AVAILABLE', 'CLOSED'] }),
+  },
+  (t) => [
+    // One open report per broker and listing: their reports count once.
+    uniqueIndex('listing_reports_open_unique').on(t.listingId, t.reporterId).where(sql`${t.answeredAt} is null`),
+    index('listing_reports_reporter_idx').on(t.reporterId, t.answer),
+  ],
 )

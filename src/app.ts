@@ -11,6 +11,7 @@ import { analyticsFeature } from './modules/analytics/plugin'
 import { auditFeature } from './modules/audit/plugin'
 import { authFeature } from './modules/auth/plugin'
 import { dashboardFeature } from './modules/dashboard/plugin'
+import { dealsFeature } from './modules/deals/plugin'
 import { docsFeature } from './modules/docs/plugin'
 import { eventsFeature } from './modules/events/plugin'
 import { geographyFeature } from './modules/geography/plugin'
@@ -45,6 +46,7 @@ export function createApp(ctx: AppContext) {
   const shareLinks = shareLinksFeature(ctx, { photos: photos.service })
   const savedSearches = savedSearchesFeature(ctx)
   const users = usersFeature(ctx)
+  const deals = dealsFeature(ctx, { written: listings.written })
   return new Elysia({ name: 'brokernet' })
     .use(requestLog(ctx.logger))
     .use(requestMetrics(ctx.metrics))
@@ -67,6 +69,7 @@ export function createApp(ctx: AppContext) {
     .use(shareLinks.plugin)
     .use(matches.plugin)
     .use(savedSearches.plugin)
+    .use(deals.plugin)
     .use(eventsFeature(ctx).plugin)
     .use(analyticsFeature(ctx).plugin)
     .use(auditFeature(ctx).plugin)

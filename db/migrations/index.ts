@@ -39,6 +39,12 @@ import m35 from './0035_city_localities.sql' with { type: 'text' }
 import m36 from './0036_push.sql' with { type: 'text' }
 import m37 from './0037_push_alerts.sql' with { type: 'text' }
 import m38 from './0038_photos.sql' with { type: 'text' }
+import m39 from './0039_private_fields.sql' with { type: 'text' }
+import m40 from './0040_feed.sql' with { type: 'text' }
+import m41 from './0041_deals.sql' with { type: 'text' }
+import m42 from './0042_feed.sql' with { type: 'text' }
+import m43 from './0043_visit_reminders.sql' with { type: 'text' }
+import m44 from './0044_listing_reports.sql' with { type: 'text' }
 
 export const migrationJournal = journal
 export const migrationFiles: Record<string, string> = {
@@ -81,4 +87,10 @@ export const migrationFiles: Record<string, string> = {
   '0036_push': m36,
   '0037_push_alerts': m37,
   '0038_photos': m38,
+  '0039_private_fields': m39,
+  '0040_feed': m40,
+  '0041_deals': m41,
+  '0042_feed': m42,
+  '0043_visit_reminders': m43,
+  '0044_listing_reports': m44,
 }

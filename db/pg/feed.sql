@@ -6,7 +6,7 @@
 -- carries its transaction's id (`xid`): a cached count computed in a snapshot is then adjusted by exactly the changes
 -- that snapshot did not see (db/pg-feed.ts). Every definition replaces the one before it: a change here is a new
 -- migration that is this file again (0003_feed was the first, without `xid`; then 0006_feed_xid; 0007_feed adds ended
--- sessions and phone numbers; 0012_feed expiry reminders).
+-- sessions and phone numbers; 0012_feed expiry reminders; 0019_feed visibility and circles; 0021_feed co-broking).
 
 CREATE OR REPLACE FUNCTION brokernet_listing_json(l listings) RETURNS jsonb LANGUAGE sql STABLE AS $$
   SELECT jsonb_build_object(
@@ -15,6 +15,7 @@ CREATE OR REPLACE FUNCTION brokernet_listing_json(l listings) RETURNS jsonb LANG
     'country_id', (SELECT s.country_id FROM cities c JOIN states s ON s.id = c.state_id WHERE c.id = l.city_id),
     'post_type', l.post_type, 'sale_or_rent', l.sale_or_rent, 'status', l.status, 'location', l.location,
     'property_type', l.property_type, 'budget', l.budget, 'date', l.date,
+    'visibility', l.visibility, 'circle_id', l.circle_id,
     'text', concat_ws(' ', l.entry_id, (SELECT full_name FROM users WHERE id = l.owner_user_id), l.locality, l.property_type, l.details))
 $$;
 --> statement-breakpoint
@@ -105,3 +106,31 @@ BEGIN
 END $$;
 --> statement-breakpoint
 CREATE OR REPLACE TRIGGER brokernet_feed_reminder AFTER INSERT OR UPDATE ON listing_reminders FOR EACH ROW EXECUTE FUNCTION brokernet_feed_reminder();
+--> statement-breakpoint
+-- A broker added to or taken out of a circle (issue 35): rare, and treated as touching every broker's answers.
+CREATE OR REPLACE FUNCTION brokernet_feed_circle() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM brokernet_notify('circle', NULL, NULL);
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+CREATE OR REPLACE TRIGGER brokernet_feed_circle AFTER INSERT OR DELETE ON circle_members FOR EACH STATEMENT EXECUTE FUNCTION brokernet_feed_circle();
+--> statement-breakpoint
+-- Co-broking (issue 35): a request sent or answered, a deal's step, a message in its thread, naming the two brokers.
+CREATE OR REPLACE FUNCTION brokernet_feed_deal() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_TABLE_NAME = 'cobroke_requests' THEN
+    PERFORM brokernet_notify('deal', NULL, jsonb_build_object('kind', 'request', 'id', NEW.id, 'owner_id', NEW.owner_id, 'requester_id', NEW.requester_id, 'status', NEW.status));
+  ELSIF TG_TABLE_NAME = 'deals' THEN
+    PERFORM brokernet_notify('deal', NULL, jsonb_build_object('kind', 'deal', 'id', NEW.id, 'owner_id', NEW.owner_id, 'requester_id', NEW.requester_id, 'stage', NEW.stage));
+  ELSE
+    PERFORM brokernet_notify('deal', NULL, (SELECT jsonb_build_object('kind', 'message', 'id', d.id, 'owner_id', d.owner_id, 'requester_id', d.requester_id, 'stage', d.stage) FROM deals d WHERE d.id = NEW.deal_id));
+  END IF;
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+CREATE OR REPLACE TRIGGER brokernet_feed_cobroke_request AFTER INSERT OR UPDATE OF status ON cobroke_requests FOR EACH ROW EXECUTE FUNCTION brokernet_feed_deal();
+--> statement-breakpoint
+CREATE OR REPLACE TRIGGER brokernet_feed_deal AFTER INSERT OR UPDATE ON deals FOR EACH ROW EXECUTE FUNCTION brokernet_feed_deal();
+--> statement-breakpoint
+CREATE OR REPLACE TRIGGER brokernet_feed_deal_message AFTER INSERT ON deal_messages FOR EACH ROW EXECUTE FUNCTION brokernet_feed_deal();

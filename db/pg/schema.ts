@@ -170,9 +170,14 @@ export const listings = pgTable(
     coverPhoto: text('cover_photo'),
     coverWidth: integer('cover_width'),
     coverHeight: integer('cover_height'),
+    /** Issue 35: NETWORK, CIRCLE or ONLY_ME (db/schema.ts says more). */
+    visibility: text('visibility').notNull().default('NETWORK'),
+    circleId: key('circle_id').references(() => circles.id, { onDelete: 'set null' }),
+    reportedOffAt: ms('reported_off_at'),
   },
   (t) => [
     uniqueIndex('listings_entry_id_unique').on(t.entryId),
+    index('listings_not_network_idx').on(t.visibility, t.id, t.ownerUserId, t.circleId).where(sql`${t.visibility} <> 'NETWORK'`),
     // The same columns as SQLite's indexes, the trailing ones included: a broker's scope (status, owner) and the
     // other filters are then judged in the index, and a count or a page's ids is an index-only scan instead of a visit
     // to every matching row (a zone + budget count for a broker: 134 ms against 22 ms, bench:http --postgres).
@@ -611,4 +616,159 @@ export const listingShares = pgTable(
     revokedAt: ms('revoked_at'),
   },
   (t) => [uniqueIndex('listing_shares_token_unique').on(t.token), index('listing_shares_sharer_idx').on(t.sharerUserId, t.listingId)],
+)
+
+/** Issue 35: a broker's named circles and their members (db/schema.ts says more). */
+export const circles = pgTable(
+  'circles',
+  {
+    id: id(),
+    ownerUserId: key('owner_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('circles_owner_name_unique').on(t.ownerUserId, t.name)],
+)
+
+export const circleMembers = pgTable(
+  'circle_members',
+  {
+    circleId: key('circle_id')
+      .notNull()
+      .references(() => circles.id, { onDelete: 'cascade' }),
+    memberUserId: key('member_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.circleId, t.memberUserId] }), index('circle_members_member_idx').on(t.memberUserId, t.circleId)],
+)
+
+/** Issue 35: a listing's private fields, read only by src/modules/listings/private-store.ts (db/schema.ts says more). */
+export const listingPrivate = pgTable('listing_private', {
+  listingId: key('listing_id')
+    .primaryKey()
+    .references(() => listings.id, { onDelete: 'cascade' }),
+  ownerName: text('owner_name'),
+  ownerPhone: text('owner_phone'),
+  ownerPhoneKey: text('owner_phone_key'),
+  address: text('address'),
+  bottomPrice: doublePrecision('bottom_price'),
+  note: text('note'),
+  updatedAt: updatedAt(),
+})
+
+/**
+ * Co-broking (issue 35, src/modules/deals/): a broker's request to work a listing with its broker ("I have a client for
+ * this"), naming their own listing when there is one, with a proposed split; answered within 72 hours.
+ */
+export const cobrokeRequests = pgTable(
+  'cobroke_requests',
+  {
+    id: id(),
+    listingId: key('listing_id')
+      .notNull()
+      .references(() => listings.id, { onDelete: 'cascade' }),
+    requesterListingId: key('requester_listing_id').references(() => listings.id, { onDelete: 'set null' }),
+    ownerId: key('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    requesterId: key('requester_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    cityId: key('city_id').notNull(),
+    message: text('message'),
+    /** PERCENT: `requester_percent` to the requester, the rest to the listing's broker; FLAT: `flat_fee`. */
+    splitKind: text('split_kind').notNull(),
+    requesterPercent: integer('requester_percent'),
+    flatFee: doublePrecision('flat_fee'),
+    status: text('status').notNull(),
+    declineReason: text('decline_reason'),
+    createdAt: createdAt(),
+    answeredAt: ms('answered_at'),
+    /** 72 hours after it was sent (or countered): unanswered by then, it is EXPIRED. */
+    expiresAt: ms('expires_at').notNull(),
+  },
+  (t) => [index('cobroke_requests_owner_idx').on(t.ownerId, t.id), index('cobroke_requests_requester_idx').on(t.requesterId, t.id), index('cobroke_requests_listing_idx').on(t.listingId, t.requesterId)],
+)
+
+/** A co-broke accepted: the two brokers' deal, its split locked, its stage, each side's confirmation of the close. */
+export const deals = pgTable(
+  'deals',
+  {
+    id: id(),
+    requestId: key('request_id')
+      .notNull()
+      .references(() => cobrokeRequests.id, { onDelete: 'cascade' }),
+    listingId: key('listing_id').references(() => listings.id, { onDelete: 'set null' }),
+    requesterListingId: key('requester_listing_id').references(() => listings.id, { onDelete: 'set null' }),
+    ownerId: key('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    requesterId: key('requester_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    cityId: key('city_id').notNull(),
+    splitKind: text('split_kind').notNull(),
+    requesterPercent: integer('requester_percent'),
+    flatFee: doublePrecision('flat_fee'),
+    stage: text('stage').notNull(),
+    visitAt: ms('visit_at'),
+    visitRemindedAt: ms('visit_reminded_at'),
+    ownerOutcome: text('owner_outcome'),
+    requesterOutcome: text('requester_outcome'),
+    lostReason: text('lost_reason'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    closedAt: ms('closed_at'),
+  },
+  (t) => [uniqueIndex('deals_request_unique').on(t.requestId), index('deals_owner_idx').on(t.ownerId, t.id), index('deals_requester_idx').on(t.requesterId, t.id), index('deals_city_idx').on(t.cityId, t.id)],
+)
+
+/** A deal's thread: its two brokers' messages, and the steps each took, in order; never edited. */
+export const dealMessages = pgTable(
+  'deal_messages',
+  {
+    id: id(),
+    dealId: key('deal_id')
+      .notNull()
+      .references(() => deals.id, { onDelete: 'cascade' }),
+    authorId: key('author_id').references(() => users.id, { onDelete: 'set null' }),
+    kind: text('kind').notNull(),
+    body: text('body').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('deal_messages_deal_idx').on(t.dealId, t.id)],
+)
+
+/**
+ * Reports of a listing by other brokers (issue 35): sold or rented, no response, wrong details, fake. Three open reports
+ * from three brokers take it off the network (SUSPENDED, `listings.reported_off_at`) until its broker answers: still
+ * available (the reports are cleared, answered so, and admins see who keeps reporting what is available) or closed.
+ */
+export const listingReports = pgTable(
+  'listing_reports',
+  {
+    id: id(),
+    listingId: key('listing_id')
+      .notNull()
+      .references(() => listings.id, { onDelete: 'cascade' }),
+    reporterId: key('reporter_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    cityId: key('city_id').notNull(),
+    reason: text('reason').notNull(),
+    note: text('note'),
+    createdAt: createdAt(),
+    /** When its broker answered it (null: open), and how. */
+    answeredAt: ms('answered_at'),
+    answer: text('answer'),
+  },
+  (t) => [
+    // One open report per broker and listing: their reports count once.
+    uniqueIndex('listing_reports_open_unique').on(t.listingId, t.reporterId).where(sql`${t.answeredAt} is null`),
+    index('listing_reports_reporter_idx').on(t.reporterId, t.answer),
+  ],
 )

@@ -2,7 +2,7 @@
 -- row to change_feed in the writer's own transaction, and every process reads the rows after the last it saw before a
 -- cached read, so each cache drops (or adjusts) only what a change alters. Migrations 0011, 0017, 0018 and 0021 built
 -- these; this is their current definition, once. The newest migration named feed (0025_feed at first; 0026_feed adds
--- ended sessions and phone numbers; 0031_feed expiry reminders) is this file word for word: a change here is a new
+-- ended sessions and phone numbers; 0031_feed expiry reminders; 0037_feed visibility and circles; 0039_feed co-broking) is this file word for word: a change here is a new
 -- one, filled with this file (docs/decisions/014-derived-data-files.md).
 -- PostgreSQL sends the same changes as notifications: db/pg/feed.sql.
 
@@ -17,6 +17,7 @@ CREATE TRIGGER `change_feed_listing_insert` AFTER INSERT ON `listings` BEGIN
     'country_id', (SELECT s.country_id FROM `cities` c JOIN `states` s ON s.id = c.state_id WHERE c.id = new.city_id),
     'post_type', new.post_type, 'sale_or_rent', new.sale_or_rent, 'status', new.status, 'location', new.location,
     'property_type', new.property_type, 'budget', new.budget, 'date', new.date,
+    'visibility', new.visibility, 'circle_id', new.circle_id,
     'text', concat_ws(' ', new.entry_id, (SELECT full_name FROM `users` WHERE id = new.owner_user_id), new.locality, new.property_type, new.details)));
 END;
 --> statement-breakpoint
@@ -29,6 +30,7 @@ CREATE TRIGGER `change_feed_listing_update` AFTER UPDATE ON `listings` BEGIN
     'country_id', (SELECT s.country_id FROM `cities` c JOIN `states` s ON s.id = c.state_id WHERE c.id = old.city_id),
     'post_type', old.post_type, 'sale_or_rent', old.sale_or_rent, 'status', old.status, 'location', old.location,
     'property_type', old.property_type, 'budget', old.budget, 'date', old.date,
+    'visibility', old.visibility, 'circle_id', old.circle_id,
     'text', concat_ws(' ', old.entry_id, (SELECT full_name FROM `users` WHERE id = old.owner_user_id), old.locality, old.property_type, old.details)
   ), json_object(
     'id', new.id, 'owner_user_id', new.owner_user_id, 'city_id', new.city_id,
@@ -36,6 +38,7 @@ CREATE TRIGGER `change_feed_listing_update` AFTER UPDATE ON `listings` BEGIN
     'country_id', (SELECT s.country_id FROM `cities` c JOIN `states` s ON s.id = c.state_id WHERE c.id = new.city_id),
     'post_type', new.post_type, 'sale_or_rent', new.sale_or_rent, 'status', new.status, 'location', new.location,
     'property_type', new.property_type, 'budget', new.budget, 'date', new.date,
+    'visibility', new.visibility, 'circle_id', new.circle_id,
     'text', concat_ws(' ', new.entry_id, (SELECT full_name FROM `users` WHERE id = new.owner_user_id), new.locality, new.property_type, new.details)));
 END;
 --> statement-breakpoint
@@ -48,7 +51,55 @@ CREATE TRIGGER `change_feed_listing_delete` AFTER DELETE ON `listings` BEGIN
     'country_id', (SELECT s.country_id FROM `cities` c JOIN `states` s ON s.id = c.state_id WHERE c.id = old.city_id),
     'post_type', old.post_type, 'sale_or_rent', old.sale_or_rent, 'status', old.status, 'location', old.location,
     'property_type', old.property_type, 'budget', old.budget, 'date', old.date,
+    'visibility', old.visibility, 'circle_id', old.circle_id,
     'text', concat_ws(' ', old.entry_id, (SELECT full_name FROM `users` WHERE id = old.owner_user_id), old.locality, old.property_type, old.details)));
+END;
+--> statement-breakpoint
+-- A broker added to or taken out of a circle (issue 35): the CIRCLE listings they see change. Rare, and treated as
+-- touching every broker's answers (src/modules/listings/affects.ts).
+DROP TRIGGER IF EXISTS `change_feed_circle_insert`;
+--> statement-breakpoint
+CREATE TRIGGER `change_feed_circle_insert` AFTER INSERT ON `circle_members` BEGIN
+  INSERT INTO `change_feed` (topic, after) VALUES ('circle', json_object('circle_id', new.circle_id, 'member_user_id', new.member_user_id));
+END;
+--> statement-breakpoint
+DROP TRIGGER IF EXISTS `change_feed_circle_delete`;
+--> statement-breakpoint
+CREATE TRIGGER `change_feed_circle_delete` AFTER DELETE ON `circle_members` BEGIN
+  INSERT INTO `change_feed` (topic, before) VALUES ('circle', json_object('circle_id', old.circle_id, 'member_user_id', old.member_user_id));
+END;
+--> statement-breakpoint
+-- Co-broking (issue 35, src/modules/deals/): a request sent or answered, a deal's step, a message in its thread. Each
+-- names the two brokers, whose event streams tell them (the `deal` event).
+DROP TRIGGER IF EXISTS `change_feed_cobroke_request`;
+--> statement-breakpoint
+CREATE TRIGGER `change_feed_cobroke_request` AFTER INSERT ON `cobroke_requests` BEGIN
+  INSERT INTO `change_feed` (topic, after) VALUES ('deal', json_object('kind', 'request', 'id', new.id, 'owner_id', new.owner_id, 'requester_id', new.requester_id, 'status', new.status));
+END;
+--> statement-breakpoint
+DROP TRIGGER IF EXISTS `change_feed_cobroke_request_update`;
+--> statement-breakpoint
+CREATE TRIGGER `change_feed_cobroke_request_update` AFTER UPDATE OF status ON `cobroke_requests` BEGIN
+  INSERT INTO `change_feed` (topic, after) VALUES ('deal', json_object('kind', 'request', 'id', new.id, 'owner_id', new.owner_id, 'requester_id', new.requester_id, 'status', new.status));
+END;
+--> statement-breakpoint
+DROP TRIGGER IF EXISTS `change_feed_deal`;
+--> statement-breakpoint
+CREATE TRIGGER `change_feed_deal` AFTER INSERT ON `deals` BEGIN
+  INSERT INTO `change_feed` (topic, after) VALUES ('deal', json_object('kind', 'deal', 'id', new.id, 'owner_id', new.owner_id, 'requester_id', new.requester_id, 'stage', new.stage));
+END;
+--> statement-breakpoint
+DROP TRIGGER IF EXISTS `change_feed_deal_update`;
+--> statement-breakpoint
+CREATE TRIGGER `change_feed_deal_update` AFTER UPDATE ON `deals` BEGIN
+  INSERT INTO `change_feed` (topic, after) VALUES ('deal', json_object('kind', 'deal', 'id', new.id, 'owner_id', new.owner_id, 'requester_id', new.requester_id, 'stage', new.stage));
+END;
+--> statement-breakpoint
+DROP TRIGGER IF EXISTS `change_feed_deal_message`;
+--> statement-breakpoint
+CREATE TRIGGER `change_feed_deal_message` AFTER INSERT ON `deal_messages` BEGIN
+  INSERT INTO `change_feed` (topic, after) SELECT 'deal', json_object('kind', 'message', 'id', d.id, 'owner_id', d.owner_id, 'requester_id', d.requester_id, 'stage', d.stage)
+    FROM `deals` d WHERE d.id = new.deal_id;
 END;
 --> statement-breakpoint
 -- A user: what scopes, counts and listing rows (the owner's name) read. An email change is recorded too (top brokers

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query'
-import { useState, type FormEvent, type ReactNode } from 'react'
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react'
 import type { CreateListingBody, Listing, UpdateListingBody } from '../../src/modules/listings/model'
 import type { ListingStatus } from '../../src/shared/constants'
 import { checkForm, type FieldErrors, type ObjectSchema } from '../shared/form-rules'
@@ -12,6 +12,17 @@ import { describeListingError, LISTING_TEXT } from './listing-format'
 import { EMPTY_FORM, formOf, ListingFields, statusAllowed, statusesFor } from './listing-form'
 import { isModerated, ModerationNotice } from './moderation-format'
 import { PhotoManager } from './photos/PhotoManager'
+import {
+  ContactNote,
+  EMPTY_PRIVATE,
+  privatePayload,
+  privateValuesOf,
+  useContactCheck,
+  usePrivateFields,
+  VisibilityAndPrivate,
+  type PrivateValues,
+  type VisibilityValues,
+} from './private-fields'
 
 /** The broker form's statuses (SPEC section 4): SUSPENDED is the admins' and the row menu's, not the form's. */
 export const FORM_STATUSES = ['ACTIVE', 'ON_HOLD', 'CLOSED'] as const satisfies readonly ListingStatus[]
@@ -136,6 +147,17 @@ function ListingForm({ listing, rules, onClose, onSaved, onFailed, note, currenc
   // Photos chosen while posting (issue 34): sent once the listing exists, each with its progress, before closing.
   const [chosen, setChosen] = useState<File[]>([])
   const [created, setCreated] = useState<Listing | null>(null)
+  // Issue 35: who sees it, and its private fields (an edit loads the saved ones). The contact starts as the broker's
+  // own phone through `ownPhone` (issue 32).
+  const initialVisibility: VisibilityValues = { visibility: listing?.visibility ?? 'NETWORK', circle_id: listing?.circle_id ? String(listing.circle_id) : '' }
+  const [visibility, setVisibility] = useState<VisibilityValues>(initialVisibility)
+  const saved = usePrivateFields(listing?.id ?? null)
+  const initialPrivate = privateValuesOf(saved.data ?? null)
+  const [priv, setPriv] = useState<PrivateValues | null>(listing ? null : EMPTY_PRIVATE)
+  useEffect(() => {
+    if (saved.data && priv === null) setPriv(privateValuesOf(saved.data))
+  }, [saved.data, priv])
+  const privateContact = useContactCheck(values.contact_value)
 
   const save = useMutation({
     mutationFn: (body: CreateListingBody | UpdateListingBody) =>
@@ -163,10 +185,18 @@ function ListingForm({ listing, rules, onClose, onSaved, onFailed, note, currenc
     const mine = brokerFormErrors(rules, values)
     setErrors(mine)
     if (Object.keys(mine).length) return
-    const body = listingPayload(values, listing)
+    const body: Record<string, unknown> = { ...listingPayload(values, listing) }
+    if (!listing || visibility.visibility !== initialVisibility.visibility || visibility.circle_id !== initialVisibility.circle_id) {
+      if (visibility.visibility !== 'NETWORK' || listing) body.visibility = visibility.visibility
+      if (visibility.visibility === 'CIRCLE') body.circle_id = visibility.circle_id ? Number(visibility.circle_id) : null
+    }
+    const privateBody = priv ? privatePayload(priv, initialPrivate, !!listing) : undefined
+    if (privateBody) body.private = privateBody
     if (listing && Object.keys(body).length === 0) return onClose()
-    if (listing) return save.mutate(body)
-    duplicates.submit(body as CreateListingBody, (checked) => save.mutate(checked))
+    if (listing) return save.mutate(body as UpdateListingBody)
+    // Duplicate control compares the listing's own fields: the private ones are not sent to it.
+    const { private: _p, visibility: _v, circle_id: _c, ...draft } = body
+    duplicates.submit(draft as CreateListingBody, (checked) => save.mutate({ ...body, ...checked } as CreateListingBody))
   }
 
   if (created)
@@ -206,6 +236,15 @@ function ListingForm({ listing, rules, onClose, onSaved, onFailed, note, currenc
         required={rules.required?.filter((n) => (BROKER_FORM_FIELDS as string[]).includes(n))}
         currency={listing ? listingCurrency(listing) : currency}
         contactName={false}
+        contactNote={<ContactNote id="listing-form-contact-note" found={privateContact} />}
+      />
+      <VisibilityAndPrivate
+        idPrefix="listing-form"
+        visibility={visibility}
+        onVisibility={setVisibility}
+        values={priv ?? initialPrivate}
+        onChange={(name, value) => setPriv((p) => ({ ...(p ?? initialPrivate), [name]: value }))}
+        errors={errors}
       />
       {listing ? (
         <PhotoManager listingId={listing.id} />

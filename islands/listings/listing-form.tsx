@@ -113,6 +113,8 @@ type FieldsProps = {
   contactNamePlaceholder?: string
   /** Only these fields (e.g. what a pasted message gives: the paste screen's draft cards); absent, every field. */
   only?: readonly ListingFieldName[]
+  /** Shown right under the contact (issue 35: what the contact is for, and a warning). */
+  contactNote?: React.ReactNode
 }
 
 /**
@@ -120,7 +122,7 @@ type FieldsProps = {
  * of the broker's new/edit dialog and the admin's create and edit dialogs, so the fields, their labels, the required
  * marks and the budget's currency read the same everywhere.
  */
-export function ListingFields({ idPrefix, values, errors, onChange, statuses, statusDisabled, required = [], currency, contactName = true, contactNamePlaceholder, only }: FieldsProps) {
+export function ListingFields({ idPrefix, values, errors, onChange, statuses, statusDisabled, required = [], currency, contactName = true, contactNamePlaceholder, only, contactNote }: FieldsProps) {
   const id = (n: string) => `${idPrefix}-${n}`
   const shown = (n: ListingFieldName) => !only || only.includes(n)
   const isRequired = (n: ListingFieldName) => required.includes(n)
@@ -194,6 +196,7 @@ export function ListingFields({ idPrefix, values, errors, onChange, statuses, st
       </datalist>
       {/* The phone keypad while it reads as a number (issue 32), the email keyboard once it has letters or an @. */}
       {input('contact_value', 'Contact (phone or email)', { autoComplete: 'tel', inputMode: /[@a-z]/i.test(values.contact_value ?? '') ? 'email' : 'tel' })}
+      {shown('contact_value') && contactNote}
       {contactName && input('contact_name', 'Contact Name', { placeholder: contactNamePlaceholder })}
       {select(
         'status',

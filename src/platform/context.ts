@@ -17,8 +17,8 @@ import { watchApp } from './app-metrics'
 import { Backups } from './backup/service'
 import { Features } from './features'
 
-/** What the listing, dashboard and analytics answers are computed from: never the inbox rows of matches. */
-const LISTING_TOPICS = ['listing', 'user', 'geography'] as const
+/** What the listing, dashboard and analytics answers are computed from (circles: who sees a CIRCLE listing, issue 35): never the inbox rows of matches. */
+const LISTING_TOPICS = ['listing', 'user', 'geography', 'circle'] as const
 
 /**
  * Totals, zone chips and windows of ids kept current through writes: small (a number, or up to 1,024 ids), and each

@@ -5,7 +5,7 @@ import type { Role } from './constants'
  * user's own city; `own` only the user's own rows. Routes name the permission they need; services narrow by access.
  */
 export type Access = 'any' | 'city' | 'own'
-export type Permission = `${'read' | 'manage'}:${'geography' | 'user' | 'module-admin' | 'listing' | 'matching' | 'saved-search' | 'analytics' | 'audit' | 'system' | 'second-factor' | 'push'}:${Access}`
+export type Permission = `${'read' | 'manage'}:${'geography' | 'user' | 'module-admin' | 'listing' | 'circle' | 'deal' | 'matching' | 'saved-search' | 'analytics' | 'audit' | 'system' | 'second-factor' | 'push'}:${Access}`
 
 export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
   MASTER_ADMIN: [
@@ -18,6 +18,8 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     'manage:listing:any',
     'read:matching:own',
     'manage:matching:any',
+    // Issue 35: every co-broke deal (a disputed one is theirs to see, with its thread).
+    'read:deal:any',
     'read:saved-search:own',
     'manage:saved-search:own',
     'read:analytics:any',
@@ -39,6 +41,8 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     'manage:listing:city',
     'read:matching:own',
     'manage:matching:city',
+    // Issue 35: the co-broke deals of their city.
+    'read:deal:city',
     'read:saved-search:own',
     'manage:saved-search:own',
     'read:analytics:city',
@@ -48,7 +52,23 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     'read:push:own',
     'manage:push:own',
   ],
-  BROKER: ['read:geography:any', 'read:user:own', 'read:listing:any', 'manage:listing:own', 'read:matching:own', 'read:saved-search:own', 'manage:saved-search:own', 'read:push:own', 'manage:push:own'],
+  BROKER: [
+    'read:geography:any',
+    'read:user:own',
+    'read:listing:any',
+    'manage:listing:own',
+    // Issue 35: their own circles, the brokers their CIRCLE listings are shown to.
+    'read:circle:own',
+    'manage:circle:own',
+    // Issue 35: co-broke requests and deals they are a party to.
+    'read:deal:own',
+    'manage:deal:own',
+    'read:matching:own',
+    'read:saved-search:own',
+    'manage:saved-search:own',
+    'read:push:own',
+    'manage:push:own',
+  ],
 }
 
 /** The permission as held by this role, at the widest access the role has (any > city > own), or null. */

@@ -4,7 +4,7 @@ import { describe, expect, test } from 'bun:test'
 import { SQLiteSyncDialect } from 'drizzle-orm/sqlite-core'
 import { HIDDEN_FROM_OTHERS, scopeOf, scopeCity, type Scope, type ScopeAction, type ScopedEntity } from '../../src/platform/policy/scope'
 import { LISTING_STATUSES, ROLES, type Role } from '../../src/shared/constants'
-import { canEdit, inScope, scopeWhere as listingWhere, visibleTo } from '../../src/modules/listings/where'
+import { canEdit, inScope, NOT_SHOWN_TO, scopeWhere as listingWhere, shownTo, visibleTo } from '../../src/modules/listings/where'
 import { scopeWhere as userWhere } from '../../src/modules/users/read'
 import { auditScope } from '../../src/modules/audit/read'
 
@@ -29,6 +29,9 @@ const EXPECTED: Record<Role, Record<`${ScopeAction}:${ScopedEntity}`, (id: numbe
     'manage:matching': () => all,
     'manage:analytics': () => none,
     'manage:audit': () => none,
+    // Issue 35: every deal to read (disputes), none to act in.
+    'read:deal': () => all,
+    'manage:deal': () => none,
   },
   MODULE_ADMIN: {
     'read:listing': (_, c) => (c === null ? none : city(c)),
@@ -41,6 +44,8 @@ const EXPECTED: Record<Role, Record<`${ScopeAction}:${ScopedEntity}`, (id: numbe
     'manage:matching': (_, c) => (c === null ? none : city(c)),
     'manage:analytics': () => none,
     'manage:audit': () => none,
+    'read:deal': (_, c) => (c === null ? none : city(c)),
+    'manage:deal': () => none,
   },
   BROKER: {
     'read:listing': (id) => ({ kind: 'all-but-others-hidden', userId: id }),
@@ -53,6 +58,8 @@ const EXPECTED: Record<Role, Record<`${ScopeAction}:${ScopedEntity}`, (id: numbe
     'manage:matching': () => none,
     'manage:analytics': () => none,
     'manage:audit': () => none,
+    'read:deal': (id) => own(id),
+    'manage:deal': (id) => own(id),
   },
 }
 
@@ -88,7 +95,11 @@ describe('each data layer turns the scope into SQL in one place', () => {
     expect(listingWhere(all)).toBeNull()
     expect(listingWhere(none)).toEqual({ sql: 'false', params: [] })
     expect(listingWhere(city(3))).toEqual({ sql: 'listings.city_id = ?', params: [3] })
-    expect(listingWhere({ kind: 'all-but-others-hidden', userId: 8 })).toEqual({ sql: "(listings.status not in ('SUSPENDED', 'EXPIRED') or listings.owner_user_id = ?)", params: [8] })
+    // Issue 35: and not others' listings kept from the broker (ONLY_ME, or a circle they are not in).
+    expect(listingWhere({ kind: 'all-but-others-hidden', userId: 8 })).toEqual({
+      sql: `(listings.status not in ('SUSPENDED', 'EXPIRED') or listings.owner_user_id = ?) and listings.id not in (${NOT_SHOWN_TO})`,
+      params: [8, 8, 8],
+    })
     expect(visibleTo({ id: 8, role: 'BROKER', cityId: 1 })).toEqual(listingWhere({ kind: 'all-but-others-hidden', userId: 8 }))
     expect(visibleTo({ id: 1, role: 'MODULE_ADMIN', cityId: 3 })).toEqual(listingWhere(city(3)))
   })
@@ -103,6 +114,17 @@ describe('each data layer turns the scope into SQL in one place', () => {
       expect(inScope(scopeOf({ id: 1, role: 'MASTER_ADMIN', cityId: null }, 'listing'), { ownerUserId: 9, cityId: 3, status })).toBe(true)
       expect(inScope(scopeOf({ id: 2, role: 'MODULE_ADMIN', cityId: 3 }, 'listing'), { ownerUserId: 9, cityId: 3, status })).toBe(true)
     }
+  })
+
+  test('listings: in memory, others’ ONLY_ME listings are out of a broker’s scope, their CIRCLE ones unknown there (SQL decides)', () => {
+    const broker = scopeOf({ id: 8, role: 'BROKER', cityId: 3 }, 'listing')
+    const admin = scopeOf({ id: 2, role: 'MODULE_ADMIN', cityId: 3 }, 'listing')
+    expect(inScope(broker, { ownerUserId: 9, cityId: 3, status: 'ACTIVE', visibility: 'ONLY_ME' })).toBe(false)
+    expect(inScope(broker, { ownerUserId: 8, cityId: 3, status: 'ACTIVE', visibility: 'ONLY_ME' })).toBe(true)
+    expect(inScope(broker, { ownerUserId: 9, cityId: 3, status: 'ACTIVE', visibility: 'NETWORK' })).toBe(true)
+    expect(inScope(admin, { ownerUserId: 9, cityId: 3, status: 'ACTIVE', visibility: 'ONLY_ME' })).toBe(true)
+    expect(shownTo(8, { ownerUserId: 9, visibility: 'CIRCLE' })).toBe('maybe')
+    expect(shownTo(8, { ownerUserId: 9 })).toBe(true)
   })
 
   test('listings: who may change a listing follows the manage scope', () => {

@@ -21,6 +21,12 @@ import m17 from './0017_city_localities.sql' with { type: 'text' }
 import m18 from './0018_push.sql' with { type: 'text' }
 import m19 from './0019_push_alerts.sql' with { type: 'text' }
 import m20 from './0020_photos.sql' with { type: 'text' }
+import m21 from './0021_private_fields.sql' with { type: 'text' }
+import m22 from './0022_feed.sql' with { type: 'text' }
+import m23 from './0023_deals.sql' with { type: 'text' }
+import m24 from './0024_feed.sql' with { type: 'text' }
+import m25 from './0025_visit_reminders.sql' with { type: 'text' }
+import m26 from './0026_listing_reports.sql' with { type: 'text' }
 
 export const migrationJournal = journal
 export const migrationFiles: Record<string, string> = {
@@ -45,4 +51,10 @@ export const migrationFiles: Record<string, string> = {
   '0018_push': m18,
   '0019_push_alerts': m19,
   '0020_photos': m20,
+  '0021_private_fields': m21,
+  '0022_feed': m22,
+  '0023_deals': m23,
+  '0024_feed': m24,
+  '0025_visit_reminders': m25,
+  '0026_listing_reports': m26,
 }

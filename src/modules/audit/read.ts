@@ -243,3 +243,15 @@ export async function* auditCsv(db: Queryable, v: Viewer, q: AuditQuery): AsyncG
     beforeId = rows.at(-1)!.id
   }
 }
+
+/**
+ * When an entity's first audit event of these actions was recorded (epoch ms), or null: a broker's record reads when
+ * their identity was approved (issue 35), which no other table keeps.
+ */
+export async function firstAuditAt(db: Queryable, entityType: string, entityId: number, actions: string[]): Promise<number | null> {
+  const row = await db.get<{ at: number | string | null }>(
+    `select min(created_at) as at from audit_events where entity_type = ? and entity_id = ? and action in (${actions.map(() => '?').join(', ')})`,
+    [entityType, String(entityId), ...actions],
+  )
+  return row?.at === null || row?.at === undefined ? null : Number(row.at)
+}

@@ -20,6 +20,7 @@ export const CurrentUser = t.Object({
   id: t.Integer(),
   email: t.String(),
   full_name: t.String(),
+  phone: t.Union([t.String(), t.Null()], { description: 'Their own phone, as registered (a new listing’s contact starts as it)' }),
   role: t.Union([t.Literal('MASTER_ADMIN'), t.Literal('MODULE_ADMIN'), t.Literal('BROKER')]),
   is_active: t.Boolean(),
   city_id: t.Union([t.Integer(), t.Null()]),

@@ -2,7 +2,7 @@ import type { Change } from '../../../db/change-feed'
 import type { AffectedBy } from '../../../db/snapshot-cache'
 import type { Dialect } from '../../../db/sql'
 import type { ListingFilters } from './model'
-import { ftsQuery, inScope, listingScope, searchParts, type Viewer } from './where'
+import { ftsQuery, inScope, listingScope, searchParts, shownTo, type Viewer } from './where'
 import { textMatches } from './search-judge'
 import { fold, words } from './words'
 
@@ -21,6 +21,9 @@ type FeedListing = {
   budget: number | null
   date: string
   text: string
+  /** Issue 35 (absent in rows from before it: NETWORK). */
+  visibility?: string
+  circle_id?: number | null
 }
 
 // `fold` and `words` (./words) fold case and accents the way the search index's tokenizer does (unicode61,
@@ -94,7 +97,17 @@ export function listingMatches(f: ListingFilters, l: FeedListing): boolean {
 
 /** The viewer may see the listing (as `visibleTo` says in SQL). */
 export const listingVisible = (v: Viewer, l: FeedListing): boolean =>
-  inScope(listingScope(v), { ownerUserId: l.owner_user_id, cityId: l.city_id, status: l.status })
+  inScope(listingScope(v), { ownerUserId: l.owner_user_id, cityId: l.city_id, status: l.status, visibility: l.visibility })
+
+/**
+ * A change of another owner's CIRCLE listing, for a broker: whether they see it depends on circles the feed does not
+ * carry, so their cached answers are recomputed rather than adjusted (issue 35; such listings are few).
+ */
+const unsure = (v: Viewer, c: Change) => {
+  if (listingScope(v).kind !== 'all-but-others-hidden') return false
+  const maybe = (row: Record<string, unknown> | null) => !!row && shownTo(v.id, { ownerUserId: row.owner_user_id as number, visibility: row.visibility as string | undefined }) === 'maybe'
+  return maybe(c.before) || maybe(c.after)
+}
 
 const renamed = (c: Change) => c.topic === 'user' && !!c.before && !!c.after && c.before.full_name !== c.after.full_name
 
@@ -104,7 +117,7 @@ const renamed = (c: Change) => c.topic === 'user' && !!c.before && !!c.after && 
  * then, since a name does not decide who counts otherwise).
  */
 const touchesListingRows = (c: Change, counted?: ListingFilters) =>
-  c.topic === 'geography' || (renamed(c) && (!counted || !!counted.search))
+  c.topic === 'geography' || c.topic === 'circle' || (renamed(c) && (!counted || !!counted.search))
 
 /** Both sides of a listing change, as far as one viewer and one set of filters see them. */
 function sides(c: Change, v: Viewer, f: ListingFilters) {
@@ -134,7 +147,7 @@ const judgedExactly = (c: Change, f: ListingFilters, dialect: Dialect) =>
  */
 export const countDelta = (v: Viewer, f: ListingFilters, c: Change, dialect: Dialect = 'sqlite'): number | null => {
   if (c.topic !== 'listing') return touchesListingRows(c, f) ? null : 0
-  if (!judgedExactly(c, f, dialect)) return null
+  if (!judgedExactly(c, f, dialect) || unsure(v, c)) return null
   const s = sides(c, v, f)
   return Number(s.after) - Number(s.before)
 }
@@ -142,7 +155,7 @@ export const countDelta = (v: Viewer, f: ListingFilters, c: Change, dialect: Dia
 /** The zone chips after a change (the filters without a zone), or null when only a new count can tell. */
 export const zonesAfter = <Z extends { total: number; zones: Record<string, number> }>(v: Viewer, f: ListingFilters, counts: Z, c: Change, dialect: Dialect = 'sqlite'): Z | null => {
   if (c.topic !== 'listing') return touchesListingRows(c, f) ? null : counts
-  if (!judgedExactly(c, f, dialect)) return null
+  if (!judgedExactly(c, f, dialect) || unsure(v, c)) return null
   const s = sides(c, v, f)
   const zones = { ...counts.zones }
   const move = (row: Record<string, unknown> | null, by: number) => {
@@ -164,7 +177,7 @@ export type IdWindow = { ids: number[]; complete: boolean }
  */
 export const windowAfter = (v: Viewer, f: ListingFilters, w: IdWindow, c: Change, size: number, dialect: Dialect = 'sqlite'): IdWindow | null => {
   if (c.topic !== 'listing') return touchesListingRows(c, f) ? null : w
-  if (!judgedExactly(c, f, dialect)) return null
+  if (!judgedExactly(c, f, dialect) || unsure(v, c)) return null
   const s = sides(c, v, f)
   if (s.before === s.after) return w
   const id = Number((c.after ?? c.before)!.id)
@@ -185,6 +198,7 @@ export const countAffectedBy =
   (v: Viewer, f: ListingFilters): AffectedBy =>
   (c) => {
     if (c.topic !== 'listing') return touchesListingRows(c, f)
+    if (unsure(v, c)) return true
     const s = sides(c, v, f)
     return opaque(f) ? s.before || s.after : s.before !== s.after
   }
@@ -203,6 +217,7 @@ export const pageAffectedBy =
   (v: Viewer, f: ListingFilters, ids: ReadonlySet<number>): AffectedBy =>
   (c) => {
     if (c.topic !== 'listing') return touchesListingRows(c)
+    if (unsure(v, c)) return true
     const s = sides(c, v, f)
     if (s.before !== s.after || (opaque(f) && s.after)) return true
     return s.before && ids.has((c.after ?? c.before)!.id as number)
@@ -213,6 +228,7 @@ export const zonesAffectedBy =
   (v: Viewer, f: ListingFilters): AffectedBy =>
   (c) => {
     if (c.topic !== 'listing') return touchesListingRows(c, f)
+    if (unsure(v, c)) return true
     const s = sides(c, v, f)
     return s.before !== s.after || (opaque(f) && (s.before || s.after)) || (s.before && c.before!.location !== c.after!.location)
   }

@@ -39,6 +39,11 @@ export type ListingWrite = {
   via?: 'api' | 'link'
   /** An admin's moderation of it (./moderation.ts): whom to tell and what. */
   moderation?: ModerationStep
+  /**
+   * The names of the private fields the write changed (issue 35): the audit trail says which, never their values
+   * (docs/decisions/038-private-fields.md).
+   */
+  privateChanged?: string[]
 }
 
 /**
@@ -58,7 +63,8 @@ export type AfterListingWrite = {
 }
 
 /** The listing's columns matching reads (MATCH_FIELDS, as the row names them). */
-const MATCHED_BY = ['postType', 'saleOrRent', 'propertyType', 'budget', 'size', 'location', 'locality', 'status', 'cityId'] as const satisfies readonly (keyof Row)[]
+// Visibility too (issue 35): a listing shown to more brokers than before is news to those who now see it.
+const MATCHED_BY = ['postType', 'saleOrRent', 'propertyType', 'budget', 'size', 'location', 'locality', 'status', 'cityId', 'visibility', 'circleId'] as const satisfies readonly (keyof Row)[]
 
 /**
  * Only what matching reads can make new pairs: a new listing, or a change of one of those columns (renewing an expired
@@ -90,7 +96,7 @@ export function afterListingWrite(
           entityId: listing.id,
           cityId: listing.cityId,
           before: w.before ? auditView(w.before) : undefined,
-          after: w.after ? { ...auditView(w.after), ...(w.via ? { via: w.via } : {}) } : undefined,
+          after: w.after ? { ...auditView(w.after), ...(w.via ? { via: w.via } : {}), ...(w.privateChanged?.length ? { private_fields_changed: w.privateChanged } : {}) } : undefined,
           reason: w.reason,
         },
         w.now,

@@ -4,6 +4,8 @@ import type { AppContext } from '../../platform/context'
 import { json, jsonText } from '../../platform/http/json'
 import { ErrorDetail as Detail, fileAnswer, NoContent } from '../../shared/schema'
 import {
+  ContactCheckAnswer,
+  ContactCheckBody,
   CreateListingBody,
   DuplicateDraft,
   DuplicatesAnswer,
@@ -12,6 +14,8 @@ import {
   ListingIdParams,
   ListingPage,
   ListingQuery,
+  PrivateFields,
+  PrivateFieldsBody,
   RenewAnswer,
   ReviewRequestAnswer,
   ReviewRequestBody,
@@ -19,6 +23,8 @@ import {
   ZoneCounts,
 } from './model'
 import { getListing, listPageText, myListingsText, zoneCountsText } from './read'
+import { privateFieldsOf } from './private'
+import { ownListingsWithPrivatePhone } from './private-store'
 import type { AfterListingWrite } from './after-write'
 import { findDuplicates } from './duplicates'
 import { createListing, deleteListing, renewListing, requestReview, targetCity, updateListing } from './service'
@@ -87,6 +93,40 @@ export const listingsApi = (ctx: AppContext, written: AfterListingWrite) => {
               ...fileAnswer('The workbook, as an attachment', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'),
               429: { description: 'Two exports are being prepared already: try again after `Retry-After` seconds' },
             },
+          },
+        })
+        .get('/:id/private', async ({ params, user }) => json(await privateFieldsOf(db, user, params.id)), {
+          permission: 'manage:listing:own',
+          params: ListingIdParams,
+          response: { 200: PrivateFields, ...errors },
+          detail: {
+            tags,
+            summary: 'A listing’s private fields (its broker and the admins of its scope only)',
+            description:
+              'Issue 35: the owner’s or client’s name and phone, the exact address, the bottom price and a private note. Only the listing’s broker, a module admin of its city and a master admin read them; another broker who sees the listing gets 403, one who does not 404. They appear in no other answer (list, search, export, matches, events, mail) and in no log or audit entry (the audit trail names which fields changed).',
+          },
+        })
+        .put('/:id/private', async ({ params, body, user }) => (await updateListing(ctx, written, user, params.id, { private: body }), json(await privateFieldsOf(db, user, params.id))), {
+          permission: 'manage:listing:own',
+          params: ListingIdParams,
+          body: PrivateFieldsBody,
+          response: { 200: PrivateFields, 422: t.Any(), ...errors },
+          detail: {
+            tags,
+            summary: 'Change a listing’s private fields',
+            description:
+              'Sent fields replace, absent ones stay, null (or an empty text) clears. Who may: as for GET. Audited as `listing.private_update` with the names of the fields changed, never their values. The same fields may be sent as `private` when posting or changing the listing.',
+          },
+        })
+        .post('/contact-check', async ({ body, user }) => ({ private_owner_phone_of: await ownListingsWithPrivatePhone(db, user, body.contact_value) }), {
+          permission: 'manage:listing:own',
+          body: ContactCheckBody,
+          response: { 200: ContactCheckAnswer, 422: t.Any(), ...errors },
+          detail: {
+            tags,
+            summary: 'Is this contact a phone the caller keeps private on one of their own listings?',
+            description:
+              'Issue 35: the listing form warns before a contact shown to the network repeats an owner’s phone saved as private elsewhere. Only the caller’s own listings are looked at.',
           },
         })
         .get('/:id', async ({ params, user }) => json(await getListing(db, user, params.id)), {

@@ -19,6 +19,16 @@ const zone = t.Union(
   { errorMessage: { type: `Location must be one of ${LOCATION_ZONES.join(', ')}` } },
 )
 
+export const VISIBILITIES = ['NETWORK', 'CIRCLE', 'ONLY_ME'] as const
+const visibility = t.Union(
+  [t.Literal('NETWORK'), t.Literal('CIRCLE'), t.Literal('ONLY_ME')],
+  {
+    description:
+      'Who sees the listing (issue 35): NETWORK, every broker (the default); CIRCLE, the brokers of `circle_id`, one of its owner’s circles; ONLY_ME, its owner (private inventory, still matched for them). Admins of its scope see it whatever this says.',
+    errorMessage: { type: `Visibility must be one of ${VISIBILITIES.join(', ')}` },
+  },
+)
+
 export const Listing = t.Object({
   id: t.Integer(),
   entry_id: t.String({ examples: ['REQ-MUM-000123'] }),
@@ -40,6 +50,8 @@ export const Listing = t.Object({
   date: t.String({ format: 'date', description: 'Creation date (YYYY-MM-DD)' }),
   owner_user_id: t.Integer(),
   owner_name: t.String({ description: 'Shown as Broker' }),
+  visibility,
+  circle_id: t.Union([t.Integer(), t.Null()], { description: 'The owner’s circle a CIRCLE listing is shown to (null otherwise, or when that circle was deleted: then its owner only)' }),
   city_id: t.Integer(),
   city_name: t.String(),
   state_name: t.String(),
@@ -135,6 +147,45 @@ export type ZoneCounts = typeof ZoneCounts.static
 const optionalText = (max: number, what: string, multiline = false) =>
   t.Optional(Nullable(text({ max, multiline, messages: { maxLength: `${what} must be at most ${max} characters` } })))
 
+const privateText = (max: number, what: string, multiline = false) =>
+  t.Optional(Nullable(text({ max, multiline, messages: { maxLength: `${what} must be at most ${max} characters` } })))
+
+/**
+ * A listing's private fields (issue 35; docs/decisions/038-private-fields.md): seen only by its broker and the admins
+ * of its scope, never in a list, search, export, share text, match, mail or log. Sent fields replace, absent ones stay,
+ * null clears.
+ */
+export const PrivateFieldsBody = t.Object(
+  {
+    owner_name: privateText(100, 'Owner name'),
+    owner_phone: privateText(40, 'Owner phone'),
+    address: privateText(300, 'Exact address'),
+    bottom_price: t.Optional(t.Union([t.Number({ minimum: 0 }), t.Null()], { errorMessage: { type: 'Bottom price must be positive' } })),
+    note: privateText(2000, 'Private note', true),
+  },
+  { description: 'The owner’s or client’s name and phone, the exact address or unit, the bottom price and a private note' },
+)
+export type PrivateFieldsBody = typeof PrivateFieldsBody.static
+
+export const PrivateFields = t.Object({
+  listing_id: t.Integer(),
+  owner_name: Nullable(t.String()),
+  owner_phone: Nullable(t.String()),
+  address: Nullable(t.String()),
+  bottom_price: Nullable(t.Number()),
+  note: Nullable(t.String()),
+  updated_at: t.Union([t.String({ format: 'date-time' }), t.Null()], { description: 'Null: none saved yet' }),
+})
+export type PrivateFields = typeof PrivateFields.static
+
+export const ContactCheckBody = t.Object({ contact_value: t.String({ maxLength: 200 }) })
+export const ContactCheckAnswer = t.Object({
+  private_owner_phone_of: t.Array(t.Object({ id: t.Integer(), entry_id: t.String() }), {
+    description: 'The caller’s own listings (at most 10) whose private owner phone is this contact, compared as duplicate control compares contacts',
+  }),
+})
+export type ContactCheckAnswer = typeof ContactCheckAnswer.static
+
 /** The broker form's rules (SPEC section 5); admins send the same body, plus `city_id`. */
 export const CreateListingBody = t.Object({
   post_type: postType,
@@ -156,6 +207,11 @@ export const CreateListingBody = t.Object({
   status: t.Optional(status),
   contact_name: optionalText(100, 'Contact name'),
   city_id: t.Optional(t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Admins: the listing’s city (module admins: always their own). Brokers: ignored, the broker’s city is used.' })),
+  visibility: t.Optional(visibility),
+  circle_id: t.Optional(
+    t.Union([t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }), t.Null()], { description: 'With visibility CIRCLE: one of the listing owner’s circles (GET /api/circles); required then, ignored otherwise' }),
+  ),
+  private: t.Optional(PrivateFieldsBody),
   confirm_duplicate: t.Optional(
     t.Boolean({ description: 'Post it even though it repeats one of the caller’s own ACTIVE listings (otherwise 409 `duplicate listing`, naming it)' }),
   ),

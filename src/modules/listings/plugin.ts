@@ -6,6 +6,8 @@ import { afterListingWrite, type ListingParts } from './after-write'
 import { followExpiring, ExpiringEvents } from './expiring-events'
 import { Expiry } from './expiry'
 import { listingsApi } from './api'
+import { circlesApi } from './circles-api'
+import { reportsApi } from './reports-api'
 import { listingsPages } from './pages'
 import { startExpiryReminders } from './reminders'
 
@@ -33,5 +35,5 @@ export function listingsFeature(
   })
   // The navigation counts them beside My Listings, from the stream.
   ctx.features.badge('/dashboard/my-listings', async () => ({ name: 'ExpiringBadge', props: {} }))
-  return { expiry, written, plugin: new Elysia({ name: 'listings' }).use(listingsApi(ctx, written)).use(listingsPages(ctx, written)) }
+  return { expiry, written, plugin: new Elysia({ name: 'listings' }).use(listingsApi(ctx, written)).use(circlesApi(ctx)).use(reportsApi(ctx, written)).use(listingsPages(ctx, written)) }
 }

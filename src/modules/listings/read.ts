@@ -6,7 +6,7 @@ import { paging } from '../../platform/http/paging'
 import type { SnapshotCache } from '../../../db/snapshot-cache'
 import type { Listing, ListingFilters, ListingPage, ListingQuery, ZoneCounts } from './model'
 import { countAffectedBy, countDelta, ownListingsAffectedBy, pageAffectedBy, windowAfter, zonesAffectedBy, zonesAfter, type IdWindow } from './affects'
-import { allOf, canEdit, FALSE, filterWhere, HIDDEN_STATUSES, listedWhere, listingScope, matching, narrowWhere, searchPlan, TRUE, visibleTo, withTag, type Clause, type SearchPlan, type Viewer } from './where'
+import { allOf, canEdit, FALSE, filterWhere, HIDDEN_STATUSES, listedWhere, listingScope, matching, narrowWhere, NOT_SHOWN_TO, searchPlan, searchWhere, TRUE, visibleTo, withTag, type Clause, type SearchPlan, type Viewer } from './where'
 import { hiddenFromOthers, scopeCity } from '../../platform/policy/scope'
 import { photoUrl } from '../../shared/photo-url'
 
@@ -20,7 +20,8 @@ const COLUMNS = `listings.id, listings.entry_id, listings.post_type, listings.sa
   listings.status, listings.date, listings.owner_user_id, users.full_name as owner_name, listings.city_id,
   cities.name as city_name, states.name as state_name, countries.name as country_name, listings.created_at, listings.updated_at,
   listings.hot_event, listings.hot_at, listings.expires_at, listings.suspended_by, listings.suspension_reason, listings.suspended_at,
-  listings.review_requested_at, listings.review_note, listings.cover_photo, listings.cover_width, listings.cover_height`
+  listings.review_requested_at, listings.review_note, listings.cover_photo, listings.cover_width, listings.cover_height,
+  listings.visibility, listings.circle_id`
 const FROM = `from listings join users on users.id = listings.owner_user_id join cities on cities.id = listings.city_id
   join states on states.id = cities.state_id join countries on countries.id = states.country_id`
 
@@ -119,7 +120,7 @@ async function countFromTotals(db: Queryable, v: Viewer, f: ListingFilters): Pro
   if (scope.kind !== 'all-but-others-hidden') return sum(where)
   // The kept counts are by status, so they tell the hidden ones (HIDDEN_FROM_OTHERS: suspended, expired) apart.
   const hidden = hiddenFromOthers(f.status)
-  const others = hidden ? 0 : await sum(allOf(where, { sql: `status not in (${HIDDEN_STATUSES})`, params: [] }))
+  const others = hidden ? 0 : (await sum(allOf(where, { sql: `status not in (${HIDDEN_STATUSES})`, params: [] }))) - (await notShownCount(db, v, f))
   if (f.status && !hidden) return others
   // Through the owner's index, always: a broker has a handful of listings, while the planner would otherwise pick a
   // filter's index and walk half the table (measured: 60 ms for post_type alone). Without a status filter `filterWhere`
@@ -127,6 +128,20 @@ async function countFromTotals(db: Queryable, v: Viewer, f: ListingFilters): Pro
   const own = allOf({ sql: `listings.owner_user_id = ? and listings.status in (${HIDDEN_STATUSES})`, params: [v.id] }, filterWhere(f))
   const ownHidden = await countOf(db, `select count(*) as n from listings ${indexedBy(db.dialect, 'listings_owner_id_idx')} where ${own.sql}`, own.params)
   return others + ownHidden
+}
+
+/**
+ * Of the listings the kept counts hold for these filters, those not shown to the broker (others' ONLY_ME listings and
+ * CIRCLE listings of circles they are not in, issue 35), none of them in a hidden status (those are counted apart):
+ * the few rows `NOT_SHOWN_TO` names, checked against the filters.
+ */
+async function notShownCount(db: Queryable, v: Viewer, f: ListingFilters): Promise<number> {
+  const where = allOf(
+    { sql: `listings.id in (${NOT_SHOWN_TO}) and listings.status not in (${HIDDEN_STATUSES})`, params: [v.id, v.id] },
+    filterWhere(f),
+    searchWhere(f, db.dialect),
+  )
+  return countOf(db, `select count(*) as n from listings where ${where.sql}`, where.params)
 }
 
 const ftsCount = (db: Queryable, index: 'listings_fts' | 'listings_fts_suspended', match: string) =>
@@ -192,7 +207,12 @@ async function countSearch(db: Queryable, v: Viewer, plan: SearchPlan, hideExpir
         (select id from listings indexed by listings_owner_id_idx where owner_user_id = ? and status = 'SUSPENDED')`,
       [match, v.id],
     )
-    return (await ftsCount(db, 'listings_fts', match)) - (await ftsCount(db, 'listings_fts_suspended', match)) + ownSuspended - (await expired())
+    const notShown = await countOf(
+      db,
+      `select count(*) as n from listings where listings.id in (${NOT_SHOWN_TO}) and listings.status not in (${HIDDEN_STATUSES}) and listings.id in (select rowid from listings_fts where listings_fts match ?)`,
+      [v.id, v.id, match],
+    )
+    return (await ftsCount(db, 'listings_fts', match)) - (await ftsCount(db, 'listings_fts_suspended', match)) + ownSuspended - (await expired()) - notShown
   }
   const where = allOf(visibleTo(v), filterWhere(rest), matching(match))
   return countOf(db, `select count(*) as n from listings where ${where.sql}`, where.params)
@@ -441,4 +461,18 @@ export async function myListings(db: Queryable, viewer: Viewer): Promise<Listing
 export async function listingForLink(db: Queryable, id: number): Promise<Listing | null> {
   const r = (await rows(db, `select ${COLUMNS} ${FROM} where listings.id = ?`, [id]))[0]
   return r ? toListing(r, { id: 0, role: 'BROKER', cityId: null }) : null
+}
+
+/**
+ * Which of these brokers see a listing as its visibility says (issue 35): all of them for the network's, its owner,
+ * and for a CIRCLE listing its circle's members. Matching announces a listing only to those (ANNOUNCE in matches/).
+ */
+export async function brokersWhoSee(db: Queryable, listingId: number, userIds: readonly number[]): Promise<Set<number>> {
+  const l = await db.get<{ visibility: string; circle_id: number | null; owner_user_id: number }>('select visibility, circle_id, owner_user_id from listings where id = ?', [listingId])
+  if (!l) return new Set()
+  if (l.visibility === 'NETWORK') return new Set(userIds)
+  const seeing = new Set([Number(l.owner_user_id)])
+  if (l.visibility === 'CIRCLE' && l.circle_id !== null)
+    for (const m of await db.all<{ id: number }>('select member_user_id as id from circle_members where circle_id = ?', [l.circle_id])) seeing.add(Number(m.id))
+  return new Set(userIds.filter((u) => seeing.has(u)))
 }

@@ -11,6 +11,8 @@ import { assertMayChangeStatus, liftRefusal, moderates, moderationStep, tellAdmi
 import { countListings } from './read'
 import { nextListingId, ROW, type Row } from './store'
 import { allOf, canEdit, listingScope, visibleTo, type Viewer } from './where'
+import { circleOwnedBy } from './circles-store'
+import { PRIVATE_FIELDS, writePrivate, type PrivateFields } from './private-store'
 
 type Actor = Viewer & { fullName: string }
 
@@ -53,6 +55,35 @@ function fieldsOf(body: UpdateListingBody) {
     const v = clean(body[key])
     if (v !== undefined) out[key] = v
   }
+  return out
+}
+
+/**
+ * The visibility columns a body sets (issue 35), for a listing of `ownerId`: CIRCLE needs one of the owner's circles;
+ * any other visibility clears the circle.
+ */
+async function visibilityOf(db: Queryable, ownerId: number, body: UpdateListingBody, before: Row | null): Promise<Record<string, Param>> {
+  if (body.visibility === undefined && body.circle_id === undefined) return {}
+  const visibility = body.visibility ?? before?.visibility ?? 'NETWORK'
+  if (visibility !== 'CIRCLE') return { visibility, circle_id: null }
+  const circleId = body.circle_id ?? before?.circleId ?? null
+  if (circleId === null) throw fieldError('circle_id', 'Choose the circle to show this listing to')
+  if (!(await circleOwnedBy(db, circleId, ownerId))) throw fieldError('circle_id', 'No such circle of the listing’s owner')
+  return { visibility, circle_id: circleId }
+}
+
+/** The names of the private fields a body sends (what the audit trail records of them: never their values). */
+const privateNames = (body: UpdateListingBody): string[] => (body.private ? PRIVATE_FIELDS.filter((k) => body.private![k] !== undefined) : [])
+
+/** A body's private fields, trimmed (empty texts are none). */
+function privateOf(body: UpdateListingBody): Partial<PrivateFields> {
+  const p = body.private ?? {}
+  const out: Partial<PrivateFields> = {}
+  for (const k of ['owner_name', 'owner_phone', 'address', 'note'] as const) {
+    const v = clean(p[k])
+    if (v !== undefined) out[k] = v
+  }
+  if (p.bottom_price !== undefined) out.bottom_price = p.bottom_price
   return out
 }
 
@@ -128,6 +159,7 @@ export async function createListing(ctx: AppContext, written: AfterListingWrite,
     owner_user_id: actor.id,
     city_id: cityId,
     possible_duplicate_of: other?.listing.id ?? null,
+    ...(await visibilityOf(ctx.db, actor.id, body, null)),
   }
   const now = Date.now()
   fields.expires_at = expiryOf(body.expires_at, city, body.sale_or_rent, now)
@@ -140,7 +172,9 @@ export async function createListing(ctx: AppContext, written: AfterListingWrite,
     Object.assign(fields, { id, entry_id: formatEntryId(body.post_type, city.name, id) })
     const columns = Object.keys(fields)
     const { rows } = await tx.run<Row>(`insert into listings (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')}) returning ${ROW}`, Object.values(fields))
-    const w = { action: 'listing.create', actor: actorOf(actor), before: null, after: rows[0]!, now }
+    const privateChanged = privateNames(body)
+    if (privateChanged.length) await writePrivate(tx, actor, id, privateOf(body), now)
+    const w = { action: 'listing.create', actor: actorOf(actor), before: null, after: rows[0]!, now, privateChanged }
     await written.within(tx, w)
     return w
   })
@@ -167,6 +201,9 @@ async function changeable(db: Queryable, actor: Actor, id: number): Promise<Row>
 export async function updateListing(ctx: AppContext, written: AfterListingWrite, actor: Actor, id: number, body: UpdateListingBody): Promise<Row> {
   const before = await changeable(ctx.db, actor, id)
   await assertMayChangeStatus(ctx.db, actor, before, body)
+  // Off the network by brokers' reports (issue 35): its broker answers them (./reports.ts), which sets its status.
+  if (before.reportedOffAt !== null && body.status !== undefined && body.status !== before.status)
+    throw conflict('Three brokers reported this listing: answer the reports (still available, or closed) to change its status')
   const changes = fieldsOf(body)
   // An expired listing given a new end may take any status with it: the new end is its renewal.
   const from = before.status === 'EXPIRED' && body.expires_at !== undefined ? 'ACTIVE' : before.status
@@ -189,7 +226,10 @@ export async function updateListing(ctx: AppContext, written: AfterListingWrite,
     // A new end for an expired listing puts it back, as renewing does (ACTIVE unless the same change says otherwise).
     if (before.status === 'EXPIRED' && body.status === undefined) changes.status = 'ACTIVE'
   }
-  if (Object.keys(changes).length === 0) return before
+  Object.assign(changes, await visibilityOf(ctx.db, before.ownerUserId, body, before))
+  for (const [k, v] of [['visibility', before.visibility], ['circle_id', before.circleId]] as const) if (changes[k] === v) delete changes[k]
+  const privateChanged = privateNames(body)
+  if (Object.keys(changes).length === 0) return privateChanged.length ? writePrivateOnly(ctx, written, actor, before, body, privateChanged, now) : before
   changes.updated_at = now
   // The hotsheet (issue 17): a new budget, or a return to ACTIVE, is news.
   if (changes.status === 'ACTIVE' && before.status !== 'ACTIVE') Object.assign(changes, { hot_event: 'BACK_ON_MARKET', hot_at: now })
@@ -202,7 +242,23 @@ export async function updateListing(ctx: AppContext, written: AfterListingWrite,
     if (!after) throw conflict('This listing changed meanwhile: look at it again')
     const statusAction =
       changes.status === 'SUSPENDED' && before.status !== 'SUSPENDED' ? 'listing.suspend' : before.status === 'SUSPENDED' && changes.status === 'ACTIVE' ? 'listing.reactivate' : 'listing.update'
-    const w = { action: moderation.action ?? statusAction, actor: actorOf(actor), before, after, now, reason: moderation.reason, moderation }
+    if (privateChanged.length && !(await writePrivate(tx, actor, id, privateOf(body), now))) throw forbidden('You can only change your own listings')
+    const w = { action: moderation.action ?? statusAction, actor: actorOf(actor), before, after, now, reason: moderation.reason, moderation, privateChanged }
+    await written.within(tx, w)
+    return w
+  })
+  written.committed(write)
+  return write.after
+}
+
+/**
+ * A change of the private fields alone (issue 35): the listing's row is not written (no change-feed row: nothing any
+ * other answer shows has changed), the audit trail records which fields changed.
+ */
+async function writePrivateOnly(ctx: AppContext, written: AfterListingWrite, actor: Actor, before: Row, body: UpdateListingBody, privateChanged: string[], now: number): Promise<Row> {
+  const write = await ctx.db.tx(async (tx) => {
+    if (!(await writePrivate(tx, actor, before.id, privateOf(body), now))) throw forbidden('You can only change your own listings')
+    const w = { action: 'listing.private_update', actor: actorOf(actor), before, after: before, now, privateChanged }
     await written.within(tx, w)
     return w
   })

@@ -30,14 +30,22 @@ export type Row = {
   suspendedAt: number | null
   reviewRequestedAt: number | null
   reviewNote: string | null
+  /** Issue 35: who may see it (NETWORK, CIRCLE of `circleId`, ONLY_ME). Its private fields are not here: ./private-store.ts. */
+  visibility: Visibility
+  circleId: number | null
+  /** When three brokers' reports took it off the network (./reports.ts); null otherwise. */
+  reportedOffAt: number | null
 }
+
+export type Visibility = 'NETWORK' | 'CIRCLE' | 'ONLY_ME'
 
 /** The columns of `Row`, for `select` and `returning`. */
 export const ROW = `listings.id, entry_id as "entryId", post_type as "postType", sale_or_rent as "saleOrRent", property_type as "propertyType",
   contact_value as "contactValue", contact_name as "contactName", budget, size, location, locality, reference,
   type_details as "typeDetails", details, comments, google_location_url as "googleLocationUrl", status, date,
   owner_user_id as "ownerUserId", city_id as "cityId", expires_at as "expiresAt", suspended_by as "suspendedBy",
-  suspension_reason as "suspensionReason", suspended_at as "suspendedAt", review_requested_at as "reviewRequestedAt", review_note as "reviewNote"`
+  suspension_reason as "suspensionReason", suspended_at as "suspendedAt", review_requested_at as "reviewRequestedAt", review_note as "reviewNote",
+  visibility, circle_id as "circleId", reported_off_at as "reportedOffAt"`
 
 /** A listing's stored fields, whoever asks (a signed renew link is its own authority); null when it is gone. */
 export const listingRow = async (db: Queryable, id: number): Promise<Row | null> => (await db.get<Row>(`select ${ROW} from listings where id = ?`, [id])) ?? null

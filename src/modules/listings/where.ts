@@ -30,9 +30,18 @@ export const listingScope = (v: Viewer, action: ScopeAction = 'read'): Scope => 
 export const HIDDEN_STATUSES = HIDDEN_FROM_OTHERS.map((s) => `'${s}'`).join(', ')
 
 /**
+ * The listings not shown to broker `?` (twice): others' listings kept to their owner (ONLY_ME), or to a circle of their
+ * owner's that the broker is not in (issue 35). A few rows, read through `listings_not_network_idx` once per query (an
+ * uncorrelated subquery), so the filter indexes still answer the rest of the scope without visiting rows.
+ */
+export const notShownTo = (p = '?') => `select h.id from listings h where h.visibility <> 'NETWORK' and h.owner_user_id <> ${p}
+  and (h.visibility = 'ONLY_ME' or h.circle_id is null or h.circle_id not in (select m.circle_id from circle_members m where m.member_user_id = ${p}))`
+export const NOT_SHOWN_TO = notShownTo()
+
+/**
  * The listing scope as SQL: the one place it becomes a clause (null: every row). A master admin sees all; a module
  * admin their city's; a broker the whole network except other brokers' suspended and expired listings (their own they
- * always see).
+ * always see), and except others' listings not shown to them (visibility, issue 35).
  */
 export function scopeWhere(s: Scope): Clause | null {
   switch (s.kind) {
@@ -45,12 +54,29 @@ export function scopeWhere(s: Scope): Clause | null {
     case 'own':
       return { sql: 'listings.owner_user_id = ?', params: [s.userId] }
     case 'all-but-others-hidden':
-      return { sql: `(listings.status not in (${HIDDEN_STATUSES}) or listings.owner_user_id = ?)`, params: [s.userId] }
+      return {
+        sql: `(listings.status not in (${HIDDEN_STATUSES}) or listings.owner_user_id = ?) and listings.id not in (${NOT_SHOWN_TO})`,
+        params: [s.userId, s.userId, s.userId],
+      }
   }
 }
 
-/** The same scope judged on one listing in memory (the change feed's rows, a listing about to change). */
-export function inScope(s: Scope, l: { ownerUserId: number; cityId: number; status?: string }): boolean {
+/** A listing's visibility as the change feed carries it (absent in rows written before issue 35: the network's). */
+type Shown = { ownerUserId: number; visibility?: string | null }
+
+/**
+ * Whether a broker may see a listing as far as its visibility tells without the circles: yes for the network's and
+ * their own, no for another's ONLY_ME, and `maybe` for another's CIRCLE listing (membership is in the database).
+ */
+export const shownTo = (userId: number, l: Shown): boolean | 'maybe' =>
+  !l.visibility || l.visibility === 'NETWORK' || l.ownerUserId === userId ? true : l.visibility === 'CIRCLE' ? 'maybe' : false
+
+/**
+ * The same scope judged on one listing in memory (the change feed's rows, a listing about to change). Another's CIRCLE
+ * listing counts as seen by a broker here (`shownTo`: the circles are in the database): callers that must be exact
+ * ask `shownTo` first (./affects.ts recounts then), or confirm in SQL (saved-search alerts).
+ */
+export function inScope(s: Scope, l: { ownerUserId: number; cityId: number; status?: string; visibility?: string | null }): boolean {
   switch (s.kind) {
     case 'all':
       return true
@@ -61,7 +87,7 @@ export function inScope(s: Scope, l: { ownerUserId: number; cityId: number; stat
     case 'own':
       return l.ownerUserId === s.userId
     case 'all-but-others-hidden':
-      return !hiddenFromOthers(l.status) || l.ownerUserId === s.userId
+      return (!hiddenFromOthers(l.status) || l.ownerUserId === s.userId) && shownTo(s.userId, l) !== false
   }
 }
 

@@ -298,3 +298,15 @@ export function suspensionLifted(publicUrl: string, user: Recipient, listing: Mo
     },
   )
 }
+
+/** The morning of a co-broke deal's site visit (issue 35): both brokers are reminded. */
+export function siteVisitReminder(publicUrl: string, user: Recipient, visit: { at: string; with: string; dealId: number }): MailMessage {
+  const subject = `Site visit today at ${visit.at}`
+  const link = `${publicUrl}/dashboard/deals/${visit.dealId}`
+  return {
+    to: user.email,
+    subject,
+    text: [`Hello ${user.fullName},`, '', `Your site visit with ${visit.with} is today, ${visit.at}.`, link].join('\n'),
+    html: layout(subject, paragraph(`Hello ${escapeHtml(user.fullName)},`) + paragraph(`Your site visit with ${escapeHtml(visit.with)} is today, ${escapeHtml(visit.at)}.`) + button(link, 'Open the deal')),
+  }
+}

@@ -8,6 +8,7 @@ import type { Mailer } from '../../platform/mail'
 import { matchDigest, type DigestItem } from '../mail/templates'
 import { scoreMatch, type MatchSide } from './rules'
 import { drainAnnouncements } from './service'
+import { notShownTo } from '../listings/where'
 
 // The digest mail of new matches (issue 15; docs/decisions/009-live-events.md): at most one per user per
 // MATCH_DIGEST_HOURS, listing the entries announced to them that are still unseen, undismissed and holding, and were
@@ -68,7 +69,8 @@ async function digestFor(ctx: DigestContext, tx: Queryable, userId: number, sinc
   if (await tx.get('select 1 from match_digests where user_id = ? and sent_at > ?', [userId, since])) return 0
   const user = await tx.get<Recipient>("select id, email, full_name from users where id = ? and is_active = true and registration_status = 'APPROVED'", [userId])
   if (!user) return 0
-  const entries = await tx.all<Entry>(`select m.id, m.listing_id, m.match_id from listing_matches m where m.user_id = ? and ${PENDING} and m.live = true`, [userId])
+  // Only counterparts still shown to them (issue 35: a listing made ONLY_ME, or given to a circle, since it was announced).
+  const entries = await tx.all<Entry>(`select m.id, m.listing_id, m.match_id from listing_matches m where m.user_id = ?1 and ${PENDING} and m.live = true and m.match_id not in (${notShownTo('?1')})`, [userId])
   if (entries.length === 0) return 0
   // Claimed once there is something to send (a user with nothing new keeps their window open); taken by another
   // sender meanwhile: theirs is the mail.

@@ -1,6 +1,7 @@
 import { idsIn, indexedBy } from '../../../db/dialect'
 import type { Dialect, Queryable } from '../../../db/sql'
 import { fitSql, scoreMatch, weighMatch, type MatchSide } from './rules'
+import { notShownTo } from '../listings/where'
 
 /** A listing about to be matched: its own fields, its city's tolerance and its country (for the currency). */
 export type Source = MatchSide & {
@@ -62,12 +63,13 @@ export async function findMatches(db: Queryable, src: Source, now = Date.now()):
 export const explain = (src: Source, found: Found, now = Date.now()) => scoreMatch(src, found.side, src.tolerance, src.country, now).reasons
 
 /**
- * How many listings match the source for this viewer (the pairs they dismissed left out): the same range as
+ * How many listings match the source for this viewer (the pairs they dismissed, and listings not shown to them, left out): the same range as
  * `findMatches`, counted on the index alone. The "3 matches" of a listings row.
  */
 export async function countMatches(db: Queryable, src: Source, viewerId: number): Promise<number> {
   if (src.status !== 'ACTIVE') return 0
   const sql = `select count(*) as n ${candidatesWhere(db.dialect, src.post_type)}
-    and l.id not in (select match_id from listing_matches where listing_id = ?5 and user_id = ?9 and dismissed_at is not null)`
+    and l.id not in (select match_id from listing_matches where listing_id = ?5 and user_id = ?9 and dismissed_at is not null)
+    and l.id not in (${notShownTo('?9')})`
   return (await db.get<{ n: number }>(sql, [...sourceParams(src), viewerId]))!.n
 }

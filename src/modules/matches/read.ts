@@ -2,6 +2,7 @@ import type { Db, Queryable } from '../../../db/sql'
 import { paging } from '../../platform/http/paging'
 import { getListing, listingsByIds, visibleIds, type Viewer } from '../listings/read'
 import { countMatches, explain, findMatches, sourceOf, sourcesOf } from './find'
+import { notShownTo } from '../listings/where'
 import type { Inbox, InboxQuery, ListingMatches, MatchCounts, MatchesQuery } from './model'
 import { scoreMatch } from './rules'
 import { drainAnnouncements } from './service'
@@ -21,7 +22,10 @@ export async function listingMatches(db: Queryable, viewer: Viewer, id: number, 
     ),
   )
   const now = Date.now()
-  const found = (await findMatches(db, src, now)).filter((m) => !dismissed.has(m.id))
+  // Only counterparts the caller sees (issue 35: others' CIRCLE and ONLY_ME listings are left out for the rest).
+  const all = (await findMatches(db, src, now)).filter((m) => !dismissed.has(m.id))
+  const shown = new Set(await visibleIds(db, viewer, all.map((m) => m.id)))
+  const found = all.filter((m) => shown.has(m.id))
   const slice = found.slice(offset, offset + perPage)
   const listings = await listingsByIds(db, viewer, slice.map((m) => m.id))
   return {
@@ -37,8 +41,9 @@ export async function listingMatches(db: Queryable, viewer: Viewer, id: number, 
 
 type EntryRow = { id: number; listing_id: number; match_id: number; created_at: number; seen_at: number | null }
 
-// An entry shows while its pair holds: `live`, kept by triggers whenever either listing or the city's tolerance changes.
-const SHOWN = 'from listing_matches m where m.user_id = ?1 and m.live = true and m.dismissed_at is null'
+// An entry shows while its pair holds: `live`, kept by triggers whenever either listing or the city's tolerance changes;
+// and while its counterpart is shown to the user (issue 35: one made ONLY_ME or given to a circle since it was announced).
+const SHOWN = `from listing_matches m where m.user_id = ?1 and m.live = true and m.dismissed_at is null and m.match_id not in (${notShownTo('?1')})`
 
 /**
  * Unseen entries of the caller's inbox that still hold: the navigation's badge (a range of one index), counted after

@@ -5,6 +5,7 @@ import { scopeOf } from '../../platform/policy/scope'
 import { forbidden, notFound } from '../../platform/errors'
 import { recordAudit } from '../audit/service'
 import { findMatches, sourceOf } from './find'
+import { brokersWhoSee } from '../listings/read'
 import { pairMatchesSql } from './rules'
 
 /**
@@ -35,9 +36,11 @@ export async function announceMatches(
       (r) => r.other,
     ),
   )
-  const fresh = (await findMatches(db, src, now))
-    .filter((m) => m.owner_user_id !== src.owner_user_id && !known.has(m.id) && !later.has(m.id))
-    .slice(0, ANNOUNCE_LIMIT)
+  const candidates = (await findMatches(db, src, now)).filter((m) => m.owner_user_id !== src.owner_user_id && !known.has(m.id) && !later.has(m.id))
+  // Only to brokers who may see the listing (issue 35: a CIRCLE or ONLY_ME listing is matched for its owner, and told
+  // to its circle only); a pair left out now is announced when a change shows it to them.
+  const seeing = await brokersWhoSee(db, listingId, [...new Set(candidates.map((m) => m.owner_user_id))])
+  const fresh = candidates.filter((m) => seeing.has(Number(m.owner_user_id))).slice(0, ANNOUNCE_LIMIT)
   if (fresh.length === 0) return 0
   const rows = fresh.map((m) => [m.id, listingId, m.owner_user_id, m.score, now])
   if (db.dialect === 'postgres') return insertHolding(db, rows, made)

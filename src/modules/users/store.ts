@@ -88,3 +88,37 @@ export async function brokerCard(db: Queryable, id: number): Promise<BrokerCard 
   )
   return r ? { fullName: r.fullName, phone: r.phone, verified: r.status === 'APPROVED' && Boolean(r.active) } : null
 }
+
+/** An active broker by id or email (any case), or null: whom a broker may add to a circle (issue 35). */
+export async function activeBrokerId(db: Queryable, who: { id?: number; email?: string }): Promise<number | null> {
+  const found =
+    who.id !== undefined
+      ? await db.get<{ id: number }>("select id from users where id = ? and role = 'BROKER' and is_active = true", [who.id])
+      : who.email
+        ? await db.get<{ id: number }>("select id from users where lower(email) = lower(?) and role = 'BROKER' and is_active = true", [who.email.trim()])
+        : undefined
+  return found ? Number(found.id) : null
+}
+
+/** The names of these users, by id (a circle's members, issue 35): a name only, nothing else of them. */
+export async function namesOf(db: Queryable, ids: number[]): Promise<Map<number, string>> {
+  if (ids.length === 0) return new Map()
+  const rows = await db.all<{ id: number; full_name: string }>(`select id, full_name from users where id in (${ids.map(() => '?').join(', ')})`, ids)
+  return new Map(rows.map((r) => [Number(r.id), r.full_name]))
+}
+
+/** Active users' names and emails by id: whom a reminder reaches (issue 35). */
+export async function recipientsOf(db: Queryable, ids: number[]): Promise<{ id: number; email: string; fullName: string }[]> {
+  if (ids.length === 0) return []
+  const rows = await db.all<{ id: number; email: string; full_name: string }>(`select id, email, full_name from users where is_active = true and id in (${ids.map(() => '?').join(', ')})`, ids)
+  return rows.map((r) => ({ id: Number(r.id), email: r.email, fullName: r.full_name }))
+}
+
+/** A broker's name, whether their registration is approved, and when they registered; null for anyone else. */
+export async function brokerOf(db: Queryable, id: number): Promise<{ id: number; fullName: string; approved: boolean; createdAt: number } | null> {
+  const r = await db.get<{ id: number; full_name: string; registration_status: string; created_at: number | string }>(
+    "select id, full_name, registration_status, created_at from users where id = ? and role = 'BROKER'",
+    [id],
+  )
+  return r ? { id: Number(r.id), fullName: r.full_name, approved: r.registration_status === 'APPROVED', createdAt: Number(r.created_at) } : null
+}

@@ -9,6 +9,8 @@ export type PageUser = {
   id: number
   email: string
   full_name: string
+  /** Their own phone (issue 35: a new listing's contact starts as it). */
+  phone: string | null
   role: (typeof users.$inferSelect)['role']
   is_active: boolean
   city_id: number | null
@@ -31,6 +33,7 @@ export async function describeUser(db: Queryable, u: SessionUser): Promise<PageU
     id: u.id,
     email: u.email,
     full_name: u.fullName,
+    phone: u.phone ?? null,
     role: u.role,
     is_active: u.isActive,
     city_id: u.cityId,

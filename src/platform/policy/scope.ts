@@ -5,7 +5,7 @@ import { grantFor, ROLE_PERMISSIONS, type Permission } from './permissions'
 export type ScopeActor = { id: number; role: Role; cityId: number | null }
 
 /** The entities whose rows are scoped. */
-export type ScopedEntity = 'listing' | 'user' | 'matching' | 'analytics' | 'audit'
+export type ScopedEntity = 'listing' | 'user' | 'matching' | 'analytics' | 'audit' | 'deal'
 
 /**
  * Which rows of an entity an actor may see (or, with `manage`, change), as plain data. Each module's data layer turns
@@ -76,7 +76,7 @@ function shapeFromGrants(role: Role, entity: ScopedEntity, action: ScopeAction):
 
 // The shape depends on the role alone: worked out once for every role, action and entity (the listing reads ask at
 // every request, so this is a lookup, not a walk through the grants).
-const ENTITIES: readonly ScopedEntity[] = ['listing', 'user', 'matching', 'analytics', 'audit']
+const ENTITIES: readonly ScopedEntity[] = ['listing', 'user', 'matching', 'analytics', 'audit', 'deal']
 const SHAPES = Object.fromEntries(
   ROLES.map((role) => [
     role,

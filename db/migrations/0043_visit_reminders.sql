@@ -1,0 +1,1 @@
+ALTER TABLE `deals` ADD `visit_reminded_at` integer;

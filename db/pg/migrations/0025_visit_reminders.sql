@@ -1,0 +1,1 @@
+ALTER TABLE "deals" ADD COLUMN "visit_reminded_at" bigint;
