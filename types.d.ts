@@ -6,3 +6,4 @@ declare module '*.ico' { const path: string; export default path }
 declare module '*.png' { const path: string; export default path }
 declare module '*.sql' { const text: string; export default text }
 declare module '*.gz' { const path: string; export default path }
+declare module '*.br' { const path: string; export default path }
