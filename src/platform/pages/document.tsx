@@ -1,7 +1,7 @@
 import { createStore, Provider } from 'jotai'
 import type { ReactElement } from 'react'
 import { renderToString } from 'react-dom/server'
-import { assetUrls } from '../../../generated/assets'
+import { assetUrls, clientScripts, islandScripts } from '../../../generated/assets'
 import { makeQueryClient } from '../../../islands/shared/query'
 import { Island, IslandContext, type IslandCollector } from './island'
 
@@ -10,6 +10,17 @@ export type PageOptions = {
   description?: string
   status?: number
   headers?: Record<string, string>
+}
+
+/**
+ * `<link rel="modulepreload">` for every chunk the page's islands need beyond the entry (scripts/build-assets.ts lists
+ * them): the browser fetches them all with the entry, instead of learning of each one only when its importer has
+ * arrived and run, a round trip each (docs/decisions/0XX-phone-speed.md).
+ */
+export function modulePreloads(names: Iterable<string>): string {
+  const urls = new Set(clientScripts.filter((u) => u !== assetUrls.client))
+  for (const name of names) for (const u of islandScripts[name] ?? []) urls.add(u)
+  return [...urls].map((u) => `<link rel="modulepreload" href="${u}">\n`).join('')
 }
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
@@ -23,7 +34,7 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt
  * fetched). The island script and the toast host are added only when the page holds an island.
  */
 export function renderPage(body: ReactElement, { title, description, status = 200, headers = {} }: PageOptions): Response {
-  const collector: IslandCollector = { count: 0, queryClient: makeQueryClient({ server: true }) }
+  const collector: IslandCollector = { count: 0, names: new Set(), queryClient: makeQueryClient({ server: true }) }
   const store = createStore()
   const wrap = (el: ReactElement) =>
     renderToString(
@@ -44,7 +55,7 @@ export function renderPage(body: ReactElement, { title, description, status = 20
 <meta name="description" content="${escapeHtml(description ?? 'Brokernet: the verified network where real-estate brokers post and discover requirements and availabilities.')}">
 <link rel="icon" href="${assetUrls.favicon}" type="image/svg+xml">
 <link rel="stylesheet" href="${assetUrls.css}">
-${hasIslands ? `<script type="module" src="${assetUrls.client}"></script>\n` : ''}</head>
+${hasIslands ? `<script type="module" src="${assetUrls.client}"></script>\n${modulePreloads(collector.names)}` : ''}</head>
 <body class="min-h-screen bg-base-200 text-base-content antialiased">
 ${html}
 </body>

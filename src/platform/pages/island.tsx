@@ -4,10 +4,11 @@ import { islands, type IslandName } from '../../../islands/registry'
 import { ErrorBoundary } from '../../../islands/shared/ErrorBoundary'
 
 /**
- * One page render's island state: `count` (the page ships the client script only when it is above zero) and
- * the request's own QueryClient, which every island of the page shares, as in the browser.
+ * One page render's island state: `count` (the page ships the client script only when it is above zero), the
+ * islands' names (the page preloads their chunks) and the request's own QueryClient, which every island of the page
+ * shares, as in the browser.
  */
-export type IslandCollector = { count: number; queryClient: QueryClient }
+export type IslandCollector = { count: number; names: Set<IslandName>; queryClient: QueryClient }
 export const IslandContext = createContext<IslandCollector | null>(null)
 
 /** JSON that is safe inside a <script>: no `<` can close the element or open a comment. */
@@ -22,6 +23,7 @@ export function Island<N extends IslandName>({ name, props }: { name: N; props: 
   const collector = use(IslandContext)
   if (!collector) throw new Error(`<Island name="${name}"> rendered outside renderPage()`)
   const key = ++collector.count
+  collector.names.add(name)
   const Component = islands[name] as (p: object) => React.ReactNode
   return (
     <>
