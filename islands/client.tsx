@@ -7,10 +7,13 @@ import { hydrateRoot } from 'react-dom/client'
 import { loaders } from './loaders'
 import type { IslandName } from './registry'
 import { ErrorBoundary } from './shared/ErrorBoundary'
+import { PhoneLayout } from './shared/layout'
 import { browserQueryClient } from './shared/query'
 import { browserStore } from './shared/store'
 
 const queryClient = browserQueryClient()
+// What the server rendered for: a phone's layout first (./shared/layout.ts).
+const phone = document.documentElement.dataset.layout === 'phone'
 
 async function hydrate(el: HTMLElement) {
   const name = el.dataset.island as IslandName
@@ -27,9 +30,11 @@ async function hydrate(el: HTMLElement) {
         el,
         <Provider store={browserStore}>
           <QueryClientProvider client={queryClient}>
-            <ErrorBoundary>
-              <Island {...JSON.parse(propsEl.textContent || '{}')} />
-            </ErrorBoundary>
+            <PhoneLayout value={phone}>
+              <ErrorBoundary>
+                <Island {...JSON.parse(propsEl.textContent || '{}')} />
+              </ErrorBoundary>
+            </PhoneLayout>
             <Committed then={hydrated} />
           </QueryClientProvider>
         </Provider>,

@@ -2,6 +2,7 @@ import { columnVisibilityFeature, createColumnHelper, FlexRender, tableFeatures,
 import { createContext, use, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react'
 import type { Listing } from '../../src/modules/listings/model'
 import { HotTag } from './HotTag'
+import { PhoneLayout } from '../shared/layout'
 import { StatusWithModeration } from './moderation-format'
 import { MatchCount } from '../matches/MatchCount'
 import { formatMoney, formatSize, listingCurrency, moneyWithCode } from '../../src/shared/currency'
@@ -379,6 +380,22 @@ export function ListingTable({
   }, [columns, cardFields])
   const table = useTable({ features, columns: all, data: listings, getRowId: (l) => String(l.id), initialState: { columnVisibility: hidden } })
 
+  // A phone's page holds the cards only (../shared/layout.ts): the table, hidden by CSS on a narrow screen, was more
+  // than half of the listing page's HTML and of its hydration. It is drawn once the box is found wide enough for it
+  // (a phone turned sideways), as on any other screen.
+  const phone = use(PhoneLayout)
+  const box = useRef<HTMLDivElement>(null)
+  const [wide, setWide] = useState(false)
+  useEffect(() => {
+    const el = box.current
+    if (!phone || !el) return
+    const rem = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16
+    const observer = new ResizeObserver(([entry]) => setWide(entry!.contentRect.width >= CARDS_BELOW * rem))
+    observer.observe(el)
+    return () => observer.disconnect()
+  }, [phone])
+  const withTable = !phone || wide
+
   const [overrides, setOverrides] = useState<Overrides>({})
   useEffect(() => setOverrides(readOverrides(storageKey)), [storageKey])
   const choose = (next: Overrides) => (setOverrides(next), writeOverrides(storageKey, next))
@@ -418,7 +435,8 @@ export function ListingTable({
 
   return (
     <EnvContext value={env}>
-      <div className={`@container transition-opacity ${busy ? 'opacity-60' : ''}`} data-listing-table>
+      <div ref={box} className={`@container transition-opacity ${busy ? 'opacity-60' : ''}`} data-listing-table>
+        {withTable && (
         <div className={`hidden @min-[40rem]:block ${scrollBox}`}>
           <table ref={tableRef} className="table table-sm" aria-label={label} aria-busy={busy || undefined}>
             <thead>
@@ -465,11 +483,12 @@ export function ListingTable({
             </tbody>
           </table>
         </div>
-        {storageKey && (
+        )}
+        {withTable && storageKey && (
           <ColumnMenu menuId={menuId} columns={choosable.map((c) => ({ id: c, label: headerText(all, c) }))} tableRef={tableRef} overrides={overrides} onChange={choose} />
         )}
 
-        <ul className="divide-y divide-base-300 @min-[40rem]:hidden" aria-label={label} aria-busy={busy || undefined}>
+        <ul className={`divide-y divide-base-300 ${withTable ? '@min-[40rem]:hidden' : ''}`} aria-label={label} aria-busy={busy || undefined}>
           {rows.map((row) => (
             <li key={row.id}>
               <ListingCard row={row} fields={cardFields} tint={tint(row.original)} own={isOwn(env, row.original)} tone={rowTone?.(row.original)} onOpen={onRowClick ? open(row.original) : undefined} />

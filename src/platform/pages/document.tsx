@@ -10,6 +10,8 @@ export type PageOptions = {
   description?: string
   status?: number
   headers?: Record<string, string>
+  /** A phone asked (src/platform/http/phone.ts): islands render for a narrow screen first (islands/shared/layout.ts). */
+  phone?: boolean
 }
 
 /**
@@ -33,8 +35,8 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt
  * (state never leaks between requests; islands get server data as props and `initialData`, nothing is
  * fetched). The island script and the toast host are added only when the page holds an island.
  */
-export function renderPage(body: ReactElement, { title, description, status = 200, headers = {} }: PageOptions): Response {
-  const collector: IslandCollector = { count: 0, names: new Set(), queryClient: makeQueryClient({ server: true }) }
+export function renderPage(body: ReactElement, { title, description, status = 200, headers = {}, phone = false }: PageOptions): Response {
+  const collector: IslandCollector = { count: 0, names: new Set(), phone, queryClient: makeQueryClient({ server: true }) }
   const store = createStore()
   const wrap = (el: ReactElement) =>
     renderToString(
@@ -47,7 +49,7 @@ export function renderPage(body: ReactElement, { title, description, status = 20
   if (hasIslands) html += wrap(<Island name="Toaster" props={{}} />)
 
   const doc = `<!doctype html>
-<html lang="en" data-theme="corporate">
+<html lang="en" data-theme="corporate"${phone ? ' data-layout="phone"' : ''}>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
