@@ -1,7 +1,7 @@
-import { columnVisibilityFeature, createColumnHelper, FlexRender, tableFeatures, useTable, type Cell, type ColumnDef, type Row } from '@tanstack/react-table'
 import { createContext, use, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react'
 import type { Listing } from '../../src/modules/listings/model'
 import { HotTag } from './HotTag'
+import { FlexRender, listingColumn, useListingRows, type ListingColumnDef, type Row } from './listing-columns'
 import { PhoneLayout } from '../shared/layout'
 import { StatusWithModeration } from './moderation-format'
 import { MatchCount } from '../matches/MatchCount'
@@ -17,7 +17,7 @@ import {
 
 // The listing table of the broker dashboard, My Listings and the admin grid. Which columns, and what each row's
 // actions are, come from the screen; formats come from listing-format.ts. Paging, filtering and sorting are the
-// server's (or the screen's), so the table needs only the core features, plus column visibility (below).
+// server's (or the screen's): rows and columns are ./listing-columns.tsx (what the table took from TanStack Table).
 //
 // One row model, two renderings, chosen by the room the table has (a container query, so the sidebar and the phone
 // both count):
@@ -27,11 +27,8 @@ import {
 //   shown in order of importance as long as they fit (FIT below); the rest are in the details a row click opens. The
 //   user may show or hide any column (the Columns menu in the Actions header), remembered in this browser.
 
-const features = tableFeatures({ columnVisibilityFeature })
-export type ListingTableFeatures = typeof features
 /** Builds extra columns for ListingTable: `listingColumn.display({ id, header, cell: ({ row }) => … })`. */
-export const listingColumn = createColumnHelper<typeof features, Listing>()
-export type ListingColumnDef = ColumnDef<typeof features, Listing, any>
+export { listingColumn, type ListingColumnDef }
 
 /** What the cells need from the screen; read it in a custom column's cell with `useListingTable()`. */
 export type ListingTableEnv = {
@@ -167,7 +164,7 @@ export const BROKER_COLUMNS: ListingColumnDef[] = [
 /** My Listings' 9 columns (SPEC "My Listings"), and when each expires (issue 17). */
 export const MY_LISTINGS_COLUMNS: ListingColumnDef[] = [C.entryId, C.status, C.type, C.date, C.propertyType, C.budget, C.location, C.details, C.expires, C.actions]
 
-const columnId = (c: ListingColumnDef) => (c.id ?? (c as { accessorKey?: string }).accessorKey) as string
+const columnId = (c: ListingColumnDef) => c.id
 const BY_ID: Record<string, ListingColumnDef> = Object.fromEntries(Object.values(LISTING_COLUMNS).map((c) => [columnId(c), c]))
 
 /**
@@ -376,9 +373,9 @@ export function ListingTable({
   const { all, hidden, tableIds } = useMemo(() => {
     const tableIds = columns.map(columnId)
     const extra = cardFields.filter((f) => !tableIds.includes(f) && BY_ID[f]).map((f) => BY_ID[f]!)
-    return { all: [...columns, ...extra], hidden: Object.fromEntries(extra.map((c) => [columnId(c), false])), tableIds }
+    return { all: [...columns, ...extra], hidden: new Set(extra.map(columnId)), tableIds }
   }, [columns, cardFields])
-  const table = useTable({ features, columns: all, data: listings, getRowId: (l) => String(l.id), initialState: { columnVisibility: hidden } })
+  const table = useListingRows({ columns: all, data: listings, hidden })
 
   // A phone's page holds the cards only (../shared/layout.ts): the table, hidden by CSS on a narrow screen, was more
   // than half of the listing page's HTML and of its hydration. It is drawn once the box is found wide enough for it
@@ -517,7 +514,7 @@ function ListingCard({
   tone,
   onOpen,
 }: {
-  row: Row<typeof features, Listing>
+  row: Row
   fields: readonly CardField[]
   tint: string
   own: boolean
@@ -525,7 +522,7 @@ function ListingCard({
   onOpen?: (e: MouseEvent | KeyboardEvent) => void
 }) {
   const l = row.original
-  const cells = row.getAllCellsByColumnId() as Record<string, Cell<typeof features, Listing, unknown>>
+  const cells = row.getAllCellsByColumnId()
   const field = (id: CardField) => (fields.includes(id) && cells[id] ? <FlexRender cell={cells[id]} /> : null)
   const has = (id: CardField) => fields.includes(id) && !!cells[id]
   return (
