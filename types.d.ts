@@ -11,3 +11,4 @@ declare module '*.node' { const path: string; export default path }
 declare module '*.wasm' { const path: string; export default path }
 declare module '@img/sharp-libvips-linux-x64/binary' { const path: string; export default path }
 declare module 'libheif-js/libheif-wasm/libheif.js' { const factory: (options: object) => unknown; export default factory }
+declare module '*.br' { const path: string; export default path }

@@ -2,15 +2,19 @@
 // Every island shares one Jotai store and one React Query client.
 import { QueryClientProvider } from '@tanstack/react-query'
 import { Provider } from 'jotai'
+import { startTransition, useEffect } from 'react'
 import { hydrateRoot } from 'react-dom/client'
 import { loaders } from './loaders'
 import type { IslandName } from './registry'
 import { ErrorBoundary } from './shared/ErrorBoundary'
+import { PhoneLayout } from './shared/layout'
 import { browserQueryClient } from './shared/query'
 import { startAppWorker } from './shell/app-worker'
 import { browserStore } from './shared/store'
 
 const queryClient = browserQueryClient()
+// What the server rendered for: a phone's layout first (./shared/layout.ts).
+const phone = document.documentElement.dataset.layout === 'phone'
 
 async function hydrate(el: HTMLElement) {
   const name = el.dataset.island as IslandName
@@ -18,21 +22,37 @@ async function hydrate(el: HTMLElement) {
   const load = loaders[name]
   if (!load || !propsEl) return console.error(`[islands] cannot hydrate "${name}"`)
   const Island = (await load()).default as (props: object) => React.ReactNode
-  hydrateRoot(
-    el,
-    <Provider store={browserStore}>
-      <QueryClientProvider client={queryClient}>
-        <ErrorBoundary>
-          <Island {...JSON.parse(propsEl.textContent || '{}')} />
-        </ErrorBoundary>
-      </QueryClientProvider>
-    </Provider>,
+  // A transition: React hydrates in slices of a few milliseconds and lets the browser handle input between them,
+  // instead of one long task for the whole island (a listing table's was over a second on a slow phone). Resolves
+  // once the island is hydrated (its effects run after that commit).
+  await new Promise<void>((hydrated) =>
+    startTransition(() => {
+      hydrateRoot(
+        el,
+        <Provider store={browserStore}>
+          <QueryClientProvider client={queryClient}>
+            <PhoneLayout value={phone}>
+              <ErrorBoundary>
+                <Island {...JSON.parse(propsEl.textContent || '{}')} />
+              </ErrorBoundary>
+            </PhoneLayout>
+            <Committed then={hydrated} />
+          </QueryClientProvider>
+        </Provider>,
+      )
+    }),
   )
+}
+
+/** Renders nothing (no markup to match); its effect runs once the island's hydration has committed. */
+function Committed({ then }: { then: () => void }) {
+  useEffect(then, [then])
+  return null
 }
 
 // Chunks load in parallel; a failed one leaves its region as the server drew it and the rest still come alive.
 await Promise.allSettled([...document.querySelectorAll<HTMLElement>('[data-island]')].map(hydrate))
-// Lets tests and scripts know the islands are live.
+// Lets tests and scripts know the islands are live: every one hydrated (bun run bench:phone's "interactive").
 document.documentElement.dataset.islands = 'hydrated'
 // The installed app's worker (issue 33): offline screens, push alerts, new versions.
 void startAppWorker()

@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import { assetRoutes } from './platform/http/assets'
 import { bodyLimit } from './platform/http/body-limit'
+import { compression } from './platform/http/compression'
 import { headLimit } from './platform/http/head-limit'
 import type { AppContext } from './platform/context'
 import { errorHandler } from './platform/http/errors'
@@ -54,6 +55,7 @@ export function createApp(ctx: AppContext) {
     .use(errorHandler)
     .use(headLimit)
     .use(bodyLimit)
+    .use(compression)
     .use(assetRoutes())
     .use(docsFeature().plugin)
     .use(pwaFeature().plugin)

@@ -1,4 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query'
+import { lazyDialog } from '../shared/lazy-dialog'
 import { useState } from 'react'
 import type { DashboardStats, Listing, ListingPage } from '../../src/modules/listings/model'
 import type { DashboardVisit } from '../../src/modules/dashboard/model'
@@ -9,13 +10,10 @@ import { Icon } from '../shared/icons'
 import { PageSizeSelect, Pagination } from '../shared/Pagination'
 import { toast } from '../shared/toast'
 import { userCurrency } from '../../src/shared/currency'
-import { DeleteListingDialog } from './DeleteListingDialog'
 import { FilterBar } from './FilterBar'
 import { SavedSearches } from '../saved-searches/SavedSearches'
 import type { SavedSearchList } from '../../src/modules/saved-searches/model'
 import { exportFileName, exportUrl, invalidateListingQueries, LISTING_TEXT, showingResults, type ListingViewer } from './listing-format'
-import { ListingDetailsDialog } from './ListingDetailsDialog'
-import { ListingFormDialog } from './ListingFormDialog'
 import { RowMenu, type RowMenuItem } from '../shared/table/RowMenu'
 import { TableEmpty } from '../shared/table/DataTable'
 import { BROKER_COLUMNS, CARD_FIELDS, type CardField } from './listing-columns'
@@ -28,7 +26,12 @@ import { useDetailsDialog } from './useDetailsDialog'
 import { useMatchCounts } from '../matches/useMatchCounts'
 import { ChangedSinceChip, NewSinceVisit } from './new-since'
 import { INTAKE_TEXT, PASTE_PAGE_PATH } from '../intake/intake-text'
-import { ShareListingDialog } from '../intake/ShareListingDialog'
+
+// Closed when the page loads: dialog code comes when first opened, or once the page is idle (shared/lazy-dialog.tsx).
+const DeleteListingDialog = lazyDialog(() => import('./DeleteListingDialog').then((m) => m.DeleteListingDialog), (p) => p.listing !== null)
+const ListingDetailsDialog = lazyDialog(() => import('./ListingDetailsDialog').then((m) => m.ListingDetailsDialog), (p) => p.listing !== null)
+const ListingFormDialog = lazyDialog(() => import('./ListingFormDialog').then((m) => m.ListingFormDialog), (p) => p.open)
+const ShareListingDialog = lazyDialog(() => import('../intake/ShareListingDialog').then((m) => m.ShareListingDialog), (p) => p.listing !== null)
 
 const NO_LISTINGS: Listing[] = []
 /** A card of a list that may mix cities names its city (issue 32). */

@@ -1,7 +1,6 @@
-import { FlexRender, type Cell } from '@tanstack/react-table'
 import { useMemo, type ReactNode } from 'react'
 import type { Listing } from '../../src/modules/listings/model'
-import { columnId, DataTable, ROW_TINT, type RowProps, type TableFeatures, type TableLook, type TableRow } from '../shared/table/DataTable'
+import { columnId, DataTable, FlexRender, ROW_TINT, type RowProps, type TableLook, type TableRow } from '../shared/table/DataTable'
 import { formatExpiry, isExpiringSoon } from './listing-format'
 import { Budget, CARD_FIELDS, COLUMN_BY_ID, EnvContext, isOwn, listingFit, type CardField, type ListingColumnDef, type ListingTableEnv } from './listing-columns'
 
@@ -16,6 +15,8 @@ import { Budget, CARD_FIELDS, COLUMN_BY_ID, EnvContext, isOwn, listingFit, type 
 //   shown in order of importance as long as they fit (listing-columns.tsx's FIT); the rest are in the details a row
 //   click opens. The user may show or hide any column (the Columns menu in the Actions header), remembered in this
 //   browser.
+// A page a phone asked for holds the cards only; the table is drawn if the phone is turned sideways (DataTable's
+// `cardsOnlyOnPhone`, docs/decisions/040-phone-speed.md).
 
 export type ListingTableProps = {
   listings: Listing[]
@@ -113,6 +114,7 @@ export function ListingTable({
         onRowClick={onRowClick}
         rowLabel={rowLabel}
         card={(row, props) => <ListingCard row={row} fields={cardFields} props={props} footer={cardFooter} />}
+        cardsOnlyOnPhone
         sticky={STICKY}
         fit={fit}
       />
@@ -126,7 +128,7 @@ export function ListingTable({
  */
 function ListingCard({ row, fields, props, footer }: { row: TableRow<Listing>; fields: readonly CardField[]; props: RowProps; footer?: (l: Listing) => ReactNode }) {
   const l = row.original
-  const cells = row.getAllCellsByColumnId() as Record<string, Cell<TableFeatures, Listing, unknown>>
+  const cells = row.getAllCellsByColumnId()
   const field = (id: CardField) => (fields.includes(id) && cells[id] ? <FlexRender cell={cells[id]} /> : null)
   const has = (id: CardField) => fields.includes(id) && !!cells[id]
   return (

@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { lazyDialog } from '../shared/lazy-dialog'
 import { useEffect, useMemo, useState } from 'react'
 import type { Listing } from '../../src/modules/listings/model'
 import { REFRESH_MS, type ListingStatus } from '../../src/shared/constants'
@@ -7,10 +8,7 @@ import { Icon } from '../shared/icons'
 import { fetchJson, sendJson } from '../shared/query'
 import { toast } from '../shared/toast'
 import { userCurrency } from '../../src/shared/currency'
-import { DeleteListingDialog } from './DeleteListingDialog'
 import { formatExpiry, invalidateListingQueries, isExpiringSoon, LISTING_TEXT, listingErrorMessage, STATUS_LABELS, type ListingViewer } from './listing-format'
-import { ListingDetailsDialog } from './ListingDetailsDialog'
-import { ListingFormDialog } from './ListingFormDialog'
 import { RowMenu, type RowMenuItem } from '../shared/table/RowMenu'
 import { TableEmpty } from '../shared/table/DataTable'
 import { CARD_FIELDS, MY_LISTINGS_COLUMNS } from './listing-columns'
@@ -20,9 +18,14 @@ import { STATS_LAYOUT } from './StatsStrip'
 import { useDetailsDialog } from './useDetailsDialog'
 import { useMatchCounts } from '../matches/useMatchCounts'
 import { INTAKE_TEXT, PASTE_PAGE_PATH } from '../intake/intake-text'
-import { ShareListingDialog } from '../intake/ShareListingDialog'
 import { isModerated, MODERATION_TEXT, reviewPending } from './moderation-format'
-import { ReviewRequestDialog } from './ReviewRequestDialog'
+
+// Closed when the page loads: dialog code comes when first opened, or once the page is idle (shared/lazy-dialog.tsx).
+const DeleteListingDialog = lazyDialog(() => import('./DeleteListingDialog').then((m) => m.DeleteListingDialog), (p) => p.listing !== null)
+const ListingDetailsDialog = lazyDialog(() => import('./ListingDetailsDialog').then((m) => m.ListingDetailsDialog), (p) => p.listing !== null)
+const ListingFormDialog = lazyDialog(() => import('./ListingFormDialog').then((m) => m.ListingFormDialog), (p) => p.open)
+const ShareListingDialog = lazyDialog(() => import('../intake/ShareListingDialog').then((m) => m.ShareListingDialog), (p) => p.listing !== null)
+const ReviewRequestDialog = lazyDialog(() => import('./ReviewRequestDialog').then((m) => m.ReviewRequestDialog), (p) => p.listing !== null)
 
 export type MyListingsIslandProps = {
   user: ListingViewer

@@ -1,4 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { lazyDialog } from '../shared/lazy-dialog'
 import { useEffect, useMemo, useState } from 'react'
 import type { Inbox, InboxEntry } from '../../src/modules/matches/model'
 import { ApiError } from '../shared/api'
@@ -8,12 +9,14 @@ import { fetchJson, sendJson } from '../shared/query'
 import { toast } from '../shared/toast'
 import { useLiveEvent, type LiveEventHandler } from '../shared/useLiveEvents'
 import { listingErrorMessage, postTypeLabel } from '../listings/listing-format'
-import { ListingDetailsDialog } from '../listings/ListingDetailsDialog'
 import { useDetailsDialog } from '../listings/useDetailsDialog'
 import { MatchCard } from './MatchCard'
 import { groupInbox, MATCH_QUERY_KEYS, MATCH_TEXT } from './match-format'
 import { ToleranceControl, type CityTolerance } from './ToleranceControl'
 import { ListingExpiryControl, type CityExpiry } from '../geo/ListingExpiry'
+
+// Closed when the page loads: dialog code comes when first opened, or once the page is idle (shared/lazy-dialog.tsx).
+const ListingDetailsDialog = lazyDialog(() => import('../listings/ListingDetailsDialog').then((m) => m.ListingDetailsDialog), (p) => p.listing !== null)
 
 export type MatchInboxIslandProps = {
   /** GET /api/matches, first page, as the server read it. */

@@ -1,6 +1,7 @@
 // Texts, links and query keys of the matching screens (issue 15): the inbox, the details' Matches tab, the rows' counts.
 import type { Listing } from '../../src/modules/listings/model'
 import type { InboxEntry } from '../../src/modules/matches/model'
+import { grouped } from '../../src/shared/number-format'
 
 export const MATCH_TEXT = {
   title: 'Matches',
@@ -21,7 +22,7 @@ export const MATCH_TEXT = {
 export const MATCH_QUERY_KEYS = { inbox: ['matches-inbox'], listing: ['listing-matches'], counts: ['match-counts'] } as const
 
 /** '3 matches', '1 match'. */
-export const matchCountText = (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? 'match' : 'matches'}`
+export const matchCountText = (n: number) => `${grouped(n)} ${n === 1 ? 'match' : 'matches'}`
 
 /** Contact links live in src/shared/contact-links.ts (every listing view uses them, issue 32). */
 export { phoneDigits, telHref, whatsappHref } from '../../src/shared/contact-links'

@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { lazyDialog } from '../shared/lazy-dialog'
 import { useEffect, useRef, useState } from 'react'
 import type { SavedSearch, SavedSearchList } from '../../src/modules/saved-searches/model'
 import { REFRESH_MS } from '../../src/shared/constants'
@@ -6,8 +7,10 @@ import { fetchJson, sendJson } from '../shared/query'
 import { toast } from '../shared/toast'
 import { useLiveEvent, type LiveEventHandler } from '../shared/useLiveEvents'
 import type { UseListingFilters } from '../listings/useListingFilters'
-import { SaveSearchDialog } from './SaveSearchDialog'
 import { filterStateOf, newCountLabel, SAVED_SEARCHES_KEY, SAVED_SEARCHES_URL, SAVED_TEXT } from './saved-search-format'
+
+// Closed when the page loads: dialog code comes when first opened, or once the page is idle (shared/lazy-dialog.tsx).
+const SaveSearchDialog = lazyDialog(() => import('./SaveSearchDialog').then((m) => m.SaveSearchDialog), (p) => p.open)
 
 export type SavedSearchesProps = {
   /** The caller's searches as the server counted them when it rendered the page. */

@@ -3,6 +3,8 @@
 // (`listingCurrency`) wherever it appears; the user's own currency is for what no listing is attached to yet (filters,
 // the new-listing form), with the rupee sign when the user has no country (SPEC section 9: the filters' default).
 
+import { grouped } from './number-format'
+
 /** `locale`: how the country groups digits (src/shared/money.ts), when it is not the currency's usual one. */
 export type Currency = { symbol: string; code: string; locale?: string }
 
@@ -62,4 +64,4 @@ export const writtenRightToLeft = (symbol: string) => RTL.test(symbol)
 
 // Amounts are written by src/shared/money.ts (Indian grouping for rupees, each country's own elsewhere).
 
-export const formatSize = (size: number | null | undefined) => (size === null || size === undefined ? '' : `${size.toLocaleString('en-US')} sq ft`)
+export const formatSize = (size: number | null | undefined) => (size === null || size === undefined ? '' : `${grouped(size)} sq ft`)

@@ -4,21 +4,16 @@
 // first). And the one reader of typed amounts: `45k`, `35L`, `1.2cr`, `₹35,00,000`, digits (the budget filters, a
 // link's min_budget / max_budget). Docs: docs/decisions/037-phone-native.md.
 import { writtenRightToLeft, type Currency } from './currency'
+import { numberFormat } from './number-format'
 
-const formats = new Map<string, Intl.NumberFormat>()
-/** One NumberFormat per locale and options, made when first needed (ICU's number data is not loaded at start). */
-function numberFormat(locale: string, options: Intl.NumberFormatOptions = {}): Intl.NumberFormat {
-  const key = `${locale}|${JSON.stringify(options)}`
-  let f = formats.get(key)
-  if (!f) formats.set(key, (f = new Intl.NumberFormat(locale, options)))
-  return f
-}
+const SHORT: Intl.NumberFormatOptions = { maximumFractionDigits: 2 }
+const COMPACT: Intl.NumberFormatOptions = { notation: 'compact', maximumFractionDigits: 2 }
 
 /** The locale a currency's amounts are grouped by: its own, else the listing country's (`currency.locale`). */
 export const moneyLocale = (currency: Currency) => currency.locale ?? (currency.code === 'INR' ? 'en-IN' : 'en-US')
 
 /** Digits grouped as the currency's country does: 35,00,000 for rupees, 3,500,000 for dollars, 3.500.000 in Germany. */
-export const groupDigits = (amount: number, currency: Currency) => numberFormat(moneyLocale(currency), { maximumFractionDigits: 0 }).format(Math.round(amount))
+export const groupDigits = (amount: number, currency: Currency) => numberFormat(moneyLocale(currency)).format(Math.round(amount))
 
 /** The symbol in front of a number; one written right to left is isolated and spaced, so it stays in front. */
 const withSymbol = (symbol: string, number: string) => (writtenRightToLeft(symbol) ? `\u2067${symbol}\u2069\u00a0${number}` : `${symbol}${number}`)
@@ -47,10 +42,10 @@ export function formatMoneyShort(amount: number | null | undefined, currency: Cu
   if (Math.abs(amount) < 1000) return formatMoney(amount, currency)
   if (currency.code === 'INR') {
     const [size, suffix] = INDIAN_STEPS.find(([size]) => Math.abs(amount) >= size)!
-    const short = numberFormat('en-IN', { maximumFractionDigits: 2 }).format(Math.round((amount / size) * 100) / 100)
+    const short = numberFormat('en-IN', SHORT).format(Math.round((amount / size) * 100) / 100)
     return withSymbol(currency.symbol, `${short}${suffix}`)
   }
-  return withSymbol(currency.symbol, numberFormat(moneyLocale(currency), { notation: 'compact', maximumFractionDigits: 2 }).format(amount))
+  return withSymbol(currency.symbol, numberFormat(moneyLocale(currency), COMPACT).format(amount))
 }
 
 const MULTIPLIERS: [RegExp, number][] = [

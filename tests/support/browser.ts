@@ -39,8 +39,12 @@ export async function openPage(browser: Browser, baseUrl: string, viewport = { w
   return { page, consoleErrors, offHostRequests }
 }
 
-/** Resolves once every island on the page is live (islands/client.tsx sets the flag). */
-export const hydrated = (page: Page) => page.waitForSelector('html[data-islands="hydrated"]')
+/**
+ * Resolves once every island on the page is live: islands/client.tsx sets the flag when every island's hydration has
+ * committed (issue 32; before, when it had started). Hydration runs in slices between the browser's other work, so on a
+ * crowded machine it may take long: a generous deadline.
+ */
+export const hydrated = (page: Page) => page.waitForSelector('html[data-islands="hydrated"]', { timeout: 90_000 })
 
 /**
  * Types `parts` into `field` on the page's own clock, paused: each part at once, then `pauseMs` of the page's time

@@ -1,6 +1,6 @@
 import { expect, test } from 'bun:test'
 import { createElement } from 'react'
-import { assetUrls } from '../../generated/assets'
+import { assetUrls, clientScripts, islandScripts } from '../../generated/assets'
 import { Island, serializeProps } from '../../src/platform/pages/island'
 import { renderPage } from '../../src/platform/pages/render'
 
@@ -33,4 +33,19 @@ test('a page with an island ships the client once, the island HTML complete, and
 test('rendering an island outside a page is a clear error', () => {
   const { renderToString } = require('react-dom/server')
   expect(() => renderToString(createElement(Island, { name: 'Toaster', props: {} }))).toThrow('rendered outside renderPage()')
+})
+
+test('a page announces the chunks of its islands with modulepreload, each once, and nothing the entry does not need', async () => {
+  const page = createElement('main', null, createElement(Island, { name: 'LoginForm', props: { rules: { properties: {}, required: [] }, redirectTo: '/dashboard' } }))
+  const html = await renderPage(page, { title: 'Login' }).text()
+  const preloads = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1]!)
+  expect(preloads.length).toBeGreaterThan(0)
+  expect(new Set(preloads).size).toBe(preloads.length)
+  for (const url of [...clientScripts.filter((u) => u !== assetUrls.client), ...islandScripts.LoginForm!, ...islandScripts.Toaster!]) expect(preloads).toContain(url)
+  // In <head>, beside the entry, so the browser fetches them while it reads the page.
+  expect(html.indexOf('modulepreload')).toBeLessThan(html.indexOf('</head>'))
+  // The analytics board's chunks (uPlot) are not this page's.
+  const foreign = islandScripts.AnalyticsBoard!.filter((u) => !islandScripts.LoginForm!.includes(u) && !islandScripts.Toaster!.includes(u))
+  expect(foreign.length).toBeGreaterThan(0)
+  for (const url of foreign) expect(preloads).not.toContain(url)
 })

@@ -1,21 +1,18 @@
-import { columnVisibilityFeature, createColumnHelper, tableFeatures, useTable, type ColumnDef, type Row, type RowData } from '@tanstack/react-table'
-import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react'
+import { use, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react'
+import { PhoneLayout } from '../layout'
 import { ColumnMenu, ColumnMenuButton } from './ColumnMenu'
-import { columnThresholds, readOverrides, showFromClass, writeOverrides, type ColumnFit, type Overrides } from './column-fit'
+import { CARDS_BELOW, columnThresholds, readOverrides, showFromClass, writeOverrides, type ColumnFit, type Overrides } from './column-fit'
+import { FlexRender, useRows, type TableColumn, type TableRow } from './row-model'
 
 // The one table of the islands (issue 31): the listing tables, the people tables and the audit trail are each a set
 // of columns and a look given to it. What they share is here: the rows as the server sent them, the dimmed rows and
 // aria-busy while another page loads, the empty state, a row that opens its details on a click or Enter, and, for the
 // tables that ask for them, a card per row on a phone, the columns fitted to the width with a Columns menu, and sticky
-// first and last columns. Paging, filtering and sorting are the server's: no table sorts or pages on its own.
+// first and last columns. Paging, filtering and sorting are the server's: no table sorts or pages on its own. Its rows
+// and columns are ./row-model.ts (TanStack Table's names, our own few lines: docs/decisions/040-phone-speed.md).
 
-const features = tableFeatures({ columnVisibilityFeature })
-export type TableFeatures = typeof features
-export type TableColumn<T extends RowData> = ColumnDef<TableFeatures, T, any>
-export type TableRow<T extends RowData> = Row<TableFeatures, T>
-/** Builds a table's columns: `tableColumns<Listing>().accessor('entry_id', { header, cell })`. */
-export const tableColumns = <T extends RowData>() => createColumnHelper<TableFeatures, T>()
-export const columnId = <T extends RowData>(c: TableColumn<T>) => (c.id ?? (c as { accessorKey?: string }).accessorKey) as string
+export { FlexRender, tableColumns, type TableCell, type TableColumn, type TableRow } from './row-model'
+export const columnId = <T,>(c: TableColumn<T>) => c.id
 
 type DataAttributes = Record<`data-${string}`, string | number | boolean | undefined>
 
@@ -45,7 +42,7 @@ export type TableLook<T> = {
   labelCells?: boolean
 }
 
-type Props<T extends RowData> = {
+type Props<T> = {
   data: T[]
   /** Constant (a module-level array or a memo), not a new array each render. */
   columns: TableColumn<T>[]
@@ -70,6 +67,12 @@ type Props<T extends RowData> = {
    * spread on it); the table shows from there.
    */
   card?: (row: TableRow<T>, props: RowProps) => ReactNode
+  /**
+   * With `card`: on a page a phone asked for (PhoneLayout, islands/shared/layout.ts) the table is not rendered at all,
+   * on the server or in hydration, until the box is found CARDS_BELOW rem wide or more (a phone turned sideways). On a
+   * phone the hidden table was more than half of a listing page's HTML, DOM and hydration (decision 040).
+   */
+  cardsOnlyOnPhone?: boolean
   /**
    * The first and last columns stay in view when the table scrolls sideways, and the header row when the page or the
    * box scrolls down. Rows paint their background as `--row-tint` (ROW_TINT), which the sticky cells paint over an
@@ -102,15 +105,29 @@ const STICKY_BG = 'bg-base-100 [background-image:linear-gradient(var(--row-tint)
 const STICKY_START = `sticky left-0 z-[1] ${STICKY_BG} shadow-[inset_-1px_0_0_var(--color-base-300)]`
 const STICKY_END = `sticky right-0 z-[1] ${STICKY_BG} shadow-[inset_1px_0_0_var(--color-base-300)]`
 
-const headerText = <T extends RowData>(columns: TableColumn<T>[], id: string) => {
+const headerText = <T,>(columns: TableColumn<T>[], id: string) => {
   const header = columns.find((c) => columnId(c) === id)?.header
   return typeof header === 'string' ? header : id
 }
 
-export function DataTable<T extends RowData>({ data, columns, hiddenColumns, getRowId, label, busy, empty, look, rowData, onRowClick, rowLabel, card, sticky, fit }: Props<T>) {
-  const initialState = useMemo(() => ({ columnVisibility: Object.fromEntries((hiddenColumns ?? []).map((id) => [id, false])) }), [hiddenColumns])
-  const table = useTable({ features, columns, data, getRowId, initialState })
-  const tableIds = useMemo(() => columns.map(columnId).filter((id) => !hiddenColumns?.includes(id)), [columns, hiddenColumns])
+export function DataTable<T>({ data, columns, hiddenColumns, getRowId, label, busy, empty, look, rowData, onRowClick, rowLabel, card, cardsOnlyOnPhone, sticky, fit }: Props<T>) {
+  const hidden = useMemo(() => new Set(hiddenColumns), [hiddenColumns])
+  const { rows, headers } = useRows({ columns, data, getRowId, hidden })
+  const tableIds = useMemo(() => columns.map(columnId).filter((id) => !hidden.has(id)), [columns, hidden])
+
+  // A phone's page holds the cards only (`cardsOnlyOnPhone`), until the box turns out wide enough for the table.
+  const phoneFirst = use(PhoneLayout) && !!card && !!cardsOnlyOnPhone
+  const [box, setBox] = useState<HTMLDivElement | null>(null)
+  const [wide, setWide] = useState(false)
+  useEffect(() => {
+    const el = box
+    if (!phoneFirst || !el) return
+    const rem = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16
+    const observer = new ResizeObserver(([entry]) => setWide(entry!.contentRect.width >= CARDS_BELOW * rem))
+    observer.observe(el)
+    return () => observer.disconnect()
+  }, [phoneFirst, box])
+  const withTable = !phoneFirst || wide
 
   // The fit and the user's choices against it (empty without `fit`).
   const storageKey = fit?.storageKey
@@ -151,36 +168,33 @@ export function DataTable<T extends RowData>({ data, columns, hiddenColumns, get
 
   const tableRef = useRef<HTMLTableElement>(null)
   const menuId = `column-menu-${useId().replace(/[^a-zA-Z0-9_-]/g, '')}`
-  const menuIn = storageKey ? sticky?.end : undefined
+  const menuIn = storageKey && withTable ? sticky?.end : undefined
   // The fitted columns never overflow (their widths are bounded), so the page's vertical scroll keeps the header in
   // view (clip, unlike auto, makes no scroll box); columns the user added may, and then the box scrolls sideways.
   const scroll = look.scroll ?? (fit ? (Object.values(overrides).some(Boolean) ? 'overflow-x-auto' : 'overflow-x-clip') : undefined)
 
   if (data.length === 0 && empty) return <>{empty}</>
-  const rows = table.getRowModel().rows
   const tableElement = (
     <table ref={tableRef} className={look.table} aria-label={label} aria-busy={busy || undefined}>
       <thead className={look.thead}>
-        {table.getHeaderGroups().map((group) => (
-          <tr key={group.id}>
-            {group.headers.map((header) => {
-              const id = header.column.id
-              return (
-                <th key={header.id} data-column={id} className={cx(look.th, fit && display(id), headPlace(id)) || undefined}>
-                  {id === menuIn && <ColumnMenuButton menuId={menuId} />}
-                  {header.isPlaceholder ? null : <table.FlexRender header={header} />}
-                </th>
-              )
-            })}
-          </tr>
-        ))}
+        <tr>
+          {headers.map((header) => {
+            const id = header.id
+            return (
+              <th key={id} data-column={id} className={cx(look.th, fit && display(id), headPlace(id)) || undefined}>
+                {id === menuIn && <ColumnMenuButton menuId={menuId} />}
+                <FlexRender header={header} />
+              </th>
+            )
+          })}
+        </tr>
       </thead>
       <tbody className={look.tbody}>
         {rows.map((row) => (
           <tr key={row.id} {...rowProps(row.original)}>
             {row.getVisibleCells().map((cell) => {
               const id = cell.column.id
-              const header = cell.column.columnDef.header
+              const header = cell.column.header
               return (
                 <td
                   key={cell.id}
@@ -188,7 +202,7 @@ export function DataTable<T extends RowData>({ data, columns, hiddenColumns, get
                   data-label={look.labelCells && typeof header === 'string' ? header : undefined}
                   className={cx(look.td?.(id), fit && display(id), cellPlace(id)) || undefined}
                 >
-                  <table.FlexRender cell={cell} />
+                  <FlexRender cell={cell} />
                 </td>
               )
             })}
@@ -200,8 +214,8 @@ export function DataTable<T extends RowData>({ data, columns, hiddenColumns, get
   // A table alone scrolls in its outer box; one with cards or a fit has a box of its own, which the cards replace.
   const ownBox = !!(card || fit)
   return (
-    <div className={cx(look.box, !ownBox && scroll, 'transition-opacity', busy && 'opacity-60')} {...look.boxData}>
-      {ownBox ? <div className={cx(card && 'hidden @min-[40rem]:block', scroll)}>{tableElement}</div> : tableElement}
+    <div ref={setBox} className={cx(look.box, !ownBox && scroll, 'transition-opacity', busy && 'opacity-60')} {...look.boxData}>
+      {!withTable ? null : ownBox ? <div className={cx(card && 'hidden @min-[40rem]:block', scroll)}>{tableElement}</div> : tableElement}
       {menuIn && (
         <ColumnMenu
           menuId={menuId}
@@ -213,7 +227,7 @@ export function DataTable<T extends RowData>({ data, columns, hiddenColumns, get
         />
       )}
       {card && (
-        <ul className="divide-y divide-base-300 @min-[40rem]:hidden" aria-label={label} aria-busy={busy || undefined}>
+        <ul className={cx('divide-y divide-base-300', withTable && '@min-[40rem]:hidden')} aria-label={label} aria-busy={busy || undefined}>
           {rows.map((row) => (
             <li key={row.id}>{card(row, rowProps(row.original))}</li>
           ))}

@@ -1,24 +1,28 @@
 import { Elysia, NotFoundError } from 'elysia'
 import { assetFiles, type AssetFile } from '../../../generated/assets'
+import { acceptedEncodings } from './compression'
 
 const YEAR = 'public, max-age=31536000, immutable'
 const HOUR = 'public, max-age=3600'
 const hidden = { detail: { hide: true } }
 
+/** The prebuilt copy the client accepts: brotli (the smaller), else gzip, else the file itself. */
 function serve(asset: AssetFile, request: Request): Response {
-  const gzip = asset.gzip && /\bgzip\b/.test(request.headers.get('accept-encoding') ?? '')
+  const accepted = acceptedEncodings(request.headers.get('accept-encoding'))
+  const encoding = asset.br && accepted.br > 0 && accepted.br >= accepted.gzip ? 'br' : asset.gzip && accepted.gzip > 0 ? 'gzip' : asset.br && accepted.br > 0 ? 'br' : null
   const headers: Record<string, string> = {
     'content-type': asset.type,
     'cache-control': asset.immutable ? YEAR : HOUR,
+    // Also tells the compression of answers (./compression.ts) that this one chose its encoding itself.
     vary: 'accept-encoding',
   }
-  if (gzip) headers['content-encoding'] = 'gzip'
-  return new Response(Bun.file(gzip ? asset.gzip! : asset.path), { headers })
+  if (encoding) headers['content-encoding'] = encoding
+  return new Response(Bun.file(encoding === 'br' ? asset.br! : encoding === 'gzip' ? asset.gzip! : asset.path), { headers })
 }
 
 /**
  * Serves the files built by scripts/build-assets.ts from wherever `with { type: 'file' }` put them:
- * the disk in development, the binary's own embedded files once compiled. Gzip copies are prebuilt.
+ * the disk in development, the binary's own embedded files once compiled. Brotli and gzip copies are prebuilt.
  *
  * Everything under /assets/ is one route that looks the file up (an unknown name is the usual not-found), rather
  * than a route per file: the ~45 routes cost a fifth of the app's start in Elysia (registration, its compiled

@@ -2,6 +2,7 @@ import type { Cookie } from 'elysia'
 import type { ReactElement } from 'react'
 import type { AppContext } from '../context'
 import { loginRedirect, pageSession } from '../http/page-auth'
+import { phoneRequest } from '../http/phone'
 import { notePageUser } from '../http/request-log'
 import type { Permission } from '../policy/permissions'
 import type { IslandElement } from './island-element'
@@ -36,7 +37,9 @@ export const dashboardPage =
     if (signedIn.enrolmentOnly) return new Response(null, { status: 302, headers: { location: SECURITY_PAGE } })
     const user: ShellUser = { ...found, badges: await badgesFor(ctx, found) }
     if (guard && !allows(user.role, guard)) return shell.deniedPage(user, title, guard)
-    return shell.shellPage(await render(user), title)
+    // What a phone gets first differs (islands/shared/layout.ts): caches keep the two apart.
+    const phone = phoneRequest(request)
+    return shell.shellPage(await render(user), title, { phone, headers: { vary: 'Sec-CH-UA-Mobile, User-Agent' } })
   }
 
 /** The badges of the navigation items this user sees. */

@@ -1,7 +1,7 @@
 import { createStore, Provider } from 'jotai'
 import type { ReactElement } from 'react'
 import { renderToString } from 'react-dom/server'
-import { assetUrls } from '../../../generated/assets'
+import { assetUrls, clientScripts, islandScripts } from '../../../generated/assets'
 import { makeQueryClient } from '../../../islands/shared/query'
 import { MANIFEST_URL, THEME_COLOR } from '../../shared/site'
 import { Island, IslandContext, type IslandCollector } from './island'
@@ -16,6 +16,19 @@ export type PageOptions = {
    * `twitter:*`). A public listing page's preview card (issue 34).
    */
   meta?: Record<string, string>
+  /** A phone asked (src/platform/http/phone.ts): islands render for a narrow screen first (islands/shared/layout.ts). */
+  phone?: boolean
+}
+
+/**
+ * `<link rel="modulepreload">` for every chunk the page's islands need beyond the entry (scripts/build-assets.ts lists
+ * them): the browser fetches them all with the entry, instead of learning of each one only when its importer has
+ * arrived and run, a round trip each (docs/decisions/040-phone-speed.md).
+ */
+export function modulePreloads(names: Iterable<string>): string {
+  const urls = new Set(clientScripts.filter((u) => u !== assetUrls.client))
+  for (const name of names) for (const u of islandScripts[name] ?? []) urls.add(u)
+  return [...urls].map((u) => `<link rel="modulepreload" href="${u}">\n`).join('')
 }
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
@@ -28,8 +41,8 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt
  * (state never leaks between requests; islands get server data as props and `initialData`, nothing is
  * fetched). The island script and the toast host are added only when the page holds an island.
  */
-export function renderPage(body: ReactElement, { title, description, status = 200, headers = {}, meta = {} }: PageOptions): Response {
-  const collector: IslandCollector = { count: 0, queryClient: makeQueryClient({ server: true }) }
+export function renderPage(body: ReactElement, { title, description, status = 200, headers = {}, meta = {}, phone = false }: PageOptions): Response {
+  const collector: IslandCollector = { count: 0, names: new Set(), phone, queryClient: makeQueryClient({ server: true }) }
   const store = createStore()
   const wrap = (el: ReactElement) =>
     renderToString(
@@ -42,7 +55,7 @@ export function renderPage(body: ReactElement, { title, description, status = 20
   if (hasIslands) html += wrap(<Island name="Toaster" props={{}} />)
 
   const doc = `<!doctype html>
-<html lang="en" data-theme="corporate">
+<html lang="en" data-theme="corporate"${phone ? ' data-layout="phone"' : ''}>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -55,7 +68,7 @@ ${Object.entries(meta)
 <meta name="theme-color" content="${THEME_COLOR}">
 <link rel="apple-touch-icon" href="${assetUrls.icon192}">
 <link rel="stylesheet" href="${assetUrls.css}">
-${hasIslands ? `<script type="module" src="${assetUrls.client}"></script>\n` : ''}</head>
+${hasIslands ? `<script type="module" src="${assetUrls.client}"></script>\n${modulePreloads(collector.names)}` : ''}</head>
 <body class="min-h-screen bg-base-200 text-base-content antialiased">
 ${html}
 </body>

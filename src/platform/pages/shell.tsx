@@ -5,7 +5,7 @@ import { SITE_NAME } from '../../shared/site'
 import { Island } from './island'
 import type { IslandElement } from './island-element'
 import { navFor } from './nav'
-import { renderPage } from './render'
+import { renderPage, type PageOptions } from './render'
 
 // The dashboard's shell (sidebar, breadcrumbs, user menu) and the pages it frames for every feature. Loaded on the first
 // page request, not at start (./dashboard-page.ts imports it; docs/decisions/004-lazy-start.md).
@@ -149,4 +149,4 @@ export const deniedPage = (user: ShellUser, title: string, guard: { current: str
     { title, status: 403 },
   )
 
-export const shellPage = (body: ReactElement, title: string) => renderPage(body, { title })
+export const shellPage = (body: ReactElement, title: string, options: Omit<PageOptions, 'title'> = {}) => renderPage(body, { title, ...options })

@@ -1,0 +1,33 @@
+import { lazy, Suspense, useEffect, type ComponentType } from 'react'
+
+/**
+ * A dialog whose code is not part of the page's scripts: it renders nothing while closed (on the server too, so the
+ * page's HTML loses its closed <dialog> shells), loads its code when first opened, and fetches it in the background
+ * once the page is idle, so the first open is usually instant. The listing screens' dialogs (form, details, share,
+ * delete, review, saved search) were a quarter of their islands' code and none is open when a page loads
+ * (docs/decisions/040-phone-speed.md). Used in place of the dialog, with the same props:
+ *
+ *   const ListingFormDialog = lazyDialog(() => import('./ListingFormDialog').then((m) => m.ListingFormDialog), (p) => p.open)
+ */
+export function lazyDialog<P extends object>(load: () => Promise<ComponentType<P>>, isOpen: (props: P) => boolean): ComponentType<P> {
+  let loading: Promise<{ default: ComponentType<P> }> | undefined
+  const start = () => (loading ??= load().then((component) => ({ default: component })))
+  const Dialog = lazy(start)
+  return function LazyDialog(props: P) {
+    useEffect(() => {
+      // Safari has no requestIdleCallback: a moment after the page came alive will do.
+      if (typeof requestIdleCallback === 'function') {
+        const id = requestIdleCallback(() => void start(), { timeout: 5000 })
+        return () => cancelIdleCallback(id)
+      }
+      const id = setTimeout(() => void start(), 2000)
+      return () => clearTimeout(id)
+    }, [])
+    if (!isOpen(props)) return null
+    return (
+      <Suspense fallback={null}>
+        <Dialog {...props} />
+      </Suspense>
+    )
+  }
+}

@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import type { Page } from 'playwright-core'
+import { SESSION_COOKIE } from '../../src/platform/http/auth'
+import { hydrated } from '../support/browser'
+import { startWorld, type World } from '../support/world'
+
+// Issue 32, speed on a phone (measured by `bun run bench:phone`): what a phone is sent. The demo network, a phone's
+// Chrome (its user agent, 390×844, touch). Nothing here depends on timing: the figures are the benchmark's.
+const PHONE = {
+  userAgent: 'Mozilla/5.0 (Linux; Android 13; Pixel 7a) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Mobile Safari/537.36',
+  viewport: { width: 390, height: 844 },
+  deviceScaleFactor: 2,
+  isMobile: true,
+  hasTouch: true,
+}
+const PAGES = ['/login', '/dashboard', '/dashboard/listings', '/dashboard/my-listings', '/dashboard/matches']
+
+let demo: World
+let token: string
+beforeAll(async () => {
+  demo = await startWorld({ demo: true })
+  token = (await demo.account('rahul.sharma@brokernet.example')).token
+}, 120_000)
+afterAll(() => demo.stop())
+
+/** A phone's page at `path` (signed in as the demo broker unless it is /login), recording the scripts it asks for. */
+async function phonePage(path: string) {
+  const context = await demo.browser.newContext(PHONE)
+  if (path !== '/login') await context.addCookies([{ name: SESSION_COOKIE, value: token, url: demo.url }])
+  const page = await context.newPage()
+  const errors: string[] = []
+  page.on('pageerror', (e) => errors.push(e.message))
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()))
+  // The scripts asked for until every island was hydrated, noted by the page itself as islands/client.tsx says so (a
+  // closed dialog's code, fetched once the page is idle, comes after).
+  await page.addInitScript(() => {
+    new MutationObserver((_, observer) => {
+      if (document.documentElement?.dataset.islands !== 'hydrated') return
+      observer.disconnect()
+      const names = performance.getEntriesByType('resource').filter((e) => (e as PerformanceResourceTiming).initiatorType !== 'fetch' && /[.]js$/.test(e.name))
+      ;(window as unknown as { neededScripts: string[] }).neededScripts = names.map((e) => new URL(e.name).pathname)
+    }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-islands'] })
+  })
+  const response = await page.goto(demo.url + path)
+  const html = (await response!.text()) as string
+  await hydrated(page)
+  const scripts = await page.evaluate(() => (window as unknown as { neededScripts: string[] }).neededScripts)
+  return { page, html, scripts, errors, close: () => context.close() }
+}
+
+const announced = (html: string) => [...html.matchAll(/<(?:script[^>]*\bsrc|link rel="modulepreload" href)="([^"]+)"/g)].map((m) => m[1]!)
+
+describe('a phone', () => {
+  test.each(PAGES)('%s: every script the page needs is named in its HTML, so the browser asks for all of them at once', async (path) => {
+    const { html, scripts, errors, close } = await phonePage(path)
+    try {
+      const named = announced(html)
+      expect(scripts.length).toBeGreaterThan(1)
+      // None found late, one import after another (before: up to four round trips deep).
+      expect(scripts.filter((s) => !named.includes(s))).toEqual([])
+      expect(errors).toEqual([])
+    } finally {
+      await close()
+    }
+  }, 120_000)
+
+  test('the listings page holds the cards only, until the phone is turned sideways: then the table, as on a wide screen', async () => {
+    const { page, html, errors, close } = await phonePage('/dashboard/listings')
+    try {
+      // Server HTML: 25 cards, no table (it was more than half the page).
+      expect(html).toContain('data-layout="phone"')
+      expect(html.match(/data-listing-card=/g)?.length).toBe(25)
+      expect(html).not.toContain('<table')
+      const cards = page.locator('[data-listing-card]')
+      await cards.first().waitFor({ state: 'visible' })
+      expect(await page.locator('[data-listing-table] table').count()).toBe(0)
+      // Sideways: the box is wide, the table is drawn and the cards give way to it.
+      await page.setViewportSize({ width: 844, height: 390 })
+      await page.locator('[data-listing-table] table').waitFor({ state: 'visible' })
+      expect(await page.locator('[data-listing-table] table tbody tr').count()).toBe(25)
+      await cards.first().waitFor({ state: 'hidden' })
+      expect(errors).toEqual([])
+    } finally {
+      await close()
+    }
+  }, 120_000)
+
+  test('a desktop browser, even a narrow one, still gets both (its box may widen at any time)', async () => {
+    const context = await demo.browser.newContext({ viewport: { width: 390, height: 844 } })
+    await context.addCookies([{ name: SESSION_COOKIE, value: token, url: demo.url }])
+    const page: Page = await context.newPage()
+    try {
+      const html = await (await page.goto(demo.url + '/dashboard/listings'))!.text()
+      await hydrated(page)
+      expect(html).not.toContain('data-layout="phone"')
+      expect(html).toContain('<table')
+      expect(html.match(/data-listing-card=/g)?.length).toBe(25)
+    } finally {
+      await context.close()
+    }
+  }, 120_000)
+})
