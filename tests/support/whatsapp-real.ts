@@ -3,7 +3,9 @@
 // localities of that city, none for a city the demo does not have), its drafts matched to its labelled listings in
 // order (the first draft to the first listing…); a listing with no draft is wrong on every field it labels, a draft
 // past the labelled ones is extra, and a draft on chatter counts apart. A field is scored on the listings that label it.
+import { LOCALITIES, ZONE_OF } from '../../db/seed/demo'
 import type { ParsedDraft } from '../../src/modules/intake/model'
+import { LocalityIndex, parsePaste } from '../../src/modules/intake/parse'
 import realDev from '../fixtures/whatsapp-real-dev.json'
 
 type Size = { value: number; unit: string }
@@ -180,3 +182,13 @@ export const REAL_GOAL: Record<RealField, number> = { post_type: 0.95, sale_or_r
 export const REAL_GOAL_RIGHT_COUNT = 0.9
 /** The fields below their goal, as `field 84.2 % < 90 %` (empty: every goal met). */
 export const belowGoals = (s: RealScore) => REAL_FIELDS.filter((f) => ratio(s, f) < REAL_GOAL[f]).map((f) => `${f} ${(100 * ratio(s, f)).toFixed(1)} % < ${REAL_GOAL[f] * 100} %`)
+
+/** What a broker of the message's city reads it against: the demo's localities of that city (none: a city the demo lacks). */
+const indexes = new Map<string, LocalityIndex>()
+export const cityIndex = (city: string) => {
+  let index = indexes.get(city)
+  if (!index) indexes.set(city, (index = new LocalityIndex((LOCALITIES[city] ?? []).map((name) => ({ name, zone: ZONE_OF[name] ?? null })), city)))
+  return index
+}
+/** One message parsed alone, as a broker of its city would paste it. */
+export const parseAsBroker = (m: RealMessage) => parsePaste(m.text, cityIndex(m.city))

@@ -9,19 +9,9 @@
 // counter-case in tests/unit/whatsapp-rules.test.ts), so it is no longer a held-out measure: the goals below hold the
 // rules to it.
 import { expect, test } from 'bun:test'
-import { LOCALITIES, ZONE_OF } from '../../db/seed/demo'
-import { LocalityIndex, parsePaste } from '../../src/modules/intake/parse'
 import { REAL_STYLE_BLIND } from '../fixtures/whatsapp-real-style-blind'
-import { belowGoals, REAL_GOAL_RIGHT_COUNT, realTable, scoreReal, type RealMessage } from '../support/whatsapp-real'
+import { belowGoals, REAL_GOAL_RIGHT_COUNT, parseAsBroker as parse, realTable, scoreReal } from '../support/whatsapp-real'
 
-/** What a broker of the message's city reads it against: the demo's localities of that city (none: a city the demo lacks). */
-const indexes = new Map<string, LocalityIndex>()
-const indexOf = (city: string) => {
-  let index = indexes.get(city)
-  if (!index) indexes.set(city, (index = new LocalityIndex((LOCALITIES[city] ?? []).map((name) => ({ name, zone: ZONE_OF[name] ?? null })), city)))
-  return index
-}
-const parse = (m: RealMessage) => parsePaste(m.text, indexOf(m.city))
 
 test('the blind real-style set: per-field accuracy, printed, meets the issue’s goals; its chatter gives no draft', () => {
   const tricity = REAL_STYLE_BLIND.filter((m) => m.style === 'whatsapp-export')

@@ -5,19 +5,10 @@
 // on") was kept aside and measured once (its first figures are in the README), then tuned on too. The five
 // developer-written Mumbai examples are scored apart.
 import { expect, test } from 'bun:test'
-import { LOCALITIES, ZONE_OF } from '../../db/seed/demo'
-import { LocalityIndex, parsePaste } from '../../src/modules/intake/parse'
+import { parsePaste } from '../../src/modules/intake/parse'
 import { REAL_STYLE, REAL_STYLE_2, REAL_STYLE_CHATTER, REAL_STYLE_CHATTER_2 } from '../fixtures/whatsapp-real-style'
-import { belowGoals, REAL_GOAL_RIGHT_COUNT, REAL_MESSAGES, realTable, scoreReal, type RealMessage } from '../support/whatsapp-real'
+import { belowGoals, REAL_GOAL_RIGHT_COUNT, REAL_MESSAGES, cityIndex as indexOf, parseAsBroker as parse, realTable, scoreReal } from '../support/whatsapp-real'
 
-/** What a broker of the message's city reads it against: the demo's localities of that city (none: a city the demo lacks). */
-const indexes = new Map<string, LocalityIndex>()
-const indexOf = (city: string) => {
-  let index = indexes.get(city)
-  if (!index) indexes.set(city, (index = new LocalityIndex((LOCALITIES[city] ?? []).map((name) => ({ name, zone: ZONE_OF[name] ?? null })), city)))
-  return index
-}
-const parse = (m: RealMessage) => parsePaste(m.text, indexOf(m.city))
 
 const real = REAL_MESSAGES.filter((m) => !m.synthetic)
 const synthetic = REAL_MESSAGES.filter((m) => m.synthetic)
