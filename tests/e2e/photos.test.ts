@@ -16,6 +16,7 @@ import { problems } from '../support/axe'
 import { hydrated, launchBrowser, openDialog } from '../support/browser'
 import { startServer, type RunningServer } from '../support/server'
 import { eventually } from '../support/eventually'
+import { smallControls } from '../support/targets'
 
 const root = new URL('../..', import.meta.url).pathname
 let server: RunningServer
@@ -70,12 +71,6 @@ const order = async () =>
   ((await (await fetch(`${server.url}/api/listings/${listingId}/photos`, { headers: { authorization: `Bearer ${token}` } })).json()).photos as { id: number }[]).map((p) => p.id)
 const shownOrder = async (page: Page) => (await page.locator('[data-photo-manager] ol > li').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-photo-id')))))
 
-/** Every control of the locator's area at least 44 × 44 px (a phone's touch target). */
-async function smallControls(page: Page, scope: string): Promise<string[]> {
-  return page.locator(`${scope} button:visible, ${scope} label.btn:visible, ${scope} a.btn:visible`).evaluateAll((els) =>
-    els.map((e) => [e.textContent?.trim() || e.getAttribute('aria-label'), e.getBoundingClientRect()] as const).filter(([, r]) => r.width < 44 || r.height < 44).map(([n, r]) => `${n} ${r.width}x${r.height}`),
-  )
-}
 
 describe('photos at 1440 px', () => {
   test('the nudge, then adding three photos from the file chooser, reordering by keyboard and by dragging, a cover, a removal', async () => {

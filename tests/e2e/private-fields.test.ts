@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { closeDatabase, openDatabase, type Database } from '../../db/client'
 import { seedGeography } from '../../db/seed/demo'
 import { SESSION_COOKIE } from '../../src/platform/http/auth'
@@ -10,6 +10,7 @@ import { hydrated, launchBrowser, openDialog } from '../support/browser'
 import { cityIdByName, dataLayer } from '../support/fixtures'
 import { startServer, type RunningServer } from '../support/server'
 import { eventually } from '../support/eventually'
+import { smallControls } from '../support/targets'
 
 // Issue 35's listing form in a real Chromium against the real server, at 1440 and 390 px with axe-core: a new
 // listing's contact starts as the broker's own phone and says it is shown to the network; typing an owner's phone
@@ -64,17 +65,6 @@ async function open(who: SignedIn, path: string, size: keyof typeof SIZES) {
   return { page, errors }
 }
 
-/** Controls of a phone screen: each at least 44 x 44 px (the quality bar). */
-async function smallControls(page: Page, scope: string) {
-  return page.evaluate((scope) => {
-    const out: string[] = []
-    for (const el of document.querySelectorAll(`${scope} input, ${scope} select, ${scope} textarea, ${scope} button`)) {
-      const r = el.getBoundingClientRect()
-      if (r.width > 0 && (r.width < 44 || r.height < 44)) out.push(`${el.tagName.toLowerCase()}#${el.id} ${Math.round(r.width)}x${Math.round(r.height)}`)
-    }
-    return out
-  }, scope)
-}
 
 describe('the listing form’s contact, visibility and private fields', () => {
   for (const size of ['desktop', 'phone'] as const)

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
-import type { Locator, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { problems } from '../support/axe'
 import { hydrated } from '../support/browser'
 import { codeFor, giveSecondFactor, stepNow } from '../support/second-factor'
+import { smallControls } from '../support/targets'
 import { startWorld, type World } from '../support/world'
 
 // Issue 29: a master admin sets up two-factor sign-in on the page (the key read off the page's manual-entry text, the
@@ -23,19 +24,6 @@ afterAll(() => world?.stop())
 
 const path = (page: Page) => new URL(page.url()).pathname
 
-/**
- * Every visible button, link-button and field of the state is at least 44 × 44 px (a phone's touch target); a checkbox
- * is touched through its label, which is measured instead.
- */
-async function smallControls(scope: Locator): Promise<string[]> {
-  const small: string[] = []
-  for (const control of await scope.locator('button:visible, a.btn:visible, input:visible').all()) {
-    const target = (await control.getAttribute('type')) === 'checkbox' ? control.locator('xpath=ancestor::label[1]') : control
-    const box = await target.boundingBox()
-    if (box && (box.height < 44 || box.width < 44)) small.push(`${(await control.textContent())?.trim() || (await control.getAttribute('name'))}: ${box.width}×${box.height}`)
-  }
-  return small
-}
 
 async function signInWithPassword(page: Page, email: string) {
   await page.goto(world.url + '/login')
@@ -80,7 +68,7 @@ for (const [name, viewport] of Object.entries(SIZES)) {
       expect(await field.getAttribute('inputmode')).toBe('numeric')
       expect(await field.getAttribute('autocomplete')).toBe('one-time-code')
       found.push(...(await problems(page, 'setup: QR code, key and code field')))
-      if (phone) found.push(...(await smallControls(page.locator('[data-second-factor-form]'))))
+      if (phone) found.push(...(await smallControls(page, '[data-second-factor-form]')))
 
       // A wrong code is refused on the field; the right one turns it on and shows the recovery codes once.
       await field.fill(codeFor(secret, stepNow() + 9))
@@ -96,7 +84,7 @@ for (const [name, viewport] of Object.entries(SIZES)) {
       const done = page.getByRole('button', { name: 'Done' })
       expect(await done.isDisabled()).toBe(true)
       found.push(...(await problems(page, 'recovery codes shown')))
-      if (phone) found.push(...(await smallControls(page.locator('[data-recovery-codes-card]'))))
+      if (phone) found.push(...(await smallControls(page, '[data-recovery-codes-card]')))
       await page.getByLabel('I have saved them').check()
       await done.click()
       await page.waitForURL(world.url + '/dashboard')
@@ -110,7 +98,7 @@ for (const [name, viewport] of Object.entries(SIZES)) {
       expect(await codeField.getAttribute('inputmode')).toBe('numeric')
       expect(await codeField.getAttribute('autocomplete')).toBe('one-time-code')
       found.push(...(await problems(page, 'login second step')))
-      if (phone) found.push(...(await smallControls(step)))
+      if (phone) found.push(...(await smallControls(page, '[data-second-factor-step]')))
       // The setup spent this step's code: the next step's is the app's next code.
       await codeField.fill(codeFor(secret, stepNow() + 1))
       await step.getByRole('button', { name: 'Verify' }).click()

@@ -33,7 +33,8 @@ describe('a page whose session ends elsewhere', () => {
     expect((await asked).status()).toBe(401)
     // The stream gone, the matches badge polls (every 30 s, REFRESH_MS.unseenMatchesNav): its 401 goes to sign-in. By
     // then a browser that connected again would have done so twice (5 s after the close, and 30 s after that refusal).
-    await w.page.waitForURL(`${world.url}/login?redirect=%2Fdashboard`, { timeout: 60_000 })
+    // Back to the dashboard after signing in, with the filters its URL carried (the own city, issue 32).
+    await w.page.waitForURL((u) => u.pathname === '/login' && (u.searchParams.get('redirect') ?? '').startsWith('/dashboard'), { timeout: 60_000 })
     expect(streams).toHaveLength(1)
     expect(w.consoleErrors.filter((e) => !/status of 401\b/.test(e))).toEqual([])
     await w.page.context().close()
