@@ -211,6 +211,12 @@ export const listings = sqliteTable(
     circleId: integer('circle_id').references(() => circles.id, { onDelete: 'set null' }),
     /** When three brokers' reports took it off the network (issue 35), until its broker answers them. */
     reportedOffAt: integer('reported_off_at'),
+    /**
+     * Days on market (issue 35): when the property was first posted (epoch ms). A listing posted as a repeat of one it
+     * is a duplicate of (the duplicate check's link) takes that one's; renewing changes nothing. Null: the listing's own
+     * `created_at` (rows written before this column, which the upgrade leaves alone rather than rewrite every listing).
+     */
+    firstPostedAt: integer('first_posted_at'),
   },
   (t) => [
     uniqueIndex('listings_entry_id_unique').on(t.entryId),

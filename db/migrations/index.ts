@@ -45,6 +45,7 @@ import m41 from './0041_deals.sql' with { type: 'text' }
 import m42 from './0042_feed.sql' with { type: 'text' }
 import m43 from './0043_visit_reminders.sql' with { type: 'text' }
 import m44 from './0044_listing_reports.sql' with { type: 'text' }
+import m45 from './0045_days_on_market.sql' with { type: 'text' }
 
 export const migrationJournal = journal
 export const migrationFiles: Record<string, string> = {
@@ -93,4 +94,5 @@ export const migrationFiles: Record<string, string> = {
   '0042_feed': m42,
   '0043_visit_reminders': m43,
   '0044_listing_reports': m44,
+  '0045_days_on_market': m45,
 }

@@ -174,6 +174,8 @@ export const listings = pgTable(
     visibility: text('visibility').notNull().default('NETWORK'),
     circleId: key('circle_id').references(() => circles.id, { onDelete: 'set null' }),
     reportedOffAt: ms('reported_off_at'),
+    /** Days on market (issue 35): when the property was first posted; null: `created_at` (db/schema.ts says more). */
+    firstPostedAt: ms('first_posted_at'),
   },
   (t) => [
     uniqueIndex('listings_entry_id_unique').on(t.entryId),

@@ -3,6 +3,7 @@ import { LISTING_STATUSES, LOCATION_ZONES, POST_TYPE_LABELS, POST_TYPES, SALE_OR
 import { GeoSelect, type GeoOption, type GeoValue } from '../geo/GeoSelect'
 import { Icon } from '../shared/icons'
 import { FILTER_CURRENCY, type Currency } from '../../src/shared/currency'
+import { ON_MARKET_OVER_DAYS } from '../../src/shared/days-on-market'
 import { formatMoney, groupDigits, parseMoney } from '../../src/shared/money'
 import { LISTING_TEXT, PROPERTY_TYPE_SUGGESTIONS, saleOrRentLabel, STATUS_LABELS } from './listing-format'
 import type { ListingFilters } from './useListingFilters'
@@ -166,6 +167,17 @@ export function FilterBar({
             <BudgetField id={id('min_budget')} label="Min budget" value={value.min_budget} currency={currency} onChange={(n) => onChange({ min_budget: n || undefined })} />
             <BudgetField id={id('max_budget')} label="Max budget" value={value.max_budget} currency={currency} onChange={(n) => onChange({ max_budget: n ?? undefined })} />
           </div>
+          {/* Days on market (issue 35): a listing that has not moved in two months is worth a call of its own. */}
+          <label className="label min-h-11 cursor-pointer justify-start gap-2 p-0 text-sm">
+            <input
+              id={id('on_market_over_days')}
+              type="checkbox"
+              className="checkbox checkbox-sm"
+              checked={value.on_market_over_days !== undefined}
+              onChange={(e) => onChange({ on_market_over_days: e.target.checked ? ON_MARKET_OVER_DAYS : undefined })}
+            />
+            On market over {value.on_market_over_days ?? ON_MARKET_OVER_DAYS} days
+          </label>
         </div>
 
         {showGeo && (
@@ -223,6 +235,7 @@ export function panelCount(f: ListingFilterState, withPlace: boolean, withDuplic
     set(f.status),
     set(f.date_from, f.date_to),
     set(f.min_budget, f.max_budget),
+    set(f.on_market_over_days),
     withPlace && set(f.country_id, f.state_id, f.city_id),
     withDuplicates && set(f.possible_duplicates),
     withReview && set(f.review_requested),

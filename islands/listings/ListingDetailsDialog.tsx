@@ -6,6 +6,7 @@ import { ContactButtons } from '../shared/ContactButtons'
 import { Email } from '../shared/Email'
 import { Modal } from '../shared/Modal'
 import { formatSize, listingCurrency } from '../../src/shared/currency'
+import { daysOnMarketLabel } from '../../src/shared/days-on-market'
 import { formatMoney, moneyWithCode } from '../../src/shared/money'
 import {
   formatListingDate,
@@ -150,6 +151,7 @@ function Details({ listing: l, own }: { listing: Listing; own: boolean }) {
           <Row label="Sale / Rent" value={saleOrRentLabel(l.sale_or_rent)} />
           <Row label="Status" value={statusText(l)} />
           <Row label="Date" value={formatListingDate(l.date)} />
+          <Row label="On market" value={daysOnMarketLabel(l.first_posted_at)} title={`First posted ${formatListingDate(l.first_posted_at.slice(0, 10))}`} />
           <Row label="Reference" value={l.reference} />
         </Section>
         <Section title="Contact">

@@ -3,6 +3,7 @@ import type { Listing } from '../../src/modules/listings/model'
 import { columnId, DataTable, FlexRender, ROW_TINT, type RowProps, type TableLook, type TableRow } from '../shared/table/DataTable'
 import { formatExpiry, isExpiringSoon } from './listing-format'
 import { Budget, CARD_FIELDS, COLUMN_BY_ID, EnvContext, isOwn, listingFit, type CardField, type ListingColumnDef, type ListingTableEnv } from './listing-columns'
+import { daysOnMarketLabel } from '../../src/shared/days-on-market'
 
 // The listing table of the broker dashboard, My Listings and the admin grid: the one table (DataTable) with the
 // listing columns (listing-columns.tsx). Which columns, and what each row's actions are, come from the screen.
@@ -142,6 +143,9 @@ function ListingCard({ row, fields, props, footer }: { row: TableRow<Listing>; f
         {field('post_type')}
         {has('sale_or_rent') && <span className="badge badge-sm badge-outline whitespace-nowrap">{field('sale_or_rent')}</span>}
         {field('status')}
+        <span className="text-xs text-base-content/70" data-days-on-market>
+          {daysOnMarketLabel(l.first_posted_at)}
+        </span>
       </div>
       <div className="mt-2 flex items-baseline justify-between gap-3">
         <p className="flex min-w-0 items-baseline gap-1.5 text-sm">

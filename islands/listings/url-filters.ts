@@ -23,6 +23,8 @@ export type ListingFilterState = {
   possible_duplicates?: true
   /** Admins: only listings suspended by an admin whose owner asks for a review (issue 29). */
   review_requested?: true
+  /** Only listings on the market more than this many whole days (issue 35's "on market over 60 days"). */
+  on_market_over_days?: number
   page?: number
   per_page?: (typeof PAGE_SIZES)[number]
 }
@@ -70,6 +72,10 @@ export function parseListingFilters(query: URLSearchParams | Record<string, stri
     changed_since: isoDateTime(get('changed_since')),
     possible_duplicates: get('possible_duplicates') === 'true' ? true : undefined,
     review_requested: get('review_requested') === 'true' ? true : undefined,
+    on_market_over_days: (() => {
+      const n = positiveInt(get('on_market_over_days'))
+      return n !== undefined && n <= 3650 ? n : undefined
+    })(),
     page: positiveInt(get('page')),
     per_page: (() => {
       const n = positiveInt(get('per_page'))

@@ -28,6 +28,7 @@ const FILTER_KEYS = [
   'city_id',
   'changed_since',
   'review_requested',
+  'on_market_over_days',
 ] as const satisfies readonly (keyof ListingFilters)[]
 
 /** Drops empty values (undefined, null, '', NaN), so equal views have equal keys. */

@@ -27,6 +27,7 @@ import m23 from './0023_deals.sql' with { type: 'text' }
 import m24 from './0024_feed.sql' with { type: 'text' }
 import m25 from './0025_visit_reminders.sql' with { type: 'text' }
 import m26 from './0026_listing_reports.sql' with { type: 'text' }
+import m27 from './0027_days_on_market.sql' with { type: 'text' }
 
 export const migrationJournal = journal
 export const migrationFiles: Record<string, string> = {
@@ -57,4 +58,5 @@ export const migrationFiles: Record<string, string> = {
   '0024_feed': m24,
   '0025_visit_reminders': m25,
   '0026_listing_reports': m26,
+  '0027_days_on_market': m27,
 }

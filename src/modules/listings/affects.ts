@@ -204,10 +204,11 @@ export const countAffectedBy =
   }
 
 /**
- * Filters on what the change feed does not carry (the hotsheet's time, the duplicate mark, a pending review request):
+ * Filters on what the change feed does not carry (the hotsheet's time, the duplicate mark, a pending review request,
+ * the first posting):
  * `sides` judges the rest, so any change of a listing those let through may move it in or out.
  */
-const opaque = (f: ListingFilters) => !!f.changed_since || !!f.possible_duplicates || !!f.review_requested
+const opaque = (f: ListingFilters) => !!f.changed_since || !!f.possible_duplicates || !!f.review_requested || !!f.on_market_over_days
 
 /**
  * One page of a list: a listing entering or leaving the set (the total and every page move), or an edit of one it

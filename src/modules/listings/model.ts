@@ -59,6 +59,11 @@ export const Listing = t.Object({
   is_editable: t.Boolean({ description: 'True when the caller may change this listing' }),
   created_at: t.String({ format: 'date-time' }),
   updated_at: t.String({ format: 'date-time' }),
+  first_posted_at: t.String({
+    format: 'date-time',
+    description:
+      'Days on market (issue 35): when the property was first posted on Brokernet. A listing posted as a repeat of one the duplicate check found (the caller’s own, confirmed, or another broker’s) takes the earlier first posting; renewing keeps it. Days on market are the whole days since then (the answer carries the moment, not the count: answers are cached until the data changes).',
+  }),
   expires_at: t.Union([t.String({ format: 'date-time' }), t.Null()], {
     description: 'When the listing leaves the network (issue 17): an ACTIVE or ON_HOLD listing becomes EXPIRED then, until renewed. Null: never.',
   }),
@@ -124,6 +129,15 @@ export const ListingQuery = t.Object({
   ),
   possible_duplicates: t.Optional(t.Boolean({ description: 'Only listings posted as a near-copy of another broker’s ACTIVE listing (duplicate control)' })),
   review_requested: t.Optional(t.Boolean({ description: 'Only listings suspended by an admin whose owner asked for a review that no admin has answered yet (issue 29)' })),
+  on_market_over_days: t.Optional(
+    t.Integer({
+      minimum: 1,
+      maximum: 3650,
+      description:
+        'Issue 35: only listings on the market more than this many whole days (since `first_posted_at`; the list’s "on market over 60 days" is 60). Judged by the hour: a listing crossing the line joins within the hour.',
+      errorMessage: { type: 'on_market_over_days must be a whole number of days from 1 to 3650', minimum: 'on_market_over_days must be a whole number of days from 1 to 3650', maximum: 'on_market_over_days must be a whole number of days from 1 to 3650' },
+    }),
+  ),
   page: t.Optional(pageNumber),
   per_page: t.Optional(
     t.Integer({ minimum: 1, maximum: 100, default: 50, description: 'One of 10, 25, 50, 100', errorMessage: { type: 'per_page must be 10, 25, 50 or 100', minimum: 'per_page must be 10, 25, 50 or 100', maximum: 'per_page must be 10, 25, 50 or 100' } }),

@@ -6,7 +6,7 @@ import { paging } from '../../platform/http/paging'
 import type { SnapshotCache } from '../../../db/snapshot-cache'
 import type { Listing, ListingFilters, ListingPage, ListingQuery, ZoneCounts } from './model'
 import { countAffectedBy, countDelta, ownListingsAffectedBy, pageAffectedBy, windowAfter, zonesAffectedBy, zonesAfter, type IdWindow } from './affects'
-import { allOf, canEdit, FALSE, filterWhere, HIDDEN_STATUSES, listedWhere, listingScope, matching, narrowWhere, NOT_SHOWN_TO, searchPlan, searchWhere, TRUE, visibleTo, withTag, type Clause, type SearchPlan, type Viewer } from './where'
+import { allOf, canEdit, FALSE, filtersKey, marketHour, filterWhere, HIDDEN_STATUSES, listedWhere, listingScope, matching, narrowWhere, NOT_SHOWN_TO, searchPlan, searchWhere, TRUE, visibleTo, withTag, type Clause, type SearchPlan, type Viewer } from './where'
 import { hiddenFromOthers, scopeCity } from '../../platform/policy/scope'
 import { photoUrl } from '../../shared/photo-url'
 
@@ -21,11 +21,12 @@ const COLUMNS = `listings.id, listings.entry_id, listings.post_type, listings.sa
   cities.name as city_name, states.name as state_name, countries.name as country_name, listings.created_at, listings.updated_at,
   listings.hot_event, listings.hot_at, listings.expires_at, listings.suspended_by, listings.suspension_reason, listings.suspended_at,
   listings.review_requested_at, listings.review_note, listings.cover_photo, listings.cover_width, listings.cover_height,
-  listings.visibility, listings.circle_id`
+  listings.visibility, listings.circle_id, coalesce(listings.first_posted_at, listings.created_at) as first_posted_at`
 const FROM = `from listings join users on users.id = listings.owner_user_id join cities on cities.id = listings.city_id
   join states on states.id = cities.state_id join countries on countries.id = states.country_id`
 
-type Row = Omit<Listing, 'is_editable' | 'created_at' | 'updated_at' | 'hotsheet' | 'expires_at' | 'moderation' | 'cover'> & {
+type Row = Omit<Listing, 'is_editable' | 'created_at' | 'updated_at' | 'first_posted_at' | 'hotsheet' | 'expires_at' | 'moderation' | 'cover'> & {
+  first_posted_at: number | string
   cover_photo: string | null
   cover_width: number | null
   cover_height: number | null
@@ -62,6 +63,7 @@ const toListing = ({ hot_event, hot_at, suspended_by, suspension_reason, suspend
   is_editable: canEdit(v, { ownerUserId: r.owner_user_id, cityId: r.city_id }),
   created_at: new Date(r.created_at).toISOString(),
   updated_at: new Date(r.updated_at).toISOString(),
+  first_posted_at: iso(r.first_posted_at),
   expires_at: r.expires_at === null ? null : new Date(Number(r.expires_at)).toISOString(),
   hotsheet: hot_event && hot_at !== null ? { event: hot_event, at: new Date(hot_at).toISOString() } : { event: 'NEW', at: new Date(r.created_at).toISOString() },
   moderation: moderationOf({ status: r.status, suspended_by, suspension_reason, suspended_at, review_requested_at, review_note }),
@@ -155,11 +157,11 @@ function scopeKey(v: Viewer): string {
 
 /** A page as one viewer sees it (their own rows are editable, their suspended and expired ones visible), for any order of the query. */
 export const pageKey = (v: Viewer, q: ListingQuery) =>
-  `${scopeKey(v)}|${JSON.stringify(Object.entries(q).sort(([a], [b]) => (a < b ? -1 : 1)))}`
+  `${scopeKey(v)}|${JSON.stringify(Object.entries(q).sort(([a], [b]) => (a < b ? -1 : 1)))}${marketHour(q)}`
 
 /** The number of listings a viewer sees with these filters. */
 export function countListings(db: Queryable, cache: SnapshotCache, v: Viewer, f: ListingFilters): Promise<number> {
-  return cache.adjustable(`${scopeKey(v)}|${JSON.stringify(f)}`, db, async (db) => {
+  return cache.adjustable(`${scopeKey(v)}|${filtersKey(f)}`, db, async (db) => {
     const fromTotals = await countFromTotals(db, v, f)
     if (fromTotals !== null) return fromTotals
     // PostgreSQL: the search vector's matches, counted with the rest of the filters (no search tags there).
@@ -225,7 +227,7 @@ async function countSearch(db: Queryable, v: Viewer, plan: SearchPlan, hideExpir
  */
 export function zoneCounts(db: Queryable, cache: SnapshotCache, v: Viewer, filters: ListingFilters): Promise<ZoneCounts> {
   const { location: _zone, ...f } = filters
-  return cache.adjustable(`zones|${scopeKey(v)}|${JSON.stringify(f)}`, db, async (db) => {
+  return cache.adjustable(`zones|${scopeKey(v)}|${filtersKey(f)}`, db, async (db) => {
     // Seven totals when each is cheap: from the kept counts, or (a budget range) from the zone-and-budget index.
     const budgetOnly = usedFilters(f).every(([k]) => COUNTABLE.has(k) || k === 'min_budget' || k === 'max_budget')
     if (budgetOnly || (await countFromTotals(db, v, f)) !== null) {
@@ -341,7 +343,7 @@ async function pageIds(db: Queryable, cache: SnapshotCache, viewer: Viewer, filt
 /** The newest `size` ids a viewer sees with these filters (all of them when fewer), kept through writes. */
 const idWindow = (db: Queryable, cache: SnapshotCache, v: Viewer, f: ListingFilters, total: number, size: number): Promise<IdWindow> =>
   cache.adjustable(
-    `ids|${size}|${scopeKey(v)}|${JSON.stringify(f)}`,
+    `ids|${size}|${scopeKey(v)}|${filtersKey(f)}`,
     db,
     async (db) => {
       const ids = await queryIds(db, v, f, total, size, 0)

@@ -166,6 +166,9 @@ export async function createListing(ctx: AppContext, written: AfterListingWrite,
   fields.date = calendarDate(new Date(now), ctx.config.timeZone)
   fields.created_at = now
   fields.updated_at = now
+  // Days on market (issue 35): a repost of a property the duplicate check links to (one's own, confirmed; another
+  // broker's, marked `possible_duplicate_of`) keeps the earliest first posting, so reposting does not make it new.
+  fields.first_posted_at = Math.min(now, ...[own, other].flatMap((d) => (d ? [Date.parse(d.listing.first_posted_at)] : [])))
   const write = await ctx.db.tx(async (tx) => {
     // The readable code is made of the row's id, taken first: the row goes in whole (one change-feed row).
     const id = await nextListingId(tx)

@@ -197,8 +197,26 @@ function narrowing(f: ListingFilters): (Clause | null)[] {
     f.possible_duplicates ? { sql: 'listings.possible_duplicate_of is not null', params: [] } : null,
     // Suspended by an admin, its owner asking for a review nobody answered yet (issue 29): through listings_review_idx.
     f.review_requested ? { sql: 'listings.review_requested_at is not null', params: [] } : null,
+    // Days on market (issue 35): first posted (its own creation when the column is null) before the line.
+    f.on_market_over_days ? { sql: 'coalesce(listings.first_posted_at, listings.created_at) <= ?', params: [onMarketLine(f.on_market_over_days)] } : null,
   ]
 }
+
+const DAY = 86_400_000
+const HOUR = 3_600_000
+
+/**
+ * "On market over N days": N + 1 whole days or more since the first posting (the count cards show is over N), measured
+ * from the start of the current hour, so that one hour's answers are one set, which the caches key by that hour
+ * (`filtersKey`); otherwise a cached answer would never let in a listing that merely grew older.
+ */
+export const onMarketLine = (days: number, now = Date.now()): number => Math.floor(now / HOUR) * HOUR - (days + 1) * DAY
+
+/** The hour an "on market over" filter is judged at, for cache keys ('' without that filter). */
+export const marketHour = (f: { on_market_over_days?: number }, now = Date.now()): string => (f.on_market_over_days ? `|h${Math.floor(now / HOUR)}` : '')
+
+/** A cache key of a set of filters: the filters, and the hour when one of them depends on the clock. */
+export const filtersKey = (f: ListingFilters): string => `${JSON.stringify(f)}${marketHour(f)}`
 
 /** The listing ids an FTS5 query matches, as a clause (SQLite). */
 export const matching = (match: string): Clause => ({ sql: 'listings.id in (select rowid from listings_fts where listings_fts match ?)', params: [match] })

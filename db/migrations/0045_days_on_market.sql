@@ -1,0 +1,1 @@
+ALTER TABLE `listings` ADD `first_posted_at` integer;

@@ -1,0 +1,1 @@
+ALTER TABLE "listings" ADD COLUMN "first_posted_at" bigint;
