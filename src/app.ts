@@ -47,7 +47,7 @@ export function createApp(ctx: AppContext) {
   const shareLinks = shareLinksFeature(ctx, { photos: photos.service })
   const savedSearches = savedSearchesFeature(ctx)
   const users = usersFeature(ctx)
-  const deals = dealsFeature(ctx, { written: listings.written })
+  const deals = dealsFeature(ctx, { written: listings.written, push: notifications.raise })
   return new Elysia({ name: 'brokernet' })
     .use(requestLog(ctx.logger))
     .use(requestMetrics(ctx.metrics))

@@ -7,6 +7,7 @@ export const KIND_LABELS = {
   saved_search: ['Saved searches', 'A new listing one of your INSTANT saved searches lets through'],
   expiring: ['Listings ending soon', 'One of your listings ends within 3 days'],
   registration: ['Registrations to review', 'A broker in your scope registers and waits for approval'],
+  deal: ['Co-broking', 'A request for your listing, an answer to yours, or a step in one of your deals'],
 } as const
 
 export const PUSH_TEXT = {

@@ -8,8 +8,11 @@ import { signIn, withJson, type SignedIn } from '../support/auth'
 import { eventStreamReader } from '../support/events'
 import { seedPlace } from '../support/fixtures'
 import { sendRequest } from '../../src/modules/deals/service'
+import { dealPush } from '../../src/modules/deals/push'
 import { MORNING_HOUR, runDealTimers } from '../../src/modules/deals/reminders'
 
+/** Requests made with a past clock, straight through the service: no push (these brokers have no device). */
+const noPush = dealPush(undefined)
 const h = await createTestApp()
 afterAll(() => h.close())
 
@@ -102,7 +105,7 @@ describe('requests', () => {
 
     const old = await post(owner, { post_type: 'AVL' })
     const party = { id: requester.user.id, role: 'BROKER' as const, cityId: requester.user.cityId, fullName: requester.user.fullName }
-    const stale = await sendRequest(h.ctx, party, old.id, {}, Date.now() - 73 * 3_600_000)
+    const stale = await sendRequest(h.ctx, noPush, party, old.id, {}, Date.now() - 73 * 3_600_000)
     expect((await (await call(requester, `/api/cobroke-requests/${stale.id}`)).json()).status).toBe('PENDING')
     const listed = ((await (await call(owner, '/api/cobroke-requests')).json()) as Req[]).find((r) => r.id === stale.id)!
     expect(listed.status).toBe('EXPIRED')
@@ -199,9 +202,9 @@ describe('a broker’s record', () => {
     const asker = { id: y.user.id, role: 'BROKER' as const, cityId: y.user.cityId, fullName: y.user.fullName }
     // Answered after 30 minutes (accepted), after 90 minutes (declined), never (expired).
     const now = Date.now()
-    const r1 = await sendRequest(h.ctx, asker, listings[0]!.id, {}, now - 30 * 60_000)
-    const r2 = await sendRequest(h.ctx, asker, listings[1]!.id, {}, now - 90 * 60_000)
-    await sendRequest(h.ctx, asker, listings[2]!.id, {}, now - 73 * 3_600_000)
+    const r1 = await sendRequest(h.ctx, noPush, asker, listings[0]!.id, {}, now - 30 * 60_000)
+    const r2 = await sendRequest(h.ctx, noPush, asker, listings[1]!.id, {}, now - 90 * 60_000)
+    await sendRequest(h.ctx, noPush, asker, listings[2]!.id, {}, now - 73 * 3_600_000)
     const deal = (await (await call(x, `/api/cobroke-requests/${r1.id}/accept`, 'POST')).json()) as Deal
     expect((await call(x, `/api/cobroke-requests/${r2.id}/decline`, 'POST', { reason: 'Sold' })).status).toBe(200)
     await call(x, `/api/deals/${deal.id}/close`, 'POST', { outcome: 'WON' })
@@ -244,7 +247,7 @@ describe('timers', () => {
 
     const other = await post(owner, { post_type: 'AVL' })
     const party = { id: requester.user.id, role: 'BROKER' as const, cityId: requester.user.cityId, fullName: requester.user.fullName }
-    const stale = await sendRequest(h.ctx, party, other.id, {}, Date.now() - 73 * 3_600_000)
+    const stale = await sendRequest(h.ctx, noPush, party, other.id, {}, Date.now() - 73 * 3_600_000)
     await runDealTimers(h.ctx)
     expect((await h.ctx.db.get<{ status: string }>('select status from cobroke_requests where id = ?', [stale.id]))!.status).toBe('EXPIRED')
   })

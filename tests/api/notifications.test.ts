@@ -120,7 +120,7 @@ describe('the API', () => {
   test('settings: every kind and 22:00–07:00 in the installation’s zone by default; partial changes; bad zones and hours are 422', async () => {
     const me = await signIn(h.ctx.db, 'BROKER', { cityId: mumbai })
     const fresh = await (await h.request('/api/notifications/settings', { headers: me.bearer })).json()
-    expect(fresh).toEqual({ kinds: { match: true, saved_search: true, expiring: true, registration: true }, quiet_hours: { from: '22:00', to: '07:00' }, time_zone: 'UTC', held: 0 })
+    expect(fresh).toEqual({ kinds: { match: true, saved_search: true, expiring: true, registration: true, deal: true }, quiet_hours: { from: '22:00', to: '07:00' }, time_zone: 'UTC', held: 0 })
     const changed = await putSettings(me, { kinds: { saved_search: false }, time_zone: 'Asia/Kolkata' })
     expect(changed).toEqual({ ...fresh, kinds: { ...fresh.kinds, saved_search: false }, time_zone: 'Asia/Kolkata' })
     expect(await putSettings(me, { quiet_hours: { from: '23:30', to: '06:15' } })).toMatchObject({ quiet_hours: { from: '23:30', to: '06:15' }, kinds: { saved_search: false } })

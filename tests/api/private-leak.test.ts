@@ -4,7 +4,8 @@
 // Listings kept to their owner (ONLY_ME) or to a circle carry markers in their public fields too, for the same walk.
 // The owner reads their markers back (the walk could not pass by reading nothing). Push alerts (issue 33) and the public
 // page of a share link with its photo (issue 34, /l/<token>) are walked too: the alerts the devices of the other broker,
-// the other city's admin and the owner received (decrypted by the push-service stand-in), and the page signed out.
+// the other city's admin and the owner received (decrypted by the push-service stand-in), and the page signed out; and
+// the pushes of every step of a co-broke deal on the owner's listing, a staged reveal of its private fields included.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { strFromU8, unzipSync } from 'fflate'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
@@ -252,5 +253,39 @@ describe('the leak test', () => {
     // And what is still waiting in the outbox (encrypted at the send, stored as the alert's text until then).
     const queued = await h.ctx.db.all<Record<string, unknown>>('select * from push_outbox')
     expect(found(JSON.stringify(queued), PRIVATE_MARKERS)).toEqual([])
+  }, 60_000)
+
+  // Last, because a staged reveal puts private values in that deal's thread by design (the owner's act), which the
+  // tables' check above would otherwise find.
+  test('co-broking pushes: each step of a deal on the owner’s listing, a reveal of every private field included, carries none of them', async () => {
+    const payloads = (name: string) => service.delivered(devices.get(name)!).map((r) => r.payload)
+    const deals = (name: string) => payloads(name).filter((p) => (JSON.parse(p) as { tag?: string }).tag?.startsWith('deal-'))
+    const ask = async (as: SignedIn, path: string, body: unknown = {}) => {
+      const res = await h.request(path, withJson(as.browser, body))
+      expect(res.status, await res.clone().text()).toBeLessThan(300)
+      return (await res.json()) as { id: number }
+    }
+    const sent = await ask(other, `/api/listings/${ids.network}/cobroke-requests`, { requester_listing_id: ids.want, message: 'Client ready' })
+    const deal = await ask(owner, `/api/cobroke-requests/${sent.id}/accept`)
+    await ask(other, `/api/deals/${deal.id}/messages`, { body: 'Can we visit?' })
+    await ask(owner, `/api/deals/${deal.id}/stage`, { stage: 'SITE_VISIT', visit_at: new Date(Date.now() + 86_400_000).toISOString() })
+    await ask(owner, `/api/deals/${deal.id}/reveal`, { fields: ['owner_name', 'owner_phone', 'address'] })
+    await ask(owner, `/api/deals/${deal.id}/messages`, { body: 'See the thread' })
+    await ask(other, `/api/deals/${deal.id}/close`, { outcome: 'WON' })
+    await ask(owner, `/api/deals/${deal.id}/close`, { outcome: 'WON' })
+    // The other broker hears of the accept, the stage, the reveal, the message and the close; the owner of the
+    // request, the message and the other's confirmation.
+    await eventually('the deal steps at both devices', () => deals('other').length >= 5 && deals('owner').length >= 3, 30_000)
+    // The thread holds the revealed values (what the walk looks for is there to find), for the other broker.
+    const thread = await (await h.request(`/api/deals/${deal.id}`, { headers: other.bearer })).text()
+    expect(thread).toContain(PRIVATE.owner_name)
+    const all = [...devices.keys()].flatMap(payloads)
+    expect(found(all.join('\n'), PRIVATE_MARKERS)).toEqual([])
+    expect(found(JSON.stringify(await h.ctx.db.all<Record<string, unknown>>('select * from push_outbox')), PRIVATE_MARKERS)).toEqual([])
+    expect(found(JSON.stringify(await h.ctx.db.all<Record<string, unknown>>('select * from push_held')), PRIVATE_MARKERS)).toEqual([])
+    // Nor did a step put one in a log line or a mail.
+    await h.mailIdle()
+    expect(found(JSON.stringify(h.logLines()), PRIVATE_MARKERS)).toEqual([])
+    expect(found(JSON.stringify(await h.ctx.db.all<Record<string, unknown>>('select * from mail_outbox')), PRIVATE_MARKERS)).toEqual([])
   }, 60_000)
 })

@@ -4,6 +4,7 @@ import type { AppContext } from '../../platform/context'
 import { ErrorDetail as Detail } from '../../shared/schema'
 import type { AfterListingWrite } from '../listings/after-write'
 import type { DealEvents } from './events'
+import type { DealPush } from './push'
 import { CloseBody, CobrokeRequest, CounterBody, Deal, DealsQuery, DealWithThread, DeclineBody, IdParams, MessageBody, RequestBody, RevealBody, StageBody } from './model'
 import { acceptRequest, brokerRecord, confirmClose, counterRequest, declineRequest, getDeal, getRequest, listDeals, listRequests, postMessage, reveal, sendRequest, setStage } from './service'
 
@@ -16,12 +17,12 @@ const party = 'Only its two brokers act in it; anyone else gets 404.'
  * between the two brokers, its thread, stages and a close both confirm. Every step is audited and reaches both
  * brokers' event streams (`deal`).
  */
-export const dealsApi = (ctx: AppContext, written: AfterListingWrite, events: DealEvents) => {
+export const dealsApi = (ctx: AppContext, written: AfterListingWrite, events: DealEvents, push: DealPush) => {
   // Each step is passed to this process's streams at once (other processes read it off the feed).
   const told = <T>(answer: T): T => (events.changed(), answer)
   return new Elysia({ name: 'deals-api' })
     .use(authGuard(ctx))
-    .post('/api/listings/:id/cobroke-requests', async ({ params, body, user, set }) => ((set.status = 201), told(await sendRequest(ctx, user, params.id, body))), {
+    .post('/api/listings/:id/cobroke-requests', async ({ params, body, user, set }) => ((set.status = 201), told(await sendRequest(ctx, push, user, params.id, body))), {
       permission: 'manage:deal:own',
       params: IdParams,
       body: RequestBody,
@@ -44,20 +45,20 @@ export const dealsApi = (ctx: AppContext, written: AfterListingWrite, events: De
       response: { 200: CobrokeRequest, ...errors },
       detail: { tags, summary: 'One co-broke request', description: 'Another broker’s is a 404.' },
     })
-    .post('/api/cobroke-requests/:id/accept', async ({ params, user }) => told(await acceptRequest(ctx, user, params.id)), {
+    .post('/api/cobroke-requests/:id/accept', async ({ params, user }) => told(await acceptRequest(ctx, push, user, params.id)), {
       permission: 'manage:deal:own',
       params: IdParams,
       response: { 200: DealWithThread, ...errors },
       detail: { tags, summary: 'Accept a request (the listing’s broker) or a counter-offer (the requester): the split is locked and a deal opens', description: `409 when it is not yours to answer now, or no longer open. ${party}` },
     })
-    .post('/api/cobroke-requests/:id/counter', async ({ params, body, user }) => told(await counterRequest(ctx, user, params.id, body)), {
+    .post('/api/cobroke-requests/:id/counter', async ({ params, body, user }) => told(await counterRequest(ctx, push, user, params.id, body)), {
       permission: 'manage:deal:own',
       params: IdParams,
       body: CounterBody,
       response: { 200: CobrokeRequest, 422: t.Any(), ...errors },
       detail: { tags, summary: 'Counter a request with another split (the listing’s broker)', description: 'The requester then accepts or declines, within 72 hours.' },
     })
-    .post('/api/cobroke-requests/:id/decline', async ({ params, body, user }) => told(await declineRequest(ctx, user, params.id, body.reason)), {
+    .post('/api/cobroke-requests/:id/decline', async ({ params, body, user }) => told(await declineRequest(ctx, push, user, params.id, body.reason)), {
       permission: 'manage:deal:own',
       params: IdParams,
       body: DeclineBody,
@@ -93,21 +94,21 @@ export const dealsApi = (ctx: AppContext, written: AfterListingWrite, events: De
       response: { 200: DealWithThread, ...errors },
       detail: { tags, summary: 'A deal with its thread', description: 'Its two brokers, a module admin of its city, a master admin; anyone else gets 404.' },
     })
-    .post('/api/deals/:id/messages', async ({ params, body, user }) => told(await postMessage(ctx, user, params.id, body.body)), {
+    .post('/api/deals/:id/messages', async ({ params, body, user }) => told(await postMessage(ctx, push, user, params.id, body.body)), {
       permission: 'manage:deal:own',
       params: IdParams,
       body: MessageBody,
       response: { 200: DealWithThread, 422: t.Any(), ...errors },
       detail: { tags, summary: 'Write in a deal’s thread', description: `Messages are never edited or deleted. ${party}` },
     })
-    .post('/api/deals/:id/stage', async ({ params, body, user }) => told(await setStage(ctx, user, params.id, body.stage, body.visit_at)), {
+    .post('/api/deals/:id/stage', async ({ params, body, user }) => told(await setStage(ctx, push, user, params.id, body.stage, body.visit_at)), {
       permission: 'manage:deal:own',
       params: IdParams,
       body: StageBody,
       response: { 200: DealWithThread, 422: t.Any(), ...errors },
       detail: { tags, summary: 'Move a deal: Interested, Site visit (with `visit_at`), Negotiating', description: `409 once it is closed or disputed. ${party}` },
     })
-    .post('/api/deals/:id/reveal', async ({ params, body, user }) => told(await reveal(ctx, user, params.id, body.fields)), {
+    .post('/api/deals/:id/reveal', async ({ params, body, user }) => told(await reveal(ctx, push, user, params.id, body.fields)), {
       permission: 'manage:deal:own',
       params: IdParams,
       body: RevealBody,
@@ -118,7 +119,7 @@ export const dealsApi = (ctx: AppContext, written: AfterListingWrite, events: De
         description: `The values are written into the deal’s thread (its two brokers and its city’s admins read it); the audit trail names the fields only. ${party}`,
       },
     })
-    .post('/api/deals/:id/close', async ({ params, body, user }) => told(await confirmClose(ctx, written, user, params.id, body)), {
+    .post('/api/deals/:id/close', async ({ params, body, user }) => told(await confirmClose(ctx, push, written, user, params.id, body)), {
       permission: 'manage:deal:own',
       params: IdParams,
       body: CloseBody,

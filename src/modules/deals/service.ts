@@ -8,6 +8,7 @@ import { getListing } from '../listings/read'
 import { updateListing } from '../listings/service'
 import { brokerOf, namesOf } from '../users/store'
 import { firstAuditAt } from '../audit/read'
+import { entryAs, type DealAlert, type DealPush } from './push'
 import type { CloseBody, CobrokeRequest, CounterBody, Deal, DealWithThread, RequestBody } from './model'
 import {
   addMessage,
@@ -113,11 +114,14 @@ async function dealView(ctx: AppContext, rows: DealRow[]): Promise<Deal[]> {
 const audit = (ctx: AppContext, tx: Parameters<typeof recordAudit>[0], p: Party, action: string, entityType: string, id: number, cityId: number, after?: unknown, reason?: string | null, now = Date.now()) =>
   recordAudit(tx, { actor: actorOf(p), action, entityType, entityId: id, cityId, after, reason }, now)
 
+/** The other broker of a request or deal. */
+const otherOf = (row: { owner_id: number; requester_id: number }, p: Party) => Number(p.id === Number(row.owner_id) ? row.requester_id : row.owner_id)
+
 // ---------------------------------------------------------------------------------------------------------------
 // Requests
 
 /** "I have a client for this": a request to the listing's broker, naming the requester's own listing when given. */
-export async function sendRequest(ctx: AppContext, p: Party, listingId: number, body: RequestBody, now = Date.now()): Promise<CobrokeRequest> {
+export async function sendRequest(ctx: AppContext, push: DealPush, p: Party, listingId: number, body: RequestBody, now = Date.now()): Promise<CobrokeRequest> {
   const listing = await getListing(ctx.db, p, listingId)
   if (listing.owner_user_id === p.id) throw conflict('This is your own listing')
   if (listing.status !== 'ACTIVE') throw conflict(`Only an active listing takes co-broke requests; this one is ${listing.status}`)
@@ -145,6 +149,7 @@ export async function sendRequest(ctx: AppContext, p: Party, listingId: number, 
       expires_at: now + ANSWER_WITHIN_MS,
     })
     await audit(ctx, tx, p, 'cobroke.request', 'cobroke_request', id, listing.city_id, { listing_id: listing.id, requester_listing_id: requesterListingId, split: splitOf(split) }, null, now)
+    await push(tx, [{ to: listing.owner_user_id, step: 'request', entry: listing.entry_id, request: id }])
     return id
   })
   return (await getRequest(ctx, p, id))!
@@ -173,8 +178,10 @@ async function answerable(ctx: AppContext, p: Party, id: number, now: number): P
 }
 
 /** Accepted: the split is locked and a deal opens between the two brokers. */
-export async function acceptRequest(ctx: AppContext, p: Party, id: number, now = Date.now()): Promise<DealWithThread> {
+export async function acceptRequest(ctx: AppContext, push: DealPush, p: Party, id: number, now = Date.now()): Promise<DealWithThread> {
   const row = await answerable(ctx, p, id, now)
+  const to = otherOf(row, p)
+  const entry = await entryAs(ctx.db, to, row.listing_id)
   const dealId = await ctx.db.tx(async (tx) => {
     // answered_at: the listing's broker's answer (a counter-offer's time stays, for their record).
     if (!(await updateRequest(tx, id, row.status, { status: 'ACCEPTED', answered_at: row.answered_at ?? now }))) throw conflict('This request changed meanwhile: look at it again')
@@ -195,31 +202,38 @@ export async function acceptRequest(ctx: AppContext, p: Party, id: number, now =
     if (row.message) await addMessage(tx, dealId, Number(row.requester_id), 'MESSAGE', row.message, now)
     await addMessage(tx, dealId, p.id, 'STEP', `${p.fullName} accepted the co-broke: split ${splitText(row)}, locked`, now)
     await audit(ctx, tx, p, 'cobroke.accept', 'cobroke_request', id, Number(row.city_id), { deal_id: dealId, split: splitOf(row) }, null, now)
+    await push(tx, [{ to, step: row.status === 'PENDING' ? 'accepted' : 'counterAccepted', entry, deal: dealId }])
     return dealId
   })
   return getDeal(ctx, p, dealId)
 }
 
 /** The listing's broker proposes another split; the requester then accepts or declines (72 hours again). */
-export async function counterRequest(ctx: AppContext, p: Party, id: number, body: CounterBody, now = Date.now()): Promise<CobrokeRequest> {
+export async function counterRequest(ctx: AppContext, push: DealPush, p: Party, id: number, body: CounterBody, now = Date.now()): Promise<CobrokeRequest> {
   const row = await answerable(ctx, p, id, now)
   if (row.status !== 'PENDING') throw conflict('A counter-offer is answered by accepting or declining it')
   const split = splitFrom(body)
+  const to = otherOf(row, p)
+  const entry = await entryAs(ctx.db, to, row.listing_id)
   await ctx.db.tx(async (tx) => {
     if (!(await updateRequest(tx, id, 'PENDING', { ...split, status: 'COUNTERED', answered_at: now, expires_at: now + ANSWER_WITHIN_MS })))
       throw conflict('This request changed meanwhile: look at it again')
     await audit(ctx, tx, p, 'cobroke.counter', 'cobroke_request', id, Number(row.city_id), { split: splitOf(split) }, null, now)
+    await push(tx, [{ to, step: 'countered', entry, request: id }])
   })
   return getRequest(ctx, p, id)
 }
 
-export async function declineRequest(ctx: AppContext, p: Party, id: number, reason: string, now = Date.now()): Promise<CobrokeRequest> {
+export async function declineRequest(ctx: AppContext, push: DealPush, p: Party, id: number, reason: string, now = Date.now()): Promise<CobrokeRequest> {
   const row = await answerable(ctx, p, id, now)
   const why = reason.trim()
   if (!why) throw fieldError('reason', 'Say why you decline')
+  const to = otherOf(row, p)
+  const entry = await entryAs(ctx.db, to, row.listing_id)
   await ctx.db.tx(async (tx) => {
     if (!(await updateRequest(tx, id, row.status, { status: 'DECLINED', decline_reason: why, answered_at: row.answered_at ?? now }))) throw conflict('This request changed meanwhile: look at it again')
     await audit(ctx, tx, p, 'cobroke.decline', 'cobroke_request', id, Number(row.city_id), undefined, why, now)
+    await push(tx, [{ to, step: row.status === 'PENDING' ? 'declined' : 'counterDeclined', entry, request: id }])
   })
   return getRequest(ctx, p, id)
 }
@@ -258,20 +272,37 @@ async function ownDeal(ctx: AppContext, p: Party, id: number): Promise<DealRow> 
   return row
 }
 
-/** One change of a deal with its line in the thread and the audit trail, refused if the deal changed meanwhile. */
-async function step(ctx: AppContext, p: Party, row: DealRow, changes: Partial<DealRow>, line: string, action: string, now: number, reason?: string | null) {
+/** What a step of a deal tells the other broker's devices (./push.ts): the step, and what it names. */
+type Told = { push: DealPush; step: DealAlert['step']; extra?: string }
+
+/** The push alert of a deal's step, to the broker who did not take it. */
+async function toOther(ctx: AppContext, p: Party, row: DealRow, told: Told): Promise<DealAlert> {
+  const to = otherOf(row, p)
+  return { to, step: told.step, extra: told.extra, entry: await entryAs(ctx.db, to, row.listing_id), deal: Number(row.id) }
+}
+
+/**
+ * One change of a deal with its line in the thread, the audit trail and the other broker's push, refused if the deal
+ * changed meanwhile.
+ */
+async function step(ctx: AppContext, told: Told, p: Party, row: DealRow, changes: Partial<DealRow>, line: string, action: string, now: number, reason?: string | null) {
+  const alert = await toOther(ctx, p, row, told)
   await ctx.db.tx(async (tx) => {
     if (!(await updateDeal(tx, row.id, Number(row.updated_at), { ...changes, updated_at: Math.max(now, Number(row.updated_at) + 1) }))) throw conflict('This deal changed meanwhile: look at it again')
     await addMessage(tx, row.id, p.id, 'STEP', line, now)
     await audit(ctx, tx, p, action, 'deal', row.id, Number(row.city_id), changes, reason, now)
+    await told.push(tx, [alert])
   })
 }
 
-export async function postMessage(ctx: AppContext, p: Party, id: number, body: string, now = Date.now()): Promise<DealWithThread> {
+export async function postMessage(ctx: AppContext, push: DealPush, p: Party, id: number, body: string, now = Date.now()): Promise<DealWithThread> {
   const row = await ownDeal(ctx, p, id)
+  // The push says a message came, never its text (it may hold what the thread alone should).
+  const alert = await toOther(ctx, p, row, { push, step: 'message' })
   await ctx.db.tx(async (tx) => {
     await addMessage(tx, row.id, p.id, 'MESSAGE', body.trim(), now)
     await audit(ctx, tx, p, 'deal.message', 'deal', row.id, Number(row.city_id), undefined, null, now)
+    await push(tx, [alert])
   })
   return getDeal(ctx, p, id)
 }
@@ -279,7 +310,7 @@ export async function postMessage(ctx: AppContext, p: Party, id: number, body: s
 const STAGE_WORDS = { INTERESTED: 'Interested', SITE_VISIT: 'Site visit', NEGOTIATING: 'Negotiating' } as const
 
 /** Interested → Site visit (with its date and time) → Negotiating, by either broker; closing is `confirmClose`. */
-export async function setStage(ctx: AppContext, p: Party, id: number, stage: keyof typeof STAGE_WORDS, visitAt: string | undefined, now = Date.now()): Promise<DealWithThread> {
+export async function setStage(ctx: AppContext, push: DealPush, p: Party, id: number, stage: keyof typeof STAGE_WORDS, visitAt: string | undefined, now = Date.now()): Promise<DealWithThread> {
   const row = await ownDeal(ctx, p, id)
   if (CLOSED.has(row.stage) || row.stage === 'DISPUTED') throw conflict(`This deal is ${row.stage === 'DISPUTED' ? 'disputed' : 'closed'}: its stage does not move`)
   let visit: number | null = row.visit_at
@@ -289,7 +320,7 @@ export async function setStage(ctx: AppContext, p: Party, id: number, stage: key
     if (!(visit > now)) throw fieldError('visit_at', 'The site visit must be in the future')
   }
   const when = stage === 'SITE_VISIT' ? ` on ${new Date(visit!).toISOString()}` : ''
-  await step(ctx, p, row, { stage, visit_at: visit, ...(visit !== row.visit_at ? { visit_reminded_at: null } : {}) }, `${p.fullName} moved the deal to ${STAGE_WORDS[stage]}${when}`, 'deal.stage', now)
+  await step(ctx, { push, step: 'stage', extra: STAGE_WORDS[stage] }, p, row, { stage, visit_at: visit, ...(visit !== row.visit_at ? { visit_reminded_at: null } : {}) }, `${p.fullName} moved the deal to ${STAGE_WORDS[stage]}${when}`, 'deal.stage', now)
   return getDeal(ctx, p, id)
 }
 
@@ -300,16 +331,18 @@ const REVEAL_WORDS = { owner_name: 'Owner’s name', owner_phone: 'Owner’s pho
  * step they choose (e.g. the owner's phone after the site visit). The values are read through the private store as
  * that broker (their scope), and written into this deal's thread, which only its two brokers and its city's admins read.
  */
-export async function reveal(ctx: AppContext, p: Party, id: number, fields: (keyof typeof REVEAL_WORDS)[], now = Date.now()): Promise<DealWithThread> {
+export async function reveal(ctx: AppContext, push: DealPush, p: Party, id: number, fields: (keyof typeof REVEAL_WORDS)[], now = Date.now()): Promise<DealWithThread> {
   const row = await ownDeal(ctx, p, id)
   const listingId = p.id === Number(row.owner_id) ? row.listing_id : row.requester_listing_id
   if (listingId === null) throw conflict('You named no listing of yours in this deal: there is nothing of yours to reveal')
   const values = await readPrivate(ctx.db, p, Number(listingId))
   const lines = fields.map((f) => `${REVEAL_WORDS[f]}: ${values?.[f] ?? '(not saved)'}`)
+  const alert = await toOther(ctx, p, row, { push, step: 'reveal' })
   await ctx.db.tx(async (tx) => {
     await addMessage(tx, row.id, p.id, 'REVEAL', `${p.fullName} revealed\n${lines.join('\n')}`, now)
-    // The trail names what was revealed, never the values.
+    // The trail names what was revealed, never the values; so does the push (that something was).
     await audit(ctx, tx, p, 'deal.reveal', 'deal', row.id, Number(row.city_id), { fields }, null, now)
+    await push(tx, [alert])
   })
   return getDeal(ctx, p, id)
 }
@@ -319,7 +352,7 @@ export async function reveal(ctx: AppContext, p: Party, id: number, fields: (key
  * admins of its city, the thread kept whole (either may confirm again to settle it). A deal closed won closes the
  * listings in it (SALE) or puts them ON_HOLD (RENT), each in its broker's name, as the listings' own rules allow.
  */
-export async function confirmClose(ctx: AppContext, written: AfterListingWrite, p: Party, id: number, body: CloseBody, now = Date.now()): Promise<DealWithThread> {
+export async function confirmClose(ctx: AppContext, push: DealPush, written: AfterListingWrite, p: Party, id: number, body: CloseBody, now = Date.now()): Promise<DealWithThread> {
   const row = await ownDeal(ctx, p, id)
   if (CLOSED.has(row.stage)) throw conflict('This deal is closed')
   const reason = body.reason?.trim() || null
@@ -335,7 +368,9 @@ export async function confirmClose(ctx: AppContext, written: AfterListingWrite, 
       : CLOSED.has(stage)
         ? `${p.fullName} confirmed ${body.outcome}: the deal is closed ${body.outcome === 'WON' ? 'won' : 'lost'}`
         : `${p.fullName} confirmed ${body.outcome}${reason ? ` (${reason})` : ''}; waiting for the other broker`
-  await step(ctx, p, row, changes, line, stage === 'DISPUTED' ? 'deal.dispute' : CLOSED.has(stage) ? 'deal.close' : 'deal.confirm', now, reason)
+  const outcome = body.outcome === 'WON' ? 'won' : 'lost'
+  const told: Told = stage === 'DISPUTED' ? { push, step: 'disputed' } : CLOSED.has(stage) ? { push, step: 'closed', extra: outcome } : { push, step: 'confirmed', extra: outcome }
+  await step(ctx, told, p, row, changes, line, stage === 'DISPUTED' ? 'deal.dispute' : CLOSED.has(stage) ? 'deal.close' : 'deal.confirm', now, reason)
   if (stage === 'CLOSED_WON') await closeListings(ctx, written, row, now)
   return getDeal(ctx, p, id)
 }

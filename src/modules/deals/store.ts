@@ -1,5 +1,5 @@
 import type { Clause, Param, Queryable } from '../../../db/sql'
-import type { Scope } from '../../platform/policy/scope'
+import { scopeOf, type Scope, type ScopeActor } from '../../platform/policy/scope'
 
 // The only SQL of the co-broking tables (issue 35): cobroke_requests, deals, deal_messages.
 
@@ -77,6 +77,17 @@ export const requestsIn = (db: Queryable, scope: Scope): Promise<RequestRow[]> =
 export const requestIn = async (db: Queryable, scope: Scope, id: number): Promise<RequestRow | null> => {
   const where = partyWhere(scope, 'r')
   return (await db.get<RequestRow>(`select ${REQUEST} from cobroke_requests r where r.id = ? and ${where.sql}`, [id, ...where.params])) ?? null
+}
+
+/**
+ * Which of these requests or deals the user reads now (the deal scope: one of its two brokers, an admin of its city):
+ * the push guard's question before an alert about one leaves (issue 33's scope at send time).
+ */
+export async function readableCobroking(db: Queryable, user: ScopeActor, table: 'cobroke_requests' | 'deals', ids: readonly number[]): Promise<number[]> {
+  if (ids.length === 0) return []
+  const where = partyWhere(scopeOf(user, 'deal', 'read'), 't')
+  const rows = await db.all<{ id: number }>(`select t.id from ${table} t where t.id in (${ids.map(() => '?').join(', ')}) and ${where.sql}`, [...ids, ...where.params])
+  return rows.map((r) => Number(r.id))
 }
 
 /** An open request (PENDING or COUNTERED) of this requester for this listing, if any. */

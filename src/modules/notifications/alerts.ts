@@ -17,6 +17,8 @@ const OPTIONS: Record<PushKind | 'summary', PushOptions> = {
   // The reminder comes 3 days before the end: a day's delay still leaves two.
   expiring: { ttl: 86_400, urgency: 'normal' },
   registration: { ttl: 3 * 86_400, urgency: 'normal' },
+  // A co-broke request waits 72 hours and the answer's speed is on the broker's record: wake the phone.
+  deal: { ttl: 86_400, urgency: 'high' },
   summary: { ttl: 86_400, urgency: 'normal' },
 }
 
@@ -26,6 +28,7 @@ const SCREEN: Record<PushKind, string> = {
   saved_search: '/dashboard/listings',
   expiring: '/dashboard/my-listings',
   registration: '/dashboard/approvals',
+  deal: '/dashboard/deals',
 }
 
 const COUNTED: Record<PushKind, [string, string]> = {
@@ -33,6 +36,7 @@ const COUNTED: Record<PushKind, [string, string]> = {
   saved_search: ['saved-search alert', 'saved-search alerts'],
   expiring: ['listing ending soon', 'listings ending soon'],
   registration: ['registration to review', 'registrations to review'],
+  deal: ['co-broking update', 'co-broking updates'],
 }
 
 /** "3 new matches, 1 saved-search alert": what a summary says, in the kinds' order. */
@@ -53,12 +57,13 @@ export class PushAlerts {
 
   /** RaisePush (./kinds.ts): inside the caller's transaction, each alert sent now, held, or dropped (kind turned off). */
   readonly raise: RaisePush = async (tx, kind, alerts) => {
-    if (alerts.length === 0) return
+    const reached = new Set<number>()
+    if (alerts.length === 0) return reached
     const now = Date.now()
     // Only users with a device: the rest would receive nothing, and their settings need not be read.
     const reachable = await usersWithDevices(tx, alerts.map((a) => a.userId))
     const wanted = alerts.filter((a) => reachable.has(a.userId))
-    if (wanted.length === 0) return
+    if (wanted.length === 0) return reached
     const settings = await settingsOfUsers(tx, wanted.map((a) => a.userId), DEFAULT_QUIET)
     for (const a of wanted) {
       const s = settings.get(a.userId)!
@@ -67,7 +72,9 @@ export class PushAlerts {
       const until = quietUntil(s.quiet, s.timeZone ?? this.timeZone, now)
       if (until !== null) await hold(tx, a.userId, kind, subject, until, now)
       else await this.send(tx, kind, a, subject)
+      reached.add(a.userId)
     }
+    return reached
   }
 
   private send(tx: Queryable, kind: PushKind, a: PushAlert, subject: string): Promise<number> {

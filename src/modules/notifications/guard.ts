@@ -2,37 +2,45 @@ import type { Queryable } from '../../../db/sql'
 import type { PushGuard } from '../../platform/push'
 import { visibleIds } from '../listings/read'
 import { activeViewers, pendingInScope } from '../users/read'
+import { readableCobroking } from '../deals/store'
 import type { PushSubject } from './kinds'
 
 // Scope at send time (issue 33): a push alert leaves only if its recipient may still see what it tells of, judged on
 // who they are when it leaves (active, approved, their role and city now) and on the thing now (a listing suspended,
 // expired or deleted since; a registration decided or moved to another city).
 
-export const subjectText = (s: PushSubject): string => ('listing' in s ? `listing:${s.listing}` : `registration:${s.registration}`)
+export const subjectText = (s: PushSubject): string => {
+  const [[kind, id]] = Object.entries(s) as [[string, number]]
+  return `${kind}:${id}`
+}
 
-function subjectOf(text: string): PushSubject | null {
-  const m = /^(listing|registration):(\d+)$/.exec(text)
-  if (!m) return null
-  return m[1] === 'listing' ? { listing: Number(m[2]) } : { registration: Number(m[2]) }
+type SubjectKind = 'listing' | 'registration' | 'cobroke_request' | 'deal'
+
+function subjectOf(text: string): { kind: SubjectKind; id: number } | null {
+  const m = /^(listing|registration|cobroke_request|deal):(\d+)$/.exec(text)
+  return m ? { kind: m[1] as SubjectKind, id: Number(m[2]) } : null
 }
 
 /** For each (recipient, subject): may the alert still go? One read of the recipients, then one per recipient and kind. */
 export async function mayStillSee(db: Queryable, items: readonly { userId: number; subject: string }[]): Promise<boolean[]> {
   const viewers = await activeViewers(db, items.map((i) => i.userId))
-  const wanted = new Map<number, { listings: Set<number>; registrations: Set<number> }>()
+  const wanted = new Map<number, Record<SubjectKind, Set<number>>>()
   for (const { userId, subject } of items) {
     const s = subjectOf(subject)
     if (!s || !viewers.has(userId)) continue
-    const w = wanted.get(userId) ?? { listings: new Set(), registrations: new Set() }
+    const w = wanted.get(userId) ?? { listing: new Set(), registration: new Set(), cobroke_request: new Set(), deal: new Set() }
     wanted.set(userId, w)
-    if ('listing' in s) w.listings.add(s.listing)
-    else w.registrations.add(s.registration)
+    w[s.kind].add(s.id)
   }
   const allowed = new Set<string>()
+  const allow = (userId: number, kind: SubjectKind, ids: number[]) => ids.forEach((id) => allowed.add(`${userId} ${kind}:${id}`))
   for (const [userId, w] of wanted) {
     const viewer = viewers.get(userId)!
-    if (w.listings.size > 0) for (const id of await visibleIds(db, viewer, [...w.listings])) allowed.add(`${userId} listing:${id}`)
-    if (w.registrations.size > 0) for (const id of await pendingInScope(db, viewer, [...w.registrations])) allowed.add(`${userId} registration:${id}`)
+    if (w.listing.size > 0) allow(userId, 'listing', await visibleIds(db, viewer, [...w.listing]))
+    if (w.registration.size > 0) allow(userId, 'registration', await pendingInScope(db, viewer, [...w.registration]))
+    // Co-broking (issue 35): a request or deal the recipient still reads (one of its two brokers).
+    if (w.cobroke_request.size > 0) allow(userId, 'cobroke_request', await readableCobroking(db, viewer, 'cobroke_requests', [...w.cobroke_request]))
+    if (w.deal.size > 0) allow(userId, 'deal', await readableCobroking(db, viewer, 'deals', [...w.deal]))
   }
   return items.map((i) => allowed.has(`${i.userId} ${i.subject}`))
 }

@@ -44,6 +44,7 @@ const Kinds = t.Object(
     saved_search: t.Boolean({ description: 'A listing one of your INSTANT saved searches lets through' }),
     expiring: t.Boolean({ description: 'Your listings ending within 3 days' }),
     registration: t.Boolean({ description: 'Admins: a registration pending in your scope' }),
+    deal: t.Boolean({ description: 'Co-broking (issue 35): a request for one of your listings, an answer to yours, a step, message or reveal in one of your deals, a site visit today' }),
   },
   { description: 'Which alerts you take (all, unless turned off)' },
 )
