@@ -21,6 +21,7 @@ import {
 } from './listing-format'
 import { isModerated, MODERATION_TEXT, ModerationNotice } from './moderation-format'
 import { PhotoGallery } from './photos/PhotoGallery'
+import { ListingBrokerRecord } from './BrokerRecord'
 
 export type ListingDetailsDialogProps = {
   /** The listing shown; null keeps the dialog closed. */
@@ -168,6 +169,11 @@ function Details({ listing: l, own }: { listing: Listing; own: boolean }) {
           )}
         </Section>
       </div>
+
+      {/* Issue 35: who the broker is on Brokernet, before calling them. */}
+      <Section title="Broker’s record">
+        <ListingBrokerRecord brokerId={l.owner_user_id} />
+      </Section>
 
       <Section title="Property">
         <div className="grid gap-x-5 sm:grid-cols-2 [&>*]:min-w-0">

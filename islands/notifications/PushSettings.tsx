@@ -112,7 +112,8 @@ export default function PushSettings({ publicKey, devices: initialDevices, setti
     }
   }
 
-  const shownKinds = (Object.keys(KIND_LABELS) as (keyof typeof KIND_LABELS)[]).filter((k) => k !== 'registration' || approves)
+  // Registrations are admins' to review; co-broking steps brokers' (admins are party to no deal).
+  const shownKinds = (Object.keys(KIND_LABELS) as (keyof typeof KIND_LABELS)[]).filter((k) => (k === 'registration' ? approves : k === 'deal' ? !approves : true))
   const status = here === 'on' ? T.on : here === 'off' ? T.off : here === 'denied' ? T.denied : here === 'unsupported' ? T.unsupported : ''
 
   return (

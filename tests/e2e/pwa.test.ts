@@ -128,6 +128,8 @@ describe('the notifications screen', () => {
       if (viewport.width === PHONE.width) expect(await smallTargets(page, '[data-push-settings]')).toEqual([])
       // A broker: no registrations to review.
       expect(await page.getByText('Registrations to review').count()).toBe(0)
+      // Co-broking steps are brokers' alerts (issue 35).
+      expect(await page.getByText('Co-broking', { exact: true }).count()).toBe(1)
       await page.getByLabel('Saved searches').uncheck()
       await page.getByLabel('From').fill('21:30')
       await page.getByRole('button', { name: 'Save' }).click()

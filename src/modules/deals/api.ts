@@ -5,7 +5,7 @@ import { ErrorDetail as Detail } from '../../shared/schema'
 import type { AfterListingWrite } from '../listings/after-write'
 import type { DealEvents } from './events'
 import type { DealPush } from './push'
-import { CloseBody, CobrokeRequest, CounterBody, Deal, DealsQuery, DealWithThread, DeclineBody, IdParams, MessageBody, RequestBody, RevealBody, StageBody } from './model'
+import { BrokerRecord, CloseBody, CobrokeRequest, CounterBody, Deal, DealsQuery, DealWithThread, DeclineBody, IdParams, MessageBody, RequestBody, RevealBody, StageBody } from './model'
 import { acceptRequest, brokerRecord, confirmClose, counterRequest, declineRequest, getDeal, getRequest, listDeals, listRequests, postMessage, reveal, sendRequest, setStage } from './service'
 
 const tags = ['Co-broking']
@@ -68,18 +68,7 @@ export const dealsApi = (ctx: AppContext, written: AfterListingWrite, events: De
     .get('/api/brokers/:id/record', async ({ params }) => brokerRecord(ctx, params.id), {
       permission: 'read:listing:own',
       params: IdParams,
-      response: {
-        200: t.Object({
-          user_id: t.Integer(),
-          full_name: t.String(),
-          verified_since: t.Union([t.String({ format: 'date-time' }), t.Null()], { description: 'When their registration (and identity card) was approved; null when it is not' }),
-          deals_closed: t.Integer({ description: 'Co-broke deals closed won through Brokernet' }),
-          requests_received: t.Integer({ description: 'Co-broke requests on their listings no longer waiting for an answer' }),
-          median_answer_minutes: t.Union([t.Integer(), t.Null()], { description: 'Median time from a request to their answer; null with none answered' }),
-          answered_share: t.Union([t.Number({ minimum: 0, maximum: 1 }), t.Null()], { description: 'Share of those they answered (the rest expired); null with none' }),
-        }),
-        ...errors,
-      },
+      response: { 200: BrokerRecord, ...errors },
       detail: { tags, summary: 'A broker’s record: verified since, deals closed, median time to answer a co-broke request, share answered', description: 'Anyone who sees listings; 404 for someone who is not a broker.' },
     })
     .get('/api/deals', async ({ query, user }) => listDeals(ctx, user, query.stage), {

@@ -111,3 +111,15 @@ export const RevealBody = t.Object({
   fields: t.Array(t.Union([t.Literal('owner_name'), t.Literal('owner_phone'), t.Literal('address')]), { minItems: 1, maxItems: 3, uniqueItems: true }),
 })
 export type CloseBody = typeof CloseBody.static
+
+/** A broker's record (issue 35): GET /api/brokers/{id}/record, shown on listings' details and the broker's profile. */
+export const BrokerRecord = t.Object({
+  user_id: t.Integer(),
+  full_name: t.String(),
+  verified_since: t.Union([t.String({ format: 'date-time' }), t.Null()], { description: 'When their registration (and identity card) was approved; null when it is not' }),
+  deals_closed: t.Integer({ description: 'Co-broke deals closed won through Brokernet' }),
+  requests_received: t.Integer({ description: 'Co-broke requests on their listings no longer waiting for an answer' }),
+  median_answer_minutes: t.Union([t.Integer(), t.Null()], { description: 'Median time from a request to their answer; null with none answered' }),
+  answered_share: t.Union([t.Number({ minimum: 0, maximum: 1 }), t.Null()], { description: 'Share of those they answered (the rest expired); null with none' }),
+})
+export type BrokerRecord = typeof BrokerRecord.static
