@@ -3,7 +3,7 @@ import { LISTING_STATUSES, LOCATION_ZONES, POST_TYPE_LABELS, POST_TYPES, SALE_OR
 import { GeoSelect, type GeoOption, type GeoValue } from '../geo/GeoSelect'
 import { Icon } from '../shared/icons'
 import { FILTER_CURRENCY, type Currency } from '../../src/shared/currency'
-import { formatMoney, groupDigits, parseMoney } from '../../src/shared/money'
+import { formatMoney, groupDigits, NOT_AN_AMOUNT, parseMoney } from '../../src/shared/money'
 import { LISTING_TEXT, PROPERTY_TYPE_SUGGESTIONS, saleOrRentLabel, STATUS_LABELS } from './listing-format'
 import type { ListingFilters } from './useListingFilters'
 import type { ListingFilterState } from './url-filters'
@@ -267,7 +267,7 @@ function BudgetField({ id, label, value, currency, onChange }: { id: string; lab
         }}
       />
       <p id={hint} className={`mt-1 text-xs ${bad ? 'text-error' : 'text-base-content/70'}`} data-budget-text aria-live="polite">
-        {bad ? 'Not an amount: try 45k, 35L or 1.2cr' : parsed === null ? 'Any' : formatMoney(parsed, currency)}
+        {bad ? NOT_AN_AMOUNT : parsed === null ? 'Any' : formatMoney(parsed, currency)}
       </p>
     </div>
   )
