@@ -88,6 +88,15 @@ describe('every control of a phone screen is at least 44 × 44 px', () => {
     await expectBigTargets(page, '.drawer-side')
   })
 
+  test('the user menu (the profile: name, role, Sign out), open', async () => {
+    const page = await visit('broker', '/dashboard/my-listings')
+    await page.locator('[data-user-menu] > summary').click()
+    await page.locator('[data-user-menu][open]').getByRole('button', { name: 'Sign out' }).waitFor()
+    const { small } = await smallTargets(page, '[data-user-menu]')
+    expect(small).toEqual([])
+    expect(await page.locator('[data-user-menu]').getByRole('button', { name: 'Sign out' }).evaluate((b) => (b as HTMLElement).offsetHeight)).toBeGreaterThanOrEqual(44)
+  })
+
   test('the listings’ filters and saved searches, open', async () => {
     const page = await visit('broker', '/dashboard/listings#saved-searches')
     await page.locator('[data-saved-searches][open]').waitFor()
