@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import type { Page } from 'playwright-core'
-import { openDialog } from '../support/browser'
-import { smallTargets } from '../support/tap-targets'
+import { hydrated, openDialog } from '../support/browser'
+import { measureTargets } from '../support/targets'
 import { startWorld, type World } from '../support/world'
 
 // Issue 32, finding 6: on a phone every control is at least 44 × 44 px ("58 of 63 controls of the dashboard are under
 // 40 px"). A phone's Chrome (its user agent: the server sends the phone's page; 390 × 844, touch, DPR 2) on the demo
 // network, every screen a broker and an admin reach, its menu and the dialogs a broker opens most: each lists every
-// visible control under 44 × 44 (tests/support/tap-targets.ts says what counts), and the list must be empty.
+// visible control under 44 × 44 (tests/support/targets.ts says what counts), and the list must be empty.
 setDefaultTimeout(120_000)
 
 const PHONE = {
@@ -33,11 +33,11 @@ afterAll(() => world?.stop())
 async function visit(who: Who, path: string): Promise<Page> {
   let page = pages.get(who)
   if (!page) {
-    // axe: true for its CSP bypass alone: tests/support/axe.ts's `settle` waits with a predicate the app's CSP forbids.
-    page = (await world.page(tokens[who], { viewport: { width: 390, height: 844 }, axe: true, context: PHONE })).page
+    page = (await world.page(tokens[who], { viewport: { width: 390, height: 844 }, context: PHONE })).page
     pages.set(who, page)
   }
   await page.goto(world.url + path)
+  await hydrated(page)
   return page
 }
 
@@ -46,10 +46,10 @@ async function visit(who: Who, path: string): Promise<Page> {
  * its controls must not pass for having none too small.
  */
 async function expectBigTargets(page: Page, scope?: string) {
-  const { measured, small, inline } = await smallTargets(page, scope)
+  const { measured, small, inline } = await measureTargets(page, scope)
   expect(small).toEqual([])
   expect(measured).toBeGreaterThanOrEqual(3)
-  // No link of these screens sits inside a sentence: the inline exception (tests/support/tap-targets.ts) is unused today.
+  // No link of these screens sits inside a sentence: the inline exception (tests/support/targets.ts) is unused today.
   expect(inline).toEqual([])
   // Grown controls still fit the phone: nothing scrolls sideways.
   expect(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth)).toBe(true)
@@ -92,7 +92,7 @@ describe('every control of a phone screen is at least 44 × 44 px', () => {
     const page = await visit('broker', '/dashboard/my-listings')
     await page.locator('[data-user-menu] > summary').click()
     await page.locator('[data-user-menu][open]').getByRole('button', { name: 'Sign out' }).waitFor()
-    const { small } = await smallTargets(page, '[data-user-menu]')
+    const { small } = await measureTargets(page, '[data-user-menu]')
     expect(small).toEqual([])
     expect(await page.locator('[data-user-menu]').getByRole('button', { name: 'Sign out' }).evaluate((b) => (b as HTMLElement).offsetHeight)).toBeGreaterThanOrEqual(44)
   })
