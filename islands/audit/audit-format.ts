@@ -1,6 +1,6 @@
 // Texts, labels and formats of the audit log screen, one place each, shared by the island, its table and its dialog.
 import type { AuditEvent, AuditNames } from '../../src/modules/audit/model'
-import { REFRESH_MS } from '../../src/shared/constants'
+import { POST_TYPE_LABELS, REFRESH_MS, ROLE_LABELS } from '../../src/shared/constants'
 
 export const AUDIT_TEXT = {
   empty: 'No audit events found',
@@ -131,19 +131,19 @@ const ENTITY_KINDS: Record<string, keyof AuditNames> = { user: 'users', city: 'c
 const TIME_FORMATS = new Map<string, Intl.DateTimeFormat>()
 
 /**
- * 'Nov 21, 2026, 3:04:05 PM' in `timeZone` (the browser's own when not given). The server and the hydrating
+ * 'Nov 21, 2026, 3:04:05 PM' in `timeZone` (the browser's own when not given); 'Nov 21, 2026' for `dayOnly`. The server and the hydrating
  * browser pass 'UTC', so both print the same text; the island then switches to the browser's zone.
  */
-export function formatTime(iso: string, timeZone?: string): string {
+export function formatTime(iso: string, timeZone?: string, dayOnly = false): string {
   const at = new Date(iso)
   if (Number.isNaN(at.getTime())) return iso
-  const key = timeZone ?? ''
+  const key = `${timeZone ?? ''}${dayOnly ? ' day' : ''}`
   let format = TIME_FORMATS.get(key)
   if (!format) {
-    format = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'medium', timeZone })
+    format = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', ...(dayOnly ? {} : { timeStyle: 'medium' }), timeZone })
     TIME_FORMATS.set(key, format)
   }
-  return format.format(at) + (timeZone === 'UTC' ? ' UTC' : '')
+  return format.format(at) + (timeZone === 'UTC' && !dayOnly ? ' UTC' : '')
 }
 
 /** One field of the before/after comparison; `undefined` means the field is absent on that side. */
@@ -251,7 +251,30 @@ const REFERENCES: Record<string, { kind: keyof AuditNames; label: string }> = {
   suspended_by: { kind: 'users', label: 'User' },
 }
 
-const MOMENTS = new Set(['expires_at', 'suspended_at', 'review_requested_at'])
+/**
+ * Moments: a listing's end, its moderation, and every other `…_at` the rows carry (created, updated, hot, renewed…),
+ * kept as epoch ms or ISO text. A number this small is no moment (a count in a field so named): left as a number.
+ */
+const isMoment = (key: string, value: unknown) =>
+  (key.endsWith('_at') || key === 'date') && ((typeof value === 'number' && value > 1e11) || (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value) && !Number.isNaN(Date.parse(value))))
+
+/** The words of the fixed values (enums) the app records, where the screens have their own. */
+const VALUE_LABELS: Record<string, Record<string, string>> = {
+  post_type: POST_TYPE_LABELS,
+  role: ROLE_LABELS,
+  visibility: { NETWORK: 'Network (every broker)', CIRCLE: 'My circle', ONLY_ME: 'Only me' },
+  // How a renewal came (issue 17): from the app, or the link in the reminder mail.
+  via: { api: 'The app', link: 'The reminder mail’s link' },
+}
+
+/** Fields whose values are fixed codes, not typed text: a status, a role, a kind, sale or rent. */
+const isCodeField = (key: string) => key in VALUE_LABELS || /(^|_)(status|role|visibility|kind|sale_or_rent|via)$/.test(key)
+
+/** 'ON_HOLD' → 'On hold', 'SALE' → 'Sale', 'api' → 'Api'. */
+const codeWords = (code: string) => {
+  const words = code.replace(/_/g, ' ').toLowerCase()
+  return words.charAt(0).toUpperCase() + words.slice(1)
+}
 
 export const NO_NAMES: AuditNames = { users: {}, cities: {}, states: {}, countries: {}, listings: {} }
 
@@ -270,10 +293,17 @@ export function shownValue(field: string, value: unknown, names: AuditNames = NO
     return name ? { text: name, title: `${ref.label} #${value}` } : { text: `${ref.label} #${value}`, title: 'No longer exists' }
   }
   if (typeof value === 'boolean') return { text: value ? 'Yes' : 'No', title: String(value) }
-  // Moments (a listing's end, kept as epoch ms or as ISO text): a local date and time (the reader's zone, issue 32),
-  // the recorded value on hover.
-  if (MOMENTS.has(snakeCase(field)) && (typeof value === 'number' || (typeof value === 'string' && !Number.isNaN(Date.parse(value)))))
-    return { text: formatTime(new Date(value).toISOString(), timeZone), title: String(value) }
+  const key = snakeCase(field)
+  // Moments (kept as epoch ms or as ISO text): a local date and time (the reader's zone, issue 32), the recorded value
+  // on hover.
+  if (isMoment(key, value)) {
+    // A day alone ('2026-11-27', a listing's date) has no time nor zone: the day as it is.
+    if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)) return { text: formatTime(`${value}T00:00:00.000Z`, 'UTC', true), title: value }
+    return { text: formatTime(new Date(value as number | string).toISOString(), timeZone), title: String(value) }
+  }
+  // Codes (a status, a role…) in words, as the screens show them: 'On hold', not ON_HOLD (issue 32); the code on hover.
+  if (typeof value === 'string' && isCodeField(key) && /^[A-Za-z][A-Za-z0-9_]*$/.test(value))
+    return { text: VALUE_LABELS[key]?.[value] ?? codeWords(value), title: value }
   if (typeof value === 'number') return { text: value.toLocaleString('en-US'), title: value >= 10_000 ? String(value) : undefined }
   return { text: formatValue(value) }
 }

@@ -182,7 +182,7 @@ function Actions({ label, actions }: { label: string; actions: Action[] }) {
 function Row({ expanded, onToggle, title, badge, actions }: { expanded: boolean; onToggle: () => void; title: string; badge: string; actions: Action[] }) {
   return (
     <div className="flex flex-wrap items-center justify-between gap-2 px-2 py-2">
-      <button type="button" className="flex items-center gap-2 text-left font-medium" aria-expanded={expanded} onClick={onToggle}>
+      <button type="button" className="flex items-center gap-2 text-left font-medium pointer-coarse:min-h-11" aria-expanded={expanded} onClick={onToggle}>
         <span aria-hidden="true" className={`inline-block transition-transform ${expanded ? 'rotate-90' : ''}`}>
           ▸
         </span>

@@ -4,7 +4,7 @@ import { GeoSelect, type GeoOption, type GeoValue } from '../geo/GeoSelect'
 import { Icon } from '../shared/icons'
 import { FILTER_CURRENCY, type Currency } from '../../src/shared/currency'
 import { ON_MARKET_OVER_DAYS } from '../../src/shared/days-on-market'
-import { formatMoney, groupDigits, parseMoney } from '../../src/shared/money'
+import { formatMoney, groupDigits, NOT_AN_AMOUNT, parseMoney } from '../../src/shared/money'
 import { LISTING_TEXT, PROPERTY_TYPE_SUGGESTIONS, saleOrRentLabel, STATUS_LABELS } from './listing-format'
 import type { ListingFilters } from './useListingFilters'
 import type { ListingFilterState } from './url-filters'
@@ -280,7 +280,7 @@ function BudgetField({ id, label, value, currency, onChange }: { id: string; lab
         }}
       />
       <p id={hint} className={`mt-1 text-xs ${bad ? 'text-error' : 'text-base-content/70'}`} data-budget-text aria-live="polite">
-        {bad ? 'Not an amount: try 45k, 35L or 1.2cr' : parsed === null ? 'Any' : formatMoney(parsed, currency)}
+        {bad ? NOT_AN_AMOUNT : parsed === null ? 'Any' : formatMoney(parsed, currency)}
       </p>
     </div>
   )

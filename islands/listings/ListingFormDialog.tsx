@@ -9,7 +9,7 @@ import { FormActions } from '../shared/form-parts'
 import { listingCurrency, type Currency } from '../../src/shared/currency'
 import { DuplicateWarning, useDuplicateCheck } from './duplicate-warning'
 import { describeListingError, LISTING_TEXT } from './listing-format'
-import { EMPTY_FORM, formOf, ListingFields, statusAllowed, statusesFor } from './listing-form'
+import { budgetError, budgetValue, EMPTY_FORM, formOf, ListingFields, statusAllowed, statusesFor } from './listing-form'
 import { isModerated, ModerationNotice } from './moderation-format'
 import { PhotoManager } from './photos/PhotoManager'
 import {
@@ -108,6 +108,7 @@ export function formValues(listing: Listing | null, ownPhone?: string | null): V
 function parsed(name: Name, raw: string): string | number | undefined {
   const v = raw.trim()
   if (v === '') return undefined
+  if (name === 'budget') return budgetValue(v)
   if (NUMBERS.includes(name)) return Number.isFinite(Number(v)) ? Number(v) : v
   return v
 }
@@ -134,6 +135,8 @@ export function listingPayload(values: Values, listing: Listing | null): CreateL
 /** The form's messages for `values` under `rules` (the server's own), before anything is sent. */
 export function brokerFormErrors(rules: ObjectSchema, values: Values): FieldErrors {
   const found = checkForm(rules, Object.fromEntries(BROKER_FORM_FIELDS.map((n) => [n, parsed(n, values[n])])))
+  const budget = budgetError(values.budget)
+  if (budget) found.budget = budget
   // Only the form's fields: contact_name and city_id are the server's to fill for a broker.
   return Object.fromEntries(Object.entries(found).filter(([k]) => (BROKER_FORM_FIELDS as string[]).includes(k)))
 }

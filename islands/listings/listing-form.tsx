@@ -4,6 +4,7 @@ import type { Listing } from '../../src/modules/listings/model'
 import { LISTING_STATUSES, LOCATION_ZONES, type ListingStatus, type LocationZone } from '../../src/shared/constants'
 import { checkForm, type FieldErrors, type ObjectSchema } from '../shared/form-rules'
 import type { Currency } from '../../src/shared/currency'
+import { formatMoney, NOT_AN_AMOUNT, parseMoney } from '../../src/shared/money'
 import { PROPERTY_TYPE_SUGGESTIONS, STATUS_LABELS } from './listing-format'
 import { Field } from '../shared/form-parts'
 
@@ -61,6 +62,20 @@ export const formOf = (l: Listing): ListingFormValues => ({
   status: l.status,
 })
 
+/**
+ * The Budget field's text as the API takes it (issue 32): what the budget filters read (`45k`, `35L`, `1.2cr`,
+ * `35,00,000`, digits: src/shared/money.ts); else a plain number (so `-5` meets the rules' "must be positive"); else
+ * the text itself, which no rule accepts (`budgetError` names it). Empty is undefined.
+ */
+export function budgetValue(text: string): number | string | undefined {
+  const v = text.trim()
+  if (v === '') return undefined
+  return parseMoney(v) ?? (Number.isFinite(Number(v)) ? Number(v) : v)
+}
+
+/** The Budget field's own message: set when its text is no amount at all. */
+export const budgetError = (text: string): string | undefined => (typeof budgetValue(text) === 'string' ? NOT_AN_AMOUNT : undefined)
+
 const OPTIONAL_TEXT = ['contact_name', 'locality', 'reference', 'type_details', 'details', 'comments', 'google_location_url'] as const
 
 /** The values as the API takes them: trimmed text, numbers for numbers, and `null` for an empty optional field. */
@@ -71,7 +86,7 @@ export function payloadOf(v: ListingFormValues) {
     sale_or_rent: v.sale_or_rent || null,
     property_type: v.property_type.trim(),
     contact_value: v.contact_value.trim(),
-    budget: num(v.budget),
+    budget: budgetValue(v.budget) ?? null,
     size: num(v.size),
     location: v.location || null,
     status: v.status,
@@ -84,7 +99,8 @@ export function payloadOf(v: ListingFormValues) {
 export function checkPayload(rules: ObjectSchema, payload: Record<string, unknown>): FieldErrors {
   const values = Object.fromEntries(Object.entries(payload).map(([k, v]) => [k, v === null ? undefined : v]))
   const errors = checkForm(rules, values)
-  for (const k of ['budget', 'size'] as const) if (typeof payload[k] === 'number' && Number.isNaN(payload[k])) errors[k] = `${k === 'budget' ? 'Budget' : 'Size'} must be a number`
+  if (typeof payload.budget === 'string') errors.budget = NOT_AN_AMOUNT
+  if (typeof payload.size === 'number' && Number.isNaN(payload.size)) errors.size = 'Size must be a number'
   return errors
 }
 
@@ -160,20 +176,27 @@ export function ListingFields({ idPrefix, values, errors, onChange, statuses, st
   )
   // The budget in its currency: the symbol before the amount, the ISO code after it (and in the field's description).
   const budgetCurrency = id('budget-currency')
+  const budgetAmount = id('budget-amount')
+  const budgetText = values.budget ?? ''
+  const budgetParsed = budgetValue(budgetText)
+  // The amount read, in the currency's grouping (₹35,00,000); nothing while the field is empty.
+  const budgetRead = budgetParsed === undefined ? null : typeof budgetParsed === 'number' && budgetParsed >= 0 ? formatMoney(budgetParsed, currency) : NOT_AN_AMOUNT
+  const showRead = !errors.budget && budgetRead !== null
   const budget = shown('budget') && (
     <Field id={id('budget')} label={label('budget', 'Budget')} error={errors.budget}>
       <div className={`input input-bordered w-full ${errors.budget ? 'input-error' : ''}`} data-currency={currency.code}>
         <span className="text-base-content/70" aria-hidden="true">
           {currency.symbol}
         </span>
+        {/* Typed as brokers write amounts (issue 32): 45k, 35L, 1.2cr or digits, read as the filters read them; the
+            letters keyboard, since lakh and crore are letters. The amount read is shown in full under the field. */}
         <input
           {...common('budget')}
-          aria-describedby={describedBy('budget', budgetCurrency)}
-          type="number"
-          min={0}
-          step={1000}
-          inputMode="numeric"
+          aria-describedby={describedBy('budget', budgetCurrency, showRead ? budgetAmount : '')}
+          type="text"
+          inputMode="text"
           autoComplete="off"
+          placeholder="45k, 35L, 1.2cr"
           className="grow"
           onChange={(e) => onChange('budget', e.target.value)}
         />
@@ -181,6 +204,11 @@ export function ListingFields({ idPrefix, values, errors, onChange, statuses, st
           {currency.code}
         </span>
       </div>
+      {showRead && (
+        <span id={budgetAmount} className="mt-1 block text-sm text-base-content/70" data-budget-amount aria-live="polite">
+          {budgetRead}
+        </span>
+      )}
     </Field>
   )
   return (

@@ -16,15 +16,17 @@ type Props = {
   reasons: string[]
   /** Beside the entry ID, e.g. a 'New' badge. */
   badge?: ReactNode
-  /** After the contact buttons, e.g. Mark seen and Not interested. */
+  /** After the contact buttons, e.g. Mark seen. */
   actions?: ReactNode
+  /** On a line of its own under them, away from a finger reaching for those: Not interested (issue 32). */
+  aside?: ReactNode
 }
 
 /**
  * One match, as the inbox and a listing's Matches tab show it: the other listing's key facts, its score and the reasons
  * in words, and its broker with a way to reach them at once (Call, WhatsApp, or mail for an email contact).
  */
-export function MatchCard({ listing: l, score, reasons, badge, actions }: Props) {
+export function MatchCard({ listing: l, score, reasons, badge, actions, aside }: Props) {
   const currency = listingCurrency(l)
   const place = [l.locality, l.location].filter(Boolean).join(', ')
   return (
@@ -80,6 +82,7 @@ export function MatchCard({ listing: l, score, reasons, badge, actions }: Props)
           {actions}
         </div>
       </div>
+      {aside && <div className="mt-2 flex justify-end">{aside}</div>}
     </article>
   )
 }

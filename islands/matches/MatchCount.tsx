@@ -17,7 +17,8 @@ export function MatchCount({ listing, counts, onOpen }: { listing: Listing; coun
   return (
     <button
       type="button"
-      className="link text-xs font-medium whitespace-nowrap"
+      // A finger's target on a touch screen (issue 32): 44 px tall there, the line's height under a mouse.
+      className="link text-xs font-medium whitespace-nowrap pointer-coarse:inline-flex pointer-coarse:min-h-11 pointer-coarse:min-w-11 pointer-coarse:items-center"
       data-match-count={n}
       aria-label={`${matchCountText(n)} for ${listing.entry_id}`}
       onClick={() => onOpen(listing)}

@@ -80,8 +80,14 @@ export default function MatchInbox({ initial, perPage, rules, tolerance, expiry 
   })
   const dismiss = useMutation({
     mutationFn: (e: InboxEntry) => sendJson<void>(`/api/matches/${e.id}/dismiss`, 'POST'),
-    onSuccess: (_r, e) => (patchEntry(e.id, () => null), toast.success(MATCH_TEXT.dismissed), void reload()),
+    // Undoable for 10 s (issue 32): the toast's Undo takes the dismissal back on the server.
+    onSuccess: (_r, e) => (patchEntry(e.id, () => null), toast.undoable(MATCH_TEXT.dismissed, () => restore.mutate(e)), void reload()),
     onError: (err) => toast.error(listingErrorMessage(err, MATCH_TEXT.dismissFailed)),
+  })
+  const restore = useMutation({
+    mutationFn: (e: InboxEntry) => sendJson<void>(`/api/matches/${e.id}/dismiss`, 'DELETE'),
+    onSuccess: () => void reload(),
+    onError: (err) => toast.error(listingErrorMessage(err, MATCH_TEXT.restoreFailed)),
   })
 
   return (
@@ -154,16 +160,24 @@ export default function MatchInbox({ initial, perPage, rules, tolerance, expiry 
                   reasons={e.reasons}
                   badge={!e.seen && <span className="badge badge-sm badge-secondary whitespace-nowrap">New</span>}
                   actions={
-                    <>
-                      {!e.seen && (
-                        <button type="button" className="btn btn-sm btn-ghost" disabled={markSeen.isPending} onClick={() => markSeen.mutate(e)} aria-label={`Mark seen ${e.match.entry_id}`}>
-                          Mark seen
-                        </button>
-                      )}
-                      <button type="button" className="btn btn-sm btn-ghost text-error" disabled={dismiss.isPending} onClick={() => dismiss.mutate(e)} aria-label={`Not interested in ${e.match.entry_id}`}>
-                        Not interested
+                    !e.seen && (
+                      <button type="button" className="btn btn-sm btn-ghost" disabled={markSeen.isPending} onClick={() => markSeen.mutate(e)} aria-label={`Mark seen ${e.match.entry_id}`}>
+                        Mark seen
                       </button>
-                    </>
+                    )
+                  }
+                  // Apart from Mark seen, not its equal: a quieter link on a line of its own (issue 32).
+                  aside={
+                    <button
+                      type="button"
+                      className="btn btn-link btn-sm text-error"
+                      disabled={dismiss.isPending}
+                      onClick={() => dismiss.mutate(e)}
+                      aria-label={`Not interested in ${e.match.entry_id}`}
+                      data-dismiss
+                    >
+                      Not interested
+                    </button>
                   }
                 />
               </li>

@@ -15,6 +15,7 @@ export const MATCH_TEXT = {
   seenFailed: 'Failed to mark the match seen',
   dismissed: 'Match dismissed: it will not be shown again',
   dismissFailed: 'Failed to dismiss the match',
+  restoreFailed: 'Failed to bring the match back',
   rulesTitle: 'How matching works',
 } as const
 

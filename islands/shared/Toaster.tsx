@@ -20,9 +20,24 @@ export default function Toaster() {
             {t.kind === 'loading' && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
             {t.message}
           </span>
-          <button type="button" className="btn btn-ghost btn-xs" aria-label="Dismiss" onClick={() => dismissToast(t.id)}>
-            ✕
-          </button>
+          <span className="flex items-center gap-1">
+            {t.action && (
+              <button
+                type="button"
+                className="btn btn-sm"
+                data-toast-action
+                onClick={() => {
+                  dismissToast(t.id)
+                  t.action!.run()
+                }}
+              >
+                {t.action.label}
+              </button>
+            )}
+            <button type="button" className="btn btn-ghost btn-xs" aria-label="Dismiss" onClick={() => dismissToast(t.id)}>
+              ✕
+            </button>
+          </span>
         </div>
       ))}
     </div>

@@ -3,7 +3,9 @@ import { TOAST } from '../../src/shared/constants'
 import { browserStore } from './store'
 
 export type ToastKind = 'success' | 'error' | 'info' | 'blank' | 'loading'
-export type Toast = { id: number; kind: ToastKind; message: string }
+/** A button in the toast (Undo): it runs once, and the toast leaves. */
+export type ToastAction = { label: string; run: () => void }
+export type Toast = { id: number; kind: ToastKind; message: string; action?: ToastAction }
 
 export const toastsAtom = atom<Toast[]>([])
 
@@ -25,15 +27,14 @@ export function dismissToast(id: number) {
 }
 
 /** Shows a toast (or replaces toast `id`, e.g. a loading one) and returns its id. */
-function show(kind: ToastKind, message: string, id?: number): number {
+function show(kind: ToastKind, message: string, id?: number, action?: ToastAction, ms = DURATION[kind]): number {
   const toastId = id ?? nextId++
   clearTimeout(timers.get(toastId))
   browserStore.set(toastsAtom, (list) => {
     const rest = list.filter((t) => t.id !== toastId)
     // Oldest go first past the limit, so the newest message is always visible.
-    return [...rest, { id: toastId, kind, message }].slice(-TOAST.max)
+    return [...rest, { id: toastId, kind, message, ...(action ? { action } : {}) }].slice(-TOAST.max)
   })
-  const ms = DURATION[kind]
   if (ms !== null) timers.set(toastId, setTimeout(() => dismissToast(toastId), ms))
   return toastId
 }
@@ -43,5 +44,7 @@ export const toast = Object.assign((message: string) => show('blank', message), 
   error: (message: string, id?: number) => show('error', message, id),
   info: (message: string, id?: number) => show('info', message, id),
   loading: (message: string) => show('loading', message),
+  /** Success with a way back: `undo` is offered for TOAST.undoMs (10 s), then the toast and its button are gone. */
+  undoable: (message: string, undo: () => void) => show('success', message, undefined, { label: 'Undo', run: undo }, TOAST.undoMs),
   dismiss: dismissToast,
 })

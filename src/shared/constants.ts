@@ -98,6 +98,8 @@ export const TOAST = {
   errorMs: 4000,
   blankMs: 4000,
   defaultMs: 4000,
+  /** A toast offering to take back what was just done ("Not interested", issue 32): long enough to reach Undo. */
+  undoMs: 10_000,
   max: 20,
   maxWidthPx: 400,
 } as const

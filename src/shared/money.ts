@@ -48,6 +48,9 @@ export function formatMoneyShort(amount: number | null | undefined, currency: Cu
   return withSymbol(currency.symbol, numberFormat(moneyLocale(currency), COMPACT).format(amount))
 }
 
+/** What a field says when it cannot read an amount (the budget filters, the listing form's Budget). */
+export const NOT_AN_AMOUNT = 'Not an amount: try 45k, 35L or 1.2cr'
+
 const MULTIPLIERS: [RegExp, number][] = [
   [/^(k|thousands?)$/, 1e3],
   [/^(l|lacs?|lakhs?|lkh?s?)$/, 1e5],

@@ -290,6 +290,36 @@ describe('the inbox', () => {
     expect(await matchIds(master, wanted.id)).toEqual([offered.id])
   })
 
+  test('Undo of Not interested (issue 32): the pair is back as it was, unseen if it was; your own entries only', async () => {
+    const type = kind()
+    const wanted = await req(asha, type)
+    const offered = await avl(ravi, type)
+    const entry = (await entryFor(asha, wanted.id, offered.id))!
+    const undo = (as: SignedIn, id = entry.id) => h.request(`/api/matches/${id}/dismiss`, { method: 'DELETE', headers: as.browser })
+    const unseen = (await inbox(asha)).unseen
+    // Dismissed while new: back, and new again.
+    expect((await h.request(`/api/matches/${entry.id}/dismiss`, { method: 'POST', headers: asha.browser })).status).toBe(204)
+    expect((await inbox(asha)).unseen).toBe(unseen - 1)
+    expect((await undo(ravi)).status).toBe(404)
+    expect((await undo(kiran)).status).toBe(404)
+    expect((await undo(asha, 99999999)).status).toBe(404)
+    expect(await entryFor(asha, wanted.id, offered.id)).toBeUndefined()
+    expect((await undo(asha)).status).toBe(204)
+    expect((await entryFor(asha, wanted.id, offered.id))!.seen).toBe(false)
+    expect((await inbox(asha)).unseen).toBe(unseen)
+    expect(await matchIds(asha, wanted.id)).toEqual([offered.id])
+    // Nothing to undo is no error, and changes nothing.
+    expect((await undo(asha)).status).toBe(204)
+    expect((await inbox(asha)).unseen).toBe(unseen)
+    // Seen first, then dismissed: back, still seen.
+    expect((await h.request(`/api/matches/${entry.id}/seen`, { method: 'POST', headers: asha.browser })).status).toBe(204)
+    expect((await h.request(`/api/matches/${entry.id}/dismiss`, { method: 'POST', headers: asha.browser })).status).toBe(204)
+    expect((await undo(asha)).status).toBe(204)
+    expect((await entryFor(asha, wanted.id, offered.id))!.seen).toBe(true)
+    // A bad id is the usual 422.
+    expect((await h.request('/api/matches/abc/dismiss', { method: 'DELETE', headers: asha.browser })).status).toBe(422)
+  })
+
   test('a pair is announced once, whatever edits follow; an entry shows only while the pair still matches', async () => {
     const type = kind()
     const wanted = await req(asha, type, { budget: 100_000 })

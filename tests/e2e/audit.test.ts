@@ -86,7 +86,7 @@ describe('the master admin', () => {
     const { entry_id: entryId } = await world.send<{ entry_id: string }>(master, 'GET', `/api/listings/${listingId}`)
     expect(await cells.nth(3).textContent()).toBe(entryId)
     expect(await cells.nth(4).textContent()).toContain('Details: Original text → Edited by admin')
-    expect(await cells.nth(4).textContent()).toContain('Status: ACTIVE → ON_HOLD')
+    expect(await cells.nth(4).textContent()).toContain('Status: Active → On hold')
     // The time: readable, in the browser's zone once hydrated, with the exact ISO time on hover.
     const time = cells.nth(0).locator('time')
     expect(await time.getAttribute('title')).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/)
@@ -114,7 +114,13 @@ describe('the master admin', () => {
     expect(await details.locator('[data-value]').allTextContents()).toEqual(['"Original text"', '"Edited by admin"'])
     const status = d.locator('tr[data-field="status"]')
     expect(await status.getAttribute('data-changed')).not.toBeNull()
-    expect(await status.locator('[data-value]').allTextContents()).toEqual(['"ACTIVE"', '"ON_HOLD"'])
+    // A status in words, its code on hover (issue 32).
+    expect(await status.locator('[data-value]').allTextContents()).toEqual(['Active', 'On hold'])
+    expect(await status.locator('[data-value]').evaluateAll((els) => els.map((e) => e.getAttribute('title')))).toEqual(['ACTIVE', 'ON_HOLD'])
+    // Nothing raw left in the whole comparison: no epoch numbers (grouped or not), no codes in capitals.
+    const values = await d.locator('[data-value]').allTextContents()
+    expect(values.filter((v) => /\d{13}|\d{1,3}(,\d{3}){4}|^"?[A-Z]+(_[A-Z]+)+"?$/.test(v))).toEqual([])
+    expect(await d.locator('tr[data-field="expiresAt"] [data-value]').first().textContent()).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}:\d{2}\s[AP]M$/)
     // An unchanged field shows both sides, not highlighted.
     const unchanged = d.locator('tr[data-field="propertyType"]')
     expect(await unchanged.getAttribute('data-changed')).toBeNull()

@@ -4,6 +4,7 @@ import { SESSION_COOKIE } from '../../src/platform/http/auth'
 import type { SignedIn } from '../support/auth'
 import { problems, settle } from '../support/axe'
 import { cityRow, hydrated, openDialog, saveCityField } from '../support/browser'
+import { eventually } from '../support/eventually'
 import { startWorld, type World } from '../support/world'
 
 // The matching screens (issue 15) in a real Chromium against the real server: two Mumbai brokers post a requirement and
@@ -62,6 +63,31 @@ async function done({ page, errors }: { page: Page; errors: string[] }) {
   await page.context().close()
 }
 const entryOf = (page: Page, entryId: string) => page.locator(`[data-match="${entryId}"]`)
+
+/** Pauses the page's clock (Playwright's, installed with `clock: true`) a moment ahead of its time. */
+async function pauseClock(page: Page) {
+  for (;;) {
+    try {
+      return await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1000)
+    } catch (e) {
+      if (!/to the past/.test((e as Error).message)) throw e
+    }
+  }
+}
+/**
+ * On a paused clock, advances the page's time 10 ms at a time until `ready` (the page's batched updates run on its
+ * timers); answers how much page time that took. A generous deadline of real time.
+ */
+async function stepUntil(page: Page, what: string, ready: () => Promise<boolean>): Promise<number> {
+  let advanced = 0
+  const deadline = Date.now() + 60_000
+  while (!(await ready())) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within 60 s`)
+    await page.clock.runFor(10)
+    advanced += 10
+  }
+  return advanced
+}
 
 describe('the matches page', () => {
   test('its first view is complete in the server HTML: the match, its reasons and the contact links', async () => {
@@ -274,6 +300,48 @@ describe("the city's listing expiry defaults (issue 17)", () => {
 })
 
 describe('not interested', () => {
+  test('undoable for 10 s on a phone (issue 32): Undo brings the match back on the server; after 10 s the Undo is gone, and the dismissal stays', async () => {
+    // On the page's own clock (Playwright's), paused: the 10 s are the page's, however slow the machine (issue 37).
+    const w = await world.open(asha, '/dashboard/matches', { viewport: SIZES.phone, clock: true, context: { hasTouch: true, isMobile: true } })
+    const { page } = w
+    const entry = entryOf(page, offered.entry_id)
+    const dismiss = entry.getByRole('button', { name: `Not interested in ${offered.entry_id}` })
+    // Apart from the card's other buttons, on a line of its own below them (not an equal beside Call or Mark seen).
+    const [call, below] = [await entry.getByRole('link', { name: /^Call / }).boundingBox(), await dismiss.boundingBox()]
+    expect(below!.y).toBeGreaterThanOrEqual(call!.y + call!.height)
+    const before = await inboxOf(asha)
+    expect(before.total).toBe(1)
+    await pauseClock(page)
+
+    await dismiss.click()
+    const undo = page.locator('[data-toast="success"]').getByRole('button', { name: 'Undo' })
+    await stepUntil(page, 'the Undo toast', async () => (await undo.count()) === 1)
+    await stepUntil(page, 'the entry gone', async () => (await entry.count()) === 0)
+    expect((await inboxOf(asha)).total).toBe(0)
+    // Laid out 44 × 44 at least (offset sizes: the toast may still be scaling in).
+    expect(await undo.evaluate((b) => [(b as HTMLElement).offsetWidth >= 44, (b as HTMLElement).offsetHeight >= 44])).toEqual([true, true])
+    await undo.click()
+    // Back on the server as it was (seen or not, as before), and on the page; the toast has left.
+    await eventually('the match back in the inbox', async () => (await inboxOf(asha)).total === 1, 30_000)
+    expect((await inboxOf(asha)).matches.map((m) => [m.match.entry_id, m.seen])).toEqual(before.matches.map((m) => [m.match.entry_id, m.seen]))
+    await stepUntil(page, 'the entry back', async () => (await entry.count()) === 1)
+    expect(await page.locator('[data-toast-action]').count()).toBe(0)
+
+    // Dismissed again and left alone: Undo stays until the toast is 10 s old, then it is gone and the dismissal stands.
+    await dismiss.click()
+    const shownAfter = await stepUntil(page, 'the Undo toast again', async () => (await undo.count()) === 1)
+    // The toast appeared at most `shownAfter` ms of page time after the click: 9.9 s after the click it is still there.
+    await page.clock.runFor(9_900 - shownAfter)
+    expect(await undo.count()).toBe(1)
+    await page.clock.runFor(shownAfter + 100)
+    await stepUntil(page, 'the Undo gone', async () => (await undo.count()) === 0)
+    expect((await inboxOf(asha)).total).toBe(0)
+    expect(w.errors).toEqual([])
+    await page.context().close()
+    // As the next case expects it: in the inbox.
+    await world.send(asha, 'DELETE', `/api/matches/${before.matches[0]!.id}/dismiss`)
+  })
+
   test('the entry leaves the inbox at once and for good; the row then has no matches for its owner', async () => {
     const w = await open(asha, '/dashboard/matches')
     const { page } = w

@@ -307,7 +307,8 @@ describe('forms (finding 7)', () => {
     await contact.fill('asha@example.com')
     expect(await contact.getAttribute('inputmode')).toBe('email')
     for (const [name, mode] of [
-      ['Budget', 'numeric'],
+      // Lakh and crore are letters (35L, 1.2cr: issue 32), as in the budget filters.
+      ['Budget', 'text'],
       ['Size (sq ft)', 'numeric'],
       ['Google Maps Link', 'url'],
     ] as const)
@@ -326,6 +327,46 @@ describe('forms (finding 7)', () => {
     await page.locator('[data-toast="success"]').waitFor()
     const mine = await world.send<{ contact_value: string }[]>(asha, 'GET', '/api/listings/my')
     expect(mine.map((l) => l.contact_value)).toEqual(['+91 98200 22222'])
+    expect(w.errors).toEqual([])
+    await page.context().close()
+  })
+})
+
+describe('the listing form’s Budget takes what the filters take (issue 32)', () => {
+  test('45k, 35L and 1.2cr are read as amounts and shown in Indian grouping; a word is refused in place; the listing stores the amount', async () => {
+    const asha = await world.signIn('BROKER', { cityId: broker.user.cityId, fullName: 'Asha Budget', phone: '+91 98200 33333' })
+    const w = await open(asha, '/dashboard/my-listings')
+    const { page } = w
+    await page.getByRole('button', { name: 'Add New Listing' }).click()
+    const d = page.locator('dialog[open]')
+    const budget = d.getByLabel('Budget', { exact: true })
+    const read = d.locator('[data-budget-amount]')
+    for (const [typed, shown] of [
+      ['35L', '₹35,00,000'],
+      ['1.2cr', '₹1,20,00,000'],
+      ['35,00,000', '₹35,00,000'],
+      ['45k', '₹45,000'],
+    ]) {
+      await budget.fill(typed!)
+      await read.filter({ hasText: shown! }).waitFor()
+    }
+    // The amount read is part of the field's description, for a screen reader too.
+    expect((await budget.getAttribute('aria-describedby'))!.split(' ')).toContain((await read.getAttribute('id'))!)
+    expect(await problems(page, 'budget read at 390', 'dialog[open]')).toEqual([])
+    // A word is no amount: said under the field, and nothing is sent.
+    await budget.fill('lots')
+    await read.filter({ hasText: 'Not an amount' }).waitFor()
+    await d.getByLabel('Property Type').fill('2 BHK Apartment')
+    await d.getByRole('button', { name: 'Create Listing' }).click()
+    await d.locator('[id$="budget-error"]').filter({ hasText: 'Not an amount: try 45k, 35L or 1.2cr' }).waitFor()
+    expect(await budget.getAttribute('aria-invalid')).toBe('true')
+    expect(await world.send<unknown[]>(asha, 'GET', '/api/listings/my')).toEqual([])
+    // 45k is stored as 45,000.
+    await budget.fill('45k')
+    await d.getByRole('button', { name: 'Create Listing' }).click()
+    await page.locator('[data-toast="success"]').first().waitFor()
+    const [mine] = await world.send<{ id: number; entry_id: string; budget: number }[]>(asha, 'GET', '/api/listings/my')
+    expect(mine!.budget).toBe(45_000)
     expect(w.errors).toEqual([])
     await page.context().close()
   })

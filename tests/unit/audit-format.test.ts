@@ -23,13 +23,33 @@ describe('the audit trail in words', () => {
     expect(shownValue('expires_at', new Date(at).toISOString(), NO_NAMES, 'UTC').text).toBe('Nov 30, 2026, 9:30:00 AM UTC')
   })
 
+  test('fixed values in words, the code on hover; typed text and codes of other fields as they are', () => {
+    expect(shownValue('status', 'ON_HOLD')).toEqual({ text: 'On hold', title: 'ON_HOLD' })
+    expect(shownValue('registration_status', 'PENDING').text).toBe('Pending')
+    expect(shownValue('postType', 'REQ').text).toBe('Requirement')
+    expect(shownValue('sale_or_rent', 'RENT').text).toBe('Rent')
+    expect(shownValue('role', 'MODULE_ADMIN').text).toBe('Module Admin')
+    expect(shownValue('visibility', 'ONLY_ME').text).toBe('Only me')
+    expect(shownValue('via', 'link').text).toBe('The reminder mail’s link')
+    // What a broker typed stays their words (quoted), however it is written; a country's code is a code.
+    expect(shownValue('propertyType', 'VILLA').text).toBe('"VILLA"')
+    expect(shownValue('code', 'IN').text).toBe('"IN"')
+  })
+
+  test('every recorded moment as a local time, a day as a day; a small number in an …_at field stays a number', () => {
+    const at = Date.UTC(2026, 10, 30, 9, 30, 0)
+    for (const field of ['createdAt', 'updated_at', 'hotAt', 'reportedOffAt']) expect(shownValue(field, at, NO_NAMES, 'Asia/Kolkata').text).toBe('Nov 30, 2026, 3:00:00 PM')
+    expect(shownValue('date', '2026-11-30', NO_NAMES, 'Asia/Kolkata')).toEqual({ text: 'Nov 30, 2026', title: '2026-11-30' })
+    expect(shownValue('seen_at', 42).text).toBe('42')
+  })
+
   test('the one line: labels, names and local times instead of raw fields and epoch numbers', () => {
     const at = Date.UTC(2026, 10, 30, 9, 30, 0)
     const line = summaryInWords(
       { action: 'listing.renew', before: { expiresAt: at - 86_400_000, status: 'EXPIRED', cityId: 3 }, after: { expiresAt: at, status: 'ACTIVE', cityId: 3 }, reason: null, names: { ...NO_NAMES, cities: { '3': 'Mumbai' } } },
       'Asia/Kolkata',
     )
-    expect(line).toBe('Expires: Nov 29, 2026, 3:00:00 PM → Nov 30, 2026, 3:00:00 PM; Status: EXPIRED → ACTIVE')
+    expect(line).toBe('Expires: Nov 29, 2026, 3:00:00 PM → Nov 30, 2026, 3:00:00 PM; Status: Expired → Active')
     expect(line).not.toMatch(/\d{13}|expiresAt/)
     expect(summaryInWords({ action: 'saved_search.create', before: null, after: { name: 'x' }, reason: null, names: NO_NAMES })).toBe('Created')
     expect(summaryInWords({ action: 'user.reject', before: null, after: null, reason: 'Blurred card', names: NO_NAMES })).toBe('User rejected (Blurred card)')

@@ -34,3 +34,25 @@ test('a success toast leaves after 2 s', () => {
     jest.useRealTimers()
   }
 })
+
+// Issue 32: "Not interested" is undoable. On a fake clock, as above.
+test('an undoable toast offers Undo for 10 s (its button runs the undo: Toaster.tsx); untouched, it leaves at 10 s', () => {
+  for (const t of shown()) toast.dismiss(t.id)
+  jest.useFakeTimers()
+  try {
+    let undone = 0
+    toast.undoable('Match dismissed', () => undone++)
+    const [t] = shown()
+    expect(t!.action!.label).toBe('Undo')
+    jest.advanceTimersByTime(9_999)
+    expect(shown()).toHaveLength(1)
+    jest.advanceTimersByTime(1)
+    expect(shown()).toHaveLength(0)
+    expect(undone).toBe(0)
+    toast.undoable('Match dismissed', () => undone++)
+    shown()[0]!.action!.run()
+    expect(undone).toBe(1)
+  } finally {
+    jest.useRealTimers()
+  }
+})

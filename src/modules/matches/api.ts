@@ -7,7 +7,7 @@ import { ListingIdParams } from '../listings/model'
 import { CityIdParams, Inbox, MatchCounts, MatchCountsQuery, InboxQuery, ListingMatches, MatchesQuery, MatchIdParams, Tolerance, ToleranceBody } from './model'
 import { inbox, listingMatches, matchCounts } from './read'
 import { MATCH_RULES } from './rules'
-import { dismiss, markSeen, setTolerance } from './service'
+import { dismiss, markSeen, setTolerance, undismiss } from './service'
 
 const tags = ['Matches']
 const errors = { 401: Detail, 403: Detail, 404: Detail }
@@ -62,6 +62,17 @@ export const matchesApi = (ctx: AppContext) => {
             tags,
             summary: 'Not interested: the pair is never shown or announced to you again',
             description: "It leaves your inbox and your listing's matches. Someone else's entry is a 404.",
+          },
+        })
+        .delete('/:id/dismiss', async ({ params, user, set }) => (await undismiss(db, user, params.id), (set.status = 204), undefined), {
+          permission: 'read:matching:own',
+          params: MatchIdParams,
+          response: { 204: NoContent('Back in the inbox'), ...errors },
+          detail: {
+            tags,
+            summary: 'Undo Not interested: the pair is back in your inbox',
+            description:
+              "As it was before the dismissal: unseen again if the dismissal is what marked it seen. An entry not dismissed is left as it is (204). Someone else's entry is a 404.",
           },
         }),
     )

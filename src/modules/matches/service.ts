@@ -246,7 +246,23 @@ export async function markSeen(db: Queryable, actor: { id: number }, id: number,
 /** "Not interested": the pair leaves the inbox and the listing's matches for this owner, and is never announced again. */
 export async function dismiss(db: Queryable, actor: { id: number }, id: number, now = Date.now()): Promise<void> {
   const entry = await ownEntry(db, actor, id)
-  if (entry.dismissed_at === null) await db.run('update listing_matches set dismissed_at = ?, seen_at = coalesce(seen_at, ?) where id = ?', [now, now, id])
+  if (entry.dismissed_at === null) {
+    // An unseen entry is seen at the dismissal's very moment; one seen before is dismissed strictly after it (a
+    // millisecond later if both fell in the same one), so `undismiss` can tell which of the two it was.
+    const at = entry.seen_at !== null && entry.seen_at >= now ? entry.seen_at + 1 : now
+    await db.run('update listing_matches set dismissed_at = ?, seen_at = coalesce(seen_at, ?) where id = ?', [at, at, id])
+  }
+}
+
+/**
+ * Takes "Not interested" back (the inbox's Undo, issue 32): the pair is in the inbox and the listing's matches again, as
+ * it was; unseen again when the dismissal is what marked it seen (dismiss sets both at once). Nothing to undo is no
+ * error (a second Undo, or one after the entry was restored elsewhere).
+ */
+export async function undismiss(db: Queryable, actor: { id: number }, id: number): Promise<void> {
+  const entry = await ownEntry(db, actor, id)
+  if (entry.dismissed_at !== null)
+    await db.run('update listing_matches set seen_at = case when seen_at = dismissed_at then null else seen_at end, dismissed_at = null where id = ?', [id])
 }
 
 /** A city's budget tolerance (0–30 %): a master admin for any city, a module admin for their own. */
