@@ -3,6 +3,8 @@ import type { Config } from '../config'
 import { allowList, checkedLookup, checkEndpointUrl, systemResolver, type AllowList, type Resolver } from './endpoint'
 import { anyDue, claim, pruneFailed, queue, record, release, waitForQueued, type Claimed, type Outcome } from './outbox'
 import { checkPushOptions, pushPayload, type PushMessage, type PushOptions } from './payload'
+import type { PushStats } from './stats'
+import { SenderThread, type ThreadConfig, type ThreadSenderOptions } from './thread'
 import { post, type PushAnswer } from './transport'
 import { vapidKeys, vapidSubject, type VapidKeys } from './vapid'
 
@@ -11,19 +13,8 @@ let webPushModule: Promise<WebPush> | null = null
 /** web-push (its encryption and VAPID signing) is imported by the first send, not at start (docs/decisions/004-lazy-start.md). */
 const loadWebPush = () => (webPushModule ??= import('web-push').then((m) => ((m as { default?: WebPush }).default ?? m) as WebPush))
 
-export type PushSenderOptions = {
-  /** Messages on the wire at once (each is one HTTP request). */
-  concurrency?: number
-  /** The waits before the 2nd, 3rd… attempt after a 5xx, a 429 without Retry-After or no answer; then it is given up. */
-  retryDelaysMs?: number[]
-  /** The longest Retry-After honoured (a longer one is cut to this). */
-  maxRetryAfterMs?: number
-  /** How long a claim holds a message: a sender that died lets go of it after this. */
-  leaseMs?: number
-  /** How often the outbox is looked at for messages due that nobody is sending (retries, a dead sender's); 0: never. */
-  sweepMs?: number
-  /** How long a push service may take to answer. */
-  timeoutMs?: number
+/** The sender's options: the tunables (./thread.ts: they can cross to a thread), and what only this process has. */
+export type PushSenderOptions = ThreadSenderOptions & {
   /** What endpoints' host names resolve to (tests pass a stub). */
   resolve?: Resolver
   /**
@@ -31,6 +22,14 @@ export type PushSenderOptions = {
    * feature that queued it answers; the platform knows no subject). A message answered false is deleted unsent.
    */
   guard?: PushGuard
+  /** Where this sender counts what it queues and what each attempt comes to (/metrics). */
+  stats?: Pick<PushStats, 'queued' | 'record'>
+  /**
+   * The entry file of a Worker that sends (./thread.ts): this sender then only queues, and the thread, with its own
+   * database connection and its own PushSender (whose guard its entry file makes), does the rest off this event loop.
+   * The other options go to the thread's sender, but for `resolve` (a function: the system's resolver there).
+   */
+  thread?: string | URL
 }
 
 /** For each claimed message with a subject, in order: may it still go to its recipient? */
@@ -67,7 +66,10 @@ export type CheckResult = { ok: boolean; status: number | null; error?: string }
 export class PushSender {
   private readonly allow: AllowList
   private readonly subject: string
-  private readonly options: typeof DEFAULTS & { resolve: Resolver; guard?: PushGuard }
+  private readonly options: typeof DEFAULTS & { resolve: Resolver; guard?: PushGuard; stats?: PushSenderOptions['stats'] }
+  /** Set when the sending runs in a thread of its own (`options.thread`). */
+  private readonly thread: SenderThread | null = null
+  private threadLook: ReturnType<typeof setInterval> | null = null
   private closed = false
   private inFlight = 0
   private buffer: Claimed[] = []
@@ -88,12 +90,19 @@ export class PushSender {
 
   constructor(
     private readonly db: Db,
-    config: Pick<Config, 'pushAllowHosts' | 'publicUrl' | 'mailFrom'>,
+    config: Pick<Config, 'pushAllowHosts' | 'publicUrl' | 'mailFrom'> & Partial<Pick<Config, 'databasePath' | 'databaseUrl'>>,
     options: PushSenderOptions = {},
   ) {
     this.allow = allowList(config.pushAllowHosts)
     this.subject = vapidSubject(config)
+    const { thread, guard: _guard, resolve: _resolve, stats, ...rest } = options
     this.options = { ...DEFAULTS, resolve: systemResolver, ...options }
+    if (thread) {
+      if (config.databasePath === undefined) throw new Error('a push sender thread needs the database’s configuration')
+      const { pushAllowHosts, publicUrl, mailFrom, databasePath, databaseUrl } = config
+      const threadConfig: ThreadConfig = { pushAllowHosts, publicUrl, mailFrom, databasePath, ...(databaseUrl ? { databaseUrl } : {}) }
+      this.thread = new SenderThread(thread, threadConfig, rest, stats)
+    }
   }
 
   /**
@@ -107,20 +116,29 @@ export class PushSender {
     if (userIds.length === 0) return 0
     const token = Math.floor(Math.random() * 2_147_483_647)
     const queued = await queue(q, userIds, { payload, ttl, urgency, topic: topic ?? null, subject }, token, Date.now())
+    this.options.stats?.queued(queued)
     if (q.dialect === 'postgres') this.expected.push(token)
     if (queued > 0 && !this.closed) {
       // A later tick, not now: the caller is still in its transaction (and the claim waits for it to end).
       this.kickTimer ??= setTimeout(() => {
         this.kickTimer = null
-        this.kick()
+        if (this.thread) this.thread.kick(this.expected.splice(0))
+        else this.kick()
       }, 0)
     }
     return queued
   }
 
+  /** The sender thread's side of a kick (./serve-thread.ts): messages were queued, under these tokens on PostgreSQL. */
+  wake(tokens: readonly number[]): void {
+    this.expected.push(...tokens)
+    this.kick()
+  }
+
   /** At start: sends what is due (left by an earlier run or another sender), then sweeps every `sweepMs` until close(). */
   resume(): void {
     if (this.closed) return
+    if (this.thread) return this.resumeThread()
     if (this.options.sweepMs > 0 && !this.sweepTimer) {
       this.sweepTimer = setInterval(() => void this.sweep(), this.options.sweepMs)
       this.sweepTimer.unref() // never the reason a process stays up
@@ -133,6 +151,7 @@ export class PushSender {
    * still to come (each message delivered, removed with its device, or given up).
    */
   idle(): Promise<void> {
+    if (this.thread) return this.threadIdle()
     if (this.isIdle()) return Promise.resolve()
     return new Promise((resolve) => this.idleWaiters.push(resolve))
   }
@@ -145,6 +164,11 @@ export class PushSender {
     if (this.sweepTimer) clearInterval(this.sweepTimer)
     this.kickTimer = this.wakeTimer = this.sweepTimer = null
     this.wakeAt = Infinity
+    if (this.thread) {
+      if (this.threadLook) clearInterval(this.threadLook)
+      this.threadLook = null
+      return this.thread.close()
+    }
     const left = this.buffer.splice(0)
     try {
       await release(this.db, left)
@@ -163,6 +187,33 @@ export class PushSender {
     let status: number | null = null
     const outcome = await this.attempt(row, now, (answer) => (status = answer.status))
     return outcome.kind === 'delivered' ? { ok: true, status } : { ok: false, status, error: 'error' in outcome ? outcome.error : `the push service answered ${status}` }
+  }
+
+  /**
+   * With a thread: the thread starts with the first message queued here, or when a look (now, then every `sweepMs`)
+   * finds one due that an earlier run or a dead sender left; once running, it sweeps itself. A server that never
+   * pushes never starts it.
+   */
+  private resumeThread(): void {
+    const look = async () => {
+      if (this.closed || this.thread!.running) return
+      try {
+        if (await anyDue(this.db, Date.now())) this.thread!.start()
+      } catch (err) {
+        console.error('[push] could not look at the outbox:', err)
+      }
+    }
+    void look()
+    if (this.options.sweepMs > 0 && !this.threadLook) {
+      this.threadLook = setInterval(() => void look(), this.options.sweepMs)
+      this.threadLook.unref()
+    }
+  }
+
+  /** With a thread: once a kick still waiting for its tick has been handed over, until the thread is idle. */
+  private async threadIdle(): Promise<void> {
+    while (this.kickTimer) await new Promise((resolve) => setTimeout(resolve, 1))
+    await this.thread!.idle()
   }
 
   private kick(): void {
@@ -210,7 +261,10 @@ export class PushSender {
     if (!guard || judged.length === 0) return rows
     const verdicts = await guard(judged.map((r) => ({ userId: r.userId, subject: r.subject! })))
     const withheld = new Set(judged.filter((_, i) => verdicts[i] !== true))
-    for (const row of withheld) await record(this.db, row, { kind: 'withheld' }, Date.now())
+    for (const row of withheld) {
+      this.options.stats?.record({ outcome: 'withheld', sendMs: null, delayMs: null })
+      await record(this.db, row, { kind: 'withheld' }, Date.now())
+    }
     return rows.filter((r) => !withheld.has(r))
   }
 
@@ -219,12 +273,15 @@ export class PushSender {
     try {
       const now = Date.now()
       let outcome: Outcome
+      let posted: number | null = null
       try {
-        outcome = await this.attempt(row, now)
+        outcome = await this.attempt(row, now, () => (posted = Date.now()))
       } catch (err) {
         // Not the push service's answer: our side failed (the VAPID keys could not be read…). Retried like a 5xx.
         outcome = this.retryOrGiveUp(row, Date.now(), null, `could not send: ${(err as Error).message}`)
       }
+      const answered: number | null = posted
+      this.options.stats?.record({ outcome: outcome.kind, sendMs: answered === null ? null : answered - now, delayMs: answered === null ? null : answered - row.createdAt })
       await record(this.db, row, outcome, Date.now())
       this.report(row, outcome)
       if (outcome.kind === 'retry') this.wakeBy(outcome.dueAt)
