@@ -44,6 +44,9 @@ const DEFAULTS = {
   timeoutMs: 30_000,
 }
 
+/** How long an outcome waits for others to be written with it (one transaction; `recordSoon`). */
+const RECORD_BATCH_MS = 10
+
 /** FAILED messages are kept this long, then pruned by a sweep (at most one prune an hour). */
 const FAILED_KEPT_MS = 7 * 86_400_000
 const PRUNE_EVERY_MS = 3_600_000
@@ -80,12 +83,18 @@ export class PushSender {
   /** PostgreSQL: tokens of notify() calls whose transaction may still be open (the next claim waits for them). */
   private expected: number[] = []
   private kickTimer: ReturnType<typeof setTimeout> | null = null
+  /** SQLite with a thread: an empty transaction is queued to tell the thread (`kickThreadAfter`); kicks still to come. */
+  private kickQueued = false
+  private pendingKicks = 0
   private wakeTimer: ReturnType<typeof setTimeout> | null = null
   private wakeAt = Infinity
   private sweepTimer: ReturnType<typeof setInterval> | null = null
   private sweeping = false
   private prunedAt = 0
   private idleWaiters: Array<() => void> = []
+  /** Outcomes waiting to be written together (`recordSoon`), and the write that will take them. */
+  private outcomes: { row: Claimed; outcome: Outcome; at: number }[] = []
+  private recording: Promise<void> | null = null
   private readonly vapidHeaders = new Map<string, { header: string; until: number }>()
 
   constructor(
@@ -119,14 +128,38 @@ export class PushSender {
     this.options.stats?.queued(queued)
     if (q.dialect === 'postgres') this.expected.push(token)
     if (queued > 0 && !this.closed) {
+      if (this.thread && q !== this.db && q.dialect === 'sqlite') this.kickThreadAfter()
       // A later tick, not now: the caller is still in its transaction (and the claim waits for it to end).
-      this.kickTimer ??= setTimeout(() => {
-        this.kickTimer = null
-        if (this.thread) this.thread.kick(this.expected.splice(0))
-        else this.kick()
-      }, 0)
+      else
+        this.kickTimer ??= setTimeout(() => {
+          this.kickTimer = null
+          if (this.thread) this.thread.kick(this.expected.splice(0))
+          else this.kick()
+        }, 0)
     }
     return queued
+  }
+
+  /**
+   * SQLite, inside the caller's transaction: the thread is told once it has committed. Its claim is a write on another
+   * connection, which would otherwise wait in SQLite's busy handler (sleeping up to 100 ms at a time) for this
+   * process's transaction to end. An empty transaction of this process queues behind the caller's (this process's
+   * transactions take turns), so it runs just after that commit (or rollback).
+   */
+  private kickThreadAfter(): void {
+    // One empty transaction waiting covers every transaction running meanwhile: they are all ahead of it in the queue.
+    if (this.kickQueued) return
+    this.kickQueued = true
+    this.pendingKicks++
+    void this.db
+      .tx(async () => {
+        this.kickQueued = false
+      })
+      .catch(() => {})
+      .then(() => {
+        this.pendingKicks--
+        if (!this.closed) this.thread!.kick([])
+      })
   }
 
   /** The sender thread's side of a kick (./serve-thread.ts): messages were queued, under these tokens on PostgreSQL. */
@@ -212,7 +245,7 @@ export class PushSender {
 
   /** With a thread: once a kick still waiting for its tick has been handed over, until the thread is idle. */
   private async threadIdle(): Promise<void> {
-    while (this.kickTimer) await new Promise((resolve) => setTimeout(resolve, 1))
+    while (this.kickTimer || this.pendingKicks > 0) await new Promise((resolve) => setTimeout(resolve, 1))
     await this.thread!.idle()
   }
 
@@ -282,7 +315,7 @@ export class PushSender {
       }
       const answered: number | null = posted
       this.options.stats?.record({ outcome: outcome.kind, sendMs: answered === null ? null : answered - now, delayMs: answered === null ? null : answered - row.createdAt })
-      await record(this.db, row, outcome, Date.now())
+      await this.recordSoon(row, outcome)
       this.report(row, outcome)
       if (outcome.kind === 'retry') this.wakeBy(outcome.dueAt)
     } catch (err) {
@@ -292,6 +325,23 @@ export class PushSender {
       this.inFlight--
       this.pump()
     }
+  }
+
+  /**
+   * Writes an outcome with the others that come in within RECORD_BATCH_MS, in one transaction: a burst of 1,000
+   * messages was 2,000 commits, and on SQLite every commit by this connection makes each cached read of the server's
+   * thread look at the change feed again (its data_version moved). Resolves once written; rejects if that write failed
+   * (then the claims lapse and the messages are tried again: at least once).
+   */
+  private recordSoon(row: Claimed, outcome: Outcome): Promise<void> {
+    this.outcomes.push({ row, outcome, at: Date.now() })
+    return (this.recording ??= Bun.sleep(RECORD_BATCH_MS).then(() => {
+      this.recording = null
+      const batch = this.outcomes.splice(0)
+      return this.db.tx(async (tx) => {
+        for (const o of batch) await record(tx, o.row, o.outcome, o.at)
+      })
+    }))
   }
 
   /** One attempt: the endpoint checked again (its form, then every address as the connection is made), encrypted, signed, posted. */
