@@ -1,16 +1,8 @@
-import { setPriority } from 'node:os'
 import type { Db } from '../../../db/sql'
 import { openThreadDb } from '../../../db/thread'
 import { PushSender, type PushSenderOptions } from './sender'
 import type { PushEvent } from './stats'
 import type { FromThread, ToThread } from './thread'
-
-/**
- * The thread's nice value (Linux: per thread, so the server's own thread keeps 0). On a busy machine the scheduler
- * then gives the requests' thread the CPU first and the pushes what is left: a message may leave a few milliseconds
- * later, a request is not kept waiting by a thousand encryptions.
- */
-const THREAD_NICE = 10
 
 /** How often the thread sends the server its batch of counted outcomes (and before it answers idle or close). */
 const EVENTS_EVERY_MS = 250
@@ -41,11 +33,6 @@ export function servePushThread(extra: (db: Db) => Pick<PushSenderOptions, 'guar
   }
   scope.onmessage = async ({ data: m }) => {
     if (m.type === 'start') {
-      try {
-        setPriority(THREAD_NICE)
-      } catch {
-        // Not allowed here (some containers): the thread runs at the server's priority.
-      }
       const opened = openThreadDb(m.config)
       close = opened.close
       sender = new PushSender(opened.db, m.config, { ...m.options, ...extra(opened.db), stats })
