@@ -21,6 +21,11 @@ const root = new URL('..', import.meta.url).pathname
 const START_JIT_POLICY = 100
 const outfile = resolve(root, process.argv[2] ?? 'dist/brokernet')
 const entry = process.argv[3] ? resolve(process.argv[3]) : 'src/server.ts'
+/**
+ * Workers' entry files, bundled beside the server (a Worker's code must be an entry point of the executable). Their
+ * place inside it is relative to src/, the folder the entries share: src/modules/notifications/plugin.ts names it so.
+ */
+const workerEntries = process.argv[3] ? [] : ['src/modules/notifications/push-thread.ts']
 const started = performance.now()
 const proc = Bun.spawnSync(
   [
@@ -37,6 +42,7 @@ const proc = Bun.spawnSync(
     '--define',
     'process.env.NODE_ENV="production"',
     entry,
+    ...workerEntries,
     '--outfile',
     outfile,
   ],

@@ -3,6 +3,9 @@ import { copyFileSync, mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Database } from 'bun:sqlite'
+import { closeDatabase, openDatabase } from '../db/client'
+import { signIn, withJson } from './support/auth'
+import { seedPlace } from './support/fixtures'
 import { startPushService } from './support/push-service'
 import { startServer, type RunningServer } from './support/server'
 import { eventually } from './support/eventually'
@@ -23,7 +26,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'brokernet-bin-'))
   copyFileSync(built, join(dir, 'brokernet'))
   Bun.spawnSync(['chmod', '+x', join(dir, 'brokernet')])
-  server = await startServer({ command: [join(dir, 'brokernet')], cwd: dir, env: { DEMO_DATA: '1', NODE_ENV: '' } })
+  server = await startServer({ command: [join(dir, 'brokernet')], cwd: dir, env: { DEMO_DATA: '1', NODE_ENV: '', PUSH_ALLOW_HOSTS: '127.0.0.1' } })
 }, 240_000)
 
 afterAll(async () => {
@@ -103,6 +106,34 @@ test('the binary alone encrypts and signs a push message (web-push inside it) wi
     const [got] = service.delivered(sub)
     expect(JSON.parse(got!.payload)).toEqual({ title: 'Brokernet', body: 'Push alerts reach this device.', url: '/', tag: 'push-check' })
     expect(got!.claims.aud).toBe(service.origin)
+  } finally {
+    await service.stop()
+  }
+})
+
+test('the binary alone sends a match alert from its push thread (a second entry point inside it), and /metrics counts it', async () => {
+  const file = openDatabase(join(server.dataDir, 'brokernet.db'), { migrate: false })
+  const served = async () => (await (await fetch(server.url + '/api/notifications/key', { headers: asha.bearer })).json()).public_key as string
+  const place = await seedPlace(file, ['Nashik'])
+  const [asha, ravi] = [await signIn(file, 'BROKER', { cityId: place.cities[0]!.id }), await signIn(file, 'BROKER', { cityId: place.cities[0]!.id })]
+  closeDatabase(file, { checkpoint: false })
+  const service = await startPushService({ vapidPublicKey: served })
+  const send = (path: string, body: unknown, method = 'POST') => fetch(server.url + path, withJson({ ...asha.bearer }, body, method))
+  try {
+    const sub = await service.subscribe()
+    expect((await send('/api/notifications/devices', { endpoint: sub.endpoint, keys: sub.keys })).status).toBe(201)
+    expect((await send('/api/notifications/settings', { quiet_hours: null }, 'PUT')).status).toBe(200)
+    const listing = { sale_or_rent: 'RENT', contact_value: '9876543210', property_type: 'Binary Push Flat', budget: 40_000 }
+    expect((await send('/api/listings', { ...listing, post_type: 'REQ' })).status).toBe(201)
+    const theirs = await fetch(server.url + '/api/listings', withJson(ravi.bearer, { ...listing, post_type: 'AVL' }))
+    expect(theirs.status).toBe(201)
+    const [alert] = await eventually('the match alert at the stand-in', () => service.delivered(sub).length > 0 && service.delivered(sub), 30_000)
+    expect(JSON.parse(alert!.payload)).toMatchObject({ title: expect.stringContaining('New match'), url: '/dashboard/matches' })
+    expect(service.refused).toEqual([])
+    // The thread's outcome reaches the server's counters (sent in batches, a quarter of a second apart).
+    const sent = await eventually('the sent count', async () => /^brokernet_push_messages_total\{result="sent"\} 1$/m.test(await (await fetch(server.url + '/metrics')).text()), 20_000)
+    expect(sent).toBe(true)
+    expect(server.output()).not.toContain('sender thread failed')
   } finally {
     await service.stop()
   }

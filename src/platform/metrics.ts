@@ -35,7 +35,7 @@ const STATEMENT_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
 
 /** Counts by label values, each series kept with its labels. */
-class Counts {
+export class Counts {
   private readonly series = new Map<string, { labels: Labels; value: number }>()
   inc(key: string, labels: () => Labels, by = 1) {
     const s = this.series.get(key)
@@ -48,7 +48,7 @@ class Counts {
 }
 
 /** A histogram by label values: per series, how many observations fell in each bucket, their sum and count. */
-class Distribution {
+export class Distribution {
   private readonly series = new Map<string, { labels: Labels; buckets: number[]; sum: number; count: number }>()
   constructor(private readonly bounds: number[]) {}
   observe(key: string, labels: () => Labels, value: number) {

@@ -1,10 +1,11 @@
 import { Elysia } from 'elysia'
 import type { AppContext } from '../../platform/context'
-import { PushSender } from '../../platform/push'
+import { PushSender, PushStats } from '../../platform/push'
 import { PushAlerts } from './alerts'
 import { notificationsApi } from './api'
 import { pushGuard } from './guard'
 import { listingNews, matchesAnnounced } from './reactions'
+import { registerPushMetrics } from './metrics'
 import { notificationsPages } from './pages'
 
 /**
@@ -13,7 +14,10 @@ import { notificationsPages } from './pages'
  * ending soon, a registration waiting for an admin. This process's push sender sends them, asking ./guard.ts first.
  */
 export function notificationsFeature(ctx: AppContext) {
-  const sender = new PushSender(ctx.db, ctx.config, { guard: pushGuard(ctx.db) })
+  const stats = new PushStats()
+  // The sending runs in a thread of its own (./push-thread.ts): nothing of it on the event loop that serves requests.
+  const sender = new PushSender(ctx.db, ctx.config, { guard: pushGuard(ctx.db), stats, thread: pushThreadEntry() })
+  registerPushMetrics(ctx, stats)
   const alerts = new PushAlerts(ctx.db, sender, ctx.config.timeZone)
   // Every process sends: each message is claimed by one (the outbox's claims), so instances share the work.
   ctx.features.react({ name: 'notifications: push sender', runs: 'every', start: () => sender.resume(), stop: () => void sender.close() })
@@ -30,3 +34,9 @@ export function notificationsFeature(ctx: AppContext) {
     plugin: new Elysia({ name: 'notifications' }).use(notificationsApi(ctx)).use(notificationsPages(ctx)),
   }
 }
+
+/**
+ * The thread's entry file: from source, next to this one; inside the compiled binary, where the build put it (the
+ * folder of src/server.ts is the binary's root: scripts/build-binary.ts lists this file as a second entry point).
+ */
+const pushThreadEntry = () => (Bun.isStandaloneExecutable ? './modules/notifications/push-thread.ts' : new URL('./push-thread.ts', import.meta.url).href)

@@ -134,7 +134,8 @@ self.addEventListener('notificationclick', (event) => {
       const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true })
       const open = windows.find((w) => new URL(w.url).origin === self.location.origin)
       if (open) {
-        await open.focus()
+        // A refused focus (the browser allows it only right after a tap) must not keep the page where it is.
+        await open.focus().catch(() => {})
         open.postMessage({ type: 'open', url })
         return
       }

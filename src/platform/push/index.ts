@@ -4,6 +4,7 @@
 export { allowList, checkEndpoint, EndpointRefused, EndpointUnresolved, systemResolver, type AllowList, type Resolver } from './endpoint'
 export { pushOutboxState } from './outbox'
 export { type PushMessage, type PushOptions, type Urgency } from './payload'
+export { PushStats, type PushEvent } from './stats'
 export { PushSender, type CheckResult, type PushGuard, type PushSenderOptions } from './sender'
 export { listDevices, MAX_DEVICES, removeAllDevices, removeDevice, removeEndpoint, subscribe, usersWithDevices, type EndpointPolicy, type PushDevice, type SubscriptionInput } from './subscriptions'
 export { vapidKeys, vapidPublicKey } from './vapid'

@@ -3,6 +3,8 @@ import type { Config } from '../config'
 import { allowList, checkedLookup, checkEndpointUrl, systemResolver, type AllowList, type Resolver } from './endpoint'
 import { anyDue, claim, pruneFailed, queue, record, release, waitForQueued, type Claimed, type Outcome } from './outbox'
 import { checkPushOptions, pushPayload, type PushMessage, type PushOptions } from './payload'
+import type { PushStats } from './stats'
+import { SenderThread, type ThreadConfig, type ThreadSenderOptions } from './thread'
 import { post, type PushAnswer } from './transport'
 import { vapidKeys, vapidSubject, type VapidKeys } from './vapid'
 
@@ -11,19 +13,8 @@ let webPushModule: Promise<WebPush> | null = null
 /** web-push (its encryption and VAPID signing) is imported by the first send, not at start (docs/decisions/004-lazy-start.md). */
 const loadWebPush = () => (webPushModule ??= import('web-push').then((m) => ((m as { default?: WebPush }).default ?? m) as WebPush))
 
-export type PushSenderOptions = {
-  /** Messages on the wire at once (each is one HTTP request). */
-  concurrency?: number
-  /** The waits before the 2nd, 3rd… attempt after a 5xx, a 429 without Retry-After or no answer; then it is given up. */
-  retryDelaysMs?: number[]
-  /** The longest Retry-After honoured (a longer one is cut to this). */
-  maxRetryAfterMs?: number
-  /** How long a claim holds a message: a sender that died lets go of it after this. */
-  leaseMs?: number
-  /** How often the outbox is looked at for messages due that nobody is sending (retries, a dead sender's); 0: never. */
-  sweepMs?: number
-  /** How long a push service may take to answer. */
-  timeoutMs?: number
+/** The sender's options: the tunables (./thread.ts: they can cross to a thread), and what only this process has. */
+export type PushSenderOptions = ThreadSenderOptions & {
   /** What endpoints' host names resolve to (tests pass a stub). */
   resolve?: Resolver
   /**
@@ -31,6 +22,14 @@ export type PushSenderOptions = {
    * feature that queued it answers; the platform knows no subject). A message answered false is deleted unsent.
    */
   guard?: PushGuard
+  /** Where this sender counts what it queues and what each attempt comes to (/metrics). */
+  stats?: Pick<PushStats, 'queued' | 'record'>
+  /**
+   * The entry file of a Worker that sends (./thread.ts): this sender then only queues, and the thread, with its own
+   * database connection and its own PushSender (whose guard its entry file makes), does the rest off this event loop.
+   * The other options go to the thread's sender, but for `resolve` (a function: the system's resolver there).
+   */
+  thread?: string | URL
 }
 
 /** For each claimed message with a subject, in order: may it still go to its recipient? */
@@ -44,6 +43,9 @@ const DEFAULTS = {
   sweepMs: 30_000,
   timeoutMs: 30_000,
 }
+
+/** How long an outcome waits for others to be written with it (one transaction; `recordSoon`). */
+const RECORD_BATCH_MS = 10
 
 /** FAILED messages are kept this long, then pruned by a sweep (at most one prune an hour). */
 const FAILED_KEPT_MS = 7 * 86_400_000
@@ -67,7 +69,10 @@ export type CheckResult = { ok: boolean; status: number | null; error?: string }
 export class PushSender {
   private readonly allow: AllowList
   private readonly subject: string
-  private readonly options: typeof DEFAULTS & { resolve: Resolver; guard?: PushGuard }
+  private readonly options: typeof DEFAULTS & { resolve: Resolver; guard?: PushGuard; stats?: PushSenderOptions['stats'] }
+  /** Set when the sending runs in a thread of its own (`options.thread`). */
+  private readonly thread: SenderThread | null = null
+  private threadLook: ReturnType<typeof setInterval> | null = null
   private closed = false
   private inFlight = 0
   private buffer: Claimed[] = []
@@ -78,22 +83,35 @@ export class PushSender {
   /** PostgreSQL: tokens of notify() calls whose transaction may still be open (the next claim waits for them). */
   private expected: number[] = []
   private kickTimer: ReturnType<typeof setTimeout> | null = null
+  /** SQLite with a thread: an empty transaction is queued to tell the thread (`kickThreadAfter`); kicks still to come. */
+  private kickQueued = false
+  private pendingKicks = 0
   private wakeTimer: ReturnType<typeof setTimeout> | null = null
   private wakeAt = Infinity
   private sweepTimer: ReturnType<typeof setInterval> | null = null
   private sweeping = false
   private prunedAt = 0
   private idleWaiters: Array<() => void> = []
+  /** Outcomes waiting to be written together (`recordSoon`), and the write that will take them. */
+  private outcomes: { row: Claimed; outcome: Outcome; at: number }[] = []
+  private recording: Promise<void> | null = null
   private readonly vapidHeaders = new Map<string, { header: string; until: number }>()
 
   constructor(
     private readonly db: Db,
-    config: Pick<Config, 'pushAllowHosts' | 'publicUrl' | 'mailFrom'>,
+    config: Pick<Config, 'pushAllowHosts' | 'publicUrl' | 'mailFrom'> & Partial<Pick<Config, 'databasePath' | 'databaseUrl'>>,
     options: PushSenderOptions = {},
   ) {
     this.allow = allowList(config.pushAllowHosts)
     this.subject = vapidSubject(config)
+    const { thread, guard: _guard, resolve: _resolve, stats, ...rest } = options
     this.options = { ...DEFAULTS, resolve: systemResolver, ...options }
+    if (thread) {
+      if (config.databasePath === undefined) throw new Error('a push sender thread needs the database’s configuration')
+      const { pushAllowHosts, publicUrl, mailFrom, databasePath, databaseUrl } = config
+      const threadConfig: ThreadConfig = { pushAllowHosts, publicUrl, mailFrom, databasePath, ...(databaseUrl ? { databaseUrl } : {}) }
+      this.thread = new SenderThread(thread, threadConfig, rest, stats)
+    }
   }
 
   /**
@@ -107,20 +125,53 @@ export class PushSender {
     if (userIds.length === 0) return 0
     const token = Math.floor(Math.random() * 2_147_483_647)
     const queued = await queue(q, userIds, { payload, ttl, urgency, topic: topic ?? null, subject }, token, Date.now())
+    this.options.stats?.queued(queued)
     if (q.dialect === 'postgres') this.expected.push(token)
     if (queued > 0 && !this.closed) {
+      if (this.thread && q !== this.db && q.dialect === 'sqlite') this.kickThreadAfter()
       // A later tick, not now: the caller is still in its transaction (and the claim waits for it to end).
-      this.kickTimer ??= setTimeout(() => {
-        this.kickTimer = null
-        this.kick()
-      }, 0)
+      else
+        this.kickTimer ??= setTimeout(() => {
+          this.kickTimer = null
+          if (this.thread) this.thread.kick(this.expected.splice(0))
+          else this.kick()
+        }, 0)
     }
     return queued
+  }
+
+  /**
+   * SQLite, inside the caller's transaction: the thread is told once it has committed. Its claim is a write on another
+   * connection, which would otherwise wait in SQLite's busy handler (sleeping up to 100 ms at a time) for this
+   * process's transaction to end. An empty transaction of this process queues behind the caller's (this process's
+   * transactions take turns), so it runs just after that commit (or rollback).
+   */
+  private kickThreadAfter(): void {
+    // One empty transaction waiting covers every transaction running meanwhile: they are all ahead of it in the queue.
+    if (this.kickQueued) return
+    this.kickQueued = true
+    this.pendingKicks++
+    void this.db
+      .tx(async () => {
+        this.kickQueued = false
+      })
+      .catch(() => {})
+      .then(() => {
+        this.pendingKicks--
+        if (!this.closed) this.thread!.kick([])
+      })
+  }
+
+  /** The sender thread's side of a kick (./serve-thread.ts): messages were queued, under these tokens on PostgreSQL. */
+  wake(tokens: readonly number[]): void {
+    this.expected.push(...tokens)
+    this.kick()
   }
 
   /** At start: sends what is due (left by an earlier run or another sender), then sweeps every `sweepMs` until close(). */
   resume(): void {
     if (this.closed) return
+    if (this.thread) return this.resumeThread()
     if (this.options.sweepMs > 0 && !this.sweepTimer) {
       this.sweepTimer = setInterval(() => void this.sweep(), this.options.sweepMs)
       this.sweepTimer.unref() // never the reason a process stays up
@@ -133,6 +184,7 @@ export class PushSender {
    * still to come (each message delivered, removed with its device, or given up).
    */
   idle(): Promise<void> {
+    if (this.thread) return this.threadIdle()
     if (this.isIdle()) return Promise.resolve()
     return new Promise((resolve) => this.idleWaiters.push(resolve))
   }
@@ -145,6 +197,11 @@ export class PushSender {
     if (this.sweepTimer) clearInterval(this.sweepTimer)
     this.kickTimer = this.wakeTimer = this.sweepTimer = null
     this.wakeAt = Infinity
+    if (this.thread) {
+      if (this.threadLook) clearInterval(this.threadLook)
+      this.threadLook = null
+      return this.thread.close()
+    }
     const left = this.buffer.splice(0)
     try {
       await release(this.db, left)
@@ -163,6 +220,33 @@ export class PushSender {
     let status: number | null = null
     const outcome = await this.attempt(row, now, (answer) => (status = answer.status))
     return outcome.kind === 'delivered' ? { ok: true, status } : { ok: false, status, error: 'error' in outcome ? outcome.error : `the push service answered ${status}` }
+  }
+
+  /**
+   * With a thread: the thread starts with the first message queued here, or when a look (now, then every `sweepMs`)
+   * finds one due that an earlier run or a dead sender left; once running, it sweeps itself. A server that never
+   * pushes never starts it.
+   */
+  private resumeThread(): void {
+    const look = async () => {
+      if (this.closed || this.thread!.running) return
+      try {
+        if (await anyDue(this.db, Date.now())) this.thread!.start()
+      } catch (err) {
+        console.error('[push] could not look at the outbox:', err)
+      }
+    }
+    void look()
+    if (this.options.sweepMs > 0 && !this.threadLook) {
+      this.threadLook = setInterval(() => void look(), this.options.sweepMs)
+      this.threadLook.unref()
+    }
+  }
+
+  /** With a thread: once a kick still waiting for its tick has been handed over, until the thread is idle. */
+  private async threadIdle(): Promise<void> {
+    while (this.kickTimer || this.pendingKicks > 0) await new Promise((resolve) => setTimeout(resolve, 1))
+    await this.thread!.idle()
   }
 
   private kick(): void {
@@ -210,7 +294,10 @@ export class PushSender {
     if (!guard || judged.length === 0) return rows
     const verdicts = await guard(judged.map((r) => ({ userId: r.userId, subject: r.subject! })))
     const withheld = new Set(judged.filter((_, i) => verdicts[i] !== true))
-    for (const row of withheld) await record(this.db, row, { kind: 'withheld' }, Date.now())
+    for (const row of withheld) {
+      this.options.stats?.record({ outcome: 'withheld', sendMs: null, delayMs: null })
+      await record(this.db, row, { kind: 'withheld' }, Date.now())
+    }
     return rows.filter((r) => !withheld.has(r))
   }
 
@@ -219,13 +306,16 @@ export class PushSender {
     try {
       const now = Date.now()
       let outcome: Outcome
+      let posted: number | null = null
       try {
-        outcome = await this.attempt(row, now)
+        outcome = await this.attempt(row, now, () => (posted = Date.now()))
       } catch (err) {
         // Not the push service's answer: our side failed (the VAPID keys could not be read…). Retried like a 5xx.
         outcome = this.retryOrGiveUp(row, Date.now(), null, `could not send: ${(err as Error).message}`)
       }
-      await record(this.db, row, outcome, Date.now())
+      const answered: number | null = posted
+      this.options.stats?.record({ outcome: outcome.kind, sendMs: answered === null ? null : answered - now, delayMs: answered === null ? null : answered - row.createdAt })
+      await this.recordSoon(row, outcome)
       this.report(row, outcome)
       if (outcome.kind === 'retry') this.wakeBy(outcome.dueAt)
     } catch (err) {
@@ -235,6 +325,23 @@ export class PushSender {
       this.inFlight--
       this.pump()
     }
+  }
+
+  /**
+   * Writes an outcome with the others that come in within RECORD_BATCH_MS, in one transaction: a burst of 1,000
+   * messages was 2,000 commits, and on SQLite every commit by this connection makes each cached read of the server's
+   * thread look at the change feed again (its data_version moved). Resolves once written; rejects if that write failed
+   * (then the claims lapse and the messages are tried again: at least once).
+   */
+  private recordSoon(row: Claimed, outcome: Outcome): Promise<void> {
+    this.outcomes.push({ row, outcome, at: Date.now() })
+    return (this.recording ??= Bun.sleep(RECORD_BATCH_MS).then(() => {
+      this.recording = null
+      const batch = this.outcomes.splice(0)
+      return this.db.tx(async (tx) => {
+        for (const o of batch) await record(tx, o.row, o.outcome, o.at)
+      })
+    }))
   }
 
   /** One attempt: the endpoint checked again (its form, then every address as the connection is made), encrypted, signed, posted. */

@@ -1,0 +1,51 @@
+import type { Db } from '../../../db/sql'
+import { openThreadDb } from '../../../db/thread'
+import { PushSender, type PushSenderOptions } from './sender'
+import type { PushEvent } from './stats'
+import type { FromThread, ToThread } from './thread'
+
+/** How often the thread sends the server its batch of counted outcomes (and before it answers idle or close). */
+const EVENTS_EVERY_MS = 250
+
+/**
+ * The sender thread's side (./thread.ts): call once from the worker's entry file, with what only the feature can make
+ * (the guard, over the thread's own database connection).
+ */
+export function servePushThread(extra: (db: Db) => Pick<PushSenderOptions, 'guard'>): void {
+  const scope = globalThis as unknown as { onmessage: ((e: MessageEvent<ToThread>) => void) | null; postMessage: (m: FromThread) => void }
+  let sender: PushSender | null = null
+  let close: (() => Promise<void>) | null = null
+  let events: PushEvent[] = []
+  let timer: ReturnType<typeof setTimeout> | null = null
+  const flush = () => {
+    if (timer) clearTimeout(timer)
+    timer = null
+    if (events.length === 0) return
+    scope.postMessage({ type: 'events', events })
+    events = []
+  }
+  const stats = {
+    queued: () => {},
+    record: (event: PushEvent) => {
+      events.push(event)
+      timer ??= setTimeout(flush, EVENTS_EVERY_MS)
+    },
+  }
+  scope.onmessage = async ({ data: m }) => {
+    if (m.type === 'start') {
+      const opened = openThreadDb(m.config)
+      close = opened.close
+      sender = new PushSender(opened.db, m.config, { ...m.options, ...extra(opened.db), stats })
+      sender.resume()
+    } else if (m.type === 'kick') sender?.wake(m.tokens)
+    else {
+      if (m.type === 'idle') await sender?.idle()
+      else {
+        await sender?.close()
+        await close?.()
+      }
+      flush()
+      scope.postMessage({ type: 'done', id: m.id })
+    }
+  }
+}
