@@ -1,7 +1,7 @@
 import type { Config } from '../config'
 import type { PushEvent, PushStats } from './stats'
 
-// The push sender in a thread of its own (docs/decisions/0XX-push-thread.md). Encrypting, signing and posting a
+// The push sender in a thread of its own (docs/decisions/043-push-thread.md). Encrypting, signing and posting a
 // thousand messages took the event loop that serves requests: during a burst of 1,000 pushes a process's listing reads
 // fell from 1,011 to 37 a second. The server's side (`SenderThread`) only writes the outbox rows, in the caller's
 // transaction as before, and tells the thread to look; the thread (`servePushThread`, started by the feature's entry
