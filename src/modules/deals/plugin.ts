@@ -3,6 +3,7 @@ import type { AppContext } from '../../platform/context'
 import type { AfterListingWrite } from '../listings/after-write'
 import { dealsApi } from './api'
 import { DealEvents, followDeals } from './events'
+import { dealsPages } from './pages'
 import { startDealTimers } from './reminders'
 
 /** Co-broking (issue 35): requests and deals between two brokers; each step on both brokers' event streams. */
@@ -17,5 +18,5 @@ export function dealsFeature(ctx: AppContext, uses: { written: AfterListingWrite
     topic: events,
     follow: (user, send, end) => followDeals(ctx.db, events, user.id, send, end),
   })
-  return { events, plugin: new Elysia({ name: 'deals' }).use(dealsApi(ctx, uses.written, events)) }
+  return { events, plugin: new Elysia({ name: 'deals' }).use(dealsApi(ctx, uses.written, events)).use(dealsPages(ctx)) }
 }
