@@ -79,6 +79,11 @@ export default function DealThread({ viewerId, canAct, initial, entries }: DealT
           </span>
         </div>
       )}
+      {d.stage === 'CLOSED_LOST' && d.lost_reason && (
+        <p className="rounded-box border border-base-300 bg-base-200 p-3 text-sm" data-lost-reason>
+          {`Lost: ${d.lost_reason}`}
+        </p>
+      )}
       {d.visit_at && (d.stage === 'SITE_VISIT' || d.stage === 'NEGOTIATING') && (
         <p className="rounded-box border border-info/40 bg-info/10 p-3 text-sm" data-visit>
           {'Site visit: '}

@@ -117,4 +117,17 @@ describe('/dashboard/deals/:id', () => {
     expect(list.html).toContain(`data-deal="${dealId}"`)
     expect(list.html).not.toContain('Requests for your listings')
   })
+
+  test('a deal both brokers closed lost: its reason shown, no step left to take', async () => {
+    const flat = await call<{ id: number }>(owner, '/api/listings', { post_type: 'AVL', sale_or_rent: 'RENT', property_type: 'Page test lost', contact_value: '9876543210' })
+    const request = await call<{ id: number }>(requester, `/api/listings/${flat.id}/cobroke-requests`, {})
+    const deal = await call<{ id: number }>(owner, `/api/cobroke-requests/${request.id}/accept`, {})
+    await call(owner, `/api/deals/${deal.id}/close`, { outcome: 'LOST', reason: 'The owner withdrew it' })
+    await call(requester, `/api/deals/${deal.id}/close`, { outcome: 'LOST', reason: 'The owner withdrew it' })
+    const { html } = await page(`/dashboard/deals/${deal.id}`, requester)
+    expect(html).toContain('>Closed lost</span>')
+    expect(html).toContain('Lost: The owner withdrew it')
+    expect(html).not.toContain('data-deal-close')
+    expect(html).not.toContain('data-deal-stage')
+  })
 })
