@@ -6,6 +6,8 @@ import LoginForm from './auth/LoginForm'
 import RegisterForm from './auth/RegisterForm'
 import ResetPasswordForm from './auth/ResetPasswordForm'
 import SecondFactorSettings from './auth/SecondFactorSettings'
+import DealsBoard from './deals/DealsBoard'
+import DealThread from './deals/DealThread'
 import GeoTree from './geo/GeoTree'
 import LocalityOffers from './intake/LocalityOffers'
 import PasteFromWhatsApp from './intake/PasteFromWhatsApp'
@@ -24,5 +26,5 @@ import ApprovalsBoard from './users/ApprovalsBoard'
 import UserManager from './users/UserManager'
 import SecondFactorPolicy from './users/SecondFactorPolicy'
 
-export const islands = { AnalyticsBoard, LoginForm, RegisterForm, ForgotPasswordForm, ResetPasswordForm, GeoTree, Toaster, UserManager, ApprovalsBoard, PendingBadge, MatchesBadge, ExpiringBadge, AlertBell, BrokerListings, MyListings, AdminListings, AuditLog, MatchInbox, PasteFromWhatsApp, LocalityOffers, SystemScreen, SecondFactorSettings, SecondFactorPolicy, PushSettings }
+export const islands = { AnalyticsBoard, LoginForm, RegisterForm, ForgotPasswordForm, ResetPasswordForm, GeoTree, Toaster, UserManager, ApprovalsBoard, PendingBadge, MatchesBadge, ExpiringBadge, AlertBell, BrokerListings, MyListings, AdminListings, AuditLog, MatchInbox, DealsBoard, DealThread, PasteFromWhatsApp, LocalityOffers, SystemScreen, SecondFactorSettings, SecondFactorPolicy, PushSettings }
 export type IslandName = keyof typeof islands

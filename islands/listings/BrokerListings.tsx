@@ -26,6 +26,7 @@ import { useDetailsDialog } from './useDetailsDialog'
 import { useMatchCounts } from '../matches/useMatchCounts'
 import { ChangedSinceChip, NewSinceVisit } from './new-since'
 import { INTAKE_TEXT, PASTE_PAGE_PATH } from '../intake/intake-text'
+import { useDealActions } from '../deals/useDealActions'
 
 // Closed when the page loads: dialog code comes when first opened, or once the page is idle (shared/lazy-dialog.tsx).
 const DeleteListingDialog = lazyDialog(() => import('./DeleteListingDialog').then((m) => m.DeleteListingDialog), (p) => p.listing !== null)
@@ -63,6 +64,8 @@ export default function BrokerListings({ user, initial, filters, stats, rules, v
 
   const details = useDetailsDialog()
   const viewing = details.viewing
+  // Co-broking (issue 35): "I have a client for this" and "Report listing" on another broker's listing.
+  const deals = useDealActions(user.id)
   const [form, setForm] = useState<{ listing: Listing | null } | null>(null)
   const [deleting, setDeleting] = useState<Listing | null>(null)
   const [sharing, setSharing] = useState<Listing | null>(null)
@@ -105,7 +108,7 @@ export default function BrokerListings({ user, initial, filters, stats, rules, v
   const cardFields = f.applied.city_id === undefined ? CITY_CARD_FIELDS : CARD_FIELDS
   // Every row: Share (issue 18) in its menu; the broker's own also Edit, at hand, and Delete in the menu.
   const rowActions = (l: Listing) => {
-    const items: RowMenuItem[] = [{ label: INTAKE_TEXT.share.button, onSelect: () => setSharing(l) }]
+    const items: RowMenuItem[] = [{ label: INTAKE_TEXT.share.button, onSelect: () => setSharing(l) }, ...deals.menuItems(l)]
     if (l.is_editable) items.push({ label: 'Delete', tone: 'error', onSelect: () => setDeleting(l) })
     return (
       <>
@@ -195,7 +198,14 @@ export default function BrokerListings({ user, initial, filters, stats, rules, v
             matchCounts={matchCounts}
             onShowMatches={details.openMatches}
             cardFields={cardFields}
-            cardFooter={(l) => (l.owner_user_id !== user.id ? <ContactButtons listing={l} /> : null)}
+            cardFooter={(l) =>
+              l.owner_user_id !== user.id ? (
+                <>
+                  <ContactButtons listing={l} />
+                  {deals.button(l)}
+                </>
+              ) : null
+            }
             actionsWidth={9}
             busy={query.isPlaceholderData && query.isFetching}
           />
@@ -225,9 +235,12 @@ export default function BrokerListings({ user, initial, filters, stats, rules, v
                 Delete
               </button>
             </>
-          ) : null
+          ) : (
+            deals.detailsActions(viewing, details.close)
+          )
         }
       />
+      {deals.dialogs}
       <ListingFormDialog
         open={form !== null}
         listing={form?.listing}

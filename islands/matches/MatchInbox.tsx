@@ -14,6 +14,7 @@ import { MatchCard } from './MatchCard'
 import { groupInbox, MATCH_QUERY_KEYS, MATCH_TEXT } from './match-format'
 import { ToleranceControl, type CityTolerance } from './ToleranceControl'
 import { ListingExpiryControl, type CityExpiry } from '../geo/ListingExpiry'
+import { useDealActions } from '../deals/useDealActions'
 
 // Closed when the page loads: dialog code comes when first opened, or once the page is idle (shared/lazy-dialog.tsx).
 const ListingDetailsDialog = lazyDialog(() => import('../listings/ListingDetailsDialog').then((m) => m.ListingDetailsDialog), (p) => p.listing !== null)
@@ -28,6 +29,8 @@ export type MatchInboxIslandProps = {
   tolerance: CityTolerance | null
   /** Likewise their city's listing expiry defaults (issue 17), beside the tolerance; null for everyone else. */
   expiry: CityExpiry | null
+  /** The viewer's id when they may co-broke (a broker: "I have a client for this" on a match, issue 35); else null. */
+  cobrokeAs?: number | null
 }
 
 /** A match announced to this user while the screen is open: read the inbox again (unseen first, so it shows on top). */
@@ -40,7 +43,7 @@ const reloadOnNewMatch: LiveEventHandler = (data, queryClient) => {
  * reasons and the other broker's contact (Call, WhatsApp), Mark seen and Not interested; the rules in a help panel; and
  * for a module admin, their city's tolerance.
  */
-export default function MatchInbox({ initial, perPage, rules, tolerance, expiry }: MatchInboxIslandProps) {
+export default function MatchInbox({ initial, perPage, rules, tolerance, expiry, cobrokeAs = null }: MatchInboxIslandProps) {
   const queryClient = useQueryClient()
   useLiveEvent('matches', reloadOnNewMatch)
   const [page, setPage] = useState(1)
@@ -61,6 +64,7 @@ export default function MatchInbox({ initial, perPage, rules, tolerance, expiry 
   }, [page, totalPages])
   const groups = useMemo(() => groupInbox(inbox?.matches ?? []), [inbox])
   const details = useDetailsDialog()
+  const deals = useDealActions(cobrokeAs)
 
   const reload = () => Promise.all(Object.values(MATCH_QUERY_KEYS).map((queryKey) => queryClient.invalidateQueries({ queryKey })))
   /** Changes this page's copy at once (the entry reads seen, or leaves), then reloads from the server. */
@@ -160,11 +164,14 @@ export default function MatchInbox({ initial, perPage, rules, tolerance, expiry 
                   reasons={e.reasons}
                   badge={!e.seen && <span className="badge badge-sm badge-secondary whitespace-nowrap">New</span>}
                   actions={
-                    !e.seen && (
-                      <button type="button" className="btn btn-sm btn-ghost" disabled={markSeen.isPending} onClick={() => markSeen.mutate(e)} aria-label={`Mark seen ${e.match.entry_id}`}>
-                        Mark seen
-                      </button>
-                    )
+                    <>
+                      {deals.button(e.match, g.listing)}
+                      {!e.seen && (
+                        <button type="button" className="btn btn-sm btn-ghost" disabled={markSeen.isPending} onClick={() => markSeen.mutate(e)} aria-label={`Mark seen ${e.match.entry_id}`}>
+                          Mark seen
+                        </button>
+                      )}
+                    </>
                   }
                   // Apart from Mark seen, not its equal: a quieter link on a line of its own (issue 32).
                   aside={
@@ -194,6 +201,7 @@ export default function MatchInbox({ initial, perPage, rules, tolerance, expiry 
       )}
 
       <ListingDetailsDialog listing={details.viewing} tab={details.tab} title="My Listing" onClose={details.close} />
+      {deals.dialogs}
     </div>
   )
 }

@@ -11,7 +11,7 @@ import { fetchJson } from './query'
 
 export const EVENTS_URL = '/api/events'
 /** Every event the stream sends: each is listened for from the start, so none is lost to an island still loading. */
-const EVENT_NAMES = ['pending', 'matches', 'expiring', 'saved_search'] as const
+const EVENT_NAMES = ['pending', 'matches', 'expiring', 'saved_search', 'deal'] as const
 export type LiveEventName = (typeof EVENT_NAMES)[number]
 
 /**

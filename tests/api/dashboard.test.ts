@@ -72,6 +72,8 @@ describe('the shell', () => {
       '/dashboard/paste',
       '/dashboard/listings#saved-searches',
       '/dashboard/matches',
+      // Issue 35: co-broke requests and deals (an admin: their city's, or all).
+      '/dashboard/deals',
       // Issue 33: push alerts, for every role.
       '/dashboard/notifications',
     ])
@@ -79,6 +81,7 @@ describe('the shell', () => {
       '/dashboard',
       '/dashboard/listings',
       '/dashboard/matches',
+      '/dashboard/deals',
       '/dashboard/approvals',
       '/dashboard/brokers',
       '/dashboard/analytics',
@@ -91,6 +94,7 @@ describe('the shell', () => {
       '/dashboard',
       '/dashboard/listings',
       '/dashboard/matches',
+      '/dashboard/deals',
       '/dashboard/approvals',
       '/dashboard/brokers',
       '/dashboard/admins',

@@ -4,6 +4,7 @@ import type { AfterListingWrite } from '../listings/after-write'
 import type { RaisePush } from '../notifications/kinds'
 import { dealsApi } from './api'
 import { DealEvents, followDeals } from './events'
+import { dealsPages } from './pages'
 import { dealPush } from './push'
 import { startDealTimers } from './reminders'
 
@@ -21,5 +22,5 @@ export function dealsFeature(ctx: AppContext, uses: { written: AfterListingWrite
     topic: events,
     follow: (user, send, end) => followDeals(ctx.db, events, user.id, send, end),
   })
-  return { events, plugin: new Elysia({ name: 'deals' }).use(dealsApi(ctx, uses.written, events, push)) }
+  return { events, plugin: new Elysia({ name: 'deals' }).use(dealsApi(ctx, uses.written, events, push)).use(dealsPages(ctx)) }
 }

@@ -7,6 +7,7 @@ import { formRules } from '../../platform/pages/form-rules'
 import { Island } from '../../platform/pages/island'
 import { DashboardLayout, type ShellUser } from '../../platform/pages/shell'
 import { scopeOf } from '../../platform/policy/scope'
+import { can } from '../../shared/permissions'
 import { ListingExpiryBody } from '../geography/model'
 import { getCity } from '../geography/service'
 import { ToleranceBody, type Inbox } from './model'
@@ -22,7 +23,7 @@ export type MatchesPageProps = { user: ShellUser; initial: Inbox; rules: readonl
 export function MatchesPage({ user, initial, rules, tolerance, expiry }: MatchesPageProps) {
   return (
     <DashboardLayout user={user} current="/dashboard/matches" section="Matches">
-      <Island name="MatchInbox" props={{ initial, rules, tolerance, expiry, perPage: initial.per_page }} />
+      <Island name="MatchInbox" props={{ initial, rules, tolerance, expiry, perPage: initial.per_page, cobrokeAs: can(user.role, 'manage:deal:own') ? user.id : null }} />
     </DashboardLayout>
   )
 }

@@ -17,6 +17,8 @@ export const NAV_ITEMS: NavItem[] = [
   { label: 'Saved searches', href: '/dashboard/listings#saved-searches', permission: 'manage:listing:own', unless: 'manage:listing:city' },
   // Issue 15: every role may own listings, so every role has an inbox of matches.
   { label: 'Matches', href: '/dashboard/matches', permission: 'read:matching:own' },
+  // Issue 35: co-broke requests in and out and the deals they opened (an admin reads their city's, or all: the disputed).
+  { label: 'Deals', href: '/dashboard/deals', permission: 'read:deal:own' },
   { label: 'User Approvals', href: '/dashboard/approvals', permission: 'manage:user:city' },
   { label: 'Brokers', href: '/dashboard/brokers', permission: 'manage:user:city' },
   { label: 'Module Admins', href: '/dashboard/admins', permission: 'manage:module-admin:any' },
