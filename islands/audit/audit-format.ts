@@ -217,6 +217,11 @@ export const FIELD_LABELS: Record<string, string> = {
   suspended_at: 'Suspended at',
   review_requested_at: 'Review requested',
   review_note: 'Review note',
+  // co-broking (issue 35)
+  visibility: 'Visibility',
+  circle_id: 'Circle',
+  reported_off_at: 'Taken off the network by reports',
+  first_posted_at: 'First posted',
   // geography
   name: 'Name',
   code: 'Code',
