@@ -3,6 +3,8 @@ import type { DemoSeedResult } from '../db/seed/demo'
 import type { Db } from '../db/sql'
 import type { Config } from './platform/config'
 import { vapidKeys } from './platform/push/vapid'
+import { countryCount } from './modules/geography/store'
+import { anyUserAt, firstApprovedOfRole, insertMasterAdmin, masterAdminEmail, userCount } from './modules/users/store'
 
 /** The demo users' shared password: printed at first start so a newcomer can sign in as any role. */
 export const DEMO_PASSWORD = 'Demo@12345'
@@ -31,24 +33,18 @@ export function generatePassword(): string {
  * writes through the data layer), and the installation has its VAPID keys for Web Push.
  */
 export async function bootstrap({ db }: { db: Db }, config: Config): Promise<BootstrapReport> {
-  const count = async (table: 'users' | 'countries') => (await db.get<{ n: number }>(`select count(*) as n from ${table}`))!.n
-  const isNew = (await count('users')) === 0 && (await count('countries')) === 0
+  const isNew = (await userCount(db)) === 0 && (await countryCount(db)) === 0
 
   const report: BootstrapReport = { admin: { email: config.adminEmail, created: false } }
-  const existing = await db.get<{ email: string }>("select email from users where role = 'MASTER_ADMIN' limit 1")
-  if (existing) {
-    report.admin.email = existing.email
+  const existing = await masterAdminEmail(db)
+  if (existing !== null) {
+    report.admin.email = existing
   } else {
     const password = config.adminPassword ?? generatePassword()
     const passwordHash = await Bun.password.hash(password)
     const now = Date.now()
     // Instances started together on a new PostgreSQL database all get here: one creates the admin, the others find it.
-    const { changes } = await db.run(
-      `insert into users (email, password_hash, full_name, role, is_active, registration_status, created_at, updated_at)
-       values (?, ?, 'Master Admin', 'MASTER_ADMIN', ?, 'APPROVED', ?, ?) on conflict (email) do nothing`,
-      [config.adminEmail, passwordHash, true, now, now],
-    )
-    if (changes === 1) report.admin = { email: config.adminEmail, created: true, generatedPassword: config.adminPassword ? undefined : password }
+    if (await insertMasterAdmin(db, config.adminEmail, passwordHash, now)) report.admin = { email: config.adminEmail, created: true, generatedPassword: config.adminPassword ? undefined : password }
   }
 
   if (config.demoData && isNew) report.demo = await loadDemo(db, config)
@@ -68,7 +64,7 @@ async function loadDemo(db: Db, config: Config): Promise<BootstrapReport['demo']
   try {
     seeded = await seedDemoData(db, { passwordHash: await Bun.password.hash(DEMO_PASSWORD) })
   } catch (e) {
-    if (isConflict(e) && (await db.get('select id from users where email like ? limit 1', [`%@${DEMO_EMAIL_DOMAIN}`]))) {
+    if (isConflict(e) && (await anyUserAt(db, DEMO_EMAIL_DOMAIN))) {
       console.log('DEMO_DATA: another instance started on this new database loaded the demo data.')
       return undefined
     }
@@ -88,9 +84,5 @@ async function loadDemo(db: Db, config: Config): Promise<BootstrapReport['demo']
     console.error(`Demo ID card documents not stored: ${(e as Error).message}`)
   }
   // One account of each demo role, so the start banner can say whom to sign in as.
-  const sample = async (role: 'BROKER' | 'MODULE_ADMIN') => {
-    const sql = "select email from users where role = ? and registration_status = 'APPROVED' and is_active = true order by id limit 1"
-    return (await db.get<{ email: string }>(sql, [role]))?.email
-  }
-  return { ...seeded, idCards, sampleBroker: await sample('BROKER'), sampleModuleAdmin: await sample('MODULE_ADMIN') }
+  return { ...seeded, idCards, sampleBroker: await firstApprovedOfRole(db, 'BROKER'), sampleModuleAdmin: await firstApprovedOfRole(db, 'MODULE_ADMIN') }
 }

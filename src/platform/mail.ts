@@ -308,6 +308,12 @@ export class Mailer {
 export type OutboxState = { pending: number; retrying: number; failed: number; oldestAgeSeconds: number }
 
 /** The outbox's state in one query (the (status, created_at) index): for /metrics and the system screen. */
+/** The newest five mails whose last attempt failed: given up, or waiting to be tried again (the system screen). */
+export const failedMails = (db: Queryable) =>
+  db.all<{ id: number; subject: string; attempts: number; error: string | null; status: 'PENDING' | 'FAILED'; created_at: number }>(
+    "select id, subject, attempts, last_error as error, status, created_at from mail_outbox where last_error is not null and status in ('PENDING', 'FAILED') order by id desc limit 5",
+  )
+
 export async function outboxState(db: Queryable, now = Date.now()): Promise<OutboxState> {
   const rows = await db.all<{ status: string; n: number; retrying: number; oldest: number }>(
     `select status, count(*) as n, sum(case when attempts > 0 then 1 else 0 end) as retrying, min(created_at) as oldest

@@ -133,3 +133,8 @@ export async function invalidateUserSessions(db: Queryable, userId: number): Pro
   await db.run('delete from sessions where user_id = ?', [userId])
   await removeAllDevices(db, userId)
 }
+
+/** Ends the sessions of the users a subquery selects (`select id from users where …`, from the users feature's store). */
+export async function invalidateSessionsOf(db: Queryable, userIds: string): Promise<void> {
+  await db.run(`delete from sessions where user_id in (${userIds})`)
+}

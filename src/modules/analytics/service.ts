@@ -1,21 +1,17 @@
 import { touches } from '../../../db/change-feed'
-import type { Param } from '../../../db/sql'
 import type { AppContext } from '../../platform/context'
 import { calendarDate } from '../../shared/dates'
 import type { DashboardStats } from '../listings/model'
 import { countListings, type Viewer } from '../listings/read'
 import { listingScope } from '../listings/where'
 import { scopeCity } from '../../platform/policy/scope'
+import { activeUsersOfRole } from '../users/store'
 
 /** Active brokers of a city, or of the network (null); cached until the database changes. */
 export function activeBrokers({ db, counts }: AppContext, cityId: number | null): Promise<number> {
-  // `is_active = ?` bound to true (portable: 1 on SQLite, a boolean on PostgreSQL) rather than a bare `is_active`, so
-  // the count is one range of users_role_active_city_idx (role, is_active, city_id) instead of every broker's entry.
-  const sql = `select count(*) as n from users where role = ? and is_active = ?${cityId === null ? '' : ' and city_id = ?'}`
-  const params: Param[] = cityId === null ? ['BROKER', true] : ['BROKER', true, cityId]
   return counts.get(
     `active-brokers|${cityId}`,
-    async () => Number((await db.get<{ n: number }>(sql, params))!.n),
+    () => activeUsersOfRole(db, 'BROKER', cityId),
     (c) => touches(c, 'user', ['role', 'is_active', 'city_id']),
   )
 }

@@ -6,6 +6,8 @@ import { calendarDate } from '../../shared/dates'
 import type { Viewer } from '../listings/read'
 import { scopeCity, scopeOf } from '../../platform/policy/scope'
 import { RANGE_ORDER, RANGE_TOO_LONG, type TopBrokers, type Trends, type TrendsQuery } from './model'
+import { listingTotal } from '../listings/store'
+import { joinUser } from '../users/store'
 
 const DAY_MS = 86_400_000
 const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10)
@@ -70,7 +72,7 @@ export async function topBrokers(ctx: AppContext, viewer: Viewer, limit: number)
         await ctx.db.all<TopBroker>(
           `select u.id as user_id, u.full_name, u.email, p.n as listing_count
            from (select owner_user_id, sum(n) as n from owner_listing_counts${city === null ? '' : ' where city_id = ?'} group by owner_user_id) p
-           join users u on u.id = p.owner_user_id
+           ${joinUser('p.owner_user_id', 'u')}
            where u.role = ? and p.n > 0
            order by p.n desc, u.id asc
            limit ?`,
@@ -86,6 +88,6 @@ export async function topBrokers(ctx: AppContext, viewer: Viewer, limit: number)
 export const listingCount = (ctx: AppContext): Promise<number> =>
   ctx.counts.get(
     'health|listings',
-    async () => Number((await ctx.db.get<{ n: number }>('select count(*) as n from listings'))!.n),
+    () => listingTotal(ctx.db),
     (c) => touches(c, 'listing', []),
   )

@@ -2,6 +2,9 @@ import type { Clause, Param, Queryable } from '../../../db/sql'
 import { notFound } from '../../platform/errors'
 import { scopeOf, type ScopeActor } from '../../platform/policy/scope'
 import type { AuditEvent, AuditNames, AuditPage, AuditQuery } from './model'
+import { placeNames } from '../geography/store'
+import { entryIdsOf } from '../listings/store'
+import { userNames } from '../users/store'
 
 type Viewer = ScopeActor
 /** An event as read: its JSON sides parsed, its time in epoch milliseconds. */
@@ -106,19 +109,19 @@ function snapshotName(r: Pick<Row, 'before' | 'after'>, kind: Kind): string | un
 
 const ENTITY_TYPE_OF: Record<Kind, string> = { users: 'user', cities: 'city', states: 'state', countries: 'country', listings: 'listing' }
 
-/** Where each kind's rows keep their name. */
-const NAME_QUERIES: Record<Kind, string> = {
-  users: 'select id, full_name as name from users',
-  cities: 'select id, name from cities',
-  states: 'select id, name from states',
-  countries: 'select id, name from countries',
-  listings: 'select id, entry_id as name from listings',
+/** Where each kind's rows keep their name: each owner's store reads them. */
+const NAME_READS: Record<Kind, (db: Queryable, ids: number[]) => Promise<{ id: number; name: string }[]>> = {
+  users: userNames,
+  cities: (db, ids) => placeNames(db, 'cities', ids),
+  states: (db, ids) => placeNames(db, 'states', ids),
+  countries: (db, ids) => placeNames(db, 'countries', ids),
+  listings: entryIdsOf,
 }
 
 /** The names of rows that still exist. */
 async function namesOfRows(db: Queryable, kind: Kind, ids: number[]): Promise<Map<number, string>> {
   if (ids.length === 0) return new Map()
-  const rows = await db.all<{ id: number; name: string }>(`${NAME_QUERIES[kind]} where id in (${inList(ids)})`, ids)
+  const rows = await NAME_READS[kind](db, ids)
   return new Map(rows.map((r) => [r.id, r.name]))
 }
 

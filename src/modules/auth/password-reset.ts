@@ -7,6 +7,7 @@ import { recordAudit } from '../audit/service'
 import { passwordReset } from '../mail/templates'
 import { normalizeEmail } from './service'
 import { generateSessionToken, invalidateUserSessions, sessionIdOf } from '../../platform/sessions'
+import { setPasswordHash, userContactByEmail } from '../users/store'
 
 export const RESET_REQUESTED = 'If an account exists for this email, a link to reset the password has been sent. It is valid for one hour.'
 export const RESET_LINK_INVALID = 'This reset link is invalid or has expired. Please request a new one.'
@@ -26,7 +27,7 @@ export async function requestPasswordReset(ctx: AppContext, email: string, ipAdd
   await enforce(keys, 'password reset requests')
   await hitAll(keys)
 
-  const user = await db.get<{ id: number; email: string; fullName: string }>('select id, email, full_name as "fullName" from users where email = ?', [account])
+  const user = await userContactByEmail(db, account)
   if (!user) return RESET_REQUESTED
   const token = generateSessionToken()
   const now = Date.now()
@@ -65,11 +66,7 @@ export async function resetPassword(ctx: AppContext, input: { token: string; pas
     ])
     const userId = spent.rows[0]?.userId
     if (userId === undefined) throw refused(RESET_LINK_INVALID)
-    const { rows } = await tx.run<{ id: number; fullName: string; cityId: number | null }>(
-      'update users set password_hash = ?, updated_at = ? where id = ? returning id, full_name as "fullName", city_id as "cityId"',
-      [passwordHash, now, userId],
-    )
-    const user = rows[0]!
+    const user = (await setPasswordHash(tx, userId, passwordHash, now))!
     await invalidateUserSessions(tx, userId)
     await recordAudit(tx, { actor: { id: user.id, fullName: user.fullName }, action: 'user.password_reset', entityType: 'user', entityId: user.id, cityId: user.cityId })
   })

@@ -9,6 +9,8 @@ import { assertUniqueUser, insertUser, insertUserWithDocument, INVALID_CITY, rea
 import type { RaisePush } from '../notifications/kinds'
 import type { RegisterBody } from './model'
 import { normalizeEmail } from './service'
+import { cityWithState } from '../geography/store'
+import { cityAdminEmails } from '../users/store'
 
 export { FILE_TOO_LARGE } from '../users/store'
 
@@ -30,10 +32,7 @@ export async function register(ctx: AppContext, body: RegisterBody, ipAddress: s
   if (phone && phone.length < LIMITS.phoneMin) throw fieldError('phone', M.phoneMin)
   const idCardNumber = body.id_card_number?.trim() || null
 
-  const city = await db.get<{ id: number; name: string; stateName: string }>(
-    'select cities.id, cities.name, states.name as "stateName" from cities join states on states.id = cities.state_id where cities.id = ?',
-    [body.city_id],
-  )
+  const city = await cityWithState(db, body.city_id)
   if (!city) throw invalid(INVALID_CITY)
   await assertUniqueUser(db, { email, idCardNumber })
 
@@ -61,10 +60,7 @@ export async function register(ctx: AppContext, body: RegisterBody, ipAddress: s
       cityId: city.id,
       after: { email, full_name: fullName, phone, id_card_number: idCardNumber, city_id: city.id, id_card_document: stored.idCardDocumentType },
     })
-    const admins = await tx.all<{ id: number; email: string }>(
-      "select id, email from users where is_active = true and (role = 'MASTER_ADMIN' or (role = 'MODULE_ADMIN' and city_id = ?))",
-      [city.id],
-    )
+    const admins = await cityAdminEmails(tx, city.id)
     await mail.send(
       tx,
       registrationReceived(config.publicUrl, user),

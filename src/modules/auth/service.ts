@@ -1,7 +1,7 @@
 import type { AppContext } from '../../platform/context'
 import { forbidden, unauthenticated } from '../../platform/errors'
 import { enforce, hitAll } from '../../platform/rate-limit'
-import { USER_COLUMNS, userRow, type RawUser, type User } from '../users/store'
+import { userByEmail, type User } from '../users/store'
 import { createSession } from '../../platform/sessions'
 import { ACCOUNT_INACTIVE } from '../../platform/http/auth'
 import { secondFactorRequired } from '../second-factor/settings'
@@ -38,8 +38,7 @@ export async function login(
     [limits.loginByAccount, account],
   ]
   await enforce(keys, 'failed sign-in attempts')
-  const found = await db.get<RawUser>(`select ${USER_COLUMNS} from users where users.email = ?`, [account])
-  const user = found && userRow(found)
+  const user = await userByEmail(db, account)
   const ok = await Bun.password.verify(password, user?.passwordHash.startsWith('$argon2') ? user.passwordHash : await dummy())
   if (!user || !ok) {
     await hitAll(keys)

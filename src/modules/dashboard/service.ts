@@ -5,6 +5,8 @@ import { touches } from '../../../db/change-feed'
 import { activeBrokers } from '../analytics/service'
 import { countListings } from '../listings/read'
 import { scopeCity, scopeOf } from '../../platform/policy/scope'
+import { cityCount, cityName } from '../geography/store'
+import { listingsPostedSince } from '../analytics/store'
 
 /** A module admin's own city for the fourth card: its name and how many of its listings are live (ACTIVE). */
 export type CityFigure = { name: string; activeListings: number }
@@ -29,19 +31,19 @@ export function adminStats(ctx: AppContext, user: Pick<PageUser, 'id' | 'role' |
   return counts.get(
     `admin-stats|${city}|${monthStart}`,
     async () => {
-      const [brokers, total, thisMonth, cityCount, figure] = await Promise.all([
+      const [brokers, total, thisMonth, cities, figure] = await Promise.all([
         activeBrokers(ctx, city),
         countListings(db, counts, viewer, {}),
         // From the daily counts (city 0 is the network): a month is a few dozen rows, not tens of thousands of listings.
-        db.get<{ n: number }>('select coalesce(sum(n), 0) as n from listing_daily_counts where city_id = ? and date >= ?', [city ?? 0, monthStart]),
-        city === null ? db.get<{ n: number }>('select count(*) as n from cities') : null,
+        listingsPostedSince(db, city ?? 0, monthStart),
+        city === null ? cityCount(db) : null,
         city === null ? null : cityFigure(ctx, viewer, city),
       ])
       return {
         activeBrokers: brokers,
         totalListings: total,
-        thisMonth: Number(thisMonth!.n),
-        cities: cityCount ? Number(cityCount.n) : 1,
+        thisMonth,
+        cities: cities ?? 1,
         city: figure,
       }
     },
@@ -55,7 +57,7 @@ export function adminStats(ctx: AppContext, user: Pick<PageUser, 'id' | 'role' |
  * status; this is what brokers of the city can act on today.
  */
 async function cityFigure(ctx: AppContext, viewer: Parameters<typeof countListings>[2], cityId: number): Promise<CityFigure | null> {
-  const row = await ctx.db.get<{ name: string }>('select name from cities where id = ?', [cityId])
-  if (!row) return null
-  return { name: row.name, activeListings: await countListings(ctx.db, ctx.counts, viewer, { status: 'ACTIVE' }) }
+  const name = await cityName(ctx.db, cityId)
+  if (name === null) return null
+  return { name, activeListings: await countListings(ctx.db, ctx.counts, viewer, { status: 'ACTIVE' }) }
 }

@@ -2,8 +2,9 @@ import { indexedBy } from '../../../db/dialect'
 import type { Queryable } from '../../../db/sql'
 import type { AppContext } from '../../platform/context'
 import { countListings, type Viewer } from '../listings/read'
-import { allOf, filterWhere, visibleTo } from '../listings/where'
+import { allOf, filterWhere, ownedBy, visibleTo } from '../listings/where'
 import type { DashboardVisit } from './model'
+import { countOwnWhere } from '../listings/store'
 
 /** A dashboard visit ends after this long without a dashboard request ("N new since your last visit", issue 17). */
 export const VISIT_GAP_MS = 30 * 60 * 1000
@@ -41,12 +42,12 @@ export async function visitSince(db: Queryable, userId: number): Promise<number 
 export async function newSince(ctx: AppContext, viewer: Viewer, since: number | null): Promise<DashboardVisit> {
   if (since === null) return { since: null, new_count: 0 }
   const filters = { changed_since: new Date(since).toISOString() }
-  const own = allOf(visibleTo(viewer), filterWhere(filters), { sql: 'listings.owner_user_id = ?', params: [viewer.id] })
+  const own = allOf(visibleTo(viewer), filterWhere(filters), ownedBy(viewer.id))
   const [seen, mine] = await Promise.all([
     countListings(ctx.db, ctx.counts, viewer, filters),
     // Through the owner's index, always, as countFromTotals (listings/read.ts) counts a broker's own: with statistics
     // SQLite picks it already, but the news index from `since` (the whole network's news) is the other candidate.
-    ctx.db.get<{ n: number | string }>(`select count(*) as n from listings ${indexedBy(ctx.db.dialect, 'listings_owner_id_idx')} where ${own.sql}`, own.params),
+    countOwnWhere(ctx.db, own),
   ])
-  return { since: filters.changed_since, new_count: seen - Number(mine!.n) }
+  return { since: filters.changed_since, new_count: seen - mine }
 }

@@ -5,6 +5,8 @@ import { LIMITS } from '../../shared/constants'
 import { recordAudit, type AuditActor } from '../audit/service'
 import { scopeOf, type ScopeActor } from '../../platform/policy/scope'
 import type { City, CityBody, Country, CountryBody, CountryTree, ListingExpiry, ListingExpiryBody, State, StateBody } from './model'
+import { usersInCity } from '../users/store'
+import { listingsInCity } from '../listings/store'
 
 // The columns are named as the API names its fields, so rows go out as read.
 const countryCols = 'id, name, code'
@@ -275,8 +277,8 @@ export async function updateCity(db: Queryable, actor: AuditActor, id: number, b
 export async function deleteCity(db: Queryable, actor: AuditActor, id: number): Promise<void> {
   await db.tx(async (tx) => {
     const before = await getCity(tx, id)
-    const userCount = await count(tx, 'select count(*) as n from users where city_id = ?', [id])
-    const listingCount = await count(tx, 'select count(*) as n from listings where city_id = ?', [id])
+    const userCount = await usersInCity(tx, id)
+    const listingCount = await listingsInCity(tx, id)
     if (userCount + listingCount > 0) {
       const uses = [userCount && plural(userCount, 'user'), listingCount && plural(listingCount, 'listing')].filter(Boolean).join(' and ')
       throw conflict(`Cannot delete "${before.name}": ${uses} still belong to it.`)

@@ -1,6 +1,8 @@
 import type { Queryable } from '../../../db/sql'
 import { LOCATION_ZONES, type LocationZone } from '../../shared/constants'
 import { LocalityIndex, type KnownLocality } from './parse'
+import { cityName } from '../geography/store'
+import { localityCounts } from '../listings/store'
 
 /**
  * The localities the network already knows in a city: every locality its listings were posted with, in the spelling
@@ -34,12 +36,7 @@ export function forgetLocalities(db: Queryable, cityId: number): void {
 }
 
 async function load(db: Queryable, cityId: number): Promise<LocalityIndex> {
-  // Through listings_match_idx (city first, locality and location inside it): the rows themselves are not read.
-  const rows = await db.all<{ locality: string; location: string | null; n: number }>(
-    `select locality, location, count(*) as n from listings where city_id = ? and locality is not null and locality <> ''
-     group by locality, location order by n desc limit ${MAX_LOCALITIES}`,
-    [cityId],
-  )
+  const rows = await localityCounts(db, cityId, { limit: MAX_LOCALITIES })
   const byKey = new Map<string, { name: string; names: Map<string, number>; zones: Map<string, number> }>()
   for (const r of rows) {
     const name = r.locality.trim().replace(/\s+/g, ' ')
@@ -55,7 +52,8 @@ async function load(db: Queryable, cityId: number): Promise<LocalityIndex> {
   const known: KnownLocality[] = [...byKey.values()].map((e) => ({ name: most(e.names)!, zone: most(e.zones) as LocationZone | null }))
   // The localities the city's admin accepted (issue 30): known in their spelling and zone, first, whatever listings say.
   const accepted = await db.all<{ name: string; zone: string | null }>("select name, zone from city_localities where city_id = ? and status = 'ACCEPTED'", [cityId])
-  const city = await db.get<{ name: string }>('select name from cities where id = ?', [cityId])
+  const name = await cityName(db, cityId)
+  const city = name === null ? undefined : { name }
   const zoneOf = (z: string | null) => (z && (LOCATION_ZONES as readonly string[]).includes(z) ? (z as LocationZone) : null)
   return new LocalityIndex([...accepted.map((a) => ({ name: a.name, zone: zoneOf(a.zone) })), ...known], city?.name ?? null)
 }

@@ -5,6 +5,8 @@ import { LOCATION_ZONES, type LocationZone } from '../../shared/constants'
 import type { Viewer } from '../listings/where'
 import { forgetLocalities } from './localities'
 import type { LocalityDecision, LocalityDecisionBody, LocalityOffers } from './model'
+import { cityExists } from '../geography/store'
+import { localityCounts } from '../listings/store'
 
 /**
  * Localities offered to a city's module admin (issue 30). Listings name their locality in free text, and a city the
@@ -28,17 +30,13 @@ async function cityFor(ctx: AppContext, user: Viewer, cityId: number | undefined
   }
   if (scope.kind !== 'all') throw forbidden()
   if (cityId === undefined) throw invalid('city_id is required')
-  if (!(await ctx.db.get('select id from cities where id = ?', [cityId]))) throw notFound('City not found')
+  if (!(await cityExists(ctx.db, cityId))) throw notFound('City not found')
   return cityId
 }
 
 export async function localityOffers(ctx: AppContext, user: Viewer, cityId: number | undefined): Promise<LocalityOffers> {
   const city = await cityFor(ctx, user, cityId)
-  const rows = await ctx.db.all<{ locality: string; location: string | null; n: number }>(
-    `select locality, location, count(*) as n from listings where city_id = ? and status = 'ACTIVE' and locality is not null and locality <> ''
-     group by locality, location`,
-    [city],
-  )
+  const rows = await localityCounts(ctx.db, city, { activeOnly: true })
   const decided = new Set((await ctx.db.all<{ key: string }>('select key from city_localities where city_id = ?', [city])).map((r) => r.key))
   const groups = new Map<string, { names: Map<string, number>; zones: Map<string, number>; n: number }>()
   for (const r of rows) {

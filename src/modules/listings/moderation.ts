@@ -7,6 +7,8 @@ import { listingSuspended, reviewRequested, suspensionLifted } from '../mail/tem
 import type { UpdateListingBody } from './model'
 import type { Row } from './store'
 import { listingScope, type Viewer } from './where'
+import { cityName } from '../geography/store'
+import { cityAdminEmails, reachableUser } from '../users/store'
 
 // Moderation (issue 29; docs/decisions/027-moderation.md). A suspension by an admin of the listing's city, or a master
 // admin, of a listing not their own is moderation: it carries the admin's reason, only an admin lifts it, and its owner
@@ -26,9 +28,9 @@ export const underModeration = (l: Pick<Row, 'status' | 'suspendedBy'>): boolean
 
 /** The owner's refusal, naming who may lift the suspension and what the owner may do instead. */
 export async function liftRefusal(db: Queryable, cityId: number): Promise<DomainError> {
-  const city = await db.get<{ name: string }>('select name from cities where id = ?', [cityId])
+  const city = await cityName(db, cityId)
   return forbidden(
-    `This listing was suspended by an admin: only an admin of ${city?.name ?? 'its city'} (or a master admin) can reactivate it. You can ask them for a review from My Listings.`,
+    `This listing was suspended by an admin: only an admin of ${city ?? 'its city'} (or a master admin) can reactivate it. You can ask them for a review from My Listings.`,
   )
 }
 
@@ -83,21 +85,18 @@ export function moderationStep(actor: Viewer, before: Row, from: ListingStatus, 
   return { columns: {} }
 }
 
-type Owner = { email: string; full_name: string; active: boolean; city: string }
+type Owner = { email: string; full_name: string }
 
 const describe = (l: Row, city: string) => ({ entryId: l.entryId, what: `${l.propertyType}, ${city}` })
 
 /** Mails the listing's owner (an active account) what the step did, in the writing transaction. */
 export async function tellOwner(ctx: Pick<AppContext, 'mail' | 'config'>, tx: Queryable, after: Row, step: ModerationStep): Promise<void> {
   if (!step.tell) return
-  const owner = await tx.get<Owner>(
-    `select u.email, u.full_name, (u.is_active = true and u.registration_status = 'APPROVED') as active, c.name as city
-     from users u join cities c on c.id = ? where u.id = ?`,
-    [after.cityId, after.ownerUserId],
-  )
-  if (!owner?.active) return
+  const owner: Owner | undefined = await reachableUser(tx, after.ownerUserId)
+  if (!owner) return
+  const city = (await cityName(tx, after.cityId))!
   const to = { email: owner.email, fullName: owner.full_name }
-  const listing = describe(after, owner.city)
+  const listing = describe(after, city)
   const { publicUrl } = ctx.config
   await ctx.mail.send(tx, step.tell === 'lifted' ? suspensionLifted(publicUrl, to, listing) : listingSuspended(publicUrl, to, { ...listing, reason: after.suspensionReason ?? '', upheld: step.tell === 'upheld' }))
 }
@@ -107,11 +106,8 @@ export async function tellOwner(ctx: Pick<AppContext, 'mail' | 'config'>, tx: Qu
  * registration is announced, src/modules/auth/registration.ts), in the writing transaction; answers how many.
  */
 export async function tellAdmins(ctx: Pick<AppContext, 'mail' | 'config'>, tx: Queryable, l: Row, ownerName: string): Promise<number> {
-  const city = (await tx.get<{ name: string }>('select name from cities where id = ?', [l.cityId]))!.name
-  const admins = await tx.all<{ email: string }>(
-    "select email from users where is_active = true and (role = 'MASTER_ADMIN' or (role = 'MODULE_ADMIN' and city_id = ?)) order by id",
-    [l.cityId],
-  )
+  const city = (await cityName(tx, l.cityId))!
+  const admins = await cityAdminEmails(tx, l.cityId, true)
   const link = `${ctx.config.publicUrl}/dashboard/listings?${new URLSearchParams({ search: l.entryId, status: 'SUSPENDED' })}`
   const request = {
     ...describe(l, city),

@@ -9,6 +9,8 @@ import { countAffectedBy, countDelta, ownListingsAffectedBy, pageAffectedBy, win
 import { allOf, canEdit, FALSE, filtersKey, marketHour, filterWhere, HIDDEN_STATUSES, listedWhere, listingScope, matching, narrowWhere, NOT_SHOWN_TO, searchPlan, searchWhere, TRUE, visibleTo, withTag, type Clause, type SearchPlan, type Viewer } from './where'
 import { hiddenFromOthers, scopeCity } from '../../platform/policy/scope'
 import { photoUrl } from '../../shared/photo-url'
+import { inCountry, inState, placeColumns, placeJoins } from '../geography/store'
+import { joinUser, userColumns } from '../users/store'
 
 export { canEdit, ftsQuery, visibleTo, type Viewer } from './where'
 
@@ -17,13 +19,12 @@ export { canEdit, ftsQuery, visibleTo, type Viewer } from './where'
 const COLUMNS = `listings.id, listings.entry_id, listings.post_type, listings.sale_or_rent, listings.property_type,
   listings.contact_value, listings.contact_name, listings.budget, listings.size, listings.location, listings.locality,
   listings.reference, listings.type_details, listings.details, listings.comments, listings.google_location_url,
-  listings.status, listings.date, listings.owner_user_id, users.full_name as owner_name, listings.city_id,
-  cities.name as city_name, states.name as state_name, countries.name as country_name, listings.created_at, listings.updated_at,
+  listings.status, listings.date, listings.owner_user_id, ${userColumns({ full_name: 'owner_name' })}, listings.city_id,
+  ${placeColumns({ city: 'city_name', state: 'state_name', country: 'country_name' })}, listings.created_at, listings.updated_at,
   listings.hot_event, listings.hot_at, listings.expires_at, listings.suspended_by, listings.suspension_reason, listings.suspended_at,
   listings.review_requested_at, listings.review_note, listings.cover_photo, listings.cover_width, listings.cover_height,
   listings.visibility, listings.circle_id, coalesce(listings.first_posted_at, listings.created_at) as first_posted_at`
-const FROM = `from listings join users on users.id = listings.owner_user_id join cities on cities.id = listings.city_id
-  join states on states.id = cities.state_id join countries on countries.id = states.country_id`
+const FROM = `from listings ${joinUser('listings.owner_user_id')} ${placeJoins('listings.city_id')}`
 
 type Row = Omit<Listing, 'is_editable' | 'created_at' | 'updated_at' | 'first_posted_at' | 'hotsheet' | 'expires_at' | 'moderation' | 'cover'> & {
   first_posted_at: number | string
@@ -105,8 +106,8 @@ async function countFromTotals(db: Queryable, v: Viewer, f: ListingFilters): Pro
   const where = allOf(
     is('city_id = ?', city),
     scoped !== null && f.city_id !== undefined && f.city_id !== city ? FALSE : null,
-    f.city_id === undefined ? is('city_id in (select id from cities where state_id = ?)', f.state_id) : null,
-    f.city_id === undefined && !f.state_id ? is('city_id in (select c.id from cities c join states s on s.id = c.state_id where s.country_id = ?)', f.country_id) : null,
+    f.city_id === undefined ? is(inState('city_id'), f.state_id) : null,
+    f.city_id === undefined && !f.state_id ? is(inCountry('city_id'), f.country_id) : null,
     is('post_type = ?', f.post_type),
     is('sale_or_rent = ?', f.sale_or_rent),
     is('status = ?', f.status),

@@ -7,6 +7,8 @@ import { formatMoment } from '../../shared/dates'
 import { expiryReminder, type ReminderItem } from '../mail/templates'
 import type { RaisePush } from '../notifications/kinds'
 import { renewKey, renewToken } from './renew-link'
+import { joinCity } from '../geography/store'
+import { isReachable, joinUser, reachableUser } from '../users/store'
 
 // Expiry reminders (issue 17): an owner hears EXPIRY_REMINDER_MS (3 days) before a listing of theirs leaves the
 // network, once per end: by mail, with a one-click renew link per listing (./renew-link.ts), and on their event stream
@@ -31,15 +33,13 @@ const EXPIRING = `l.status in (${EXPIRING_STATUSES.map((s) => `'${s}'`).join(', 
 /** Ending within the notice and not yet reminded of this end (a renewal's new end is reminded again). */
 const DUE = `${EXPIRING} and l.expires_at > ? and l.expires_at <= ?
   and not exists (select 1 from listing_reminders r where r.listing_id = l.id and r.expires_at = l.expires_at)`
-/** An owner who can read mail from us and sign in to act on it. */
-const REACHABLE = "u.is_active = true and u.registration_status = 'APPROVED'"
 
 /**
  * Owners with listings due a reminder: a range of listings_expiry_idx, named on SQLite, whose planner would otherwise
  * walk every ACTIVE listing through the status index (as ./expiry.ts says).
  */
 export const dueOwnersSql = (dialect: Dialect) =>
-  `select distinct l.owner_user_id as user_id from listings l ${indexedBy(dialect, 'listings_expiry_idx')} join users u on u.id = l.owner_user_id and ${REACHABLE} where ${DUE}`
+  `select distinct l.owner_user_id as user_id from listings l ${indexedBy(dialect, 'listings_expiry_idx')} ${joinUser('l.owner_user_id', 'u', isReachable('u'))} where ${DUE}`
 
 /**
  * The claim: a listing's row names the end it was reminded of. Taken only when there is none or it names another end;
@@ -71,10 +71,10 @@ export async function runExpiryReminders(ctx: ReminderContext, now = Date.now())
 
 /** One owner's reminder, inside the caller's transaction: how many listings it names (0: none left to claim). */
 async function remindOwner(ctx: ReminderContext, tx: Queryable, userId: number, key: Buffer, now: number): Promise<number> {
-  const user = await tx.get<Recipient>(`select u.id, u.email, u.full_name from users u where u.id = ? and ${REACHABLE}`, [userId])
+  const user: Recipient | undefined = await reachableUser(tx, userId)
   if (!user) return 0
   const due = await tx.all<Due>(
-    `select l.id, l.entry_id, l.property_type, l.expires_at, c.name as city from listings l join cities c on c.id = l.city_id
+    `select l.id, l.entry_id, l.property_type, l.expires_at, c.name as city from listings l ${joinCity('l.city_id', 'c')}
      where l.owner_user_id = ? and ${DUE} order by l.expires_at, l.id`,
     [userId, now, now + EXPIRY_REMINDER_MS],
   )

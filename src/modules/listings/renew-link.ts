@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import type { Queryable } from '../../../db/sql'
 import { RENEW_LINK_MS } from '../../shared/constants'
+import { sharedSecret } from '../../platform/settings'
 
 // The one-click renew link of an expiry reminder (issue 17; docs/decisions/016-renew-links.md): the token itself is
 // the authority, so it is signed, not stored. It names the listing and the end it was reminded of: once the listing is
@@ -24,9 +25,7 @@ export function renewKey(db: Queryable): Promise<Buffer> {
   let key = keys.get(db)
   if (!key) {
     key = (async () => {
-      await db.run('insert into app_secrets (name, value) values (?, ?) on conflict (name) do nothing', [KEY_NAME, randomBytes(32).toString('base64url')])
-      const row = await db.get<{ value: string }>('select value from app_secrets where name = ?', [KEY_NAME])
-      return Buffer.from(row!.value, 'base64url')
+      return Buffer.from(await sharedSecret(db, KEY_NAME, randomBytes(32).toString('base64url')), 'base64url')
     })()
     // A failed read (a busy database) is tried again at the next use rather than remembered.
     key.catch(() => keys.delete(db))

@@ -5,6 +5,8 @@ import { underModeration } from './moderation'
 import { readRenewToken, renewKey } from './renew-link'
 import type { AfterListingWrite } from './after-write'
 import { expiryOf, listingRow, renew, type Row } from './service'
+import { cityStays } from '../geography/store'
+import { userReach } from '../users/store'
 
 // The pages of a reminder's renew link (docs/decisions/016-renew-links.md): GET shows what one click would do and
 // changes nothing (mail scanners and link previews fetch GET links); the page's one button POSTs and renews. No
@@ -31,11 +33,8 @@ export async function judgeRenewLink(ctx: AppContext, token: string, now = Date.
   if (underModeration(row)) return { status: 409, reason: `${row.entryId} was suspended by an admin, so it cannot be renewed: only an admin of its city can reactivate it.` }
   if (row.status === 'CLOSED' || row.status === 'SUSPENDED')
     return { status: 409, reason: `${row.entryId} is ${row.status === 'CLOSED' ? 'closed' : 'suspended'}, so it cannot be renewed.` }
-  const d = (await ctx.db.get<Details>(
-    `select c.name as city, c.rent_days, c.sale_days, u.full_name, (u.is_active = true and u.registration_status = 'APPROVED') as reachable
-     from listings l join cities c on c.id = l.city_id join users u on u.id = l.owner_user_id where l.id = ?`,
-    [row.id],
-  ))!
+  const [city, owner] = await Promise.all([cityStays(ctx.db, row.cityId), userReach(ctx.db, row.ownerUserId)])
+  const d: Details = { city: city!.name, rent_days: city!.rent_days, sale_days: city!.sale_days, full_name: owner!.full_name, reachable: Boolean(owner!.reachable) }
   if (!d.reachable) return { status: 410, reason: 'This renew link no longer works: its owner’s account is not active.' }
   return { row, what: `${row.propertyType}, ${d.city}`, owner: { id: row.ownerUserId, fullName: d.full_name }, until: expiryOf(undefined, d, row.saleOrRent, now) }
 }

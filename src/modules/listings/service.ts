@@ -13,6 +13,7 @@ import { nextListingId, ROW, type Row } from './store'
 import { allOf, canEdit, listingScope, visibleTo, type Viewer } from './where'
 import { circleOwnedBy } from './circles-store'
 import { PRIVATE_FIELDS, writePrivate, type PrivateFields } from './private-store'
+import { cityStays } from '../geography/store'
 
 type Actor = Viewer & { fullName: string }
 
@@ -88,7 +89,7 @@ function privateOf(body: UpdateListingBody): Partial<PrivateFields> {
 }
 
 async function cityOf(db: Queryable, cityId: number) {
-  const city = await db.get<{ id: number; name: string; rent_days: number; sale_days: number }>('select id, name, rent_days, sale_days from cities where id = ?', [cityId])
+  const city = await cityStays(db, cityId)
   if (!city) throw fieldError('city_id', 'City is required')
   return city
 }

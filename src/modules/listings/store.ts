@@ -1,4 +1,5 @@
-import type { Queryable } from '../../../db/sql'
+import { idsIn, indexedBy } from '../../../db/dialect'
+import type { Clause, Dialect, Queryable } from '../../../db/sql'
 import type { ListingStatus } from '../../shared/constants'
 
 /** A listing's stored fields as the audit trail has always kept them (camelCase, the order of the schema). */
@@ -80,3 +81,58 @@ export type Cover = { name: string; width: number; height: number }
 export async function setCover(tx: Queryable, listingId: number, cover: Cover | null): Promise<void> {
   await tx.run('update listings set cover_photo = ?, cover_width = ?, cover_height = ? where id = ?', [cover?.name ?? null, cover?.width ?? null, cover?.height ?? null, listingId])
 }
+
+// ---- what other features read of listings (issue 31: the only SQL of `listings` is in this store) ----------------
+
+/** `listings` for a FROM, under an alias, read through a named index on SQLite (PostgreSQL's planner picks its own). */
+export const listingsFrom = (dialect: Dialect, alias = 'listings', index?: string) =>
+  `listings${alias === 'listings' ? '' : ` ${alias}`}${index ? ` ${indexedBy(dialect, index)}` : ''}`
+
+/** Joins a listing by an id column, under an alias: `join listings a on a.id = v.listing_id`. */
+export const joinListing = (alias: string, listingId: string) => `join listings ${alias} on ${alias}.id = ${listingId}`
+
+/** Locks these listings for share until the transaction ends (PostgreSQL: a write of one of them waits, or is waited for). */
+export async function lockListingsForShare(tx: Queryable, ids: number[]): Promise<void> {
+  const listed = idsIn(tx.dialect, 'id', ids)
+  await tx.all(`select id from listings where ${listed.sql} order by id for share`, listed.params)
+}
+
+/** The entry IDs of the listings that still exist, by id (the audit trail's names). */
+export const entryIdsOf = (db: Queryable, ids: number[]) =>
+  db.all<{ id: number; name: string }>(`select id, entry_id as name from listings where id in (${ids.map(() => '?').join(', ')})`, ids)
+
+/** How many listings there are, of every status. */
+export const listingTotal = async (db: Queryable): Promise<number> => Number((await db.get<{ n: number }>('select count(*) as n from listings'))!.n)
+
+/** How many listings a city has (a city in use cannot be deleted). */
+export const listingsInCity = async (db: Queryable, cityId: number): Promise<number> =>
+  Number((await db.get<{ n: number }>('select count(*) as n from listings where city_id = ?', [cityId]))!.n)
+
+/** A listing's entry ID if the clause lets it through (a saved search's alert, confirmed by the list's own SQL). */
+export const entryIdWhere = async (db: Queryable, where: Clause): Promise<string | null> =>
+  (await db.get<{ entry_id: string }>(`select listings.entry_id from listings where ${where.sql}`, where.params))?.entry_id ?? null
+
+/** The ids the clause lets through, newest news first (a listing's hot time, else its creation), up to `limit`. */
+export const newestNewsIds = async (db: Queryable, where: Clause, limit: number): Promise<number[]> =>
+  (await db.all<{ id: number }>(`select listings.id as id from listings where ${where.sql} order by coalesce(listings.hot_at, listings.created_at) desc limit ?`, [...where.params, limit])).map(
+    (r) => r.id,
+  )
+
+/** How many listings of an owner the clause lets through, counted through the owner's index. */
+export const countOwnWhere = async (db: Queryable, where: Clause): Promise<number> =>
+  Number((await db.get<{ n: number | string }>(`select count(*) as n from listings ${indexedBy(db.dialect, 'listings_owner_id_idx')} where ${where.sql}`, where.params))!.n)
+
+/**
+ * The localities a city's listings were posted with (ACTIVE ones only when `activeOnly`), each spelling and zone with
+ * its count, most used first up to `limit`: through listings_match_idx (city first, locality and location inside it),
+ * the rows themselves are not read.
+ */
+export const localityCounts = (db: Queryable, cityId: number, opts: { activeOnly?: boolean; limit?: number }) =>
+  db.all<{ locality: string; location: string | null; n: number }>(
+    opts.activeOnly
+      ? `select locality, location, count(*) as n from listings where city_id = ? and status = 'ACTIVE' and locality is not null and locality <> ''
+     group by locality, location`
+      : `select locality, location, count(*) as n from listings where city_id = ? and locality is not null and locality <> ''
+     group by locality, location order by n desc limit ${opts.limit}`,
+    [cityId],
+  )

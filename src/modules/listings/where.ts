@@ -2,6 +2,7 @@ import type { Clause, Dialect, Param } from '../../../db/sql'
 import type { Role } from '../../shared/constants'
 import { HIDDEN_FROM_OTHERS, hiddenFromOthers, scopeOf, type Scope, type ScopeAction } from '../../platform/policy/scope'
 import type { ListingFilters } from './model'
+import { inCountry, inState } from '../geography/store'
 
 /** Who is asking: what they may see and change depends on nothing else. */
 export type Viewer = { id: number; role: Role; cityId: number | null }
@@ -185,8 +186,8 @@ function narrowing(f: ListingFilters): (Clause | null)[] {
     is('listings.status = ?', f.status),
     is('lower(listings.property_type) = lower(?)', f.property_type?.trim()),
     is('listings.city_id = ?', f.city_id),
-    f.city_id ? null : is('listings.city_id in (select id from cities where state_id = ?)', f.state_id),
-    f.city_id || f.state_id ? null : is('listings.city_id in (select c.id from cities c join states s on s.id = c.state_id where s.country_id = ?)', f.country_id),
+    f.city_id ? null : is(inState('listings.city_id'), f.state_id),
+    f.city_id || f.state_id ? null : is(inCountry('listings.city_id'), f.country_id),
     is('listings.date >= ?', f.date_from),
     is('listings.date <= ?', f.date_to),
     f.min_budget !== undefined && f.min_budget > 0 ? is('listings.budget >= ?', f.min_budget) : null,
@@ -250,3 +251,9 @@ export function listedWhere(v: Viewer, f: ListingFilters, dialect: Dialect = 'sq
   const plan = searchPlan(v, f)
   return plan ? allOf(visibleTo(v), filterWhere(plan.rest), matching(plan.match)) : allOf(visibleTo(v), filterWhere(f))
 }
+
+/** One listing, by id. */
+export const listingIs = (id: number): Clause => ({ sql: 'listings.id = ?', params: [id] })
+
+/** Listings of one owner (`mine`), or of everyone else. */
+export const ownedBy = (userId: number, mine = true): Clause => ({ sql: mine ? 'listings.owner_user_id = ?' : 'listings.owner_user_id <> ?', params: [userId] })

@@ -9,6 +9,9 @@ import { matchDigest, type DigestItem } from '../mail/templates'
 import { scoreMatch, type MatchSide } from './rules'
 import { drainAnnouncements } from './service'
 import { notShownTo } from '../listings/where'
+import { joinUser, reachableUser } from '../users/store'
+import { placeJoins } from '../geography/store'
+import { listingsFrom } from '../listings/store'
 
 // The digest mail of new matches (issue 15; docs/decisions/009-live-events.md): at most one per user per
 // MATCH_DIGEST_HOURS, listing the entries announced to them that are still unseen, undismissed and holding, and were
@@ -67,7 +70,7 @@ const CLAIM = `insert into match_digests (user_id, sent_at) values (?, ?)
 /** One user's digest, inside the caller's transaction: how many matches it listed (0: none due after all). */
 async function digestFor(ctx: DigestContext, tx: Queryable, userId: number, since: number, now: number): Promise<number> {
   if (await tx.get('select 1 from match_digests where user_id = ? and sent_at > ?', [userId, since])) return 0
-  const user = await tx.get<Recipient>("select id, email, full_name from users where id = ? and is_active = true and registration_status = 'APPROVED'", [userId])
+  const user: Recipient | undefined = await reachableUser(tx, userId)
   if (!user) return 0
   // Only counterparts still shown to them (issue 35: a listing made ONLY_ME, or given to a circle, since it was announced).
   const entries = await tx.all<Entry>(`select m.id, m.listing_id, m.match_id from listing_matches m where m.user_id = ?1 and ${PENDING} and m.live = true and m.match_id not in (${notShownTo('?1')})`, [userId])
@@ -104,8 +107,7 @@ async function sidesOf(db: Queryable, entries: Entry[]): Promise<Map<number, Sid
       await db.all<Side>(
         `select l.id, l.post_type, l.budget, l.size, l.location, l.locality, l.created_at, l.entry_id, l.property_type, u.full_name as owner_name,
          c.match_tolerance as tolerance, co.name as country
-       from listings l join users u on u.id = l.owner_user_id join cities c on c.id = l.city_id
-         join states s on s.id = c.state_id join countries co on co.id = s.country_id
+       from ${listingsFrom(db.dialect, 'l')} ${joinUser('l.owner_user_id', 'u')} ${placeJoins('l.city_id', { city: 'c', state: 's', country: 'co' })}
        where ${listed.sql}`,
         listed.params,
       )

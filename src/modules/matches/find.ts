@@ -2,6 +2,8 @@ import { idsIn, indexedBy } from '../../../db/dialect'
 import type { Dialect, Queryable } from '../../../db/sql'
 import { fitSql, scoreMatch, weighMatch, type MatchSide } from './rules'
 import { notShownTo } from '../listings/where'
+import { placeJoins } from '../geography/store'
+import { listingsFrom } from '../listings/store'
 
 /** A listing about to be matched: its own fields, its city's tolerance and its country (for the currency). */
 export type Source = MatchSide & {
@@ -25,7 +27,7 @@ export async function sourcesOf(db: Queryable, ids: number[]): Promise<Source[]>
   const listed = idsIn(db.dialect, 'l.id', ids)
   return db.all<Source>(
     `select ${SIDE}, l.city_id, l.sale_or_rent, l.property_key, l.status, c.match_tolerance as tolerance, co.name as country
-     from listings l join cities c on c.id = l.city_id join states s on s.id = c.state_id join countries co on co.id = s.country_id
+     from ${listingsFrom(db.dialect, 'l')} ${placeJoins('l.city_id', { city: 'c', state: 's', country: 'co' })}
      where ${listed.sql}`,
     listed.params,
   )
@@ -39,7 +41,7 @@ const SOURCE = { sqlite: { budget: '?6', size: '?7', tolerance: '?8' }, postgres
 const OTHER = { budget: 'l.budget', size: 'l.size' }
 const candidatesWhere = (dialect: Dialect, sourceIs: 'REQ' | 'AVL') => {
   const src = SOURCE[dialect]
-  return `from listings l ${indexedBy(dialect, 'listings_match_idx')}
+  return `from ${listingsFrom(dialect, 'l', 'listings_match_idx')}
    where l.city_id = ?1 and l.sale_or_rent = ?2 and l.post_type = ?3 and l.property_key = ?4 and l.status = 'ACTIVE' and l.id <> ?5
      and ${sourceIs === 'REQ' ? fitSql(src, OTHER, src.tolerance) : fitSql(OTHER, src, src.tolerance)}`
 }

@@ -7,6 +7,8 @@ import { recordAudit } from '../audit/service'
 import { findMatches, sourceOf } from './find'
 import { brokersWhoSee } from '../listings/read'
 import { pairMatchesSql } from './rules'
+import { cityTolerance, joinCity, setCityTolerance } from '../geography/store'
+import { joinListing, lockListingsForShare } from '../listings/store'
 
 /**
  * At most this many new pairs are announced per write, the best first: a broad listing can match thousands in a big
@@ -83,8 +85,7 @@ export function onAnnounced(db: Db, listener: AnnouncedListener): void {
  * triggers then see it), and no entry names a listing deleted meanwhile (its reference would fail the insert).
  */
 async function insertHolding(db: Queryable, rows: number[][], made: Announced[]): Promise<number> {
-  const ids = idsIn(db.dialect, 'id', [...new Set(rows.flatMap(([other, listing]) => [other!, listing!]))])
-  await db.all(`select id from listings where ${ids.sql} order by id for share`, ids.params)
+  await lockListingsForShare(db, [...new Set(rows.flatMap(([other, listing]) => [other!, listing!]))])
   const queued = new Set((await db.all<{ id: number }>('select listing_id as id from match_queue')).map((r) => r.id))
   const picked = rows.filter(([other]) => !queued.has(other!))
   if (picked.length === 0) return 0
@@ -92,7 +93,7 @@ async function insertHolding(db: Queryable, rows: number[][], made: Announced[])
     `insert into listing_matches (listing_id, match_id, user_id, score, created_at)
      select v.listing_id, v.match_id, v.user_id, v.score, v.created_at
      from (values ${picked.map(() => '(?::bigint, ?::bigint, ?::bigint, ?::int, ?::bigint)').join(', ')}) as v (listing_id, match_id, user_id, score, created_at)
-       join listings a on a.id = v.listing_id join listings b on b.id = v.match_id join cities c on c.id = a.city_id
+       ${joinListing('a', 'v.listing_id')} ${joinListing('b', 'v.match_id')} ${joinCity('a.city_id', 'c')}
      where ${pairMatchesSql('a', 'b', 'c')} ${RETURNING}`,
     picked.flat(),
   )
@@ -185,8 +186,7 @@ async function takeQueueLocked(tx: Queryable): Promise<Queued[]> {
   await tx.get(`select pg_advisory_xact_lock(${DRAIN_LOCK}) as held`)
   const ids = (await tx.all<{ id: number }>('select listing_id as id from match_queue')).map((r) => r.id)
   if (ids.length === 0) return []
-  const listed = idsIn(tx.dialect, 'id', ids)
-  await tx.all(`select id from listings where ${listed.sql} order by id for share`, listed.params)
+  await lockListingsForShare(tx, ids)
   const taken = idsIn(tx.dialect, 'listing_id', ids)
   return (await tx.run<Queued>(`delete from match_queue where ${taken.sql} returning listing_id as id, queued_at as at`, taken.params)).rows
 }
@@ -267,12 +267,12 @@ export async function undismiss(db: Queryable, actor: { id: number }, id: number
 
 /** A city's budget tolerance (0–30 %): a master admin for any city, a module admin for their own. */
 export async function setTolerance(db: Queryable, actor: Actor, cityId: number, percent: number): Promise<{ city_id: number; match_tolerance: number }> {
-  const city = await db.get<{ id: number; name: string; match_tolerance: number }>('select id, name, match_tolerance from cities where id = ?', [cityId])
+  const city = await cityTolerance(db, cityId)
   if (!city) throw notFound('City not found')
   const scope = scopeOf(actor, 'matching', 'manage')
   if (scope.kind !== 'all' && !(scope.kind === 'city' && scope.cityId === cityId)) throw forbidden('You can only set the tolerance of your own city')
   await db.tx(async (tx) => {
-    await tx.run('update cities set match_tolerance = ?, updated_at = ? where id = ?', [percent, Date.now(), cityId])
+    await setCityTolerance(tx, cityId, percent, Date.now())
     await recordAudit(tx, {
       actor: { id: actor.id, fullName: actor.fullName },
       action: 'city.match_tolerance',

@@ -6,10 +6,11 @@ import { LiveTopic } from '../../platform/http/live-topic'
 import type { SendEvent } from '../../platform/http/sse'
 import { listingMatches, listingVisible } from '../listings/affects'
 import type { ListingFilters } from '../listings/model'
-import { allOf, listedWhere, type Viewer } from '../listings/where'
+import { allOf, listedWhere, listingIs, ownedBy, type Viewer } from '../listings/where'
 import { activeViewers } from '../users/read'
 import { newsOf, type FeedListing } from './news'
 import { filtersOf } from './service'
+import { entryIdWhere } from '../listings/store'
 
 // INSTANT alerts (issue 17): a listing posted, repriced or back on the market that one of a user's INSTANT searches
 // lets through, as they may see it and not their own, is a `saved_search` event on their stream (GET /api/events),
@@ -72,8 +73,8 @@ export class SavedSearchAlerts extends LiveTopic<SavedSearchNews> {
   }
 
   private async confirm(viewer: Viewer, filters: ListingFilters, id: number): Promise<string | null> {
-    const where = allOf({ sql: 'listings.id = ?', params: [id] }, listedWhere(viewer, filters, this.db.dialect))
-    return (await this.db.get<{ entry_id: string }>(`select listings.entry_id from listings where ${where.sql}`, where.params))?.entry_id ?? null
+    const where = allOf(listingIs(id), listedWhere(viewer, filters, this.db.dialect))
+    return entryIdWhere(this.db, where)
   }
 }
 
@@ -99,9 +100,9 @@ export async function instantHits(db: Db, listingId: number, reachable: (userIds
   for (const s of wanted) {
     const viewer = viewers.get(Number(s.user_id))
     if (!viewer) continue
-    const where = allOf({ sql: 'listings.id = ? and listings.owner_user_id <> ?', params: [listingId, viewer.id] }, listedWhere(viewer, filtersOf(s), db.dialect))
-    const found = await db.get<{ entry_id: string }>(`select listings.entry_id from listings where ${where.sql}`, where.params)
-    if (found) hits.push({ userId: viewer.id, search: { id: Number(s.id), name: s.name }, entryId: found.entry_id })
+    const where = allOf(listingIs(listingId), ownedBy(viewer.id, false), listedWhere(viewer, filtersOf(s), db.dialect))
+    const entryId = await entryIdWhere(db, where)
+    if (entryId !== null) hits.push({ userId: viewer.id, search: { id: Number(s.id), name: s.name }, entryId })
   }
   return hits
 }

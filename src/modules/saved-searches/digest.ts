@@ -9,8 +9,10 @@ import type { Role } from '../../shared/constants'
 import { savedSearchDigest } from '../mail/templates'
 import type { Listing } from '../listings/model'
 import { listingsByIds } from '../listings/read'
-import { allOf, listedWhere, type Viewer } from '../listings/where'
+import { allOf, listedWhere, ownedBy, type Viewer } from '../listings/where'
 import { filtersOf, type SavedSearchRow } from './service'
+import { newestNewsIds } from '../listings/store'
+import { isReachable, joinUser } from '../users/store'
 
 // DAILY alerts (issue 17): at most one mail a day per saved search, listing what came into it (posted, repriced, back
 // on the market; not the user's own) since its last mail. Sent by the primary process on a timer through the outbox, as
@@ -37,8 +39,8 @@ type Due = Pick<SavedSearchRow, 'id' | 'user_id' | 'name' | 'filters' | 'alerted
 export async function runSavedSearchDigest(ctx: SavedSearchDigestContext, now = Date.now()): Promise<number> {
   const due = await ctx.db.all<Due>(
     `select s.id, s.user_id, s.name, s.filters, s.alerted_at, s.created_at, u.email, u.full_name, u.role, u.city_id
-     from saved_searches s join users u on u.id = s.user_id
-     where s.alert = 'DAILY' and coalesce(s.alerted_at, s.created_at) <= ? and u.is_active = true and u.registration_status = 'APPROVED'
+     from saved_searches s ${joinUser('s.user_id', 'u')}
+     where s.alert = 'DAILY' and coalesce(s.alerted_at, s.created_at) <= ? and ${isReachable('u')}
      order by s.id`,
     [now - DAILY_MS],
   )
@@ -53,13 +55,8 @@ async function mailFor(ctx: SavedSearchDigestContext, tx: Queryable, s: Due, now
   if (claimed.changes === 0) return false
   const viewer: Viewer = { id: s.user_id, role: s.role, cityId: s.city_id }
   const filters = filtersOf(s)
-  const where = allOf(listedWhere(viewer, { ...filters, changed_since: new Date(Math.max(since, Date.parse(filters.changed_since ?? '') || 0)).toISOString() }, tx.dialect), {
-    sql: 'listings.owner_user_id <> ?',
-    params: [s.user_id],
-  })
-  const ids = (
-    await tx.all<{ id: number }>(`select listings.id as id from listings where ${where.sql} order by coalesce(listings.hot_at, listings.created_at) desc limit ?`, [...where.params, COUNT_LIMIT])
-  ).map((r) => r.id)
+  const where = allOf(listedWhere(viewer, { ...filters, changed_since: new Date(Math.max(since, Date.parse(filters.changed_since ?? '') || 0)).toISOString() }, tx.dialect), ownedBy(s.user_id, false))
+  const ids = await newestNewsIds(tx, where, COUNT_LIMIT)
   if (ids.length === 0) return false
   const found = await listingsByIds(tx, viewer, ids.slice(0, MAIL_LIMIT))
   const items = ids.flatMap((id) => (found.has(id) ? [found.get(id)!] : [])).map((l) => ({ entryId: l.entry_id, what: describe(l), news: HOT_LABELS[l.hotsheet.event] }))

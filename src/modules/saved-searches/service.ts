@@ -8,6 +8,7 @@ import type { ListingFilters } from '../listings/model'
 import type { Viewer } from '../listings/where'
 import { SAVED_SEARCH_LIMIT, type Alert, type CreateSavedSearchBody, type SavedSearch, type SavedSearchList, type UpdateSavedSearchBody } from './model'
 import { newCount } from './new-count'
+import { lockUser } from '../users/store'
 
 /** A saved search as stored: its filters as JSON text, moments in epoch ms. */
 export type SavedSearchRow = { id: number; user_id: number; name: string; filters: string; alert: Alert; seen_at: number; alerted_at: number | null; created_at: number; updated_at: number }
@@ -86,7 +87,7 @@ export async function createSavedSearch(ctx: AppContext, actor: Actor, body: Cre
     const row = await ctx.db.tx(async (tx) => {
       // PostgreSQL: the user's row locked, so two requests at the 20th search are counted one after the other (SQLite
       // writes one transaction at a time anyway).
-      if (tx.dialect === 'postgres') await tx.get('select id from users where id = ? for update', [actor.id])
+      await lockUser(tx, actor.id)
       const { n } = (await tx.get<{ n: number }>('select count(*) as n from saved_searches where user_id = ?', [actor.id]))!
       if (Number(n) >= SAVED_SEARCH_LIMIT) throw conflict(LIMIT_REACHED)
       await assertNameFree(tx, actor.id, name)

@@ -4,6 +4,7 @@ import { invalidateUserSessions } from '../../platform/sessions'
 import { recordAudit } from '../audit/service'
 import { normalizeEmail } from '../auth/service'
 import { removeFactor } from './store'
+import { userCityByEmail } from '../users/store'
 
 /**
  * `brokernet reset-second-factor EMAIL` (issue 29): the way back for a master admin with no other master admin to reset
@@ -15,7 +16,7 @@ export async function resetByCommand(config: Config, email: string): Promise<{ o
   const source = await openDataSource(config)
   try {
     return await source.db.tx(async (tx) => {
-      const user = await tx.get<{ id: number; cityId: number | null }>('select id, city_id as "cityId" from users where email = ?', [normalizeEmail(email)])
+      const user = await userCityByEmail(tx, normalizeEmail(email))
       if (!user) return { ok: false as const, error: `no user has the email ${email}` }
       if (!(await removeFactor(tx, user.id))) return { ok: false as const, error: `${email} has no two-factor sign-in to reset` }
       await invalidateUserSessions(tx, user.id)

@@ -2,14 +2,14 @@ import type { AppContext } from '../../platform/context'
 import type { Actor } from '../../platform/http/auth'
 import { conflict, fieldError, forbidden, notFound, unauthenticated, type DomainError } from '../../platform/errors'
 import { enforce, hitAll } from '../../platform/rate-limit'
-import { createSession, invalidateUserSessions, type SessionMeta, type SessionUser } from '../../platform/sessions'
+import { createSession, invalidateSessionsOf, invalidateUserSessions, type SessionMeta, type SessionUser } from '../../platform/sessions'
 import { recordAudit } from '../audit/service'
 import { ACCOUNT_INACTIVE } from '../../platform/http/auth'
 import { secondFactorReset } from '../mail/templates'
-import { USER_COLUMNS, userRow, type RawUser, type User } from '../users/store'
+import { idsOfRoleWithout, userById as storedUser, type User } from '../users/store'
 import { cleanCode, keyUri, matchingStep, newRecoveryCodes, newSecret, TOTP_PATTERN } from './codes'
 import { mayEnrol, secondFactorPolicy, secondFactorRequired, setModuleAdminsRequired } from './settings'
-import { challengeUser, factorOf, hasFactor, recoveryCodesLeft, removeFactor, replaceRecoveryCodes, savePendingFactor, spendChallenge, spendRecoveryCode, spendStep } from './store'
+import { challengeUser, confirmedFactorOf, factorOf, hasFactor, recoveryCodesLeft, removeFactor, replaceRecoveryCodes, savePendingFactor, spendChallenge, spendRecoveryCode, spendStep } from './store'
 
 // Issue 29: admins prove a second factor (docs/decisions/025-admin-second-factor.md).
 
@@ -63,8 +63,7 @@ async function prove(
 const codeField = (message: string) => fieldError('code', message)
 
 async function userById(ctx: AppContext, id: number): Promise<User | null> {
-  const row = await ctx.db.get<RawUser>(`select ${USER_COLUMNS} from users where id = ?`, [id])
-  return row ? userRow(row) : null
+  return storedUser(ctx.db, id)
 }
 
 /**
@@ -173,9 +172,8 @@ export async function disableFactor(ctx: AppContext, user: SessionUser, code: st
 export async function resetFactor(ctx: AppContext, actor: Actor, id: number) {
   if (id === actor.id) throw forbidden('You cannot reset your own two-factor sign-in: turn it off or change it on your Security page.')
   await ctx.db.tx(async (tx) => {
-    const row = await tx.get<RawUser>(`select ${USER_COLUMNS} from users where id = ?`, [id])
-    if (!row) throw notFound('User not found')
-    const user = userRow(row)
+    const user = await storedUser(tx, id)
+    if (!user) throw notFound('User not found')
     if (!(await removeFactor(tx, id))) throw conflict('This user has no two-factor sign-in to reset')
     await invalidateUserSessions(tx, id)
     await recordAudit(tx, { actor: actorOf(actor), action: 'user.second_factor_reset', entityType: 'user', entityId: id, cityId: user.cityId })
@@ -193,10 +191,7 @@ export async function setPolicy(ctx: AppContext, actor: Actor, required: boolean
   await ctx.db.tx(async (tx) => {
     await setModuleAdminsRequired(tx, required)
     if (required)
-      await tx.run(
-        `delete from sessions where user_id in (select id from users where role = 'MODULE_ADMIN'
-           and not exists (select 1 from second_factors where second_factors.user_id = users.id and second_factors.confirmed_at is not null))`,
-      )
+      await invalidateSessionsOf(tx, idsOfRoleWithout('MODULE_ADMIN', confirmedFactorOf))
     await recordAudit(tx, {
       actor: actorOf(actor),
       action: 'setting.update',

@@ -1,5 +1,6 @@
 import type { Queryable } from '../../../db/sql'
 import type { Role } from '../../shared/constants'
+import { readSetting, writeSetting } from '../../platform/settings'
 
 // The `settings` table's one setting so far (issue 29): whether module admins must prove a second factor. A row per
 // setting, its value JSON; no row is the default. Read where it decides (each sign-in of a module admin): no cache to
@@ -10,16 +11,12 @@ const MODULE_ADMINS = 'second_factor_module_admins'
 export type SecondFactorPolicy = { required_for_module_admins: boolean; updated_at: string | null }
 
 export async function secondFactorPolicy(db: Queryable): Promise<SecondFactorPolicy> {
-  const row = await db.get<{ value: string; updatedAt: number | string }>('select value, updated_at as "updatedAt" from settings where name = ?', [MODULE_ADMINS])
+  const row = await readSetting(db, MODULE_ADMINS)
   return { required_for_module_admins: row ? JSON.parse(row.value) === true : false, updated_at: row ? new Date(Number(row.updatedAt)).toISOString() : null }
 }
 
 export async function setModuleAdminsRequired(tx: Queryable, required: boolean, now = Date.now()): Promise<void> {
-  await tx.run('insert into settings (name, value, updated_at) values (?, ?, ?) on conflict (name) do update set value = excluded.value, updated_at = excluded.updated_at', [
-    MODULE_ADMINS,
-    JSON.stringify(required),
-    now,
-  ])
+  await writeSetting(tx, MODULE_ADMINS, JSON.stringify(required), now)
 }
 
 /** Who must prove a second factor: every master admin; module admins when the master admin turned it on; no broker. */

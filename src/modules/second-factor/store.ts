@@ -93,3 +93,7 @@ export async function spendChallenge(db: Queryable, token: string): Promise<bool
   const { rows } = await db.run<{ id: string }>('delete from second_factor_challenges where id = ? returning id', [sessionIdOf(token)])
   return rows.length === 1
 }
+
+/** A condition on a user id column: the user has a confirmed second factor (`exists (…)`). */
+export const confirmedFactorOf = (userId: string) =>
+  `select 1 from second_factors where second_factors.user_id = ${userId} and second_factors.confirmed_at is not null`

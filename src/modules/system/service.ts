@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs'
 import { durationText, redactedUrl } from '../../platform/config'
 import type { AppContext } from '../../platform/context'
-import { outboxState } from '../../platform/mail'
+import { failedMails, outboxState } from '../../platform/mail'
 import type { MetricJson } from '../../platform/metrics'
 import type { BackupRun as Run } from '../../platform/backup/runs'
 import { VERSION } from '../../platform/version'
@@ -17,9 +17,7 @@ export async function systemStatus(ctx: AppContext): Promise<SystemStatus> {
     databaseBytes(ctx),
     outboxState(db),
     // Mails whose last attempt failed: given up, or waiting to be tried again.
-    db.all<{ id: number; subject: string; attempts: number; error: string | null; status: 'PENDING' | 'FAILED'; created_at: number }>(
-      "select id, subject, attempts, last_error as error, status, created_at from mail_outbox where last_error is not null and status in ('PENDING', 'FAILED') order by id desc limit 5",
-    ),
+    failedMails(db),
     ctx.metrics.everyProcess(),
   ])
   const lastGood = runs.find((r) => r.status === 'OK') ?? (await ctx.backups.lastGood())

@@ -3,6 +3,8 @@ import type { Actor } from '../../platform/http/auth'
 import { scopeOf, type Scope, type ScopeAction } from '../../platform/policy/scope'
 import { forbidden, notFound } from '../../platform/errors'
 import type { PendingApprovals, User, UserList, UserListQuery } from './model'
+import { PLACE_TABLES, placeColumns, placeIds, placeJoins } from '../geography/store'
+import { confirmedFactorOf } from '../second-factor/store'
 
 /** A user with their place, as the lists and the one-user answer read it. */
 type Row = {
@@ -29,14 +31,11 @@ type Row = {
 
 const COLUMNS = `users.id, users.email, users.full_name, users.phone, users.role, users.is_active, users.registration_status,
   users.rejection_reason, users.id_card_number, users.id_card_document, users.id_card_document_type, users.city_id,
-  users.created_at, cities.name as city_name, states.id as state_id, states.name as state_name, countries.id as country_id,
-  countries.name as country_name,
-  exists (select 1 from second_factors where second_factors.user_id = users.id and second_factors.confirmed_at is not null) as has_second_factor`
+  users.created_at, ${placeColumns({ city: 'city_name', state: 'state_name', country: 'country_name' })}, ${placeIds({ state: 'state_id', country: 'country_id' })},
+  exists (${confirmedFactorOf('users.id')}) as has_second_factor`
 
 const WITH_PLACE = `from users
-  left join cities on cities.id = users.city_id
-  left join states on states.id = cities.state_id
-  left join countries on countries.id = states.country_id`
+  ${placeJoins('users.city_id', PLACE_TABLES, true)}`
 
 const documentUrl = (u: Pick<Row, 'id' | 'id_card_document'>) => (u.id_card_document ? `/api/users/${u.id}/id-card` : null)
 const isoOf = (ms: number | string) => new Date(Number(ms)).toISOString()
@@ -110,8 +109,8 @@ export async function listUsers(db: Queryable, actor: UserViewer, q: UserListQue
     visibleTo(actor),
     is('users.role = ?', q.role || undefined),
     is('users.city_id = ?', q.city_id || undefined),
-    is('cities.state_id = ?', q.state_id || undefined),
-    is('states.country_id = ?', q.country_id || undefined),
+    is(`${placeIds({ state: '' })} = ?`, q.state_id || undefined),
+    is(`${placeIds({ country: '' })} = ?`, q.country_id || undefined),
     q.is_active !== undefined && { sql: q.is_active ? 'users.is_active = true' : 'users.is_active = false', params: [] },
     is('users.registration_status = ?', q.registration_status || undefined),
     !!pattern && {
@@ -121,7 +120,7 @@ export async function listUsers(db: Queryable, actor: UserViewer, q: UserListQue
   )
   const [counted, rows] = await Promise.all([
     db.get<{ n: number }>(
-      `select count(*) as n from users left join cities on cities.id = users.city_id left join states on states.id = cities.state_id ${filter.sql}`,
+      `select count(*) as n ${WITH_PLACE} ${filter.sql}`,
       filter.params,
     ),
     db.all<Row>(`select ${COLUMNS} ${WITH_PLACE} ${filter.sql} order by users.created_at desc, users.id desc limit ? offset ?`, [

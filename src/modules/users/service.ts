@@ -13,6 +13,7 @@ import { NO_ID_CARD_DOCUMENT } from '../../../islands/users/user-format'
 import type { CreateUserBody, UpdateUserBody } from './model'
 import { visibleTo, where } from './read'
 import { assertUniqueUser, duplicateUser, insertUser, insertUserWithDocument, INVALID_CITY, readIdDocument, USER_COLUMNS, userRow, type RawUser, type User } from './store'
+import { cityExists } from '../geography/store'
 
 /** What the audit trail keeps of a user: never the password hash or the document's file name. */
 export const auditView = (u: User) => ({
@@ -47,7 +48,7 @@ async function updateRow(tx: Queryable, id: number, set: string, params: Param[]
 const actorOf = (a: Actor) => ({ id: a.id, fullName: a.fullName })
 
 async function assertCity(db: Queryable, cityId: number) {
-  if (!(await db.get('select id from cities where id = ?', [cityId]))) throw invalid(INVALID_CITY)
+  if (!(await cityExists(db, cityId))) throw invalid(INVALID_CITY)
 }
 
 /**

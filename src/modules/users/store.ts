@@ -122,3 +122,125 @@ export async function brokerOf(db: Queryable, id: number): Promise<{ id: number;
   )
   return r ? { id: Number(r.id), fullName: r.full_name, approved: r.registration_status === 'APPROVED', createdAt: Number(r.created_at) } : null
 }
+
+// ---- what other features read of users (issue 31: the only SQL of `users` is here) --------------------------------
+
+/** A user by email (sign-in), every column; null when none. */
+export async function userByEmail(db: Queryable, email: string): Promise<User | null> {
+  const found = await db.get<RawUser>(`select ${USER_COLUMNS} from users where users.email = ?`, [email])
+  return found ? userRow(found) : null
+}
+
+/** A user by id, every column; null when none. */
+export async function userById(db: Queryable, id: number): Promise<User | null> {
+  const row = await db.get<RawUser>(`select ${USER_COLUMNS} from users where id = ?`, [id])
+  return row ? userRow(row) : null
+}
+
+/** A user's id, name and email by email (a password reset's request); null when none. */
+export const userContactByEmail = (db: Queryable, email: string) =>
+  db.get<{ id: number; email: string; fullName: string }>('select id, email, full_name as "fullName" from users where email = ?', [email])
+
+/** A user's id and city by email (the server's reset command); null when none. */
+export const userCityByEmail = (db: Queryable, email: string) =>
+  db.get<{ id: number; cityId: number | null }>('select id, city_id as "cityId" from users where email = ?', [email])
+
+/** Sets a user's password hash; answers what the audit trail names, or nothing when there is no such user. */
+export async function setPasswordHash(tx: Queryable, userId: number, passwordHash: string, now: number) {
+  const { rows } = await tx.run<{ id: number; fullName: string; cityId: number | null }>(
+    'update users set password_hash = ?, updated_at = ? where id = ? returning id, full_name as "fullName", city_id as "cityId"',
+    [passwordHash, now, userId],
+  )
+  return rows[0]
+}
+
+/**
+ * The emails of the active admins who hear of a city's registrations and review requests: its module admins and every
+ * master admin (in id order when `ordered`).
+ */
+export const cityAdminEmails = (db: Queryable, cityId: number, ordered = false) =>
+  db.all<{ id: number; email: string }>(
+    ordered
+      ? "select id, email from users where is_active = true and (role = 'MASTER_ADMIN' or (role = 'MODULE_ADMIN' and city_id = ?)) order by id"
+      : "select id, email from users where is_active = true and (role = 'MASTER_ADMIN' or (role = 'MODULE_ADMIN' and city_id = ?))",
+    [cityId],
+  )
+
+/** A user who can read mail from us and sign in to act on it (active, approved): id, email, name; null otherwise. */
+export const reachableUser = (db: Queryable, id: number) =>
+  db.get<{ id: number; email: string; full_name: string }>("select id, email, full_name from users where id = ? and is_active = true and registration_status = 'APPROVED'", [id])
+
+/** How many users a city has (a city in use cannot be deleted). */
+export const usersInCity = async (db: Queryable, cityId: number): Promise<number> =>
+  Number((await db.get<{ n: number }>('select count(*) as n from users where city_id = ?', [cityId]))!.n)
+
+/** Active users of a role, of a city or of the network (null). */
+export function activeUsersOfRole(db: Queryable, role: string, cityId: number | null): Promise<number> {
+  // `is_active = ?` bound to true (portable: 1 on SQLite, a boolean on PostgreSQL) rather than a bare `is_active`, so
+  // the count is one range of users_role_active_city_idx (role, is_active, city_id) instead of every broker's entry.
+  const sql = `select count(*) as n from users where role = ? and is_active = ?${cityId === null ? '' : ' and city_id = ?'}`
+  return db.get<{ n: number }>(sql, cityId === null ? [role, true] : [role, true, cityId]).then((r) => Number(r!.n))
+}
+
+/** Locks a user's row until the transaction ends (PostgreSQL; SQLite writes one transaction at a time anyway). */
+export async function lockUser(tx: Queryable, id: number): Promise<void> {
+  if (tx.dialect === 'postgres') await tx.get('select id from users where id = ? for update', [id])
+}
+
+/** The names of the users that still exist, by id (the audit trail's names). */
+export const userNames = (db: Queryable, ids: number[]) =>
+  db.all<{ id: number; name: string }>(`select id, full_name as name from users where id in (${ids.map(() => '?').join(', ')})`, ids)
+
+/** The ids of a role's users without something (`without(userId)`: a condition on the user's id column), as a subquery. */
+export const idsOfRoleWithout = (role: 'MODULE_ADMIN', without: (userId: string) => string) => `select id from users where role = '${role}'
+           and not exists (${without('users.id')})`
+
+// ---- fragments other features compose into their reads ---------------------------------------------------------
+
+/** Joins the user of a row by its user id column: `join users on users.id = listings.owner_user_id`, or under an alias. */
+export const joinUser = (userId: string, alias = 'users', condition = '') =>
+  `join ${alias === 'users' ? 'users' : `users ${alias}`} on ${alias}.id = ${userId}${condition ? ` and ${condition}` : ''}`
+
+/** Columns of a joined user as the given names: `users.full_name as owner_name`. */
+export const userColumns = (as: Record<string, string>, alias = 'users') =>
+  Object.entries(as)
+    .map(([column, name]) => (column === name ? `${alias}.${column}` : `${alias}.${column} as ${name}`))
+    .join(', ')
+
+/** A condition on a joined user: they can read mail from us and sign in to act on it. */
+export const isReachable = (alias = 'users') => `${alias}.is_active = true and ${alias}.registration_status = 'APPROVED'`
+
+/** A user's name and whether they can read mail from us and sign in to act on it (a renew link's owner); null when none. */
+export const userReach = (db: Queryable, id: number) =>
+  db.get<{ full_name: string; reachable: unknown }>(`select full_name, (${isReachable()}) as reachable from users where id = ?`, [id])
+
+// ---- the first start's (src/bootstrap.ts) --------------------------------------------------------------------
+
+/** How many users there are. */
+export const userCount = async (db: Queryable): Promise<number> => Number((await db.get<{ n: number }>('select count(*) as n from users'))!.n)
+
+/** The email of a master admin, if there is one. */
+export const masterAdminEmail = async (db: Queryable): Promise<string | null> =>
+  (await db.get<{ email: string }>("select email from users where role = 'MASTER_ADMIN' limit 1"))?.email ?? null
+
+/**
+ * Creates the master admin unless the email is taken (instances started together on a new PostgreSQL database all
+ * try: one creates it, the others find it); answers whether this call created it.
+ */
+export async function insertMasterAdmin(db: Queryable, email: string, passwordHash: string, now: number): Promise<boolean> {
+  const { changes } = await db.run(
+    `insert into users (email, password_hash, full_name, role, is_active, registration_status, created_at, updated_at)
+       values (?, ?, 'Master Admin', 'MASTER_ADMIN', ?, 'APPROVED', ?, ?) on conflict (email) do nothing`,
+    [email, passwordHash, true, now, now],
+  )
+  return changes === 1
+}
+
+/** Whether any user's email ends with `@domain`. */
+export const anyUserAt = async (db: Queryable, domain: string): Promise<boolean> => !!(await db.get('select id from users where email like ? limit 1', [`%@${domain}`]))
+
+/** The email of the first active, approved user of a role (the start banner's whom to sign in as). */
+export async function firstApprovedOfRole(db: Queryable, role: 'BROKER' | 'MODULE_ADMIN'): Promise<string | undefined> {
+  const sql = "select email from users where role = ? and registration_status = 'APPROVED' and is_active = true order by id limit 1"
+  return (await db.get<{ email: string }>(sql, [role]))?.email
+}
