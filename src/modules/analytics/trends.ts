@@ -7,7 +7,7 @@ import type { Viewer } from '../listings/read'
 import { scopeCity, scopeOf } from '../../platform/policy/scope'
 import { RANGE_ORDER, RANGE_TOO_LONG, type TopBrokers, type Trends, type TrendsQuery } from './model'
 import { listingTotal } from '../listings/store'
-import { joinUser } from '../users/store'
+import { dailyCounts, topOwners } from './store'
 
 const DAY_MS = 86_400_000
 const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10)
@@ -38,15 +38,8 @@ export async function trends(ctx: AppContext, viewer: Viewer, q: TrendsQuery): P
   const city = cityScope(viewer)
   const rows = await ctx.counts.get(
     `trends|${city}|${start}|${end}`,
-    async () =>
-      (
-        await ctx.db.all<{ date: string; postType: string; n: number }>(
-          // City 0 holds the network's days (migration 0007).
-          `select date, post_type as "postType", sum(n) as n from listing_daily_counts
-           where date >= ? and date <= ? and city_id = ? group by date, post_type`,
-          [start, end, city ?? 0],
-        )
-      ).map((r) => ({ ...r, n: Number(r.n) })),
+    // City 0 holds the network's days (migration 0007).
+    () => dailyCounts(ctx.db, start, end, city ?? 0),
     (c) => touches(c, 'listing', ['date', 'city_id', 'post_type']),
   )
   const daily: Trends['daily_stats'] = {}
@@ -67,18 +60,7 @@ export async function topBrokers(ctx: AppContext, viewer: Viewer, limit: number)
   const city = cityScope(viewer)
   const top = await ctx.counts.get(
     `top|${city}|${limit}`,
-    async () =>
-      (
-        await ctx.db.all<TopBroker>(
-          `select u.id as user_id, u.full_name, u.email, p.n as listing_count
-           from (select owner_user_id, sum(n) as n from owner_listing_counts${city === null ? '' : ' where city_id = ?'} group by owner_user_id) p
-           ${joinUser('p.owner_user_id', 'u')}
-           where u.role = ? and p.n > 0
-           order by p.n desc, u.id asc
-           limit ?`,
-          city === null ? ['BROKER', limit] : [city, 'BROKER', limit],
-        )
-      ).map((r) => ({ ...r, listing_count: Number(r.listing_count) })),
+    (): Promise<TopBroker[]> => topOwners(ctx.db, city, limit),
     // Listings per owner and city, and the brokers' names, emails and roles.
     (c) => touches(c, 'listing', ['owner_user_id', 'city_id']) || c.topic === 'user',
   )

@@ -5,6 +5,7 @@ import type { AuditEvent, AuditNames, AuditPage, AuditQuery } from './model'
 import { placeNames } from '../geography/store'
 import { entryIdsOf } from '../listings/store'
 import { userNames } from '../users/store'
+import { countEvents, distinctValues, eventsAbout, eventsBatch, eventsPage, oneEvent, type StoredEvent } from './store'
 
 type Viewer = ScopeActor
 /** An event as read: its JSON sides parsed, its time in epoch milliseconds. */
@@ -21,9 +22,7 @@ type Row = {
   before: unknown
   after: unknown
 }
-type Stored = Omit<Row, 'before' | 'after'> & { before: string | null; after: string | null }
-
-const COLUMNS = 'id, created_at, actor_user_id, actor_name, action, entity_type, entity_id, city_id, reason, before, after'
+type Stored = StoredEvent
 const parse = (json: string | null): unknown => (json === null ? null : JSON.parse(json))
 const parsed = (r: Stored): Row => ({ ...r, before: parse(r.before), after: parse(r.after) })
 
@@ -44,7 +43,6 @@ function where(...clauses: (Clause | undefined)[]): Clause {
   if (present.length === 0) return { sql: '', params: [] }
   return { sql: `where ${present.map((c) => c.sql).join(' and ')}`, params: present.flatMap((c) => c.params) }
 }
-const inList = (ids: readonly unknown[]) => ids.map(() => '?').join(', ')
 
 const DAY_MS = 86_400_000
 
@@ -132,10 +130,7 @@ async function namesOfRows(db: Queryable, kind: Kind, ids: number[]): Promise<Ma
 async function namesFromTrail(db: Queryable, kind: Kind, ids: number[]): Promise<Map<number, string>> {
   const out = new Map<number, string>()
   if (ids.length === 0) return out
-  const rows = await db.all<{ entity_id: string; before: string | null; after: string | null }>(
-    `select entity_id, before, after from audit_events where entity_type = ? and entity_id in (${inList(ids)}) order by id desc`,
-    [ENTITY_TYPE_OF[kind], ...ids.map(String)],
-  )
+  const rows = await eventsAbout(db, ENTITY_TYPE_OF[kind], ids)
   for (const r of rows) {
     const id = Number(r.entity_id)
     if (out.has(id)) continue
@@ -200,12 +195,11 @@ export async function listAudit(db: Queryable, v: Viewer, q: AuditQuery): Promis
   const page = q.page ?? 1
   const perPage = q.per_page ?? 50
   const w = where(...conditions(v, q))
-  const { n: total } = (await db.get<{ n: number }>(`select count(*) as n from audit_events ${w.sql}`, w.params))!
-  const stored = await db.all<Stored>(`select ${COLUMNS} from audit_events ${w.sql} order by id desc limit ? offset ?`, [...w.params, perPage, (page - 1) * perPage])
+  const total = await countEvents(db, w)
+  const stored = await eventsPage(db, w, perPage, (page - 1) * perPage)
   const rows = stored.map(parsed)
   const scope = where(auditScope(v))
-  const distinct = async (col: 'action' | 'entity_type') =>
-    (await db.all<{ v: string }>(`select distinct ${col} as v from audit_events ${scope.sql} order by ${col}`, scope.params)).map((r) => r.v)
+  const distinct = (col: 'action' | 'entity_type') => distinctValues(db, col, scope)
   const names = await nameEvents(db, rows)
   return {
     events: rows.map((r, i) => toEvent(r, names[i]!)),
@@ -220,7 +214,7 @@ export async function listAudit(db: Queryable, v: Viewer, q: AuditQuery): Promis
 
 export async function getAuditEvent(db: Queryable, v: Viewer, id: number): Promise<AuditEvent> {
   const w = where({ sql: 'id = ?', params: [id] }, auditScope(v))
-  const stored = await db.get<Stored>(`select ${COLUMNS} from audit_events ${w.sql}`, w.params)
+  const stored = await oneEvent(db, w)
   if (!stored) throw notFound('Audit event not found')
   const row = parsed(stored)
   return toEvent(row, (await nameEvents(db, [row]))[0]!)
@@ -239,7 +233,7 @@ export async function* auditCsv(db: Queryable, v: Viewer, q: AuditQuery): AsyncG
   let beforeId = Number.MAX_SAFE_INTEGER
   for (;;) {
     const w = where(...filters, { sql: 'id < ?', params: [beforeId] })
-    const rows = (await db.all<Stored>(`select ${COLUMNS} from audit_events ${w.sql} order by id desc limit 1000`, w.params)).map(parsed)
+    const rows = (await eventsBatch(db, w)).map(parsed)
     for (const r of rows)
       yield [new Date(r.created_at).toISOString(), r.actor_name, r.action, r.entity_type, r.entity_id, summarize(r), r.reason, r.before, r.after].map(cell).join(',') + '\r\n'
     if (rows.length < 1000) return

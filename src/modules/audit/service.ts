@@ -1,4 +1,5 @@
 import type { Queryable } from '../../../db/sql'
+import { insertAuditEvent } from './store'
 
 export type AuditActor = { id: number; fullName: string } | null
 
@@ -17,10 +18,7 @@ const json = (v: unknown) => (v === undefined || v === null ? null : JSON.string
 
 /** Appends to the audit trail. Call it inside the same transaction as the change, so neither exists without the other. */
 export async function recordAudit(db: Queryable, entry: AuditEntry, now = Date.now()): Promise<void> {
-  await db.run(
-    `insert into audit_events (actor_user_id, actor_name, action, entity_type, entity_id, city_id, before, after, reason, created_at)
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [
+  await insertAuditEvent(db, [
       entry.actor?.id ?? null,
       entry.actor?.fullName ?? null,
       entry.action,
@@ -30,7 +28,6 @@ export async function recordAudit(db: Queryable, entry: AuditEntry, now = Date.n
       json(entry.before),
       json(entry.after),
       entry.reason ?? null,
-      now,
-    ],
-  )
+    now,
+  ])
 }

@@ -8,6 +8,7 @@ import { passwordReset } from '../mail/templates'
 import { normalizeEmail } from './service'
 import { generateSessionToken, invalidateUserSessions, sessionIdOf } from '../../platform/sessions'
 import { setPasswordHash, userContactByEmail } from '../users/store'
+import { replaceResetToken, resetToken, spendResetToken } from './store'
 
 export const RESET_REQUESTED = 'If an account exists for this email, a link to reset the password has been sent. It is valid for one hour.'
 export const RESET_LINK_INVALID = 'This reset link is invalid or has expired. Please request a new one.'
@@ -33,13 +34,7 @@ export async function requestPasswordReset(ctx: AppContext, email: string, ipAdd
   const now = Date.now()
   await db.tx(async (tx) => {
     // Only the newest link works: asking again retires the earlier ones.
-    await tx.run('delete from password_reset_tokens where user_id = ? and used_at is null', [user.id])
-    await tx.run('insert into password_reset_tokens (id, user_id, expires_at, created_at) values (?, ?, ?, ?)', [
-      sessionIdOf(token),
-      user.id,
-      now + RESET_TOKEN_MINUTES * 60_000,
-      now,
-    ])
+    await replaceResetToken(tx, sessionIdOf(token), user.id, now + RESET_TOKEN_MINUTES * 60_000, now)
     await ctx.mail.send(tx, passwordReset(config.publicUrl, user, `${config.publicUrl}/reset-password?token=${encodeURIComponent(token)}`))
   })
   return RESET_REQUESTED
@@ -51,7 +46,7 @@ export async function resetPassword(ctx: AppContext, input: { token: string; pas
   if (input.password !== input.confirm_password) throw fieldError('confirm_password', ACCOUNT_MESSAGES.confirmMismatch)
   await enforce([[limits.resetByAddress, ipAddress]], 'password reset attempts')
   const tokenHash = sessionIdOf(input.token)
-  const row = await db.get<{ expiresAt: number; usedAt: number | null }>('select expires_at as "expiresAt", used_at as "usedAt" from password_reset_tokens where id = ?', [tokenHash])
+  const row = await resetToken(db, tokenHash)
   if (!row || row.usedAt !== null || Number(row.expiresAt) <= Date.now()) {
     await limits.resetByAddress.hit(ipAddress)
     throw refused(RESET_LINK_INVALID)
@@ -60,11 +55,7 @@ export async function resetPassword(ctx: AppContext, input: { token: string; pas
   await db.tx(async (tx) => {
     const now = Date.now()
     // Spent atomically: of two concurrent uses of one link, only one changes the password.
-    const spent = await tx.run<{ userId: number }>('update password_reset_tokens set used_at = ? where id = ? and used_at is null returning user_id as "userId"', [
-      now,
-      tokenHash,
-    ])
-    const userId = spent.rows[0]?.userId
+    const userId = await spendResetToken(tx, tokenHash, now)
     if (userId === undefined) throw refused(RESET_LINK_INVALID)
     const user = (await setPasswordHash(tx, userId, passwordHash, now))!
     await invalidateUserSessions(tx, userId)

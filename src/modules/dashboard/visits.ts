@@ -1,10 +1,10 @@
-import { indexedBy } from '../../../db/dialect'
 import type { Queryable } from '../../../db/sql'
 import type { AppContext } from '../../platform/context'
 import { countListings, type Viewer } from '../listings/read'
 import { allOf, filterWhere, ownedBy, visibleTo } from '../listings/where'
 import type { DashboardVisit } from './model'
 import { countOwnWhere } from '../listings/store'
+import { upsertVisit, visitStart } from './store'
 
 /** A dashboard visit ends after this long without a dashboard request ("N new since your last visit", issue 17). */
 export const VISIT_GAP_MS = 30 * 60 * 1000
@@ -17,21 +17,12 @@ export const VISIT_GAP_MS = 30 * 60 * 1000
  * it was, in SQLite and PostgreSQL alike.
  */
 export async function recordVisit(db: Queryable, userId: number, now = Date.now()): Promise<number> {
-  const { rows } = await db.run<{ since_at: number | string }>(
-    `insert into user_visits (user_id, last_at, since_at) values (?, ?, ?)
-     on conflict (user_id) do update set
-       since_at = case when user_visits.last_at <= ? then user_visits.last_at else user_visits.since_at end,
-       last_at = excluded.last_at
-     returning since_at`,
-    [userId, now, now, now - VISIT_GAP_MS],
-  )
-  return Number(rows[0]!.since_at)
+  return upsertVisit(db, userId, now, VISIT_GAP_MS)
 }
 
 /** The current (or last) visit's start of news, without recording a visit; null before the first one. */
 export async function visitSince(db: Queryable, userId: number): Promise<number | null> {
-  const row = await db.get<{ since_at: number | string }>('select since_at from user_visits where user_id = ?', [userId])
-  return row ? Number(row.since_at) : null
+  return visitStart(db, userId)
 }
 
 /**

@@ -3,6 +3,7 @@ import { LOCATION_ZONES, type LocationZone } from '../../shared/constants'
 import { LocalityIndex, type KnownLocality } from './parse'
 import { cityName } from '../geography/store'
 import { localityCounts } from '../listings/store'
+import { acceptedLocalities } from './store'
 
 /**
  * The localities the network already knows in a city: every locality its listings were posted with, in the spelling
@@ -51,7 +52,7 @@ async function load(db: Queryable, cityId: number): Promise<LocalityIndex> {
   const most = (m: Map<string, number>) => [...m.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null
   const known: KnownLocality[] = [...byKey.values()].map((e) => ({ name: most(e.names)!, zone: most(e.zones) as LocationZone | null }))
   // The localities the city's admin accepted (issue 30): known in their spelling and zone, first, whatever listings say.
-  const accepted = await db.all<{ name: string; zone: string | null }>("select name, zone from city_localities where city_id = ? and status = 'ACCEPTED'", [cityId])
+  const accepted = await acceptedLocalities(db, cityId)
   const name = await cityName(db, cityId)
   const city = name === null ? undefined : { name }
   const zoneOf = (z: string | null) => (z && (LOCATION_ZONES as readonly string[]).includes(z) ? (z as LocationZone) : null)

@@ -7,6 +7,7 @@ import { forgetLocalities } from './localities'
 import type { LocalityDecision, LocalityDecisionBody, LocalityOffers } from './model'
 import { cityExists } from '../geography/store'
 import { localityCounts } from '../listings/store'
+import { decidedLocalityKeys, decideLocality as storeDecision } from './store'
 
 /**
  * Localities offered to a city's module admin (issue 30). Listings name their locality in free text, and a city the
@@ -37,7 +38,7 @@ async function cityFor(ctx: AppContext, user: Viewer, cityId: number | undefined
 export async function localityOffers(ctx: AppContext, user: Viewer, cityId: number | undefined): Promise<LocalityOffers> {
   const city = await cityFor(ctx, user, cityId)
   const rows = await localityCounts(ctx.db, city, { activeOnly: true })
-  const decided = new Set((await ctx.db.all<{ key: string }>('select key from city_localities where city_id = ?', [city])).map((r) => r.key))
+  const decided = await decidedLocalityKeys(ctx.db, city)
   const groups = new Map<string, { names: Map<string, number>; zones: Map<string, number>; n: number }>()
   for (const r of rows) {
     const name = r.locality.trim().replace(/\s+/g, ' ')
@@ -68,11 +69,7 @@ export async function decideLocality(ctx: AppContext, user: Viewer, body: Locali
   const status = body.decision === 'ACCEPT' ? 'ACCEPTED' : 'DISMISSED'
   const zone = body.decision === 'ACCEPT' ? (body.zone ?? null) : null
   const now = Date.now()
-  await ctx.db.run(
-    `insert into city_localities (city_id, name, key, zone, status, decided_by, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?, ?)
-     on conflict (city_id, key) do update set name = excluded.name, zone = excluded.zone, status = excluded.status, decided_by = excluded.decided_by, updated_at = excluded.updated_at`,
-    [city, name, key, zone, status, user.id, now, now],
-  )
+  await storeDecision(ctx.db, { cityId: city, name, key, zone, status, decidedBy: user.id }, now)
   // The parser reads the city's localities once a minute: an accepted one is known at once.
   forgetLocalities(ctx.db, city)
   return { city_id: city, name, zone, status }

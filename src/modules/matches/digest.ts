@@ -1,4 +1,3 @@
-import { idsIn, indexedBy } from '../../../db/dialect'
 import type { Db, Queryable } from '../../../db/sql'
 import type { Config } from '../../platform/config'
 import { POST_TYPE_LABELS, type PostType } from '../../shared/constants'
@@ -6,12 +5,10 @@ import { currencyFor } from '../../shared/currency'
 import { formatMoney } from '../../shared/money'
 import type { Mailer } from '../../platform/mail'
 import { matchDigest, type DigestItem } from '../mail/templates'
-import { scoreMatch, type MatchSide } from './rules'
+import { scoreMatch } from './rules'
 import { drainAnnouncements } from './service'
-import { notShownTo } from '../listings/where'
-import { joinUser, reachableUser } from '../users/store'
-import { placeJoins } from '../geography/store'
-import { listingsFrom } from '../listings/store'
+import { reachableUser } from '../users/store'
+import { claimDigest, digestSentAfter, digestSides, digestUsers, markMailed, pendingEntries, type DigestSide } from './store'
 
 // The digest mail of new matches (issue 15; docs/decisions/009-live-events.md): at most one per user per
 // MATCH_DIGEST_HOURS, listing the entries announced to them that are still unseen, undismissed and holding, and were
@@ -26,11 +23,9 @@ const REASONS_SHOWN = 2
 
 export type DigestContext = { db: Db; mail: Mailer; config: Pick<Config, 'matchDigestHours' | 'publicUrl'> }
 
-type Side = MatchSide & { entry_id: string; property_type: string; owner_name: string; tolerance: number; country: string | null }
+type Side = DigestSide
 type Entry = { id: number; listing_id: number; match_id: number }
 type Recipient = { id: number; email: string; full_name: string }
-
-const PENDING = 'm.seen_at is null and m.dismissed_at is null and m.mailed_at is null'
 
 /**
  * Sends every digest due now, each user in a write transaction of its own that claims their digest before marking
@@ -44,12 +39,7 @@ export async function runMatchDigest(ctx: DigestContext, now = Date.now()): Prom
   // What writes answered a moment ago still have queued is announced first, so it can be in this digest.
   await drainAnnouncements(ctx.db)
   const since = now - hours * 3_600_000
-  const due = await ctx.db.all<{ user_id: number }>(
-    `select distinct m.user_id from listing_matches m ${indexedBy(ctx.db.dialect, 'listing_matches_digest_idx')}
-     where ${PENDING} and m.live = true
-       and not exists (select 1 from match_digests d where d.user_id = m.user_id and d.sent_at > ?)`,
-    [since],
-  )
+  const due = await digestUsers(ctx.db, since)
   for (const { user_id } of due) {
     const listed = await ctx.db.tx((tx) => digestFor(ctx, tx, user_id, since, now))
     if (listed > 0) (done.users++, (done.matches += listed))
@@ -57,27 +47,16 @@ export async function runMatchDigest(ctx: DigestContext, now = Date.now()): Prom
   return done
 }
 
-/**
- * The claim of a user's digest: their row in match_digests moved to now, only when their last digest is older than the
- * window. Of two senders at once exactly one gets the row back: on PostgreSQL the second waits for the first's
- * transaction and then finds its row too new (a check read first and written later, as this was, let both mail: issue
- * 29); SQLite writes one transaction at a time.
- */
-const CLAIM = `insert into match_digests (user_id, sent_at) values (?, ?)
-  on conflict (user_id) do update set sent_at = excluded.sent_at where match_digests.sent_at <= ?
-  returning user_id`
-
 /** One user's digest, inside the caller's transaction: how many matches it listed (0: none due after all). */
 async function digestFor(ctx: DigestContext, tx: Queryable, userId: number, since: number, now: number): Promise<number> {
-  if (await tx.get('select 1 from match_digests where user_id = ? and sent_at > ?', [userId, since])) return 0
+  if (await digestSentAfter(tx, userId, since)) return 0
   const user: Recipient | undefined = await reachableUser(tx, userId)
   if (!user) return 0
-  // Only counterparts still shown to them (issue 35: a listing made ONLY_ME, or given to a circle, since it was announced).
-  const entries = await tx.all<Entry>(`select m.id, m.listing_id, m.match_id from listing_matches m where m.user_id = ?1 and ${PENDING} and m.live = true and m.match_id not in (${notShownTo('?1')})`, [userId])
+  const entries: Entry[] = await pendingEntries(tx, userId)
   if (entries.length === 0) return 0
   // Claimed once there is something to send (a user with nothing new keeps their window open); taken by another
   // sender meanwhile: theirs is the mail.
-  if ((await tx.run(CLAIM, [userId, now, since])).rows.length === 0) return 0
+  if (!(await claimDigest(tx, userId, now, since))) return 0
   const sides = await sidesOf(tx, entries)
   const scored = entries
     .map((e) => {
@@ -94,26 +73,13 @@ async function digestFor(ctx: DigestContext, tx: Queryable, userId: number, sinc
     reasons: reasons.slice(0, REASONS_SHOWN),
     link: `${ctx.config.publicUrl}/dashboard/matches#match-${e.id}`,
   }))
-  for (const { e } of shown) await tx.run('update listing_matches set mailed_at = ? where id = ?', [now, e.id])
+  for (const { e } of shown) await markMailed(tx, e.id, now)
   // In this transaction: the outbox row exists exactly when the entries are marked mailed; it is delivered after commit.
   await ctx.mail.send(tx, matchDigest(ctx.config.publicUrl, { email: user.email, fullName: user.full_name }, items, scored.length - shown.length))
   return shown.length
 }
 
-async function sidesOf(db: Queryable, entries: Entry[]): Promise<Map<number, Side>> {
-  const listed = idsIn(db.dialect, 'l.id', [...new Set(entries.flatMap((e) => [e.listing_id, e.match_id]))])
-  return new Map(
-    (
-      await db.all<Side>(
-        `select l.id, l.post_type, l.budget, l.size, l.location, l.locality, l.created_at, l.entry_id, l.property_type, u.full_name as owner_name,
-         c.match_tolerance as tolerance, co.name as country
-       from ${listingsFrom(db.dialect, 'l')} ${joinUser('l.owner_user_id', 'u')} ${placeJoins('l.city_id', { city: 'c', state: 's', country: 'co' })}
-       where ${listed.sql}`,
-        listed.params,
-      )
-    ).map((r) => [r.id, r]),
-  )
-}
+const sidesOf = (db: Queryable, entries: Entry[]): Promise<Map<number, Side>> => digestSides(db, [...new Set(entries.flatMap((e) => [e.listing_id, e.match_id]))])
 
 /** "Requirement MUM-REQ-0001: 2 BHK, Andheri West, ₹48,000". */
 function describe(l: Side): string {

@@ -2,10 +2,10 @@ import type { Db, Queryable } from '../../../db/sql'
 import { paging } from '../../platform/http/paging'
 import { getListing, listingsByIds, visibleIds, type Viewer } from '../listings/read'
 import { countMatches, explain, findMatches, sourceOf, sourcesOf } from './find'
-import { notShownTo } from '../listings/where'
 import type { Inbox, InboxQuery, ListingMatches, MatchCounts, MatchesQuery } from './model'
 import { scoreMatch } from './rules'
 import { drainAnnouncements } from './service'
+import { dismissedMatches, shownEntries, unseenEntries } from './store'
 
 /**
  * The matches of one listing, best first, for anyone who may see it (404 otherwise). Only ACTIVE listings match, and
@@ -16,11 +16,7 @@ export async function listingMatches(db: Queryable, viewer: Viewer, id: number, 
   const { page, perPage, offset } = paging(q, 25)
   await getListing(db, viewer, id)
   const src = (await sourceOf(db, id))!
-  const dismissed = new Set(
-    (await db.all<{ other: number }>('select match_id as other from listing_matches where listing_id = ? and user_id = ? and dismissed_at is not null', [id, viewer.id])).map(
-      (r) => r.other,
-    ),
-  )
+  const dismissed = await dismissedMatches(db, id, viewer.id)
   const now = Date.now()
   // Only counterparts the caller sees (issue 35: others' CIRCLE and ONLY_ME listings are left out for the rest).
   const all = (await findMatches(db, src, now)).filter((m) => !dismissed.has(m.id))
@@ -39,19 +35,13 @@ export async function listingMatches(db: Queryable, viewer: Viewer, id: number, 
   }
 }
 
-type EntryRow = { id: number; listing_id: number; match_id: number; created_at: number; seen_at: number | null }
-
-// An entry shows while its pair holds: `live`, kept by triggers whenever either listing or the city's tolerance changes;
-// and while its counterpart is shown to the user (issue 35: one made ONLY_ME or given to a circle since it was announced).
-const SHOWN = `from listing_matches m where m.user_id = ?1 and m.live = true and m.dismissed_at is null and m.match_id not in (${notShownTo('?1')})`
-
 /**
  * Unseen entries of the caller's inbox that still hold: the navigation's badge (a range of one index), counted after
  * any announcement still queued (a write answered a moment ago) is made.
  */
 export async function unseenCount(db: Db, userId: number): Promise<number> {
   await drainAnnouncements(db)
-  return (await db.get<{ n: number }>(`select count(*) as n ${SHOWN} and m.seen_at is null`, [userId]))!.n
+  return unseenEntries(db, userId)
 }
 
 /**
@@ -64,7 +54,8 @@ export async function inbox(db: Db, viewer: Viewer, q: InboxQuery): Promise<Inbo
   const onlyUnseen = q.unseen === '1' || q.unseen === 'true'
   // Announcements of a write answered a moment ago may still be queued: they are made before the inbox is read.
   await drainAnnouncements(db)
-  const live = await db.all<EntryRow>(`select m.id, m.listing_id, m.match_id, m.created_at, m.seen_at ${SHOWN} order by m.id desc`, [viewer.id])
+  // An entry shows while its pair holds: `live`, kept by triggers whenever either listing or the city's tolerance changes.
+  const live = await shownEntries(db, viewer.id)
   const unseen = live.filter((e) => e.seen_at === null)
   const shown = onlyUnseen ? unseen : q.order === 'unseen_first' ? [...unseen, ...live.filter((e) => e.seen_at !== null)] : live
   const entries = shown.slice(offset, offset + perPage)

@@ -1,6 +1,7 @@
 import type { Db } from '../../../db/sql'
 import { newestActiveIds } from '../listings/store'
 import { announceMatches } from './service'
+import { entryCount } from './store'
 
 /**
  * The matches feature's part of a seed (db/seed/ writes listings straight into the table and knows no feature): announces the newest `count` active listings oldest first, as the API would have when each was posted, so the inboxes
@@ -9,7 +10,7 @@ import { announceMatches } from './service'
  * number of inbox rows made.
  */
 export async function announceAsPosted(db: Db, count: number, onProgress: (m: string) => void = () => {}): Promise<number> {
-  const made = async () => (await db.get<{ n: number }>('select count(*) as n from listing_matches'))!.n
+  const made = () => entryCount(db)
   if ((await made()) > 0) return 0
   const ids = await newestActiveIds(db, count)
   const started = performance.now()

@@ -1,4 +1,3 @@
-import { idsIn } from '../../../db/dialect'
 import type { Db, Queryable } from '../../../db/sql'
 import type { Actor } from '../../platform/http/auth'
 import { scopeOf } from '../../platform/policy/scope'
@@ -6,9 +5,8 @@ import { forbidden, notFound } from '../../platform/errors'
 import { recordAudit } from '../audit/service'
 import { findMatches, sourceOf } from './find'
 import { brokersWhoSee } from '../listings/read'
-import { pairMatchesSql } from './rules'
-import { cityTolerance, joinCity, setCityTolerance } from '../geography/store'
-import { joinListing, lockListingsForShare } from '../listings/store'
+import { anyQueued, entryById, insertEntries, pairedWith, queueListing, setEntryDismissed, setEntrySeen, setEntryUndismissed, takeQueued, type Entry, type InsertedEntry } from './store'
+import { cityTolerance, setCityTolerance } from '../geography/store'
 
 /**
  * At most this many new pairs are announced per write, the best first: a broad listing can match thousands in a big
@@ -33,11 +31,7 @@ export async function announceMatches(
 ): Promise<number> {
   const src = await sourceOf(db, listingId)
   if (!src || src.status !== 'ACTIVE') return 0
-  const known = new Set(
-    (await db.all<{ other: number }>('select match_id as other from listing_matches where listing_id = ?1 union select listing_id from listing_matches where match_id = ?1', [listingId])).map(
-      (r) => r.other,
-    ),
-  )
+  const known = await pairedWith(db, listingId)
   const candidates = (await findMatches(db, src, now)).filter((m) => m.owner_user_id !== src.owner_user_id && !known.has(m.id) && !later.has(m.id))
   // Only to brokers who may see the listing (issue 35: a CIRCLE or ONLY_ME listing is matched for its owner, and told
   // to its circle only); a pair left out now is announced when a change shows it to them.
@@ -45,21 +39,14 @@ export async function announceMatches(
   const fresh = candidates.filter((m) => seeing.has(Number(m.owner_user_id))).slice(0, ANNOUNCE_LIMIT)
   if (fresh.length === 0) return 0
   const rows = fresh.map((m) => [m.id, listingId, m.owner_user_id, m.score, now])
-  if (db.dialect === 'postgres') return insertHolding(db, rows, made)
-  // One statement for all of them (at most ANNOUNCE_LIMIT rows, so at most that many texts of it are ever compiled).
-  const { rows: inserted } = await db.run<AnnouncedRow>(
-    `insert into listing_matches (listing_id, match_id, user_id, score, created_at) values ${rows.map(() => '(?, ?, ?, ?, ?)').join(', ')} ${RETURNING}`,
-    rows.flat(),
-  )
+  const inserted = await insertEntries(db, rows)
   made.push(...inserted.map(announced))
-  return fresh.length
+  return inserted.length
 }
 
 /** An inbox entry just made: `userId` owns `listingId`, which the write of `counterpartId` newly matches. */
 export type Announced = { entryId: number; userId: number; listingId: number; counterpartId: number }
-type AnnouncedRow = { id: number; user_id: number; listing_id: number; match_id: number }
-const RETURNING = 'returning id, user_id, listing_id, match_id'
-const announced = (r: AnnouncedRow): Announced => ({ entryId: Number(r.id), userId: Number(r.user_id), listingId: Number(r.listing_id), counterpartId: Number(r.match_id) })
+const announced = (r: InsertedEntry): Announced => ({ entryId: Number(r.id), userId: Number(r.user_id), listingId: Number(r.listing_id), counterpartId: Number(r.match_id) })
 
 /** What else follows announcements, inside the drain's transaction (push alerts: src/modules/notifications/). */
 export type AnnouncedListener = (tx: Queryable, made: readonly Announced[]) => Promise<void>
@@ -71,44 +58,10 @@ export function onAnnounced(db: Db, listener: AnnouncedListener): void {
   listeners.set(db, [...list, listener])
 }
 
-/**
- * PostgreSQL: the entries (counterpart, listing, user, score, created_at) inserted as under SQLite's single writer,
- * though other writers' transactions commit all along:
- * - both listings of every pair are first locked for share until this transaction ends: an edit, expiry or deletion of
- *   one in flight is waited for, and one that comes later waits for this transaction;
- * - a counterpart queued by now was written since the drain took the queue (or while this waited for its lock): its
- *   own turn, in the next drain, announces the pair to the owner who was there first, so it is left out here
- *   (without this, about 1 pair in 700 went to the wrong owner in tests/ops/shared-queues.test.ts; bench:http
- *   --postgres found 1 in 40 when drains first ran on PostgreSQL);
- * - only the pairs that still hold are inserted, judged in that statement on what is committed by then.
- * So an entry is created live exactly when its pair holds, every later change of its listings re-judges it (their
- * triggers then see it), and no entry names a listing deleted meanwhile (its reference would fail the insert).
- */
-async function insertHolding(db: Queryable, rows: number[][], made: Announced[]): Promise<number> {
-  await lockListingsForShare(db, [...new Set(rows.flatMap(([other, listing]) => [other!, listing!]))])
-  const queued = new Set((await db.all<{ id: number }>('select listing_id as id from match_queue')).map((r) => r.id))
-  const picked = rows.filter(([other]) => !queued.has(other!))
-  if (picked.length === 0) return 0
-  const { rows: inserted } = await db.run<AnnouncedRow>(
-    `insert into listing_matches (listing_id, match_id, user_id, score, created_at)
-     select v.listing_id, v.match_id, v.user_id, v.score, v.created_at
-     from (values ${picked.map(() => '(?::bigint, ?::bigint, ?::bigint, ?::int, ?::bigint)').join(', ')}) as v (listing_id, match_id, user_id, score, created_at)
-       ${joinListing('a', 'v.listing_id')} ${joinListing('b', 'v.match_id')} ${joinCity('a.city_id', 'c')}
-     where ${pairMatchesSql('a', 'b', 'c')} ${RETURNING}`,
-    picked.flat(),
-  )
-  made.push(...inserted.map(announced))
-  return inserted.length
-}
-
 /** Inside a listing's write: its matches are to be announced (once, whatever the edits before that happens). */
 export async function queueAnnouncement(db: Queryable, listingId: number, now = Date.now()): Promise<void> {
-  // A later write of a listing still queued moves it to its new place in the order of writes.
-  await db.run('insert into match_queue (listing_id, queued_at) values (?, ?) on conflict (listing_id) do update set queued_at = excluded.queued_at', [listingId, now])
+  await queueListing(db, listingId, now)
 }
-
-/** PostgreSQL: the advisory lock a drain holds for its transaction, two 32-bit keys ("Mtch", 1); see drainQueue. */
-const DRAIN_LOCK = `${0x4d746368}, 1`
 
 /** This process's drain in progress on a database, and the one that follows it (db/sql.ts: one Db per process). */
 const drains = new WeakMap<Db, { running: Promise<number> | null; next: Promise<number> | null }>()
@@ -148,16 +101,16 @@ export function drainAnnouncements(db: Db): Promise<number> {
  * before it did, and nothing conflicts (issue 29: repeatable-read drains racing each other filled PostgreSQL's log
  * with serialization failures and made inbox reads fail after five retries).
  *
- * On PostgreSQL each statement sees what is committed when it starts, other writers' work included: insertHolding
+ * On PostgreSQL each statement sees what is committed when it starts, other writers' work included: insertHolding (./store.ts)
  * says how the announcements stay what SQLite's one writer at a time makes of them.
  */
 async function drainQueue(db: Db): Promise<number> {
-  if (!(await db.get<{ n: number }>('select exists (select 1 from match_queue) as n'))!.n) return 0
+  if (!(await anyQueued(db))) return 0
   const now = Date.now()
   return db.tx(async (tx) => {
     // In the order of the writes; a listing written after another is left out of the earlier one's announcement
     // (it did not exist yet, or not so, at that write): its own turn announces the pair to the earlier one's owner.
-    const queued = (tx.dialect === 'postgres' ? await takeQueueLocked(tx) : await takeQueue(tx)).sort((a, b) => a.at - b.at || a.id - b.id)
+    const queued = (await takeQueued(tx)).sort((a, b) => a.at - b.at || a.id - b.id)
     const later = new Set(queued.map((q) => q.id))
     let count = 0
     const made: Announced[] = []
@@ -168,27 +121,6 @@ async function drainQueue(db: Db): Promise<number> {
     if (made.length > 0) for (const listener of listeners.get(db) ?? []) await listener(tx, made)
     return count
   })
-}
-
-type Queued = { id: number; at: number }
-
-const takeQueue = async (tx: Queryable): Promise<Queued[]> =>
-  (await tx.run<Queued>('delete from match_queue returning listing_id as id, queued_at as at')).rows
-
-/**
- * PostgreSQL: the queue, taken by one drain at a time (the advisory lock), with its listings locked for share before
- * their rows leave the queue: a write of one of them in flight is waited for (and its new state announced), and one
- * that comes later waits until the announcements are committed (insertHolding says why). In that order, because a
- * write locks its listing and then queues it: were the queue rows taken first, such a write would wait for this
- * transaction while this transaction waited for its listing.
- */
-async function takeQueueLocked(tx: Queryable): Promise<Queued[]> {
-  await tx.get(`select pg_advisory_xact_lock(${DRAIN_LOCK}) as held`)
-  const ids = (await tx.all<{ id: number }>('select listing_id as id from match_queue')).map((r) => r.id)
-  if (ids.length === 0) return []
-  await lockListingsForShare(tx, ids)
-  const taken = idsIn(tx.dialect, 'listing_id', ids)
-  return (await tx.run<Queued>(`delete from match_queue where ${taken.sql} returning listing_id as id, queued_at as at`, taken.params)).rows
 }
 
 /**
@@ -229,18 +161,16 @@ export class Announcer {
   }
 }
 
-type Entry = { id: number; user_id: number; listing_id: number; match_id: number; seen_at: number | null; dismissed_at: number | null }
-
 /** The caller's own inbox entry; anyone else's is "not found", as if it did not exist. */
 async function ownEntry(db: Queryable, actor: { id: number }, id: number): Promise<Entry> {
-  const entry = await db.get<Entry>('select id, user_id, listing_id, match_id, seen_at, dismissed_at from listing_matches where id = ?', [id])
+  const entry = await entryById(db, id)
   if (!entry || entry.user_id !== actor.id) throw notFound('Match not found')
   return entry
 }
 
 export async function markSeen(db: Queryable, actor: { id: number }, id: number, now = Date.now()): Promise<void> {
   const entry = await ownEntry(db, actor, id)
-  if (entry.seen_at === null) await db.run('update listing_matches set seen_at = ? where id = ?', [now, id])
+  if (entry.seen_at === null) await setEntrySeen(db, id, now)
 }
 
 /** "Not interested": the pair leaves the inbox and the listing's matches for this owner, and is never announced again. */
@@ -250,7 +180,7 @@ export async function dismiss(db: Queryable, actor: { id: number }, id: number, 
     // An unseen entry is seen at the dismissal's very moment; one seen before is dismissed strictly after it (a
     // millisecond later if both fell in the same one), so `undismiss` can tell which of the two it was.
     const at = entry.seen_at !== null && entry.seen_at >= now ? entry.seen_at + 1 : now
-    await db.run('update listing_matches set dismissed_at = ?, seen_at = coalesce(seen_at, ?) where id = ?', [at, at, id])
+    await setEntryDismissed(db, id, at)
   }
 }
 
@@ -261,8 +191,7 @@ export async function dismiss(db: Queryable, actor: { id: number }, id: number, 
  */
 export async function undismiss(db: Queryable, actor: { id: number }, id: number): Promise<void> {
   const entry = await ownEntry(db, actor, id)
-  if (entry.dismissed_at !== null)
-    await db.run('update listing_matches set seen_at = case when seen_at = dismissed_at then null else seen_at end, dismissed_at = null where id = ?', [id])
+  if (entry.dismissed_at !== null) await setEntryUndismissed(db, id)
 }
 
 /** A city's budget tolerance (0–30 %): a master admin for any city, a module admin for their own. */

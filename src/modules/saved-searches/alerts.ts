@@ -1,5 +1,4 @@
 import type { FeedEvent } from '../../../db/change-feed'
-import { idsIn } from '../../../db/dialect'
 import type { Db } from '../../../db/sql'
 import type { Actor } from '../../platform/http/auth'
 import { LiveTopic } from '../../platform/http/live-topic'
@@ -11,6 +10,7 @@ import { activeViewers } from '../users/read'
 import { newsOf, type FeedListing } from './news'
 import { filtersOf } from './service'
 import { entryIdWhere } from '../listings/store'
+import { instantSearchesOf } from './store'
 
 // INSTANT alerts (issue 17): a listing posted, repriced or back on the market that one of a user's INSTANT searches
 // lets through, as they may see it and not their own, is a `saved_search` event on their stream (GET /api/events),
@@ -58,8 +58,7 @@ export class SavedSearchAlerts extends LiveTopic<SavedSearchNews> {
    * list's own SQL for that listing: the feed's judge of a word made of parts ("MUM-0001") errs towards yes.
    */
   private async announce(listings: FeedListing[]): Promise<void> {
-    const users = idsIn(this.db.dialect, 'user_id', [...this.viewers.keys()])
-    const searches = await this.db.all<Instant>(`select id, user_id, name, filters from saved_searches where alert = 'INSTANT' and ${users.sql} order by id`, users.params)
+    const searches: Instant[] = await instantSearchesOf(this.db, [...this.viewers.keys()])
     for (const s of searches) {
       const viewer = this.viewers.get(s.user_id)?.viewer
       if (!viewer) continue

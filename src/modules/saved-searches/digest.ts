@@ -12,7 +12,7 @@ import { listingsByIds } from '../listings/read'
 import { allOf, listedWhere, ownedBy, type Viewer } from '../listings/where'
 import { filtersOf, type SavedSearchRow } from './service'
 import { newestNewsIds } from '../listings/store'
-import { isReachable, joinUser } from '../users/store'
+import { claimDailyLook, dueDailySearches } from './store'
 
 // DAILY alerts (issue 17): at most one mail a day per saved search, listing what came into it (posted, repriced, back
 // on the market; not the user's own) since its last mail. Sent by the primary process on a timer through the outbox, as
@@ -37,13 +37,7 @@ type Due = Pick<SavedSearchRow, 'id' | 'user_id' | 'name' | 'filters' | 'alerted
  * with nothing new gets no mail; its next look is a day later and covers the whole time since. Returns the mails sent.
  */
 export async function runSavedSearchDigest(ctx: SavedSearchDigestContext, now = Date.now()): Promise<number> {
-  const due = await ctx.db.all<Due>(
-    `select s.id, s.user_id, s.name, s.filters, s.alerted_at, s.created_at, u.email, u.full_name, u.role, u.city_id
-     from saved_searches s ${joinUser('s.user_id', 'u')}
-     where s.alert = 'DAILY' and coalesce(s.alerted_at, s.created_at) <= ? and ${isReachable('u')}
-     order by s.id`,
-    [now - DAILY_MS],
-  )
+  const due: Due[] = await dueDailySearches(ctx.db, now - DAILY_MS)
   let sent = 0
   for (const search of due) if (await ctx.db.tx((tx) => mailFor(ctx, tx, search, now))) sent++
   return sent
@@ -51,8 +45,7 @@ export async function runSavedSearchDigest(ctx: SavedSearchDigestContext, now = 
 
 async function mailFor(ctx: SavedSearchDigestContext, tx: Queryable, s: Due, now: number): Promise<boolean> {
   const since = s.alerted_at ?? s.created_at
-  const claimed = await tx.run('update saved_searches set alerted_at = ? where id = ? and coalesce(alerted_at, created_at) = ?', [now, s.id, since])
-  if (claimed.changes === 0) return false
+  if (!(await claimDailyLook(tx, s.id, since, now))) return false
   const viewer: Viewer = { id: s.user_id, role: s.role, cityId: s.city_id }
   const filters = filtersOf(s)
   const where = allOf(listedWhere(viewer, { ...filters, changed_since: new Date(Math.max(since, Date.parse(filters.changed_since ?? '') || 0)).toISOString() }, tx.dialect), ownedBy(s.user_id, false))

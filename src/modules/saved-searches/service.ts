@@ -6,14 +6,12 @@ import { conflict, fieldError, notFound } from '../../platform/errors'
 import { recordAudit } from '../audit/service'
 import type { ListingFilters } from '../listings/model'
 import type { Viewer } from '../listings/where'
-import { SAVED_SEARCH_LIMIT, type Alert, type CreateSavedSearchBody, type SavedSearch, type SavedSearchList, type UpdateSavedSearchBody } from './model'
+import { SAVED_SEARCH_LIMIT, type CreateSavedSearchBody, type SavedSearch, type SavedSearchList, type UpdateSavedSearchBody } from './model'
 import { newCount } from './new-count'
 import { lockUser } from '../users/store'
+import { deleteSearch, insertSearch, markSearchSeen, nameUsed, searchCount, searchesOf, searchOf, updateSearch, type SavedSearchRow } from './store'
 
-/** A saved search as stored: its filters as JSON text, moments in epoch ms. */
-export type SavedSearchRow = { id: number; user_id: number; name: string; filters: string; alert: Alert; seen_at: number; alerted_at: number | null; created_at: number; updated_at: number }
-
-const COLUMNS = 'id, user_id, name, filters, alert, seen_at, alerted_at, created_at, updated_at'
+export type { SavedSearchRow } from './store'
 export const NOT_FOUND = 'Saved search not found'
 export const LIMIT_REACHED = `You can keep at most ${SAVED_SEARCH_LIMIT} saved searches: delete one to save another`
 const nameTaken = (name: string) => `You already have a saved search named "${name}"`
@@ -52,13 +50,13 @@ const withCount = async (ctx: AppContext, actor: Pick<Actor, 'id' | 'role' | 'ci
 
 /** The caller's saved searches, oldest first, each with its new count. */
 export async function listSavedSearches(ctx: AppContext, actor: Pick<Actor, 'id' | 'role' | 'cityId'>): Promise<SavedSearchList> {
-  const rows = await ctx.db.all<SavedSearchRow>(`select ${COLUMNS} from saved_searches where user_id = ? order by id`, [actor.id])
+  const rows = await searchesOf(ctx.db, actor.id)
   return { saved_searches: await Promise.all(rows.map((r) => withCount(ctx, actor, r))), limit: SAVED_SEARCH_LIMIT }
 }
 
 /** One of the caller's saved searches; someone else's is a 404, as one that does not exist. */
 async function ownRow(db: Queryable, actor: Pick<Actor, 'id'>, id: number): Promise<SavedSearchRow> {
-  const row = await db.get<SavedSearchRow>(`select ${COLUMNS} from saved_searches where id = ? and user_id = ?`, [id, actor.id])
+  const row = await searchOf(db, actor.id, id)
   if (!row) throw notFound(NOT_FOUND)
   return row
 }
@@ -72,7 +70,7 @@ function cleanName(name: string): string {
 
 /** 409 when another of the user's searches (not `exceptId`) has this name in any case. */
 async function assertNameFree(db: Queryable, userId: number, name: string, exceptId = 0): Promise<void> {
-  if (await db.get('select id from saved_searches where user_id = ? and lower(name) = lower(?) and id <> ?', [userId, name, exceptId])) throw conflict(nameTaken(name))
+  if (await nameUsed(db, userId, name, exceptId)) throw conflict(nameTaken(name))
 }
 
 /** Two requests racing for one name: the unique index refused the second. */
@@ -88,14 +86,9 @@ export async function createSavedSearch(ctx: AppContext, actor: Actor, body: Cre
       // PostgreSQL: the user's row locked, so two requests at the 20th search are counted one after the other (SQLite
       // writes one transaction at a time anyway).
       await lockUser(tx, actor.id)
-      const { n } = (await tx.get<{ n: number }>('select count(*) as n from saved_searches where user_id = ?', [actor.id]))!
-      if (Number(n) >= SAVED_SEARCH_LIMIT) throw conflict(LIMIT_REACHED)
+      if ((await searchCount(tx, actor.id)) >= SAVED_SEARCH_LIMIT) throw conflict(LIMIT_REACHED)
       await assertNameFree(tx, actor.id, name)
-      const { rows } = await tx.run<SavedSearchRow>(
-        `insert into saved_searches (user_id, name, filters, alert, seen_at, alerted_at, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?, ?) returning ${COLUMNS}`,
-        [actor.id, name, filters, alert, now, alert === 'OFF' ? null : now, now, now],
-      )
-      const created = rows[0]!
+      const created = await insertSearch(tx, { user_id: actor.id, name, filters, alert, seen_at: now, alerted_at: alert === 'OFF' ? null : now, created_at: now, updated_at: now })
       await recordAudit(tx, { actor: actorOf(actor), action: 'saved_search.create', entityType: 'saved_search', entityId: created.id, cityId: actor.cityId, after: auditView(created) }, now)
       return created
     })
@@ -119,11 +112,7 @@ export async function updateSavedSearch(ctx: AppContext, actor: Actor, id: numbe
       const alert = body.alert ?? before.alert
       const seenAt = filters === before.filters ? before.seen_at : now
       const alertedAt = alert === before.alert ? before.alerted_at : alert === 'OFF' ? null : now
-      const { rows } = await tx.run<SavedSearchRow>(
-        `update saved_searches set name = ?, filters = ?, alert = ?, seen_at = ?, alerted_at = ?, updated_at = ? where id = ? returning ${COLUMNS}`,
-        [name ?? before.name, filters, alert, seenAt, alertedAt, now, id],
-      )
-      const after = rows[0]!
+      const after = await updateSearch(tx, id, { name: name ?? before.name, filters, alert, seen_at: seenAt, alerted_at: alertedAt, updated_at: now })
       await recordAudit(tx, { actor: actorOf(actor), action: 'saved_search.update', entityType: 'saved_search', entityId: id, cityId: actor.cityId, before: auditView(before), after: auditView(after) }, now)
       return after
     })
@@ -136,13 +125,12 @@ export async function updateSavedSearch(ctx: AppContext, actor: Actor, id: numbe
 export async function deleteSavedSearch(ctx: AppContext, actor: Actor, id: number): Promise<void> {
   await ctx.db.tx(async (tx) => {
     const before = await ownRow(tx, actor, id)
-    await tx.run('delete from saved_searches where id = ?', [id])
+    await deleteSearch(tx, id)
     await recordAudit(tx, { actor: actorOf(actor), action: 'saved_search.delete', entityType: 'saved_search', entityId: id, cityId: actor.cityId, before: auditView(before) })
   })
 }
 
 /** Opened: its new count starts again from now. */
 export async function markSeen(ctx: AppContext, actor: Pick<Actor, 'id'>, id: number, now = Date.now()): Promise<void> {
-  const { changes } = await ctx.db.run('update saved_searches set seen_at = ? where id = ? and user_id = ?', [now, id, actor.id])
-  if (changes === 0) throw notFound(NOT_FOUND)
+  if (!(await markSearchSeen(ctx.db, actor.id, id, now))) throw notFound(NOT_FOUND)
 }
