@@ -2,7 +2,7 @@
 // (listing_id_blocks, migration 0016) instead of stepping over the offset: the same rows as the plain OFFSET query, for
 // every role, across block boundaries, after suspensions, moves and deletions.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { allOf, filterWhere, visibleTo } from '../../src/modules/listings/where'
+import { allOf, filterWhere, visibleTo } from '../../src/modules/listings/store/where'
 import { createTestApp } from '../support/app'
 import { signIn, type SignedIn } from '../support/auth'
 import { insertListing, seedPlace } from '../support/fixtures'

@@ -2,8 +2,8 @@
 // or earlier if its author says so); at that moment it leaves the network (lists, totals, search, zone chips, export,
 // matching) with no job to wait for and no restart, its owner sees it as EXPIRED in My Listings, and Renew puts it back.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { expirySql } from '../../src/modules/listings/expiry'
-import { dueOwnersSql } from '../../src/modules/listings/reminders'
+import { expirySql } from '../../src/modules/listings/store/expiry'
+import { dueOwnersSql } from '../../src/modules/listings/store/reminders'
 import { createTestApp } from '../support/app'
 import { signIn, withJson, type SignedIn } from '../support/auth'
 import { seedPlace } from '../support/fixtures'

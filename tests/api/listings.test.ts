@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { ftsQuery } from '../../src/modules/listings/read'
+import { ftsQuery } from '../../src/modules/listings/store/read'
 import { calendarDate } from '../../src/shared/dates'
 import { postgresDb } from '../../db/postgres'
 import { eventually } from '../support/eventually'
@@ -114,7 +114,7 @@ describe('filters', () => {
             const query = `location=North&${range}&per_page=${perPage}&page=${page}`
             const body = await list(as, query)
             const viewer = { id: as.user.id, role: as.user.role, cityId: as.user.cityId }
-            const { allOf, filterWhere, visibleTo } = await import('../../src/modules/listings/where')
+            const { allOf, filterWhere, visibleTo } = await import('../../src/modules/listings/store/where')
             const filters = Object.fromEntries([...new URLSearchParams(range)].map(([k, v]) => [k, Number(v)]))
             const where = allOf(visibleTo(viewer), filterWhere({ location: 'North', ...filters }))
             // The plain answer: on SQLite read without an index (NOT INDEXED is SQLite's), so not by the plan under test.
@@ -339,7 +339,7 @@ describe('export', () => {
 
 describe('totals from the counts table', () => {
   test('agree with counting the rows, for every role and combination of the common filters, after every kind of change', async () => {
-    const { allOf, filterWhere, searchWhere, visibleTo } = await import('../../src/modules/listings/where')
+    const { allOf, filterWhere, searchWhere, visibleTo } = await import('../../src/modules/listings/store/where')
     const today = calendarDate(Date.now(), h.config.timeZone)
     // Changes of every kind first: status moves, a zone change, a move of city, a deletion.
     const { body: a } = await post(ravi, { location: 'South' })
@@ -453,7 +453,7 @@ describe('zone counts (the admin grid\'s chips)', () => {
   test('every zone and the total agree with grouping the visible rows, for every role, common and other filters; a zone filter is set aside', async () => {
     const { Value } = await import('@sinclair/typebox/value')
     const { ZoneCounts } = await import('../../src/modules/listings/model')
-    const { allOf, filterWhere, searchWhere, visibleTo } = await import('../../src/modules/listings/where')
+    const { allOf, filterWhere, searchWhere, visibleTo } = await import('../../src/modules/listings/store/where')
     const { LOCATION_ZONES } = await import('../../src/shared/constants')
     await post(asha, { location: 'Outskirts', details: 'farmhouse near the ghats', budget: 4_000_000 })
     await post(ravi, { location: 'Outskirts', post_type: 'AVL' })

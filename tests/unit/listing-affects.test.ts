@@ -9,7 +9,7 @@ import { listings } from '../../db/schema'
 import { eq } from 'drizzle-orm'
 import { countDelta, listingMatches, listingVisible, pageAffectedBy, windowAfter, zonesAfter } from '../../src/modules/listings/affects'
 import type { ListingFilters } from '../../src/modules/listings/model'
-import { allOf, filterWhere, searchWhere, visibleTo, type Viewer } from '../../src/modules/listings/where'
+import { allOf, filterWhere, searchWhere, visibleTo, type Viewer } from '../../src/modules/listings/store/where'
 import { createUser, seedPlace } from '../support/fixtures'
 
 // Fixed seeds: besides each property, these tests count how many generated cases reached the interesting branches

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { allOf, filterWhere, narrowWhere, visibleTo } from '../../src/modules/listings/where'
+import { allOf, filterWhere, narrowWhere, visibleTo } from '../../src/modules/listings/store/where'
 
 describe('listing clauses', () => {
   test('a combined clause keeps each part whole: a broker’s "or" never escapes into the rest', () => {

@@ -4,8 +4,8 @@ import { describe, expect, test } from 'bun:test'
 import { SQLiteSyncDialect } from 'drizzle-orm/sqlite-core'
 import { HIDDEN_FROM_OTHERS, scopeOf, scopeCity, type Scope, type ScopeAction, type ScopedEntity } from '../../src/platform/policy/scope'
 import { LISTING_STATUSES, ROLES, type Role } from '../../src/shared/constants'
-import { canEdit, inScope, NOT_SHOWN_TO, scopeWhere as listingWhere, shownTo, visibleTo } from '../../src/modules/listings/where'
-import { scopeWhere as userWhere } from '../../src/modules/users/read'
+import { canEdit, inScope, NOT_SHOWN_TO, scopeWhere as listingWhere, shownTo, visibleTo } from '../../src/modules/listings/store/where'
+import { scopeWhere as userWhere } from '../../src/modules/users/store/read'
 import { auditScope } from '../../src/modules/audit/read'
 
 const ENTITIES: ScopedEntity[] = ['listing', 'user', 'matching', 'analytics', 'audit']

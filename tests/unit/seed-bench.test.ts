@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { closeDatabase, openDatabase, type Database } from '../../db/client'
 import { inspectBenchDatabase, seedBench } from '../../db/seed/bench'
 import { formatEntryId } from '../../src/shared/entry-id'
-import { ftsQuery } from '../../src/modules/listings/read'
+import { ftsQuery } from '../../src/modules/listings/store/read'
 
 const NOW = new Date('2026-11-21T10:00:00Z')
 const SIZE = { listings: 2000, cities: 5, brokers: 60 }

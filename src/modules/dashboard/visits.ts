@@ -1,7 +1,7 @@
 import type { Queryable } from '../../../db/sql'
 import type { AppContext } from '../../platform/context'
-import { countListings, type Viewer } from '../listings/read'
-import { allOf, filterWhere, ownedBy, visibleTo } from '../listings/where'
+import { countListings, type Viewer } from '../listings/store/read'
+import { allOf, filterWhere, ownedBy, visibleTo } from '../listings/store/where'
 import type { DashboardVisit } from './model'
 import { countOwnWhere } from '../listings/store'
 import { upsertVisit, visitStart } from './store'
@@ -36,7 +36,7 @@ export async function newSince(ctx: AppContext, viewer: Viewer, since: number | 
   const own = allOf(visibleTo(viewer), filterWhere(filters), ownedBy(viewer.id))
   const [seen, mine] = await Promise.all([
     countListings(ctx.db, ctx.counts, viewer, filters),
-    // Through the owner's index, always, as countFromTotals (listings/read.ts) counts a broker's own: with statistics
+    // Through the owner's index, always, as countFromTotals (listings/store/read.ts) counts a broker's own: with statistics
     // SQLite picks it already, but the news index from `since` (the whole network's news) is the other candidate.
     countOwnWhere(ctx.db, own),
   ])

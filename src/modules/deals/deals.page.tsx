@@ -4,7 +4,7 @@ import { NotFound } from '../../platform/errors'
 import { Island } from '../../platform/pages/island'
 import { DashboardLayout, type ShellUser } from '../../platform/pages/shell'
 import { can } from '../../shared/permissions'
-import { getListing } from '../listings/read'
+import { getListing } from '../listings/store/read'
 import type { CobrokeRequest, Deal, DealWithThread } from './model'
 import { getDeal, listDeals, listRequests, type Party } from './service'
 

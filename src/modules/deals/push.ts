@@ -1,5 +1,5 @@
 import type { Queryable } from '../../../db/sql'
-import { getListing } from '../listings/read'
+import { getListing } from '../listings/store/read'
 import type { PushAlert, RaisePush } from '../notifications/kinds'
 
 // Co-broking's push alerts (issue 35 on issue 33's): each request, answer and deal step reaches the other broker's

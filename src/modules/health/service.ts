@@ -1,6 +1,7 @@
 import type { Db } from '../../../db/sql'
 import { VERSION } from '../../platform/version'
 import type { HealthResponse, ReadinessResponse } from './model'
+import { databaseAnswers } from '../../platform/database'
 
 const startedAt = Date.now()
 
@@ -11,13 +12,7 @@ const startedAt = Date.now()
 async function checkDatabase(db: Db): Promise<HealthResponse['database']> {
   const t0 = performance.now()
   let ok = !db.away
-  if (ok)
-    try {
-      // drizzle keeps PostgreSQL's record of migrations in its own schema.
-      await db.get(`select count(*) as n from ${db.dialect === 'postgres' ? 'drizzle.' : ''}__drizzle_migrations`)
-    } catch {
-      ok = false
-    }
+  if (ok) ok = await databaseAnswers(db)
   return { ok, latency_ms: Math.round((performance.now() - t0) * 1000) / 1000 }
 }
 

@@ -7,7 +7,7 @@ import { Island } from '../../platform/pages/island'
 import { PASTE_PAGE_PATH, INTAKE_TEXT } from '../../../islands/intake/intake-text'
 import { DashboardLayout, type ShellUser } from '../../platform/pages/shell'
 import { CreateListingBody } from '../listings/model'
-import { getUser } from '../users/read'
+import { getUser } from '../users/store/read'
 import { ParseBody } from './model'
 
 /** Text shared to Brokernet from another app (issue 33), read into drafts as the screen opens. */

@@ -16,7 +16,7 @@ import { listCountries } from '../geography/service'
 import type { SavedSearchList } from '../saved-searches/model'
 import { listSavedSearches } from '../saved-searches/service'
 import { AdminListingForm, UpdateListingBody, type ListingPage, type ZoneCounts } from './model'
-import { listListings, zoneCounts } from './read'
+import { listListings, zoneCounts } from './store/read'
 import { countReviewRequests, countSuspended } from './service'
 
 export type AdminListingsProps = {

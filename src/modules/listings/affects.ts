@@ -2,9 +2,10 @@ import type { Change } from '../../../db/change-feed'
 import type { AffectedBy } from '../../../db/snapshot-cache'
 import type { Dialect } from '../../../db/sql'
 import type { ListingFilters } from './model'
-import { ftsQuery, inScope, listingScope, searchParts, shownTo, type Viewer } from './where'
+import { ftsQuery, inScope, listingScope, searchParts, shownTo, type Viewer } from './store/where'
 import { textMatches } from './search-judge'
 import { fold, words } from './words'
+import { searchFoldsAccents } from './store'
 
 /** A listing as the change feed records it (migration 0011): its place, the filter fields and its searchable text. */
 type FeedListing = {
@@ -137,7 +138,7 @@ const ascii = (s: unknown) => typeof s !== 'string' || !/[^\x00-\x7f]/.test(s)
 const judgedExactly = (c: Change, f: ListingFilters, dialect: Dialect) =>
   // The feed carries neither the duplicate mark, the hotsheet's time nor a review request: with those filters only counting again can tell.
   !opaque(f) &&
-  (!f.search || (exactSearch(f.search) && (dialect === 'sqlite' || (ascii(f.search) && ascii(c.before?.text) && ascii(c.after?.text))))) &&
+  (!f.search || (exactSearch(f.search) && (searchFoldsAccents(dialect) || (ascii(f.search) && ascii(c.before?.text) && ascii(c.after?.text))))) &&
   (!f.property_type || (ascii(f.property_type) && ascii(c.before?.property_type) && ascii(c.after?.property_type)))
 
 /**

@@ -22,7 +22,7 @@ import {
   UpdateListingBody,
   ZoneCounts,
 } from './model'
-import { getListing, listPageText, myListingsText, zoneCountsText } from './read'
+import { getListing, listPageText, myListingsText, zoneCountsText } from './store/read'
 import { privateFieldsOf } from './private'
 import { ownListingsWithPrivatePhone } from './private-store'
 import type { AfterListingWrite } from './after-write'

@@ -13,8 +13,8 @@ import { newSince, recordVisit } from '../dashboard/visits'
 import type { SavedSearchList } from '../saved-searches/model'
 import { listSavedSearches } from '../saved-searches/service'
 import { CreateListingBody, type DashboardStats, type ListingPage } from './model'
-import { listListings } from './read'
-import { getUser } from '../users/read'
+import { listListings } from './store/read'
+import { getUser } from '../users/store/read'
 
 export type BrokerListingsProps = {
   user: ShellUser

@@ -3,7 +3,7 @@ import { conflict, fieldError, notFound } from '../../platform/errors'
 import { recordAudit } from '../audit/service'
 import { activeBrokerId } from '../users/store'
 import { addMember, circleOwnedBy, circlesOf, deleteCircle, insertCircle, removeMember, type Circle } from './circles-store'
-import type { Viewer } from './where'
+import type { Viewer } from './store/where'
 
 type Actor = Viewer & { fullName: string }
 

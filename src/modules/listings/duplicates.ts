@@ -1,8 +1,8 @@
-import type { Param, Queryable } from '../../../db/sql'
-import { contactKey } from '../../shared/contact-key'
+import type { Queryable } from '../../../db/sql'
 import type { DuplicatesAnswer } from './model'
-import { listingsByIds } from './read'
-import { allOf, visibleTo, type Viewer } from './where'
+import { listingsByIds } from './store/read'
+import { duplicateCandidates } from './store/duplicates'
+import type { Viewer } from './store/where'
 import { words } from './words'
 
 /** What a draft is compared on: the fields of a new listing that say what it is. */
@@ -42,8 +42,6 @@ export function similarity(a: string, b: string): number {
   return shared / (x.size + y.size - shared)
 }
 
-type Candidate = { id: number; owner_user_id: number; details: string | null; by_contact: number }
-
 /**
  * The ACTIVE listings a viewer sees that a draft may repeat (issue 17): the same city, post type and sale/rent, and
  * either the same contact (src/shared/contact-key.ts) with similar details, or the same locality with a size within
@@ -51,24 +49,7 @@ type Candidate = { id: number; owner_user_id: number; details: string | null; by
  * (`listings_contact_idx`, `listings_locality_idx`), so a check reads a few hundred rows at most.
  */
 export async function findDuplicates(db: Queryable, viewer: Viewer, draft: Draft): Promise<Duplicate[]> {
-  const common = allOf(
-    { sql: "listings.city_id = ? and listings.post_type = ? and listings.sale_or_rent = ? and listings.status = 'ACTIVE'", params: [draft.city_id, draft.post_type, draft.sale_or_rent] },
-    visibleTo(viewer),
-  )
-  const parts: { sql: string; params: Param[] }[] = []
-  const columns = 'listings.id, listings.owner_user_id, listings.details'
-  const contact = draft.contact_value?.trim() ? contactKey(draft.contact_value.trim()) : ''
-  if (contact && draft.details?.trim())
-    parts.push({ sql: `select ${columns}, 1 as by_contact from listings where ${common.sql} and listings.contact_key = ? limit ${CANDIDATES}`, params: [...common.params, contact] })
-  const locality = draft.locality?.trim()
-  if (locality && draft.size && draft.budget)
-    parts.push({
-      sql: `select ${columns}, 0 as by_contact from listings where ${common.sql} and lower(listings.locality) = lower(?)
-        and listings.size >= ? and listings.size <= ? and listings.budget >= ? and listings.budget <= ? limit ${CANDIDATES}`,
-      params: [...common.params, locality, draft.size * (1 - SIZE_WITHIN), draft.size * (1 + SIZE_WITHIN), draft.budget * (1 - BUDGET_WITHIN), draft.budget * (1 + BUDGET_WITHIN)],
-    })
-  if (parts.length === 0) return []
-  const found = await db.all<Candidate>(parts.map((p, i) => `select * from (${p.sql}) as c${i}`).join(' union all '), parts.flatMap((p) => p.params))
+  const found = await duplicateCandidates(db, viewer, draft, { sizeWithin: SIZE_WITHIN, budgetWithin: BUDGET_WITHIN, limit: CANDIDATES })
   const text = draft.details ?? ''
   const byId = new Map<number, { similarity: number; reasons: DuplicateReason[] }>()
   for (const c of found) {

@@ -1,28 +1,8 @@
-import { indexedBy } from '../../../db/dialect'
-import type { Db, Dialect } from '../../../db/sql'
+import type { Db } from '../../../db/sql'
+import { expireDue, nextExpiry } from './store/expiry'
 
 /** setTimeout's longest wait (about 24.8 days); a later end is looked at again then. */
 const LONGEST_WAIT = 2 ** 31 - 1
-
-/**
- * The timer's two statements, through listings_expiry_idx by name on SQLite: without statistics its planner takes the
- * status index for `status in (…)` and walks every ACTIVE listing (320 ms at a million listings, on the server's thread,
- * every minute in every process), where the partial index reads one entry or the few past their end.
- */
-export const expirySql = (dialect: Dialect) => ({
-  next: `select expires_at as at from listings ${indexedBy(dialect, 'listings_expiry_idx')} where status in ('ACTIVE', 'ON_HOLD') and expires_at is not null order by expires_at limit 1`,
-  expire: `update listings ${indexedBy(dialect, 'listings_expiry_idx')} set status = 'EXPIRED', updated_at = ? where status in ('ACTIVE', 'ON_HOLD') and expires_at <= ?`,
-  /**
-   * PostgreSQL: one listing at a time, the first past its end, read and then expired by its id, so that the expiry
-   * never holds a lock while it waits for one (issue 29). One statement for all of them locked each listing in turn
-   * and, through the kept counts' triggers, count rows between them: a listing posted meanwhile, holding count rows of
-   * its own, could wait for the expiry while the expiry waited for it. A statement that searched for the first due
-   * listing FOR UPDATE still kept the lock on a listing another process expired while it waited, as it waited for the
-   * next one: with a match drain holding that one, three transactions waited in a circle.
-   */
-  firstDue: `select id from listings where status in ('ACTIVE', 'ON_HOLD') and expires_at <= ? order by expires_at limit 1`,
-  expireOne: `update listings set status = 'EXPIRED', updated_at = ? where id = ? and status in ('ACTIVE', 'ON_HOLD') and expires_at <= ?`,
-})
 
 /**
  * Listings leave the network when their `expires_at` passes (issue 17), at that moment rather than at a job's next
@@ -68,16 +48,7 @@ export class Expiry {
 
   /** Expire what is due, then wait for the next end there is. */
   async run(now = Date.now()): Promise<number> {
-    const sql = expirySql(this.db.dialect)
-    let changes = 0
-    if (this.db.dialect === 'postgres') {
-      for (;;) {
-        const due = await this.db.get<{ id: number }>(sql.firstDue, [now])
-        if (!due) break
-        // Expired here unless another process did it first, or it was renewed meanwhile: the next read passes it by.
-        changes += (await this.db.run(sql.expireOne, [now, due.id, now])).changes
-      }
-    } else changes = (await this.db.tx((tx) => tx.run(sql.expire, [now, now]))).changes
+    const changes = await expireDue(this.db, now)
     if (changes > 0) this.onExpired?.(changes)
     return changes
   }
@@ -107,8 +78,8 @@ export class Expiry {
   private async next(): Promise<void> {
     if (this.closed) return
     try {
-      const row = await this.db.get<{ at: number | null }>(expirySql(this.db.dialect).next)
-      if (row?.at != null) this.due(Number(row.at))
+      const at = await nextExpiry(this.db)
+      if (at !== null) this.due(at)
     } catch (e) {
       if (!this.closed) console.error(`expiring listings: ${(e as Error).message}`)
     }

@@ -3,7 +3,7 @@ import { TooMany } from '../../platform/errors'
 import { POST_TYPE_LABELS } from '../../shared/constants'
 import { calendarDate } from '../../shared/dates'
 import type { Listing, ListingQuery } from './model'
-import { listingBatches, type Viewer } from './read'
+import { listingBatches, type Viewer } from './store/read'
 import { XLSX_CONTENT_TYPE, xlsxStream, type XlsxColumn } from './xlsx'
 
 // The table's columns (SPEC section 2), with numbers and dates typed as such; status and city added for admins' sheets.

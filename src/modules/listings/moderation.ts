@@ -6,7 +6,7 @@ import { formatMoment } from '../../shared/dates'
 import { listingSuspended, reviewRequested, suspensionLifted } from '../mail/templates'
 import type { UpdateListingBody } from './model'
 import type { Row } from './store'
-import { listingScope, type Viewer } from './where'
+import { listingScope, type Viewer } from './store/where'
 import { cityName } from '../geography/store'
 import { cityAdminEmails, reachableUser } from '../users/store'
 

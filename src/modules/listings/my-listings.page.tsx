@@ -7,8 +7,8 @@ import { Island } from '../../platform/pages/island'
 import { allows, guardOf } from '../../platform/pages/nav'
 import { AccessDenied, DashboardLayout, type ShellUser } from '../../platform/pages/shell'
 import { CreateListingBody, type Listing } from './model'
-import { myListings } from './read'
-import { getUser } from '../users/read'
+import { myListings } from './store/read'
+import { getUser } from '../users/store/read'
 
 /** `phone`: the broker's own, a new listing's first contact (issue 32). */
 export type MyListingsProps = { user: ShellUser; phone: string | null; initial: Listing[]; rules: ObjectSchema }

@@ -2,8 +2,8 @@ import type { Queryable } from '../../../db/sql'
 import { forbidden } from '../../platform/errors'
 import type { PrivateFields } from './model'
 import { readPrivate } from './private-store'
-import { getListing } from './read'
-import { canEdit, type Viewer } from './where'
+import { getListing } from './store/read'
+import { canEdit, type Viewer } from './store/where'
 
 /**
  * A listing's private fields for the API (issue 35): 404 when the caller does not see the listing, 403 when they see

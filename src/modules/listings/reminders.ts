@@ -1,14 +1,13 @@
-import { indexedBy } from '../../../db/dialect'
-import type { Db, Dialect, Queryable } from '../../../db/sql'
+import type { Db, Queryable } from '../../../db/sql'
 import type { Config } from '../../platform/config'
 import type { Mailer } from '../../platform/mail'
-import { EXPIRING_STATUSES, EXPIRY_REMINDER_MS, RENEW_LINK_MS } from '../../shared/constants'
+import { EXPIRY_REMINDER_MS, RENEW_LINK_MS } from '../../shared/constants'
 import { formatMoment } from '../../shared/dates'
 import { expiryReminder, type ReminderItem } from '../mail/templates'
 import type { RaisePush } from '../notifications/kinds'
 import { renewKey, renewToken } from './renew-link'
-import { joinCity } from '../geography/store'
-import { isReachable, joinUser, reachableUser } from '../users/store'
+import { reachableUser } from '../users/store'
+import { claimReminder, dueListingsOf, dueOwners, endingWithin } from './store/reminders'
 
 // Expiry reminders (issue 17): an owner hears EXPIRY_REMINDER_MS (3 days) before a listing of theirs leaves the
 // network, once per end: by mail, with a one-click renew link per listing (./renew-link.ts), and on their event stream
@@ -28,28 +27,6 @@ export type ReminderContext = { db: Db; mail: Mailer; config: Pick<Config, 'publ
 type Due = { id: number; entry_id: string; property_type: string; expires_at: number; city: string }
 type Recipient = { id: number; email: string; full_name: string }
 
-/** Listings that can still expire (the same terms as listings_expiry_idx's, so the index serves the range). */
-const EXPIRING = `l.status in (${EXPIRING_STATUSES.map((s) => `'${s}'`).join(', ')})`
-/** Ending within the notice and not yet reminded of this end (a renewal's new end is reminded again). */
-const DUE = `${EXPIRING} and l.expires_at > ? and l.expires_at <= ?
-  and not exists (select 1 from listing_reminders r where r.listing_id = l.id and r.expires_at = l.expires_at)`
-
-/**
- * Owners with listings due a reminder: a range of listings_expiry_idx, named on SQLite, whose planner would otherwise
- * walk every ACTIVE listing through the status index (as ./expiry.ts says).
- */
-export const dueOwnersSql = (dialect: Dialect) =>
-  `select distinct l.owner_user_id as user_id from listings l ${indexedBy(dialect, 'listings_expiry_idx')} ${joinUser('l.owner_user_id', 'u', isReachable('u'))} where ${DUE}`
-
-/**
- * The claim: a listing's row names the end it was reminded of. Taken only when there is none or it names another end;
- * on conflict the row is locked (PostgreSQL) or the writer is one (SQLite), so of two senders exactly one gets it back.
- */
-const CLAIM = `insert into listing_reminders (listing_id, expires_at, sent_at) values (?, ?, ?)
-  on conflict (listing_id) do update set expires_at = excluded.expires_at, sent_at = excluded.sent_at
-  where listing_reminders.expires_at <> excluded.expires_at
-  returning listing_id`
-
 /**
  * Reminds every owner of their listings due now: one mail per owner listing each of them (a broker who posted ten
  * listings together hears once, not ten times), each listing claimed in the same transaction that queues the mail, so
@@ -58,7 +35,7 @@ const CLAIM = `insert into listing_reminders (listing_id, expires_at, sent_at) v
 export async function runExpiryReminders(ctx: ReminderContext, now = Date.now()): Promise<{ users: number; listings: number }> {
   const done = { users: 0, listings: 0 }
   const window = [now, now + EXPIRY_REMINDER_MS]
-  const owners = await ctx.db.all<{ user_id: number }>(dueOwnersSql(ctx.db.dialect), window)
+  const owners = await dueOwners(ctx.db, window[0]!, window[1]!)
   if (owners.length === 0) return done
   // Read before any transaction: on SQLite the key's first write would wait for the transaction's own writer.
   const key = await renewKey(ctx.db)
@@ -73,16 +50,11 @@ export async function runExpiryReminders(ctx: ReminderContext, now = Date.now())
 async function remindOwner(ctx: ReminderContext, tx: Queryable, userId: number, key: Buffer, now: number): Promise<number> {
   const user: Recipient | undefined = await reachableUser(tx, userId)
   if (!user) return 0
-  const due = await tx.all<Due>(
-    `select l.id, l.entry_id, l.property_type, l.expires_at, c.name as city from listings l ${joinCity('l.city_id', 'c')}
-     where l.owner_user_id = ? and ${DUE} order by l.expires_at, l.id`,
-    [userId, now, now + EXPIRY_REMINDER_MS],
-  )
+  const due: Due[] = await dueListingsOf(tx, userId, now, now + EXPIRY_REMINDER_MS)
   const items: ReminderItem[] = []
   const claimed: Due[] = []
   for (const l of due) {
-    const { rows } = await tx.run(CLAIM, [l.id, l.expires_at, now])
-    if (rows.length === 0) continue // another sender reminded of this end meanwhile
+    if (!(await claimReminder(tx, l.id, l.expires_at, now))) continue // another sender reminded of this end meanwhile
     claimed.push(l)
     const token = renewToken(key, { id: l.id, expiresAt: Number(l.expires_at) }, now)
     items.push({ entryId: l.entry_id, what: `${l.property_type}, ${l.city}`, ends: formatMoment(Number(l.expires_at), ctx.config.timeZone), renewLink: `${ctx.config.publicUrl}/renew/${token}` })
@@ -110,11 +82,7 @@ export type ExpiringListing = { id: number; entry_id: string; expires_at: string
 
 /** The owner's ACTIVE or ON_HOLD listings ending within EXPIRY_REMINDER_MS of `now`, soonest first. */
 export async function expiringListings(db: Queryable, userId: number, now = Date.now()): Promise<ExpiringListing[]> {
-  const rows = await db.all<{ id: number; entry_id: string; expires_at: number }>(
-    `select l.id, l.entry_id, l.expires_at from listings l where l.owner_user_id = ? and ${EXPIRING} and l.expires_at > ? and l.expires_at <= ?
-     order by l.expires_at, l.id`,
-    [userId, now, now + EXPIRY_REMINDER_MS],
-  )
+  const rows = await endingWithin(db, userId, now, now + EXPIRY_REMINDER_MS)
   return rows.map((r) => ({ id: r.id, entry_id: r.entry_id, expires_at: new Date(Number(r.expires_at)).toISOString() }))
 }
 

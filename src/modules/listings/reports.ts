@@ -4,9 +4,9 @@ import { scopeOf } from '../../platform/policy/scope'
 import { recordAudit } from '../audit/service'
 import { namesOf } from '../users/store'
 import type { AfterListingWrite } from './after-write'
-import { getListing } from './read'
+import { getListing } from './store/read'
 import { ROW, type Row } from './store'
-import { canEdit, type Viewer } from './where'
+import { canEdit, type Viewer } from './store/where'
 
 // Keeping the network true (issue 35): brokers report a listing (sold or rented, no response, wrong details, fake). One
 // broker's reports of one listing count once; three brokers' open reports take it off the network (SUSPENDED, hidden

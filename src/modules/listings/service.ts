@@ -8,9 +8,9 @@ import { findDuplicates } from './duplicates'
 import { formatEntryId } from '../../shared/entry-id'
 import type { CreateListingBody, ReviewRequestBody, UpdateListingBody } from './model'
 import { assertMayChangeStatus, liftRefusal, moderates, moderationStep, tellAdmins, underModeration } from './moderation'
-import { countListings } from './read'
-import { nextListingId, ROW, type Row } from './store'
-import { allOf, canEdit, listingScope, visibleTo, type Viewer } from './where'
+import { countListings } from './store/read'
+import { deleteListingRow, insertListing, listingRowWhere, markReviewRequested, nextListingId, updateListingAsRead, type Row } from './store'
+import { allOf, canEdit, listingIs, listingScope, visibleTo, type Viewer } from './store/where'
 import { circleOwnedBy } from './circles-store'
 import { PRIVATE_FIELDS, writePrivate, type PrivateFields } from './private-store'
 import { cityStays } from '../geography/store'
@@ -174,11 +174,10 @@ export async function createListing(ctx: AppContext, written: AfterListingWrite,
     // The readable code is made of the row's id, taken first: the row goes in whole (one change-feed row).
     const id = await nextListingId(tx)
     Object.assign(fields, { id, entry_id: formatEntryId(body.post_type, city.name, id) })
-    const columns = Object.keys(fields)
-    const { rows } = await tx.run<Row>(`insert into listings (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')}) returning ${ROW}`, Object.values(fields))
+    const after = await insertListing(tx, fields)
     const privateChanged = privateNames(body)
     if (privateChanged.length) await writePrivate(tx, actor, id, privateOf(body), now)
-    const w = { action: 'listing.create', actor: actorOf(actor), before: null, after: rows[0]!, now, privateChanged }
+    const w = { action: 'listing.create', actor: actorOf(actor), before: null, after, now, privateChanged }
     await written.within(tx, w)
     return w
   })
@@ -190,8 +189,7 @@ export { listingRow } from './store'
 
 /** The listing an actor may change: invisible ones are "not found"; visible but not theirs is 403. */
 async function changeable(db: Queryable, actor: Actor, id: number): Promise<Row> {
-  const where = allOf({ sql: 'listings.id = ?', params: [id] }, visibleTo(actor))
-  const row = await db.get<Row>(`select ${ROW} from listings where ${where.sql}`, where.params)
+  const row = await listingRowWhere(db, allOf(listingIs(id), visibleTo(actor)))
   if (!row) throw notFound('Listing not found')
   if (!canEdit(actor, row)) throw forbidden('You can only change your own listings')
   return row
@@ -239,10 +237,8 @@ export async function updateListing(ctx: AppContext, written: AfterListingWrite,
   if (changes.status === 'ACTIVE' && before.status !== 'ACTIVE') Object.assign(changes, { hot_event: 'BACK_ON_MARKET', hot_at: now })
   else if (changes.budget !== undefined && changes.budget !== before.budget) Object.assign(changes, { hot_event: 'PRICE_CHANGED', hot_at: now })
   const write = await ctx.db.tx(async (tx) => {
-    const set = Object.keys(changes).map((c) => `${c} = ?`)
     // Only the listing as read: a change racing an admin's suspension (or its lifting) must not undo it unseen.
-    const asRead = 'where id = ? and status = ? and suspended_by is not distinct from ?'
-    const after = (await tx.run<Row>(`update listings set ${set.join(', ')} ${asRead} returning ${ROW}`, [...Object.values(changes), id, before.status, before.suspendedBy])).rows[0]
+    const after = await updateListingAsRead(tx, id, changes, { status: before.status, suspendedBy: before.suspendedBy })
     if (!after) throw conflict('This listing changed meanwhile: look at it again')
     const statusAction =
       changes.status === 'SUSPENDED' && before.status !== 'SUSPENDED' ? 'listing.suspend' : before.status === 'SUSPENDED' && changes.status === 'ACTIVE' ? 'listing.reactivate' : 'listing.update'
@@ -289,11 +285,9 @@ export async function renew(ctx: AppContext, written: AfterListingWrite, actor: 
   const city = await cityOf(ctx.db, before.cityId)
   const changes: Record<string, Param> = { expires_at: now + stayMs(city, before.saleOrRent), updated_at: now }
   if (before.status === 'EXPIRED') Object.assign(changes, { status: 'ACTIVE', hot_event: 'BACK_ON_MARKET', hot_at: now })
-  const set = Object.keys(changes).map((c) => `${c} = ?`)
   const write = await ctx.db.tx(async (tx) => {
     // Only the listing as read: a renewal racing another (a renew link clicked twice) or the clock expiring it is refused.
-    const asRead = 'where id = ? and status = ? and expires_at is not distinct from ?'
-    const after = (await tx.run<Row>(`update listings set ${set.join(', ')} ${asRead} returning ${ROW}`, [...Object.values(changes), before.id, before.status, before.expiresAt])).rows[0]
+    const after = await updateListingAsRead(tx, before.id, changes, { status: before.status, expiresAt: before.expiresAt })
     if (!after) throw conflict('This listing changed meanwhile: look at it again')
     const w = { action: 'listing.renew', actor, before, after, now, via }
     await written.within(tx, w)
@@ -310,8 +304,7 @@ export async function renew(ctx: AppContext, written: AfterListingWrite, actor: 
  * admin suspended it, or a review is already pending.
  */
 export async function requestReview(ctx: AppContext, written: AfterListingWrite, actor: Actor, id: number, body: ReviewRequestBody): Promise<{ listing: Row; adminsNotified: number }> {
-  const where = allOf({ sql: 'listings.id = ?', params: [id] }, visibleTo(actor))
-  const before = await ctx.db.get<Row>(`select ${ROW} from listings where ${where.sql}`, where.params)
+  const before = await listingRowWhere(ctx.db, allOf(listingIs(id), visibleTo(actor)))
   if (!before) throw notFound('Listing not found')
   if (before.ownerUserId !== actor.id) throw forbidden('Only the listing’s owner can ask for a review of its suspension')
   if (!underModeration(before)) throw conflict('This listing is not suspended by an admin: there is no suspension to review')
@@ -320,8 +313,7 @@ export async function requestReview(ctx: AppContext, written: AfterListingWrite,
   const now = Date.now()
   const note = body.note?.trim() || null
   const { write, adminsNotified } = await ctx.db.tx(async (tx) => {
-    const asRead = "where id = ? and status = 'SUSPENDED' and suspended_by is not null and review_requested_at is null"
-    const after = (await tx.run<Row>(`update listings set review_requested_at = ?, review_note = ? ${asRead} returning ${ROW}`, [now, note, id])).rows[0]
+    const after = await markReviewRequested(tx, id, now, note)
     if (!after) throw conflict('This listing changed meanwhile: look at it again')
     const w = { action: 'listing.review_request', actor: actorOf(actor), before, after, now, reason: note }
     await written.within(tx, w)
@@ -336,7 +328,7 @@ export async function requestReview(ctx: AppContext, written: AfterListingWrite,
 export async function deleteListing(ctx: AppContext, written: AfterListingWrite, actor: Actor, id: number): Promise<void> {
   const before = await changeable(ctx.db, actor, id)
   const write = await ctx.db.tx(async (tx) => {
-    await tx.run('delete from listings where id = ?', [id])
+    await deleteListingRow(tx, id)
     const w = { action: 'listing.delete', actor: actorOf(actor), before, after: null, now: Date.now() }
     await written.within(tx, w)
     return w

@@ -1,5 +1,5 @@
 import { idsIn, indexedBy } from '../../../db/dialect'
-import type { Clause, Dialect, Queryable } from '../../../db/sql'
+import type { Clause, Dialect, Param, Queryable } from '../../../db/sql'
 import type { ListingStatus } from '../../shared/constants'
 
 /** A listing's stored fields as the audit trail has always kept them (camelCase, the order of the schema). */
@@ -136,3 +136,52 @@ export const localityCounts = (db: Queryable, cityId: number, opts: { activeOnly
      group by locality, location order by n desc limit ${opts.limit}`,
     [cityId],
   )
+
+// ---- a listing's writes (./service.ts decides them; ./after-write.ts follows them) ---------------------------------
+
+/** Inserts a listing whole (its id taken first, `nextListingId`) and answers its row. */
+export async function insertListing(tx: Queryable, fields: Record<string, Param>): Promise<Row> {
+  const columns = Object.keys(fields)
+  const { rows } = await tx.run<Row>(`insert into listings (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')}) returning ${ROW}`, Object.values(fields))
+  return rows[0]!
+}
+
+/** A listing's row if the clause (its id and the viewer's scope) lets it through. */
+export const listingRowWhere = async (db: Queryable, where: Clause): Promise<Row | null> => (await db.get<Row>(`select ${ROW} from listings where ${where.sql}`, where.params)) ?? null
+
+/**
+ * Sets columns of a listing, only as read: `asRead` names what must still hold (its status, and who suspended it or
+ * when it ends); answers the new row, or undefined when the listing changed meanwhile.
+ */
+export async function updateListingAsRead(
+  tx: Queryable,
+  id: number,
+  changes: Record<string, Param>,
+  asRead: { status: string; suspendedBy: number | null } | { status: string; expiresAt: number | null },
+): Promise<Row | undefined> {
+  const set = Object.keys(changes).map((c) => `${c} = ?`)
+  const [condition, value] =
+    'suspendedBy' in asRead
+      ? ['where id = ? and status = ? and suspended_by is not distinct from ?', asRead.suspendedBy]
+      : ['where id = ? and status = ? and expires_at is not distinct from ?', asRead.expiresAt]
+  return (await tx.run<Row>(`update listings set ${set.join(', ')} ${condition} returning ${ROW}`, [...Object.values(changes), id, asRead.status, value])).rows[0]
+}
+
+/** Marks a review asked for, only of a listing an admin suspended with none pending; undefined when that changed. */
+export const markReviewRequested = async (tx: Queryable, id: number, now: number, note: string | null): Promise<Row | undefined> =>
+  (
+    await tx.run<Row>(
+      `update listings set review_requested_at = ?, review_note = ? where id = ? and status = 'SUSPENDED' and suspended_by is not null and review_requested_at is null returning ${ROW}`,
+      [now, note, id],
+    )
+  ).rows[0]
+
+export async function deleteListingRow(tx: Queryable, id: number): Promise<void> {
+  await tx.run('delete from listings where id = ?', [id])
+}
+
+/**
+ * Whether the backend's text search folds accents as FTS5 does (SQLite), so that the change feed's judge of a search
+ * (../affects.ts) is exact outside ASCII too; PostgreSQL's search vector keeps them ("café" is not "cafe" there).
+ */
+export const searchFoldsAccents = (dialect: Dialect) => dialect === 'sqlite'

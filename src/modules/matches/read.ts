@@ -1,6 +1,6 @@
 import type { Db, Queryable } from '../../../db/sql'
 import { paging } from '../../platform/http/paging'
-import { getListing, listingsByIds, visibleIds, type Viewer } from '../listings/read'
+import { getListing, listingsByIds, visibleIds, type Viewer } from '../listings/store/read'
 import { countMatches, explain, findMatches, sourceOf, sourcesOf } from './find'
 import type { Inbox, InboxQuery, ListingMatches, MatchCounts, MatchesQuery } from './model'
 import { scoreMatch } from './rules'

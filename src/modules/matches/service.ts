@@ -4,7 +4,7 @@ import { scopeOf } from '../../platform/policy/scope'
 import { forbidden, notFound } from '../../platform/errors'
 import { recordAudit } from '../audit/service'
 import { findMatches, sourceOf } from './find'
-import { brokersWhoSee } from '../listings/read'
+import { brokersWhoSee } from '../listings/store/read'
 import { anyQueued, entryById, insertEntries, pairedWith, queueListing, setEntryDismissed, setEntrySeen, setEntryUndismissed, takeQueued, type Entry, type InsertedEntry } from './store'
 import { cityTolerance, setCityTolerance } from '../geography/store'
 

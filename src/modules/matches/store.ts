@@ -3,7 +3,7 @@ import type { Dialect, Queryable } from '../../../db/sql'
 import { joinCity, placeJoins } from '../geography/store'
 import { joinListing, listingsFrom, lockListingsForShare } from '../listings/store'
 import { joinUser } from '../users/store'
-import { notShownTo } from '../listings/where'
+import { notShownTo } from '../listings/store/where'
 import { fitSql, pairMatchesSql, type MatchSide } from './rules'
 
 // The only SQL of matching (issue 31): the inbox entries (`listing_matches`), the announcement queue (`match_queue`),

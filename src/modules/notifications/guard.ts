@@ -1,7 +1,7 @@
 import type { Queryable } from '../../../db/sql'
 import type { PushGuard } from '../../platform/push'
-import { visibleIds } from '../listings/read'
-import { activeViewers, pendingInScope } from '../users/read'
+import { visibleIds } from '../listings/store/read'
+import { activeViewers, pendingInScope } from '../users/store/read'
 import { readableCobroking } from '../deals/store'
 import type { PushSubject } from './kinds'
 

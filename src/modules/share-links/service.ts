@@ -1,7 +1,7 @@
 import type { Queryable } from '../../../db/sql'
 import type { AppContext } from '../../platform/context'
 import { forbidden, notFound } from '../../platform/errors'
-import { getListing, listingForLink, type Viewer } from '../listings/read'
+import { getListing, listingForLink, type Viewer } from '../listings/store/read'
 import type { Listing } from '../listings/model'
 import { brokerCard, type BrokerCard } from '../users/store'
 import type { PhotoRow, PhotoService } from '../photos/service'

@@ -1,6 +1,6 @@
-import { statSync } from 'node:fs'
 import { durationText, redactedUrl } from '../../platform/config'
 import type { AppContext } from '../../platform/context'
+import { databaseBytes } from '../../platform/database'
 import { failedMails, outboxState } from '../../platform/mail'
 import type { MetricJson } from '../../platform/metrics'
 import type { BackupRun as Run } from '../../platform/backup/runs'
@@ -14,7 +14,7 @@ export async function systemStatus(ctx: AppContext): Promise<SystemStatus> {
   const { config, db } = ctx
   const [runs, bytes, outbox, failures, numbers] = await Promise.all([
     ctx.backups.recent(10),
-    databaseBytes(ctx),
+    databaseBytes(ctx.db, ctx.config.databasePath),
     outboxState(db),
     // Mails whose last attempt failed: given up, or waiting to be tried again.
     failedMails(db),
@@ -69,19 +69,4 @@ function sum(processes: MetricJson[][], name: string, pick: (labels: Record<stri
   let total = 0
   for (const metrics of processes) for (const m of metrics) if (m.name === name) for (const v of m.values) if (pick(v.labels ?? {})) total += Number(v.value)
   return total
-}
-
-async function databaseBytes(ctx: AppContext): Promise<number | null> {
-  if (ctx.db.dialect === 'postgres') {
-    const row = await ctx.db.get<{ n: number }>('select pg_database_size(current_database()) as n')
-    return row ? Number(row.n) : null
-  }
-  const size = (path: string) => {
-    try {
-      return statSync(path).size
-    } catch {
-      return 0
-    }
-  }
-  return size(ctx.config.databasePath) + size(`${ctx.config.databasePath}-wal`)
 }

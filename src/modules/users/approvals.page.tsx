@@ -4,7 +4,7 @@ import { viewerOf } from '../../platform/http/page-auth'
 import { Island } from '../../platform/pages/island'
 import { DashboardLayout, type ShellUser } from '../../platform/pages/shell'
 import type { PendingApprovals } from './model'
-import { listPending } from './read'
+import { listPending } from './store/read'
 
 /** /dashboard/approvals: the pending registrations in the admin's scope, as the ApprovalsBoard island. */
 export function ApprovalsPage({ user, initial }: { user: ShellUser; initial: PendingApprovals }) {

@@ -9,7 +9,7 @@ import { DashboardLayout, type ShellUser } from '../../platform/pages/shell'
 import { listCountries } from '../geography/service'
 import { secondFactorPolicy, type SecondFactorPolicy } from '../second-factor/settings'
 import { CreateUserBody, UpdateUserBody, type UserList } from './model'
-import { listUsers } from './read'
+import { listUsers } from './store/read'
 
 type Props = {
   user: ShellUser

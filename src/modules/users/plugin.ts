@@ -5,7 +5,7 @@ import { can } from '../../platform/policy/permissions'
 import { PendingEvents } from './events'
 import { usersApi } from './api'
 import { usersPages } from './pages'
-import { countPending } from './read'
+import { countPending } from './store/read'
 import { followPending } from './stream'
 
 /** People (SPEC section 7 "Users"): lists, approvals of registrations, edits, activation, identity documents. */

@@ -11,8 +11,8 @@ import { extensionOf } from '../../platform/documents'
 import { registrationApproved, registrationRejected } from '../mail/templates'
 import { NO_ID_CARD_DOCUMENT } from '../../../islands/users/user-format'
 import type { CreateUserBody, UpdateUserBody } from './model'
-import { visibleTo, where } from './read'
-import { assertUniqueUser, duplicateUser, insertUser, insertUserWithDocument, INVALID_CITY, readIdDocument, USER_COLUMNS, userRow, type RawUser, type User } from './store'
+import { visibleTo, where } from './store/read'
+import { assertUniqueUser, duplicateUser, insertUser, insertUserWithDocument, INVALID_CITY, readIdDocument, updateUserRow, userWhere, type User } from './store'
 import { cityExists } from '../geography/store'
 
 /** What the audit trail keeps of a user: never the password hash or the document's file name. */
@@ -34,15 +34,14 @@ export const auditView = (u: User) => ({
  */
 export async function managedUser(db: Queryable, actor: Actor, id: number): Promise<User> {
   const filter = where({ sql: 'users.id = ?', params: [id] }, visibleTo(actor, 'manage'))
-  const row = await db.get<RawUser>(`select ${USER_COLUMNS} from users ${filter.sql}`, filter.params)
-  if (!row) throw notFound('User not found')
-  return userRow(row)
+  const user = await userWhere(db, filter)
+  if (!user) throw notFound('User not found')
+  return user
 }
 
 /** Sets columns of one user (names from this file only, never from input) and answers the row as it now is. */
 async function updateRow(tx: Queryable, id: number, set: string, params: Param[]): Promise<User> {
-  const { rows } = await tx.run<RawUser>(`update users set ${set}, updated_at = ? where id = ? returning ${USER_COLUMNS}`, [...params, Date.now(), id])
-  return userRow(rows[0]!)
+  return updateUserRow(tx, id, set, params, Date.now())
 }
 
 const actorOf = (a: Actor) => ({ id: a.id, fullName: a.fullName })

@@ -1,5 +1,5 @@
 import { UniqueViolation } from '../../../db/faults'
-import type { Queryable } from '../../../db/sql'
+import type { Param, Queryable } from '../../../db/sql'
 import type { AppContext } from '../../platform/context'
 import { conflict, invalid, tooLarge } from '../../platform/errors'
 import { detectDocumentType, type DocumentType } from '../../platform/documents'
@@ -243,4 +243,16 @@ export const anyUserAt = async (db: Queryable, domain: string): Promise<boolean>
 export async function firstApprovedOfRole(db: Queryable, role: 'BROKER' | 'MODULE_ADMIN'): Promise<string | undefined> {
   const sql = "select email from users where role = ? and registration_status = 'APPROVED' and is_active = true order by id limit 1"
   return (await db.get<{ email: string }>(sql, [role]))?.email
+}
+
+/** The first user a clause lets through (`where …`, from ./store/read.ts), every column; null when none. */
+export async function userWhere(db: Queryable, filter: { sql: string; params: Param[] }): Promise<User | null> {
+  const row = await db.get<RawUser>(`select ${USER_COLUMNS} from users ${filter.sql}`, filter.params)
+  return row ? userRow(row) : null
+}
+
+/** Sets columns of one user (`set`: names from the users service only, never from input) and answers the row as it now is. */
+export async function updateUserRow(tx: Queryable, id: number, set: string, params: Param[], now: number): Promise<User> {
+  const { rows } = await tx.run<RawUser>(`update users set ${set}, updated_at = ? where id = ? returning ${USER_COLUMNS}`, [...params, now, id])
+  return userRow(rows[0]!)
 }

@@ -4,7 +4,7 @@ import { scopeOf } from '../../platform/policy/scope'
 import type { AppContext } from '../../platform/context'
 import { eventStream, type SendEvent, type StreamCaller } from '../../platform/http/sse'
 import type { PendingEvents, PendingScope } from './events'
-import { countPending } from './read'
+import { countPending } from './store/read'
 
 /**
  * Follows the registrations pending in the admin's scope: sends `pending` with `{ total }` now and at every

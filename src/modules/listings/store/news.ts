@@ -1,7 +1,7 @@
 import { idsIn, indexedBy } from '../../../../db/dialect'
 import type { Clause, Queryable } from '../../../../db/sql'
 import type { ListingFilters } from '../model'
-import { allOf, filterWhere, listedWhere, searchPlan, visibleTo, type Viewer } from '../where'
+import { allOf, filterWhere, listedWhere, searchPlan, visibleTo, type Viewer } from './where'
 
 // The listings with news (posted, price changed, back on market) since a moment, as a viewer sees them with filters:
 // what a saved search's new count counts (src/modules/saved-searches/new-count.ts), read here with the listings'

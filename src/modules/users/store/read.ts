@@ -1,10 +1,10 @@
-import type { Clause, Param, Queryable } from '../../../db/sql'
-import type { Actor } from '../../platform/http/auth'
-import { scopeOf, type Scope, type ScopeAction } from '../../platform/policy/scope'
-import { forbidden, notFound } from '../../platform/errors'
-import type { PendingApprovals, User, UserList, UserListQuery } from './model'
-import { PLACE_TABLES, placeColumns, placeIds, placeJoins } from '../geography/store'
-import { confirmedFactorOf } from '../second-factor/store'
+import type { Clause, Param, Queryable } from '../../../../db/sql'
+import type { Actor } from '../../../platform/http/auth'
+import { scopeOf, type Scope, type ScopeAction } from '../../../platform/policy/scope'
+import { forbidden, notFound } from '../../../platform/errors'
+import type { PendingApprovals, User, UserList, UserListQuery } from '../model'
+import { PLACE_TABLES, placeColumns, placeIds, placeJoins } from '../../geography/store'
+import { confirmedFactorOf } from '../../second-factor/store'
 
 /** A user with their place, as the lists and the one-user answer read it. */
 type Row = {

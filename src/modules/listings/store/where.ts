@@ -1,8 +1,8 @@
-import type { Clause, Dialect, Param } from '../../../db/sql'
-import type { Role } from '../../shared/constants'
-import { HIDDEN_FROM_OTHERS, hiddenFromOthers, scopeOf, type Scope, type ScopeAction } from '../../platform/policy/scope'
-import type { ListingFilters } from './model'
-import { inCountry, inState } from '../geography/store'
+import type { Clause, Dialect, Param } from '../../../../db/sql'
+import type { Role } from '../../../shared/constants'
+import { HIDDEN_FROM_OTHERS, hiddenFromOthers, scopeOf, type Scope, type ScopeAction } from '../../../platform/policy/scope'
+import type { ListingFilters } from '../model'
+import { inCountry, inState } from '../../geography/store'
 
 /** Who is asking: what they may see and change depends on nothing else. */
 export type Viewer = { id: number; role: Role; cityId: number | null }
@@ -11,7 +11,7 @@ export type Viewer = { id: number; role: Role; cityId: number | null }
  * A piece of a WHERE clause over `listings`, with `?` placeholders. The list, its totals and the export build their
  * SQL text from these by hand: the same filters give the same text, so the compiled statement is reused.
  */
-export type { Clause } from '../../../db/sql'
+export type { Clause } from '../../../../db/sql'
 
 /** Always true, in both dialects (`where 1` is SQLite's only). */
 export const TRUE: Clause = { sql: 'true', params: [] }
