@@ -154,8 +154,11 @@ export function benchCities(): BenchCity[] {
     const c = { name: country.name, code: country.code }
     for (const s of country.states)
       for (const city of s.cities) list.push({ name: city.name, newscoRegion: city.newsco_region ?? null, country: c, state: { name: s.name, code: s.code } })
+    // The demo's own cities are not added twice (its Tricity, issue 30, took Mohali and Chandigarh from this list: a
+    // fresh bench seed failed on the cities' unique name per state).
+    const demo = new Set(list.map((city) => `${city.state.code}|${city.name}`))
     for (const s of MORE_CITIES[country.code] ?? [])
-      for (const name of s.cities) list.push({ name, newscoRegion: null, country: c, state: { name: s.name, code: s.code } })
+      for (const name of s.cities) if (!demo.has(`${s.code}|${name}`)) list.push({ name, newscoRegion: null, country: c, state: { name: s.name, code: s.code } })
     return list
   })
   const out: BenchCity[] = []
