@@ -809,7 +809,7 @@ export const circleMembers = sqliteTable(
 /**
  * A listing's private fields (issue 35, docs/decisions/038-private-fields.md): seen by its owner and the admins of its
  * scope only. A table of its own, so that no read of `listings` (lists, search indexes, counts, exports, the change
- * feed, the audit trail, matching) can carry them: only src/modules/listings/private-store.ts names it, and every
+ * feed, the audit trail, matching) can carry them: only src/modules/listings/store/private.ts names it, and every
  * function there takes the caller and joins the listing through their manage scope.
  */
 export const listingPrivate = sqliteTable('listing_private', {

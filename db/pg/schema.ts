@@ -648,7 +648,7 @@ export const circleMembers = pgTable(
   (t) => [primaryKey({ columns: [t.circleId, t.memberUserId] }), index('circle_members_member_idx').on(t.memberUserId, t.circleId)],
 )
 
-/** Issue 35: a listing's private fields, read only by src/modules/listings/private-store.ts (db/schema.ts says more). */
+/** Issue 35: a listing's private fields, read only by src/modules/listings/store/private.ts (db/schema.ts says more). */
 export const listingPrivate = pgTable('listing_private', {
   listingId: key('listing_id')
     .primaryKey()

@@ -90,7 +90,7 @@ export const TABLE_OWNERS: Record<string, string> = {
   listing_day_counts: 'src/modules/listings',
   listing_id_blocks: 'src/modules/listings',
   listing_reminders: 'src/modules/listings',
-  // Issue 35: a listing's private fields (only ./private-store.ts names it: tests/unit/private-fields.test.ts), and the
+  // Issue 35: a listing's private fields (only ./store/private.ts names it: tests/unit/private-fields.test.ts), and the
   // circles its visibility is judged with.
   listing_private: 'src/modules/listings',
   circles: 'src/modules/listings',

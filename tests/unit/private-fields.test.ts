@@ -1,5 +1,5 @@
 // Issue 35 (docs/decisions/038-private-fields.md): a listing's private fields live in `listing_private`, and one file
-// of the code may name that table, src/modules/listings/private-store.ts, whose every function takes the caller and
+// of the code may name that table, src/modules/listings/store/private.ts, whose every function takes the caller and
 // joins their manage scope. This holds it: any other file of the server, the islands or the scripts naming the table
 // fails here, and no trigger (search index, change feed, kept counts) reads it.
 import { expect, test } from 'bun:test'
@@ -7,7 +7,7 @@ import { Glob } from 'bun'
 import { readFileSync } from 'node:fs'
 
 const ROOT = `${import.meta.dir}/../..`
-const ONLY = 'src/modules/listings/private-store.ts'
+const ONLY = 'src/modules/listings/store/private.ts'
 
 test('only the private store names listing_private in the code', () => {
   const naming: string[] = []

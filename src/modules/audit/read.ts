@@ -5,7 +5,7 @@ import type { AuditEvent, AuditNames, AuditPage, AuditQuery } from './model'
 import { placeNames } from '../geography/store'
 import { entryIdsOf } from '../listings/store'
 import { userNames } from '../users/store'
-import { countEvents, distinctValues, eventsAbout, eventsBatch, eventsPage, oneEvent, type StoredEvent } from './store'
+import { countEvents, distinctValues, eventsAbout, eventsBatch, eventsPage, firstEventAt, oneEvent, type StoredEvent } from './store'
 
 type Viewer = ScopeActor
 /** An event as read: its JSON sides parsed, its time in epoch milliseconds. */
@@ -245,10 +245,4 @@ export async function* auditCsv(db: Queryable, v: Viewer, q: AuditQuery): AsyncG
  * When an entity's first audit event of these actions was recorded (epoch ms), or null: a broker's record reads when
  * their identity was approved (issue 35), which no other table keeps.
  */
-export async function firstAuditAt(db: Queryable, entityType: string, entityId: number, actions: string[]): Promise<number | null> {
-  const row = await db.get<{ at: number | string | null }>(
-    `select min(created_at) as at from audit_events where entity_type = ? and entity_id = ? and action in (${actions.map(() => '?').join(', ')})`,
-    [entityType, String(entityId), ...actions],
-  )
-  return row?.at === null || row?.at === undefined ? null : Number(row.at)
-}
+export const firstAuditAt = (db: Queryable, entityType: string, entityId: number, actions: string[]): Promise<number | null> => firstEventAt(db, entityType, entityId, actions)

@@ -47,6 +47,15 @@ export const distinctValues = async (db: Queryable, col: 'action' | 'entity_type
   (await db.all<{ v: string }>(`select distinct ${col} as v from audit_events ${w.sql} order by ${col}`, w.params)).map((r) => r.v)
 
 /** The sides of the events about these entities of a type, newest first (the names of rows removed since). */
+/** The earliest moment (epoch ms) of an entity's events of these actions, or null when it has none. */
+export async function firstEventAt(db: Queryable, entityType: string, entityId: number, actions: string[]): Promise<number | null> {
+  const row = await db.get<{ at: number | string | null }>(
+    `select min(created_at) as at from audit_events where entity_type = ? and entity_id = ? and action in (${actions.map(() => '?').join(', ')})`,
+    [entityType, String(entityId), ...actions],
+  )
+  return row?.at === null || row?.at === undefined ? null : Number(row.at)
+}
+
 export const eventsAbout = (db: Queryable, entityType: string, ids: number[]) =>
   db.all<{ entity_id: string; before: string | null; after: string | null }>(
     `select entity_id, before, after from audit_events where entity_type = ? and entity_id in (${ids.map(() => '?').join(', ')}) order by id desc`,

@@ -24,7 +24,7 @@ import {
 } from './model'
 import { getListing, listPageText, myListingsText, zoneCountsText } from './store/read'
 import { privateFieldsOf } from './private'
-import { ownListingsWithPrivatePhone } from './private-store'
+import { ownListingsWithPrivatePhone } from './store/private'
 import type { AfterListingWrite } from './after-write'
 import { findDuplicates } from './duplicates'
 import { createListing, deleteListing, renewListing, requestReview, targetCity, updateListing } from './service'

@@ -2,7 +2,7 @@ import type { AppContext } from '../../platform/context'
 import { conflict, fieldError, notFound } from '../../platform/errors'
 import { recordAudit } from '../audit/service'
 import { activeBrokerId } from '../users/store'
-import { addMember, circleOwnedBy, circlesOf, deleteCircle, insertCircle, removeMember, type Circle } from './circles-store'
+import { addMember, circleOwnedBy, circlesOf, deleteCircle, insertCircle, removeMember, type Circle } from './store/circles'
 import type { Viewer } from './store/where'
 
 type Actor = Viewer & { fullName: string }

@@ -1,13 +1,13 @@
 import type { Queryable } from '../../../db/sql'
 import { forbidden } from '../../platform/errors'
 import type { PrivateFields } from './model'
-import { readPrivate } from './private-store'
+import { readPrivate } from './store/private'
 import { getListing } from './store/read'
 import { canEdit, type Viewer } from './store/where'
 
 /**
  * A listing's private fields for the API (issue 35): 404 when the caller does not see the listing, 403 when they see
- * it but may not manage it; all null when none were saved. The values come from ./private-store.ts, which checks the
+ * it but may not manage it; all null when none were saved. The values come from ./store/private.ts, which checks the
  * caller's scope again in its own SQL.
  */
 export async function privateFieldsOf(db: Queryable, viewer: Viewer, id: number): Promise<PrivateFields> {

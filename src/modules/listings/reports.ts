@@ -5,7 +5,8 @@ import { recordAudit } from '../audit/service'
 import { namesOf } from '../users/store'
 import type { AfterListingWrite } from './after-write'
 import { getListing } from './store/read'
-import { ROW, type Row } from './store'
+import { listingRow } from './store'
+import { answerOpenReports, insertReport, openReporters, openReports, reportedOffAt, reportersAnsweredAvailable as answeredAvailable, settleReports, takeOffNetwork } from './store/reports'
 import { canEdit, type Viewer } from './store/where'
 
 // Keeping the network true (issue 35): brokers report a listing (sold or rented, no response, wrong details, fake). One
@@ -19,31 +20,20 @@ export type ReportReason = (typeof REPORT_REASONS)[number]
 
 type Actor = Viewer & { fullName: string }
 
-const openCount = async (db: AppContext['db'] | Parameters<AfterListingWrite['within']>[0], listingId: number) =>
-  Number((await db.get<{ n: number }>('select count(distinct reporter_id) as n from listing_reports where listing_id = ? and answered_at is null', [listingId]))!.n)
-
 /** A broker's report; the third broker's takes the listing off the network. Answers how many brokers report it now. */
 export async function reportListing(ctx: AppContext, written: AfterListingWrite, actor: Actor, id: number, reason: ReportReason, note: string | undefined, now = Date.now()) {
   const listing = await getListing(ctx.db, actor, id)
   if (listing.owner_user_id === actor.id) throw conflict('This is your own listing')
   if (listing.status !== 'ACTIVE') throw conflict(`Only a listing on the network is reported; this one is ${listing.status}`)
   const result = await ctx.db.tx(async (tx) => {
-    const { changes } = await tx.run(
-      'insert into listing_reports (listing_id, reporter_id, city_id, reason, note, created_at) values (?, ?, ?, ?, ?, ?) on conflict do nothing',
-      [id, actor.id, listing.city_id, reason, note?.trim() || null, now],
-    )
-    if (changes === 0) throw conflict('You have reported this listing already: its broker has not answered yet')
+    const recorded = await insertReport(tx, { listingId: id, reporterId: actor.id, cityId: listing.city_id, reason, note: note?.trim() || null, now })
+    if (!recorded) throw conflict('You have reported this listing already: its broker has not answered yet')
     await recordAudit(tx, { actor: { id: actor.id, fullName: actor.fullName }, action: 'listing.report', entityType: 'listing', entityId: id, cityId: listing.city_id, after: { reason } }, now)
-    const brokers = await openCount(tx, id)
+    const brokers = await openReporters(tx, id)
     if (brokers < REPORTS_TO_TAKE_OFF) return { brokers, write: null }
     const why = `Reported by ${brokers} brokers: off the network until its broker answers`
-    const before = (await tx.get<Row>(`select ${ROW} from listings where id = ?`, [id]))!
-    const after = (
-      await tx.run<Row>(
-        `update listings set status = 'SUSPENDED', reported_off_at = ?, suspended_at = ?, suspension_reason = ?, suspended_by = null, updated_at = ? where id = ? and status = 'ACTIVE' and reported_off_at is null returning ${ROW}`,
-        [now, now, why, now, id],
-      )
-    ).rows[0]
+    const before = (await listingRow(tx, id))!
+    const after = await takeOffNetwork(tx, id, why, now)
     if (!after) return { brokers, write: null }
     const w = { action: 'listing.reported_off', actor: null, before, after, now, reason: why }
     await written.within(tx, w)
@@ -58,14 +48,10 @@ export async function reportsOf(ctx: AppContext, actor: Viewer, id: number) {
   const listing = await getListing(ctx.db, actor, id)
   if (!canEdit(actor, { ownerUserId: listing.owner_user_id, cityId: listing.city_id })) throw forbidden('Only the listing’s broker and its admins see its reports')
   const admin = listing.owner_user_id !== actor.id
-  const rows = await ctx.db.all<{ reporter_id: number; reason: ReportReason; note: string | null; created_at: number }>(
-    'select reporter_id, reason, note, created_at from listing_reports where listing_id = ? and answered_at is null order by id',
-    [id],
-  )
+  const rows = await openReports(ctx.db, id)
   const names = admin ? await namesOf(ctx.db, rows.map((r) => Number(r.reporter_id))) : new Map<number, string>()
-  const off = await ctx.db.get<{ at: number | null }>('select reported_off_at as at from listings where id = ?', [id])
   return {
-    off_network: off?.at !== null && off?.at !== undefined,
+    off_network: (await reportedOffAt(ctx.db, id)) !== null,
     reports: rows.map((r) => ({ reason: r.reason, note: r.note, created_at: new Date(Number(r.created_at)).toISOString(), reporter_name: admin ? (names.get(Number(r.reporter_id)) ?? null) : null })),
   }
 }
@@ -78,16 +64,11 @@ export async function answerReports(ctx: AppContext, written: AfterListingWrite,
   const listing = await getListing(ctx.db, actor, id)
   if (listing.owner_user_id !== actor.id) throw forbidden('Only the listing’s broker answers its reports')
   const write = await ctx.db.tx(async (tx) => {
-    const { changes } = await tx.run('update listing_reports set answered_at = ?, answer = ? where listing_id = ? and answered_at is null', [now, answer, id])
-    const before = (await tx.get<Row>(`select ${ROW} from listings where id = ?`, [id]))!
+    const changes = await answerOpenReports(tx, id, answer, now)
+    const before = (await listingRow(tx, id))!
     if (changes === 0 && before.reportedOffAt === null) throw conflict('This listing has no reports to answer')
     const status = answer === 'CLOSED' ? 'CLOSED' : before.reportedOffAt !== null ? 'ACTIVE' : before.status
-    const after = (
-      await tx.run<Row>(
-        `update listings set status = ?, reported_off_at = null, updated_at = ?${before.reportedOffAt !== null ? ', suspended_at = null, suspension_reason = null' : ''} where id = ? returning ${ROW}`,
-        [status, now, id],
-      )
-    ).rows[0]!
+    const after = await settleReports(tx, id, status, before.reportedOffAt !== null, now)
     const w = { action: 'listing.reports_answered', actor: { id: actor.id, fullName: actor.fullName }, before, after, now, reason: answer }
     await written.within(tx, w)
     return w
@@ -99,13 +80,7 @@ export async function answerReports(ctx: AppContext, written: AfterListingWrite,
 /** For admins: brokers whose reports were answered "still available", most first (a module admin: their city's reports). */
 export async function reportersAnsweredAvailable(ctx: AppContext, admin: Viewer) {
   const scope = scopeOf(admin, 'listing', 'manage')
-  const where = scope.kind === 'city' ? { sql: 'city_id = ?', params: [scope.cityId] } : scope.kind === 'all' ? { sql: 'true', params: [] } : { sql: 'false', params: [] }
-  const rows = await ctx.db.all<{ reporter_id: number; reports: number; still_available: number }>(
-    `select reporter_id, count(*) as reports, sum(case when answer = 'STILL_AVAILABLE' then 1 else 0 end) as still_available
-     from listing_reports where ${where.sql} group by reporter_id having sum(case when answer = 'STILL_AVAILABLE' then 1 else 0 end) > 0
-     order by still_available desc, reporter_id limit 200`,
-    where.params,
-  )
+  const rows = await answeredAvailable(ctx.db, scope.kind === 'city' ? scope.cityId : scope.kind === 'all' ? null : 'none')
   const names = await namesOf(ctx.db, rows.map((r) => Number(r.reporter_id)))
   return rows.map((r) => ({ user_id: Number(r.reporter_id), full_name: names.get(Number(r.reporter_id)) ?? '', reports: Number(r.reports), answered_still_available: Number(r.still_available) }))
 }

@@ -11,8 +11,8 @@ import { assertMayChangeStatus, liftRefusal, moderates, moderationStep, tellAdmi
 import { countListings } from './store/read'
 import { deleteListingRow, insertListing, listingRowWhere, markReviewRequested, nextListingId, updateListingAsRead, type Row } from './store'
 import { allOf, canEdit, listingIs, listingScope, visibleTo, type Viewer } from './store/where'
-import { circleOwnedBy } from './circles-store'
-import { PRIVATE_FIELDS, writePrivate, type PrivateFields } from './private-store'
+import { circleOwnedBy } from './store/circles'
+import { PRIVATE_FIELDS, writePrivate, type PrivateFields } from './store/private'
 import { cityStays } from '../geography/store'
 
 type Actor = Viewer & { fullName: string }

@@ -31,7 +31,7 @@ export type Row = {
   suspendedAt: number | null
   reviewRequestedAt: number | null
   reviewNote: string | null
-  /** Issue 35: who may see it (NETWORK, CIRCLE of `circleId`, ONLY_ME). Its private fields are not here: ./private-store.ts. */
+  /** Issue 35: who may see it (NETWORK, CIRCLE of `circleId`, ONLY_ME). Its private fields are not here: ./store/private.ts. */
   visibility: Visibility
   circleId: number | null
   /** When three brokers' reports took it off the network (./reports.ts); null otherwise. */

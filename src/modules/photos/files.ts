@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Queryable } from '../../../db/sql'
 import { PHOTO_NAME } from '../../shared/photo-url'
+import { deletePhotoFile, insertPhotoFile, photoFileBytes } from './store'
 
 /**
  * Where the photos' WebP files are kept (issue 34, docs/decisions/036-images.md): files under DATA_DIR/photos on SQLite
@@ -49,21 +50,21 @@ export class DiskPhotoFiles implements PhotoFiles {
   }
 }
 
-/** The `photo_files` table (PostgreSQL): one statement writes a file whole; the same name twice is kept once. */
+/** The `photo_files` table (PostgreSQL; its SQL in ./store.ts): one statement writes a file whole; the same name twice is kept once. */
 export class TablePhotoFiles implements PhotoFiles {
   constructor(private readonly db: Queryable) {}
 
   async save(name: string, bytes: Uint8Array): Promise<void> {
-    await this.db.run('insert into photo_files (name, bytes, created_at) values (?, ?, ?) on conflict (name) do nothing', [name, bytes, Date.now()])
+    await insertPhotoFile(this.db, name, bytes, Date.now())
   }
 
   async read(name: string): Promise<Blob | null> {
     if (!PHOTO_NAME.test(name)) return null
-    const row = await this.db.get<{ bytes: Uint8Array<ArrayBuffer> }>('select bytes from photo_files where name = ?', [name])
-    return row ? new Blob([row.bytes], { type: 'image/webp' }) : null
+    const bytes = await photoFileBytes(this.db, name)
+    return bytes ? new Blob([bytes], { type: 'image/webp' }) : null
   }
 
   async remove(name: string): Promise<void> {
-    await this.db.run('delete from photo_files where name = ?', [name])
+    await deletePhotoFile(this.db, name)
   }
 }

@@ -80,3 +80,18 @@ export const hashesBesides = async (db: Queryable, listingId: number): Promise<{
     listingId: Number(r.listingId),
     phash: r.phash,
   }))
+
+// ---- the photos' files on PostgreSQL (`photo_files`; ./files.ts keeps them on disk under SQLite) -----------------
+
+/** Writes a file whole under its name; a name there already is kept as it is (the same content). */
+export async function insertPhotoFile(db: Queryable, name: string, bytes: Uint8Array, now: number): Promise<void> {
+  await db.run('insert into photo_files (name, bytes, created_at) values (?, ?, ?) on conflict (name) do nothing', [name, bytes, now])
+}
+
+/** A file's bytes, or null when there is none of that name. */
+export const photoFileBytes = async (db: Queryable, name: string): Promise<Uint8Array<ArrayBuffer> | null> =>
+  (await db.get<{ bytes: Uint8Array<ArrayBuffer> }>('select bytes from photo_files where name = ?', [name]))?.bytes ?? null
+
+export async function deletePhotoFile(db: Queryable, name: string): Promise<void> {
+  await db.run('delete from photo_files where name = ?', [name])
+}

@@ -10,7 +10,7 @@ import { activeViewers } from '../users/store/read'
 import { newsOf, type FeedListing } from './news'
 import { filtersOf } from './service'
 import { entryIdWhere } from '../listings/store'
-import { instantSearchesOf } from './store'
+import { allInstantSearches, instantSearchesOf } from './store'
 
 // INSTANT alerts (issue 17): a listing posted, repriced or back on the market that one of a user's INSTANT searches
 // lets through, as they may see it and not their own, is a `saved_search` event on their stream (GET /api/events),
@@ -90,7 +90,7 @@ export type InstantHit = { userId: number; search: { id: number; name: string };
  * `reachable` narrows to the users worth the work (those with a device), before any listing is read.
  */
 export async function instantHits(db: Db, listingId: number, reachable: (userIds: number[]) => Promise<Set<number>>): Promise<InstantHit[]> {
-  const searches = await db.all<Instant>("select id, user_id, name, filters from saved_searches where alert = 'INSTANT' order by id")
+  const searches: Instant[] = await allInstantSearches(db)
   if (searches.length === 0) return []
   const can = await reachable(searches.map((s) => Number(s.user_id)))
   const wanted = searches.filter((s) => can.has(Number(s.user_id)))

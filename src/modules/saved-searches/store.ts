@@ -58,6 +58,10 @@ export function instantSearchesOf(db: Queryable, userIds: number[]) {
   )
 }
 
+/** Every user's INSTANT searches, in id order (a listing's push alerts, issue 33). */
+export const allInstantSearches = (db: Queryable) =>
+  db.all<{ id: number; user_id: number; name: string; filters: string }>("select id, user_id, name, filters from saved_searches where alert = 'INSTANT' order by id")
+
 /** A DAILY search due a look, with its reachable owner's address, role and city. */
 export type DueSearch = Pick<SavedSearchRow, 'id' | 'user_id' | 'name' | 'filters' | 'alerted_at' | 'created_at'> & { email: string; full_name: string; role: Role; city_id: number | null }
 

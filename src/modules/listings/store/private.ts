@@ -1,6 +1,6 @@
-import type { Queryable } from '../../../db/sql'
-import { contactKey } from '../../shared/contact-key'
-import { allOf, listingScope, scopeWhere, type Viewer } from './store/where'
+import type { Queryable } from '../../../../db/sql'
+import { contactKey } from '../../../shared/contact-key'
+import { allOf, listingScope, scopeWhere, type Viewer } from './where'
 
 // The only file that names `listing_private` (docs/decisions/038-private-fields.md; tests/unit/private-fields.test.ts
 // fails on any other). Every function takes the caller and reaches the private row through the listing joined with

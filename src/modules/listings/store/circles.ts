@@ -1,5 +1,5 @@
-import type { Queryable } from '../../../db/sql'
-import { namesOf } from '../users/store'
+import type { Queryable } from '../../../../db/sql'
+import { namesOf } from '../../users/store'
 
 // A broker's named circles (issue 35): the brokers their CIRCLE listings are shown to. The listings module owns the
 // tables because it judges visibility with them (./where.ts, `NOT_SHOWN_TO`); this file is their only other SQL.
