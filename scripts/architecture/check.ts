@@ -6,7 +6,7 @@ import { is } from 'drizzle-orm'
 import { getTableConfig, SQLiteTable } from 'drizzle-orm/sqlite-core'
 import * as schema from '../../db/schema'
 import type { Import, SourceFacts } from './source'
-import { BASELINE_FILE, CYCLE_RULE, inside, LAYER_RULES, SQL_RULE, TABLE_OWNERS } from './rules'
+import { BASELINE_FILE, CYCLE_RULE, inside, isStore, LAYER_RULES, SQL_RULE, TABLE_OWNERS } from './rules'
 
 export type Facts = Map<string, SourceFacts>
 
@@ -165,7 +165,9 @@ export function findViolations(facts: Facts, known = tables()): Findings {
   const sql = new Map<string, SqlSite[]>()
   for (const site of sqlSites(facts, known)) {
     const owner = TABLE_OWNERS[site.table]
-    if (!owner || !SQL_RULE.appliesTo.some((d) => inside(site.file, d)) || inside(site.file, owner)) continue
+    if (!owner || !SQL_RULE.appliesTo.some((d) => inside(site.file, d))) continue
+    // In its owner: a feature's own tables only in its store (a platform table anywhere in the platform).
+    if (inside(site.file, owner) && (!owner.startsWith('src/modules/') || isStore(site.file, owner))) continue
     const key = `${site.file}: ${site.table}`
     sql.set(key, [...(sql.get(key) ?? []), site])
   }
@@ -175,6 +177,15 @@ export function findViolations(facts: Facts, known = tables()): Findings {
       const { file, table } = sites[0]!
       const owner = TABLE_OWNERS[table]!
       const store = owner.startsWith('src/modules/') ? `${owner}/store.ts` : owner
+      if (inside(file, owner))
+        return {
+          rule: SQL_RULE.id,
+          key,
+          message:
+            `${file} names table ${table} in SQL outside its feature's store: ` +
+            sites.map((s) => `line ${s.line} \`${snippet(s.text)}\``).join('; ') +
+            `\n      Fix: move the statement into a function of ${store} (or a file of ${owner}/store/) and call it`,
+        }
       return {
         rule: SQL_RULE.id,
         key,

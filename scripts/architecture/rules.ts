@@ -68,7 +68,7 @@ export const CYCLE_RULE = {
 
 export const SQL_RULE = {
   id: 'sql-of-another-owner',
-  title: 'a table is named in SQL only inside the folder that owns it (other features go through its store)',
+  title: "a table is named in SQL only by its owner: a feature's tables in its store, the platform's in the platform (others go through them)",
   /** Where SQL is held to the rule: the server's code. db/ (schemas, migrations, derived SQL, seeds) names every table. */
   appliesTo: ['src'],
 }

@@ -21,9 +21,11 @@ const PLANTED: Record<string, string> = {
   'src/shared/planted-shared.ts': "import type { Role } from '../platform/policy/permissions'\nexport type Planted = Role\n",
   'src/shared/planted-a.ts': "import { b } from './planted-b'\nexport const a = () => b\n",
   'src/shared/planted-b.ts': "import type { a } from './planted-a'\nexport const b = 1\nexport type B = typeof a\n",
-  // Audit's table named from another feature; the same SQL in the audit module itself, and English, are fine.
+  // Audit's table named from another feature, and by the audit feature outside its store; the same SQL in the audit
+  // store, and English, are fine.
   'src/modules/saved-searches/planted-sql.ts': "export const planted = `select id\n  from audit_events where id = ?`\nexport const words = 'Hidden from audit_events'\n",
-  'src/modules/audit/planted-own.ts': "export const planted = 'select id from audit_events where id = ?'\n",
+  'src/modules/audit/planted-service.ts': "export const planted = 'delete from audit_events where id = ?'\n",
+  'src/modules/audit/store/planted-own.ts': "export const planted = 'select id from audit_events where id = ?'\n",
 }
 
 const everything = await readSources({ root, overlay: PLANTED })
@@ -93,11 +95,12 @@ describe('a violation of each rule, planted, fails with the import or SQL site a
     expect(failure(planted, 'shared-imports-app')).toContain('src/shared/planted-shared.ts:1 imports src/platform/policy/permissions.ts (type only)')
   })
 
-  test("SQL naming another feature's table, not its own, not in English", () => {
-    expect(fresh(SQL_RULE.id)).toEqual(['src/modules/saved-searches/planted-sql.ts: audit_events'])
+  test("SQL naming another feature's table, or its own outside its store; not in its store, not in English", () => {
+    expect(fresh(SQL_RULE.id)).toEqual(['src/modules/saved-searches/planted-sql.ts: audit_events', 'src/modules/audit/planted-service.ts: audit_events'])
     const text = failure(planted, SQL_RULE.id)
     expect(text).toContain('src/modules/saved-searches/planted-sql.ts names table audit_events in SQL, and audit_events belongs to src/modules/audit: line 1 `select id from audit_events where id = ?`')
     expect(text).toContain('Fix: call (or add) a function of src/modules/audit/store.ts')
+    expect(text).toContain("src/modules/audit/planted-service.ts names table audit_events in SQL outside its feature's store: line 1 `delete from audit_events where id = ?`")
   })
 
   test('a fixed violation left in the baseline fails until it is taken out', () => {

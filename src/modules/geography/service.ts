@@ -1,5 +1,5 @@
 import { UniqueViolation } from '../../../db/faults'
-import type { Param, Queryable } from '../../../db/sql'
+import type { Queryable } from '../../../db/sql'
 import { conflict, fieldError, forbidden, notFound } from '../../platform/errors'
 import { LIMITS } from '../../shared/constants'
 import { recordAudit, type AuditActor } from '../audit/service'
@@ -7,40 +7,52 @@ import { scopeOf, type ScopeActor } from '../../platform/policy/scope'
 import type { City, CityBody, Country, CountryBody, CountryTree, ListingExpiry, ListingExpiryBody, State, StateBody } from './model'
 import { usersInCity } from '../users/store'
 import { listingsInCity } from '../listings/store'
-
-// The columns are named as the API names its fields, so rows go out as read.
-const countryCols = 'id, name, code'
-const stateCols = 'id, name, code, country_id'
-const cityCols = 'id, name, state_id, newsco_region, match_tolerance, rent_days, sale_days'
+import {
+  citiesIn,
+  citiesOfCountry,
+  cityExpiry,
+  cityNamed,
+  cityRow,
+  countryCoded,
+  countryNamed,
+  countryRow,
+  deleteCityRow,
+  deleteCountryRow,
+  deleteStateRow,
+  insertCity,
+  insertCountry,
+  insertState,
+  listCities,
+  listCountries,
+  listStates,
+  setCityExpiry,
+  stateCoded,
+  stateNamed,
+  stateRow,
+  statesIn,
+  updateCityRow,
+  updateCountryRow,
+  updateStateRow,
+} from './store'
 
 // ---- reading ------------------------------------------------------------------------------------------------
 
-export const listCountries = (db: Queryable): Promise<Country[]> => db.all<Country>(`select ${countryCols} from countries order by name`)
-
-export const listStates = (db: Queryable, countryId?: number): Promise<State[]> =>
-  countryId
-    ? db.all<State>(`select ${stateCols} from states where country_id = ? order by name`, [countryId])
-    : db.all<State>(`select ${stateCols} from states order by name`)
-
-export const listCities = (db: Queryable, stateId?: number): Promise<City[]> =>
-  stateId
-    ? db.all<City>(`select ${cityCols} from cities where state_id = ? order by name`, [stateId])
-    : db.all<City>(`select ${cityCols} from cities order by name`)
+export { listCities, listCountries, listStates } from './store'
 
 export async function getCountry(db: Queryable, id: number): Promise<Country> {
-  const row = await db.get<Country>(`select ${countryCols} from countries where id = ?`, [id])
+  const row = await countryRow(db, id)
   if (!row) throw notFound('Country not found')
   return row
 }
 
 export async function getState(db: Queryable, id: number): Promise<State> {
-  const row = await db.get<State>(`select ${stateCols} from states where id = ?`, [id])
+  const row = await stateRow(db, id)
   if (!row) throw notFound('State not found')
   return row
 }
 
 export async function getCity(db: Queryable, id: number): Promise<City> {
-  const row = await db.get<City>(`select ${cityCols} from cities where id = ?`, [id])
+  const row = await cityRow(db, id)
   if (!row) throw notFound('City not found')
   return row
 }
@@ -49,13 +61,7 @@ export async function getCity(db: Queryable, id: number): Promise<City> {
 export async function getHierarchy(db: Queryable, countryId?: number): Promise<CountryTree[]> {
   const countryRows = countryId ? [await getCountry(db, countryId)] : await listCountries(db)
   const stateRows = await listStates(db, countryId)
-  const cityRows = countryId
-    ? await db.all<City>(
-        `select ${cityCols.split(', ').map((col) => `c.${col}`).join(', ')}
-         from cities c join states s on s.id = c.state_id where s.country_id = ? order by c.name`,
-        [countryId],
-      )
-    : await listCities(db)
+  const cityRows = countryId ? await citiesOfCountry(db, countryId) : await listCities(db)
   const citiesByState = Map.groupBy(cityRows, (c) => c.state_id)
   const statesByCountry = Map.groupBy(
     stateRows.map((s) => ({ ...s, cities: citiesByState.get(s.id) ?? [] })),
@@ -82,9 +88,6 @@ function cleanCode(raw: string): string {
 
 const cleanRegion = (raw: string | null | undefined) => raw?.trim().replace(/\s+/g, ' ') || null
 
-// PostgreSQL answers count(*) as a bigint, in text: Number() on both.
-const count = async (db: Queryable, sql: string, params: Param[]) => Number((await db.get<{ n: number }>(sql, params))!.n)
-
 // ---- countries ----------------------------------------------------------------------------------------------
 
 // The uniqueness checks leave out the row being updated; `id <> 0` leaves out none (ids start at 1).
@@ -105,9 +108,9 @@ async function checkedAgain<T>(write: () => Promise<T>, check: () => Promise<unk
 }
 
 async function assertCountryFree(db: Queryable, name: string, code: string, exceptId = 0) {
-  const byName = await db.get<Country>(`select ${countryCols} from countries where lower(name) = lower(?) and id <> ?`, [name, exceptId])
+  const byName = await countryNamed(db, name, exceptId)
   if (byName) throw conflict(`A country named "${byName.name}" already exists`)
-  const byCode = await db.get<Country>(`select ${countryCols} from countries where code = ? and id <> ?`, [code, exceptId])
+  const byCode = await countryCoded(db, code, exceptId)
   if (byCode) throw conflict(`Country code "${code}" is already used by ${byCode.name}`)
 }
 
@@ -116,14 +119,7 @@ export async function createCountry(db: Queryable, actor: AuditActor, body: Coun
   const code = cleanCode(body.code)
   return checkedAgain(() => db.tx(async (tx) => {
     await assertCountryFree(tx, name, code)
-    const now = Date.now()
-    const { rows } = await tx.run<Country>(`insert into countries (name, code, created_at, updated_at) values (?, ?, ?, ?) returning ${countryCols}`, [
-      name,
-      code,
-      now,
-      now,
-    ])
-    const row = rows[0]!
+    const row = await insertCountry(tx, name, code, Date.now())
     await recordAudit(tx, { actor, action: 'country.create', entityType: 'country', entityId: row.id, after: row })
     return row
   }), () => assertCountryFree(db, name, code))
@@ -135,13 +131,7 @@ export async function updateCountry(db: Queryable, actor: AuditActor, id: number
   return checkedAgain(() => db.tx(async (tx) => {
     const before = await getCountry(tx, id)
     await assertCountryFree(tx, name, code, id)
-    const { rows } = await tx.run<Country>(`update countries set name = ?, code = ?, updated_at = ? where id = ? returning ${countryCols}`, [
-      name,
-      code,
-      Date.now(),
-      id,
-    ])
-    const row = rows[0]!
+    const row = await updateCountryRow(tx, id, name, code, Date.now())
     await recordAudit(tx, { actor, action: 'country.update', entityType: 'country', entityId: id, before, after: row })
     return row
   }), () => assertCountryFree(db, name, code, id))
@@ -150,10 +140,10 @@ export async function updateCountry(db: Queryable, actor: AuditActor, id: number
 export async function deleteCountry(db: Queryable, actor: AuditActor, id: number): Promise<void> {
   await db.tx(async (tx) => {
     const before = await getCountry(tx, id)
-    const stateCount = await count(tx, 'select count(*) as n from states where country_id = ?', [id])
+    const stateCount = await statesIn(tx, id)
     if (stateCount > 0)
       throw conflict(`Cannot delete "${before.name}": it still has ${plural(stateCount, 'state')}. Delete or move them first.`)
-    await tx.run('delete from countries where id = ?', [id])
+    await deleteCountryRow(tx, id)
     await recordAudit(tx, { actor, action: 'country.delete', entityType: 'country', entityId: id, before })
   })
 }
@@ -161,18 +151,14 @@ export async function deleteCountry(db: Queryable, actor: AuditActor, id: number
 // ---- states -------------------------------------------------------------------------------------------------
 
 async function assertStateFree(db: Queryable, countryId: number, name: string, code: string, exceptId = 0) {
-  const byName = await db.get<State>(`select ${stateCols} from states where country_id = ? and lower(name) = lower(?) and id <> ?`, [
-    countryId,
-    name,
-    exceptId,
-  ])
+  const byName = await stateNamed(db, countryId, name, exceptId)
   if (byName) throw conflict(`A state named "${byName.name}" already exists in ${(await getCountry(db, countryId)).name}`)
-  const byCode = await db.get<State>(`select ${stateCols} from states where code = ? and id <> ?`, [code, exceptId])
+  const byCode = await stateCoded(db, code, exceptId)
   if (byCode) throw conflict(`State code "${code}" is already used by ${byCode.name}`)
 }
 
 async function existingCountry(db: Queryable, countryId: number) {
-  const row = await db.get<Country>(`select ${countryCols} from countries where id = ?`, [countryId])
+  const row = await countryRow(db, countryId)
   if (!row) throw fieldError('country_id', 'Country does not exist')
   return row
 }
@@ -184,12 +170,7 @@ export async function createState(db: Queryable, actor: AuditActor, body: StateB
   return checkedAgain(() => db.tx(async (tx) => {
     await existingCountry(tx, countryId)
     await assertStateFree(tx, countryId, name, code)
-    const now = Date.now()
-    const { rows } = await tx.run<State>(
-      `insert into states (name, code, country_id, created_at, updated_at) values (?, ?, ?, ?, ?) returning ${stateCols}`,
-      [name, code, countryId, now, now],
-    )
-    const row = rows[0]!
+    const row = await insertState(tx, name, code, countryId, Date.now())
     await recordAudit(tx, { actor, action: 'state.create', entityType: 'state', entityId: row.id, after: row })
     return row
   }), () => assertStateFree(db, countryId, name, code))
@@ -203,11 +184,7 @@ export async function updateState(db: Queryable, actor: AuditActor, id: number, 
     const before = await getState(tx, id)
     await existingCountry(tx, countryId)
     await assertStateFree(tx, countryId, name, code, id)
-    const { rows } = await tx.run<State>(
-      `update states set name = ?, code = ?, country_id = ?, updated_at = ? where id = ? returning ${stateCols}`,
-      [name, code, countryId, Date.now(), id],
-    )
-    const row = rows[0]!
+    const row = await updateStateRow(tx, id, name, code, countryId, Date.now())
     await recordAudit(tx, { actor, action: 'state.update', entityType: 'state', entityId: id, before, after: row })
     return row
   }), () => assertStateFree(db, countryId, name, code, id))
@@ -216,9 +193,9 @@ export async function updateState(db: Queryable, actor: AuditActor, id: number, 
 export async function deleteState(db: Queryable, actor: AuditActor, id: number): Promise<void> {
   await db.tx(async (tx) => {
     const before = await getState(tx, id)
-    const cityCount = await count(tx, 'select count(*) as n from cities where state_id = ?', [id])
+    const cityCount = await citiesIn(tx, id)
     if (cityCount > 0) throw conflict(`Cannot delete "${before.name}": it still has ${plural(cityCount, 'city', 'cities')}. Delete or move them first.`)
-    await tx.run('delete from states where id = ?', [id])
+    await deleteStateRow(tx, id)
     await recordAudit(tx, { actor, action: 'state.delete', entityType: 'state', entityId: id, before })
   })
 }
@@ -226,17 +203,13 @@ export async function deleteState(db: Queryable, actor: AuditActor, id: number):
 // ---- cities -------------------------------------------------------------------------------------------------
 
 async function existingState(db: Queryable, stateId: number) {
-  const row = await db.get<State>(`select ${stateCols} from states where id = ?`, [stateId])
+  const row = await stateRow(db, stateId)
   if (!row) throw fieldError('state_id', 'State does not exist')
   return row
 }
 
 async function assertCityFree(db: Queryable, state: State, name: string, exceptId = 0) {
-  const byName = await db.get<City>(`select ${cityCols} from cities where state_id = ? and lower(name) = lower(?) and id <> ?`, [
-    state.id,
-    name,
-    exceptId,
-  ])
+  const byName = await cityNamed(db, state.id, name, exceptId)
   if (byName) throw conflict(`A city named "${byName.name}" already exists in ${state.name}`)
 }
 
@@ -246,12 +219,7 @@ export async function createCity(db: Queryable, actor: AuditActor, body: CityBod
   const region = cleanRegion(body.newsco_region)
   return checkedAgain(() => db.tx(async (tx) => {
     await assertCityFree(tx, await existingState(tx, stateId), name)
-    const now = Date.now()
-    const { rows } = await tx.run<City>(
-      `insert into cities (name, state_id, newsco_region, created_at, updated_at) values (?, ?, ?, ?, ?) returning ${cityCols}`,
-      [name, stateId, region, now, now],
-    )
-    const row = rows[0]!
+    const row = await insertCity(tx, name, stateId, region, Date.now())
     await recordAudit(tx, { actor, action: 'city.create', entityType: 'city', entityId: row.id, cityId: row.id, after: row })
     return row
   }), async () => assertCityFree(db, await existingState(db, stateId), name))
@@ -264,11 +232,7 @@ export async function updateCity(db: Queryable, actor: AuditActor, id: number, b
   return checkedAgain(() => db.tx(async (tx) => {
     const before = await getCity(tx, id)
     await assertCityFree(tx, await existingState(tx, stateId), name, id)
-    const { rows } = await tx.run<City>(
-      `update cities set name = ?, state_id = ?, newsco_region = ?, updated_at = ? where id = ? returning ${cityCols}`,
-      [name, stateId, region, Date.now(), id],
-    )
-    const row = rows[0]!
+    const row = await updateCityRow(tx, id, name, stateId, region, Date.now())
     await recordAudit(tx, { actor, action: 'city.update', entityType: 'city', entityId: id, cityId: id, before, after: row })
     return row
   }), async () => assertCityFree(db, await existingState(db, stateId), name, id))
@@ -283,7 +247,7 @@ export async function deleteCity(db: Queryable, actor: AuditActor, id: number): 
       const uses = [userCount && plural(userCount, 'user'), listingCount && plural(listingCount, 'listing')].filter(Boolean).join(' and ')
       throw conflict(`Cannot delete "${before.name}": ${uses} still belong to it.`)
     }
-    await tx.run('delete from cities where id = ?', [id])
+    await deleteCityRow(tx, id)
     await recordAudit(tx, { actor, action: 'city.delete', entityType: 'city', entityId: id, cityId: id, before })
   })
 }
@@ -293,13 +257,13 @@ export async function deleteCity(db: Queryable, actor: AuditActor, id: number): 
  * posting or renewal. A master admin for any city, a module admin for their own (their `manage:listing` scope).
  */
 export async function setListingExpiry(db: Queryable, actor: ScopeActor & { fullName: string }, cityId: number, body: ListingExpiryBody): Promise<ListingExpiry> {
-  const city = await db.get<{ rent_days: number; sale_days: number }>('select rent_days, sale_days from cities where id = ?', [cityId])
+  const city = await cityExpiry(db, cityId)
   if (!city) throw notFound('City not found')
   const scope = scopeOf(actor, 'listing', 'manage')
   if (scope.kind !== 'all' && !(scope.kind === 'city' && scope.cityId === cityId)) throw forbidden('You can only set the listing expiry of your own city')
   const after = { rent_days: body.rent_days, sale_days: body.sale_days }
   await db.tx(async (tx) => {
-    await tx.run('update cities set rent_days = ?, sale_days = ?, updated_at = ? where id = ?', [after.rent_days, after.sale_days, Date.now(), cityId])
+    await setCityExpiry(tx, cityId, after.rent_days, after.sale_days, Date.now())
     await recordAudit(tx, { actor: { id: actor.id, fullName: actor.fullName }, action: 'city.listing_expiry', entityType: 'city', entityId: cityId, cityId, before: city, after })
   })
   return { city_id: cityId, ...after }

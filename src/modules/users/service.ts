@@ -12,7 +12,7 @@ import { registrationApproved, registrationRejected } from '../mail/templates'
 import { NO_ID_CARD_DOCUMENT } from '../../../islands/users/user-format'
 import type { CreateUserBody, UpdateUserBody } from './model'
 import { visibleTo, where } from './store/read'
-import { assertUniqueUser, duplicateUser, insertUser, insertUserWithDocument, INVALID_CITY, readIdDocument, updateUserRow, userWhere, type User } from './store'
+import { assertUniqueUser, duplicateUser, insertUser, insertUserWithDocument, INVALID_CITY, otherActiveMasterAdmins, readIdDocument, updateUserRow, userIs, userWhere, type User } from './store'
 import { cityExists } from '../geography/store'
 
 /** What the audit trail keeps of a user: never the password hash or the document's file name. */
@@ -33,7 +33,7 @@ export const auditView = (u: User) => ({
  * The changes below read it in their transaction, so the checks they make of it still hold when they write.
  */
 export async function managedUser(db: Queryable, actor: Actor, id: number): Promise<User> {
-  const filter = where({ sql: 'users.id = ?', params: [id] }, visibleTo(actor, 'manage'))
+  const filter = where(userIs(id), visibleTo(actor, 'manage'))
   const user = await userWhere(db, filter)
   if (!user) throw notFound('User not found')
   return user
@@ -162,8 +162,7 @@ export async function setUserActive(ctx: AppContext, actor: Actor, id: number, i
       throw conflict('This registration has not been approved: approve it instead of activating it')
     if (!isActive && before.role === 'MASTER_ADMIN') {
       // Counted in the transaction: two admins deactivating the last two others at once cannot both succeed.
-      const others = await tx.get<{ n: number }>("select count(*) as n from users where role = 'MASTER_ADMIN' and is_active = true and id <> ?", [id])
-      if (Number(others!.n) === 0) throw conflict('The last active master admin cannot be deactivated')
+      if ((await otherActiveMasterAdmins(tx, id)) === 0) throw conflict('The last active master admin cannot be deactivated')
     }
     const after = await updateRow(tx, id, 'is_active = ?', [isActive])
     if (!isActive) await invalidateUserSessions(tx, id)

@@ -256,3 +256,10 @@ export async function updateUserRow(tx: Queryable, id: number, set: string, para
   const { rows } = await tx.run<RawUser>(`update users set ${set}, updated_at = ? where id = ? returning ${USER_COLUMNS}`, [...params, now, id])
   return userRow(rows[0]!)
 }
+
+/** How many active master admins there are besides this user (the last one cannot be deactivated). */
+export const otherActiveMasterAdmins = async (db: Queryable, exceptId: number): Promise<number> =>
+  Number((await db.get<{ n: number }>("select count(*) as n from users where role = 'MASTER_ADMIN' and is_active = true and id <> ?", [exceptId]))!.n)
+
+/** One user, by id: a clause for `where` (./store/read.ts) beside the actor's scope. */
+export const userIs = (id: number) => ({ sql: 'users.id = ?', params: [id] })
