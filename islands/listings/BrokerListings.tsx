@@ -223,6 +223,7 @@ export default function BrokerListings({ user, initial, filters, stats, rules, v
         listing={viewing}
         tab={details.tab}
         viewerId={user.id}
+        cobrokeAs={user.id}
         onClose={details.close}
         onShare={(l) => (details.close(), setSharing(l))}
         actions={

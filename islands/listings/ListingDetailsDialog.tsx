@@ -20,6 +20,7 @@ import {
   statusBadgeClass,
 } from './listing-format'
 import { isModerated, MODERATION_TEXT, ModerationNotice } from './moderation-format'
+import { isReportedOff, REPORTED_TEXT, ReportedOffNotice } from './reported-off'
 import { PhotoGallery } from './photos/PhotoGallery'
 import { ListingBrokerRecord } from './BrokerRecord'
 
@@ -37,6 +38,8 @@ export type ListingDetailsDialogProps = {
   tab?: DetailsTab
   /** Share (issue 18): the screen opens the share dialog (islands/intake/ShareListingDialog.tsx) for the listing. */
   onShare?: (listing: Listing) => void
+  /** A broker who may ask to co-broke (issue 35): the Matches tab gives each counterpart "I have a client for this". */
+  cobrokeAs?: number | null
 }
 
 export type DetailsTab = 'details' | 'matches'
@@ -50,7 +53,7 @@ const TABS: { id: DetailsTab; label: string }[] = [
  * a 'View on map' link for its Google location, opened in a new tab; and, on its second tab, the listings that match
  * it (issue 15).
  */
-export function ListingDetailsDialog({ listing, onClose, title = 'Listing Details', viewerId = null, actions, tab = 'details', onShare }: ListingDetailsDialogProps) {
+export function ListingDetailsDialog({ listing, onClose, title = 'Listing Details', viewerId = null, actions, tab = 'details', onShare, cobrokeAs = null }: ListingDetailsDialogProps) {
   return (
     <Modal open={listing !== null} title={title} size="lg" onClose={onClose}>
       {listing && (
@@ -70,6 +73,7 @@ export function ListingDetailsDialog({ listing, onClose, title = 'Listing Detail
           }
           onClose={onClose}
           initialTab={tab}
+          cobrokeAs={cobrokeAs}
         />
       )}
     </Modal>
@@ -77,7 +81,9 @@ export function ListingDetailsDialog({ listing, onClose, title = 'Listing Detail
 }
 
 /** The listing's heading, its two tabs (the details, its matches) and the action bar under both. */
-function Tabbed({ listing: l, own, actions, onClose, initialTab }: { listing: Listing; own: boolean; actions?: ReactNode; onClose: () => void; initialTab: DetailsTab }) {
+type TabbedProps = { listing: Listing; own: boolean; actions?: ReactNode; onClose: () => void; initialTab: DetailsTab; cobrokeAs: number | null }
+
+function Tabbed({ listing: l, own, actions, onClose, initialTab, cobrokeAs }: TabbedProps) {
   const [tab, setTab] = useState(initialTab)
   const id = useId().replace(/[^a-zA-Z0-9_-]/g, '')
   const tabRefs = useRef<Record<DetailsTab, HTMLButtonElement | null>>({ details: null, matches: null })
@@ -99,6 +105,7 @@ function Tabbed({ listing: l, own, actions, onClose, initialTab }: { listing: Li
         {own && <span className="badge badge-primary">{LISTING_TEXT.yourListing}</span>}
       </div>
       <ModerationNotice listing={l} owner />
+      <ReportedOffNotice listing={l} />
 
       <div role="tablist" aria-label={`Listing ${l.entry_id}`} className="tabs tabs-border" onKeyDown={onKey}>
         {TABS.map((t) => (
@@ -121,7 +128,7 @@ function Tabbed({ listing: l, own, actions, onClose, initialTab }: { listing: Li
         ))}
       </div>
       <div role="tabpanel" id={`${id}-panel-${tab}`} aria-labelledby={`${id}-tab-${tab}`} className="min-w-0">
-        {tab === 'details' ? <Details listing={l} own={own} /> : <ListingMatchesTab listing={l} />}
+        {tab === 'details' ? <Details listing={l} own={own} /> : <ListingMatchesTab listing={l} cobrokeAs={cobrokeAs} />}
       </div>
 
       <div className="modal-action mt-2 flex-wrap" aria-label="Actions">
@@ -194,8 +201,8 @@ function Details({ listing: l, own }: { listing: Listing; own: boolean }) {
   )
 }
 
-/** 'Suspended by an admin' for an admin's suspension (issue 29), else the status's label. */
-const statusText = (l: Listing) => (isModerated(l) ? MODERATION_TEXT.badge : STATUS_LABELS[l.status])
+/** 'Suspended by an admin' for an admin's suspension (issue 29), 'Off the network: reported' (issue 35), else the status's label. */
+const statusText = (l: Listing) => (isModerated(l) ? MODERATION_TEXT.badge : isReportedOff(l) ? REPORTED_TEXT.badge : STATUS_LABELS[l.status])
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (

@@ -19,6 +19,7 @@ import { useDetailsDialog } from './useDetailsDialog'
 import { useMatchCounts } from '../matches/useMatchCounts'
 import { INTAKE_TEXT, PASTE_PAGE_PATH } from '../intake/intake-text'
 import { isModerated, MODERATION_TEXT, reviewPending } from './moderation-format'
+import { isReportedOff, useReportAnswers } from './reported-off'
 
 // Closed when the page loads: dialog code comes when first opened, or once the page is idle (shared/lazy-dialog.tsx).
 const DeleteListingDialog = lazyDialog(() => import('./DeleteListingDialog').then((m) => m.DeleteListingDialog), (p) => p.listing !== null)
@@ -101,6 +102,8 @@ export default function MyListings({ user, initial, rules }: MyListingsIslandPro
   const [sharing, setSharing] = useState<Listing | null>(null)
   const [reviewing, setReviewing] = useState<Listing | null>(null)
   const refreshAll = () => void invalidateListingQueries(queryClient)
+  // Issue 35: a listing taken off the network by reports is its broker's to answer (./reported-off.tsx).
+  const reports = useReportAnswers()
 
   const changeStatus = useMutation({
     mutationFn: ({ listing, to }: { listing: Listing; to: 'ACTIVE' | 'SUSPENDED' }) => sendJson<Listing>(`/api/listings/${listing.id}`, 'PATCH', { status: to }),
@@ -114,8 +117,11 @@ export default function MyListings({ user, initial, rules }: MyListingsIslandPro
     onError: (err) => toast.error(listingErrorMessage(err, LISTING_TEXT.my.renewFailed)),
   })
 
-  /** Suspended by the broker themself: theirs to reactivate. Suspended by an admin (issue 29): an admin's, so not offered. */
-  const reactivatable = (l: Listing) => l.status === 'SUSPENDED' && !isModerated(l)
+  /**
+   * Suspended by the broker themself: theirs to reactivate. Suspended by an admin (issue 29): an admin's, so not offered;
+   * off the network by reports (issue 35): answered instead.
+   */
+  const reactivatable = (l: Listing) => l.status === 'SUSPENDED' && !isModerated(l) && !isReportedOff(l)
   /** An admin's suspension the broker has not yet asked to be reviewed. */
   const reviewable = (l: Listing) => isModerated(l) && !reviewPending(l)
 
@@ -125,6 +131,7 @@ export default function MyListings({ user, initial, rules }: MyListingsIslandPro
    */
   const menuItems = (l: Listing): RowMenuItem[] => {
     const items: RowMenuItem[] = [
+      ...reports.menuItems(l),
       { label: 'Edit', onSelect: () => setForm({ listing: l }) },
       { label: INTAKE_TEXT.share.button, onSelect: () => setSharing(l) },
     ]
@@ -209,6 +216,7 @@ export default function MyListings({ user, initial, rules }: MyListingsIslandPro
           onRowClick={details.open}
           matchCounts={matchCounts}
           onShowMatches={details.openMatches}
+          cardFooter={(l) => reports.buttons(l)}
         />
       </div>
 
@@ -216,11 +224,13 @@ export default function MyListings({ user, initial, rules }: MyListingsIslandPro
         title="My Listing"
         listing={viewing}
         tab={details.tab}
+        cobrokeAs={user.id}
         onClose={details.close}
         onShare={(l) => (details.close(), setSharing(l))}
         actions={
           viewing && (
             <>
+              {reports.buttons(viewing, details.close)}
               <button type="button" className="btn btn-outline" onClick={() => (details.close(), setForm({ listing: viewing }))}>
                 Edit
               </button>
@@ -268,6 +278,7 @@ export default function MyListings({ user, initial, rules }: MyListingsIslandPro
         onFailed={(err) => toast.error(listingErrorMessage(err, LISTING_TEXT.my.deleteFailed))}
       />
       <ShareListingDialog listing={sharing} onClose={() => setSharing(null)} />
+      {reports.dialog}
       <ReviewRequestDialog
         listing={reviewing}
         onClose={() => setReviewing(null)}

@@ -4,6 +4,7 @@
 import type { Listing } from '../../src/modules/listings/model'
 import { SUSPENSION_REASON_REQUIRED } from '../../src/shared/constants'
 import { formatListingDate, STATUS_LABELS, statusBadgeClass } from './listing-format'
+import { isReportedOff, ReportedOffStatus } from './reported-off'
 
 export const MODERATION_TEXT = {
   badge: 'Suspended by an admin',
@@ -31,6 +32,8 @@ const day = (iso: string) => formatListingDate(iso.slice(0, 10))
  * an admin', its reason under it (the whole of it on hover and in the details), then 'Review requested' once asked.
  */
 export function StatusWithModeration({ listing: l }: { listing: Listing }) {
+  // Issue 35: taken off the network by brokers' reports, until its broker answers (./reported-off.tsx).
+  if (isReportedOff(l)) return <ReportedOffStatus listing={l} />
   if (!isModerated(l)) return <span className={`badge badge-sm whitespace-nowrap ${statusBadgeClass(l.status)}`}>{STATUS_LABELS[l.status]}</span>
   return (
     <div className="flex min-w-0 max-w-[8.5rem] flex-col items-start gap-1 @max-[40rem]:max-w-[16rem]" data-moderation>
@@ -45,6 +48,13 @@ export function StatusWithModeration({ listing: l }: { listing: Listing }) {
 
 /** The admin grid's tags under the status: who suspended it, and whether its owner waits for a review. */
 export function ModerationTags({ listing: l }: { listing: Listing }) {
+  // Issue 35: off the network by brokers' reports until its broker answers.
+  if (isReportedOff(l))
+    return (
+      <span className="badge badge-xs badge-outline badge-warning whitespace-nowrap" data-reported-off>
+        reported
+      </span>
+    )
   if (!isModerated(l)) return null
   return (
     <>

@@ -8,12 +8,19 @@ import { Pagination, showingText } from '../shared/Pagination'
 import { fetchJson } from '../shared/query'
 import { MatchCard } from './MatchCard'
 import { MATCH_QUERY_KEYS, MATCH_TEXT } from './match-format'
+import { useDealActions } from '../deals/useDealActions'
 
 const PER_PAGE = 10
 
-/** The Matches tab of a listing's details (any listing, own or others'): its matches best first, ten at a time. */
-export function ListingMatchesTab({ listing }: { listing: Listing }) {
+/**
+ * The Matches tab of a listing's details (any listing, own or others'): its matches best first, ten at a time. A broker
+ * (`cobrokeAs`) gets "I have a client for this" on each counterpart, as in the inbox, naming this listing as theirs when
+ * it is; its dialog opens over the details.
+ */
+export function ListingMatchesTab({ listing, cobrokeAs = null }: { listing: Listing; cobrokeAs?: number | null }) {
   const [page, setPage] = useState(1)
+  const deals = useDealActions(cobrokeAs)
+  const mine = cobrokeAs !== null && listing.owner_user_id === cobrokeAs ? listing : null
   const query = useQuery({
     queryKey: [...MATCH_QUERY_KEYS.listing, listing.id, page],
     queryFn: () => fetchJson<ListingMatches>(`/api/listings/${listing.id}/matches?page=${page}&per_page=${PER_PAGE}`),
@@ -47,18 +54,21 @@ export function ListingMatchesTab({ listing }: { listing: Listing }) {
 
   const totalPages = Math.ceil(data.total / data.per_page)
   return (
-    <div className={`space-y-3 transition-opacity ${query.isPlaceholderData ? 'opacity-60' : ''}`} aria-busy={query.isFetching || undefined} data-listing-matches={listing.entry_id}>
-      <ul className="space-y-3" aria-label={`Matches of ${listing.entry_id}`}>
-        {data.matches.map((m) => (
-          <li key={m.listing.id}>
-            <MatchCard listing={m.listing} score={m.score} reasons={m.reasons} />
-          </li>
-        ))}
-      </ul>
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <p className="text-sm text-base-content/70">{showingText(data.page, data.per_page, data.total, data.total === 1 ? 'match' : 'matches')}</p>
-        <Pagination page={data.page} totalPages={totalPages} onPage={setPage} label="Match pages" />
+    <>
+      <div className={`space-y-3 transition-opacity ${query.isPlaceholderData ? 'opacity-60' : ''}`} aria-busy={query.isFetching || undefined} data-listing-matches={listing.entry_id}>
+        <ul className="space-y-3" aria-label={`Matches of ${listing.entry_id}`}>
+          {data.matches.map((m) => (
+            <li key={m.listing.id}>
+              <MatchCard listing={m.listing} score={m.score} reasons={m.reasons} actions={deals.button(m.listing, mine)} />
+            </li>
+          ))}
+        </ul>
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <p className="text-sm text-base-content/70">{showingText(data.page, data.per_page, data.total, data.total === 1 ? 'match' : 'matches')}</p>
+          <Pagination page={data.page} totalPages={totalPages} onPage={setPage} label="Match pages" />
+        </div>
       </div>
-    </div>
+      {deals.dialogs}
+    </>
   )
 }

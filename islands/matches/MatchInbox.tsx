@@ -200,7 +200,7 @@ export default function MatchInbox({ initial, perPage, rules, tolerance, expiry,
         </div>
       )}
 
-      <ListingDetailsDialog listing={details.viewing} tab={details.tab} title="My Listing" onClose={details.close} />
+      <ListingDetailsDialog listing={details.viewing} tab={details.tab} title="My Listing" onClose={details.close} cobrokeAs={cobrokeAs} />
       {deals.dialogs}
     </div>
   )

@@ -44,6 +44,14 @@ test('three brokers’ reports take a listing off the network; one broker’s co
   // Off the network: other brokers no longer see it; its broker and the city's admin do, with the reports.
   expect(await seen(a, id)).toBe(404)
   expect(await seen(owner, id)).toBe(200)
+  // The listing says so to its broker and admins (My Listings' card, row and details): when the reports took it off.
+  const offAt = ((await (await h.request(`/api/listings/${id}`, { headers: owner.bearer })).json()) as { reported_off_at: string | null }).reported_off_at
+  expect(offAt).not.toBeNull()
+  expect(Date.parse(offAt!)).toBeGreaterThan(Date.now() - 60_000)
+  const asAdmin = (await (await h.request(`/api/listings/${id}`, { headers: mumbaiAdmin.bearer })).json()) as { reported_off_at: string | null; status: string; moderation: unknown }
+  expect(asAdmin).toMatchObject({ reported_off_at: offAt, status: 'SUSPENDED', moderation: null })
+  const myList = (await (await h.request('/api/listings/my', { headers: owner.bearer })).json()) as { id: number; reported_off_at: string | null }[]
+  expect(myList.find((l) => l.id === id)?.reported_off_at).toBe(offAt)
   const mine = await (await h.request(`/api/listings/${id}/reports`, { headers: owner.bearer })).json()
   expect(mine.off_network).toBe(true)
   expect(mine.reports.map((r: { reason: string; reporter_name: string | null }) => [r.reason, r.reporter_name])).toEqual([
@@ -60,7 +68,7 @@ test('three brokers’ reports take a listing off the network; one broker’s co
 
   const back = await h.request(`/api/listings/${id}/reports/answer`, withJson(owner.browser, { answer: 'STILL_AVAILABLE' }))
   expect(back.status).toBe(200)
-  expect((await back.json()).status).toBe('ACTIVE')
+  expect(await back.json()).toMatchObject({ status: 'ACTIVE', reported_off_at: null })
   expect(await seen(a, id)).toBe(200)
   expect((await h.request(`/api/listings/${id}/reports/answer`, withJson(owner.browser, { answer: 'STILL_AVAILABLE' }))).status).toBe(409)
   // The reports were cleared: the same brokers may report it again, and it counts from one.

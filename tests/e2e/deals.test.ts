@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Locator, Page } from 'playwright-core'
 import type { SignedIn } from '../support/auth'
 import { problems } from '../support/axe'
+import { smallControls } from '../support/targets'
 import { hydrated, openDialog } from '../support/browser'
 import { startWorld, type OpenPage, type World } from '../support/world'
 
@@ -330,6 +331,139 @@ describe('reporting a listing', () => {
       await form.getByRole('button', { name: 'Send report' }).click()
       expect(await form.getByRole('alert').textContent()).toMatch(/already/i)
       expect((await reportsOf(offered2.id)).reports.filter((r) => r.reason === reason)).toHaveLength(1)
+      await done(w)
+    })
+})
+
+describe('answering reports (the listing’s broker) and the reporters (the city’s admin)', () => {
+  let neel: SignedIn // a fourth broker: three reporters are needed
+  let n = 0
+  /** Ravi's new listing, reported by three brokers (two say sold, one fake, with a note): off the network. */
+  async function reportedOff() {
+    neel ??= await world.signIn('BROKER', { cityId: mumbai, fullName: 'Neel Shah' })
+    const l = await world.send<Listed>(ravi, 'POST', '/api/listings', { ...common, post_type: 'AVL', property_type: `Reported flat ${++n}`, budget: 40_000, contact_value: '+91 98765 43210' })
+    await world.send(asha, 'POST', `/api/listings/${l.id}/reports`, { reason: 'SOLD_OR_RENTED' })
+    await world.send(tara, 'POST', `/api/listings/${l.id}/reports`, { reason: 'SOLD_OR_RENTED' })
+    expect(await world.send(neel, 'POST', `/api/listings/${l.id}/reports`, { reason: 'FAKE', note: 'No such building' })).toEqual({ reported_by: 3, off_network: true })
+    expect((await world.api(asha, 'GET', `/api/listings/${l.id}`)).status).toBe(404)
+    return l
+  }
+  const statusOf = async (l: Listed) => (await world.send<Listed>(ravi, 'GET', `/api/listings/${l.id}`)).status
+
+  test('at 390 px: the card says it is off the network with the reasons counted; Still available in one tap; Close it from the details, after a confirmation', async () => {
+    const back = await reportedOff()
+    const gone = await reportedOff()
+    const w = await open(ravi, '/dashboard/my-listings', PHONE)
+    const card = w.page.locator(`[data-listing-card="${back.entry_id}"]`)
+    await card.locator('[data-report-reasons]').waitFor()
+    expect(await card.locator('[data-reported-off] .badge').textContent()).toBe('Off the network: reported')
+    expect(await card.locator('[data-report-reasons]').textContent()).toBe('Sold or rented ×2 · Fake ×1')
+    expect(await problems(w.page, 'my listings with a reported listing @390')).toEqual([])
+    expect(await smallControls(w.page, `[data-listing-card="${back.entry_id}"] [data-card-footer]`)).toEqual([])
+    await card.getByRole('button', { name: 'Still available' }).click()
+    await toast(w.page, `${back.entry_id} is back on the network`)
+    expect(await statusOf(back)).toBe('ACTIVE')
+    expect((await world.api(asha, 'GET', `/api/listings/${back.id}`)).status).toBe(200)
+    await card.locator('[data-reported-off]').waitFor({ state: 'detached' })
+
+    // The details: the notice counts each reason and quotes the notes; Close it asks first.
+    await w.page.locator(`[data-listing-card="${gone.entry_id}"]`).click()
+    const details = w.page.locator(`dialog[open] [data-listing-details="${gone.entry_id}"]`)
+    const notice = details.locator('[data-reported-notice]')
+    await notice.locator('[data-report-reasons]').waitFor()
+    expect(await notice.locator('[data-report-reasons] li').allTextContents()).toEqual(['Sold or rented: 2', 'Fake: 1'])
+    expect(await notice.textContent()).toContain('reported by 3 brokers')
+    expect(await notice.textContent()).toContain('“No such building”')
+    expect(await problems(w.page, 'reported listing details @390', 'dialog[open]')).toEqual([])
+    expect(await smallControls(w.page, 'dialog[open] .modal-action :is([data-still-available], [data-close-reported])')).toEqual([]) // the frame's own buttons are the shared Modal's
+    await details.getByRole('button', { name: 'Close it' }).click()
+    const confirm = openDialog(w.page).filter({ hasText: 'Close this listing?' })
+    await confirm.waitFor()
+    expect(await problems(w.page, 'close confirmation @390', 'dialog[open]')).toEqual([])
+    expect(await statusOf(gone)).toBe('SUSPENDED') // nothing happens before the confirmation
+    await confirm.getByRole('button', { name: 'Close it' }).click()
+    await toast(w.page, `${gone.entry_id} closed`)
+    expect(await statusOf(gone)).toBe('CLOSED')
+    await done(w)
+  })
+
+  test('at 1440 px: the row’s status names the reasons; its menu answers (Close it can be cancelled); the details say so too', async () => {
+    const l = await reportedOff()
+    const w = await open(ravi, '/dashboard/my-listings')
+    const row = w.page.locator(`tr[data-entry-id="${l.entry_id}"]`)
+    await row.locator('[data-report-reasons]').waitFor()
+    expect(await row.locator('[data-report-reasons]').textContent()).toBe('Sold or rented ×2 · Fake ×1')
+    expect(await problems(w.page, 'my listings with a reported listing @1440')).toEqual([])
+    await row.getByRole('button', { name: `Actions for ${l.entry_id}` }).click()
+    const menu = w.page.getByRole('menu', { name: `Actions for ${l.entry_id}` })
+    await menu.waitFor()
+    expect(await menu.getByRole('menuitem', { name: 'Reactivate' }).count()).toBe(0) // a PATCH of its status is refused meanwhile
+    await menu.getByRole('menuitem', { name: 'Close it' }).click()
+    const confirm = openDialog(w.page).filter({ hasText: 'Close this listing?' })
+    await confirm.getByRole('button', { name: 'Cancel' }).click()
+    await confirm.waitFor({ state: 'hidden' })
+    expect(await statusOf(l)).toBe('SUSPENDED')
+
+    await row.locator('td').nth(1).click()
+    const details = w.page.locator(`dialog[open] [data-listing-details="${l.entry_id}"]`)
+    await details.locator('[data-reported-notice] [data-report-reasons]').waitFor()
+    expect(await problems(w.page, 'reported listing details @1440', 'dialog[open]')).toEqual([])
+    await details.getByRole('button', { name: 'Still available' }).click()
+    await toast(w.page, `${l.entry_id} is back on the network`)
+    expect(await statusOf(l)).toBe('ACTIVE')
+    await row.locator('[data-reported-off]').waitFor({ state: 'detached' })
+    await done(w)
+  })
+
+  for (const [size, viewport] of [
+    ['1440', DESKTOP],
+    ['390', PHONE],
+  ] as const)
+    test(`at ${size} px: the city’s admin sees the brokers whose reports were answered still available`, async () => {
+      const admin = await world.signIn('MODULE_ADMIN', { cityId: mumbai, fullName: `Mumbai Admin ${size}` })
+      const expected = (await world.send<{ full_name: string; reports: number; answered_still_available: number }[]>(admin, 'GET', '/api/listing-reports/reporters')).filter((r) => ['Asha Verma', 'Tara Singh', 'Neel Shah'].includes(r.full_name))
+      expect(expected.length).toBe(3)
+      const w = await open(admin, '/dashboard/listings', viewport)
+      await w.page.getByRole('button', { name: 'Reports answered “still available”' }).click()
+      const dialog = openDialog(w.page)
+      await dialog.locator('[data-reporter="Neel Shah"]').first().waitFor()
+      for (const r of expected) {
+        const row = dialog.locator(`[data-reporter="${r.full_name}"]`).first()
+        expect(await row.locator('[data-still-available-count]').textContent()).toBe(String(r.answered_still_available))
+        expect(await row.getByRole('link', { name: r.full_name }).getAttribute('href')).toMatch(/^\/dashboard\/profile\/\d+$/)
+      }
+      expect(expected.every((r) => r.answered_still_available >= 2)).toBe(true) // two listings answered so by now
+      expect(await problems(w.page, `reporters dialog @${size}`, 'dialog[open]')).toEqual([])
+      if (viewport === PHONE) expect(await smallControls(w.page, 'dialog[open] [data-reporters]')).toEqual([])
+      await done(w)
+    })
+})
+
+describe('the Matches tab of a listing’s details', () => {
+  for (const [size, viewport] of [
+    ['1440', DESKTOP],
+    ['390', PHONE],
+  ] as const)
+    test(`at ${size} px: each counterpart has “I have a client for this”, naming my listing whose matches these are`, async () => {
+      // A fresh pair: the listings of the tests above may have moved on (a deal closed, a request sent).
+      const wanted = await world.send<Listed>(asha, 'POST', '/api/listings', { ...common, post_type: 'REQ', property_type: '2 BHK', budget: 47_000, size: 560, contact_value: '+91 98200 12345', confirm_duplicate: true })
+      const offered = await world.send<Listed>(ravi, 'POST', '/api/listings', { ...common, post_type: 'AVL', property_type: '2 BHK Apartment', budget: 46_000, size: 580, contact_value: '+91 98765 43210', confirm_duplicate: true })
+      const w = await open(asha, '/dashboard/my-listings', viewport)
+      if (viewport === PHONE) await w.page.locator(`[data-listing-card="${wanted.entry_id}"]`).click()
+      else await w.page.locator(`tr[data-entry-id="${wanted.entry_id}"] td`).nth(1).click()
+      const details = w.page.locator(`dialog[open] [data-listing-details="${wanted.entry_id}"]`)
+      await details.getByRole('tab', { name: 'Matches' }).click()
+      const match = details.locator(`[data-match="${offered.entry_id}"]`)
+      const button = match.getByRole('button', { name: `I have a client for this: ${offered.entry_id}` })
+      await button.waitFor()
+      expect(await problems(w.page, `matches tab @${size}`, 'dialog[open]')).toEqual([])
+      if (viewport === PHONE) expect(await smallControls(w.page, `dialog[open] [data-match="${offered.entry_id}"]`)).toEqual([])
+      await button.click()
+      const form = w.page.locator(`dialog[open] [data-cobroke-form="${offered.entry_id}"]`)
+      await form.waitFor()
+      await form.locator(`option[value="${wanted.id}"]`).waitFor({ state: 'attached' })
+      expect(await form.getByLabel('Your requirement for it').inputValue()).toBe(String(wanted.id))
+      expect(await problems(w.page, `request from the matches tab @${size}`, 'dialog[open]:has([data-cobroke-form])')).toEqual([])
       await done(w)
     })
 })

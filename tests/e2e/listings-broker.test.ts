@@ -436,3 +436,15 @@ describe('duplicate control in the New Listing form (issue 17)', () => {
     await done(w)
   })
 })
+
+describe('the user menu', () => {
+  test('My profile opens the broker’s own page, their record on Brokernet', async () => {
+    const w = await open('/dashboard/listings')
+    await w.page.locator('[data-user-menu] > summary').click()
+    await w.page.locator('[data-user-menu][open]').getByRole('link', { name: 'My profile' }).click()
+    await w.page.waitForURL(world.url + '/dashboard/profile')
+    expect(await w.page.getByRole('heading', { level: 1 }).textContent()).toBe(broker.fullName)
+    expect(await w.page.locator(`[data-profile="${broker.id}"]`).count()).toBe(1)
+    await done(w)
+  })
+})

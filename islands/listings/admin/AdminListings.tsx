@@ -27,6 +27,7 @@ import { AdminEditDialog } from './AdminEditDialog'
 import { SuspendDialog, type SuspendMode } from './SuspendDialog'
 import { isModerated, MODERATION_TEXT, reviewPending } from '../moderation-format'
 import { ZoneChips } from './ZoneChips'
+import { REPORTERS_TEXT, ReportersDialog } from './ReportersDialog'
 import { LoadError } from '../../shared/LoadError'
 import { retryOnce, useListingPage, type PageSize } from '../useListingPage'
 import { useDetailsDialog } from '../useDetailsDialog'
@@ -105,6 +106,8 @@ export default function AdminListings({ actor, initial, filters, suspended, revi
   const details = useDetailsDialog()
   const viewing = details.viewing
   const [adding, setAdding] = useState(false)
+  // Issue 35: the brokers whose reports keep being answered "still available", read when asked.
+  const [reporters, setReporters] = useState(false)
   const [editing, setEditing] = useState<Listing | null>(null)
   const [deleting, setDeleting] = useState<Listing | null>(null)
   const [sharing, setSharing] = useState<Listing | null>(null)
@@ -176,6 +179,9 @@ export default function AdminListings({ actor, initial, filters, suspended, revi
           <div className="flex flex-wrap gap-2">
             <button type="button" className="btn btn-outline btn-sm" onClick={refreshAll} disabled={query.isFetching}>
               Refresh
+            </button>
+            <button type="button" className="btn btn-outline btn-sm" onClick={() => setReporters(true)} data-open-reporters>
+              {REPORTERS_TEXT.button}
             </button>
             <button type="button" className="btn btn-primary btn-sm" onClick={() => setAdding(true)}>
               {TEXT.add}
@@ -289,6 +295,7 @@ export default function AdminListings({ actor, initial, filters, suspended, revi
         onClose={() => setEditing(null)}
         onSaved={() => (setEditing(null), toast.success(TEXT.updated), refreshAll())}
       />
+      <ReportersDialog open={reporters} onClose={() => setReporters(false)} />
       <ShareListingDialog listing={sharing} onClose={() => setSharing(null)} />
       <ConfirmDialog
         open={deleting !== null}

@@ -64,6 +64,10 @@ export const Listing = t.Object({
     description:
       'Days on market (issue 35): when the property was first posted on Brokernet. A listing posted as a repeat of one the duplicate check found (the caller’s own, confirmed, or another broker’s) takes the earlier first posting; renewing keeps it. Days on market are the whole days since then (the answer carries the moment, not the count: answers are cached until the data changes).',
   }),
+  reported_off_at: t.Union([t.String({ format: 'date-time' }), t.Null()], {
+    description:
+      'Issue 35: when reports by three brokers took the listing off the network (it is SUSPENDED, seen by its broker and its admins only) until its broker answers them (POST /api/listings/{id}/reports/answer); null otherwise.',
+  }),
   expires_at: t.Union([t.String({ format: 'date-time' }), t.Null()], {
     description: 'When the listing leaves the network (issue 17): an ACTIVE or ON_HOLD listing becomes EXPIRED then, until renewed. Null: never.',
   }),

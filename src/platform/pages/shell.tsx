@@ -5,6 +5,7 @@ import { SITE_NAME } from '../../shared/site'
 import { Island } from './island'
 import type { IslandElement } from './island-element'
 import { navFor } from './nav'
+import { can } from '../policy/permissions'
 import { renderPage, type PageOptions } from './render'
 
 // The dashboard's shell (sidebar, breadcrumbs, user menu) and the pages it frames for every feature. Loaded on the first
@@ -65,6 +66,12 @@ export function DashboardLayout({ user, current, section, children }: Props) {
               <span className="badge badge-primary badge-sm mt-2">{ROLE_LABELS[user.role]}</span>
               {place && <p className="mt-2 text-sm text-base-content/70">{place}</p>}
               <div className="divider my-2" />
+              {/* Issue 35: a broker's own page, their record as the network sees it (admins keep no such record). */}
+              {can(user.role, 'manage:deal:own') && (
+                <a href="/dashboard/profile" className="btn btn-ghost btn-sm w-full justify-start" data-my-profile>
+                  My profile
+                </a>
+              )}
               <form method="post" action="/logout">
                 <button type="submit" className="btn btn-ghost btn-sm w-full justify-start">
                   Sign out

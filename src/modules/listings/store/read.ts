@@ -23,11 +23,13 @@ const COLUMNS = `listings.id, listings.entry_id, listings.post_type, listings.sa
   ${placeColumns({ city: 'city_name', state: 'state_name', country: 'country_name' })}, listings.created_at, listings.updated_at,
   listings.hot_event, listings.hot_at, listings.expires_at, listings.suspended_by, listings.suspension_reason, listings.suspended_at,
   listings.review_requested_at, listings.review_note, listings.cover_photo, listings.cover_width, listings.cover_height,
-  listings.visibility, listings.circle_id, coalesce(listings.first_posted_at, listings.created_at) as first_posted_at`
+  listings.visibility, listings.circle_id, coalesce(listings.first_posted_at, listings.created_at) as first_posted_at,
+  listings.reported_off_at`
 const FROM = `from listings ${joinUser('listings.owner_user_id')} ${placeJoins('listings.city_id')}`
 
-type Row = Omit<Listing, 'is_editable' | 'created_at' | 'updated_at' | 'first_posted_at' | 'hotsheet' | 'expires_at' | 'moderation' | 'cover'> & {
+type Row = Omit<Listing, 'is_editable' | 'created_at' | 'updated_at' | 'first_posted_at' | 'reported_off_at' | 'hotsheet' | 'expires_at' | 'moderation' | 'cover'> & {
   first_posted_at: number | string
+  reported_off_at: number | string | null
   cover_photo: string | null
   cover_width: number | null
   cover_height: number | null
@@ -65,6 +67,7 @@ const toListing = ({ hot_event, hot_at, suspended_by, suspension_reason, suspend
   created_at: new Date(r.created_at).toISOString(),
   updated_at: new Date(r.updated_at).toISOString(),
   first_posted_at: iso(r.first_posted_at),
+  reported_off_at: r.reported_off_at === null ? null : iso(r.reported_off_at),
   expires_at: r.expires_at === null ? null : new Date(Number(r.expires_at)).toISOString(),
   hotsheet: hot_event && hot_at !== null ? { event: hot_event, at: new Date(hot_at).toISOString() } : { event: 'NEW', at: new Date(r.created_at).toISOString() },
   moderation: moderationOf({ status: r.status, suspended_by, suspension_reason, suspended_at, review_requested_at, review_note }),
