@@ -1,16 +1,23 @@
 // `bun run bench:http`: the listings' speed over real HTTP, against the compiled binary (dist/brokernet), with wrk.
 // scripts/bench.ts measures in process; this one measures what a user gets: sockets, the HTTP parser, every worker.
-// One run, one markdown table: the floor (GET /api/health), a broker's and the master admin's dashboard mixes
-// (600 distinct list URLs each) with and without a writer posting and editing meanwhile, the writes' own latency,
-// a single insert on an idle server, and the first read after a write that changes its answer, per kind of filter.
+// One run, one markdown table: the floors (a bare `Bun.serve` and a bare Elysia app on this machine, now: issue 36,
+// scripts/bench-floors.ts) and Brokernet's own (GET /api/health), the dashboard mixes' first touches (no warm-up: each
+// URL's first request counts), a broker's and the master admin's dashboard mixes (600 distinct list URLs each) with
+// and without a writer posting and editing meanwhile, the writes' own latency, a single insert on an idle server, and
+// the first read after a write that changes its answer, per kind of filter. Every rate is also given as a ratio to the
+// bare floors of the same run: on a shared machine the ratios are what compares from one run to the next.
 //
 //   bun run bench:http [--binary dist/brokernet] [--db data/bench.db] [--workers N] [--seconds 10] [--connections 64]
-//                      [--only floor,broker,master,broker-writes,master-writes,insert,cold,matching] [--keep]
+//                      [--only floor,first-touch,broker,master,broker-writes,master-writes,insert,cold,matching]
+//                      [--floor-rounds 1] [--keep]
 //                      [--postgres [--instances N] [--pg-stats]]
 //   bun run bench:http --wal [--rate 120] [--seconds 300] [--workers 2] [--listings N]
 //
 // A manual benchmark (never part of the test suite). The writes change the database, so every run serves a fresh copy
 // of the bench database in a temporary DATA_DIR, removed afterwards (--keep keeps it; a failed run keeps the log).
+//
+// --floor-rounds N: the floors and GET /api/health measured N times each, in turn (bare Bun, bare Elysia, health, ...),
+// each row giving the median round: interleaved, a burst of load from elsewhere falls on every kind alike.
 //
 // --postgres: the same scenarios with the binary on PostgreSQL (issue 16, docs/decisions/013-postgres.md): a throwaway
 // server started here on a copy of data/bench-pg/, the same million listings loaded from the bench database once and
@@ -37,9 +44,13 @@ import { join, resolve } from 'node:path'
 import { enableStatements, pgVersion, prepareBenchPostgres, resetStatements, SERVE_SETTINGS, startBenchPostgres, topStatements, type RunningCluster } from './bench-pg'
 import { BENCH_EMAIL_DOMAIN } from '../db/seed/bench'
 import { DEMO_PASSWORD } from '../src/bootstrap'
-import { LOCATION_ZONES } from '../src/shared/constants'
+import { LOCATION_ZONES, SECOND_FACTOR } from '../src/shared/constants'
+import { stepAt } from '../src/modules/second-factor/codes'
+import { decodeBase32IgnorePadding } from '@oslojs/encoding'
+import { generateHOTP } from '@oslojs/otp'
 
 import { argValue as argOf, fmt, loadAverage, median, percentile } from './bench-stats'
+import { FLOOR_LABEL, startFloor, type Floor, type FloorKind } from './bench-floors'
 import { FRAME_BYTES, MB, mb, walTable } from './bench-wal'
 import { walTransactions, walTransactionsSince, WalWatch } from './wal-files'
 const root = new URL('..', import.meta.url).pathname
@@ -72,12 +83,18 @@ if (!Number.isInteger(INSTANCES) || INSTANCES < 1 || INSTANCES > 8) fail('--inst
 if (INSTANCES > 1 && !POSTGRES) fail('--instances needs --postgres (instances share a database server; one SQLite file is one machine)')
 if (CONNECTIONS % INSTANCES !== 0) fail(`--connections (${CONNECTIONS}) must split evenly over ${INSTANCES} instances`)
 if (WAL && POSTGRES) fail('--wal measures SQLite\'s write-ahead log: not with --postgres')
-const SCENARIOS = ['floor', 'broker', 'master', 'broker-writes', 'master-writes', 'insert', 'cold', 'matching', 'wal'] as const
+const SCENARIOS = ['floor', 'first-touch', 'broker', 'master', 'broker-writes', 'master-writes', 'insert', 'cold', 'matching', 'wal'] as const
 const only = WAL ? ['wal'] : argValue('only')?.split(',').map((s) => s.trim())
 for (const name of only ?? []) if (!(SCENARIOS as readonly string[]).includes(name)) fail(`--only: unknown scenario "${name}" (known: ${SCENARIOS.join(', ')})`)
 // The WAL run takes minutes: only when asked for (--wal, or --only wal).
 const wanted = (name: (typeof SCENARIOS)[number]) => (only ? only.includes(name) : name !== 'wal')
 const MIX_URLS = 600
+const FLOOR_ROUNDS = Number(argValue('floor-rounds') ?? 1)
+if (!Number.isInteger(FLOOR_ROUNDS) || FLOOR_ROUNDS < 1 || FLOOR_ROUNDS > 9) fail('--floor-rounds: a whole number from 1 to 9')
+/** Issue 36: GET /api/health at ≥ 60 % of a bare Elysia app's rate of the same run (request log on, to a file). */
+const HEALTH_VS_ELYSIA_GOAL = 0.6
+/** Issue 36: p99 ≤ 25 ms in every mix, first touches included. */
+const FIRST_TOUCH_P99_GOAL = 25
 const WARM_SECONDS = 5
 const COLD_REPS = 40
 const SQLITE_GOAL = { readsAlone: 5000, p99Alone: 25, readsWithWrites: 2000, p99WithWrites: 50, writeP50: 10, writeP99: 50, insertMedian: 5, coldP99: 25, inboxP99: 10, announceMs: 1000 }
@@ -236,6 +253,8 @@ const instances: Instance[] = Array.from({ length: INSTANCES }, (_, i) => {
 const logPath = instances[0]!.logPath
 let pg: RunningCluster | undefined
 const wrkProcs = new Set<ReturnType<typeof Bun.spawn>>()
+/** The bare-runtime floors of this run (scripts/bench-floors.ts), up while the floor pass runs. */
+const floors: Floor[] = []
 let failed = false // a failed run keeps the server's log (an interrupted one does not)
 let interrupted = false
 let cleaning: Promise<void> | undefined
@@ -243,6 +262,7 @@ let cleaning: Promise<void> | undefined
 function cleanup(): Promise<void> {
   cleaning ??= (async () => {
     for (const w of wrkProcs) w.kill('SIGTERM')
+    await Promise.all(floors.splice(0).map((f) => f.stop()))
     await Promise.all(
       instances.map(async ({ server }) => {
         if (!server || server.exitCode !== null) return
@@ -309,7 +329,9 @@ const loadAtStart = loadAverage()
 
 type Row = { what: string; rate?: number; p50?: number; p99?: number; errors: string; goal: string; met: boolean | null }
 const rows: Row[] = []
+/** GET /api/health's rate in this run (the "vs health" column), and the bare floors' (scripts/bench-floors.ts). */
 let floorRate: number | undefined
+const bareRate: Partial<Record<FloorKind, number>> = {}
 
 async function startServer(instance: Instance) {
   const fd = openSync(instance.logPath, 'a')
@@ -340,7 +362,23 @@ async function startServer(instance: Instance) {
 async function login(email: string): Promise<string> {
   const res = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD }) })
   if (res.status !== 200) throw new Error(`sign-in of ${email} answered ${res.status}: ${(await res.text()).slice(0, 200)}`)
-  return ((await res.json()) as { token: string }).token
+  const answer = (await res.json()) as { token: string; second_factor_setup?: boolean }
+  return answer.second_factor_setup ? enrol(answer.token) : answer.token
+}
+
+/**
+ * A master admin's first sign-in only opens the setup of a second factor (issue 29): set up here as a script would
+ * (the key from the setup's answer, the code computed from it), which answers a full session's token.
+ */
+async function enrol(token: string): Promise<string> {
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' }
+  const setup = await fetch(`${base}/api/auth/second-factor/setup`, { method: 'POST', headers, body: '{}' })
+  if (setup.status !== 200) throw new Error(`second factor setup answered ${setup.status}: ${(await setup.text()).slice(0, 200)}`)
+  const { secret } = (await setup.json()) as { secret: string }
+  const code = generateHOTP(decodeBase32IgnorePadding(secret.replace(/\s/g, '')), BigInt(stepAt(Date.now())), SECOND_FACTOR.digits)
+  const confirm = await fetch(`${base}/api/auth/second-factor/confirm`, { method: 'POST', headers, body: JSON.stringify({ code }) })
+  if (confirm.status !== 200) throw new Error(`second factor confirm answered ${confirm.status}: ${(await confirm.text()).slice(0, 200)}`)
+  return ((await confirm.json()) as { token: string }).token
 }
 
 type Answer = { ms: number; status: number; text: string }
@@ -460,15 +498,15 @@ let wrkRuns = 0
 const WRK_THREADS = INSTANCES > 1 ? 1 : 2
 const wrkCommand = `wrk -t${WRK_THREADS} -c${CONNECTIONS / INSTANCES} -d${SECONDS}s${INSTANCES > 1 ? `, one per instance (${INSTANCES})` : ''}`
 /** wrk over the URLs against every instance at once (the connections split evenly): one result per instance. */
-async function runWrk(paths: string[], token?: string, seconds = SECONDS, connections = CONNECTIONS): Promise<WrkResult[]> {
+async function runWrk(paths: string[], token?: string, seconds = SECONDS, connections = CONNECTIONS, targets: { base: string }[] = instances): Promise<WrkResult[]> {
   const n = ++wrkRuns
   return Promise.all(
-    instances.map(async (instance, k) => {
+    targets.map(async (instance, k) => {
       const script = join(workDir, `mix-${n}-${k + 1}.lua`)
       const out = join(workDir, `result-${n}-${k + 1}.json`)
-      writeFileSync(script, luaScript(paths, token, out, k * WRK_THREADS, INSTANCES * WRK_THREADS))
+      writeFileSync(script, luaScript(paths, token, out, k * WRK_THREADS, targets.length * WRK_THREADS))
       // --timeout 10s: wrk's default (2 s) would drop the slowest answers from the percentiles as "timeouts".
-      const command = ['wrk', `-t${WRK_THREADS}`, `-c${connections / INSTANCES}`, `-d${seconds}s`, '--latency', '--timeout', '10s', '-s', script, instance.base]
+      const command = ['wrk', `-t${WRK_THREADS}`, `-c${connections / targets.length}`, `-d${seconds}s`, '--latency', '--timeout', '10s', '-s', script, instance.base]
       const proc = Bun.spawn(command, { stdout: 'pipe', stderr: 'pipe' })
       wrkProcs.add(proc)
       const [text, errText, code] = await Promise.all([new Response(proc.stdout as ReadableStream).text(), new Response(proc.stderr as ReadableStream).text(), proc.exited])
@@ -488,10 +526,16 @@ const errorCell = (bad: number, socket: number, n: number, sample: string) =>
  * and a row per instance follows it. `goal` undefined: the floor; null: no goal for this backend (context).
  */
 async function throughput(what: string, paths: string[], token: string | undefined, goal: { reads: number; p99: number } | null | undefined, writerToken?: string) {
+  const { rate } = await measure(what, paths, token, goal, writerToken)
+  return rate
+}
+
+/** throughput()'s measurement: its row is pushed; the rate and the row returned (the floor pass reworks its rows). */
+async function measure(what: string, paths: string[], token: string | undefined, goal: { reads: number; p99: number } | null | undefined, writerToken?: string, targets?: { base: string }[]) {
   await settle()
   console.log(`  ${what}: ${wrkCommand} over ${new Set(paths).size} URLs${writerToken ? ', writer on' : ''}...`)
   const stopWriter = writerToken ? startWriter(writerToken) : undefined
-  const results = await runWrk(paths, token)
+  const results = await runWrk(paths, token, SECONDS, CONNECTIONS, targets)
   const writes = stopWriter ? await stopWriter() : []
   allWrites.push(...writes)
   const rateOf = (r: WrkResult) => r.requests / r.seconds
@@ -509,17 +553,18 @@ async function throughput(what: string, paths: string[], token: string | undefin
   const rate = sum(rateOf)
   const writeNote = writes.length ? ` (writer: ${writes.length} writes, p99 ${fmt(percentile(writes.map((w) => w.ms), 99))}, ${writes.filter((w) => !ok(w)).length} refused)` : ''
   const errors = r.non2xx + r.socket + r.timeouts
-  const goalText = goal ? `≥ ${goal.reads.toLocaleString('en')} reads/s, p99 ≤ ${goal.p99} ms` : goal === null ? '(none on PostgreSQL)' : '(the floor)'
+  const goalText = goal ? `${goal.reads ? `≥ ${goal.reads.toLocaleString('en')} reads/s, ` : ''}p99 ≤ ${goal.p99} ms` : goal === null ? '(none on PostgreSQL)' : '(the floor)'
   const met = goal ? rate >= goal.reads && r.p99 <= goal.p99 && errors === 0 : null
   const several = results.length > 1 ? `; ${results.length} instances, total (p50, p99: the worst instance's)` : ''
-  rows.push({ what: what + writeNote + several, rate, p50: r.p50, p99: r.p99, errors: errorCell(r.non2xx, r.socket + r.timeouts, r.requests, r.sample), goal: goalText, met })
+  const row: Row = { what: what + writeNote + several, rate, p50: r.p50, p99: r.p99, errors: errorCell(r.non2xx, r.socket + r.timeouts, r.requests, r.sample), goal: goalText, met }
+  rows.push(row)
   if (results.length > 1)
     for (const [k, x] of results.entries())
       rows.push({ what: `  ↳ instance ${k + 1} (${CONNECTIONS / INSTANCES} connections)`, rate: rateOf(x), p50: x.p50, p99: x.p99, errors: errorCell(x.non2xx, x.socket + x.timeouts, x.requests, x.sample), goal: '', met: null })
   const each = results.length > 1 ? ` (${results.map((x) => Math.round(rateOf(x)).toLocaleString('en')).join(' + ')})` : ''
   console.log(`    ${Math.round(rate).toLocaleString('en')} requests/s${each}, p50 ${fmt(r.p50)}, p99 ${fmt(r.p99)}, ${r.non2xx} non-2xx, ${r.socket + r.timeouts} socket errors`)
   if (errors / Math.max(1, r.requests) > 0.01) throw new Abort(`${what}: more than 1% errors (first: ${r.sample})`)
-  return rate
+  return { rate, row }
 }
 
 /**
@@ -656,6 +701,38 @@ async function walScenario(mixes: Record<'broker' | 'master', string[]>, tokens:
   walLines.push(`The log over the run (${SECONDS} s of writes at ${WAL_RATE} POSTs/s asked, then ${PAUSE_SECONDS} s with none):\n\n${walTable(watch, timed, Math.ceil(watch.seconds()))}`)
 }
 
+/** The floor pass: the bare floors and GET /api/health, in turn, FLOOR_ROUNDS times; one row each (the median round). */
+async function floorPass() {
+  const processes = INSTANCES * Number(WORKERS ?? cpus().length)
+  for (const kind of ['bun', 'elysia'] as const) floors.push(await startFloor(kind, { root, workDir, processes }))
+  // Warm-up: the binary's JIT starts held back (scripts/build-binary.ts); the floors' JIT too.
+  await runWrk(['/api/health'], undefined, 2)
+  for (const f of floors) await runWrk(['/api/health'], undefined, 2, CONNECTIONS, [f])
+  const kinds = [...floors.map((f) => ({ label: `0${f.kind === 'bun' ? 'a' : 'b'}. floor: ${FLOOR_LABEL[f.kind]} (${processes} process${processes > 1 ? 'es' : ''})`, targets: [f], kind: f.kind as FloorKind | 'health' })), { label: '1. Brokernet: GET /api/health (request log on, to a file)', targets: undefined, kind: 'health' as const }]
+  const rounds = new Map<string, { rate: number; row: Row }[]>()
+  for (let round = 1; round <= FLOOR_ROUNDS; round++)
+    for (const k of kinds) {
+      const label = FLOOR_ROUNDS > 1 ? `${k.label} [round ${round} of ${FLOOR_ROUNDS}]` : k.label
+      const m = await measure(label, ['/api/health'], undefined, undefined, undefined, k.targets)
+      rows.pop() // pushed again below: one row per kind
+      rounds.set(k.label, [...(rounds.get(k.label) ?? []), m])
+    }
+  await Promise.all(floors.splice(0).map((f) => f.stop()))
+  for (const k of kinds) {
+    const ms = rounds.get(k.label)!.sort((a, b) => a.rate - b.rate)
+    const mid = ms[(ms.length - 1) >> 1]!
+    const all = FLOOR_ROUNDS > 1 ? ` (median of ${FLOOR_ROUNDS} rounds: ${ms.map((m) => Math.round(m.rate).toLocaleString('en')).join(', ')})` : ''
+    if (k.kind === 'health') floorRate = mid.rate
+    else bareRate[k.kind] = mid.rate
+    rows.push({ ...mid.row, what: k.label + all })
+  }
+  const health = rows.at(-1)!
+  if (bareRate.elysia) {
+    health.goal = `≥ ${HEALTH_VS_ELYSIA_GOAL.toFixed(2)}× bare Elysia`
+    health.met = floorRate! / bareRate.elysia >= HEALTH_VS_ELYSIA_GOAL
+  }
+}
+
 // =================================================================================================================
 // Run
 
@@ -668,14 +745,18 @@ try {
   const [brokerToken, masterToken, writerToken, busiestToken] = [await login(typical.email), await login(master.email), await login(writer.email), await login(busiest.email)]
   const mixes = { broker: buildMix('broker', 1), master: buildMix('master', 2) }
   const tokens = { broker: brokerToken, master: masterToken }
-  const throughputWanted = SCENARIOS.slice(0, 5).some(wanted)
+  const throughputWanted = SCENARIOS.slice(0, 6).some(wanted)
 
-  // 1. The floor: the cheapest request there is, at the same concurrency (always run with any throughput scenario:
-  //    the ratios are to this run's floor).
-  if (throughputWanted) {
-    await runWrk(['/api/health'], undefined, 2) // warm-up: the binary's JIT starts held back (scripts/build-binary.ts)
-    floorRate = await throughput('1. floor: GET /api/health', ['/api/health'], undefined, undefined)
-  }
+  // 1. The floors: the cheapest request there is, at the same concurrency (always run with any throughput scenario:
+  //    the ratios are to this run's floors). A bare Bun.serve and a bare Elysia app (as many processes as the binary
+  //    runs), then Brokernet's GET /api/health; with --floor-rounds N, in turn N times, each row the median round.
+  if (throughputWanted) await floorPass()
+
+  // 1b. First touches: each mix with no warm-up at all, before anything else asked any of its URLs (the processes
+  //     have only answered /api/health): every URL's first request, and the 63 that queue behind it, count.
+  if (wanted('first-touch'))
+    for (const who of ['broker', 'master'] as const)
+      await throughput(`1b. first touches: ${who === 'broker' ? 'broker' : 'master admin'} mix, no warm-up (each of the ${MIX_URLS} URLs' first request counts)`, mixes[who], tokens[who], { reads: 0, p99: FIRST_TOUCH_P99_GOAL })
   const scenarios = [
     ['broker', 'broker', false, '2. broker mix, nobody writing'],
     ['master', 'master', false, '3. master admin mix, nobody writing'],
@@ -859,7 +940,7 @@ try {
 // =================================================================================================================
 // Report
 
-const ratio = (r: Row) => (r.rate === undefined ? '' : !floorRate ? 'n/a' : `${(r.rate / floorRate).toPrecision(2)}× floor`)
+const ratioTo = (r: Row, to: number | undefined) => (r.rate === undefined ? '' : !to ? 'n/a' : `${(r.rate / to).toFixed(2)}×`)
 console.log(`\nBrokernet over HTTP (${binary}${stale ? ', OLDER THAN src/: run `bun run build`' : ''})`)
 console.log(`  machine: ${cpus().length} cores (${cpus()[0]?.model.trim() ?? '?'}); load average (1/5/15 min) ${loadAtStart} at start, ${loadAverage()} at end`)
 if (pgLoad)
@@ -872,11 +953,13 @@ console.log(
   `  server: ${INSTANCES > 1 ? `${INSTANCES} instances of the binary, each ` : ''}WORKERS=${WORKERS ?? 'unset (the server default)'}; ${wrkCommand} --timeout 10s, on the same machine (it shares the cores)`,
 )
 console.log(`  subjects: broker #${typical.id} (${typical.n} listings, median of the city's), busiest #${busiest.id} (${busiest.n}), writer #${writer.id}; words ${common[0]} (common), ${rare[0]} (rare)`)
-if (rows.length) console.log('\n| Scenario | Reads/s | p50 | p99 | vs floor | Errors (non-2xx) | Goal | Met |\n|---|---|---|---|---|---|---|---|')
+if (rows.length)
+  console.log('\n| Scenario | Reads/s | p50 | p99 | vs bare Bun | vs bare Elysia | vs health | Errors (non-2xx) | Goal | Met |\n|---|---|---|---|---|---|---|---|---|---|')
 for (const r of rows) {
   const met = r.met === null ? 'n/a' : r.met ? 'met' : '**missed**'
   const rate = r.rate === undefined ? '' : Math.round(r.rate).toLocaleString('en')
-  console.log(`| ${r.what} | ${rate} | ${r.p50 === undefined ? '' : fmt(r.p50)} | ${r.p99 === undefined ? '' : fmt(r.p99)} | ${ratio(r)} | ${r.errors} | ${r.goal} | ${met} |`)
+  const ratios = [ratioTo(r, bareRate.bun), ratioTo(r, bareRate.elysia), ratioTo(r, floorRate)].join(' | ')
+  console.log(`| ${r.what} | ${rate} | ${r.p50 === undefined ? '' : fmt(r.p50)} | ${r.p99 === undefined ? '' : fmt(r.p99)} | ${ratios} | ${r.errors} | ${r.goal} | ${met} |`)
 }
 for (const line of walLines) console.log(`\n${line}`)
 const judged = rows.filter((r) => r.met !== null)

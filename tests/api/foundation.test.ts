@@ -5,6 +5,7 @@ import { errorHandler } from '../../src/platform/http/errors'
 import { conflict } from '../../src/platform/errors'
 import { securityHeaders } from '../../src/platform/http/security'
 import { createTestApp, jsonBody } from '../support/app'
+import { PROBE_REUSE_MS } from '../../src/modules/health/service'
 
 const h = await createTestApp()
 afterAll(() => h.close())
@@ -17,6 +18,21 @@ describe('health', () => {
     expect(body.status).toBe('ok')
     expect(body.version).toBe(require('../../package.json').version)
     expect(body.database.ok).toBe(true)
+  })
+
+  test('a storm of liveness checks asks the database at most once per PROBE_REUSE_MS (issue 36), each answer still its own', async () => {
+    const t0 = performance.now()
+    const probes = new Set<number>()
+    for (let i = 0; i < 30; i++) {
+      const res = await h.request('/api/health')
+      expect(res.status).toBe(200)
+      const body = await res.json()
+      expect(body.database.ok).toBe(true)
+      // Each probe's own latency (to the microsecond): a reused probe's answer repeats it.
+      probes.add(body.database.latency_ms)
+    }
+    const elapsed = performance.now() - t0
+    expect(probes.size).toBeLessThanOrEqual(Math.floor(elapsed / PROBE_REUSE_MS) + 1)
   })
 
   test('a database that no longer answers: liveness stays 200 and says so, readiness is 503 with Retry-After', async () => {

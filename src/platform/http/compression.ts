@@ -64,22 +64,30 @@ const isPlainJson = (v: unknown): v is object =>
  * encoding (the prebuilt copies of ./assets.ts) and is left alone; so are event streams (by type: they flow as
  * written) and HEAD answers' missing bodies (a HEAD runs the GET handler: its headers are the GET's).
  */
-export const compression = new Elysia({ name: 'compression' }).mapResponse({ as: 'global' }, async ({ request, responseValue, set }) => {
-  let type: string
-  let original: Response | null = null
+export const compression = new Elysia({ name: 'compression' }).mapResponse({ as: 'global' }, async (c) => {
+  const { request, responseValue, set } = c
+  // An async function (Elysia awaits only those; a promise returned otherwise would become the answer that the request
+  // log and metrics read their status from).
   if (responseValue instanceof Response) {
-    type = responseValue.headers.get('content-type') ?? ''
+    const type = responseValue.headers.get('content-type') ?? ''
     if (!COMPRESSIBLE.test(type) || responseValue.headers.has('content-encoding') || /accept-encoding/i.test(responseValue.headers.get('vary') ?? '')) return
     if (!responseValue.body || Number(responseValue.headers.get('content-length') ?? Infinity) < COMPRESSION.minBytes) return
-    original = responseValue
-  } else if (isPlainJson(responseValue)) {
-    type = (set.headers['content-type'] as string | undefined) ?? 'application/json'
-    if (!COMPRESSIBLE.test(type)) return
-  } else return
+    return encoded(request, set, new Uint8Array(await responseValue.arrayBuffer()), new Headers(responseValue.headers), responseValue.status)
+  }
+  if (!isPlainJson(responseValue)) return
+  const type = (set.headers['content-type'] as string | undefined) ?? 'application/json'
+  if (!COMPRESSIBLE.test(type)) return
+  const text = JSON.stringify(responseValue)
+  // A small route answer is left to Elysia (`Response.json` with the answer's headers in one go, in native code): a
+  // Response made here would have every header of `set` copied into it one by one afterwards; serialising twice costs
+  // less (issue 36). Not an error's answer: on that path Elysia sends an object left to it with no body.
+  if (text.length < COMPRESSION.minBytes && Buffer.byteLength(text) < COMPRESSION.minBytes)
+    return (c as { error?: unknown }).error === undefined ? undefined : new Response(text, { status: statusCode(set.status), headers: { 'content-type': type } })
+  return encoded(request, set, new TextEncoder().encode(text), new Headers({ 'content-type': type }), statusCode(set.status))
+})
 
-  const body = original ? new Uint8Array(await original.arrayBuffer()) : new TextEncoder().encode(JSON.stringify(responseValue))
-  const headers = original ? new Headers(original.headers) : new Headers({ 'content-type': type })
-  const status = original ? original.status : statusCode(set.status)
+/** An answer's bytes, compressed when large enough and the client accepts an encoding; `Vary` said either way. */
+function encoded(request: Request, set: { headers: Record<string, unknown> }, body: Uint8Array<ArrayBuffer>, headers: Headers, status: number): Response {
   if (body.byteLength >= COMPRESSION.minBytes) {
     headers.set('vary', withVary(headers.get('vary') ?? (set.headers.vary as string | undefined) ?? null))
     const encoding = negotiateEncoding(request.headers.get('accept-encoding'))
@@ -91,4 +99,4 @@ export const compression = new Elysia({ name: 'compression' }).mapResponse({ as:
   }
   // The body was read: answered as it is.
   return new Response(body, { status, headers })
-})
+}

@@ -1,6 +1,7 @@
 import { Elysia, StatusMap } from 'elysia'
 import pino from 'pino'
 import type { LogLevel } from '../config'
+import { LogBuffer } from './log-buffer'
 
 /** Where log lines go: stdout by default; tests pass a function that keeps them. */
 export type LogSink = (line: string) => void
@@ -9,13 +10,14 @@ export type LogSink = (line: string) => void
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
 
 /**
- * pino with its synchronous stdout destination: transports run on worker threads, which a compiled binary does not
- * need and a crash could cut short (docs/decisions/020-request-log.md). Levels are written as words.
+ * pino writing to stdout through a buffer of lines (./log-buffer.ts): no write system call per request, every line
+ * written at exit, a crash's too (docs/decisions/020-request-log.md, 0XX-request-path.md). Transports run on worker
+ * threads, which a compiled binary does not need and a crash could cut short. Levels are written as words.
  */
 export function createLogger(level: LogLevel, sink?: LogSink) {
   return pino(
     { level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime, formatters: { level: (label) => ({ level: label }) } },
-    sink ? { write: sink } : pino.destination({ dest: 1, sync: true }),
+    sink ? { write: sink } : new LogBuffer(1),
   )
 }
 export type Logger = ReturnType<typeof createLogger>
