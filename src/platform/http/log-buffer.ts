@@ -6,7 +6,7 @@ export const LOG_FLUSH_MS = 1000
 export const LOG_BUFFER_BYTES = 64 * 1024
 
 /**
- * The request log's destination (docs/decisions/0XX-request-path.md): lines kept in memory and written together by a
+ * The request log's destination (docs/decisions/046-request-path.md): lines kept in memory and written together by a
  * timer or once 64 KB wait, instead of one write system call per request on the thread that answers requests. Every
  * write is synchronous (no write is ever in flight), so the lines still waiting when the process exits, normally
  * (SIGTERM's `process.exit`) or by a crash (the uncaught-error handler's `process.exit(1)`), are written by the exit

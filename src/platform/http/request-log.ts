@@ -11,7 +11,7 @@ const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
 
 /**
  * pino writing to stdout through a buffer of lines (./log-buffer.ts): no write system call per request, every line
- * written at exit, a crash's too (docs/decisions/020-request-log.md, 0XX-request-path.md). Transports run on worker
+ * written at exit, a crash's too (docs/decisions/020-request-log.md, 046-request-path.md). Transports run on worker
  * threads, which a compiled binary does not need and a crash could cut short. Levels are written as words.
  */
 export function createLogger(level: LogLevel, sink?: LogSink) {
