@@ -93,33 +93,6 @@ try {
 const checkpointer = worker || !source.sqlite ? null : startCheckpointer(config.databasePath)
 const workers = !worker && config.workers > 1 ? startWorkers(config.workers - 1, server.port!) : null
 
-if (report) {
-  const url = `http://localhost:${server.port}`
-  // One write for the whole banner: whoever reads the log (people, the start-up tests) sees it whole or not at all.
-  const banner = [`Brokernet is running at ${url}`, `Database: ${config.databaseUrl ? `PostgreSQL, ${redactedUrl(config.databaseUrl)}` : config.databasePath}`]
-  if (report.admin.created && report.admin.generatedPassword)
-    banner.push(`Master admin created: ${report.admin.email} / ${report.admin.generatedPassword}  (shown once: keep it safe)`)
-  else if (report.admin.created) banner.push(`Master admin created: ${report.admin.email} (password from ADMIN_PASSWORD)`)
-  else banner.push(`Master admin: ${report.admin.email}`)
-  // Issue 29: the password alone opens only the setup of the second factor.
-  banner.push('Master admins set up two-factor sign-in (an authenticator app on their phone) at their first sign-in.')
-  if (report.demo)
-    banner.push(
-      `Demo data loaded: ${report.demo.cities} cities, ${report.demo.brokers} brokers, ${report.demo.moduleAdmins} module admins, ` +
-        `${report.demo.listings} listings.`,
-    )
-  if (report.demo?.sampleBroker)
-    banner.push(`Demo users share the password ${DEMO_PASSWORD}, e.g. ${report.demo.sampleBroker} (broker), ${report.demo.sampleModuleAdmin} (module admin)`)
-  banner.push(`API docs: ${url}/swagger`)
-  banner.push(`Processes: ${config.workers} (WORKERS)`)
-  banner.push(
-    config.backupEveryMs
-      ? `Backups: every ${durationText(config.backupEveryMs)} into ${config.backupDir}, keeping the newest ${config.backupKeep}`
-      : 'Backups: none scheduled (set BACKUP_EVERY, e.g. 6h; `brokernet backup` writes one now)',
-  )
-  console.log(banner.join('\n'))
-}
-
 let stopping = false
 async function shutdown(signal: string) {
   if (stopping) return
@@ -152,3 +125,32 @@ process.on('uncaughtException', (e) => {
 process.on('SIGTERM', () => void shutdown('SIGTERM'))
 process.on('SIGINT', () => void shutdown('SIGINT'))
 if (worker) exitWithParent(() => void shutdown('primary gone'))
+
+// The banner comes last: whoever reads it as "started" (a service manager, the start-up tests) may stop the server at
+// once, and a SIGTERM before the handlers above were attached would kill the process without a graceful stop.
+if (report) {
+  const url = `http://localhost:${server.port}`
+  // One write for the whole banner: whoever reads the log (people, the start-up tests) sees it whole or not at all.
+  const banner = [`Brokernet is running at ${url}`, `Database: ${config.databaseUrl ? `PostgreSQL, ${redactedUrl(config.databaseUrl)}` : config.databasePath}`]
+  if (report.admin.created && report.admin.generatedPassword)
+    banner.push(`Master admin created: ${report.admin.email} / ${report.admin.generatedPassword}  (shown once: keep it safe)`)
+  else if (report.admin.created) banner.push(`Master admin created: ${report.admin.email} (password from ADMIN_PASSWORD)`)
+  else banner.push(`Master admin: ${report.admin.email}`)
+  // Issue 29: the password alone opens only the setup of the second factor.
+  banner.push('Master admins set up two-factor sign-in (an authenticator app on their phone) at their first sign-in.')
+  if (report.demo)
+    banner.push(
+      `Demo data loaded: ${report.demo.cities} cities, ${report.demo.brokers} brokers, ${report.demo.moduleAdmins} module admins, ` +
+        `${report.demo.listings} listings.`,
+    )
+  if (report.demo?.sampleBroker)
+    banner.push(`Demo users share the password ${DEMO_PASSWORD}, e.g. ${report.demo.sampleBroker} (broker), ${report.demo.sampleModuleAdmin} (module admin)`)
+  banner.push(`API docs: ${url}/swagger`)
+  banner.push(`Processes: ${config.workers} (WORKERS)`)
+  banner.push(
+    config.backupEveryMs
+      ? `Backups: every ${durationText(config.backupEveryMs)} into ${config.backupDir}, keeping the newest ${config.backupKeep}`
+      : 'Backups: none scheduled (set BACKUP_EVERY, e.g. 6h; `brokernet backup` writes one now)',
+  )
+  console.log(banner.join('\n'))
+}

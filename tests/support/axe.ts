@@ -45,6 +45,9 @@ type AxeViolation = { id: string; impact: string | null; nodes: { target: unknow
  * Returns one line per problem; [] when the state passes.
  */
 export async function problems(page: Page, state: string, scope?: string): Promise<string[]> {
+  // A scoped state is waited for: a dialog loaded on its first opening (decision 040) is not there the moment its
+  // button is clicked.
+  if (scope) await page.locator(scope).first().waitFor()
   await settle(page)
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE_PATH })
   const violations = (await page.evaluate(
