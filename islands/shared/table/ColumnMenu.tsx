@@ -77,7 +77,13 @@ export function ColumnMenu({
                     className="checkbox checkbox-xs"
                     name={c.id}
                     checked={shown[c.id] ?? false}
-                    onChange={(e) => onChange({ ...overrides, [c.id]: e.target.checked })}
+                    onChange={(e) => {
+                      // The box follows the tap at once; the measure after the table's re-render confirms it. Waiting
+                      // for that measure alone left the box unchanged for a moment (React puts a controlled box back).
+                      const on = e.target.checked
+                      setShown((s) => ({ ...s, [c.id]: on }))
+                      onChange({ ...overrides, [c.id]: on })
+                    }}
                   />
                   {c.label}
                 </label>
