@@ -9,19 +9,7 @@ import { countEvents, distinctValues, eventsAbout, eventsBatch, eventsPage, firs
 
 type Viewer = ScopeActor
 /** An event as read: its JSON sides parsed, its time in epoch milliseconds. */
-type Row = {
-  id: number
-  created_at: number
-  actor_user_id: number | null
-  actor_name: string | null
-  action: string
-  entity_type: string
-  entity_id: string | null
-  city_id: number | null
-  reason: string | null
-  before: unknown
-  after: unknown
-}
+type Row = Omit<StoredEvent, 'before' | 'after'> & { before: unknown; after: unknown }
 type Stored = StoredEvent
 const parse = (json: string | null): unknown => (json === null ? null : JSON.parse(json))
 const parsed = (r: Stored): Row => ({ ...r, before: parse(r.before), after: parse(r.after) })
