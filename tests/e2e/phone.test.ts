@@ -323,8 +323,12 @@ describe('forms (finding 7)', () => {
     // Posted as it stands, the contact is the broker's phone.
     await contact.fill('+91 98200 22222')
     await d.getByLabel('Property Type').fill('2 BHK Apartment')
+    // The form asks the duplicate check, then posts: what it ended with is said (a toast, or a warning in the dialog),
+    // so a failure names it instead of only timing out on a toast that never came.
     await d.getByRole('button', { name: 'Create Listing' }).click()
-    await page.locator('[data-toast="success"]').waitFor()
+    const outcome = page.locator('[data-toast], dialog[open] [data-duplicates], dialog[open] [role=alert]').first()
+    await outcome.waitFor({ timeout: 120_000 })
+    expect(await outcome.evaluate((e) => `${e.getAttribute('data-toast') ?? 'in the dialog'}: ${e.textContent}`)).toStartWith('success')
     const mine = await world.send<{ contact_value: string }[]>(asha, 'GET', '/api/listings/my')
     expect(mine.map((l) => l.contact_value)).toEqual(['+91 98200 22222'])
     expect(w.errors).toEqual([])
