@@ -71,7 +71,7 @@ function s3Error(status: number, code: string, message: string, resource = '', m
   return new Response(method === 'HEAD' ? null : body, { status, headers: { 'content-type': 'application/xml' } })
 }
 
-type StoredObject = { bytes: Uint8Array; type: string; etag: string; modified: Date }
+type StoredObject = { bytes: Uint8Array<ArrayBuffer>; type: string; etag: string; modified: Date }
 
 /** A request the service refused, or answered with a failure it was told to give. */
 export type Refusal = { method: string; path: string; status: number; code: string }
@@ -85,7 +85,7 @@ export type S3Service = {
   /** S3_* settings for an app using `bucket` (created if new). */
   env: (bucket: string, extra?: Record<string, string>) => Record<string, string>
   /** The objects of a bucket: key → bytes (a copy of the map; the bytes are the stored ones). */
-  objects: (bucket: string) => Map<string, Uint8Array>
+  objects: (bucket: string) => Map<string, Uint8Array<ArrayBuffer>>
   createBucket: (bucket: string) => void
   /** 'ok' answers; 'slow-down' answers every request 503 SlowDown; 'hang' never answers (until set back). */
   mode: (mode: 'ok' | 'slow-down' | 'hang') => void
@@ -185,7 +185,7 @@ export function startS3Service({ region = 'us-east-1', accessKeyId = 'AKIATESTST
         const o = objects.get(key)
         if (!o) return refuse(req, url.pathname, 404, 'NoSuchKey', 'The specified key does not exist.')
         const headers = { 'content-type': o.type, etag: o.etag, 'last-modified': o.modified.toUTCString(), 'content-length': String(o.bytes.length) }
-        return new Response(req.method === 'HEAD' ? null : (o.bytes as Uint8Array<ArrayBuffer>), { headers })
+        return new Response(req.method === 'HEAD' ? null : o.bytes, { headers })
       }
       case 'DELETE':
         objects.delete(key)
