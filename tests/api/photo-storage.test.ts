@@ -63,6 +63,12 @@ async function added(listingId: number, files: File[]): Promise<Photo[]> {
   if (res.status !== 201) throw new Error(`${res.status} ${JSON.stringify(body)}`)
   return body.photos
 }
+/** A command of the binary, waited for without blocking this process (the stand-in S3 service answers from it). */
+async function run(command: string[], env: Record<string, string | undefined>) {
+  const proc = Bun.spawn(command, { env, stdout: 'pipe', stderr: 'pipe' })
+  const [code, stdout, stderr] = await Promise.all([proc.exited, new Response(proc.stdout).text(), new Response(proc.stderr).text()])
+  return { code, stdout, stderr }
+}
 const nameOf = (url: string) => url.split('/').at(-1)!
 const keyOf = (url: string) => `photos/${nameOf(url)}`
 async function image(url: string, as: SignedIn = asha, app: TestApp = h) {
@@ -162,9 +168,9 @@ describe('backup and restore', () => {
       let file: string
       if (BINARY) {
         const env0 = { ...process.env, DATA_DIR: h.dataDir, LOG_LEVEL: 'silent', ...(h.config.databaseUrl ? { DATABASE_URL: h.config.databaseUrl } : {}), ...s3.env(BUCKET) }
-        const made = Bun.spawnSync([BINARY, 'backup', target, '--json'], { env: env0, stdout: 'pipe', stderr: 'pipe' })
-        expect(made.exitCode, made.stderr.toString()).toBe(0)
-        file = JSON.parse(made.stdout.toString()).file
+        const made = await run([BINARY, 'backup', target, '--json'], env0)
+        expect(made.code, made.stderr).toBe(0)
+        file = JSON.parse(made.stdout).file
       } else file = (await createBackup(h.config, target)).file
 
       const entries: string[] = []
@@ -180,8 +186,8 @@ describe('backup and restore', () => {
       expect(manifest.photos).toEqual({ store: 's3', count: inBucket.length })
 
       if (BINARY) {
-        const done = Bun.spawnSync([BINARY, 'restore', file, '--json'], { env: { ...process.env, ...env }, stdout: 'pipe', stderr: 'pipe' })
-        expect(done.exitCode, done.stderr.toString() + done.stdout.toString()).toBe(0)
+        const done = await run([BINARY, 'restore', file, '--json'], { ...process.env, ...env })
+        expect(done.code, done.stderr + done.stdout).toBe(0)
       } else await restoreBackup(config, file)
       expect([...s3.objects('restored').keys()].sort()).toEqual(inBucket)
       expect(diskPhotos(restoredDir)).toEqual([])
