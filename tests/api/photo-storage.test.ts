@@ -153,6 +153,32 @@ describe('photos in the bucket', () => {
   }, 120_000)
 })
 
+describe('a public link (no sign-in) reads the bucket too', () => {
+  test('the page’s photo and its preview card come from the bucket; with the bucket away they answer 503, the page still 200', async () => {
+    const id = await newListing()
+    const [p] = await added(id, [png()])
+    const made = await h.request(`/api/listings/${id}/share-link`, { method: 'POST', headers: asha.browser })
+    expect(made.status).toBe(200)
+    const path = new URL((await made.json()).url).pathname
+    s3.mode('slow-down')
+    try {
+      expect((await h.request(path)).status).toBe(200)
+      const photo = await h.request(`${path}/photos/${nameOf(p!.thumb_url)}`)
+      expect(photo.status).toBe(503)
+      expect(await photo.json()).toEqual({ detail: S3_AWAY })
+      expect((await h.request(`${path}/og.jpg`)).status).toBe(503)
+    } finally {
+      s3.mode('ok')
+    }
+    const photo = await h.request(`${path}/photos/${nameOf(p!.thumb_url)}`)
+    expect(photo.status).toBe(200)
+    expect(new Uint8Array(await photo.arrayBuffer())).toEqual(s3.objects(BUCKET).get(keyOf(p!.thumb_url))!)
+    const card = await h.request(`${path}/og.jpg`)
+    expect(card.status).toBe(200)
+    expect(card.headers.get('content-type')).toBe('image/jpeg')
+  }, 120_000)
+})
+
 describe('backup and restore', () => {
   test('the backup carries the bucket’s photos; restored into an empty bucket, the restored installation serves them', async () => {
     const id = await newListing()
