@@ -30,7 +30,8 @@ let asha: SignedIn // broker, Mumbai: owns the listings
 let ravi: SignedIn // another broker
 
 beforeAll(async () => {
-  s3 = startS3Service()
+  // Three keys a list page: a backup's listing of the bucket follows continuation tokens.
+  s3 = startS3Service({ listPageSize: 3 })
   h = await createTestApp(s3.env(BUCKET))
   const place = await seedPlace(h.ctx.db, ['Mumbai', 'Pune'])
   asha = await signIn(h.ctx.db, 'BROKER', { cityId: place.cities[0]!.id, fullName: 'Asha Verma' })
@@ -207,7 +208,10 @@ describe('backup and restore', () => {
         return { write: (c) => void (name === 'manifest.json' && (text += new TextDecoder().decode(c))), end: () => void (name === 'manifest.json' && (manifest = JSON.parse(text))) }
       })
       const inBucket = [...s3.objects(BUCKET).keys()].filter((k) => k.startsWith('photos/')).sort()
+      expect(inBucket.length).toBeGreaterThan(3) // more than one list page
       expect(entries.filter((e) => e.startsWith('photos/')).sort()).toEqual(inBucket)
+      const lists = s3.accepted.filter((r) => r.method === 'GET' && r.path === `/${BUCKET}/`)
+      expect(lists.length).toBeGreaterThanOrEqual(Math.ceil(inBucket.length / 3))
       expect(inBucket).toContain(keyOf(p!.url))
       expect(manifest.photos).toEqual({ store: 's3', count: inBucket.length })
 

@@ -99,7 +99,11 @@ export type S3Service = {
   close: () => Promise<void>
 }
 
-export function startS3Service({ region = 'us-east-1', accessKeyId = 'AKIATESTSTANDIN00001', secretAccessKey = `stand-in-secret/${crypto.randomUUID()}` } = {}): S3Service {
+/**
+ * `listPageSize`: the most keys one ListObjectsV2 page holds whatever max-keys asks (S3 may return fewer; a small one
+ * makes a client follow continuation tokens with a few objects).
+ */
+export function startS3Service({ region = 'us-east-1', accessKeyId = 'AKIATESTSTANDIN00001', secretAccessKey = `stand-in-secret/${crypto.randomUUID()}`, listPageSize = 1000 } = {}): S3Service {
   const buckets = new Map<string, Map<string, StoredObject>>()
   const accepted: S3Service['accepted'] = []
   const refused: Refusal[] = []
@@ -145,7 +149,7 @@ export function startS3Service({ region = 'us-east-1', accessKeyId = 'AKIATESTST
   function list(req: Request, bucket: string, objects: Map<string, StoredObject>, url: URL): Response {
     if (url.searchParams.get('list-type') !== '2') return refuse(req, url.pathname, 400, 'InvalidArgument', 'Only ListObjectsV2 (list-type=2) is implemented here')
     const prefix = url.searchParams.get('prefix') ?? ''
-    const maxKeys = Math.min(1000, Number(url.searchParams.get('max-keys') ?? 1000))
+    const maxKeys = Math.min(listPageSize, Number(url.searchParams.get('max-keys') ?? 1000))
     const after = url.searchParams.get('continuation-token') ? Buffer.from(url.searchParams.get('continuation-token')!, 'base64url').toString() : (url.searchParams.get('start-after') ?? '')
     const keys = [...objects.keys()].filter((k) => k.startsWith(prefix) && k > after).sort()
     const page = keys.slice(0, maxKeys)

@@ -116,16 +116,32 @@ async function copyBucket(settings: S3Settings, folder: string): Promise<TarSour
   const bucket = new S3PhotoStore(settings, (message) => void (problem = message))
   mkdirSync(folder, { recursive: true, mode: 0o700 })
   try {
-    const sources: TarSource[] = []
-    for (const name of await bucket.names()) {
+    const copied = await eachAtOnce(await bucket.names(), BUCKET_REQUESTS, async (name): Promise<TarSource | null> => {
       const blob = await bucket.read(name)
-      if (!blob) continue // removed since it was listed: no photo refers to it any more
+      if (!blob) return null // removed since it was listed: no photo refers to it any more
       const path = join(folder, name)
       await Bun.write(path, blob, { mode: 0o600 })
-      sources.push({ name: PHOTOS_PREFIX + name, path, bytes: blob.size })
-    }
-    return sources
+      return { name: PHOTOS_PREFIX + name, path, bytes: blob.size }
+    })
+    return copied.filter((s) => s !== null)
   } catch (e) {
     throw new Error(`the photos' S3 bucket ${settings.bucket} could not be read (${problem || (e as Error).message}); no backup written`)
   }
+}
+
+/** Requests to the bucket in flight at once in a backup or restore: a round trip each, so not one after another. */
+export const BUCKET_REQUESTS = 8
+
+/** `work` over every item, at most `width` at a time; the answers in the items' order. The first failure stops it. */
+export async function eachAtOnce<T, R>(items: T[], width: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length)
+  let next = 0
+  const lane = async () => {
+    while (next < items.length) {
+      const i = next++
+      out[i] = await work(items[i]!)
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, lane))
+  return out
 }

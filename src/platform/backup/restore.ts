@@ -6,7 +6,7 @@ import { migrationJournal as pgJournal } from '../../../db/pg/migrations'
 import { DOCUMENT_NAME } from '../documents'
 import { PHOTO_NAME } from '../../shared/photo-url'
 import { S3PhotoStore, type S3Settings } from '../photo-store'
-import type { DataConfig } from './backup'
+import { BUCKET_REQUESTS, eachAtOnce, type DataConfig } from './backup'
 import { DOCUMENTS_PREFIX, MANIFEST_NAME, PHOTOS_PREFIX, parseManifest, POSTGRES_ENTRY, SQLITE_ENTRY, type Manifest } from './manifest'
 import { factsOfPostgres, markRestoredRunsPostgres, restorePostgres } from './postgres'
 import { assertNotInUse, factsOfSqlite, integrityOf, RestoreRefused, type DatabaseFacts } from './sqlite'
@@ -209,7 +209,7 @@ async function fillBucket(settings: S3Settings, folder: string) {
   const bucket = new S3PhotoStore(settings, (message) => void (problem = message))
   const names = readdirSync(folder).filter((n) => PHOTO_NAME.test(n))
   try {
-    for (const name of names) await bucket.save(name, await Bun.file(join(folder, name)).bytes())
+    await eachAtOnce(names, BUCKET_REQUESTS, async (name) => bucket.save(name, await Bun.file(join(folder, name)).bytes()))
   } catch (e) {
     throw new Error(`the photos could not be written to the S3 bucket ${settings.bucket} (${problem || (e as Error).message}); nothing was restored`)
   }
