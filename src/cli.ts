@@ -69,8 +69,8 @@ export async function runCommand(args: string[], config: Config, out = console.l
       else
         out(
           `Backup written: ${done.file} (${formatBytes(done.bytes)}; ${m.backend}, ${rows(m.counts)} rows in ${Object.keys(m.counts).length} tables, ` +
-            `${m.documents.count} identity documents${m.documents.missing.length ? `, ${m.documents.missing.length} already removed` : ''}` +
-            `${m.photos ? `, ${m.photos.count} photo files ${PHOTOS_FROM[m.photos.store]}` : ''})`,
+            `${m.documents.count} identity documents${m.documents.missing.length ? `, ${m.documents.missing.length} already removed` : ''})` +
+            `${m.photos ? `; listing photos: ${m.photos.count} files ${PHOTOS_FROM[m.photos.store]}` : ''}`,
         )
       return 0
     }
