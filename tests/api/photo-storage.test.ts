@@ -147,6 +147,9 @@ describe('photos in the bucket', () => {
         expect(res.status).toBe(200)
         expect(new Uint8Array(await res.arrayBuffer())).toEqual(expected)
         expect(diskPhotos(second.dataDir)).toEqual([])
+        // Its banner says where photos live, never the bucket's secret.
+        expect(second.output()).toContain(`Photos: S3 bucket ${BUCKET} at ${s3.url}, keys photos/…`)
+        expect(second.output()).not.toContain(s3.secretAccessKey)
       } finally {
         await second.stop()
       }
