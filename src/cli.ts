@@ -56,6 +56,7 @@ export async function runCommand(args: string[], config: Config, out = console.l
     return done.ok ? 0 : 1
   }
   const { createBackup } = await import('./platform/backup/backup')
+  const PHOTOS_FROM = { files: 'from DATA_DIR/photos', database: 'inside the database dump', s3: 'copied from the S3 bucket' } as const
   const { recordCommandRun } = await import('./platform/backup/runs')
   try {
     if (command === 'backup') {
@@ -68,7 +69,8 @@ export async function runCommand(args: string[], config: Config, out = console.l
       else
         out(
           `Backup written: ${done.file} (${formatBytes(done.bytes)}; ${m.backend}, ${rows(m.counts)} rows in ${Object.keys(m.counts).length} tables, ` +
-            `${m.documents.count} identity documents${m.documents.missing.length ? `, ${m.documents.missing.length} already removed` : ''})`,
+            `${m.documents.count} identity documents${m.documents.missing.length ? `, ${m.documents.missing.length} already removed` : ''})` +
+            `${m.photos ? `; listing photos: ${m.photos.count} files ${PHOTOS_FROM[m.photos.store]}` : ''}`,
         )
       return 0
     }

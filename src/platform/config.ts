@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os'
 import { resolve } from 'node:path'
 import { DEFAULT_ADMIN_EMAIL } from '../shared/constants'
+import type { S3Settings } from './photo-store/types'
 
 export type Config = {
   port: number
@@ -53,6 +54,11 @@ export type Config = {
   photosDir: string
   /** PHOTO_QUOTA: the photos one broker's listings may hold in all (default 500; issue 34). */
   photoQuota: number
+  /**
+   * S3_BUCKET and the other S3_* names Bun's S3 client reads: listing photos in that S3-compatible bucket instead of
+   * DATA_DIR (SQLite) or the database (PostgreSQL). Unset: null. docs/decisions/0XX-photo-storage.md.
+   */
+  photoS3: S3Settings | null
 }
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const
@@ -112,6 +118,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const backupKeep = parseCount('BACKUP_KEEP', env.BACKUP_KEEP, 7, 10_000)
   const pushAllowHosts = parseHosts('PUSH_ALLOW_HOSTS', env.PUSH_ALLOW_HOSTS)
   const photoQuota = parseCount('PHOTO_QUOTA', env.PHOTO_QUOTA, 500, 1_000_000, 0)
+  const photoS3 = parseS3(env)
 
   return {
     port,
@@ -138,6 +145,35 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     pushAllowHosts,
     photosDir: resolve(dataDir, 'photos'),
     photoQuota,
+    photoS3,
+  }
+}
+
+/**
+ * The photos' bucket, from the names Bun's own client reads (S3_*, else AWS_* for the keys and region). Only S3_BUCKET
+ * turns it on: an AWS_* key left in a shell never moves the photos. The secret is never in a message.
+ */
+function parseS3(env: Record<string, string | undefined>): S3Settings | null {
+  const bucket = env.S3_BUCKET?.trim()
+  if (!bucket) return null
+  const accessKeyId = (env.S3_ACCESS_KEY_ID || env.AWS_ACCESS_KEY_ID)?.trim()
+  const secretAccessKey = (env.S3_SECRET_ACCESS_KEY || env.AWS_SECRET_ACCESS_KEY)?.trim()
+  if (!accessKeyId || !secretAccessKey) throw new ConfigError('S3_BUCKET is set: set S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY too (the bucket’s key pair)')
+  const endpoint = env.S3_ENDPOINT?.trim() ? parseUrl('S3_ENDPOINT', env.S3_ENDPOINT.trim(), ['http:', 'https:']) : undefined
+  const prefix = env.S3_PREFIX === undefined ? 'photos/' : env.S3_PREFIX.trim()
+  if (!/^(?:[A-Za-z0-9._-]+\/)*$/.test(prefix)) throw new ConfigError(`S3_PREFIX must be empty or folder names ending in "/" (letters, digits, . _ -), not "${prefix}"`)
+  const virtual = env.S3_VIRTUAL_HOSTED_STYLE?.trim() ?? ''
+  if (!['', '0', '1'].includes(virtual)) throw new ConfigError(`S3_VIRTUAL_HOSTED_STYLE must be 1 or 0, not "${virtual}"`)
+  return {
+    bucket,
+    endpoint,
+    region: (env.S3_REGION || env.AWS_REGION)?.trim() || undefined,
+    accessKeyId,
+    secretAccessKey,
+    sessionToken: (env.S3_SESSION_TOKEN || env.AWS_SESSION_TOKEN)?.trim() || undefined,
+    virtualHostedStyle: virtual === '1',
+    prefix,
+    timeoutMs: parseCount('S3_TIMEOUT_MS', env.S3_TIMEOUT_MS, 5000, 120_000, 100),
   }
 }
 

@@ -39,6 +39,16 @@ export class TooMany extends DomainError {
   }
 }
 
+/** A service the request needs does not answer (photo storage away): 503, worth trying again after `retryAfterSeconds`. */
+export class Unavailable extends DomainError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds = 30,
+  ) {
+    super(message)
+  }
+}
+
 /** One field's problem, shaped as schema validation reports it (`loc` starts with where the value came from). */
 export type ValidationIssue = { loc: (string | number)[]; msg: string; type: string }
 

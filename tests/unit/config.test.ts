@@ -59,6 +59,10 @@ describe('loadConfig', () => {
     [{ MATCH_DIGEST_HOURS: '-1' }, 'MATCH_DIGEST_HOURS must be a whole number from 0 to 720, not "-1"'],
     [{ MATCH_DIGEST_HOURS: '1.5' }, 'MATCH_DIGEST_HOURS must be a whole number from 0 to 720'],
     [{ LOG_LEVEL: 'verbose' }, 'LOG_LEVEL must be one of debug, info, warn, error, silent, not "verbose"'],
+    [{ S3_BUCKET: 'photos' }, 'S3_BUCKET is set: set S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY too'],
+    [{ S3_BUCKET: 'photos', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's', S3_ENDPOINT: 'ftp://x' }, 'S3_ENDPOINT must start with http:// or https://'],
+    [{ S3_BUCKET: 'photos', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's', S3_PREFIX: '../x' }, 'S3_PREFIX must be empty or folder names ending in "/"'],
+    [{ S3_BUCKET: 'photos', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's', S3_TIMEOUT_MS: '10' }, 'S3_TIMEOUT_MS must be a whole number from 100 to 120000'],
   ])('%j is refused with a one-line message', (env, message) => {
     let error: unknown
     try {
@@ -69,5 +73,33 @@ describe('loadConfig', () => {
     expect(error).toBeInstanceOf(ConfigError)
     expect((error as Error).message).toContain(message)
     expect((error as Error).message).not.toContain('\n')
+  })
+})
+
+describe('photo storage in an S3 bucket (issue 34)', () => {
+  test('off unless S3_BUCKET is set (AWS_* keys in the shell never move the photos); on, the S3_* names Bun’s client reads', () => {
+    expect(loadConfig({ AWS_ACCESS_KEY_ID: 'k', AWS_SECRET_ACCESS_KEY: 's' }).photoS3).toBeNull()
+    const on = loadConfig({ S3_BUCKET: 'photos', S3_ENDPOINT: 'http://127.0.0.1:9000', S3_REGION: 'auto', S3_ACCESS_KEY_ID: 'key', S3_SECRET_ACCESS_KEY: 'secret' })
+    expect(on.photoS3).toEqual({
+      bucket: 'photos',
+      endpoint: 'http://127.0.0.1:9000',
+      region: 'auto',
+      accessKeyId: 'key',
+      secretAccessKey: 'secret',
+      sessionToken: undefined,
+      virtualHostedStyle: false,
+      prefix: 'photos/',
+      timeoutMs: 5000,
+    })
+    expect(loadConfig({ S3_BUCKET: 'b', AWS_ACCESS_KEY_ID: 'k2', AWS_SECRET_ACCESS_KEY: 's2', S3_PREFIX: '' }).photoS3).toMatchObject({ accessKeyId: 'k2', secretAccessKey: 's2', prefix: '' })
+  })
+
+  test('a refusal never shows the secret', () => {
+    try {
+      loadConfig({ S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 'very-secret-value', S3_TIMEOUT_MS: 'x' })
+      throw new Error('accepted')
+    } catch (e) {
+      expect((e as Error).message).not.toContain('very-secret-value')
+    }
   })
 })

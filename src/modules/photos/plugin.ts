@@ -13,6 +13,6 @@ import { PhotoService } from './service'
 export function photosFeature(ctx: AppContext) {
   const images = createImagePool(ctx.config, { onProblem: (message) => ctx.logger.error({ images: { problem: message } }, 'image process problem') })
   ctx.features.react({ name: 'photos: image processes end', runs: 'every', start: () => {}, stop: () => void images.close() })
-  const service = new PhotoService(ctx, images, photoFiles(ctx.db, ctx.config.photosDir))
+  const service = new PhotoService(ctx, images, photoFiles(ctx.db, ctx.config, (message) => ctx.logger.error({ photos: { problem: message } }, 'photo storage problem')))
   return { service, parts: service.parts, plugin: new Elysia({ name: 'photos' }).use(photosApi(ctx, service)) }
 }

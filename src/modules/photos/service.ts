@@ -6,7 +6,7 @@ import { photoUrl, PHOTO_NAME } from '../../shared/photo-url'
 import type { ListingParts, ListingWrite } from '../listings/after-write'
 import { getListing, listingsByIds, visibleIds, type Viewer } from '../listings/store/read'
 import { setCover } from '../listings/store'
-import type { PhotoFiles } from './files'
+import type { PhotoStore } from '../../platform/photo-store'
 import { MAX_PHOTOS_PER_LISTING, type Photo, type PhotoList, type UploadAnswer } from './model'
 import { deletePhoto, deletePhotosOf, hashesBesides, insertPhoto, listingsOfFile, photosOf, photosOfOwner, setOrder, unreferenced, type PhotoRow } from './store'
 
@@ -42,7 +42,7 @@ export class PhotoService {
   constructor(
     private readonly ctx: Pick<AppContext, 'db' | 'config' | 'logger'>,
     private readonly images: ImagePool,
-    readonly files: PhotoFiles,
+    readonly files: PhotoStore,
   ) {}
 
   private get db(): Queryable {
@@ -194,9 +194,14 @@ export class PhotoService {
     await setCover(tx, listingId, first ? { name: first.thumb, width: first.thumbWidth, height: first.thumbHeight } : null)
   }
 
-  /** Files no photo refers to any more, removed (a photo shared with another listing stays). */
+  /**
+   * Files no photo refers to any more, removed (a photo shared with another listing stays). After the rows' commit, so
+   * a store that does not answer (S3 away) cannot undo a removal the person was told of: the file is left behind, named
+   * in the log, and nothing serves it (no row names it).
+   */
   private async removeFiles(names: string[]): Promise<void> {
-    for (const name of await unreferenced(this.db, names)) await this.files.remove(name)
+    for (const name of await unreferenced(this.db, names))
+      await this.files.remove(name).catch((e: Error) => this.ctx.logger.error({ photos: { file: name, error: e.message } }, 'removing a photo file failed; it stays in the store'))
   }
 
   /**

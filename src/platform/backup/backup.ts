@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { VERSION } from '../version'
+import { S3PhotoStore, type S3Settings } from '../photo-store'
 import { DOCUMENT_NAME } from '../documents'
 import { PHOTO_NAME } from '../../shared/photo-url'
 import { DOCUMENTS_PREFIX, MANIFEST_NAME, PHOTOS_PREFIX, POSTGRES_ENTRY, SQLITE_ENTRY, sha256File, type Manifest } from './manifest'
@@ -9,7 +10,15 @@ import { factsOfSqlite, integrityOf, snapshotSqlite, type DatabaseFacts } from '
 import { writeTarGz, type TarSource } from './tar'
 
 /** What a backup or a restore needs to know of the configuration (src/platform/config.ts). */
-export type DataConfig = { dataDir: string; databasePath: string; databaseUrl?: string; documentsDir: string; photosDir: string }
+export type DataConfig = {
+  dataDir: string
+  databasePath: string
+  databaseUrl?: string
+  documentsDir: string
+  photosDir: string
+  /** The photos' S3 bucket (S3_BUCKET…), when they live there instead of DATA_DIR or the database. */
+  photoS3?: S3Settings | null
+}
 
 export type BackupResult = { file: string; bytes: number; manifest: Manifest }
 
@@ -58,7 +67,8 @@ export async function createBackup(config: DataConfig, target: string, at = new 
     // Listing photos (issue 34) on SQLite: files named by their content, written once and never changed, so every one
     // there once the snapshot is taken is whole. Those the snapshot refers to are among them unless a photo was removed
     // in between (its listing's photo then answers 404 after a restore); one added since is swept as unreferenced.
-    if (!config.databaseUrl && existsSync(config.photosDir))
+    if (config.photoS3) sources.push(...(await copyBucket(config.photoS3, partial('photos'))))
+    else if (!config.databaseUrl && existsSync(config.photosDir))
       for (const name of readdirSync(config.photosDir).sort()) {
         if (!PHOTO_NAME.test(name)) continue
         const path = join(config.photosDir, name)
@@ -76,6 +86,7 @@ export async function createBackup(config: DataConfig, target: string, at = new 
       migrations: facts.migrations,
       counts: facts.counts,
       documents: { count: config.databaseUrl ? (facts.counts.documents ?? 0) : sources.filter((s) => s.name.startsWith(DOCUMENTS_PREFIX)).length, missing },
+      photos: photosInArchive(config, facts, sources),
       files,
     }
     await Bun.write(manifestFile, JSON.stringify(manifest, null, 2) + '\n')
@@ -84,6 +95,53 @@ export async function createBackup(config: DataConfig, target: string, at = new 
     renameSync(partial('archive'), file)
     return { file, bytes: statSync(file).size, manifest }
   } finally {
-    for (const suffix of ['db', 'dump', 'manifest', 'archive']) rmSync(partial(suffix), { force: true })
+    for (const suffix of ['db', 'dump', 'manifest', 'archive', 'photos']) rmSync(partial(suffix), { force: true, recursive: true })
   }
+}
+
+function photosInArchive(config: DataConfig, facts: DatabaseFacts, sources: TarSource[]): Manifest['photos'] {
+  const inArchive = sources.filter((s) => s.name.startsWith(PHOTOS_PREFIX)).length
+  if (config.photoS3) return { store: 's3', count: inArchive }
+  return config.databaseUrl ? { store: 'database', count: facts.counts.photo_files ?? 0 } : { store: 'files', count: inArchive }
+}
+
+/**
+ * The bucket's photos, copied into `folder` for the archive (issue 34; docs/decisions/0XX-photo-storage.md). Listed
+ * after the database's snapshot, as DATA_DIR/photos is on SQLite: objects are named by their content and never
+ * changed, so every one the snapshot refers to is there unless it was removed in between. A bucket that does not
+ * answer fails the backup (with the reason): an archive silently without its photos would be found out at the restore.
+ */
+async function copyBucket(settings: S3Settings, folder: string): Promise<TarSource[]> {
+  let problem = ''
+  const bucket = new S3PhotoStore(settings, (message) => void (problem = message))
+  mkdirSync(folder, { recursive: true, mode: 0o700 })
+  try {
+    const copied = await eachAtOnce(await bucket.names(), BUCKET_REQUESTS, async (name): Promise<TarSource | null> => {
+      const blob = await bucket.read(name)
+      if (!blob) return null // removed since it was listed: no photo refers to it any more
+      const path = join(folder, name)
+      await Bun.write(path, blob, { mode: 0o600 })
+      return { name: PHOTOS_PREFIX + name, path, bytes: blob.size }
+    })
+    return copied.filter((s) => s !== null)
+  } catch (e) {
+    throw new Error(`the photos' S3 bucket ${settings.bucket} could not be read (${problem || (e as Error).message}); no backup written`)
+  }
+}
+
+/** Requests to the bucket in flight at once in a backup or restore: a round trip each, so not one after another. */
+export const BUCKET_REQUESTS = 8
+
+/** `work` over every item, at most `width` at a time; the answers in the items' order. The first failure stops it. */
+export async function eachAtOnce<T, R>(items: T[], width: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length)
+  let next = 0
+  const lane = async () => {
+    while (next < items.length) {
+      const i = next++
+      out[i] = await work(items[i]!)
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, lane))
+  return out
 }

@@ -6,7 +6,7 @@ export const MANIFEST_NAME = 'manifest.json'
 export const SQLITE_ENTRY = 'database/brokernet.db'
 export const POSTGRES_ENTRY = 'database/postgres.dump'
 export const DOCUMENTS_PREFIX = 'documents/'
-/** Listing photos' WebP files on SQLite (issue 34); on PostgreSQL they are rows of the dump. */
+/** Listing photos' WebP files from DATA_DIR/photos or an S3 bucket (issue 34); in the database they are rows of the dump. */
 export const PHOTOS_PREFIX = 'photos/'
 
 export const Manifest = t.Object({
@@ -25,6 +25,12 @@ export const Manifest = t.Object({
    * dump. `missing`: referred to, but already gone from DATA_DIR when the backup was taken.
    */
   documents: t.Object({ count: t.Integer({ minimum: 0 }), missing: t.Array(t.String()) }),
+  /**
+   * Where the installation kept its listing photos (issue 34; absent in archives from before): `files` (DATA_DIR/photos,
+   * SQLite) and `s3` (an S3-compatible bucket) travel as `photos/<name>` entries; `database` (PostgreSQL's
+   * `photo_files`) inside the dump. `count`: how many files.
+   */
+  photos: t.Optional(t.Object({ store: t.Union([t.Literal('files'), t.Literal('database'), t.Literal('s3')]), count: t.Integer({ minimum: 0 }) })),
   /** Every other entry of the archive, with its size and SHA-256. */
   files: t.Array(t.Object({ name: t.String(), bytes: t.Integer({ minimum: 0 }), sha256: t.String({ pattern: '^[0-9a-f]{64}$' }) })),
 })

@@ -5,7 +5,8 @@ import { migrationJournal } from '../../../db/migrations'
 import { migrationJournal as pgJournal } from '../../../db/pg/migrations'
 import { DOCUMENT_NAME } from '../documents'
 import { PHOTO_NAME } from '../../shared/photo-url'
-import type { DataConfig } from './backup'
+import { S3PhotoStore, type S3Settings } from '../photo-store'
+import { BUCKET_REQUESTS, eachAtOnce, type DataConfig } from './backup'
 import { DOCUMENTS_PREFIX, MANIFEST_NAME, PHOTOS_PREFIX, parseManifest, POSTGRES_ENTRY, SQLITE_ENTRY, type Manifest } from './manifest'
 import { factsOfPostgres, markRestoredRunsPostgres, restorePostgres } from './postgres'
 import { assertNotInUse, factsOfSqlite, integrityOf, RestoreRefused, type DatabaseFacts } from './sqlite'
@@ -41,7 +42,10 @@ export async function restoreBackup(config: DataConfig, archive: string, { force
   const staging = mkdtempSync(join(config.dataDir, '.restore-'))
   try {
     // The manifest's backend and level are checked as soon as it is read, before the rest is unpacked.
-    const manifest = await unpack(file, staging, (m) => checkBackend(m, config))
+    const manifest = await unpack(file, staging, (m) => (checkBackend(m, config), checkPhotoStore(m, config)))
+    // Into the bucket before any database is replaced: the objects are named by their content, so writing them is
+    // harmless if the restore stops later (nothing refers to them), and a bucket that does not answer stops it here.
+    if (config.photoS3) await fillBucket(config.photoS3, join(staging, 'photos'))
     if (config.databaseUrl) {
       await restorePostgres(config.databaseUrl, join(staging, POSTGRES_ENTRY), force)
       expectCounts(manifest, await factsOfPostgres(config.databaseUrl), 'the restored database')
@@ -63,7 +67,7 @@ export async function restoreBackup(config: DataConfig, archive: string, { force
     if (existsSync(documents)) renameSync(documents, config.documentsDir)
     else mkdirSync(config.documentsDir, { recursive: true, mode: 0o700 })
     rmSync(config.photosDir, { recursive: true, force: true }) // likewise
-    renameSync(join(staging, 'photos'), config.photosDir)
+    if (!config.photoS3) renameSync(join(staging, 'photos'), config.photosDir)
     return { manifest, setAside }
   } finally {
     rmSync(staging, { recursive: true, force: true })
@@ -178,4 +182,35 @@ function expectCounts(manifest: Manifest, facts: DatabaseFacts, what: string) {
     .filter(([table, n]) => facts.counts[table] !== n)
     .map(([table, n]) => `${table}: ${facts.counts[table] ?? 'missing'} rows, the manifest says ${n}`)
   if (differences.length > 0) throw new Error(`${what} does not match its manifest (${differences.slice(0, 5).join('; ')})`)
+}
+
+/**
+ * The photos must land where this installation reads them (docs/decisions/0XX-photo-storage.md): an archive's
+ * `photos/` entries go to DATA_DIR/photos (SQLite) or the bucket (S3_BUCKET set); photos inside a PostgreSQL dump
+ * (`photo_files`) stay in the database. The two ways that would leave them unread are refused before anything changes.
+ */
+function checkPhotoStore(manifest: Manifest, config: DataConfig) {
+  const entries = manifest.files.filter((f) => f.name.startsWith(PHOTOS_PREFIX)).length
+  if (config.databaseUrl && !config.photoS3 && entries > 0)
+    throw new RestoreRefused(
+      `this backup holds ${entries} listing photo files from an S3 bucket: set S3_BUCKET and the other S3_* settings to the bucket to restore them into (a PostgreSQL installation without a bucket keeps photos in the database)`,
+    )
+  const inDump = manifest.backend === 'postgres' && manifest.photos?.store !== 's3' ? (manifest.counts.photo_files ?? 0) : 0
+  if (config.photoS3 && inDump > 0)
+    throw new RestoreRefused(
+      `this backup keeps its ${inDump} listing photo files inside the database: restore it with S3_BUCKET unset (moving photos from the database into a bucket is not built)`,
+    )
+}
+
+/** Writes every photo of the archive (already checked against the manifest) into the bucket. */
+async function fillBucket(settings: S3Settings, folder: string) {
+  if (!existsSync(folder)) return
+  let problem = ''
+  const bucket = new S3PhotoStore(settings, (message) => void (problem = message))
+  const names = readdirSync(folder).filter((n) => PHOTO_NAME.test(n))
+  try {
+    await eachAtOnce(names, BUCKET_REQUESTS, async (name) => bucket.save(name, await Bun.file(join(folder, name)).bytes()))
+  } catch (e) {
+    throw new Error(`the photos could not be written to the S3 bucket ${settings.bucket} (${problem || (e as Error).message}); nothing was restored`)
+  }
 }

@@ -8,7 +8,7 @@ import { ErrorFallback } from '../../../islands/shared/ErrorFallback'
 import { renderPage } from '../pages/render'
 import { logText } from './log-text'
 import { ImageRefused, ImagesUnavailable } from '../images/refusal'
-import { Conflict, DomainError, Forbidden, Invalid, NotFound, Refused, TooLarge, TooMany, Unauthenticated, type ValidationIssue } from '../errors'
+import { Conflict, DomainError, Forbidden, Invalid, NotFound, Refused, TooLarge, TooMany, Unauthenticated, Unavailable, type ValidationIssue } from '../errors'
 
 /**
  * An answer the HTTP layer itself gives (a request head or body over the transport's limits, a route's own challenge):
@@ -28,7 +28,7 @@ export class HttpError extends Error {
  * Each domain error's status: the one place the services' refusals become HTTP. A `TooMany` also says when to come
  * back (Retry-After); an `Invalid` about one field is answered as schema validation is (`{detail: [issue]}`).
  */
-const STATUS: [abstract new (...args: never[]) => DomainError, 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429][] = [
+const STATUS: [abstract new (...args: never[]) => DomainError, 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 503][] = [
   [Refused, 400],
   [Unauthenticated, 401],
   [Forbidden, 403],
@@ -37,6 +37,7 @@ const STATUS: [abstract new (...args: never[]) => DomainError, 400 | 401 | 403 |
   [TooLarge, 413],
   [Invalid, 422],
   [TooMany, 429],
+  [Unavailable, 503],
 ]
 
 function domainAnswer(error: DomainError, set: Answering['set']) {
@@ -47,7 +48,7 @@ function domainAnswer(error: DomainError, set: Answering['set']) {
     return { detail: 'Internal server error' }
   }
   set.status = status
-  if (error instanceof TooMany) set.headers['retry-after'] = String(error.retryAfterSeconds)
+  if (error instanceof TooMany || error instanceof Unavailable) set.headers['retry-after'] = String(error.retryAfterSeconds)
   if (error instanceof Invalid && error.issue) return { detail: [error.issue] }
   return { detail: error.message }
 }
