@@ -17,7 +17,8 @@ const laneOf = (urgency: Urgency): Lane => (urgency === 'high' ? 'high' : 'other
 
 /**
  * A generic cell rate algorithm per lane, in this process: `next` is when the lane's next message would be due at
- * exactly `rate` a second; one is due at `next − burst` intervals at the earliest, never before now. Per process (each
+ * exactly `rate` a second; one is due `burst − 1` intervals before that at the earliest, never before now (so from an
+ * idle lane the first `burst` are due at once, then one an interval). Per process (each
  * WORKERS process and instance paces what it queues); a rolled-back transaction's messages still took their places,
  * which only spreads the next burst a little more.
  */
@@ -37,7 +38,7 @@ export class PushPace {
   dueAt(urgency: Urgency, now: number): number {
     if (this.intervalMs === 0) return now
     const next = Math.max(this.next[laneOf(urgency)], now)
-    return Math.max(now, Math.round(next - this.burst * this.intervalMs))
+    return Math.max(now, Math.round(next - (this.burst - 1) * this.intervalMs))
   }
 
   /** `count` messages of this urgency were queued at `now` (each device of the recipient is one). */

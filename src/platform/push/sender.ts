@@ -144,8 +144,14 @@ export class PushSender {
     if (userIds.length === 0) return 0
     const token = Math.floor(Math.random() * 2_147_483_647)
     const now = Date.now()
-    const queued = await queue(q, userIds, { payload, ttl, urgency, topic: topic ?? null, subject }, token, now, this.pace.dueAt(urgency, now))
-    this.pace.took(urgency, queued, now)
+    const row = { payload, ttl, urgency, topic: topic ?? null, subject }
+    let queued = 0
+    // Paced, each recipient takes their own place (the features queue one user per call; a call for many is a burst).
+    for (const users of this.pace.rate > 0 ? [...new Set(userIds)].map((id) => [id]) : [userIds]) {
+      const n = await queue(q, users, row, token, now, this.pace.dueAt(urgency, now))
+      this.pace.took(urgency, n, now)
+      queued += n
+    }
     this.options.stats?.queued(queued)
     if (q.dialect === 'postgres') this.expected.push(token)
     if (queued > 0 && !this.closed) {
