@@ -15,6 +15,9 @@ describe('loadConfig', () => {
     expect(c.workers).toBe(Math.min(availableParallelism(), 64))
     expect(c.matchDigestHours).toBe(24)
     expect(c.logLevel).toBe('info')
+    expect(c.pushRate).toBe(250)
+    // 0 turns the pace of push bursts off.
+    expect(loadConfig({ PUSH_RATE: '0' }).pushRate).toBe(0)
   })
 
   test('reads every variable', () => {
@@ -59,6 +62,7 @@ describe('loadConfig', () => {
     [{ MATCH_DIGEST_HOURS: '-1' }, 'MATCH_DIGEST_HOURS must be a whole number from 0 to 720, not "-1"'],
     [{ MATCH_DIGEST_HOURS: '1.5' }, 'MATCH_DIGEST_HOURS must be a whole number from 0 to 720'],
     [{ LOG_LEVEL: 'verbose' }, 'LOG_LEVEL must be one of debug, info, warn, error, silent, not "verbose"'],
+    [{ PUSH_RATE: 'fast' }, 'PUSH_RATE must be a whole number from 0 to 100000, not "fast"'],
   ])('%j is refused with a one-line message', (env, message) => {
     let error: unknown
     try {
