@@ -267,9 +267,9 @@ const burstReadsAll = await burstReadsRun
 const inWindow = (from: number, to: number) => burstReadsAll.filter((r) => r.end >= from && r.end <= to)
 const during = inWindow(burstStartedPerf, burstEndPerf)
 const sending = inWindow(firstAtPerf, burstEndPerf)
-const beforeStats = readStats(baseline, beforeTo - beforeWindow.from)
-const duringStats = readStats(during, burstEndPerf - burstStartedPerf)
-const sendingStats = readStats(sending, burstEndPerf - firstAtPerf)
+const beforeStats = readStats(baseline, beforeTo - beforeWindow.from, beforeCpu)
+const duringStats = readStats(during, burstEndPerf - burstStartedPerf, burstCpu)
+const sendingStats = readStats(sending, burstEndPerf - firstAtPerf, sendingCpu)
 const change = (a: number, b: number) => (b / a - 1) * 100
 const pct = (n: number) => `${n >= 0 ? '+' : ''}${n.toFixed(1)} %`
 const slowdown = (x: ReadStats) => -change(beforeStats.perSecond, x.perSecond)
@@ -278,12 +278,12 @@ console.log(
   `burst of ${BURST} pushes (one listing, ${BURST} INSTANT saved searches), ${paced}: all at the stand-in in ${ms(burstMs)} (target ≤ 10,000 ms), the first after ${ms(firstMs)}, the 500th after ${ms(arrivalOrder[Math.floor(BURST / 2)]! - burstStarted)}; most at once: ${standin.maxInFlight()}; the stand-in ${args.includes('--standin-process') ? `in its own process${args.includes('--standin-nice') ? ` at nice ${option('standin-nice', '19')}` : ''}` : 'in this process'}`,
 )
 const line = (name: string, x: ReadStats) =>
-  `${name}: ${x.perSecond.toFixed(0)} reads/s (${pct(change(beforeStats.perSecond, x.perSecond))}), median ${fmt(x.median)} (${pct(change(beforeStats.median, x.median))}), p99 ${fmt(x.p99)} (${pct(change(beforeStats.p99, x.p99))}), max ${fmt(x.max)}; ${x.count} reads`
-console.log(`  listing reads before: ${beforeStats.perSecond.toFixed(0)} reads/s, median ${fmt(beforeStats.median)}, p99 ${fmt(beforeStats.p99)}, max ${fmt(beforeStats.max)}; ${beforeStats.count} reads in 3 s`)
+  `${name}: ${x.perSecond.toFixed(0)} reads/s (${pct(change(beforeStats.perSecond, x.perSecond))}), median ${fmt(x.median)} (${pct(change(beforeStats.median, x.median))}), p99 ${fmt(x.p99)} (${pct(change(beforeStats.p99, x.p99))}), max ${fmt(x.max)}; ${x.count} reads; ${x.perCpuSecond.toFixed(0)} per CPU-second of the main thread (${pct(change(beforeStats.perCpuSecond, x.perCpuSecond))})`
+console.log(`  listing reads before: ${beforeStats.perSecond.toFixed(0)} reads/s, median ${fmt(beforeStats.median)}, p99 ${fmt(beforeStats.p99)}, max ${fmt(beforeStats.max)}; ${beforeStats.count} reads in 3 s; ${beforeStats.perCpuSecond.toFixed(0)} per CPU-second of the main thread`)
 console.log(`  ${line('during the whole burst', duringStats)}`)
 console.log(`  ${line('during the sending (first message → last)', sendingStats)}`)
 const cpuLine = (c: CpuDelta | null, overMs: number) =>
-  c ? `server main thread ${c.main} ms, push-sender thread ${c.sender} ms, other server threads ${c.other} ms, stand-in ${c.standin ?? '(in process)'} ms, over ${overMs.toFixed(0)} ms` : 'not measured (no /proc)'
+  c ? `server main thread ${c.main} ms, push-sender thread ${c.sender} ms, other server threads ${c.other} ms (${Object.entries(c.others).sort((a, b) => b[1] - a[1]).slice(0, 4).map(([name, n]) => `${name} ${n}`).join(', ')}), stand-in ${c.standin ?? '(in process)'} ms, over ${overMs.toFixed(0)} ms` : 'not measured (no /proc)'
 console.log(`  CPU before (3 s): ${cpuLine(beforeCpu, 3000)}`)
 console.log(`  CPU during the burst: ${cpuLine(burstCpu, burstEndPerf - burstStartedPerf)}`)
 console.log(`  CPU during the sending: ${cpuLine(sendingCpu, burstEndPerf - firstAtPerf)}`)
@@ -303,15 +303,20 @@ await data.close()
 rmSync(dir, { recursive: true, force: true })
 process.exit(0)
 
-type ReadStats = { count: number; perSecond: number; median: number; p99: number; max: number }
-function readStats(reads: Read[], overMs: number): ReadStats {
+/**
+ * The reads in a window. `perCpuSecond`: reads per second of CPU the main thread had (a machine busy with other work
+ * gives it fewer seconds; what the burst adds to the main thread's own work, the searches judged, the alerts queued,
+ * the thread's commits seen by the caches, shows here whatever the load).
+ */
+type ReadStats = { count: number; perSecond: number; perCpuSecond: number; median: number; p99: number; max: number }
+function readStats(reads: Read[], overMs: number, cpu: CpuDelta | null): ReadStats {
   const times = reads.map((r) => r.ms)
-  return { count: times.length, perSecond: times.length / (overMs / 1000), median: times.length ? median(times) : NaN, p99: times.length ? percentile(times, 99) : NaN, max: times.length ? Math.max(...times) : NaN }
+  return { count: times.length, perSecond: times.length / (overMs / 1000), perCpuSecond: cpu && cpu.main > 0 ? times.length / (cpu.main / 1000) : NaN, median: times.length ? median(times) : NaN, p99: times.length ? percentile(times, 99) : NaN, max: times.length ? Math.max(...times) : NaN }
 }
 
 /** CPU time so far (clock ticks, Linux /proc): this process's threads by kind, and the stand-in's process. */
 type Cpu = { tasks: Map<string, { comm: string; ticks: number }>; standin: number | null } | null
-type CpuDelta = { main: number; sender: number; other: number; standin: number | null }
+type CpuDelta = { main: number; sender: number; other: number; standin: number | null; others: Record<string, number> }
 function ticksOf(statPath: string): number {
   const stat = readFileSync(statPath, 'utf8')
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
@@ -342,12 +347,15 @@ function cpuNow(standinPid?: number): Cpu {
 function cpuSince(from: Cpu, standinPid?: number): CpuDelta | null {
   const to = cpuNow(standinPid)
   if (!from || !to) return null
-  const delta = { main: 0, sender: 0, other: 0, standin: to.standin !== null && from.standin !== null ? (to.standin - from.standin) * TICK_MS : null }
+  const delta: CpuDelta = { main: 0, sender: 0, other: 0, others: {}, standin: to.standin !== null && from.standin !== null ? (to.standin - from.standin) * TICK_MS : null }
   for (const [tid, t] of to.tasks) {
     const spent = (t.ticks - (from.tasks.get(tid)?.ticks ?? 0)) * TICK_MS
     if (tid === String(process.pid)) delta.main += spent
     else if (t.comm === 'Worker') delta.sender += spent
-    else delta.other += spent
+    else {
+      delta.other += spent
+      if (spent > 0) delta.others[t.comm] = (delta.others[t.comm] ?? 0) + spent
+    }
   }
   return delta
 }
@@ -373,11 +381,11 @@ async function compare(pairs: number): Promise<never> {
       for (const l of out.split('\n')) if (/VERDICT|during the|CPU during the burst|listing reads before/.test(l)) console.log(l)
       results.push(JSON.parse(found.slice(7)))
     }
-  console.log('\n| PUSH_RATE | load | reads/s before → during the burst | slower (rate) | median | p99 | sending only: slower | burst | match → push p99 | CPU in the burst: main / sender / stand-in |')
-  console.log('|---|---|---|---|---|---|---|---|---|---|')
+  console.log('\n| PUSH_RATE | load | reads/s before → during the burst | slower (rate) | median | p99 | sending only: slower | reads per main-thread CPU-second | burst | match → push p99 | CPU in the burst: main / sender / stand-in |')
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|')
   for (const x of results)
     console.log(
-      `| ${x.rate} | ${x.load} | ${x.before.perSecond.toFixed(0)} → ${x.during.perSecond.toFixed(0)} | ${x.slowed.toFixed(1)} % | ${fmt(x.before.median)} → ${fmt(x.during.median)} | ${fmt(x.before.p99)} → ${fmt(x.during.p99)} | ${x.sendingSlowed.toFixed(1)} % | ${(x.burstMs / 1000).toFixed(1)} s | ${x.matchP99.toFixed(0)} ms | ${x.cpu ? `${x.cpu.main} / ${x.cpu.sender} / ${x.cpu.standin ?? '–'} ms` : '–'} |`,
+      `| ${x.rate} | ${x.load} | ${x.before.perSecond.toFixed(0)} → ${x.during.perSecond.toFixed(0)} | ${x.slowed.toFixed(1)} % | ${fmt(x.before.median)} → ${fmt(x.during.median)} | ${fmt(x.before.p99)} → ${fmt(x.during.p99)} | ${x.sendingSlowed.toFixed(1)} % | ${x.before.perCpuSecond.toFixed(0)} → ${x.during.perCpuSecond.toFixed(0)} | ${(x.burstMs / 1000).toFixed(1)} s | ${x.matchP99.toFixed(0)} ms | ${x.cpu ? `${x.cpu.main} / ${x.cpu.sender} / ${x.cpu.standin ?? '–'} ms` : '–'} |`,
     )
   for (const r of ['0', rate]) {
     const mine = results.filter((x) => String(x.rate) === r)
