@@ -9,9 +9,10 @@
 // --standin-nice N: that process at nice N, so that on a shared machine its CPU (a real push service is another
 //   machine's) is taken from what the server leaves over; its CPU during the burst is printed either way.
 // --push-rate N: the server's PUSH_RATE (default the server's default; 0: a burst unpaced, as before pacing).
-// --compare N: N pairs of runs, alternating `--push-rate 0` and this run's rate (each a child run of this script with
+// --compare N: N rounds of runs, alternating `--push-rate 0` and this run's rate (each a child run of this script with
 //   the same other options, on its own copy of the database), then the ratios side by side: what pacing changes,
-//   measured under the same load.
+//   measured under the same load. With --standin-nice, each round also runs paced with the stand-in niced (both
+//   figures printed: the stand-in's CPU counted, and discounted).
 // --db: a database made by `bun run seed:bench` (copied first: the run never changes it). Two figures:
 // 1. A write that creates a match → the push request at the stand-in: one broker's REQ, then another's AVL that
 //    matches it, posted through the API while `--readers` loops read the listings list; the time from the AVL's
@@ -360,36 +361,47 @@ function cpuSince(from: Cpu, standinPid?: number): CpuDelta | null {
   return delta
 }
 
-/** `--compare N`: N pairs of child runs, unpaced and paced alternately, and their figures side by side. */
-async function compare(pairs: number): Promise<never> {
+/**
+ * `--compare N`: N rounds of child runs, unpaced and paced alternately, and their figures side by side. With
+ * `--standin-nice`, each round also runs paced with the stand-in niced, and the two paced figures are printed: with
+ * the stand-in's CPU counted against the machine, and with it discounted as far as a priority can.
+ */
+async function compare(rounds: number): Promise<never> {
   const rate = args.includes('--push-rate') ? option('push-rate', '250') : String(loadConfig({ DATA_DIR: tmpdir() }).pushRate)
+  const nice = args.includes('--standin-nice') ? option('standin-nice', '19') : null
   const base: string[] = []
   for (let i = 0; i < args.length; i++) {
-    if (args[i] === '--compare' || args[i] === '--push-rate') i++
+    if (args[i] === '--compare' || args[i] === '--push-rate' || args[i] === '--standin-nice') i++
     else base.push(args[i]!)
   }
-  type Result = { rate: number; load: string; burstMs: number; slowed: number; sendingSlowed: number; matchP99: number; before: ReadStats; during: ReadStats; cpu: CpuDelta | null }
+  type Variant = { name: string; args: string[] }
+  const variants: Variant[] = [
+    { name: 'PUSH_RATE 0', args: ['--push-rate', '0'] },
+    { name: `PUSH_RATE ${rate}`, args: ['--push-rate', rate] },
+    ...(nice === null ? [] : [{ name: `PUSH_RATE ${rate}, stand-in at nice ${nice}`, args: ['--push-rate', rate, '--standin-nice', nice] }]),
+  ]
+  type Result = { variant: string; rate: number; load: string; burstMs: number; slowed: number; sendingSlowed: number; matchP99: number; before: ReadStats; during: ReadStats; cpu: CpuDelta | null }
   const results: Result[] = []
-  for (let pair = 0; pair < pairs; pair++)
-    for (const r of pair % 2 === 0 ? ['0', rate] : [rate, '0']) {
-      console.log(`run ${results.length + 1} of ${2 * pairs}: --push-rate ${r}`)
-      const child = Bun.spawn([process.execPath, import.meta.path, ...base, '--push-rate', r, '--json'], { stdout: 'pipe', stderr: 'inherit' })
+  for (let round = 0; round < rounds; round++)
+    for (const v of round % 2 === 0 ? variants : [...variants].reverse()) {
+      console.log(`run ${results.length + 1} of ${variants.length * rounds}: ${v.name}`)
+      const child = Bun.spawn([process.execPath, import.meta.path, ...base, ...v.args, '--json'], { stdout: 'pipe', stderr: 'inherit' })
       const out = await new Response(child.stdout).text()
       await child.exited
       const found = out.split('\n').find((l) => l.startsWith('RESULT '))
       if (!found) throw new Error(`a child run printed no result:\n${out}`)
       for (const l of out.split('\n')) if (/VERDICT|during the|CPU during the burst|listing reads before/.test(l)) console.log(l)
-      results.push(JSON.parse(found.slice(7)))
+      results.push({ ...JSON.parse(found.slice(7)), variant: v.name })
     }
-  console.log('\n| PUSH_RATE | load | reads/s before → during the burst | slower (rate) | median | p99 | sending only: slower | reads per main-thread CPU-second | burst | match → push p99 | CPU in the burst: main / sender / stand-in |')
+  console.log('\n| run | load | reads/s before → during the burst | slower (rate) | median | p99 | sending only: slower | reads per main-thread CPU-second | burst | match → push p99 | CPU in the burst: main / sender / stand-in |')
   console.log('|---|---|---|---|---|---|---|---|---|---|---|')
   for (const x of results)
     console.log(
-      `| ${x.rate} | ${x.load} | ${x.before.perSecond.toFixed(0)} → ${x.during.perSecond.toFixed(0)} | ${x.slowed.toFixed(1)} % | ${fmt(x.before.median)} → ${fmt(x.during.median)} | ${fmt(x.before.p99)} → ${fmt(x.during.p99)} | ${x.sendingSlowed.toFixed(1)} % | ${x.before.perCpuSecond.toFixed(0)} → ${x.during.perCpuSecond.toFixed(0)} | ${(x.burstMs / 1000).toFixed(1)} s | ${x.matchP99.toFixed(0)} ms | ${x.cpu ? `${x.cpu.main} / ${x.cpu.sender} / ${x.cpu.standin ?? '–'} ms` : '–'} |`,
+      `| ${x.variant} | ${x.load} | ${x.before.perSecond.toFixed(0)} → ${x.during.perSecond.toFixed(0)} | ${x.slowed.toFixed(1)} % | ${fmt(x.before.median)} → ${fmt(x.during.median)} | ${fmt(x.before.p99)} → ${fmt(x.during.p99)} | ${x.sendingSlowed.toFixed(1)} % | ${x.before.perCpuSecond.toFixed(0)} → ${x.during.perCpuSecond.toFixed(0)} | ${(x.burstMs / 1000).toFixed(1)} s | ${x.matchP99.toFixed(0)} ms | ${x.cpu ? `${x.cpu.main} / ${x.cpu.sender} / ${x.cpu.standin ?? '–'} ms` : '–'} |`,
     )
-  for (const r of ['0', rate]) {
-    const mine = results.filter((x) => String(x.rate) === r)
-    console.log(`PUSH_RATE ${r}: reads slower by ${median(mine.map((x) => x.slowed)).toFixed(1)} % (median of ${mine.length} runs; each: ${mine.map((x) => x.slowed.toFixed(1)).join(', ')}), burst ${median(mine.map((x) => x.burstMs / 1000)).toFixed(1)} s`)
+  for (const v of variants) {
+    const mine = results.filter((x) => x.variant === v.name)
+    console.log(`${v.name}: reads slower by ${median(mine.map((x) => x.slowed)).toFixed(1)} % (median of ${mine.length} runs; each: ${mine.map((x) => x.slowed.toFixed(1)).join(', ')}), burst ${median(mine.map((x) => x.burstMs / 1000)).toFixed(1)} s`)
   }
   process.exit(0)
 }
