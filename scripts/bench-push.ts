@@ -3,16 +3,30 @@
 // process, so its work is counted against us).
 //
 //   bun run bench:push [--db ./data/bench.db] [--samples 100] [--burst 1000] [--readers 4] [--standin-process]
+//                      [--standin-nice 19] [--push-rate 250] [--compare 3]
 //
 // --standin-process: the stand-in in a process of its own (scripts/push-standin.ts), off the server's event loop.
+// --standin-nice N: that process at nice N, so that on a shared machine its CPU (a real push service is another
+//   machine's) is taken from what the server leaves over; its CPU during the burst is printed either way.
+// --push-rate N: the server's PUSH_RATE (default the server's default; 0: a burst unpaced, as before pacing).
+// --compare N: N rounds of runs, alternating `--push-rate 0` and this run's rate (each a child run of this script with
+//   the same other options, on its own copy of the database), then the ratios side by side: what pacing changes,
+//   measured under the same load. With --standin-nice, each round also runs paced with the stand-in niced (both
+//   figures printed: the stand-in's CPU counted, and discounted).
 // --db: a database made by `bun run seed:bench` (copied first: the run never changes it). Two figures:
 // 1. A write that creates a match → the push request at the stand-in: one broker's REQ, then another's AVL that
 //    matches it, posted through the API while `--readers` loops read the listings list; the time from the AVL's
 //    request to the message's arrival, p50 and p99 of `--samples`.
 // 2. A burst: `--burst` brokers with a device and an INSTANT saved search that one new listing satisfies; the time
-//    from that listing's request to the last of their messages, and the listing reads' latency meanwhile against the
-//    same reads before the burst.
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs'
+//    from that listing's request to the last of their messages, and the listing reads meanwhile against the same reads
+//    in the 3 s before the burst. The goal ("slows the listing reads running meanwhile by ≤ 10 %") is judged by the
+//    reads' rate: the readers are closed loops (each sends its next read when the last is answered), so their rate is
+//    what every read's latency adds up to, tail included; the median and p99 latency are printed beside it. Over the
+//    whole burst (from the listing's request: the server judging the searches and queueing the alerts, on its own
+//    event loop, then the sending) and over the sending alone (first message at the stand-in to last). With each
+//    window the CPU that each part took (Linux: the server's main thread, its push-sender thread, its other threads;
+//    the stand-in's process), since on this 2-core machine the stand-in decrypting takes from the same cores.
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openDatabase } from '../db/client'
@@ -25,8 +39,10 @@ import { allowList, subscribe, systemResolver } from '../src/platform/push'
 import { vapidPublicKey } from '../src/platform/push/vapid'
 import { createSession } from '../src/platform/sessions'
 import { startPushService, type BrowserSubscription } from '../tests/support/push-service'
-import { loadAverage, median, percentile } from './bench-stats'
+import { fmt, loadAverage, median, percentile } from './bench-stats'
 
+/** A clock tick of /proc's CPU times: USER_HZ is 100 on Linux. */
+const TICK_MS = 10
 const args = process.argv.slice(2)
 const option = (name: string, fallback: string) => {
   const i = args.indexOf(`--${name}`)
@@ -36,16 +52,19 @@ const source = option('db', './data/bench.db')
 const SAMPLES = Number(option('samples', '100'))
 const BURST = Number(option('burst', '1000'))
 const READERS = Number(option('readers', '4'))
+const COMPARE = Number(option('compare', '0'))
+if (COMPARE > 0) await compare(COMPARE)
 
 const dir = mkdtempSync(join(tmpdir(), 'brokernet-bench-push-'))
 copyFileSync(source, join(dir, 'brokernet.db'))
-const config = loadConfig({ DATA_DIR: dir, NODE_ENV: 'production', LOG_LEVEL: 'silent', PUSH_ALLOW_HOSTS: '127.0.0.1' })
+const rateArg = args.includes('--push-rate') ? { PUSH_RATE: option('push-rate', '') } : {}
+const config = loadConfig({ DATA_DIR: dir, NODE_ENV: 'production', LOG_LEVEL: 'silent', PUSH_ALLOW_HOSTS: '127.0.0.1', ...rateArg })
 const data = sqliteSource(openDatabase(config.databasePath))
 const ctx = createContext(data, config)
 const app = createApp(ctx)
 const db = ctx.db
 /** The stand-in as the bench uses it: subscriptions by id, and when each message to one arrived. */
-type StandIn = { subscribe: () => Promise<Sub>; arrivals: (id: string) => number[]; maxInFlight: () => number | string; refused: () => number; stop: () => Promise<void> }
+type StandIn = { pid?: number; subscribe: () => Promise<Sub>; arrivals: (id: string) => number[]; maxInFlight: () => number | string; refused: () => number; stop: () => Promise<void> }
 type Sub = { id: string; endpoint: string; keys: { p256dh: string; auth: string } }
 
 async function inProcess(): Promise<StandIn> {
@@ -65,7 +84,8 @@ async function inProcess(): Promise<StandIn> {
 }
 
 async function ownProcess(): Promise<StandIn> {
-  const child = Bun.spawn([process.execPath, join(import.meta.dir, 'push-standin.ts'), await vapidPublicKey(db)], { stdin: 'pipe', stdout: 'pipe', stderr: 'inherit' })
+  const nice = args.includes('--standin-nice') ? ['nice', '-n', option('standin-nice', '19')] : []
+  const child = Bun.spawn([...nice, process.execPath, join(import.meta.dir, 'push-standin.ts'), await vapidPublicKey(db)], { stdin: 'pipe', stdout: 'pipe', stderr: 'inherit' })
   const arrivals = new Map<string, number[]>()
   let refused = 0
   const waiting: ((subs: Sub[]) => void)[] = []
@@ -88,6 +108,7 @@ async function ownProcess(): Promise<StandIn> {
   })()
   await started
   return {
+    pid: child.pid,
     subscribe: () =>
       new Promise<Sub[]>((resolve) => {
         waiting.push(resolve)
@@ -127,9 +148,12 @@ async function post(token: string, body: Record<string, unknown>): Promise<numbe
   return (await res.json()).id
 }
 
-/** Reads of the listings list, as brokers browsing: their latencies (ms), until `stop` resolves. */
-async function readers(token: string, cityId: number, stop: Promise<void>): Promise<number[]> {
-  const times: number[] = []
+/** One read of the listings list: when it was answered (ms, performance.now()) and how long it took. */
+type Read = { end: number; ms: number }
+
+/** Reads of the listings list, as brokers browsing, until `stop` resolves. */
+async function readers(token: string, cityId: number, stop: Promise<void>): Promise<Read[]> {
+  const times: Read[] = []
   let done = false
   void stop.then(() => (done = true))
   await Promise.all(
@@ -138,7 +162,8 @@ async function readers(token: string, cityId: number, stop: Promise<void>): Prom
         const t = performance.now()
         const res = await request(token, `/api/listings?city_id=${cityId}&page=${page}&per_page=20`)
         await res.arrayBuffer()
-        times.push(performance.now() - t)
+        const end = performance.now()
+        times.push({ end, ms: end - t })
         // Another client's next request comes through the event loop, as over HTTP: timers (the drain, the sender) run
         // between reads rather than after all of them.
         await new Promise((r) => setImmediate(r))
@@ -181,7 +206,7 @@ for (let i = -1; i < SAMPLES; i++) {
   else latencies.push(took)
 }
 stopReading()
-const readsDuringMatches = await reading
+const readsDuringMatches = (await reading).map((r) => r.ms)
 console.log(`load average (1/5/15 min): ${loadAverage()}`)
 console.log(`listings: ${listings.toLocaleString('en-US')}; brokers: ${brokers.length.toLocaleString('en-US')}; ${READERS} readers of the listings list running`)
 console.log(
@@ -200,32 +225,183 @@ for (const b of crowd) {
   const res = await request(token, '/api/saved-searches', { method: 'POST', body: JSON.stringify({ name: 'Burst', filters: { property_type: type }, alert: 'INSTANT' }) })
   if (res.status !== 201) throw new Error(`saving a search: ${res.status} ${await res.text()}`)
 }
+// Before: the same reads for 3 s (from the 3rd second on, the caches warm), with the CPU each part took meanwhile.
 let stopBaseline!: () => void
 const baselineRun = readers(readerToken, asker.city_id, new Promise<void>((r) => (stopBaseline = r)))
+await Bun.sleep(1000)
+const beforeWindow = { from: performance.now(), cpu: cpuNow(standin.pid) }
 await Bun.sleep(3000)
+const beforeCpu = cpuSince(beforeWindow.cpu, standin.pid)
+const beforeTo = performance.now()
 stopBaseline()
-const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length
-const baseline = await baselineRun
+const baseline = (await baselineRun).filter((r) => r.end >= beforeWindow.from && r.end <= beforeTo)
 const received = () => subs.reduce((n, s) => n + (standin.arrivals(s.id).length > 0 ? 1 : 0), 0)
 let stopBurstReads!: () => void
 const burstReadsRun = readers(readerToken, asker.city_id, new Promise<void>((r) => (stopBurstReads = r)))
+await Bun.sleep(200) // the readers under way before the burst begins
+const burstCpu0 = cpuNow(standin.pid)
 const burstStarted = Date.now()
-const baselineSeconds = 3
+const burstStartedPerf = performance.now()
 await post(askerToken, { post_type: 'AVL', property_type: type })
-await waitFor('every burst alert', () => received() === BURST, 120_000)
+let firstCpu: Cpu | null = null
+let firstAtPerf = 0
+await waitFor(
+  'every burst alert',
+  () => {
+    const n = received()
+    if (n > 0 && !firstCpu) {
+      firstCpu = cpuNow(standin.pid)
+      firstAtPerf = performance.now()
+    }
+    return n === BURST
+  },
+  120_000,
+)
+const burstEndPerf = performance.now()
+const burstCpu = cpuSince(burstCpu0, standin.pid)
+const sendingCpu = firstCpu ? cpuSince(firstCpu, standin.pid) : null
 const burstMs = Date.now() - burstStarted
 const firstMs = Math.min(...subs.map((sub) => standin.arrivals(sub.id)[0]!)) - burstStarted
+const arrivalOrder = subs.map((sub) => standin.arrivals(sub.id)[0]!).sort((a, b) => a - b)
 stopBurstReads()
-const burstReads = await burstReadsRun
-const slower = (median(burstReads) / median(baseline) - 1) * 100
-console.log(`burst of ${BURST} pushes (one listing, ${BURST} INSTANT saved searches): all at the stand-in in ${ms(burstMs)} (target ≤ 10,000 ms), the first after ${ms(firstMs)}; most at once: ${standin.maxInFlight()}; the stand-in ${args.includes('--standin-process') ? 'in its own process' : 'in this process'}`)
+const burstReadsAll = await burstReadsRun
+const inWindow = (from: number, to: number) => burstReadsAll.filter((r) => r.end >= from && r.end <= to)
+const during = inWindow(burstStartedPerf, burstEndPerf)
+const sending = inWindow(firstAtPerf, burstEndPerf)
+const beforeStats = readStats(baseline, beforeTo - beforeWindow.from, beforeCpu)
+const duringStats = readStats(during, burstEndPerf - burstStartedPerf, burstCpu)
+const sendingStats = readStats(sending, burstEndPerf - firstAtPerf, sendingCpu)
+const change = (a: number, b: number) => (b / a - 1) * 100
+const pct = (n: number) => `${n >= 0 ? '+' : ''}${n.toFixed(1)} %`
+const slowdown = (x: ReadStats) => -change(beforeStats.perSecond, x.perSecond)
+const paced = config.pushRate > 0 ? `paced at ${config.pushRate}/s after the first 32 (PUSH_RATE)` : 'unpaced (PUSH_RATE=0)'
 console.log(
-  `  listing reads: before median ${ms(median(baseline))} mean ${ms(mean(baseline))} p99 ${ms(percentile(baseline, 99))}, ${(baseline.length / baselineSeconds).toFixed(0)}/s; during median ${ms(median(burstReads))} mean ${ms(mean(burstReads))} p99 ${ms(percentile(burstReads, 99))}, ${(burstReads.length / (burstMs / 1000)).toFixed(0)}/s: median ${slower >= 0 ? '+' : ''}${slower.toFixed(1)} % (target ≤ 10 %)`,
+  `burst of ${BURST} pushes (one listing, ${BURST} INSTANT saved searches), ${paced}: all at the stand-in in ${ms(burstMs)} (target ≤ 10,000 ms), the first after ${ms(firstMs)}, the 500th after ${ms(arrivalOrder[Math.floor(BURST / 2)]! - burstStarted)}; most at once: ${standin.maxInFlight()}; the stand-in ${args.includes('--standin-process') ? `in its own process${args.includes('--standin-nice') ? ` at nice ${option('standin-nice', '19')}` : ''}` : 'in this process'}`,
+)
+const line = (name: string, x: ReadStats) =>
+  `${name}: ${x.perSecond.toFixed(0)} reads/s (${pct(change(beforeStats.perSecond, x.perSecond))}), median ${fmt(x.median)} (${pct(change(beforeStats.median, x.median))}), p99 ${fmt(x.p99)} (${pct(change(beforeStats.p99, x.p99))}), max ${fmt(x.max)}; ${x.count} reads; ${x.perCpuSecond.toFixed(0)} per CPU-second of the main thread (${pct(change(beforeStats.perCpuSecond, x.perCpuSecond))})`
+console.log(`  listing reads before: ${beforeStats.perSecond.toFixed(0)} reads/s, median ${fmt(beforeStats.median)}, p99 ${fmt(beforeStats.p99)}, max ${fmt(beforeStats.max)}; ${beforeStats.count} reads in 3 s; ${beforeStats.perCpuSecond.toFixed(0)} per CPU-second of the main thread`)
+console.log(`  ${line('during the whole burst', duringStats)}`)
+console.log(`  ${line('during the sending (first message → last)', sendingStats)}`)
+const cpuLine = (c: CpuDelta | null, overMs: number) =>
+  c ? `server main thread ${c.main} ms, push-sender thread ${c.sender} ms, other server threads ${c.other} ms (${Object.entries(c.others).sort((a, b) => b[1] - a[1]).slice(0, 4).map(([name, n]) => `${name} ${n}`).join(', ')}), stand-in ${c.standin ?? '(in process)'} ms, over ${overMs.toFixed(0)} ms` : 'not measured (no /proc)'
+console.log(`  CPU before (3 s): ${cpuLine(beforeCpu, 3000)}`)
+console.log(`  CPU during the burst: ${cpuLine(burstCpu, burstEndPerf - burstStartedPerf)}`)
+console.log(`  CPU during the sending: ${cpuLine(sendingCpu, burstEndPerf - firstAtPerf)}`)
+const slowed = slowdown(duringStats)
+console.log(
+  `  VERDICT (the goal is judged by the reads' rate over the whole burst): the reads were ${slowed >= 0 ? `${slowed.toFixed(1)} % slower` : `${(-slowed).toFixed(1)} % faster`} (target ≤ 10 %): ${slowed <= 10 ? 'met' : 'missed'}; the burst left in ${(burstMs / 1000).toFixed(1)} s (target ≤ 10 s): ${burstMs <= 10_000 ? 'met' : 'missed'}`,
 )
 console.log(`  refused by the stand-in: ${standin.refused()}; load average (1/5/15 min) at the end: ${loadAverage()}`)
+if (args.includes('--json'))
+  console.log(
+    `RESULT ${JSON.stringify({ rate: config.pushRate, load: loadAverage(), burstMs, firstMs, matchP50: median(latencies), matchP99: percentile(latencies, 99), before: beforeStats, during: duringStats, sending: sendingStats, cpu: burstCpu, sendingCpu, slowed, sendingSlowed: slowdown(sendingStats) })}`,
+  )
 
 await standin.stop()
 ctx.features.stop()
 await data.close()
 rmSync(dir, { recursive: true, force: true })
 process.exit(0)
+
+/**
+ * The reads in a window. `perCpuSecond`: reads per second of CPU the main thread had (a machine busy with other work
+ * gives it fewer seconds; what the burst adds to the main thread's own work, the searches judged, the alerts queued,
+ * the thread's commits seen by the caches, shows here whatever the load).
+ */
+type ReadStats = { count: number; perSecond: number; perCpuSecond: number; median: number; p99: number; max: number }
+function readStats(reads: Read[], overMs: number, cpu: CpuDelta | null): ReadStats {
+  const times = reads.map((r) => r.ms)
+  return { count: times.length, perSecond: times.length / (overMs / 1000), perCpuSecond: cpu && cpu.main > 0 ? times.length / (cpu.main / 1000) : NaN, median: times.length ? median(times) : NaN, p99: times.length ? percentile(times, 99) : NaN, max: times.length ? Math.max(...times) : NaN }
+}
+
+/** CPU time so far (clock ticks, Linux /proc): this process's threads by kind, and the stand-in's process. */
+type Cpu = { tasks: Map<string, { comm: string; ticks: number }>; standin: number | null } | null
+type CpuDelta = { main: number; sender: number; other: number; standin: number | null; others: Record<string, number> }
+function ticksOf(statPath: string): number {
+  const stat = readFileSync(statPath, 'utf8')
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  return Number(fields[11]) + Number(fields[12]) // utime + stime
+}
+function cpuNow(standinPid?: number): Cpu {
+  if (!existsSync('/proc/self/task')) return null
+  const tasks = new Map<string, { comm: string; ticks: number }>()
+  for (const tid of readdirSync('/proc/self/task')) {
+    try {
+      tasks.set(tid, { comm: readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim(), ticks: ticksOf(`/proc/self/task/${tid}/stat`) })
+    } catch {
+      // a thread that ended meanwhile
+    }
+  }
+  let standin: number | null = null
+  try {
+    if (standinPid) standin = ticksOf(`/proc/${standinPid}/stat`)
+  } catch {
+    standin = null
+  }
+  return { tasks, standin }
+}
+/**
+ * What each part took since `from` (ms). The main thread is the one whose id is the process's; the push sender's is
+ * the Web Worker's thread (Bun names it "Worker"); the rest are JIT, garbage collection and I/O threads.
+ */
+function cpuSince(from: Cpu, standinPid?: number): CpuDelta | null {
+  const to = cpuNow(standinPid)
+  if (!from || !to) return null
+  const delta: CpuDelta = { main: 0, sender: 0, other: 0, others: {}, standin: to.standin !== null && from.standin !== null ? (to.standin - from.standin) * TICK_MS : null }
+  for (const [tid, t] of to.tasks) {
+    const spent = (t.ticks - (from.tasks.get(tid)?.ticks ?? 0)) * TICK_MS
+    if (tid === String(process.pid)) delta.main += spent
+    else if (t.comm === 'Worker') delta.sender += spent
+    else {
+      delta.other += spent
+      if (spent > 0) delta.others[t.comm] = (delta.others[t.comm] ?? 0) + spent
+    }
+  }
+  return delta
+}
+
+/**
+ * `--compare N`: N rounds of child runs, unpaced and paced alternately, and their figures side by side. With
+ * `--standin-nice`, each round also runs paced with the stand-in niced, and the two paced figures are printed: with
+ * the stand-in's CPU counted against the machine, and with it discounted as far as a priority can.
+ */
+async function compare(rounds: number): Promise<never> {
+  const rate = args.includes('--push-rate') ? option('push-rate', '250') : String(loadConfig({ DATA_DIR: tmpdir() }).pushRate)
+  const nice = args.includes('--standin-nice') ? option('standin-nice', '19') : null
+  const base: string[] = []
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--compare' || args[i] === '--push-rate' || args[i] === '--standin-nice') i++
+    else base.push(args[i]!)
+  }
+  type Variant = { name: string; args: string[] }
+  const variants: Variant[] = [
+    { name: 'PUSH_RATE 0', args: ['--push-rate', '0'] },
+    { name: `PUSH_RATE ${rate}`, args: ['--push-rate', rate] },
+    ...(nice === null ? [] : [{ name: `PUSH_RATE ${rate}, stand-in at nice ${nice}`, args: ['--push-rate', rate, '--standin-nice', nice] }]),
+  ]
+  type Result = { variant: string; rate: number; load: string; burstMs: number; slowed: number; sendingSlowed: number; matchP99: number; before: ReadStats; during: ReadStats; cpu: CpuDelta | null }
+  const results: Result[] = []
+  for (let round = 0; round < rounds; round++)
+    for (const v of round % 2 === 0 ? variants : [...variants].reverse()) {
+      console.log(`run ${results.length + 1} of ${variants.length * rounds}: ${v.name}`)
+      const child = Bun.spawn([process.execPath, import.meta.path, ...base, ...v.args, '--json'], { stdout: 'pipe', stderr: 'inherit' })
+      const out = await new Response(child.stdout).text()
+      await child.exited
+      const found = out.split('\n').find((l) => l.startsWith('RESULT '))
+      if (!found) throw new Error(`a child run printed no result:\n${out}`)
+      for (const l of out.split('\n')) if (/VERDICT|during the|CPU during the burst|listing reads before/.test(l)) console.log(l)
+      results.push({ ...JSON.parse(found.slice(7)), variant: v.name })
+    }
+  console.log('\n| run | load | reads/s before → during the burst | slower (rate) | median | p99 | sending only: slower | reads per main-thread CPU-second | burst | match → push p99 | CPU in the burst: main / sender / stand-in |')
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|')
+  for (const x of results)
+    console.log(
+      `| ${x.variant} | ${x.load} | ${x.before.perSecond.toFixed(0)} → ${x.during.perSecond.toFixed(0)} | ${x.slowed.toFixed(1)} % | ${fmt(x.before.median)} → ${fmt(x.during.median)} | ${fmt(x.before.p99)} → ${fmt(x.during.p99)} | ${x.sendingSlowed.toFixed(1)} % | ${x.before.perCpuSecond.toFixed(0)} → ${x.during.perCpuSecond.toFixed(0)} | ${(x.burstMs / 1000).toFixed(1)} s | ${x.matchP99.toFixed(0)} ms | ${x.cpu ? `${x.cpu.main} / ${x.cpu.sender} / ${x.cpu.standin ?? '–'} ms` : '–'} |`,
+    )
+  for (const v of variants) {
+    const mine = results.filter((x) => x.variant === v.name)
+    console.log(`${v.name}: reads slower by ${median(mine.map((x) => x.slowed)).toFixed(1)} % (median of ${mine.length} runs; each: ${mine.map((x) => x.slowed.toFixed(1)).join(', ')}), burst ${median(mine.map((x) => x.burstMs / 1000)).toFixed(1)} s`)
+  }
+  process.exit(0)
+}

@@ -50,6 +50,11 @@ export type Config = {
    * though they are not public, also over plain http and on any port (src/platform/push/endpoint.ts); empty: none.
    */
   pushAllowHosts: string[]
+  /**
+   * PUSH_RATE: push messages a second that one process's sender spreads a burst over (default 250; 0: no pacing). The
+   * first 32 of a burst, and a lone alert, leave at once (src/platform/push/pace.ts; docs/decisions/0XX-push-pacing.md).
+   */
+  pushRate: number
   /** Listing photos' WebP files on SQLite (DATA_DIR/photos); on PostgreSQL they live in the database (issue 34). */
   photosDir: string
   /** PHOTO_QUOTA: the photos one broker's listings may hold in all (default 500; issue 34). */
@@ -117,6 +122,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const backupEveryMs = parseEvery(env.BACKUP_EVERY)
   const backupKeep = parseCount('BACKUP_KEEP', env.BACKUP_KEEP, 7, 10_000)
   const pushAllowHosts = parseHosts('PUSH_ALLOW_HOSTS', env.PUSH_ALLOW_HOSTS)
+  const pushRate = parseCount('PUSH_RATE', env.PUSH_RATE, 250, 100_000, 0)
   const photoQuota = parseCount('PHOTO_QUOTA', env.PHOTO_QUOTA, 500, 1_000_000, 0)
   const photoS3 = parseS3(env)
 
@@ -143,6 +149,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     backupEveryMs,
     backupKeep,
     pushAllowHosts,
+    pushRate,
     photosDir: resolve(dataDir, 'photos'),
     photoQuota,
     photoS3,

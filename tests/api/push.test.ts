@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { LookupAddress } from 'node:dns'
 import { openDataSource, type DataSource } from '../../db/open'
+import type { Queryable } from '../../db/sql'
 import { loadConfig, type Config } from '../../src/platform/config'
 import { Conflict, Invalid } from '../../src/platform/errors'
 import { HttpError } from '../../src/platform/http/errors'
@@ -479,6 +480,65 @@ if (BINARY) {
       expect(service.maxInFlight()).toBeLessThanOrEqual(32)
       expect(await outbox(world)).toEqual([])
     }, 180_000)
+
+    // Pacing (PUSH_RATE; src/platform/push/pace.ts) judged by the sender's own accounting, each message's due time, and
+    // by order, never by how fast this machine is: a message leaves no earlier than its due time (a slow machine only
+    // makes it later), and a high-urgency alert queued mid-burst is due at once, so it is claimed ahead of the burst.
+    test('a burst is paced (due one after another past the first 32, none sent before its time), yet a lone alert is not delayed, nor a match alert queued mid-burst', async () => {
+      const RATE = 10 // one every 100 ms: the burst below spans 5 s
+      const dueOf = (q: Queryable) =>
+        q.all<{ endpoint: string; due_at: number; created_at: number }>('select s.endpoint, o.due_at, o.created_at from push_outbox o join push_subscriptions s on s.id = o.subscription_id order by o.due_at, o.id')
+      const offsets = (rows: { due_at: number; created_at: number }[]) => rows.map((r) => Number(r.due_at) - Number(r.created_at))
+
+      // A lone alert from an idle sender: due when queued, sent at once.
+      const lone = await newUser(world)
+      const loneSub = await device(lone)
+      const first = sender({ rate: RATE })
+      const loneDue = await world.db.tx(async (tx) => {
+        await first.notify(tx, [lone], MESSAGE, { ttl: 600, urgency: 'normal' })
+        return offsets(await dueOf(tx))
+      })
+      expect(loneDue).toEqual([0])
+      await first.idle()
+      expect(service.delivered(loneSub)).toHaveLength(1)
+      await first.close()
+
+      // A burst of 82: the first 32 due at once, then one every 100 ms.
+      const userIds = await Promise.all(Array.from({ length: 82 }, () => newUser(world)))
+      const subs = await Promise.all(userIds.map((id) => device(id)))
+      const push = sender({ rate: RATE })
+      const burstDue = await world.db.tx(async (tx) => {
+        expect(await push.notify(tx, userIds, { ...MESSAGE, tag: 'burst' }, { ttl: 600, urgency: 'normal' })).toBe(82)
+        return dueOf(tx)
+      })
+      expect(offsets(burstDue)).toEqual([...Array<number>(32).fill(0), ...Array.from({ length: 50 }, (_, i) => (i + 1) * 100)])
+      const dueAt = new Map(burstDue.map((r) => [r.endpoint, Number(r.due_at)]))
+
+      // With the burst's later 50 still to come, a match alert (high urgency: a lane of its own) to the lone user: due
+      // at once. (Not after waiting for the burst's first arrival: on a stalled machine that could come after every
+      // due time had passed, and the order below would then prove nothing.)
+      const matchDue = await world.db.tx(async (tx) => {
+        await push.notify(tx, [lone], { ...MESSAGE, tag: 'match' }, { ttl: 600, urgency: 'high' })
+        return offsets((await dueOf(tx)).filter((r) => r.endpoint === loneSub.endpoint))
+      })
+      expect(matchDue).toEqual([0])
+
+      await eventually('the burst and the match alert delivered', () => subs.every((sub) => service.delivered(sub).length > 0) && service.delivered(loneSub).length === 2, 60_000)
+      await push.idle()
+      // Paced: none left before its due time.
+      for (const sub of subs) {
+        const [got, ...more] = service.delivered(sub)
+        expect(more).toEqual([])
+        expect(got!.at).toBeGreaterThanOrEqual(dueAt.get(sub.endpoint)!)
+      }
+      // The match alert was not queued behind the burst: it reached the push service before the burst's last message.
+      const order = service.received.map((r) => r.subscription)
+      const matchAt = order.lastIndexOf(loneSub.id)
+      const burstEnd = Math.max(...subs.map((sub) => order.indexOf(sub.id)))
+      expect(JSON.parse(service.received[matchAt]!.payload).tag).toBe('match')
+      expect(matchAt).toBeLessThan(burstEnd)
+      expect(await outbox(world)).toEqual([])
+    }, 120_000)
   })
 
   describe('push-check (the command the binary test runs)', () => {

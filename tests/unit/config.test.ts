@@ -15,6 +15,9 @@ describe('loadConfig', () => {
     expect(c.workers).toBe(Math.min(availableParallelism(), 64))
     expect(c.matchDigestHours).toBe(24)
     expect(c.logLevel).toBe('info')
+    expect(c.pushRate).toBe(250)
+    // 0 turns the pace of push bursts off.
+    expect(loadConfig({ PUSH_RATE: '0' }).pushRate).toBe(0)
   })
 
   test('reads every variable', () => {
@@ -63,6 +66,7 @@ describe('loadConfig', () => {
     [{ S3_BUCKET: 'photos', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's', S3_ENDPOINT: 'ftp://x' }, 'S3_ENDPOINT must start with http:// or https://'],
     [{ S3_BUCKET: 'photos', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's', S3_PREFIX: '../x' }, 'S3_PREFIX must be empty or folder names ending in "/"'],
     [{ S3_BUCKET: 'photos', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's', S3_TIMEOUT_MS: '10' }, 'S3_TIMEOUT_MS must be a whole number from 100 to 120000'],
+    [{ PUSH_RATE: 'fast' }, 'PUSH_RATE must be a whole number from 0 to 100000, not "fast"'],
   ])('%j is refused with a one-line message', (env, message) => {
     let error: unknown
     try {

@@ -15,8 +15,9 @@ import { notificationsPages } from './pages'
  */
 export function notificationsFeature(ctx: AppContext) {
   const stats = new PushStats()
-  // The sending runs in a thread of its own (./push-thread.ts): nothing of it on the event loop that serves requests.
-  const sender = new PushSender(ctx.db, ctx.config, { guard: pushGuard(ctx.db), stats, thread: pushThreadEntry() })
+  // The sending runs in a thread of its own (./push-thread.ts): nothing of it on the event loop that serves requests;
+  // a burst is spread over PUSH_RATE a second (src/platform/push/pace.ts), so the thread takes a share of the CPU only.
+  const sender = new PushSender(ctx.db, ctx.config, { guard: pushGuard(ctx.db), stats, thread: pushThreadEntry(), rate: ctx.config.pushRate })
   registerPushMetrics(ctx, stats)
   const alerts = new PushAlerts(ctx.db, sender, ctx.config.timeZone)
   // Every process sends: each message is claimed by one (the outbox's claims), so instances share the work.

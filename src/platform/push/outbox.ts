@@ -19,6 +19,8 @@ export type Claimed = {
   /** Attempts made before this one. */
   attempts: number
   createdAt: number
+  /** When it is to leave: its pace's place in a burst (./pace.ts), or a retry's time; a claim may take it a little early. */
+  dueAt: number
   /** The claim: the row is this sender's until then, and its outcome is written only while it still is. */
   claimedUntil: number
   endpoint: string
@@ -54,7 +56,7 @@ function* chunks<T>(items: readonly T[], size: number): Generator<T[]> {
 
 /**
  * Queues one message for every device of these users, through `q` (a transaction's: it exists exactly when the change
- * it tells of does). On PostgreSQL the statement first takes the advisory lock of `token`, held until `q`'s
+ * it tells of does), due at `dueAt` (now, or its place in a burst: ./pace.ts). On PostgreSQL the statement first takes the advisory lock of `token`, held until `q`'s
  * transaction ends, which is what the sender waits on before it looks (it could not see the rows before the commit).
  * Answers how many were queued.
  */
@@ -64,6 +66,7 @@ export async function queue(
   message: { payload: string; ttl: number; urgency: Urgency; topic: string | null; subject: string | null },
   token: number,
   now: number,
+  dueAt = now,
 ): Promise<number> {
   if (q.dialect === 'postgres') await q.get(`select pg_advisory_xact_lock(${PUSH_LOCK}, ?::int) as held`, [token])
   let queued = 0
@@ -72,7 +75,7 @@ export async function queue(
     const { changes } = await q.run(
       `insert into push_outbox (subscription_id, payload, ttl, urgency, topic, subject, status, attempts, due_at, created_at)
        select id, ?, ?, ?, ?, ?, 'PENDING', 0, ?, ? from push_subscriptions where user_id in (${users.sql})`,
-      [message.payload, message.ttl, message.urgency, message.topic, message.subject, now, now, ...users.params],
+      [message.payload, message.ttl, message.urgency, message.topic, message.subject, dueAt, now, ...users.params],
     )
     queued += changes
   }
@@ -87,21 +90,22 @@ export async function waitForQueued(db: Db, tokens: readonly number[]): Promise<
   })
 }
 
-type ClaimedRow = { id: number; subscription_id: number; payload: string; ttl: number; urgency: Urgency; topic: string | null; subject: string | null; attempts: number; created_at: number }
+type ClaimedRow = { id: number; subscription_id: number; payload: string; ttl: number; urgency: Urgency; topic: string | null; subject: string | null; attempts: number; created_at: number; due_at: number }
 
 /**
- * Takes up to `limit` messages that are due and that no live sender holds, oldest due first, and holds them until
- * `claimedUntil`. One statement: on SQLite the file's one writer makes it whole; on PostgreSQL `skip locked` passes
- * over rows another instance is claiming at that moment instead of waiting for them.
+ * Takes up to `limit` messages due by `dueBy` (now, or a little ahead: a paced burst's next ones, sent on time from
+ * memory) that no live sender holds, oldest due first, and holds them until `claimedUntil`. One statement: on SQLite
+ * the file's one writer makes it whole; on PostgreSQL `skip locked` passes over rows another instance is claiming at
+ * that moment instead of waiting for them.
  */
-export async function claim(db: Db, limit: number, now: number, claimedUntil: number): Promise<Claimed[]> {
+export async function claim(db: Db, limit: number, now: number, claimedUntil: number, dueBy = now): Promise<Claimed[]> {
   const skipLocked = db.dialect === 'postgres' ? ' for update skip locked' : ''
   const { rows } = await db.run<ClaimedRow>(
     `update push_outbox set claimed_until = ? where id in (
        select id from push_outbox where status = 'PENDING' and due_at <= ? and (claimed_until is null or claimed_until < ?)
        order by due_at limit ?${skipLocked})
-     returning id, subscription_id, payload, ttl, urgency, topic, subject, attempts, created_at`,
-    [claimedUntil, now, now, limit],
+     returning id, subscription_id, payload, ttl, urgency, topic, subject, attempts, created_at, due_at`,
+    [claimedUntil, dueBy, now, limit],
   )
   if (rows.length === 0) return []
   const devices = new Map<number, { user_id: number; endpoint: string; p256dh: string; auth: string }>()
@@ -118,7 +122,7 @@ export async function claim(db: Db, limit: number, now: number, claimedUntil: nu
     const device = devices.get(Number(r.subscription_id))
     if (!device) return []
     const { endpoint, p256dh, auth } = device
-    return [{ id: Number(r.id), subscriptionId: Number(r.subscription_id), userId: Number(device.user_id), payload: r.payload, ttl: Number(r.ttl), urgency: r.urgency, topic: r.topic, subject: r.subject, attempts: Number(r.attempts), createdAt: Number(r.created_at), claimedUntil, endpoint, p256dh, auth }]
+    return [{ id: Number(r.id), subscriptionId: Number(r.subscription_id), userId: Number(device.user_id), payload: r.payload, ttl: Number(r.ttl), urgency: r.urgency, topic: r.topic, subject: r.subject, attempts: Number(r.attempts), createdAt: Number(r.created_at), dueAt: Number(r.due_at), claimedUntil, endpoint, p256dh, auth }]
   })
 }
 
@@ -171,6 +175,15 @@ export async function anyDue(db: Db, now: number): Promise<boolean> {
     [now, now],
   )
   return row !== undefined
+}
+
+/**
+ * When the next first attempt due after `after` is (a paced burst's later messages), or null: the sender looks again
+ * then. Retries are not looked for here: the sender that scheduled one wakes for it, the sweeps find the others.
+ */
+export async function nextDue(db: Db, after: number): Promise<number | null> {
+  const row = await db.get<{ due_at: number }>("select due_at from push_outbox where status = 'PENDING' and due_at > ? and attempts = 0 order by due_at limit 1", [after])
+  return row ? Number(row.due_at) : null
 }
 
 /** Removes failures older than `before` (kept a while to be looked at). */

@@ -1,7 +1,8 @@
 import type { Db, Queryable } from '../../../db/sql'
 import type { Config } from '../config'
 import { allowList, checkedLookup, checkEndpointUrl, systemResolver, type AllowList, type Resolver } from './endpoint'
-import { anyDue, claim, pruneFailed, queue, record, release, waitForQueued, type Claimed, type Outcome } from './outbox'
+import { anyDue, claim, nextDue, pruneFailed, queue, record, release, waitForQueued, type Claimed, type Outcome } from './outbox'
+import { PushPace } from './pace'
 import { checkPushOptions, pushPayload, type PushMessage, type PushOptions } from './payload'
 import type { PushStats } from './stats'
 import { SenderThread, type ThreadConfig, type ThreadSenderOptions } from './thread'
@@ -30,6 +31,11 @@ export type PushSenderOptions = ThreadSenderOptions & {
    * The other options go to the thread's sender, but for `resolve` (a function: the system's resolver there).
    */
   thread?: string | URL
+  /**
+   * Messages a second that a burst queued through this sender is spread over (./pace.ts: the first PACE_BURST, and a
+   * lone alert, are due at once); 0 or unset: every message due when queued.
+   */
+  rate?: number
 }
 
 /** For each claimed message with a subject, in order: may it still go to its recipient? */
@@ -43,6 +49,14 @@ const DEFAULTS = {
   sweepMs: 30_000,
   timeoutMs: 30_000,
 }
+
+/**
+ * How far ahead of their due time a claim takes a paced burst's messages (they wait in memory and leave on time), and
+ * how long before the next one is due the sender claims again: a claim (a write) every ~200 ms of a burst, not one per
+ * message.
+ */
+const CLAIM_AHEAD_MS = 250
+const RECLAIM_BEFORE_MS = 50
 
 /** How long an outcome waits for others to be written with it (one transaction; `recordSoon`). */
 const RECORD_BATCH_MS = 10
@@ -88,6 +102,10 @@ export class PushSender {
   private pendingKicks = 0
   private wakeTimer: ReturnType<typeof setTimeout> | null = null
   private wakeAt = Infinity
+  /** The claimed message first due (the buffer is in due order) is started by this timer when no send frees a place first. */
+  private dueTimer: ReturnType<typeof setTimeout> | null = null
+  private dueTimerAt = Infinity
+  private readonly pace: PushPace
   private sweepTimer: ReturnType<typeof setInterval> | null = null
   private sweeping = false
   private prunedAt = 0
@@ -104,7 +122,8 @@ export class PushSender {
   ) {
     this.allow = allowList(config.pushAllowHosts)
     this.subject = vapidSubject(config)
-    const { thread, guard: _guard, resolve: _resolve, stats, ...rest } = options
+    const { thread, guard: _guard, resolve: _resolve, stats, rate, ...rest } = options
+    this.pace = new PushPace(rate ?? 0)
     this.options = { ...DEFAULTS, resolve: systemResolver, ...options }
     if (thread) {
       if (config.databasePath === undefined) throw new Error('a push sender thread needs the database’s configuration')
@@ -124,7 +143,15 @@ export class PushSender {
     const { ttl, urgency, topic } = checkPushOptions(options)
     if (userIds.length === 0) return 0
     const token = Math.floor(Math.random() * 2_147_483_647)
-    const queued = await queue(q, userIds, { payload, ttl, urgency, topic: topic ?? null, subject }, token, Date.now())
+    const now = Date.now()
+    const row = { payload, ttl, urgency, topic: topic ?? null, subject }
+    let queued = 0
+    // Paced, each recipient takes their own place (the features queue one user per call; a call for many is a burst).
+    for (const users of this.pace.rate > 0 ? [...new Set(userIds)].map((id) => [id]) : [userIds]) {
+      const n = await queue(q, users, row, token, now, this.pace.dueAt(urgency, now))
+      this.pace.took(urgency, n, now)
+      queued += n
+    }
     this.options.stats?.queued(queued)
     if (q.dialect === 'postgres') this.expected.push(token)
     if (queued > 0 && !this.closed) {
@@ -193,10 +220,10 @@ export class PushSender {
   async close(): Promise<void> {
     this.closed = true
     this.wanted = false
-    for (const timer of [this.kickTimer, this.wakeTimer]) if (timer) clearTimeout(timer)
+    for (const timer of [this.kickTimer, this.wakeTimer, this.dueTimer]) if (timer) clearTimeout(timer)
     if (this.sweepTimer) clearInterval(this.sweepTimer)
-    this.kickTimer = this.wakeTimer = this.sweepTimer = null
-    this.wakeAt = Infinity
+    this.kickTimer = this.wakeTimer = this.sweepTimer = this.dueTimer = null
+    this.wakeAt = this.dueTimerAt = Infinity
     if (this.thread) {
       if (this.threadLook) clearInterval(this.threadLook)
       this.threadLook = null
@@ -216,7 +243,7 @@ export class PushSender {
   async check(subscription: { endpoint: string; keys: { p256dh: string; auth: string } }, message: PushMessage, options: PushOptions): Promise<CheckResult> {
     const { ttl, urgency, topic } = checkPushOptions(options)
     const now = Date.now()
-    const row: Claimed = { id: 0, subscriptionId: 0, userId: 0, subject: null, payload: pushPayload(message), ttl, urgency, topic: topic ?? null, attempts: 0, createdAt: now, claimedUntil: now, endpoint: subscription.endpoint, ...subscription.keys }
+    const row: Claimed = { id: 0, subscriptionId: 0, userId: 0, subject: null, payload: pushPayload(message), ttl, urgency, topic: topic ?? null, attempts: 0, createdAt: now, dueAt: now, claimedUntil: now, endpoint: subscription.endpoint, ...subscription.keys }
     let status: number | null = null
     const outcome = await this.attempt(row, now, (answer) => (status = answer.status))
     return outcome.kind === 'delivered' ? { ok: true, status } : { ok: false, status, error: 'error' in outcome ? outcome.error : `the push service answered ${status}` }
@@ -256,11 +283,26 @@ export class PushSender {
     this.pump()
   }
 
-  /** Starts sends while there are free places and claimed rows, and claims more while the outbox may hold some. */
+  /** Starts sends while there are free places and claimed rows due, and claims more while the outbox may hold some. */
   private pump(): void {
-    while (!this.closed && this.inFlight < this.options.concurrency && this.buffer.length > 0) void this.send(this.buffer.shift()!)
+    const now = Date.now()
+    while (!this.closed && this.inFlight < this.options.concurrency && this.buffer.length > 0 && this.buffer[0]!.dueAt <= now) void this.send(this.buffer.shift()!)
+    this.timeNextDue(now)
     if (!this.closed && this.wanted && !this.claiming && this.buffer.length < this.options.concurrency) void this.claimMore()
     else this.settle()
+  }
+
+  /** A timer for the first claimed message not yet due (a paced burst's), unless one is set for it already. */
+  private timeNextDue(now: number): void {
+    const at = this.buffer[0]?.dueAt
+    if (this.closed || at === undefined || at <= now || at >= this.dueTimerAt) return
+    if (this.dueTimer) clearTimeout(this.dueTimer)
+    this.dueTimerAt = at
+    this.dueTimer = setTimeout(() => {
+      this.dueTimer = null
+      this.dueTimerAt = Infinity
+      this.pump()
+    }, at - now)
   }
 
   private async claimMore(): Promise<void> {
@@ -271,13 +313,23 @@ export class PushSender {
       const tokens = this.expected.splice(0)
       await waitForQueued(this.db, tokens)
       const now = Date.now()
+      const dueBy = now + CLAIM_AHEAD_MS
       // A little randomness: two senders' claims made in one millisecond still differ.
-      const claimed = await claim(this.db, limit, now, now + this.options.leaseMs + Math.floor(Math.random() * 1000))
+      const claimed = await claim(this.db, limit, now, now + this.options.leaseMs + Math.floor(Math.random() * 1000), dueBy)
       const rows = await this.guarded(claimed)
       if (this.closed) await release(this.db, rows)
-      else this.buffer.push(...rows)
-      // Fewer than asked: the outbox has no more due now, unless something was queued since the claim began.
-      if (claimed.length < limit && this.kicks === kicks) this.wanted = false
+      else if (rows.length > 0) {
+        // In due order: a lone alert claimed now goes ahead of a burst's messages claimed earlier but due later.
+        this.buffer.push(...rows)
+        this.buffer.sort((a, b) => a.dueAt - b.dueAt)
+      }
+      // Fewer than asked: the outbox has no more due by then, unless something was queued since the claim began; a
+      // paced burst's later messages are claimed again a little before they are due.
+      if (claimed.length < limit && this.kicks === kicks) {
+        this.wanted = false
+        const next = await nextDue(this.db, dueBy)
+        if (next !== null) this.wakeBy(next - RECLAIM_BEFORE_MS)
+      }
     } catch (err) {
       console.error('[push] could not take messages from the outbox (the next sweep tries again):', err)
       this.wanted = false
@@ -445,7 +497,7 @@ export class PushSender {
   }
 
   private isIdle(): boolean {
-    return this.inFlight === 0 && this.buffer.length === 0 && !this.claiming && !this.wanted && !this.kickTimer && !this.wakeTimer
+    return this.inFlight === 0 && this.buffer.length === 0 && !this.claiming && !this.wanted && !this.kickTimer && !this.wakeTimer && !this.dueTimer
   }
 
   private settle(): void {
