@@ -1,7 +1,7 @@
 // The browser entry: finds each server-rendered island, loads its code, and hydrates it with its serialised props.
-// Every island shares one Jotai store and one React Query client.
+// Every island shares one store (shared/atoms.ts) and one React Query client.
 import { QueryClientProvider } from '@tanstack/react-query'
-import { Provider } from 'jotai'
+import { Provider } from './shared/atoms'
 import { startTransition, useEffect } from 'react'
 import { hydrateRoot } from 'react-dom/client'
 import { loaders } from './loaders'

@@ -1,4 +1,4 @@
-import { createStore } from 'jotai'
+import { createStore } from './atoms'
 
 /**
  * The one Jotai store every island shares in the browser. The server never uses it:
