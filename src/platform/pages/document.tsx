@@ -33,7 +33,7 @@ export function modulePreloads(names: Iterable<string>): string {
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
-// The page renderer behind ./render.tsx, which loads this module (React's server renderer, the islands. store, React Query and
+// The page renderer behind ./render.tsx, which loads this module (React's server renderer, the islands' store, React Query and
 // every island) on the first page it renders rather than at start (docs/decisions/004-lazy-start.md).
 
 /**
