@@ -1,7 +1,7 @@
 // The browser entry: finds each server-rendered island, loads its code, and hydrates it with its serialised props.
-// Every island shares one Jotai store and one React Query client.
+// Every island shares one store (shared/atoms.ts) and one React Query client.
 import { QueryClientProvider } from '@tanstack/react-query'
-import { Provider } from 'jotai'
+import { Provider } from './shared/atoms'
 import { startTransition, useEffect } from 'react'
 import { hydrateRoot } from 'react-dom/client'
 import { loaders } from './loaders'
@@ -9,7 +9,8 @@ import type { IslandName } from './registry'
 import { ErrorBoundary } from './shared/ErrorBoundary'
 import { PhoneLayout } from './shared/layout'
 import { browserQueryClient } from './shared/query'
-import { startAppWorker } from './shell/app-worker'
+// From the page's start: the fields' values before the user touches them (the app worker's "mid-form" test).
+import './shell/form-watch'
 import { browserStore } from './shared/store'
 
 const queryClient = browserQueryClient()
@@ -54,5 +55,6 @@ function Committed({ then }: { then: () => void }) {
 await Promise.allSettled([...document.querySelectorAll<HTMLElement>('[data-island]')].map(hydrate))
 // Lets tests and scripts know the islands are live: every one hydrated (bun run bench:phone's "interactive").
 document.documentElement.dataset.islands = 'hydrated'
-// The installed app's worker (issue 33): offline screens, push alerts, new versions.
-void startAppWorker()
+// The installed app's worker (issue 33): offline screens, push alerts, new versions. Its code comes now, after the
+// islands: nothing of it is needed to draw or use the page.
+void import('./shell/app-worker').then((m) => m.startAppWorker())

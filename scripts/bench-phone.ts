@@ -5,6 +5,9 @@
 //
 //   bun run bench:phone [--binary dist/brokernet] [--runs 3] [--pages /login,/dashboard] [--json file]
 //   bun run bench:phone --compare /tmp/brokernet-before     (the same runs, alternating, and the ratios)
+//   bun run bench:phone --photos      (issue 34: 25 listings of the first listings page get a 12 MP cover photo,
+//                                      uploaded through the API; /dashboard/listings with them, and a listing's public
+//                                      page /l/<token> with its photos, each against its own goals)
 //
 // Figures, per page:
 //  - bytes transferred by kind (HTML, JS, CSS, other) as the network delivered them (compressed where it was);
@@ -13,6 +16,7 @@
 //  - largest contentful paint; interactive: every island hydrated (React has reached each island's last element);
 //  - total blocking time: the part over 50 ms of every long task from navigation until the page is interactive and
 //    has been quiet for a second (long tasks through PerformanceObserver).
+//  - photos (images under /photos/ or /l/…/photos/): how many loaded, their bytes, the largest; layout shift (CLS).
 // The machine may be busy: the load average is printed; compare runs of the same conditions, as ratios.
 import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
@@ -20,17 +24,23 @@ import type { BrowserContext, CDPSession, Page } from 'playwright-core'
 import { SESSION_COOKIE } from '../src/platform/http/auth'
 import { launchBrowser } from '../tests/support/browser'
 import { startServer } from '../tests/support/server'
+import { addPhotos } from './bench-phone-photos'
 import { argValue as argOf, loadAverage, median } from './bench-stats'
 
 const root = new URL('..', import.meta.url).pathname
 const args = process.argv.slice(2)
 const argValue = (name: string) => argOf(args, name)
 const RUNS = Number(argValue('runs') ?? 3)
-const PAGES = (argValue('pages') ?? '/login,/dashboard,/dashboard/listings,/dashboard/my-listings,/dashboard/matches').split(',')
+const PAGES = (argValue('pages') ?? (args.includes('--photos') ? '/dashboard/listings,/l/<token>' : '/login,/dashboard,/dashboard/listings,/dashboard/my-listings,/dashboard/matches')).split(',')
 /** Pages seen signed out; every other one as the demo's broker. */
 const SIGNED_OUT = new Set(['/login', '/register', '/forgot-password', '/'])
 
 export const GOALS = { interactiveMs: 2500, lcpMs: 2000, tbtMs: 200, jsBytes: 100 * 1024, chain: 2, warmMs: 1000 }
+/** Issue 34's: a thumbnail ≤ 20 KB, a large image ≤ 250 KB; the public page ≤ 30 KB of HTML compressed, no script, largest paint ≤ 1.5 s. */
+export const PHOTO_GOALS = { thumbBytes: 20 * 1024, largeBytes: 250 * 1024, publicHtmlBytes: 30 * 1024, publicLcpMs: 1500, cls: 0.1 }
+const PHOTOS = args.includes('--photos')
+/** The public page's path in the page list: replaced by the listing's own /l/<token> on each target. */
+const PUBLIC_PAGE = '/l/<token>'
 export const PHONE = {
   /** A mid-range Android phone's Chrome, as it introduces itself. */
   userAgent: 'Mozilla/5.0 (Linux; Android 13; Pixel 7a) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Mobile Safari/537.36',
@@ -56,13 +66,19 @@ export type Load = {
   longTasks: number
   /** Scripts fetched after the page was interactive (a closed dialog's code, prefetched once idle). */
   jsLater: number
+  /** Photos loaded (URLs under /photos/ or /l/…/photos/): how many, bytes transferred, the largest one. */
+  photos: { count: number; bytes: number; max: number }
+  /** Cumulative layout shift until the page was measured (shifts without recent input). */
+  cls: number
   /** Each script: its path, bytes transferred and decoded, depth, and whether it came before interactive (--json only). */
   files: { url: string; bytes: number; raw: number; depth: number; needed: boolean }[]
 }
 
 // Runs in the page before any of its own scripts: largest paint, long tasks, and the moment every island is hydrated.
 const OBSERVE = `(() => {
-  const perf = (window.__phone = { lcp: 0, tasks: [], interactive: null, scripts: [] })
+  const perf = (window.__phone = { lcp: 0, tasks: [], interactive: null, scripts: [], cls: 0 })
+  new PerformanceObserver((l) => { for (const e of l.getEntries()) if (!e.hadRecentInput) perf.cls += e.value })
+    .observe({ type: 'layout-shift', buffered: true })
   new PerformanceObserver((l) => { for (const e of l.getEntries()) perf.lcp = e.renderTime || e.loadTime || e.startTime })
     .observe({ type: 'largest-contentful-paint', buffered: true })
   new PerformanceObserver((l) => { for (const e of l.getEntries()) perf.tasks.push([e.startTime, e.duration]) })
@@ -83,7 +99,7 @@ const OBSERVE = `(() => {
   }, 20)
 })()`
 
-type PagePerf = { lcp: number; tasks: [number, number][]; interactive: number | null; scripts: string[]; hasIslands: boolean; dcl: number }
+type PagePerf = { lcp: number; tasks: [number, number][]; interactive: number | null; scripts: string[]; cls: number; hasIslands: boolean; dcl: number }
 const readPerf = (page: Page) =>
   page.evaluate(() => {
     const p = (window as unknown as { __phone: Omit<PagePerf, 'hasIslands' | 'dcl'> }).__phone
@@ -125,7 +141,9 @@ function watchNetwork(cdp: CDPSession) {
         .filter((r) => r.kind === 'js')
         .map((r) => ({ url: new URL(r.url).pathname, bytes: r.bytes, raw: r.raw, depth: depths.get(r.url) ?? 0, needed: needed.has(r.url) }))
       const first = files.filter((f) => f.needed)
-      return { bytes, htmlRaw, jsBody, jsFiles: first.length, jsLater: files.length - first.length, chain: Math.max(0, ...first.map((f) => f.depth)), files }
+      const photoSizes = [...requests.values()].filter((r) => /\/photos\//.test(new URL(r.url).pathname) && r.bytes > 0).map((r) => r.bytes)
+      const photos = { count: photoSizes.length, bytes: photoSizes.reduce((n, b) => n + b, 0), max: Math.max(0, ...photoSizes) }
+      return { bytes, htmlRaw, jsBody, jsFiles: first.length, jsLater: files.length - first.length, chain: Math.max(0, ...first.map((f) => f.depth)), photos, files }
     },
     scripts: () => [...requests.values()].filter((r) => r.kind === 'js').map((r) => r.url),
   }
@@ -177,7 +195,7 @@ async function chainDepths(html: string, base: string, loaded: string[]): Promis
 }
 
 /** Loads `url` in `page` and waits until it is interactive and has had a quiet second (no long task). */
-async function measure(page: Page, url: string): Promise<Omit<Load, 'bytes' | 'htmlRaw' | 'jsBody' | 'jsFiles' | 'jsLater' | 'chain' | 'files'> & { html: string; scripts: string[] }> {
+async function measure(page: Page, url: string): Promise<Omit<Load, 'bytes' | 'htmlRaw' | 'jsBody' | 'jsFiles' | 'jsLater' | 'chain' | 'files' | 'photos'> & { html: string; scripts: string[] }> {
   const response = await page.goto(url, { waitUntil: 'load', timeout: 120_000 })
   const html = (await response?.text()) ?? ''
   await page.waitForFunction(
@@ -204,6 +222,7 @@ async function measure(page: Page, url: string): Promise<Omit<Load, 'bytes' | 'h
     interactive,
     tbt: p.tasks.reduce((n, [, d]) => n + Math.max(0, d - 50), 0),
     longTasks: p.tasks.length,
+    cls: p.cls ?? 0,
   }
 }
 
@@ -217,7 +236,7 @@ async function throttled(context: BrowserContext) {
   return { page, cdp }
 }
 
-type Target = { binary: string; url: string; token: string; stop: () => Promise<number> }
+type Target = { binary: string; url: string; token: string; stop: () => Promise<number>; publicPath?: string }
 
 /** Starts a binary on demo data and signs its demo broker in. */
 async function startTarget(binary: string): Promise<Target> {
@@ -230,7 +249,16 @@ async function startTarget(binary: string): Promise<Target> {
     body: JSON.stringify({ email: broker, password: 'Demo@12345' }),
   })
   if (!login.ok) throw new Error(`demo broker sign-in: ${login.status} ${await login.text()}`)
-  return { binary, url: server.url, token: ((await login.json()) as { token: string }).token, stop: server.stop }
+  const target: Target = { binary, url: server.url, token: ((await login.json()) as { token: string }).token, stop: server.stop }
+  if (PHOTOS)
+    try {
+      const phoneHeaders = { 'user-agent': PHONE.userAgent, 'sec-ch-ua-mobile': '?1' }
+      target.publicPath = await addPhotos(server.url, server.output(), (token) => `${SESSION_COOKIE}=${token}`, phoneHeaders, (s) => console.log(s))
+    } catch (err) {
+      await server.stop()
+      throw err
+    }
+  return target
 }
 
 export type PageResults = Record<string, { cold: Load[]; warm: number[] }>
@@ -256,14 +284,22 @@ export async function benchPhone(binaries: string[], pages = PAGES, runs = RUNS,
             isMobile: PHONE.isMobile,
             hasTouch: PHONE.hasTouch,
           })
-          if (!SIGNED_OUT.has(path)) await context.addCookies([{ name: SESSION_COOKIE, value: target.token, url: target.url }])
+          // The public page (--photos) is the target's own link, seen signed out like a client.
+          const at = path === PUBLIC_PAGE ? target.publicPath : path
+          if (!at) throw new Error(`${PUBLIC_PAGE} needs --photos`)
+          if (!SIGNED_OUT.has(path) && path !== PUBLIC_PAGE) await context.addCookies([{ name: SESSION_COOKIE, value: target.token, url: target.url }])
           const { page, cdp } = await throttled(context)
           const net = watchNetwork(cdp)
-          const { html, scripts, ...cold } = await measure(page, target.url + path)
-          r.cold.push({ ...cold, ...net.summary(await chainDepths(html, target.url + path, scripts), new Set(scripts)) })
-          // The same page again, from the browser's cache (the HTML is fetched again: it is no-cache).
+          const { html, scripts, ...cold } = await measure(page, target.url + at)
+          r.cold.push({ ...cold, ...net.summary(await chainDepths(html, target.url + at, scripts), new Set(scripts)) })
+          // The same page again, from the browser's cache (the HTML is fetched again: it is no-cache). A revisit comes
+          // later in a phone's life: by then the service worker the first visit registered (issue 33) has installed
+          // (its install downloads every script, which would otherwise share the link with the revisit) and is in charge.
+          await page
+            .evaluate(() => Promise.race([navigator.serviceWorker?.getRegistration().then((r) => r && navigator.serviceWorker.ready), new Promise((done) => setTimeout(done, 60_000))]))
+            .catch(() => {})
           net.reset()
-          r.warm.push((await measure(page, target.url + path)).interactive)
+          r.warm.push((await measure(page, target.url + at)).interactive)
           await context.close()
           log(`  ${binaries.length > 1 ? `[${t + 1}] ` : ''}${path} run ${i + 1}: interactive ${Math.round(cold.interactive)} ms, warm ${Math.round(r.warm.at(-1)!)} ms`)
         }
@@ -291,6 +327,10 @@ export function medians(r: { cold: Load[]; warm: number[] }) {
     interactive: m((l) => l.interactive),
     tbt: m((l) => l.tbt),
     warm: median(r.warm),
+    photos: m((l) => l.photos?.count ?? 0),
+    photoBytes: m((l) => l.photos?.bytes ?? 0),
+    photoMax: m((l) => l.photos?.max ?? 0),
+    cls: m((l) => l.cls ?? 0),
   }
 }
 
@@ -310,6 +350,26 @@ function table(results: PageResults): string[] {
     lines.push(
       `| \`${path}\` | ${kb(m.total)} | ${kb(m.html)} (${kb(m.htmlRaw)}) ${ok(compressed)} | ${kb(m.jsBody)} (${kb(m.js)}) ${ok(m.jsBody <= GOALS.jsBytes)} | ${kb(m.css)} | ${kb(m.other)} | ${m.jsFiles}${m.jsLater ? ` (+${m.jsLater} later)` : ''} | ${m.chain} ${ok(m.chain <= GOALS.chain)} | ` +
         `${s(m.lcp)} ${ok(m.lcp <= GOALS.lcpMs)} | ${s(m.interactive)} ${ok(m.interactive <= GOALS.interactiveMs)} | ${Math.round(m.tbt)} ms ${ok(m.tbt <= GOALS.tbtMs)} | ${s(m.warm)} ${ok(m.warm <= GOALS.warmMs)} |`,
+    )
+  }
+  return lines
+}
+
+/** --photos: the photos each page loaded and issue 34's goals (a listings page loads thumbnails; the public page large images). */
+function photoTable(results: PageResults): string[] {
+  const lines = [
+    '| page (with photos) | photos loaded | their bytes | largest | goal | layout shift | HTML compressed | scripts | largest paint |',
+    '|---|---|---|---|---|---|---|---|---|',
+  ]
+  for (const [path, r] of Object.entries(results)) {
+    const m = medians(r)
+    const pub = path === PUBLIC_PAGE
+    const each = pub ? PHOTO_GOALS.largeBytes : PHOTO_GOALS.thumbBytes
+    lines.push(
+      `| \`${path}\` | ${m.photos} | ${kb(m.photoBytes)} | ${kb(m.photoMax)} ${ok(m.photoMax <= each)} | ${pub ? 'large' : 'thumbnail'} ≤ ${kb(each)} | ${m.cls.toFixed(3)} ${ok(m.cls <= PHOTO_GOALS.cls)} | ` +
+        (pub
+          ? `${kb(m.html)} ${ok(m.html <= PHOTO_GOALS.publicHtmlBytes)} (≤ ${kb(PHOTO_GOALS.publicHtmlBytes)}) | ${m.jsFiles + m.jsLater} ${ok(m.jsFiles + m.jsLater === 0)} (none) | ${s(m.lcp)} ${ok(m.lcp <= PHOTO_GOALS.publicLcpMs)} (≤ ${s(PHOTO_GOALS.publicLcpMs)}) |`
+          : `${kb(m.html)} | ${kb(m.jsBody)} ${ok(m.jsBody <= GOALS.jsBytes)} | ${s(m.lcp)} ${ok(m.lcp <= GOALS.lcpMs)} |`),
     )
   }
   return lines
@@ -346,7 +406,7 @@ if (import.meta.main) {
     `Phone: ${PHONE.viewport.width}×${PHONE.viewport.height}, DPR ${PHONE.deviceScaleFactor}, touch, Android Chrome's user agent; CPU ${PHONE.cpuSlowdown}× slower; ` +
       `${PHONE.network.latency} ms latency, 1.6 Mbps down, 750 kbps up; cold cache, median of ${RUNS}. Load average ${loadBefore} before, ${loadAfter} after (2 cores).`,
   ]
-  binaries.forEach((b, i) => lines.push('', `${b}:`, '', ...table(results[i]!)))
+  binaries.forEach((b, i) => lines.push('', `${b}:`, '', ...table(results[i]!), ...(PHOTOS ? ['', ...photoTable(results[i]!)] : [])))
   if (binaries.length === 2) lines.push('', `${binaries[1]} against ${binaries[0]}:`, '', ...ratios(results[0]!, results[1]!))
   console.log(lines.join('\n'))
   const out = argValue('json')

@@ -1,5 +1,6 @@
 import type { CobrokeRequest, Deal } from '../../src/modules/deals/model'
 import type { LiveEventHandler } from '../shared/useLiveEvents'
+import { DEAL_ACTION_TEXT } from './deal-action-text'
 
 // Co-broking's screens (issue 35): words, labels and query keys, one place each.
 
@@ -18,8 +19,7 @@ export const DEAL_QUERY_KEYS = {
 export const reloadDeals: LiveEventHandler = (_data, queryClient) => void queryClient.invalidateQueries({ queryKey: DEAL_QUERY_KEYS.all })
 
 export const DEAL_TEXT = {
-  cobroke: 'I have a client for this',
-  report: 'Report listing',
+  ...DEAL_ACTION_TEXT,
   requestTitle: 'Co-broke this listing',
   requestSent: 'Co-broke request sent',
   requestFailed: 'Could not send the request',

@@ -2,7 +2,7 @@ import { useState } from 'react'
 import type { Listing } from '../../src/modules/listings/model'
 import { lazyDialog } from '../shared/lazy-dialog'
 import type { RowMenuItem } from '../shared/table/RowMenu'
-import { DEAL_TEXT } from './deal-format'
+import { DEAL_ACTION_TEXT as DEAL_TEXT } from './deal-action-text'
 
 // Closed when the page loads: their code comes when first opened, or once the page is idle (shared/lazy-dialog.tsx).
 const CobrokeDialog = lazyDialog(() => import('./CobrokeDialog').then((m) => m.CobrokeDialog), (p) => p.listing !== null)

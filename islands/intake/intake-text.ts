@@ -1,14 +1,14 @@
 // Issue 18, WhatsApp in and out: the paste screen's and the share dialog's address and copy, one place each.
 
-/** The "Paste from WhatsApp" screen (its route: src/modules/intake/pages.ts; its links: the broker's listing screens). */
-export const PASTE_PAGE_PATH = '/dashboard/paste'
-/** Android's "Share → Brokernet" posts the shared text here (the manifest's share_target; issue 33). */
-export const SHARE_PATH = '/dashboard/paste/share'
+import { INTAKE_LINK_TEXT } from './intake-links'
+
+// The addresses and the listing screens' words live in ./intake-links.ts (small, for the listing screens' scripts).
+export { PASTE_PAGE_PATH, SHARE_PATH } from './intake-links'
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`
 
 export const INTAKE_TEXT = {
-  title: 'Paste from WhatsApp',
+  title: INTAKE_LINK_TEXT.title,
   intro: 'Paste messages from a WhatsApp group or chat: each listing in them becomes a draft you check and post. Nothing is posted until you choose.',
   pasteLabel: 'WhatsApp messages',
   pasteHint: 'One message or many; a whole chat export works too.',
@@ -81,7 +81,7 @@ export const INTAKE_TEXT = {
   selectAll: 'Select all',
   selectNone: 'Select none',
   share: {
-    button: 'Share',
+    button: INTAKE_LINK_TEXT.share,
     title: (entryId: string) => `Share ${entryId}`,
     label: 'Message to share',
     loading: 'Writing the message…',

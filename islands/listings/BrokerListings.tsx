@@ -25,7 +25,7 @@ import { useListingPage, type PageSize } from './useListingPage'
 import { useDetailsDialog } from './useDetailsDialog'
 import { useMatchCounts } from '../matches/useMatchCounts'
 import { ChangedSinceChip, NewSinceVisit } from './new-since'
-import { INTAKE_TEXT, PASTE_PAGE_PATH } from '../intake/intake-text'
+import { INTAKE_LINK_TEXT, PASTE_PAGE_PATH } from '../intake/intake-links'
 import { useDealActions } from '../deals/useDealActions'
 
 // Closed when the page loads: dialog code comes when first opened, or once the page is idle (shared/lazy-dialog.tsx).
@@ -108,7 +108,7 @@ export default function BrokerListings({ user, initial, filters, stats, rules, v
   const cardFields = f.applied.city_id === undefined ? CITY_CARD_FIELDS : CARD_FIELDS
   // Every row: Share (issue 18) in its menu; the broker's own also Edit, at hand, and Delete in the menu.
   const rowActions = (l: Listing) => {
-    const items: RowMenuItem[] = [{ label: INTAKE_TEXT.share.button, onSelect: () => setSharing(l) }, ...deals.menuItems(l)]
+    const items: RowMenuItem[] = [{ label: INTAKE_LINK_TEXT.share, onSelect: () => setSharing(l) }, ...deals.menuItems(l)]
     if (l.is_editable) items.push({ label: 'Delete', tone: 'error', onSelect: () => setDeleting(l) })
     return (
       <>
@@ -145,7 +145,7 @@ export default function BrokerListings({ user, initial, filters, stats, rules, v
           </button>
           <a href={PASTE_PAGE_PATH} className="btn btn-outline btn-sm">
             <Icon name="chat" className="h-4 w-4" />
-            {INTAKE_TEXT.title}
+            {INTAKE_LINK_TEXT.title}
           </a>
           <button type="button" className="btn btn-primary btn-sm" onClick={() => setForm({ listing: null })}>
             New Listing

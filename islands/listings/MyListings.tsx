@@ -17,7 +17,7 @@ import { LoadError } from '../shared/LoadError'
 import { STATS_LAYOUT } from './StatsStrip'
 import { useDetailsDialog } from './useDetailsDialog'
 import { useMatchCounts } from '../matches/useMatchCounts'
-import { INTAKE_TEXT, PASTE_PAGE_PATH } from '../intake/intake-text'
+import { INTAKE_LINK_TEXT, PASTE_PAGE_PATH } from '../intake/intake-links'
 import { isModerated, MODERATION_TEXT, reviewPending } from './moderation-format'
 import { isReportedOff, useReportAnswers } from './reported-off'
 
@@ -133,7 +133,7 @@ export default function MyListings({ user, initial, rules }: MyListingsIslandPro
     const items: RowMenuItem[] = [
       ...reports.menuItems(l),
       { label: 'Edit', onSelect: () => setForm({ listing: l }) },
-      { label: INTAKE_TEXT.share.button, onSelect: () => setSharing(l) },
+      { label: INTAKE_LINK_TEXT.share, onSelect: () => setSharing(l) },
     ]
     if (RENEWABLE.has(l.status)) items.push({ label: 'Renew', tone: 'success', onSelect: () => renew.mutate(l) })
     if (l.status === 'ACTIVE') items.push({ label: 'Suspend', onSelect: () => changeStatus.mutate({ listing: l, to: 'SUSPENDED' }) })
@@ -161,7 +161,7 @@ export default function MyListings({ user, initial, rules }: MyListingsIslandPro
         <div className="flex flex-wrap gap-2">
           <a href={PASTE_PAGE_PATH} className="btn btn-outline btn-sm">
             <Icon name="chat" className="h-4 w-4" />
-            {INTAKE_TEXT.title}
+            {INTAKE_LINK_TEXT.title}
           </a>
           <button type="button" className="btn btn-primary btn-sm" onClick={() => setForm({ listing: null })}>
             Add New Listing

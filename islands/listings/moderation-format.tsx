@@ -4,7 +4,7 @@
 import type { Listing } from '../../src/modules/listings/model'
 import { SUSPENSION_REASON_REQUIRED } from '../../src/shared/constants'
 import { formatListingDate, STATUS_LABELS, statusBadgeClass } from './listing-format'
-import { isReportedOff, ReportedOffStatus } from './reported-off'
+import { isReportedOff, ReportedOffStatus } from './reported-off-status'
 
 export const MODERATION_TEXT = {
   badge: 'Suspended by an admin',

@@ -1,4 +1,4 @@
-import { useAtomValue } from 'jotai'
+import { useAtomValue } from './atoms'
 import { dismissToast, toastsAtom, type ToastKind } from './toast'
 
 const STYLE: Record<ToastKind, string> = {

@@ -111,7 +111,7 @@ export function makeQueryClient({ server = typeof window === 'undefined' }: { se
 
 let browserClient: QueryClient | undefined
 
-/** The one QueryClient every island on the page shares (like the shared Jotai store). Browser only. */
+/** The one QueryClient every island on the page shares (like the shared store of ./store.ts). Browser only. */
 export function browserQueryClient(): QueryClient {
   if (typeof window === 'undefined') throw new Error('browserQueryClient() is for the browser: the server makes one client per request')
   return (browserClient ??= makeQueryClient({ server: false }))

@@ -1,4 +1,4 @@
-import { atom } from 'jotai'
+import { atom } from './atoms'
 import { TOAST } from '../../src/shared/constants'
 import { browserStore } from './store'
 

@@ -4,7 +4,7 @@
 // A stream ends with its session (`session_ended`, src/platform/session-watch.ts): the page then stops following it
 // rather than connecting again and again to be refused.
 import { useQueryClient, type QueryClient } from '@tanstack/react-query'
-import { atom, useAtomValue, useStore } from 'jotai'
+import { atom, useAtomValue, useStore } from './atoms'
 import { useEffect, useState } from 'react'
 import { ApiError } from './api'
 import { fetchJson } from './query'

@@ -5,7 +5,7 @@ import { fetchJson } from '../shared/query'
 import { useHydrated } from '../shared/useHydrated'
 import { useLiveEvent } from '../shared/useLiveEvents'
 import { useEffect } from 'react'
-import { setAppBadge } from './app-worker'
+import { setAppBadge } from './app-badge'
 import { NavCountBadge, useNavCount } from './NavCount'
 
 /** The number of unseen matches, as the `matches` events set it. */

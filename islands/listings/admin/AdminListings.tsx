@@ -32,7 +32,7 @@ import { LoadError } from '../../shared/LoadError'
 import { retryOnce, useListingPage, type PageSize } from '../useListingPage'
 import { useDetailsDialog } from '../useDetailsDialog'
 import { useMatchCounts } from '../../matches/useMatchCounts'
-import { INTAKE_TEXT } from '../../intake/intake-text'
+import { INTAKE_LINK_TEXT } from '../../intake/intake-links'
 import { ShareListingDialog } from '../../intake/ShareListingDialog'
 
 const NO_LISTINGS: Listing[] = []
@@ -135,7 +135,7 @@ export default function AdminListings({ actor, initial, filters, suspended, revi
   const menu = (l: Listing) => {
     const items: RowMenuItem[] = [
       { label: 'Edit', onSelect: () => setEditing(l) },
-      { label: INTAKE_TEXT.share.button, onSelect: () => setSharing(l) },
+      { label: INTAKE_LINK_TEXT.share, onSelect: () => setSharing(l) },
     ]
     if (l.status === 'ACTIVE') items.push({ label: 'Suspend', tone: 'warning', onSelect: () => suspend(l) })
     if (l.status === 'SUSPENDED') items.push({ label: 'Unsuspend', tone: 'success', onSelect: () => unsuspend(l) })

@@ -20,6 +20,8 @@ self.addEventListener('activate', (event) => {
   event.waitUntil(
     (async () => {
       for (const key of await caches.keys()) if (key.startsWith('shell-') && key !== SHELL) await caches.delete(key)
+      // Navigation preload: the browser asks the server for a page while it starts this worker, instead of after.
+      await self.registration.navigationPreload?.enable().catch(() => {})
       await self.clients.claim()
     })(),
   )
@@ -36,9 +38,9 @@ self.addEventListener('fetch', (event) => {
   if (url.origin !== self.location.origin) return
   if (request.method !== 'GET') return event.respondWith(writeOrRefuse(request, url))
   if (url.pathname.startsWith('/assets/')) return event.respondWith(cacheFirst(request))
-  if (request.mode === 'navigate' && OFFLINE_PAGES.test(url.pathname)) return event.respondWith(networkFirst(request, true))
-  if (request.mode === 'navigate') return event.respondWith(fetch(request).catch(() => offlinePage()))
-  if (OFFLINE_API.test(url.pathname)) return event.respondWith(networkFirst(request, false))
+  if (request.mode === 'navigate' && OFFLINE_PAGES.test(url.pathname)) return event.respondWith(networkFirst(event, true))
+  if (request.mode === 'navigate') return event.respondWith(fromNetwork(event).catch(() => offlinePage()))
+  if (OFFLINE_API.test(url.pathname)) return event.respondWith(networkFirst(event, false))
 })
 
 /** A write goes to the server or is refused with a sentence: never queued, never lost without a word. */
@@ -61,10 +63,17 @@ async function cacheFirst(request) {
   return response
 }
 
+/** A navigation's answer as navigation preload brought it (asked for while this worker started), else fetched now. */
+async function fromNetwork(event) {
+  const preloaded = event.request.mode === 'navigate' ? await event.preloadResponse : undefined
+  return preloaded || fetch(event.request)
+}
+
 /** The network's answer, kept with the time it came; offline, the kept one (a page under the "Offline: as of" banner). */
-async function networkFirst(request, page) {
+async function networkFirst(event, page) {
+  const request = event.request
   try {
-    const response = await fetch(request)
+    const response = await fromNetwork(event)
     if (response.ok && !response.redirected) {
       const kept = new Response(await response.clone().blob(), { status: response.status, headers: withTime(response.headers) })
       await (await caches.open(SEEN)).put(request, kept)

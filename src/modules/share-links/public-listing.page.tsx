@@ -41,6 +41,8 @@ function PublicListing({ v, base }: { v: Live; base: string }) {
               height={p.largeHeight}
               alt={`Photo ${i + 1} of ${photos.length}`}
               loading={i === 0 ? 'eager' : 'lazy'}
+              // The first photo is the page's largest paint: asked for with the stylesheet, before the others.
+              fetchPriority={i === 0 ? 'high' : 'low'}
               className="h-auto max-h-[70vh] w-full shrink-0 snap-center rounded-box object-contain bg-base-200"
             />
           ))}

@@ -1,4 +1,4 @@
-import { createStore, Provider } from 'jotai'
+import { createStore, Provider } from '../../../islands/shared/atoms'
 import type { ReactElement } from 'react'
 import { renderToString } from 'react-dom/server'
 import { assetUrls, clientScripts, islandScripts } from '../../../generated/assets'
@@ -33,11 +33,11 @@ export function modulePreloads(names: Iterable<string>): string {
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
-// The page renderer behind ./render.tsx, which loads this module (React's server renderer, Jotai, React Query and
+// The page renderer behind ./render.tsx, which loads this module (React's server renderer, the islands' store, React Query and
 // every island) on the first page it renders rather than at start (docs/decisions/004-lazy-start.md).
 
 /**
- * Renders a whole page on the server. Each request gets its own Jotai store and its own React Query client
+ * Renders a whole page on the server. Each request gets its own store (islands/shared/atoms.ts) and its own React Query client
  * (state never leaks between requests; islands get server data as props and `initialData`, nothing is
  * fetched). The island script and the toast host are added only when the page holds an island.
  */
