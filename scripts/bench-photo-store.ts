@@ -1,4 +1,4 @@
-// Photo stores side by side (docs/decisions/0XX-photo-storage.md): the time to write and to read a thumbnail-sized
+// Photo stores side by side (docs/decisions/047-photo-storage.md): the time to write and to read a thumbnail-sized
 // (11 KB) and a large-sized (77 KB) photo file in DATA_DIR/photos and in an S3 bucket through Bun's client. The bucket
 // is the stand-in S3 service (tests/support/s3-service.ts) in a process of its own on loopback, so the figure is the
 // client's own cost (signing, HTTP, the deadline) with no network; a real bucket adds its round trip. Interleaved

@@ -57,7 +57,7 @@ const client = await Bun.build({
   // Small chunks without top-level side effects are folded into a chunk their importers load anyway: each file is
   // compressed alone (a small one badly) and is one more request. Measured per page (scripts needed, brotli): 4 KB is
   // best; larger values fold bigger chunks into ones other pages load (a match card into the listings page). The
-  // listings page: 39 → 31 files (docs/decisions/0XX-phone-last-kilobytes.md).
+  // listings page: 39 → 31 files (docs/decisions/049-phone-last-kilobytes.md).
   minChunkSize: 4096,
   minify: true,
   sourcemap: 'none',

@@ -132,7 +132,7 @@ if (report) {
   const url = `http://localhost:${server.port}`
   // One write for the whole banner: whoever reads the log (people, the start-up tests) sees it whole or not at all.
   const banner = [`Brokernet is running at ${url}`, `Database: ${config.databaseUrl ? `PostgreSQL, ${redactedUrl(config.databaseUrl)}` : config.databasePath}`]
-  // Issue 34: where listing photos live (docs/decisions/0XX-photo-storage.md); never the bucket's keys.
+  // Issue 34: where listing photos live (docs/decisions/047-photo-storage.md); never the bucket's keys.
   const s3 = config.photoS3
   banner.push(`Photos: ${s3 ? `S3 bucket ${s3.bucket}${s3.endpoint ? ` at ${new URL(s3.endpoint).origin}` : ''}, keys ${s3.prefix}…` : config.databaseUrl ? 'in the database' : config.photosDir}`)
   if (report.admin.created && report.admin.generatedPassword)

@@ -1,6 +1,6 @@
 // The paste screen's addresses and the two words the listing screens show for it (a button, a menu item): apart from
 // ./intake-text.ts, which holds the paste screen's and the share dialog's whole copy (4 KB), so that the listing
-// screens' scripts do not carry it (docs/decisions/0XX-phone-last-kilobytes.md).
+// screens' scripts do not carry it (docs/decisions/049-phone-last-kilobytes.md).
 
 /** The "Paste from WhatsApp" screen (its route: src/modules/intake/pages.ts; its links: the broker's listing screens). */
 export const PASTE_PAGE_PATH = '/dashboard/paste'

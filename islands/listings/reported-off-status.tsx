@@ -1,7 +1,7 @@
 // A listing taken off the network by reports (issue 35): its status in a row or a card, with the reasons counted.
 // Apart from ./reported-off.tsx (the details' notice and the broker's answers: a mutation and a confirmation dialog),
 // because every listing table shows a status and the network list needs nothing more
-// (docs/decisions/0XX-phone-last-kilobytes.md).
+// (docs/decisions/049-phone-last-kilobytes.md).
 import { useQuery } from '@tanstack/react-query'
 import type { Listing } from '../../src/modules/listings/model'
 import { fetchJson } from '../shared/query'

@@ -2,7 +2,7 @@ import { createContext, createElement, use, useCallback, useSyncExternalStore, t
 
 // The little of Jotai the islands used (two primitive atoms: the toasts and the live connection), with Jotai's names,
 // in a fraction of the code: Jotai's store, its internals and its React bindings were 8 KB raw (about 3 KB brotli) of
-// every page's scripts (docs/decisions/0XX-phone-last-kilobytes.md). One store per page in the browser, one per
+// every page's scripts (docs/decisions/049-phone-last-kilobytes.md). One store per page in the browser, one per
 // request on the server (src/platform/pages/document.tsx), so no state crosses requests.
 
 /** A value with its initial state; what it holds lives in a store. */

@@ -1,6 +1,6 @@
 // Whether the user is in the middle of a form (issue 33: a new version or a notification waits until none is). Apart
 // from ./app-worker.ts, which the page loads once its islands are hydrated: the fields' values from before the user
-// first touched them must be noted from the page's start (docs/decisions/0XX-phone-last-kilobytes.md).
+// first touched them must be noted from the page's start (docs/decisions/049-phone-last-kilobytes.md).
 
 type Field = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement
 const FIELDS = 'form input, form textarea, form select'

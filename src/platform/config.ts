@@ -52,7 +52,7 @@ export type Config = {
   pushAllowHosts: string[]
   /**
    * PUSH_RATE: push messages a second that one process's sender spreads a burst over (default 250; 0: no pacing). The
-   * first 32 of a burst, and a lone alert, leave at once (src/platform/push/pace.ts; docs/decisions/0XX-push-pacing.md).
+   * first 32 of a burst, and a lone alert, leave at once (src/platform/push/pace.ts; docs/decisions/048-push-pacing.md).
    */
   pushRate: number
   /** Listing photos' WebP files on SQLite (DATA_DIR/photos); on PostgreSQL they live in the database (issue 34). */
@@ -61,7 +61,7 @@ export type Config = {
   photoQuota: number
   /**
    * S3_BUCKET and the other S3_* names Bun's S3 client reads: listing photos in that S3-compatible bucket instead of
-   * DATA_DIR (SQLite) or the database (PostgreSQL). Unset: null. docs/decisions/0XX-photo-storage.md.
+   * DATA_DIR (SQLite) or the database (PostgreSQL). Unset: null. docs/decisions/047-photo-storage.md.
    */
   photoS3: S3Settings | null
 }

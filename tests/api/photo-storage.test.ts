@@ -1,4 +1,4 @@
-// Listing photos in an S3-compatible bucket (issue 34; docs/decisions/0XX-photo-storage.md), against the stand-in S3
+// Listing photos in an S3-compatible bucket (issue 34; docs/decisions/047-photo-storage.md), against the stand-in S3
 // service on loopback (tests/support/s3-service.ts), which checks every request's Signature Version 4 as S3 does. In
 // process, against the binary (BROKERNET_BINARY) and on PostgreSQL (BROKERNET_TEST_DATABASE=postgres).
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'

@@ -1,4 +1,4 @@
-// The pace of push bursts (src/platform/push/pace.ts; docs/decisions/0XX-push-pacing.md): due times only, no clock.
+// The pace of push bursts (src/platform/push/pace.ts; docs/decisions/048-push-pacing.md): due times only, no clock.
 import { describe, expect, test } from 'bun:test'
 import { PACE_BURST, PushPace } from '../../src/platform/push/pace'
 

@@ -5,7 +5,7 @@ import { PHOTO_NAME } from '../../shared/photo-url'
 import { deletePhotoFile, insertPhotoFile, photoFileBytes } from './store'
 
 /**
- * Where the photos' WebP files are kept (issue 34, docs/decisions/036-images.md, 0XX-photo-storage.md): an S3-compatible
+ * Where the photos' WebP files are kept (issue 34, docs/decisions/036-images.md, 047-photo-storage.md): an S3-compatible
  * bucket when S3_BUCKET is set (any backend); otherwise files under DATA_DIR/photos on SQLite (one machine, like the
  * database) and rows of `photo_files` on PostgreSQL (instances behind a load balancer share no disk). A file is named by
  * its content, written once and never changed: the same picture on two listings is one file, and a name no photo

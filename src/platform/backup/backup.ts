@@ -106,7 +106,7 @@ function photosInArchive(config: DataConfig, facts: DatabaseFacts, sources: TarS
 }
 
 /**
- * The bucket's photos, copied into `folder` for the archive (issue 34; docs/decisions/0XX-photo-storage.md). Listed
+ * The bucket's photos, copied into `folder` for the archive (issue 34; docs/decisions/047-photo-storage.md). Listed
  * after the database's snapshot, as DATA_DIR/photos is on SQLite: objects are named by their content and never
  * changed, so every one the snapshot refers to is there unless it was removed in between. A bucket that does not
  * answer fails the backup (with the reason): an archive silently without its photos would be found out at the restore.

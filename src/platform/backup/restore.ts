@@ -185,7 +185,7 @@ function expectCounts(manifest: Manifest, facts: DatabaseFacts, what: string) {
 }
 
 /**
- * The photos must land where this installation reads them (docs/decisions/0XX-photo-storage.md): an archive's
+ * The photos must land where this installation reads them (docs/decisions/047-photo-storage.md): an archive's
  * `photos/` entries go to DATA_DIR/photos (SQLite) or the bucket (S3_BUCKET set); photos inside a PostgreSQL dump
  * (`photo_files`) stay in the database. The two ways that would leave them unread are refused before anything changes.
  */

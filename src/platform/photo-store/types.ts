@@ -1,4 +1,4 @@
-// Where listing photos' files are kept (issue 34; docs/decisions/0XX-photo-storage.md). The platform defines the one
+// Where listing photos' files are kept (issue 34; docs/decisions/047-photo-storage.md). The platform defines the one
 // interface and the two stores that need no table (a folder, an S3-compatible bucket); the photos feature owns the
 // third (rows of its `photo_files` table on PostgreSQL) and picks among them. Files are named by their content (the
 // first 128 bits of their SHA-256, `<32 hex>.webp`), written once and never changed.

@@ -1,6 +1,6 @@
 import type { Urgency } from './payload'
 
-// The pace of a burst of pushes (issue 33; docs/decisions/0XX-push-pacing.md). A popular INSTANT saved search queues
+// The pace of a burst of pushes (issue 33; docs/decisions/048-push-pacing.md). A popular INSTANT saved search queues
 // 1,000 messages in one transaction; sent as fast as the thread can encrypt and post them, they took the two cores
 // from the listing reads for a second (reads −28 % meanwhile, on a quiet machine). The goal allows 10 s for the burst,
 // so its messages are spread out: each is queued with a due time, `rate` a second, and the outbox's claims (oldest due
