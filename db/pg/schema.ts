@@ -176,6 +176,8 @@ export const listings = pgTable(
     reportedOffAt: ms('reported_off_at'),
     /** Days on market (issue 35): when the property was first posted; null: `created_at` (db/schema.ts says more). */
     firstPostedAt: ms('first_posted_at'),
+    /** Onward sharing (issue 34; db/schema.ts says more): OFF, NAMED or ANONYMOUS. */
+    onwardSharing: text('onward_sharing').notNull().default('OFF'),
   },
   (t) => [
     uniqueIndex('listings_entry_id_unique').on(t.entryId),

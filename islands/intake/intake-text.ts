@@ -90,5 +90,6 @@ export const INTAKE_TEXT = {
     copied: 'Copied',
     selected: 'Selected: copy it with Ctrl+C, or your phone’s Copy',
     whatsapp: 'Open WhatsApp',
+    publicPage: 'The link opens a page for your client, with your name and phone: no sign-in needed.',
   },
 } as const
