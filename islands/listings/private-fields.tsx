@@ -145,7 +145,7 @@ export function VisibilityAndPrivate({ idPrefix, visibility, onVisibility, value
           {errors.circle_id && <p className="mt-1 text-sm text-error">{errors.circle_id}</p>}
         </div>
       )}
-      <div className="form-control sm:col-span-2">
+      <div className="form-control sm:col-span-2" data-onward-sharing>
         <label htmlFor={id('onward')} className="label text-sm">
           Other brokers may share it with their clients
         </label>
