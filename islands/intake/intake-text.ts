@@ -4,6 +4,13 @@
 export const PASTE_PAGE_PATH = '/dashboard/paste'
 /** Android's "Share → Brokernet" posts the shared text here (the manifest's share_target; issue 33). */
 export const SHARE_PATH = '/dashboard/paste/share'
+/**
+ * Photos shared with the text (issue 34) never go to the server before the broker posts: the service worker keeps them
+ * in this cache of the browser (src/modules/pwa/service-worker.js) and the paste screen takes them from it.
+ */
+export const SHARED_PHOTOS_CACHE = 'shared-photos-v1'
+/** A draft's photos, like a listing's (src/modules/photos/model.ts MAX_PHOTOS_PER_LISTING). */
+export const DRAFT_PHOTOS_MAX = 10
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`
 
@@ -13,6 +20,18 @@ export const INTAKE_TEXT = {
   pasteLabel: 'WhatsApp messages',
   pasteHint: 'One message or many; a whole chat export works too.',
   sharedTruncated: 'Only the first part of what you shared fit: paste the rest to read it too.',
+  sharedDropped: (n: number) => `${plural(n, 'shared photo')} could not be kept: add ${n === 1 ? 'it' : 'them'} to the draft from your gallery.`,
+  photos: {
+    label: (n: number) => `Photos (${n} of ${DRAFT_PHOTOS_MAX}; sent once the draft is posted)`,
+    add: 'Add photos',
+    remove: (i: number) => `Remove photo ${i}`,
+    alt: (i: number, name: string) => `Photo ${i}: ${name}`,
+    tray: (n: number) => `Shared photos (${plural(n, 'photo')})`,
+    trayHint: 'Several listings were shared: put each photo on the draft it belongs to.',
+    trayNoDraft: 'Read the message first: the photos then go on its draft.',
+    putOn: (i: number) => `Put photo ${i} on`,
+    chooseDraft: 'Choose a draft',
+  },
   count: (n: number, max: number) => `${n.toLocaleString('en-US')} / ${max.toLocaleString('en-US')} characters`,
   read: 'Read messages',
   readFailed: 'The messages could not be read. Please try again.',
