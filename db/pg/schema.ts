@@ -587,12 +587,18 @@ export const listingPhotos = pgTable(
     bytes: integer('bytes').notNull(),
     phash: text('phash').notNull(),
     createdAt: ms('created_at').notNull(),
+    /**
+     * The upload's idempotency key (issue 34, the `Idempotency-Key` header; `<key>/<n>` for the n-th file of a request):
+     * a retried upload that had in fact arrived answers what is stored instead of storing the photo twice.
+     */
+    uploadKey: text('upload_key'),
   },
   (t) => [
     index('listing_photos_listing_idx').on(t.listingId, t.position),
     index('listing_photos_owner_idx').on(t.ownerUserId),
     index('listing_photos_large_idx').on(t.large),
     index('listing_photos_thumb_idx').on(t.thumb),
+    uniqueIndex('listing_photos_upload_key_unique').on(t.listingId, t.uploadKey),
   ],
 )
 

@@ -147,3 +147,68 @@ describe('photos on paste drafts', () => {
     await page.context().close()
   })
 })
+
+describe('a dropped connection while sending photos (issue 34)', () => {
+  /** Opens a fresh draft with these photos on it, at the size given; answers the page. */
+  async function draftWith(viewport: { width: number; height: number }, place: string, phone: string, files: string[]) {
+    const w = await world.open(token, '/dashboard/paste', { viewport, axe: true, ignore: /Failed to load resource|ERR_CONNECTION|ERR_FAILED/ })
+    await w.page.getByLabel('WhatsApp messages').fill(`AVL 1 BHK for rent in ${place}, 500 sqft, 35k. Call ${phone}`)
+    await w.page.getByRole('button', { name: 'Read messages' }).click()
+    const card = w.page.locator('article[data-draft]').first()
+    await card.locator('[data-draft-photos] input[type=file]').setInputFiles(files.map((f) => join(images, f)))
+    await card.locator(`[data-draft-photos="${files.length}"]`).waitFor()
+    return w
+  }
+
+  test('390 px: each photo its own request; the first attempts cut (one after the server stored it, one before): retried by itself, each stored once', async () => {
+    const { page, errors } = await draftWith(PHONE, 'Chembur', '98202 10101', ['other.jpg', 'photo.png'])
+    const attempts: string[] = []
+    await page.route('**/api/listings/*/photos', async (route) => {
+      if (route.request().method() !== 'POST') return route.continue()
+      const key = route.request().headers()['idempotency-key'] ?? ''
+      attempts.push(key)
+      const seen = attempts.filter((k) => k === key).length
+      if (seen > 1) return route.continue()
+      // The first photo reaches the server and is stored; its answer is lost. The second never leaves.
+      if (attempts.length === 1) await route.fetch()
+      await route.abort('connectionreset')
+    })
+    const entryId = await postDraft(page, 1, 2)
+    expect(attempts.length).toBe(4)
+    expect(new Set(attempts).size).toBe(2)
+    expect(attempts.every((k) => /^[a-f0-9]{32}$/.test(k))).toBe(true)
+    // Still exactly two photos a moment later: the retry of the stored one added nothing.
+    expect(await photosOf(entryId)).toBe(2)
+    await page.locator('[data-draft-sending] [data-photo-id]').nth(1).waitFor()
+    expect(await page.locator('[data-draft-sending] [data-photo-id]').count()).toBe(2)
+    expect(await page.locator('[data-sending]').count()).toBe(0)
+    expect(errors).toEqual([])
+    await page.context().close()
+  })
+
+  test('1440 px: the connection stays down: after its tries the photo shows Retry, which sends it once it is back', async () => {
+    const { page, errors } = await draftWith(LAPTOP, 'Ghatkopar', '98202 20202', ['other.jpg'])
+    let up = false
+    let tries = 0
+    await page.route('**/api/listings/*/photos', (route) =>
+      up || route.request().method() !== 'POST' ? route.continue() : (tries++, route.abort('internetdisconnected')),
+    )
+    await page.getByRole('checkbox', { name: 'Select Draft 1' }).check()
+    await page.getByRole('button', { name: 'Post selected (1)' }).click()
+    const retry = page.locator('[data-sending="other.jpg"]').getByRole('button', { name: 'Retry' })
+    await retry.waitFor()
+    expect(tries).toBe(4)
+    expect(await page.locator('[data-send-error]').textContent()).toContain('connection dropped')
+    expect(await problems(page, 'a photo waiting for Retry @1440', '[data-draft-sending]')).toEqual([])
+    const entryId = (await page.locator('[data-posted]').getAttribute('data-posted'))!
+    expect(await photosOf(entryId)).toBe(0)
+    up = true
+    await retry.click()
+    await eventually('the photo stored once', async () => (await photosOf(entryId)) === 1)
+    await page.locator('[data-sending]').waitFor({ state: 'detached' })
+    expect(await photosOf(entryId)).toBe(1)
+    expect(errors).toEqual([])
+    await page.context().close()
+  })
+})
+
