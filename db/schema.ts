@@ -217,6 +217,12 @@ export const listings = sqliteTable(
      * `created_at` (rows written before this column, which the upgrade leaves alone rather than rewrite every listing).
      */
     firstPostedAt: integer('first_posted_at'),
+    /**
+     * Onward sharing (issue 34): whether its owner lets other brokers who see it make a public link (/l/<token>) of it
+     * for their clients: OFF (the default), NAMED (their pages say who listed it), ANONYMOUS (their pages never name
+     * the owner). Turned OFF, every other broker's link to it is revoked (share-links/, through after-write's parts).
+     */
+    onwardSharing: text('onward_sharing', { enum: ['OFF', 'NAMED', 'ANONYMOUS'] }).notNull().default('OFF'),
   },
   (t) => [
     uniqueIndex('listings_entry_id_unique').on(t.entryId),
@@ -745,12 +751,18 @@ export const listingPhotos = sqliteTable(
     bytes: integer('bytes').notNull(),
     phash: text('phash').notNull(),
     createdAt: integer('created_at').notNull(),
+    /**
+     * The upload's idempotency key (issue 34, the `Idempotency-Key` header; `<key>/<n>` for the n-th file of a request):
+     * a retried upload that had in fact arrived answers what is stored instead of storing the photo twice.
+     */
+    uploadKey: text('upload_key'),
   },
   (t) => [
     index('listing_photos_listing_idx').on(t.listingId, t.position),
     index('listing_photos_owner_idx').on(t.ownerUserId),
     index('listing_photos_large_idx').on(t.large),
     index('listing_photos_thumb_idx').on(t.thumb),
+    uniqueIndex('listing_photos_upload_key_unique').on(t.listingId, t.uploadKey),
   ],
 )
 
@@ -759,7 +771,8 @@ export const listingPhotos = sqliteTable(
  * sign-in showing the listing and the SHARING broker's name and contact. The token is 128 random bits (base64url);
  * one live link per sharer and listing, reused by every share. Revoked (`revoked_at`) by its sharer; dead (410) once
  * the listing is closed, suspended, expired or deleted. `views` counts the page's openings for the sharer. No foreign
- * key: a deleted listing's links answer 410, and go with it (listings/after-write.ts).
+ * key: a deleted listing's links stay and answer 410. Other brokers' links (onward sharing, with the owner's
+ * `listings.onward_sharing`) are revoked when the owner withdraws it.
  */
 export const listingShares = sqliteTable(
   'listing_shares',

@@ -46,6 +46,8 @@ import m42 from './0042_feed.sql' with { type: 'text' }
 import m43 from './0043_visit_reminders.sql' with { type: 'text' }
 import m44 from './0044_listing_reports.sql' with { type: 'text' }
 import m45 from './0045_days_on_market.sql' with { type: 'text' }
+import m46 from './0046_onward_sharing.sql' with { type: 'text' }
+import m47 from './0047_photo_upload_key.sql' with { type: 'text' }
 
 export const migrationJournal = journal
 export const migrationFiles: Record<string, string> = {
@@ -95,4 +97,6 @@ export const migrationFiles: Record<string, string> = {
   '0043_visit_reminders': m43,
   '0044_listing_reports': m44,
   '0045_days_on_market': m45,
+  '0046_onward_sharing': m46,
+  '0047_photo_upload_key': m47,
 }

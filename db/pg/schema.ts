@@ -176,6 +176,8 @@ export const listings = pgTable(
     reportedOffAt: ms('reported_off_at'),
     /** Days on market (issue 35): when the property was first posted; null: `created_at` (db/schema.ts says more). */
     firstPostedAt: ms('first_posted_at'),
+    /** Onward sharing (issue 34; db/schema.ts says more): OFF, NAMED or ANONYMOUS. */
+    onwardSharing: text('onward_sharing').notNull().default('OFF'),
   },
   (t) => [
     uniqueIndex('listings_entry_id_unique').on(t.entryId),
@@ -585,12 +587,18 @@ export const listingPhotos = pgTable(
     bytes: integer('bytes').notNull(),
     phash: text('phash').notNull(),
     createdAt: ms('created_at').notNull(),
+    /**
+     * The upload's idempotency key (issue 34, the `Idempotency-Key` header; `<key>/<n>` for the n-th file of a request):
+     * a retried upload that had in fact arrived answers what is stored instead of storing the photo twice.
+     */
+    uploadKey: text('upload_key'),
   },
   (t) => [
     index('listing_photos_listing_idx').on(t.listingId, t.position),
     index('listing_photos_owner_idx').on(t.ownerUserId),
     index('listing_photos_large_idx').on(t.large),
     index('listing_photos_thumb_idx').on(t.thumb),
+    uniqueIndex('listing_photos_upload_key_unique').on(t.listingId, t.uploadKey),
   ],
 )
 

@@ -7,6 +7,8 @@ import { ListingFields } from '../listings/listing-form'
 import { DRAFT_FIELDS, markUnparsed, type Draft } from './drafts'
 import { INTAKE_TEXT as T } from './intake-text'
 import { formatListingDate } from '../listings/listing-format'
+import { PhotoManager } from '../listings/photos/PhotoManager'
+import { DraftPhotos } from './DraftPhotos'
 
 type Props = {
   draft: Draft
@@ -18,6 +20,7 @@ type Props = {
   onSelect: (selected: boolean) => void
   onRemove: () => void
   onPostAnyway: () => void
+  onPhotos: (photos: File[]) => void
 }
 
 const CONFIDENCE = (c: number) => (c >= 0.8 ? 'badge-success' : c >= 0.5 ? 'badge-warning' : 'badge-error')
@@ -26,12 +29,12 @@ const CONFIDENCE = (c: number) => (c >= 0.8 ? 'badge-success' : c >= 0.5 ? 'badg
  * One listing read from the pasted messages: its message with the words nothing read marked, and the broker form's own
  * fields (listing-form.tsx) holding what was read, checked with the form's rules. Posted, it is one line with its entry ID.
  */
-export function DraftCard({ draft: d, rules, currency, busy, onChange, onSelect, onRemove, onPostAnyway }: Props) {
+export function DraftCard({ draft: d, rules, currency, busy, onChange, onSelect, onRemove, onPostAnyway, onPhotos }: Props) {
   const id = `draft-${d.key}`
   const title = T.draft(d.number)
   if (d.state.kind === 'posted') {
-    const { entryId } = d.state
-    return (
+    const { entryId, listingId } = d.state
+    const posted = (
       <div role="status" className="alert alert-success" data-draft={d.key} data-posted={entryId}>
         <Icon name="check" className="h-5 w-5 shrink-0" />
         <span className="min-w-0 [overflow-wrap:anywhere]">
@@ -41,6 +44,14 @@ export function DraftCard({ draft: d, rules, currency, busy, onChange, onSelect,
           {T.view}
           <span className="sr-only"> {entryId}</span>
         </a>
+      </div>
+    )
+    // Its photos (issue 34), sent now that the listing exists: each with its progress, retried on its own.
+    if (!listingId || !d.photos?.length) return posted
+    return (
+      <div className="space-y-2 rounded-box border border-base-300 bg-base-100 p-3" data-draft-sending={d.key}>
+        {posted}
+        <PhotoManager listingId={listingId} pending={d.photos} />
       </div>
     )
   }
@@ -148,6 +159,7 @@ export function DraftCard({ draft: d, rules, currency, busy, onChange, onSelect,
             contactName={false}
           />
         </fieldset>
+        <DraftPhotos id={id} photos={d.photos ?? []} disabled={posting || busy} onChange={onPhotos} />
         {posting && (
           <p className="flex items-center gap-2 text-sm" role="status">
             <span className="loading loading-spinner loading-sm" aria-hidden="true" />

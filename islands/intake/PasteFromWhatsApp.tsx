@@ -11,9 +11,10 @@ import { toast } from '../shared/toast'
 import { describeListingError, listingErrorMessage } from '../listings/listing-format'
 import { BROKER_FORM_FIELDS, brokerFormErrors, listingPayload, type BrokerFormValues } from '../listings/ListingFormDialog'
 import { DraftCard } from './DraftCard'
+import { SharedPhotoTray } from './DraftPhotos'
 import { draftsOf, duplicateMessage, importedDraftsOf, isDuplicateRefusal, isOpen, type Draft } from './drafts'
 import { ImportChatExport } from './ImportChatExport'
-import { INTAKE_TEXT as T } from './intake-text'
+import { DRAFT_PHOTOS_MAX, INTAKE_TEXT as T, SHARED_PHOTOS_CACHE } from './intake-text'
 
 export type PasteFromWhatsAppProps = {
   /** formRules(CreateListingBody): the rules and messages of the broker's new-listing form. */
@@ -26,6 +27,23 @@ export type PasteFromWhatsAppProps = {
   country_name: string | null
   /** Text shared to Brokernet from another app (issue 33): read into drafts as the screen opens. */
   shared?: { text: string; truncated: boolean } | null
+  /** Photos shared with it (issue 34): how many the service worker kept in this browser, how many were lost. */
+  sharedPhotos?: { kept: number; dropped: number }
+}
+
+/** The photos the service worker kept from a share (src/modules/pwa/service-worker.js), taken once: the cache goes. */
+async function takeSharedPhotos(): Promise<File[]> {
+  if (!('caches' in window)) return []
+  const cache = await caches.open(SHARED_PHOTOS_CACHE)
+  const files: File[] = []
+  for (const request of [...(await cache.keys())].sort((a, b) => a.url.localeCompare(b.url, 'en', { numeric: true }))) {
+    const res = await cache.match(request)
+    if (!res) continue
+    const blob = await res.blob()
+    files.push(new File([blob], decodeURIComponent(res.headers.get('x-name') ?? 'photo.jpg'), { type: blob.type }))
+  }
+  await caches.delete(SHARED_PHOTOS_CACHE)
+  return files.slice(0, DRAFT_PHOTOS_MAX)
 }
 
 const PASTE_ID = 'whatsapp-paste'
@@ -35,7 +53,7 @@ const PASTE_ID = 'whatsapp-paste'
  * fixes and posts one by one through POST /api/listings/ (the form's rules first, then the server's, duplicates
  * included). The first view, the paste box, is complete in the server's HTML.
  */
-export default function PasteFromWhatsApp({ rules, pasteRules, phone, country_name, shared = null }: PasteFromWhatsAppProps) {
+export default function PasteFromWhatsApp({ rules, pasteRules, phone, country_name, shared = null, sharedPhotos }: PasteFromWhatsAppProps) {
   const pasteRule = pasteRules.properties.text!
   // An empty paste breaks the rule of at least one character: its message, not a generic 'required'.
   const textRule = { ...pasteRule, errorMessage: { required: pasteRule.errorMessage?.minLength, ...pasteRule.errorMessage } }
@@ -44,6 +62,8 @@ export default function PasteFromWhatsApp({ rules, pasteRules, phone, country_na
   const [pasteError, setPasteError] = useState<string | null>(null)
   const [drafts, setDrafts] = useState<Draft[] | null>(null)
   const [busy, setBusy] = useState(false)
+  // Photos shared with the text (issue 34) not yet on a draft.
+  const [tray, setTray] = useState<File[]>([])
   // The drafts as last drawn, for the posting loop, which runs across renders.
   const current = useRef<Draft[]>([])
   current.current = drafts ?? []
@@ -69,6 +89,30 @@ export default function PasteFromWhatsApp({ rules, pasteRules, phone, country_na
     if (shared.text.trim()) parse.mutate(shared.text.slice(0, max))
     // Once, as the screen opens.
   }, [])
+
+  // Photos shared with it (issue 34): taken from the browser's cache where the service worker kept them.
+  useEffect(() => {
+    if (sharedPhotos?.dropped) toast.error(T.sharedDropped(sharedPhotos.dropped))
+    if (sharedPhotos?.kept) void takeSharedPhotos().then(setTray)
+  }, [])
+
+  // One draft: the shared photos are its own. Several: the broker puts each on its draft (the tray); Android's share
+  // hands over the messages' text as one and the photos as a list, with nothing that says which photo is whose.
+  const openDrafts = (drafts ?? []).filter(isOpen)
+  useEffect(() => {
+    if (tray.length === 0 || openDrafts.length !== 1) return
+    const only = openDrafts[0]!
+    update(only.key, (d) => ({ photos: [...(d.photos ?? []), ...tray].slice(0, DRAFT_PHOTOS_MAX) }))
+    setTray([])
+  }, [tray, drafts])
+
+  /** A tray photo put on a draft. */
+  function put(index: number, key: number) {
+    const photo = tray[index]
+    if (!photo) return
+    update(key, (d) => ({ photos: [...(d.photos ?? []), photo].slice(0, DRAFT_PHOTOS_MAX) }))
+    setTray((t) => t.filter((_, i) => i !== index))
+  }
 
   function read(e: FormEvent) {
     e.preventDefault()
@@ -103,7 +147,7 @@ export default function PasteFromWhatsApp({ rules, pasteRules, phone, country_na
         try {
           const body = { ...listingPayload(d.values, null), ...(confirmDuplicate ? { confirm_duplicate: true } : {}) }
           const saved = await sendJson<Listing>('/api/listings', 'POST', body)
-          update(key, { state: { kind: 'posted', entryId: saved.entry_id }, selected: false })
+          update(key, { state: { kind: 'posted', entryId: saved.entry_id, listingId: saved.id }, selected: false })
           posted++
         } catch (err) {
           failed++
@@ -182,6 +226,8 @@ export default function PasteFromWhatsApp({ rules, pasteRules, phone, country_na
         }}
       />
 
+      {tray.length > 0 && <SharedPhotoTray photos={tray} drafts={openDrafts.map((d) => ({ key: d.key, number: d.number }))} onPut={put} />}
+
       {drafts && (
         <section aria-labelledby="drafts-title" className="space-y-3 sm:space-y-4" data-drafts={drafts.length}>
           <div>
@@ -211,6 +257,7 @@ export default function PasteFromWhatsApp({ rules, pasteRules, phone, country_na
                         onSelect={(on) => update(d.key, { selected: on })}
                         onRemove={() => setDrafts((all) => all?.filter((x) => x.key !== d.key) ?? null)}
                         onPostAnyway={() => void post([d.key], true)}
+                        onPhotos={(photos) => update(d.key, { photos })}
                       />
                     </li>
                   ))}

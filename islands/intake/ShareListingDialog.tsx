@@ -65,6 +65,11 @@ function ShareMessage({ id, onClose }: { id: number; onClose: () => void }) {
             {T.label}
           </label>
           <textarea id={textId} ref={box} readOnly rows={7} className="textarea textarea-bordered w-full text-sm" value={share.data.text} onFocus={(e) => e.currentTarget.select()} />
+          {share.data.public_url && (
+            <p className="text-sm text-base-content/70" data-public-url={share.data.public_url}>
+              {T.publicPage}
+            </p>
+          )}
         </>
       )}
       <div className="modal-action">

@@ -15,7 +15,8 @@ export type DraftState =
   /** The server found it repeats one of the broker's own ACTIVE listings (409): Post anyway confirms it. */
   | { kind: 'duplicate'; message: string }
   | { kind: 'failed'; banner: string | null }
-  | { kind: 'posted'; entryId: string }
+  /** Posted: its entry ID, and its id, which the draft's photos (issue 34) are then sent to. */
+  | { kind: 'posted'; entryId: string; listingId?: number }
 
 export type Draft = {
   key: number
@@ -28,6 +29,8 @@ export type Draft = {
   /** No contact in the message: the broker's own phone was filled in. */
   ownContact: boolean
   state: DraftState
+  /** Photos chosen for it (issue 34), or shared with its text: kept in the page, sent once it is posted. */
+  photos?: File[]
   /** From a chat export (issue 30): the day it was posted, how often, and the listing of the network it looks like. */
   imported?: { postedAt: string; times: number; duplicate: { entry_id: string; own: boolean } | null }
 }

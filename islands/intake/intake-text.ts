@@ -4,6 +4,13 @@ import { INTAKE_LINK_TEXT } from './intake-links'
 
 // The addresses and the listing screens' words live in ./intake-links.ts (small, for the listing screens' scripts).
 export { PASTE_PAGE_PATH, SHARE_PATH } from './intake-links'
+/**
+ * Photos shared with the text (issue 34) never go to the server before the broker posts: the service worker keeps them
+ * in this cache of the browser (src/modules/pwa/service-worker.js) and the paste screen takes them from it.
+ */
+export const SHARED_PHOTOS_CACHE = 'shared-photos-v1'
+/** A draft's photos, like a listing's (src/modules/photos/model.ts MAX_PHOTOS_PER_LISTING). */
+export const DRAFT_PHOTOS_MAX = 10
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`
 
@@ -13,6 +20,18 @@ export const INTAKE_TEXT = {
   pasteLabel: 'WhatsApp messages',
   pasteHint: 'One message or many; a whole chat export works too.',
   sharedTruncated: 'Only the first part of what you shared fit: paste the rest to read it too.',
+  sharedDropped: (n: number) => `${plural(n, 'shared photo')} could not be kept: add ${n === 1 ? 'it' : 'them'} to the draft from your gallery.`,
+  photos: {
+    label: (n: number) => `Photos (${n} of ${DRAFT_PHOTOS_MAX}; sent once the draft is posted)`,
+    add: 'Add photos',
+    remove: (i: number) => `Remove photo ${i}`,
+    alt: (i: number, name: string) => `Photo ${i}: ${name}`,
+    tray: (n: number) => `Shared photos (${plural(n, 'photo')})`,
+    trayHint: 'Several listings were shared: put each photo on the draft it belongs to.',
+    trayNoDraft: 'Read the message first: the photos then go on its draft.',
+    putOn: (i: number) => `Put photo ${i} on`,
+    chooseDraft: 'Choose a draft',
+  },
   count: (n: number, max: number) => `${n.toLocaleString('en-US')} / ${max.toLocaleString('en-US')} characters`,
   read: 'Read messages',
   readFailed: 'The messages could not be read. Please try again.',
@@ -90,5 +109,6 @@ export const INTAKE_TEXT = {
     copied: 'Copied',
     selected: 'Selected: copy it with Ctrl+C, or your phone’s Copy',
     whatsapp: 'Open WhatsApp',
+    publicPage: 'The link opens a page for your client, with your name and phone: no sign-in needed.',
   },
 } as const

@@ -152,7 +152,11 @@ function ListingForm({ listing, rules, onClose, onSaved, onFailed, note, currenc
   const [created, setCreated] = useState<Listing | null>(null)
   // Issue 35: who sees it, and its private fields (an edit loads the saved ones). The contact starts as the broker's
   // own phone through `ownPhone` (issue 32).
-  const initialVisibility: VisibilityValues = { visibility: listing?.visibility ?? 'NETWORK', circle_id: listing?.circle_id ? String(listing.circle_id) : '' }
+  const initialVisibility: VisibilityValues = {
+    visibility: listing?.visibility ?? 'NETWORK',
+    circle_id: listing?.circle_id ? String(listing.circle_id) : '',
+    onward_sharing: listing?.onward_sharing ?? 'OFF',
+  }
   const [visibility, setVisibility] = useState<VisibilityValues>(initialVisibility)
   const saved = usePrivateFields(listing?.id ?? null)
   const initialPrivate = privateValuesOf(saved.data ?? null)
@@ -193,12 +197,14 @@ function ListingForm({ listing, rules, onClose, onSaved, onFailed, note, currenc
       if (visibility.visibility !== 'NETWORK' || listing) body.visibility = visibility.visibility
       if (visibility.visibility === 'CIRCLE') body.circle_id = visibility.circle_id ? Number(visibility.circle_id) : null
     }
+    // Issue 34: the owner's consent to onward sharing, sent when given or changed.
+    if (visibility.onward_sharing !== initialVisibility.onward_sharing) body.onward_sharing = visibility.onward_sharing
     const privateBody = priv ? privatePayload(priv, initialPrivate, !!listing) : undefined
     if (privateBody) body.private = privateBody
     if (listing && Object.keys(body).length === 0) return onClose()
     if (listing) return save.mutate(body as UpdateListingBody)
     // Duplicate control compares the listing's own fields: the private ones are not sent to it.
-    const { private: _p, visibility: _v, circle_id: _c, ...draft } = body
+    const { private: _p, visibility: _v, circle_id: _c, onward_sharing: _o, ...draft } = body
     duplicates.submit(draft as CreateListingBody, (checked) => save.mutate({ ...body, ...checked } as CreateListingBody))
   }
 

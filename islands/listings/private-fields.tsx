@@ -7,7 +7,7 @@ import type { ContactCheckAnswer, PrivateFields } from '../../src/modules/listin
 import { fetchJson, sendJson } from '../shared/query'
 
 export type PrivateValues = { owner_name: string; owner_phone: string; address: string; bottom_price: string; note: string }
-export type VisibilityValues = { visibility: 'NETWORK' | 'CIRCLE' | 'ONLY_ME'; circle_id: string }
+export type VisibilityValues = { visibility: 'NETWORK' | 'CIRCLE' | 'ONLY_ME'; circle_id: string; onward_sharing: 'OFF' | 'NAMED' | 'ANONYMOUS' }
 export const EMPTY_PRIVATE: PrivateValues = { owner_name: '', owner_phone: '', address: '', bottom_price: '', note: '' }
 const PRIVATE_NAMES = Object.keys(EMPTY_PRIVATE) as (keyof PrivateValues)[]
 
@@ -145,6 +145,26 @@ export function VisibilityAndPrivate({ idPrefix, visibility, onVisibility, value
           {errors.circle_id && <p className="mt-1 text-sm text-error">{errors.circle_id}</p>}
         </div>
       )}
+      <div className="form-control sm:col-span-2" data-onward-sharing>
+        <label htmlFor={id('onward')} className="label text-sm">
+          Other brokers may share it with their clients
+        </label>
+        <select
+          id={id('onward')}
+          name="onward_sharing"
+          aria-describedby={id('onward-note')}
+          className="select select-bordered h-11 w-full"
+          value={visibility.onward_sharing}
+          onChange={(e) => onVisibility({ ...visibility, onward_sharing: e.target.value as VisibilityValues['onward_sharing'] })}
+        >
+          <option value="OFF">No</option>
+          <option value="NAMED">Yes, naming me as the listing broker</option>
+          <option value="ANONYMOUS">Yes, without my name</option>
+        </select>
+        <p id={id('onward-note')} className="mt-1 text-sm text-base-content/70">
+          Their client page shows their name and phone, never yours or the private fields below. Turned off later, their links stop working.
+        </p>
+      </div>
       <fieldset className="sm:col-span-2 rounded-box border border-base-300 p-3" data-private-fields>
         <legend className="px-1 text-sm font-semibold">Private: only you and your city’s admins see these</legend>
         <div className="grid gap-3 sm:grid-cols-2">

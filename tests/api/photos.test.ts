@@ -462,3 +462,53 @@ describe('backup and restore', () => {
     }
   }, 180_000)
 })
+
+describe('a retried upload (issue 34): the Idempotency-Key stores a photo once', () => {
+  const send = (listingId: number, files: Upload[], key?: string) => {
+    const fd = new FormData()
+    for (const f of files) fd.append('photos', new File([f.bytes as Uint8Array<ArrayBuffer>], f.name, { type: f.type ?? 'image/jpeg' }))
+    return h.request(`/api/listings/${listingId}/photos`, { method: 'POST', headers: { ...asha.browser, ...(key ? { 'idempotency-key': key } : {}) }, body: fd })
+  }
+  const stored = async (id: number) => ((await (await photosOf(asha, id)).json()).photos as Photo[]).length
+
+  test('the same key again (the first had arrived, its answer lost): the photos as stored, none added; another key adds', async () => {
+    const id = await newListing()
+    const first = await send(id, [{ name: 'a.jpg', bytes: fixture('other.jpg') }], 'photo-key-0001')
+    expect(first.status).toBe(201)
+    const again = await send(id, [{ name: 'a.jpg', bytes: fixture('other.jpg') }], 'photo-key-0001')
+    expect(again.status).toBe(201)
+    expect((await again.json()).photos).toEqual((await first.json()).photos)
+    expect(await stored(id)).toBe(1)
+    // Without a key, or with another, it is a new photo (the same picture may be added twice on purpose).
+    expect((await send(id, [{ name: 'a.jpg', bytes: fixture('other.jpg') }], 'photo-key-0002')).status).toBe(201)
+    expect(await stored(id)).toBe(2)
+    // The key is the listing's: the same key on another listing is another upload.
+    const other = await newListing()
+    expect((await send(other, [{ name: 'a.jpg', bytes: fixture('other.jpg') }], 'photo-key-0001')).status).toBe(201)
+    expect(await stored(other)).toBe(1)
+    // A replay at the listing's 10 is not refused for the limit.
+    for (let i = 0; i < 8; i++) expect((await send(id, [{ name: 'a.jpg', bytes: fixture('photo.png'), type: 'image/png' }])).status).toBe(201)
+    expect(await stored(id)).toBe(10)
+    expect((await send(id, [{ name: 'a.jpg', bytes: fixture('other.jpg') }], 'photo-key-0002')).status).toBe(201)
+    expect((await send(id, [{ name: 'a.jpg', bytes: fixture('other.jpg') }], 'photo-key-0003')).status).toBe(409)
+  }, 180_000)
+
+  test('two attempts at once with one key store one photo; several files under one key; a malformed key 422', async () => {
+    const id = await newListing()
+    const both = await Promise.all([0, 1].map(() => send(id, [{ name: 'a.jpg', bytes: fixture('other.jpg') }], 'photo-key-race')))
+    expect(both.map((r) => r.status)).toEqual([201, 201])
+    expect(await stored(id)).toBe(1)
+    const two = [
+      { name: 'b.png', bytes: fixture('photo.png'), type: 'image/png' },
+      { name: 'c.jpg', bytes: fixture('photo-small.jpg') },
+    ]
+    expect((await send(id, two, 'photo-key-pair')).status).toBe(201)
+    expect((await send(id, two, 'photo-key-pair')).status).toBe(201)
+    expect(await stored(id)).toBe(3)
+    for (const bad of ['short', 'has space here', 'x'.repeat(101), 'key/with/slashes']) {
+      const res = await send(id, [{ name: 'a.jpg', bytes: fixture('other.jpg') }], bad)
+      expect(res.status).toBe(422)
+    }
+    expect(await stored(id)).toBe(3)
+  }, 180_000)
+})

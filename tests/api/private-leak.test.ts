@@ -82,8 +82,9 @@ beforeAll(async () => {
   }
   // The other broker's requirement matches the owner's availability: the matches, the inbox and their counts show it.
   ids.want = await post(other, { post_type: 'REQ', locality: 'Bandra', details: 'Client wants 2 BHK' })
-  ids.network = await post(owner, { post_type: 'AVL', locality: 'Bandra', details: 'Sea facing 2 BHK', private: PRIVATE })
-  ids.onlyMe = await post(owner, { post_type: 'AVL', locality: 'Bandra', details: `Zqonlyme${tag} flat`, visibility: 'ONLY_ME', private: PRIVATE })
+  // Shared onward with the owner's consent, anonymously (issue 34): the other broker's public page walks too.
+  ids.network = await post(owner, { post_type: 'AVL', locality: 'Bandra', details: 'Sea facing 2 BHK', private: PRIVATE, onward_sharing: 'ANONYMOUS' })
+  ids.onlyMe = await post(owner, { post_type: 'AVL', locality: 'Bandra', details: `Zqonlyme${tag} flat`, visibility: 'ONLY_ME', private: PRIVATE, onward_sharing: 'NAMED' })
   const circle = (await (await h.request('/api/circles', withJson(owner.browser, { name: 'Close friends' }))).json()) as { id: number }
   ids.circle = circle.id
   ids.circled = await post(owner, { post_type: 'AVL', locality: 'Bandra', details: `Zqcircle${tag} flat`, visibility: 'CIRCLE', circle_id: circle.id, private: PRIVATE })
@@ -107,9 +108,9 @@ beforeAll(async () => {
   expect((await h.request(`/api/listings/${ids.network}/photos`, { method: 'POST', headers: owner.browser, body: fd })).status).toBe(201)
   for (const as of [owner, other]) {
     const res = await h.request(`/api/listings/${ids.network}/share-link`, { method: 'POST', headers: as.browser })
-    if (res.status === 200) publicPages.push(new URL(((await res.json()) as { url: string }).url).pathname)
+    expect(res.status).toBe(200)
+    publicPages.push(new URL(((await res.json()) as { url: string }).url).pathname)
   }
-  expect(publicPages.length).toBeGreaterThan(0)
   // No one else gets a public page of a listing: least of all one not shown to them.
   const hiddenLink = await h.request(`/api/listings/${ids.onlyMe}/share-link`, { method: 'POST', headers: other.browser })
   expect([403, 404]).toContain(hiddenLink.status)
@@ -230,6 +231,15 @@ describe('the leak test', () => {
       expect(html).toContain(`${page}/photos/`)
       expect(found(html, [...PRIVATE_MARKERS, ...HIDDEN_MARKERS])).toEqual([])
     }
+    // The other broker's (onward) page: theirs, and nothing of the owner who chose to stay anonymous, not even the
+    // contact the listing itself carries.
+    const onward = await (await h.request(publicPages[1]!)).text()
+    expect(onward).toContain('Other Broker')
+    expect(found(onward, ['Owner Broker', '9876543210', 'Listed on Brokernet by'])).toEqual([])
+    // The other broker's WhatsApp text for it: their page, their name, not the owner's.
+    const share = (await (await h.request(`/api/listings/${ids.network}/share`, { headers: other.bearer })).json()) as { text: string }
+    expect(share.text).toContain(publicPages[1]!)
+    expect(found(share.text, ['Owner Broker', '9876543210', ...PRIVATE_MARKERS])).toEqual([])
   })
 
   test('push alerts: none carries a private value, and none tells the other broker of a listing not shown to them', async () => {

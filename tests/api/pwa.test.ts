@@ -26,7 +26,10 @@ describe('the manifest and the worker', () => {
     const res = await h.request('/manifest.webmanifest')
     expect(res.headers.get('content-type')).toBe('application/manifest+json')
     const m = await res.json()
-    expect(m).toMatchObject({ start_url: '/dashboard', display: 'standalone', share_target: { action: '/dashboard/paste/share', method: 'POST', enctype: 'application/x-www-form-urlencoded' } })
+    expect(m).toMatchObject({ start_url: '/dashboard', display: 'standalone', share_target: { action: '/dashboard/paste/share', method: 'POST', enctype: 'multipart/form-data' } })
+    // Text with images (issue 34): the photos' field, images only.
+    expect(m.share_target.params).toMatchObject({ title: 'title', text: 'text', url: 'url', files: [{ name: 'photos' }] })
+    expect(m.share_target.params.files[0].accept).toContain('image/*')
     for (const icon of m.icons) expect((await h.request(icon.src)).headers.get('content-type')).toBe('image/png')
   })
 
@@ -40,6 +43,9 @@ describe('the manifest and the worker', () => {
     expect(precache.every((u) => u.startsWith('/assets/') && !u.includes('swagger'))).toBe(true)
     expect(code).toMatch(/^const VERSION = "[\w.-]+"/)
     expect(code).toContain("self.addEventListener('push'")
+    // The share target's photos are kept in the browser by the worker (issue 34): it knows the path and the cache.
+    expect(code).toContain('const SHARE_PATH = "/dashboard/paste/share"')
+    expect(code).toContain('const SHARED_PHOTOS = "shared-photos-v1"')
   })
 })
 
@@ -82,5 +88,34 @@ describe('Share → Brokernet', () => {
     expect(lines.join('\n').startsWith(back.text)).toBe(true)
     expect(back.text.split('\n').length).toBeGreaterThan(10)
     expect(sharedText({ title: 'Forwarded', text: 'see https://a.example/1', url: 'https://a.example/1' })).toBe('Forwarded\nsee https://a.example/1')
+  })
+
+  test('photos shared with the text (issue 34): kept by the worker, their number in the screen’s address; those reaching the server counted as lost', async () => {
+    // The worker's forward: the text, and how many photos it kept in the browser.
+    const kept = await h.request('/dashboard/paste/share', form({ text: 'AVL 3 BHK Juhu 1.2 L', kept_photos: '3' }))
+    expect(kept.status).toBe(303)
+    expect(kept.headers.get('location')).toBe('/dashboard/paste?shared=1&photos=3')
+    expect(cookieOf(kept)).toBeTruthy()
+    // Photos alone: the screen takes them, no text cookie.
+    const alone = await h.request('/dashboard/paste/share', form({ kept_photos: '2' }))
+    expect([alone.headers.get('location'), cookieOf(alone)]).toEqual(['/dashboard/paste?shared=1&photos=2', undefined])
+    // Multipart as Android sends it, no worker in control: the text is kept, the photos are not (nobody signed in owns them).
+    const body = new FormData()
+    body.append('text', 'REQ 2 BHK Powai 50k')
+    for (const name of ['a.jpg', 'b.jpg']) body.append('photos', new File([new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3])], name, { type: 'image/jpeg' }))
+    const direct = await h.request('/dashboard/paste/share', { method: 'POST', body, redirect: 'manual' })
+    expect(direct.status).toBe(303)
+    expect(direct.headers.get('location')).toBe('/dashboard/paste?shared=1&dropped=2')
+    expect(decodeShared(cookieOf(direct))!.text).toBe('REQ 2 BHK Powai 50k')
+    expect((await h.ctx.db.all('select id from listing_photos')).length).toBe(0)
+    // The screen's props say so; a number beyond 10 or not a number is bounded.
+    const page = await h.request('/dashboard/paste?shared=1&photos=3&dropped=x', { headers: { cookie: broker.browser.cookie } })
+    expect(pasteProps(await page.text()).sharedPhotos).toEqual({ kept: 3, dropped: 0 })
+    const wild = await h.request('/dashboard/paste?shared=1&photos=99', { headers: { cookie: broker.browser.cookie } })
+    expect(pasteProps(await wild.text()).sharedPhotos).toEqual({ kept: 10, dropped: 0 })
+    expect(pasteProps(await (await h.request('/dashboard/paste?photos=3', { headers: { cookie: broker.browser.cookie } })).text()).sharedPhotos).toEqual({ kept: 0, dropped: 0 })
+    // Signed out: the sign-in returns to the address that still says how many.
+    const next = await h.request('/dashboard/paste?shared=1&photos=3', { redirect: 'manual' })
+    expect(next.headers.get('location')).toBe(`/login?redirect=${encodeURIComponent('/dashboard/paste?shared=1&photos=3')}`)
   })
 })

@@ -169,3 +169,105 @@ describe('a dead link: 410 with a polite page', () => {
     expect((await h.request('/l/not-a-token')).status).toBe(404)
   }, 120_000)
 })
+
+describe('onward sharing: another broker’s public link, with the owner’s consent (issue 34)', () => {
+  const onward = (id: number, onward_sharing: string, as = asha) => h.request(`/api/listings/${id}`, withJson(as.browser, { onward_sharing }, 'PATCH'))
+  const linksOf = async (as: SignedIn) => (await (await h.request('/api/share-links', { headers: as.bearer })).json()).links as { id: number; url: string; views: number; listing_id: number; revoked_at: string | null }[]
+  const DETAILS = 'Sunny flat near the metro, call me on 98200 99999 or mail asha.owner@example.com'
+  let id: number
+  beforeAll(async () => {
+    ;({ id } = await listingWithPhoto())
+    expect((await h.request(`/api/listings/${id}`, withJson(asha.browser, { details: DETAILS }, 'PATCH'))).status).toBe(200)
+  }, 120_000)
+
+  test('off by default: another broker’s link is refused (403 saying why), their share text links to the network', async () => {
+    expect((await (await h.request(`/api/listings/${id}`, { headers: asha.bearer })).json()).onward_sharing).toBe('OFF')
+    const res = await link(ravi, id)
+    expect(res.status).toBe(403)
+    expect((await res.json()).detail).toContain('has not allowed other brokers to share it')
+    const share = await (await h.request(`/api/listings/${id}/share`, { headers: ravi.bearer })).json()
+    expect(share.public_url).toBeNull()
+    expect(share.text).not.toContain('/l/')
+  })
+
+  test('only the owner gives it: an admin of the city who may edit the listing gets 403; a wrong value 422', async () => {
+    const admin = await signIn(h.ctx.db, 'MODULE_ADMIN', { cityId: asha.user.cityId })
+    const res = await onward(id, 'NAMED', admin)
+    expect(res.status).toBe(403)
+    expect((await res.json()).detail).toContain('Only the listing’s broker')
+    expect((await onward(id, 'EVERYONE')).status).toBe(422)
+    expect((await (await h.request(`/api/listings/${id}`, { headers: asha.bearer })).json()).onward_sharing).toBe('OFF')
+  })
+
+  test('NAMED: the sharer’s page names them with their contact, the owner by name only; details without numbers; views for the sharer', async () => {
+    expect((await onward(id, 'NAMED')).status).toBe(200)
+    const res = await link(ravi, id)
+    expect(res.status).toBe(200)
+    const { url, listing_id } = await res.json()
+    expect(listing_id).toBe(id)
+    const html = await (await h.request(pathOf(url))).text()
+    for (const shown of ['Ravi Kumar', 'href="tel:+919820022222"', 'https://wa.me/919820022222?text=', 'Listed on Brokernet by Asha Verma', 'Sunny flat near the metro', '[number hidden]', '[email hidden]']) expect(html).toContain(shown)
+    for (const hidden of [...Object.values(PRIVATE), '9820011111', '98200 11111', '98200 99999', 'asha.owner@example.com']) expect(html).not.toContain(hidden)
+    // Views count on the sharer's link, not on the owner's list.
+    await h.request(pathOf(url))
+    expect((await linksOf(ravi)).find((l) => l.url === url)!.views).toBe(2)
+    expect((await linksOf(asha)).some((l) => l.url === url)).toBe(false)
+    // The sharer's WhatsApp text links there, with the sharer's contact, never the owner's.
+    const share = await (await h.request(`/api/listings/${id}/share`, { headers: ravi.bearer })).json()
+    expect(share.public_url).toBe(url)
+    expect(share.text).toContain(url)
+    expect(share.text).toContain('Ravi Kumar +91 98200 22222')
+    expect(share.text).not.toContain(PRIVATE.contact_value)
+    expect(share.text).not.toContain('Asha')
+  })
+
+  test('ANONYMOUS: the owner’s name is nowhere on the page, its tags or its text', async () => {
+    expect((await onward(id, 'ANONYMOUS')).status).toBe(200)
+    const { url } = await (await link(ravi, id)).json()
+    const res = await h.request(pathOf(url))
+    expect(res.status).toBe(200)
+    const html = await res.text()
+    expect(html).toContain('Ravi Kumar')
+    for (const hidden of ['Asha', 'Verma', 'Listed on Brokernet by', ...Object.values(PRIVATE), '9820011111', '98200 99999']) expect(html).not.toContain(hidden)
+  })
+
+  test('revocable by its creator only; consent withdrawn kills every onward link for good (410), the owner’s own stays', async () => {
+    const own = (await (await link(asha, id)).json()).url
+    const first = (await (await link(ravi, id)).json()).url
+    const mine = (await linksOf(ravi)).find((l) => l.url === first)!
+    expect((await h.request(`/api/share-links/${mine.id}`, { method: 'DELETE', headers: asha.browser })).status).toBe(404)
+    expect((await h.request(`/api/share-links/${mine.id}`, { method: 'DELETE', headers: ravi.browser })).status).toBe(204)
+    expect((await h.request(pathOf(first))).status).toBe(410)
+
+    const second = (await (await link(ravi, id)).json()).url
+    expect(second).not.toBe(first)
+    expect((await h.request(pathOf(second))).status).toBe(200)
+    expect((await onward(id, 'OFF')).status).toBe(200)
+    const dead = await h.request(pathOf(second))
+    expect(dead.status).toBe(410)
+    expect(await dead.text()).toContain('This link no longer works')
+    expect((await h.request(`${pathOf(second)}/og.jpg`)).status).toBe(404)
+    expect((await (await linksOf(ravi)).find((l) => l.url === second)!).revoked_at).not.toBeNull()
+    expect((await h.request(pathOf(own))).status).toBe(200)
+    expect((await link(ravi, id)).status).toBe(403)
+    // Consent given again: the old links stay dead; a new one works.
+    expect((await onward(id, 'NAMED')).status).toBe(200)
+    expect((await h.request(pathOf(second))).status).toBe(410)
+    const third = (await (await link(ravi, id)).json()).url
+    expect((await h.request(pathOf(third))).status).toBe(200)
+    // Written beside the app (no after-write): the page still judges consent at each view.
+    await h.ctx.db.run("update listings set onward_sharing = 'OFF' where id = ?", [id])
+    expect((await h.request(pathOf(third))).status).toBe(410)
+    expect((await h.request(pathOf(own))).status).toBe(200)
+  })
+
+  test('the sharer must see the listing: hidden from them later (only its owner), the page is gone', async () => {
+    const { id: other } = await listingWithPhoto()
+    expect((await onward(other, 'NAMED')).status).toBe(200)
+    const { url } = await (await link(ravi, other)).json()
+    expect((await h.request(pathOf(url))).status).toBe(200)
+    expect((await h.request(`/api/listings/${other}`, withJson(asha.browser, { visibility: 'ONLY_ME' }, 'PATCH'))).status).toBe(200)
+    expect((await h.request(pathOf(url))).status).toBe(410)
+    expect((await link(ravi, other)).status).toBe(404)
+  }, 120_000)
+})

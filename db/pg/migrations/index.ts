@@ -28,6 +28,8 @@ import m24 from './0024_feed.sql' with { type: 'text' }
 import m25 from './0025_visit_reminders.sql' with { type: 'text' }
 import m26 from './0026_listing_reports.sql' with { type: 'text' }
 import m27 from './0027_days_on_market.sql' with { type: 'text' }
+import m28 from './0028_onward_sharing.sql' with { type: 'text' }
+import m29 from './0029_photo_upload_key.sql' with { type: 'text' }
 
 export const migrationJournal = journal
 export const migrationFiles: Record<string, string> = {
@@ -59,4 +61,6 @@ export const migrationFiles: Record<string, string> = {
   '0025_visit_reminders': m25,
   '0026_listing_reports': m26,
   '0027_days_on_market': m27,
+  '0028_onward_sharing': m28,
+  '0029_photo_upload_key': m29,
 }

@@ -1,9 +1,12 @@
 import { useEffect, useRef, useState, type DragEvent } from 'react'
-import { chooseCover, listPhotos, removePhoto, reorderPhotos, uploadPhoto, type Photo, type UploadAnswer } from './photo-api'
+import { chooseCover, listPhotos, newUploadKey, removePhoto, reorderPhotos, uploadPhoto, UploadFailed, type Photo, type UploadAnswer } from './photo-api'
 
 const MAX = 10
+/** A dropped connection is tried again by itself after 1, 2 and 4 s (a phone between cells), then waits for Retry. */
+const BACKOFF_MS = [1000, 2000, 4000]
 
-type Sending = { key: number; file: File; progress: number; error: string | null }
+/** One photo on its way: its upload key stays the same across attempts, so the server never stores it twice. */
+type Sending = { key: number; file: File; uploadKey: string; progress: number; error: string | null; attempt: number }
 
 export type PhotoManagerProps = {
   listingId: number
@@ -42,23 +45,38 @@ export function PhotoManager({ listingId, pending = [], onChange }: PhotoManager
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [listingId])
 
-  /** Sends one photo; settles when it is added or has failed (then shown with its Retry). */
-  function send(item: Sending): Promise<void> {
-    setSending((s) => s.map((x) => (x.key === item.key ? { ...x, progress: 0, error: null } : x)))
-    return uploadPhoto(listingId, item.file, (progress) => setSending((s) => s.map((x) => (x.key === item.key ? { ...x, progress } : x))))
-      .then((list) => {
+  const patch = (key: number, change: Partial<Sending>) => setSending((s) => s.map((x) => (x.key === key ? { ...x, ...change } : x)))
+
+  /**
+   * Sends one photo; settles when it is added or has failed (then shown with its Retry). A dropped connection or a
+   * busy server is tried again by itself with a growing wait, with the same upload key: if the photo had in fact
+   * arrived, the server answers it as stored instead of storing it again.
+   */
+  async function send(item: Sending): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      patch(item.key, { progress: 0, error: null, attempt })
+      try {
+        const list = await uploadPhoto(listingId, item.file, (progress) => patch(item.key, { progress }), item.uploadKey)
         setSending((s) => s.filter((x) => x.key !== item.key))
         show(list.photos, `${item.file.name} added.`)
         if (list.duplicates.length) setElsewhere((e) => [...e.filter((d) => !list.duplicates.some((n) => n.listing.id === d.listing.id)), ...list.duplicates])
-      })
-      .catch((e: Error) => {
-        setSending((s) => s.map((x) => (x.key === item.key ? { ...x, error: e.message } : x)))
-        setSaid(`${item.file.name}: ${e.message}`)
-      })
+        return
+      } catch (e) {
+        const failure = e instanceof UploadFailed ? e : new UploadFailed(String(e), false)
+        const wait = failure.retry ? BACKOFF_MS[attempt] : undefined
+        if (wait === undefined) {
+          patch(item.key, { error: failure.message })
+          setSaid(`${item.file.name}: ${failure.message}`)
+          return
+        }
+        setSaid(`${item.file.name}: the connection dropped, trying again.`)
+        await new Promise((r) => setTimeout(r, wait))
+      }
+    }
   }
 
   async function add(files: File[]) {
-    const items = files.map((file) => ({ key: nextKey.current++, file, progress: 0, error: null }))
+    const items = files.map((file) => ({ key: nextKey.current++, file, uploadKey: newUploadKey(), progress: 0, error: null, attempt: 0 }))
     setSending((s) => [...s, ...items])
     // One after another: the server takes each in its turn anyway, and a phone on 4G sends one at full speed.
     for (const item of items) await send(item)
@@ -140,7 +158,14 @@ export function PhotoManager({ listingId, pending = [], onChange }: PhotoManager
                   </button>
                 </>
               ) : (
-                <progress className="progress progress-primary w-32" value={Math.round(s.progress * 100)} max={100} aria-label={`Sending ${s.file.name}`} />
+                <>
+                  {s.attempt > 0 && (
+                    <span className="text-base-content/70" data-send-retrying={s.attempt}>
+                      trying again ({s.attempt} of {BACKOFF_MS.length})
+                    </span>
+                  )}
+                  <progress className="progress progress-primary w-32" value={Math.round(s.progress * 100)} max={100} aria-label={`Sending ${s.file.name}`} />
+                </>
               )}
             </li>
           ))}

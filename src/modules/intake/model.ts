@@ -46,6 +46,10 @@ export type ParseAnswer = typeof ParseAnswer.static
 export const ShareAnswer = t.Object({
   text: t.String({ maxLength: 500, description: 'The listing in brokers’ shorthand, ending with its link', examples: ['REQ | RENT | 2 BHK | ₹45K | 650 sq ft | Andheri West (West) | Contact Rahul +91 98200 12345 | https://brokernet.example/dashboard/listings?search=REQ-MUM-000123'] }),
   whatsapp_url: t.String({ description: 'https://wa.me/?text=… : opens WhatsApp with the text, to pick a chat' }),
+  public_url: t.Union([t.String(), t.Null()], {
+    description:
+      'Issue 34: the public page for a client the text links to (the caller’s own listing, or another broker’s whose owner allows onward sharing: then the text’s contact is the caller’s), made the first time; null when the text links to the listing on the network',
+  }),
 })
 export type ShareAnswer = typeof ShareAnswer.static
 

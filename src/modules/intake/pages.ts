@@ -3,7 +3,7 @@ import type { AppContext } from '../../platform/context'
 import { dashboardPage } from '../../platform/pages/dashboard-page'
 import { guardOf } from '../../platform/pages/nav'
 import { INTAKE_TEXT, PASTE_PAGE_PATH, SHARE_PATH } from '../../../islands/intake/intake-text'
-import { decodeShared, forgetShared, keepShared, SHARED_COOKIE } from './share-target'
+import { decodeShared, forgetShared, keepShared, SHARED_COOKIE, sharedPhotos } from './share-target'
 
 const hidden = { detail: { hide: true } }
 const screen = () => import('./paste.page')
@@ -22,13 +22,15 @@ export const intakePages = (ctx: AppContext) => {
         async (c: Parameters<ReturnType<typeof dashboardPage>>[0] & { query: Record<string, string | undefined> }) => {
           // Issue 33: text shared to Brokernet (./share-target.ts), read once into drafts, then forgotten.
           const shared = c.query.shared === '1' ? decodeShared(c.cookie[SHARED_COOKIE]?.value as string | undefined) : null
-          const page = await dashboardPage(ctx, INTAKE_TEXT.title, async (user) => (await screen()).view(ctx, user, shared), guard)(c)
+          const photos = sharedPhotos(c.query)
+          const page = await dashboardPage(ctx, INTAKE_TEXT.title, async (user) => (await screen()).view(ctx, user, shared, photos), guard)(c)
           if (shared && page.status === 200) page.headers.append('set-cookie', forgetShared(secure))
           return page
         },
         hidden,
       )
       // Android's share sheet (the manifest's share_target): kept, then on to the paste screen, signed in or not yet.
+      // Multipart (text with photos, issue 34) or form-encoded (what the service worker forwards).
       .post(SHARE_PATH, ({ body }) => keepShared((body ?? {}) as Record<string, unknown>, secure), hidden)
   )
 }

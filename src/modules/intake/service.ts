@@ -29,10 +29,14 @@ export type PublicLink = (user: Viewer, listing: Listing) => Promise<string | nu
 
 /**
  * A listing the caller may see, as a WhatsApp message (anyone else's hidden listing is a 404, as everywhere). It links
- * to the listing's public page when the caller may make one (their own), else to the listing on the network.
+ * to the listing's public page when the caller may make one (their own, or another broker's shared onward with its
+ * owner's consent), else to the listing on the network. A message linking to another broker's listing's public page
+ * is for the caller's client: its contact is the caller's, never the owner's (issue 34).
  */
-export async function shareListing(ctx: AppContext, user: Viewer, id: number, publicLink?: PublicLink): Promise<ShareAnswer> {
+export async function shareListing(ctx: AppContext, user: Viewer & { fullName: string; phone: string | null }, id: number, publicLink?: PublicLink): Promise<ShareAnswer> {
   const listing = await getListing(ctx.db, user, id)
-  const text = shareText(listing, ctx.config.publicUrl, (await publicLink?.(user, listing)) ?? undefined)
-  return { text, whatsapp_url: whatsappUrl(text) }
+  const link = (await publicLink?.(user, listing)) ?? undefined
+  const shown = link && listing.owner_user_id !== user.id ? { ...listing, contact_name: user.fullName, contact_value: user.phone ?? '' } : listing
+  const text = shareText(shown, ctx.config.publicUrl, link)
+  return { text, whatsapp_url: whatsappUrl(text), public_url: link ?? null }
 }

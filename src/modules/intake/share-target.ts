@@ -51,11 +51,27 @@ export function decodeShared(value: string | undefined): { text: string; truncat
 const cookie = (value: string, maxAge: number, secure: boolean) =>
   `${SHARED_COOKIE}=${value}; Path=${PASTE_PAGE_PATH}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`
 
-/** The share kept, and the browser sent on to the paste screen (which asks for a sign-in first when needed). */
+/**
+ * The share kept, and the browser sent on to the paste screen (which asks for a sign-in first when needed). Photos
+ * (issue 34) are kept by the service worker in the browser, which posts the text with `kept_photos`, their number: the
+ * screen's address carries it (`photos=`), so it survives the sign-in too. Photos that reach the server (no worker in
+ * control yet) are not kept here, nobody being signed in to own them: the address says how many (`dropped=`).
+ */
 export function keepShared(form: Record<string, unknown>, secure: boolean): Response {
   const text = sharedText(form)
-  if (!text) return new Response(null, { status: 303, headers: { location: PASTE_PAGE_PATH } })
-  return new Response(null, { status: 303, headers: { location: `${PASTE_PAGE_PATH}?shared=1`, 'set-cookie': cookie(encodeShared(text).value, KEPT_SECONDS, secure) } })
+  const kept = Math.min(10, Math.max(0, Number.parseInt(String(form.kept_photos ?? ''), 10) || 0))
+  const dropped = [form.photos].flat().filter((f) => f instanceof Blob && f.size > 0).length
+  if (!text && !kept && !dropped) return new Response(null, { status: 303, headers: { location: PASTE_PAGE_PATH } })
+  const query = new URLSearchParams({ shared: '1', ...(kept ? { photos: String(kept) } : {}), ...(dropped ? { dropped: String(dropped) } : {}) })
+  const headers: Record<string, string> = { location: `${PASTE_PAGE_PATH}?${query}` }
+  if (text) headers['set-cookie'] = cookie(encodeShared(text).value, KEPT_SECONDS, secure)
+  return new Response(null, { status: 303, headers })
+}
+
+/** What the paste screen's address says of photos shared with the text: kept by the worker, or lost on the way. */
+export function sharedPhotos(query: Record<string, string | undefined>): { kept: number; dropped: number } {
+  const n = (v: string | undefined) => Math.min(10, Math.max(0, Number.parseInt(v ?? '', 10) || 0))
+  return query.shared === '1' ? { kept: n(query.photos), dropped: n(query.dropped) } : { kept: 0, dropped: 0 }
 }
 
 /** The cookie that forgets a share once the paste screen has read it. */

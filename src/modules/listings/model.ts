@@ -29,6 +29,16 @@ const visibility = t.Union(
   },
 )
 
+export const ONWARD_SHARING = ['OFF', 'NAMED', 'ANONYMOUS'] as const
+const onwardSharing = t.Union(
+  [t.Literal('OFF'), t.Literal('NAMED'), t.Literal('ANONYMOUS')],
+  {
+    description:
+      'Issue 34: whether other brokers who see the listing may make a public link of it for their clients (POST /api/listings/{id}/share-link): OFF (the default), NAMED (their pages say who listed it: the owner’s name, never a contact), ANONYMOUS (their pages never name the owner). Only the owner changes it; turned OFF, the other brokers’ links answer 410 from then on.',
+    errorMessage: { type: `Onward sharing must be one of ${ONWARD_SHARING.join(', ')}` },
+  },
+)
+
 export const Listing = t.Object({
   id: t.Integer(),
   entry_id: t.String({ examples: ['REQ-MUM-000123'] }),
@@ -52,6 +62,7 @@ export const Listing = t.Object({
   owner_name: t.String({ description: 'Shown as Broker' }),
   visibility,
   circle_id: t.Union([t.Integer(), t.Null()], { description: 'The owner’s circle a CIRCLE listing is shown to (null otherwise, or when that circle was deleted: then its owner only)' }),
+  onward_sharing: onwardSharing,
   city_id: t.Integer(),
   city_name: t.String(),
   state_name: t.String(),
@@ -229,6 +240,7 @@ export const CreateListingBody = t.Object({
   circle_id: t.Optional(
     t.Union([t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }), t.Null()], { description: 'With visibility CIRCLE: one of the listing owner’s circles (GET /api/circles); required then, ignored otherwise' }),
   ),
+  onward_sharing: t.Optional(onwardSharing),
   private: t.Optional(PrivateFieldsBody),
   confirm_duplicate: t.Optional(
     t.Boolean({ description: 'Post it even though it repeats one of the caller’s own ACTIVE listings (otherwise 409 `duplicate listing`, naming it)' }),

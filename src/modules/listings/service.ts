@@ -161,6 +161,7 @@ export async function createListing(ctx: AppContext, written: AfterListingWrite,
     city_id: cityId,
     possible_duplicate_of: other?.listing.id ?? null,
     ...(await visibilityOf(ctx.db, actor.id, body, null)),
+    ...(body.onward_sharing ? { onward_sharing: body.onward_sharing } : {}),
   }
   const now = Date.now()
   fields.expires_at = expiryOf(body.expires_at, city, body.sale_or_rent, now)
@@ -230,6 +231,11 @@ export async function updateListing(ctx: AppContext, written: AfterListingWrite,
   }
   Object.assign(changes, await visibilityOf(ctx.db, before.ownerUserId, body, before))
   for (const [k, v] of [['visibility', before.visibility], ['circle_id', before.circleId]] as const) if (changes[k] === v) delete changes[k]
+  // Onward sharing (issue 34) is the owner's consent: an admin who may edit the listing does not give it for them.
+  if (body.onward_sharing !== undefined && body.onward_sharing !== before.onwardSharing) {
+    if (actor.id !== before.ownerUserId) throw forbidden('Only the listing’s broker decides whether other brokers may share it')
+    changes.onward_sharing = body.onward_sharing
+  }
   const privateChanged = privateNames(body)
   if (Object.keys(changes).length === 0) return privateChanged.length ? writePrivateOnly(ctx, written, actor, before, body, privateChanged, now) : before
   changes.updated_at = now

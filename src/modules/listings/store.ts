@@ -36,7 +36,11 @@ export type Row = {
   circleId: number | null
   /** When three brokers' reports took it off the network (./reports.ts); null otherwise. */
   reportedOffAt: number | null
+  /** Issue 34: whether other brokers may make public links of it, naming its owner or not (share-links/). */
+  onwardSharing: OnwardSharing
 }
+
+export type OnwardSharing = 'OFF' | 'NAMED' | 'ANONYMOUS'
 
 export type Visibility = 'NETWORK' | 'CIRCLE' | 'ONLY_ME'
 
@@ -46,7 +50,7 @@ export const ROW = `listings.id, entry_id as "entryId", post_type as "postType",
   type_details as "typeDetails", details, comments, google_location_url as "googleLocationUrl", status, date,
   owner_user_id as "ownerUserId", city_id as "cityId", expires_at as "expiresAt", suspended_by as "suspendedBy",
   suspension_reason as "suspensionReason", suspended_at as "suspendedAt", review_requested_at as "reviewRequestedAt", review_note as "reviewNote",
-  visibility, circle_id as "circleId", reported_off_at as "reportedOffAt"`
+  visibility, circle_id as "circleId", reported_off_at as "reportedOffAt", onward_sharing as "onwardSharing"`
 
 /** A listing's stored fields, whoever asks (a signed renew link is its own authority); null when it is gone. */
 export const listingRow = async (db: Queryable, id: number): Promise<Row | null> => (await db.get<Row>(`select ${ROW} from listings where id = ?`, [id])) ?? null

@@ -4,6 +4,16 @@ import type { AppContext } from '../../platform/context'
 import { ErrorDetail as Detail, NoContent } from '../../shared/schema'
 import { ListingPhotoParams, OrderBody, PhotoFileParams, PhotoList, PhotoParams, UploadAnswer, UploadBody } from './model'
 import type { PhotoService } from './service'
+import { invalid } from '../../platform/errors'
+
+/** An upload's idempotency key (issue 34): what a client makes up per photo, random enough not to meet another's. */
+const UPLOAD_KEY = /^[A-Za-z0-9_-]{8,100}$/
+const uploadKeyOf = (request: Request): string | undefined => {
+  const key = request.headers.get('idempotency-key')
+  if (key === null) return undefined
+  if (!UPLOAD_KEY.test(key)) throw invalid('Idempotency-Key must be 8 to 100 letters, digits, - or _')
+  return key
+}
 
 const tags = ['Photos']
 const errors = { 401: Detail, 403: Detail, 404: Detail, 409: Detail }
@@ -30,8 +40,8 @@ export const photosApi = (ctx: AppContext, photos: PhotoService) =>
     })
     .post(
       '/api/listings/:id/photos',
-      async ({ params, body, user, set }) => {
-        const answer = await photos.add(user, params.id, body.photos)
+      async ({ params, body, user, set, request }) => {
+        const answer = await photos.add(user, params.id, body.photos, uploadKeyOf(request))
         set.status = 201
         return answer
       },
@@ -45,7 +55,7 @@ export const photosApi = (ctx: AppContext, photos: PhotoService) =>
           tags,
           summary: 'Add photos to a listing (multipart, field `photos`, one or more files)',
           description:
-            'Each file is judged by its bytes, never its name or declared type: JPEG, PNG, WebP and HEIC/HEIF are accepted; SVG, GIF, PDF and anything else get 415; an animation, a header announcing more than 64 megapixels or a side over 20,000 px (refused before decoding), or a file that does not decode whole (truncated, damaged) 422; a file over 15 MB 413 (the request may be 16 MB at most). Each photo is turned upright, re-encoded without any metadata (no EXIF, GPS position or camera serial is kept) to a 1,600 px and a 320 px WebP; the upload itself is not kept. A refusal names the file and adds none of them. A listing holds at most 10 photos, and one owner’s listings at most the installation’s quota (PHOTO_QUOTA, default 500): 409 saying so. 503 with `Retry-After` when photos cannot be processed right now. The owner, or an admin of the listing’s city; another broker gets 403.',
+            'Each file is judged by its bytes, never its name or declared type: JPEG, PNG, WebP and HEIC/HEIF are accepted; SVG, GIF, PDF and anything else get 415; an animation, a header announcing more than 64 megapixels or a side over 20,000 px (refused before decoding), or a file that does not decode whole (truncated, damaged) 422; a file over 15 MB 413 (the request may be 16 MB at most). Each photo is turned upright, re-encoded without any metadata (no EXIF, GPS position or camera serial is kept) to a 1,600 px and a 320 px WebP; the upload itself is not kept. A refusal names the file and adds none of them. A listing holds at most 10 photos, and one owner’s listings at most the installation’s quota (PHOTO_QUOTA, default 500): 409 saying so. An `Idempotency-Key` header (8 to 100 letters, digits, `-` or `_`; 422 otherwise) makes a retry safe: when the photos of an upload with the same key are already on the listing (the connection dropped after they were stored), the answer is the listing’s photos and nothing is added again. 503 with `Retry-After` when photos cannot be processed right now. The owner, or an admin of the listing’s city; another broker gets 403.',
         },
       },
     )

@@ -8,7 +8,7 @@ import { getListing, listingsByIds, visibleIds, type Viewer } from '../listings/
 import { setCover } from '../listings/store'
 import type { PhotoStore } from '../../platform/photo-store'
 import { MAX_PHOTOS_PER_LISTING, type Photo, type PhotoList, type UploadAnswer } from './model'
-import { deletePhoto, deletePhotosOf, hashesBesides, insertPhoto, listingsOfFile, photosOf, photosOfOwner, setOrder, unreferenced, type PhotoRow } from './store'
+import { deletePhoto, deletePhotosOf, hashesBesides, insertPhoto, storedUploads, listingsOfFile, photosOf, photosOfOwner, setOrder, unreferenced, type PhotoRow } from './store'
 
 /** Hashes this close are the same picture: recompressed and resized copies differ in 0–2 bits, other photos in ~32. */
 const SAME_PHOTO_BITS = 8
@@ -70,8 +70,12 @@ export class PhotoService {
    * file and changes nothing), then stored, then recorded in one transaction that checks the listing's and the
    * owner's limits again.
    */
-  async add(actor: Viewer, listingId: number, uploads: File[]): Promise<UploadAnswer> {
+  async add(actor: Viewer, listingId: number, uploads: File[], uploadKey?: string): Promise<UploadAnswer> {
     const listing = await this.changeable(actor, listingId)
+    // Idempotency (issue 34): a retry of an upload that had in fact been stored answers what is stored, adding nothing.
+    const keys = uploadKey ? uploads.map((_, i) => (uploads.length === 1 ? uploadKey : `${uploadKey}/${i}`)) : null
+    const replay = async () => keys !== null && (await storedUploads(this.db, listingId, keys)) === keys.length
+    if (await replay()) return { ...(await this.answer(listingId)), duplicates: [] }
     await this.withinLimits(listingId, listing.owner_user_id, uploads.length)
     const done: ProcessedPhoto[] = []
     // One at a time: the pool queues a few photos per process and refuses more (503), and each takes ~300 ms.
@@ -89,15 +93,30 @@ export class PhotoService {
       await this.files.save(p.thumb.name, p.thumb.bytes)
     }
     const now = Date.now()
-    await this.db.tx(async (tx) => {
+    let stored = false
+    try {
+      stored = await this.record(listingId, listing.owner_user_id, done, keys, now)
+    } catch (e) {
+      // Two attempts of the same upload at once: the other stored it (the key's unique index refused this one).
+      if (await replay()) return { ...(await this.answer(listingId)), duplicates: [] }
+      throw e
+    }
+    if (!stored) return { ...(await this.answer(listingId)), duplicates: [] }
+    return { ...(await this.answer(listingId)), duplicates: await this.samePhotoElsewhere(actor, listingId, done.map((p) => p.phash)) }
+  }
+
+  /** Records processed photos in one transaction that checks the limits again; false when their keys were there. */
+  private async record(listingId: number, ownerUserId: number, done: ProcessedPhoto[], keys: string[] | null, now: number): Promise<boolean> {
+    return this.db.tx(async (tx) => {
+      if (keys && (await storedUploads(tx, listingId, keys)) === keys.length) return false
       const existing = await photosOf(tx, listingId)
-      await this.withinLimits(listingId, listing.owner_user_id, done.length, tx)
+      await this.withinLimits(listingId, ownerUserId, done.length, tx)
       for (const [i, p] of done.entries())
         await insertPhoto(
           tx,
           {
             listingId,
-            ownerUserId: listing.owner_user_id,
+            ownerUserId,
             large: p.large.name,
             largeWidth: p.large.width,
             largeHeight: p.large.height,
@@ -109,10 +128,11 @@ export class PhotoService {
             createdAt: now,
           },
           existing.length + i,
+          keys?.[i] ?? null,
         )
       if (existing.length === 0) await this.keepCover(tx, listingId)
+      return true
     })
-    return { ...(await this.answer(listingId)), duplicates: await this.samePhotoElsewhere(actor, listingId, done.map((p) => p.phash)) }
   }
 
   /**

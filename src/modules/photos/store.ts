@@ -33,13 +33,17 @@ export const photosOfOwner = async (db: Queryable, ownerUserId: number): Promise
 
 export type NewPhoto = Omit<PhotoRow, 'id' | 'position'>
 
-export async function insertPhoto(tx: Queryable, p: NewPhoto, position: number): Promise<void> {
+export async function insertPhoto(tx: Queryable, p: NewPhoto, position: number, uploadKey: string | null = null): Promise<void> {
   await tx.run(
-    `insert into listing_photos (listing_id, owner_user_id, position, large, large_width, large_height, thumb, thumb_width, thumb_height, bytes, phash, created_at)
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [p.listingId, p.ownerUserId, position, p.large, p.largeWidth, p.largeHeight, p.thumb, p.thumbWidth, p.thumbHeight, p.bytes, p.phash, p.createdAt],
+    `insert into listing_photos (listing_id, owner_user_id, position, large, large_width, large_height, thumb, thumb_width, thumb_height, bytes, phash, created_at, upload_key)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [p.listingId, p.ownerUserId, position, p.large, p.largeWidth, p.largeHeight, p.thumb, p.thumbWidth, p.thumbHeight, p.bytes, p.phash, p.createdAt, uploadKey],
   )
 }
+
+/** How many of these upload keys the listing's photos already carry (a retried upload that had arrived). */
+export const storedUploads = async (db: Queryable, listingId: number, keys: readonly string[]): Promise<number> =>
+  Number((await db.get<{ n: number | string }>(`select count(*) as n from listing_photos where listing_id = ? and upload_key in (${keys.map(() => '?').join(', ')})`, [listingId, ...keys]))!.n)
 
 /** Sets the photos' order: `ids` in the order wanted, each given its index. */
 export async function setOrder(tx: Queryable, listingId: number, ids: number[]): Promise<void> {

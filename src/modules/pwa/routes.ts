@@ -2,7 +2,7 @@ import { Elysia } from 'elysia'
 import { assetFiles, assetUrls } from '../../../generated/assets'
 import { VERSION } from '../../platform/version'
 import { SITE_NAME, THEME_COLOR } from '../../shared/site'
-import { SHARE_PATH } from '../../../islands/intake/intake-text'
+import { SHARE_PATH, SHARED_PHOTOS_CACHE } from '../../../islands/intake/intake-text'
 
 const hidden = { detail: { hide: true } }
 
@@ -26,7 +26,13 @@ export const manifest = () => ({
     { src: assetUrls.icon512, sizes: '512x512', type: 'image/png', purpose: 'any' },
     { src: assetUrls.iconMaskable, sizes: '512x512', type: 'image/png', purpose: 'maskable' },
   ],
-  share_target: { action: SHARE_PATH, method: 'POST', enctype: 'application/x-www-form-urlencoded', params: { title: 'title', text: 'text', url: 'url' } },
+  // Text with photos (issue 34): the service worker keeps the photos in the browser and forwards the text.
+  share_target: {
+    action: SHARE_PATH,
+    method: 'POST',
+    enctype: 'multipart/form-data',
+    params: { title: 'title', text: 'text', url: 'url', files: [{ name: 'photos', accept: ['image/*', '.jpg', '.jpeg', '.png', '.webp', '.heic', '.heif'] }] },
+  },
 })
 
 /** What the worker keeps for offline from its install: the styles, every script chunk and the icons (not the API explorer's). */
@@ -42,7 +48,7 @@ let worker: Promise<string> | null = null
 const workerSource = () =>
   (worker ??= Bun.file(assetFiles[assetUrls.serviceWorker]!.path)
     .text()
-    .then((code) => `const VERSION = ${JSON.stringify(workerVersion())}\nconst PRECACHE = ${JSON.stringify(precache())}\nconst ICON = ${JSON.stringify(assetUrls.icon192)}\n${code}`))
+    .then((code) => `const VERSION = ${JSON.stringify(workerVersion())}\nconst PRECACHE = ${JSON.stringify(precache())}\nconst ICON = ${JSON.stringify(assetUrls.icon192)}\nconst SHARE_PATH = ${JSON.stringify(SHARE_PATH)}\nconst SHARED_PHOTOS = ${JSON.stringify(SHARED_PHOTOS_CACHE)}\n${code}`))
 
 export const pwaRoutes = () =>
   new Elysia({ name: 'pwa' })

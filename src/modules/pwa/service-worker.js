@@ -2,7 +2,7 @@
 // puts `VERSION` (the build's), `PRECACHE` (the app shell: styles, scripts, icons) and `ICON` in front of this file,
 // so a new build is a new worker: installed in the background, taken on the page's "New version: reload" (never by
 // itself in the middle of a form).
-/* global VERSION, PRECACHE, ICON */
+/* global VERSION, PRECACHE, ICON, SHARE_PATH, SHARED_PHOTOS */
 
 const SHELL = `shell-${VERSION}`
 /** The last-opened screens and their data, for offline: kept across versions, emptied at sign-out. */
@@ -36,6 +36,7 @@ self.addEventListener('fetch', (event) => {
   const request = event.request
   const url = new URL(request.url)
   if (url.origin !== self.location.origin) return
+  if (request.method === 'POST' && url.pathname === SHARE_PATH) return event.respondWith(shareIn(request))
   if (request.method !== 'GET') return event.respondWith(writeOrRefuse(request, url))
   if (url.pathname.startsWith('/assets/')) return event.respondWith(cacheFirst(request))
   if (request.mode === 'navigate' && OFFLINE_PAGES.test(url.pathname)) return event.respondWith(networkFirst(event, true))
@@ -52,6 +53,40 @@ async function writeOrRefuse(request, url) {
     return response
   } catch {
     return json(503, { detail: OFFLINE_WRITE })
+  }
+}
+
+/**
+ * "Share → Brokernet" with photos (issue 34): the photos stay in this browser (the SHARED_PHOTOS cache, the newest
+ * share only, at most 10), never sent before the broker posts a draft; the text goes on to the server as before, with
+ * the photos' number, and the browser follows its answer to the paste screen (after a sign-in when needed).
+ */
+async function shareIn(request) {
+  let form
+  try {
+    form = await request.formData()
+  } catch {
+    return Response.redirect('/dashboard/paste', 303)
+  }
+  const photos = form.getAll('photos').filter((f) => typeof f === 'object' && f.size > 0 && (!f.type || f.type.startsWith('image/'))).slice(0, 10)
+  await caches.delete(SHARED_PHOTOS)
+  if (photos.length) {
+    const cache = await caches.open(SHARED_PHOTOS)
+    const at = Date.now()
+    for (const [i, f] of photos.entries())
+      await cache.put(`/shared-photos/${at}/${i}`, new Response(f, { headers: { 'content-type': f.type || 'application/octet-stream', 'x-name': encodeURIComponent(f.name || `photo-${i + 1}.jpg`) } }))
+  }
+  const text = new URLSearchParams()
+  for (const key of ['title', 'text', 'url']) {
+    const v = form.get(key)
+    if (typeof v === 'string') text.set(key, v)
+  }
+  if (photos.length) text.set('kept_photos', String(photos.length))
+  try {
+    // The server's 303 (with the text's cookie) handed to the navigation as it is.
+    return await fetch(SHARE_PATH, { method: 'POST', body: text, redirect: 'manual', credentials: 'same-origin' })
+  } catch {
+    return Response.redirect(`/dashboard/paste?shared=1${photos.length ? `&photos=${photos.length}` : ''}`, 303)
   }
 }
 

@@ -18,9 +18,9 @@ export const shareLinksApi = (ctx: AppContext, links: ShareLinks) =>
       response: { 200: ShareLink, ...errors },
       detail: {
         tags,
-        summary: 'The caller’s public link to their own listing (made the first time, the same one afterwards)',
+        summary: 'The caller’s public link to a listing (made the first time, the same one afterwards)',
         description:
-          '`/l/<token>`: a page anyone with the link may open without signing in: the listing’s type, deal, price, size, locality, city, details and photos, and the caller’s name, verified badge, Call and WhatsApp buttons; never the contact, comments or reference stored with the listing. Not indexed by search engines. Answers 410 once the listing is closed, suspended, expired or deleted, or the link revoked. The caller’s own ACTIVE or ON HOLD listings only (403 otherwise; another broker’s hidden listing 404).',
+          '`/l/<token>`: a page anyone with the link may open without signing in: the listing’s type, deal, price, size, locality, city, details and photos, and the caller’s name, verified badge, Call and WhatsApp buttons; never the contact, comments or reference stored with the listing. Not indexed by search engines. Answers 410 once the listing is closed, suspended, expired or deleted, or the link revoked. An ACTIVE or ON HOLD listing (403 otherwise): the caller’s own, or another broker’s that the caller sees (404 otherwise) and whose owner allows onward sharing (`onward_sharing` NAMED or ANONYMOUS; 403 with a `detail` saying so when OFF). An onward page shows the listing’s owner by name only when they chose NAMED, never their contact, and its details without phone numbers or email addresses; it answers 410 once the owner turns onward sharing off (their link is revoked then: turning it on again does not revive it) or the caller no longer sees the listing. Views count for the caller.',
       },
     })
     .get('/api/share-links', async ({ user }) => ({ links: await links.mine(user) }), {

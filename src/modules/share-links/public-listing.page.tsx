@@ -75,6 +75,9 @@ function PublicListing({ v, base }: { v: Live; base: string }) {
           {sharer.fullName}
           {sharer.verified && <span className="badge badge-success">Verified broker</span>}
         </p>
+        {v.lister && (
+          <p className="mt-1 text-sm text-base-content/70">{`Listed on Brokernet by ${v.lister.fullName}${v.lister.verified ? ', a verified broker' : ''}`}</p>
+        )}
         {sharer.phone && (
           <div className="mt-3 flex flex-wrap gap-2">
             <a className="btn btn-primary min-h-11" href={`tel:${sharer.phone.replace(/[^\d+]/g, '')}`}>

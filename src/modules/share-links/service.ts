@@ -1,12 +1,13 @@
 import type { Queryable } from '../../../db/sql'
 import type { AppContext } from '../../platform/context'
 import { forbidden, notFound } from '../../platform/errors'
-import { getListing, listingForLink, type Viewer } from '../listings/store/read'
+import { brokersWhoSee, getListing, listingForLink, type Viewer } from '../listings/store/read'
 import type { Listing } from '../listings/model'
+import type { ListingParts } from '../listings/after-write'
 import { brokerCard, type BrokerCard } from '../users/store'
 import type { PhotoRow, PhotoService } from '../photos/service'
 import type { ShareLink } from './model'
-import { countView, insertShare, liveShare, revokeShare, shareByToken, sharesOf, type ShareRow } from './store'
+import { countView, insertShare, revokeOnward, liveShare, revokeShare, shareByToken, sharesOf, type ShareRow } from './store'
 
 /** The statuses a public page shows; any other (closed, suspended, expired) and a deleted listing answer 410. */
 const LIVE = new Set(['ACTIVE', 'ON_HOLD'])
@@ -14,17 +15,37 @@ const LIVE = new Set(['ACTIVE', 'ON_HOLD'])
 const newToken = () => Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64url')
 export const TOKEN = /^[A-Za-z0-9_-]{22}$/
 
-/** What the public page shows, or why it shows nothing. */
+/** 10 to 15 digits, spaced or punctuated the ways phone numbers are written (prices have fewer digits). */
+const PHONE = /\+?\d[\d\s().\/-]{8,20}\d/g
+const EMAIL = /[^\s@,;:()<>]+@[^\s@,;:()<>]+\.[A-Za-z]{2,}/g
+
+/** Details with any phone number or email address taken out (issue 34: an onward page shows the sharer's only). */
+export function hideContacts(text: string | null): string | null {
+  if (text === null) return null
+  return text.replace(EMAIL, '[email hidden]').replace(PHONE, (m) => {
+    const digits = m.replace(/\D/g, '').length
+    return digits >= 10 && digits <= 15 ? '[number hidden]' : m
+  })
+}
+
+/** The caller may make a public link of the listing: theirs, or another's whose owner allows it (issue 34). */
+const mayShare = (actor: Viewer, l: Listing) => l.owner_user_id === actor.id || l.onward_sharing !== 'OFF'
+
+/**
+ * What the public page shows, or why it shows nothing. `onward`: the sharer is not the listing's owner (issue 34);
+ * `lister` then the owner's name and badge when they chose to be named (NAMED), never a contact; null otherwise.
+ */
 export type PublicView =
-  | { state: 'live'; share: ShareRow; listing: Listing; sharer: BrokerCard; photos: PhotoRow[] }
+  | { state: 'live'; share: ShareRow; listing: Listing; sharer: BrokerCard; photos: PhotoRow[]; onward: boolean; lister: { fullName: string; verified: boolean } | null }
   | { state: 'gone' }
   | { state: 'unknown' }
 
 /**
- * Public links to a listing (issue 34): a broker makes one for a listing of their own; its page shows the listing and
- * the sharer's name and contact, never the owner's private contact, comments or reference. One live link per sharer
- * and listing, reused. Another broker's listing is not offered here: the owner's permission to share it onward is
- * not recorded yet.
+ * Public links to a listing (issue 34): a broker makes one for a listing of their own, or for another broker's that
+ * they see and whose owner allows onward sharing (`onward_sharing` NAMED or ANONYMOUS); its page shows the listing and
+ * the sharer's name and contact, never the owner's contact, comments, reference or private fields, nor the owner's
+ * name when they chose ANONYMOUS. One live link per sharer and listing, reused. An onward link lives while the owner's
+ * consent does: withdrawn, the links are revoked (`parts`) and the page answers 410 (checked again at each view).
  */
 export class ShareLinks {
   constructor(
@@ -45,17 +66,20 @@ export class ShareLinks {
     revoked_at: s.revokedAt === null ? null : new Date(s.revokedAt).toISOString(),
   })
 
-  /** The caller's live link to the listing, made when there is none. Their own listing only (403 otherwise). */
+  /**
+   * The caller's live link to the listing, made when there is none: their own listing, or another broker's that they
+   * see (404 otherwise) and whose owner allows onward sharing (403 otherwise, saying so).
+   */
   async linkFor(actor: Viewer, listingId: number): Promise<ShareLink> {
     const listing = await getListing(this.db, actor, listingId)
-    if (listing.owner_user_id !== actor.id) throw forbidden('A public link can be made for your own listings only')
+    if (!mayShare(actor, listing)) throw forbidden('The broker who posted this listing has not allowed other brokers to share it with clients: share your own listings, or ask them')
     if (!LIVE.has(listing.status)) throw forbidden('Only an ACTIVE or ON HOLD listing can be shared with a client')
     return this.toAnswer((await liveShare(this.db, actor.id, listingId)) ?? (await insertShare(this.db, newToken(), listingId, actor.id, Date.now())))
   }
 
   /** The live link to share in the WhatsApp text, when the caller may make one; null otherwise. */
-  async linkIfOwn(actor: Viewer, listing: Listing): Promise<string | null> {
-    if (listing.owner_user_id !== actor.id || !LIVE.has(listing.status)) return null
+  async linkIfAllowed(actor: Viewer, listing: Listing): Promise<string | null> {
+    if (!mayShare(actor, listing) || !LIVE.has(listing.status)) return null
     return (await this.linkFor(actor, listing.id)).url
   }
 
@@ -67,6 +91,18 @@ export class ShareLinks {
     if (!(await revokeShare(this.db, id, actor.id, Date.now()))) throw notFound('Link not found')
   }
 
+  /**
+   * What this feature keeps of a listing follows its writes (src/app.ts hands it to the listings feature): consent
+   * withdrawn revokes the other brokers' links in the same transaction (turned on again, they stay dead: a client's
+   * old link does not come back to life). A deleted listing's links stay, so that their pages answer 410, not 404.
+   */
+  readonly parts: ListingParts = {
+    within: async (tx, w) => {
+      if (w.after && w.before && w.before.onwardSharing !== 'OFF' && w.after.onwardSharing === 'OFF') await revokeOnward(tx, w.after.id, w.after.ownerUserId, w.now)
+    },
+    committed: () => {},
+  }
+
   /** The page's content for a token; a view counted when `count`. */
   async view(token: string, { count }: { count: boolean }): Promise<PublicView> {
     if (!TOKEN.test(token)) return { state: 'unknown' }
@@ -76,8 +112,16 @@ export class ShareLinks {
     const listing = await listingForLink(this.db, share.listingId)
     const sharer = await brokerCard(this.db, share.sharerUserId)
     if (!listing || !LIVE.has(listing.status) || !sharer) return { state: 'gone' }
+    const onward = listing.owner_user_id !== share.sharerUserId
+    // An onward link lives while the owner's consent does, and while its sharer still sees the listing (a CIRCLE
+    // listing's circle may have lost them): checked here as well as revoked at the withdrawal (`parts`).
+    if (onward && (listing.onward_sharing === 'OFF' || !(await brokersWhoSee(this.db, listing.id, [share.sharerUserId])).has(share.sharerUserId))) return { state: 'gone' }
+    const owner = onward && listing.onward_sharing === 'NAMED' ? await brokerCard(this.db, listing.owner_user_id) : null
     if (count) await countView(this.db, share.id)
-    return { state: 'live', share, listing, sharer, photos: await this.photos.photosForLink(listing.id) }
+    const lister = owner ? { fullName: owner.fullName, verified: owner.verified } : null
+    // The owner's own words may carry their number or address: on another broker's page the client calls that broker.
+    const shown = onward ? { ...listing, details: hideContacts(listing.details) } : listing
+    return { state: 'live', share, listing: shown, sharer, photos: await this.photos.photosForLink(listing.id), onward, lister }
   }
 
   /** A photo of a live link's listing; null when the link is dead or the name none of its photos'. */

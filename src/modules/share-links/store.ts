@@ -39,3 +39,8 @@ export const revokeShare = async (db: Queryable, id: number, sharerUserId: numbe
   (await db.run('update listing_shares set revoked_at = ? where id = ? and sharer_user_id = ? and revoked_at is null', [now, id, sharerUserId])).changes > 0
 
 export const countView = async (db: Queryable, id: number): Promise<void> => void (await db.run('update listing_shares set views = views + 1 where id = ?', [id]))
+
+/** The live links other brokers made of the listing, revoked: its owner withdrew their consent (issue 34). */
+export const revokeOnward = async (db: Queryable, listingId: number, ownerUserId: number, now: number): Promise<number> =>
+  (await db.run('update listing_shares set revoked_at = ? where listing_id = ? and sharer_user_id <> ? and revoked_at is null', [now, listingId, ownerUserId])).changes
+

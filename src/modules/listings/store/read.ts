@@ -24,7 +24,7 @@ const COLUMNS = `listings.id, listings.entry_id, listings.post_type, listings.sa
   listings.hot_event, listings.hot_at, listings.expires_at, listings.suspended_by, listings.suspension_reason, listings.suspended_at,
   listings.review_requested_at, listings.review_note, listings.cover_photo, listings.cover_width, listings.cover_height,
   listings.visibility, listings.circle_id, coalesce(listings.first_posted_at, listings.created_at) as first_posted_at,
-  listings.reported_off_at`
+  listings.reported_off_at, listings.onward_sharing`
 const FROM = `from listings ${joinUser('listings.owner_user_id')} ${placeJoins('listings.city_id')}`
 
 type Row = Omit<Listing, 'is_editable' | 'created_at' | 'updated_at' | 'first_posted_at' | 'reported_off_at' | 'hotsheet' | 'expires_at' | 'moderation' | 'cover'> & {

@@ -1,0 +1,1 @@
+ALTER TABLE `listings` ADD `onward_sharing` text DEFAULT 'OFF' NOT NULL;
