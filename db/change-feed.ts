@@ -1,5 +1,4 @@
 import type { Database as SQLite } from 'bun:sqlite'
-import { existsSync, statSync } from 'node:fs'
 import type { Queryable } from './sql'
 import { statement } from './statements'
 
@@ -67,19 +66,11 @@ export class ChangeFeed implements Feed {
   private timer: ReturnType<typeof setInterval> | null = null
   private polled = 0
 
-  /**
-   * The WAL index's header as shared by every connection to the file (null when it cannot be read: not in WAL mode, an
-   * in-memory database), and the copy of it taken at the last full sync. See `sync()`.
-   */
-  private shared: Uint32Array | null
-  private readonly seen = new Uint32Array(WAL_INDEX_HEADER_WORDS)
-
   /** `client`: the connection reads go through (the data layer's reader), which sees every commit of every process. */
   constructor(private readonly client: SQLite) {
     // Everything written before now is already in whatever this process will compute: start from the end.
     this.last = this.newest()
     this.recent = new RecentChanges(this.last)
-    this.shared = walIndexHeader(client)
   }
 
   /** The sequence number this process has caught up to. */
@@ -131,15 +122,6 @@ export class ChangeFeed implements Feed {
   sync(): boolean {
     const client = this.client
     if (client.inTransaction) return false
-    // Nothing committed anywhere since the last full sync: the WAL index's header is the same (issue 36). Every commit
-    // of every connection rewrites it (its change counter goes up), so an equal header means the statement below would
-    // find nothing new; it costs a read transaction's locks (three system calls), this a compare of 48 bytes in memory.
-    // The copy is taken before the statement: a commit in between shows as a change next time.
-    const shared = this.shared
-    if (shared) {
-      if (sameWords(shared, this.seen)) return true
-      this.seen.set(shared)
-    }
     const v = statement<{ d: number; t: number }, []>(client, 'select (select data_version from pragma_data_version) as d, total_changes() as t').get()!
     const version = `${v.d}:${v.t}`
     if (version === this.version) return true
@@ -184,38 +166,7 @@ export class ChangeFeed implements Feed {
     if (this.timer) clearInterval(this.timer)
     this.timer = null
     this.listeners.clear()
-    // The mapping is not read after the connection closes: a connection opened later as the file's only one may
-    // truncate the shared-memory file (reading a truncated mapping would kill the process).
-    this.shared = null
   }
-}
-
-/**
- * The WAL index header (SQLite's file format, "WAL-index format"): the first 48 bytes of the `-shm` file, which every
- * connection in WAL mode maps and every commit rewrites (its `iChange` counter, frame count and checksums), the copy
- * at offset 0 last. A view of it through a shared mapping of that file, or null when the database is not a file in WAL
- * mode (then every sync runs its statement).
- */
-const WAL_INDEX_HEADER_WORDS = 12
-function walIndexHeader(client: SQLite): Uint32Array | null {
-  try {
-    const file = (client as { filename?: string }).filename
-    if (!file || file === ':memory:') return null
-    const mode = (client.query('pragma journal_mode').get() as { journal_mode?: string } | null)?.journal_mode
-    if (mode !== 'wal') return null
-    // The reader has read already (the feed's first statement): its shared memory exists and stays open with it.
-    const shm = `${file}-shm`
-    if (!existsSync(shm) || statSync(shm).size < WAL_INDEX_HEADER_WORDS * 4) return null
-    const mapped = Bun.mmap(shm, { shared: true })
-    return new Uint32Array(mapped.buffer, mapped.byteOffset, WAL_INDEX_HEADER_WORDS)
-  } catch {
-    return null
-  }
-}
-
-function sameWords(a: Uint32Array, b: Uint32Array): boolean {
-  for (let i = 0; i < WAL_INDEX_HEADER_WORDS; i++) if (a[i] !== b[i]) return false
-  return true
 }
 
 /**
