@@ -11,6 +11,7 @@ import type { Feed } from '../../db/change-feed'
 import { PASTE_BUDGET, RATE_LIMITS } from '../shared/constants'
 import { RateLimiter } from './rate-limit'
 import { WorkBudget } from './http/work-budget'
+import { KeptAnswer } from './http/kept-answer'
 import { createLogger, type Logger } from './http/request-log'
 import { Metrics } from './metrics'
 import { watchApp } from './app-metrics'
@@ -28,10 +29,10 @@ const LISTING_TOPICS = ['listing', 'user', 'geography', 'circle'] as const
 const COUNT_CACHE = { entries: 8192, topics: LISTING_TOPICS }
 
 /**
- * Whole list answers kept until the data changes, within 32 MB of JSON (a page of 25 listings is about 25 KB; a broker's
- * `/my` of 850 listings about 850 KB).
+ * Whole list answers kept as sent until the data changes (./http/kept-answer.ts), within 32 MB (a page of 25 listings
+ * is about 25 KB of JSON, a broker's `/my` of 850 listings about 850 KB; compressed copies are counted in).
  */
-const PAGE_CACHE = { entries: 1024, weight: 32 * 1024 * 1024, weigh: (body: unknown) => (typeof body === 'string' ? body.length * 2 : 0), topics: LISTING_TOPICS }
+const PAGE_CACHE = { entries: 1024, weight: 32 * 1024 * 1024, weigh: (body: unknown) => (body instanceof KeptAnswer ? body.weight : 0), topics: LISTING_TOPICS }
 
 export const createPageCache = (feed: Feed) => new SnapshotCache(feed, PAGE_CACHE)
 

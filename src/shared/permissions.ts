@@ -71,8 +71,22 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
   ],
 }
 
+/**
+ * Answers of `grantFor` and `can` by role and permission: both are asked several times per request (the guard, each
+ * scope), and the roles' permissions never change while the program runs.
+ */
+const granted = new Map<string, Access | null>()
+const allowed = new Map<string, boolean>()
+
 /** The permission as held by this role, at the widest access the role has (any > city > own), or null. */
 export function grantFor(role: Role, permission: Permission): Access | null {
+  const key = `${role} ${permission}`
+  let access = granted.get(key)
+  if (access === undefined) granted.set(key, (access = widestGrant(role, permission)))
+  return access
+}
+
+function widestGrant(role: Role, permission: Permission): Access | null {
   const [action, entity] = permission.split(':') as [string, string]
   const held = ROLE_PERMISSIONS[role].filter((p) => p.startsWith(`${action}:${entity}:`)).map((p) => p.split(':')[2] as Access)
   for (const access of ['any', 'city', 'own'] as const) if (held.includes(access)) return access
@@ -91,7 +105,12 @@ export function holds(held: readonly Permission[], permission: Permission): bool
 }
 
 /** True when the role holds the permission at the access asked for or wider. */
-export const can = (role: Role, permission: Permission): boolean => holds(ROLE_PERMISSIONS[role], permission)
+export function can(role: Role, permission: Permission): boolean {
+  const key = `${role} ${permission}`
+  let answer = allowed.get(key)
+  if (answer === undefined) allowed.set(key, (answer = holds(ROLE_PERMISSIONS[role], permission)))
+  return answer
+}
 
 /** The role's permissions, as islands receive them. */
 export const permissionsOf = (role: Role): Permission[] => [...ROLE_PERMISSIONS[role]]

@@ -48,6 +48,19 @@ export function compress(bytes: Uint8Array<ArrayBuffer>, encoding: Encoding): Ui
     : Bun.gzipSync(bytes, { level: COMPRESSION.gzipLevel })
 }
 
+/** Answers whose encoding was chosen where they were made (./kept-answer.ts): passed on untouched. */
+const settled = new WeakSet<Response>()
+
+/**
+ * Marks an answer as sent as it is: its encoding (or none) already follows the client's `Accept-Encoding`, with `Vary`
+ * said as this hook would say it. Reading a Response's body to look at it costs more than a small answer's whole
+ * route (a stream is made for it), so the hook does not look.
+ */
+export function sentAsIs(response: Response): Response {
+  settled.add(response)
+  return response
+}
+
 const withVary = (vary: string | null) =>
   !vary ? 'accept-encoding' : /(?:^|,)\s*(?:accept-encoding|\*)\s*(?:,|$)/i.test(vary) ? vary : `${vary}, accept-encoding`
 
@@ -69,6 +82,7 @@ export const compression = new Elysia({ name: 'compression' }).mapResponse({ as:
   // An async function (Elysia awaits only those; a promise returned otherwise would become the answer that the request
   // log and metrics read their status from).
   if (responseValue instanceof Response) {
+    if (settled.has(responseValue)) return
     const type = responseValue.headers.get('content-type') ?? ''
     if (!COMPRESSIBLE.test(type) || responseValue.headers.has('content-encoding') || /accept-encoding/i.test(responseValue.headers.get('vary') ?? '')) return
     if (!responseValue.body || Number(responseValue.headers.get('content-length') ?? Infinity) < COMPRESSION.minBytes) return

@@ -2,6 +2,7 @@ import { idsIn, indexedBy } from '../../../../db/dialect'
 import type { Param, Queryable } from '../../../../db/sql'
 import { LOCATION_ZONES } from '../../../shared/constants'
 import { notFound } from '../../../platform/errors'
+import { KeptAnswer } from '../../../platform/http/kept-answer'
 import { paging } from '../../../platform/http/paging'
 import type { SnapshotCache } from '../../../../db/snapshot-cache'
 import type { Listing, ListingFilters, ListingPage, ListingQuery, ZoneCounts } from '../model'
@@ -398,8 +399,11 @@ export async function listListings(db: Queryable, cache: SnapshotCache, viewer: 
   return { listings: found.map((r) => toListing(r, viewer)), total, total_pages: Math.ceil(total / perPage), page, per_page: perPage }
 }
 
-/** The list answer as served (JSON text), kept in `pages` until a change that can alter this page. */
-export function listPageText(db: Queryable, counts: SnapshotCache, pages: SnapshotCache, viewer: Viewer, q: ListingQuery): Promise<string> {
+/**
+ * The list answer as served (its bytes, and their compressed copies once asked for), kept in `pages` until a change
+ * that can alter this page: a warm read is a lookup and a write of bytes (docs/decisions/0XX-warm-path.md).
+ */
+export function listPageAnswer(db: Queryable, counts: SnapshotCache, pages: SnapshotCache, viewer: Viewer, q: ListingQuery): Promise<KeptAnswer> {
   const { page: _p, per_page: _pp, ...filters } = q
   const shown = new Set<number>()
   return pages.get(
@@ -407,19 +411,19 @@ export function listPageText(db: Queryable, counts: SnapshotCache, pages: Snapsh
     async () => {
       const page = await listListings(db, counts, viewer, q)
       for (const l of page.listings) shown.add(l.id)
-      return JSON.stringify(page)
+      return new KeptAnswer(JSON.stringify(page))
     },
     pageAffectedBy(viewer, filters, shown),
   )
 }
 
 /** The zone chips' answer as served, kept until a change that can alter it. */
-export const zoneCountsText = (db: Queryable, counts: SnapshotCache, pages: SnapshotCache, viewer: Viewer, q: ListingFilters): Promise<string> =>
-  pages.get(`zones|${pageKey(viewer, q)}`, async () => JSON.stringify(await zoneCounts(db, counts, viewer, q)), zonesAffectedBy(viewer, q))
+export const zoneCountsAnswer = (db: Queryable, counts: SnapshotCache, pages: SnapshotCache, viewer: Viewer, q: ListingFilters): Promise<KeptAnswer> =>
+  pages.get(`zones|${pageKey(viewer, q)}`, async () => new KeptAnswer(JSON.stringify(await zoneCounts(db, counts, viewer, q))), zonesAffectedBy(viewer, q))
 
 /** A broker's own listings as served, kept until one of them changes. */
-export const myListingsText = (db: Queryable, pages: SnapshotCache, viewer: Viewer): Promise<string> =>
-  pages.get(`my|${viewer.id}`, async () => JSON.stringify(await myListings(db, viewer)), ownListingsAffectedBy(viewer.id))
+export const myListingsAnswer = (db: Queryable, pages: SnapshotCache, viewer: Viewer): Promise<KeptAnswer> =>
+  pages.get(`my|${viewer.id}`, async () => new KeptAnswer(JSON.stringify(await myListings(db, viewer))), ownListingsAffectedBy(viewer.id))
 
 /** The rows of a filtered list in batches, newest first, by keyset (no OFFSET): for exports of any size. */
 export async function* listingBatches(db: Queryable, viewer: Viewer, filters: ListingFilters, batchSize = 1000): AsyncGenerator<Listing[]> {

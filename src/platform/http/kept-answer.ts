@@ -1,0 +1,52 @@
+import { COMPRESSION, compress, negotiateEncoding, sentAsIs, type Encoding } from './compression'
+
+const encoder = new TextEncoder()
+const JSON_TYPE = 'application/json'
+
+/**
+ * A JSON answer kept in a cache as it is sent (issue 36, docs/decisions/0XX-warm-path.md): its bytes, and each
+ * compressed copy made once, the first time a client asks for that encoding. A warm read is then a lookup and a write
+ * of bytes: no serialising, encoding or compressing per request. What the answer depends on (the caller's scope, the
+ * query) is the cache's key; when it goes stale is the cache's business (db/snapshot-cache.ts).
+ *
+ * The answer is sent as compression (./compression.ts) would send it: `Vary: Accept-Encoding` and the client's
+ * preferred encoding from `minBytes` on, as it is below that; the compression hook leaves it alone.
+ */
+export class KeptAnswer {
+  /** Blobs, not byte arrays: a Response made of a Blob shares its bytes, one made of an array copies them. */
+  private readonly body: Blob
+  private readonly copies: Partial<Record<Encoding, Blob>> = {}
+  readonly size: number
+
+  constructor(text: string) {
+    const bytes = encoder.encode(text)
+    this.body = new Blob([bytes])
+    this.size = bytes.byteLength
+  }
+
+  /**
+   * The memory it may come to hold, for a cache's weight limit: its bytes and, at most, a compressed copy per encoding
+   * (JSON compresses to well under a quarter; a copy is made only from `minBytes` on).
+   */
+  get weight(): number {
+    return this.size * 1.5 + 200
+  }
+
+  /** The answer to this request, in the encoding it accepts (a compressed copy's first request waits for it). */
+  response(request: Request, status = 200): Response | Promise<Response> {
+    if (this.size < COMPRESSION.minBytes) return sentAsIs(new Response(this.body, { status, headers: { 'content-type': JSON_TYPE } }))
+    const encoding = negotiateEncoding(request.headers.get('accept-encoding'))
+    if (!encoding) return sentAsIs(new Response(this.body, { status, headers: { 'content-type': JSON_TYPE, vary: 'accept-encoding' } }))
+    const copy = this.copies[encoding]
+    return copy ? this.encoded(copy, encoding, status) : this.compressed(encoding, status)
+  }
+
+  private encoded(body: Blob, encoding: Encoding, status: number): Response {
+    return sentAsIs(new Response(body, { status, headers: { 'content-type': JSON_TYPE, vary: 'accept-encoding', 'content-encoding': encoding } }))
+  }
+
+  private async compressed(encoding: Encoding, status: number): Promise<Response> {
+    const copy = (this.copies[encoding] ??= new Blob([compress(await this.body.bytes(), encoding)]))
+    return this.encoded(copy, encoding, status)
+  }
+}

@@ -1,0 +1,168 @@
+// Issue 36: list answers are kept as sent, bytes and compressed copies (src/platform/http/kept-answer.ts). A kept answer
+// must never reach a caller who would have been answered otherwise: another broker (whose hidden and private listings
+// differ, and whose own rows are the editable ones), an admin of another city, an admin of the same city or the master
+// admin (who may edit what a broker may not). And the first read after a write shows it, whoever wrote it and however
+// the answer is encoded. Each caller asks the SAME addresses, in turns, so every answer but the first is a warm one.
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { brotliDecompressSync } from 'node:zlib'
+import { Database as SQLite } from 'bun:sqlite'
+import { join } from 'node:path'
+import { createTestApp } from '../support/app'
+import { signIn, withJson, type SignedIn } from '../support/auth'
+import { seedPlace } from '../support/fixtures'
+
+const h = await createTestApp()
+afterAll(() => h.close())
+
+let mumbai: number
+let pune: number
+let asha: SignedIn // broker, Mumbai
+let bina: SignedIn // broker, Mumbai
+let ravi: SignedIn // broker, Pune
+let mumbaiAdmin: SignedIn
+let puneAdmin: SignedIn
+let master: SignedIn
+type Who = 'asha' | 'bina' | 'ravi' | 'mumbaiAdmin' | 'puneAdmin' | 'master'
+const callers = () => ({ asha, bina, ravi, mumbaiAdmin, puneAdmin, master }) as Record<Who, SignedIn>
+
+/** The listings, by name: who owns them, where, and what only some may see. */
+const ids: Record<string, number> = {}
+const SECRET_NOTE = 'Keys with the watchman, owner says 41 lakh is the floor'
+
+const base = { post_type: 'AVL', sale_or_rent: 'SALE', contact_value: '9876543210', property_type: '2BHK', location: 'West', confirm_duplicate: true }
+async function post(as: SignedIn, name: string, body: Record<string, unknown> = {}) {
+  const res = await h.request('/api/listings', withJson(as.browser, { ...base, details: `Listing ${name} for the warm answers test`, ...body }))
+  expect(res.status).toBe(201)
+  ids[name] = ((await res.json()) as { id: number }).id
+}
+
+beforeAll(async () => {
+  const place = await seedPlace(h.ctx.db, ['Mumbai', 'Pune'])
+  mumbai = place.cities[0]!.id
+  pune = place.cities[1]!.id
+  asha = await signIn(h.ctx.db, 'BROKER', { cityId: mumbai })
+  bina = await signIn(h.ctx.db, 'BROKER', { cityId: mumbai })
+  ravi = await signIn(h.ctx.db, 'BROKER', { cityId: pune })
+  mumbaiAdmin = await signIn(h.ctx.db, 'MODULE_ADMIN', { cityId: mumbai })
+  puneAdmin = await signIn(h.ctx.db, 'MODULE_ADMIN', { cityId: pune })
+  master = await signIn(h.ctx.db, 'MASTER_ADMIN', { cityId: null })
+  await post(asha, 'ashaOpen', { private: { note: SECRET_NOTE, owner_phone: '+91 90000 11111' } })
+  await post(asha, 'ashaSuspended')
+  expect((await h.request(`/api/listings/${ids.ashaSuspended}`, withJson(asha.browser, { status: 'SUSPENDED' }, 'PATCH'))).status).toBe(200)
+  await post(asha, 'ashaOnlyMe', { visibility: 'ONLY_ME' })
+  await post(bina, 'binaOpen')
+  await post(ravi, 'raviOpen')
+})
+
+/** What each caller must be answered for the whole list: the ids they see, and which of them they may edit. */
+function expected(who: Who, query: URLSearchParams): { seen: string[]; editable: string[] } {
+  const all: Record<string, { owner: Who; city: 'mumbai' | 'pune'; suspended?: boolean; onlyMe?: boolean }> = {
+    ashaOpen: { owner: 'asha', city: 'mumbai' },
+    ashaSuspended: { owner: 'asha', city: 'mumbai', suspended: true },
+    ashaOnlyMe: { owner: 'asha', city: 'mumbai', onlyMe: true },
+    binaOpen: { owner: 'bina', city: 'mumbai' },
+    raviOpen: { owner: 'ravi', city: 'pune' },
+  }
+  const status = query.get('status')
+  const cityId = query.get('city_id')
+  const seen = Object.entries(all).filter(([, l]) => {
+    if (status === 'SUSPENDED' ? !l.suspended : status === 'ACTIVE' ? l.suspended : false) return false
+    if (cityId && Number(cityId) !== (l.city === 'mumbai' ? mumbai : pune)) return false
+    if (who === 'master') return true
+    if (who === 'mumbaiAdmin') return l.city === 'mumbai'
+    if (who === 'puneAdmin') return l.city === 'pune'
+    return l.owner === who || (!l.suspended && !l.onlyMe)
+  })
+  const editable = seen.filter(([, l]) => who === 'master' || (who === 'mumbaiAdmin' && l.city === 'mumbai') || (who === 'puneAdmin' && l.city === 'pune') || l.owner === who)
+  return { seen: seen.map(([name]) => name).sort(), editable: editable.map(([name]) => name).sort() }
+}
+
+const nameOf = (id: number) => Object.entries(ids).find(([, v]) => v === id)?.[0] ?? `new:${id}`
+type Page = { listings: { id: number; is_editable: boolean }[]; total: number }
+
+async function read(who: Who, path: string, encoding?: string): Promise<{ text: string; res: Response }> {
+  const res = await h.request(path, { headers: { ...callers()[who].bearer, ...(encoding ? { 'accept-encoding': encoding } : {}) } })
+  expect(res.status).toBe(200)
+  const body = new Uint8Array(await res.arrayBuffer())
+  const coding = res.headers.get('content-encoding')
+  const plain = coding === 'br' ? new Uint8Array(brotliDecompressSync(body)) : coding === 'gzip' ? Bun.gunzipSync(body) : body
+  return { text: new TextDecoder().decode(plain), res }
+}
+
+// Addresses of our listings only (the test's cities), asked by everyone; ours are the newest, so page 1 holds them.
+const queries = () => [
+  'per_page=100',
+  `per_page=100&city_id=${mumbai}`,
+  `city_id=${mumbai}&per_page=100`, // the same filters in another order: one kept answer for both
+  `per_page=100&status=SUSPENDED`,
+  `per_page=100&status=ACTIVE&city_id=${pune}`,
+]
+
+describe('a kept answer reaches only the callers it was computed for', () => {
+  test('six callers ask the same addresses in turns, in every encoding: each gets their own rows and edit rights, never a private field', async () => {
+    const order: Who[] = ['asha', 'bina', 'mumbaiAdmin', 'puneAdmin', 'master', 'ravi']
+    for (const round of [0, 1, 2])
+      for (const q of queries())
+        for (const who of round === 1 ? [...order].reverse() : order) {
+          const encoding = [undefined, 'br', 'gzip'][(round + order.indexOf(who)) % 3]
+          const { text, res } = await read(who, `/api/listings/?${q}`, encoding)
+          expect(text).not.toContain(SECRET_NOTE)
+          expect(text).not.toContain('90000 11111')
+          const page = JSON.parse(text) as Page
+          const mine = page.listings.filter((l) => Object.values(ids).includes(l.id))
+          const want = expected(who, new URLSearchParams(q))
+          expect({ who, q, seen: mine.map((l) => nameOf(l.id)).sort() }).toEqual({ who, q, seen: want.seen })
+          expect({ who, q, editable: mine.filter((l) => l.is_editable).map((l) => nameOf(l.id)).sort() }).toEqual({ who, q, editable: want.editable })
+          if (res.headers.get('content-encoding')) expect(res.headers.get('vary')).toContain('accept-encoding')
+        }
+  })
+
+  test('zone chips and /my are kept per caller too', async () => {
+    for (const round of [0, 1])
+      for (const who of ['asha', 'bina', 'mumbaiAdmin', 'puneAdmin'] as const) {
+        const zones = JSON.parse((await read(who, `/api/listings/zones?city_id=${mumbai}`, round ? 'br' : undefined)).text) as { total: number }
+        expect({ who, total: zones.total }).toEqual({ who, total: expected(who, new URLSearchParams(`city_id=${mumbai}`)).seen.length })
+        const my = JSON.parse((await read(who, '/api/listings/my', round ? 'gzip' : undefined)).text) as { id: number; owner_user_id: number }[]
+        expect(my.every((l) => l.owner_user_id === callers()[who].user.id)).toBe(true)
+      }
+  })
+})
+
+describe('the first read after a write shows it', () => {
+  test('a listing another broker posts, edits and deletes is in the next answer of a warm page, in every encoding', async () => {
+    const path = `/api/listings/?per_page=100&city_id=${mumbai}`
+    for (const encoding of [undefined, 'br', 'gzip']) {
+      await read('asha', path, encoding)
+      await read('asha', path, encoding)
+      const res = await h.request('/api/listings', withJson(bina.browser, { ...base, details: `Posted while warm (${encoding ?? 'identity'})` }))
+      expect(res.status).toBe(201)
+      const id = ((await res.json()) as { id: number }).id
+      const after = JSON.parse((await read('asha', path, encoding)).text) as Page & { listings: { id: number; budget: number | null }[] }
+      expect(after.listings.map((l) => l.id)).toContain(id)
+      expect((await h.request(`/api/listings/${id}`, withJson(bina.browser, { budget: 4242 }, 'PATCH'))).status).toBe(200)
+      const edited = JSON.parse((await read('asha', path, encoding)).text) as { listings: { id: number; budget: number | null }[] }
+      expect(edited.listings.find((l) => l.id === id)?.budget).toBe(4242)
+      expect((await h.request(`/api/listings/${id}`, { method: 'DELETE', headers: bina.browser })).status).toBe(204)
+      const gone = JSON.parse((await read('asha', path, encoding)).text) as Page
+      expect(gone.listings.map((l) => l.id)).not.toContain(id)
+    }
+  })
+
+  test.if(h.inProcess && h.db !== null)("a write through another connection to the file (another process's) is in the next answer", async () => {
+    const path = `/api/listings/?per_page=100&city_id=${mumbai}`
+    const other = new SQLite(join(h.dataDir, 'brokernet.db'))
+    try {
+      for (let n = 1; n <= 5; n++) {
+        await read('bina', path)
+        await read('bina', path, 'br')
+        other.run('UPDATE listings SET budget = ? WHERE id = ?', [7000 + n, ids.ashaOpen!])
+        for (const encoding of [undefined, 'br']) {
+          const page = JSON.parse((await read('bina', path, encoding)).text) as { listings: { id: number; budget: number | null }[] }
+          expect(page.listings.find((l) => l.id === ids.ashaOpen)?.budget).toBe(7000 + n)
+        }
+      }
+    } finally {
+      other.close()
+    }
+  })
+})
