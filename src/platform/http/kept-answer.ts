@@ -4,7 +4,7 @@ const encoder = new TextEncoder()
 const JSON_TYPE = 'application/json'
 
 /**
- * A JSON answer kept in a cache as it is sent (issue 36, docs/decisions/0XX-warm-path.md): its bytes, and each
+ * A JSON answer kept in a cache as it is sent (issue 36, docs/decisions/050-warm-path.md): its bytes, and each
  * compressed copy made once, the first time a client asks for that encoding. A warm read is then a lookup and a write
  * of bytes: no serialising, encoding or compressing per request. What the answer depends on (the caller's scope, the
  * query) is the cache's key; when it goes stale is the cache's business (db/snapshot-cache.ts).

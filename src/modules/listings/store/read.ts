@@ -401,7 +401,7 @@ export async function listListings(db: Queryable, cache: SnapshotCache, viewer: 
 
 /**
  * The list answer as served (its bytes, and their compressed copies once asked for), kept in `pages` until a change
- * that can alter this page: a warm read is a lookup and a write of bytes (docs/decisions/0XX-warm-path.md).
+ * that can alter this page: a warm read is a lookup and a write of bytes (docs/decisions/050-warm-path.md).
  */
 export function listPageAnswer(db: Queryable, counts: SnapshotCache, pages: SnapshotCache, viewer: Viewer, q: ListingQuery): Promise<KeptAnswer> {
   const { page: _p, per_page: _pp, ...filters } = q
