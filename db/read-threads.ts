@@ -65,7 +65,7 @@ const PRAGMAS = ['busy_timeout = 5000', 'temp_store = MEMORY', 'query_only = 1']
 
 type Pending = { resolve: (value: unknown) => void; reject: (error: unknown) => void }
 
-type Thread = { worker: Worker; pending: Map<number, Pending> }
+type Thread = { worker: Worker & { ref(): void; unref(): void }; pending: Map<number, Pending> }
 
 /** How many read threads a process runs by default (READ_THREADS): a slow read holds one, the other answers meanwhile. */
 export const DEFAULT_READ_THREADS = 2
@@ -122,6 +122,8 @@ export class ReadThreads {
     const thread = this.pick()
     const id = this.nextId++
     return new Promise((resolve, reject) => {
+      // A read waited for keeps the process alive, as any I/O would; an idle thread does not.
+      if (thread.pending.size === 0) thread.worker.ref()
       thread.pending.set(id, { resolve, reject })
       thread.worker.postMessage({ id, sql, params, one })
     })
@@ -141,13 +143,14 @@ export class ReadThreads {
 
   private start(slot: number): Thread {
     this.url ??= URL.createObjectURL(new Blob([CODE], { type: 'application/javascript' }))
-    const worker = new Worker(this.url)
+    const worker = new Worker(this.url) as Thread['worker']
     const thread: Thread = { worker, pending: new Map() }
     worker.onmessage = (e: MessageEvent) => {
       const m = e.data as { id: number; rows?: unknown; error?: ConstructorParameters<typeof ThreadSQLiteError>[0] }
       const p = thread.pending.get(m.id)
       if (!p) return
       thread.pending.delete(m.id)
+      if (thread.pending.size === 0) worker.unref()
       this.reads++
       if (m.error) p.reject(new ThreadSQLiteError(m.error))
       else p.resolve(m.rows)
@@ -162,7 +165,7 @@ export class ReadThreads {
       worker.terminate()
     }
     worker.postMessage({ type: 'open', path: this.path, pragmas: PRAGMAS })
-    ;(worker as unknown as { unref(): void }).unref()
+    worker.unref()
     return thread
   }
 
