@@ -20,14 +20,17 @@ export type DataSource = {
  * docs/decisions/013-postgres.md), else the SQLite file (migrated in one transaction). `migrate: false` for processes
  * that serve a database another prepared (SQLite's workers).
  */
-export async function openDataSource(config: { databasePath: string; databaseUrl?: string }, { migrate = true } = {}): Promise<DataSource> {
+export async function openDataSource(config: { databasePath: string; databaseUrl?: string; readThreads?: number }, { migrate = true } = {}): Promise<DataSource> {
   if (config.databaseUrl) return openPostgres(config.databaseUrl, migrate)
-  return sqliteSource(openDatabase(config.databasePath, { migrate }))
+  return sqliteSource(openDatabase(config.databasePath, { migrate }), { readThreads: config.readThreads })
 }
 
-/** The data source over an open SQLite database (tests open theirs themselves). */
-export function sqliteSource(sqlite: Database): DataSource {
-  const db = sqliteDb(sqlite)
+/**
+ * The data source over an open SQLite database (tests open theirs themselves). `readThreads`: as READ_THREADS
+ * (db/read-threads.ts; default 2).
+ */
+export function sqliteSource(sqlite: Database, { readThreads }: { readThreads?: number } = {}): DataSource {
+  const db = sqliteDb(sqlite, { readThreads })
   const feed = new ChangeFeed(db.reader)
   return {
     db,

@@ -47,6 +47,12 @@ export class SnapshotCache {
    * request that reads nothing cached (a write, which syncs the feed for its session) does not pay for them.
    */
   private pending: Change[] = []
+  /**
+   * Answers being computed, by key: a lookup of the same key meanwhile waits for that computation instead of starting
+   * another (the first requests of a cold page all arrive before its first answer), when it is as current as that
+   * lookup needs: started at the feed position the lookup has synced to, on the same handle.
+   */
+  private readonly flying = new Map<string, { at: number; db: Queryable | null; value: Promise<unknown> }>()
   private readonly limits: Required<Limits>
   private readonly topics: Set<Change['topic']>
   /**
@@ -69,6 +75,8 @@ export class SnapshotCache {
   }
 
   clear() {
+    // Computations in flight finish for those waiting on them; nobody new joins one started before the reset.
+    this.flying.clear()
     this.entries.clear()
     this.weight = 0
     this.pending = []
@@ -87,16 +95,42 @@ export class SnapshotCache {
     this.flush()
     const hit = this.hit<T>(key)
     if (hit) return hit.value
+    const joined = this.join<T>(key, null)
+    if (joined) return joined
     this.lookups.misses++
     const synced = this.feed.seq
-    const value = await compute()
-    // While this computed, other requests may have synced the feed: the changes handed out then never reach an entry
-    // stored now, so the value is kept only when none of them could alter it.
-    if (this.feed.seq > synced) {
-      const missed = this.feed.since(synced)
-      if (missed === null || missed.some((c) => this.topics.has(c.topic) && (!affectedBy || affectedBy(c)))) return value
+    return this.fly(key, null, synced, async () => {
+      const value = await compute()
+      // While this computed, other requests may have synced the feed: the changes handed out then never reach an entry
+      // stored now, so the value is kept only when none of them could alter it.
+      if (this.feed.seq > synced) {
+        const missed = this.feed.since(synced)
+        if (missed === null || missed.some((c) => this.topics.has(c.topic) && (!affectedBy || affectedBy(c)))) return value
+      }
+      this.keep(key, { value, weight: 0, affectedBy: affectedBy ?? null, adjust: null, seen: null })
+      return value
+    })
+  }
+
+  /**
+   * The computation of `key` in flight, when it started at the position the feed is at now (so it reads everything this
+   * lookup's request may have written or seen: its statements run after that) and on the same handle.
+   */
+  private join<T>(key: string, db: Queryable | null): Promise<T> | undefined {
+    const flight = this.flying.get(key)
+    if (!flight || flight.at !== this.feed.seq || flight.db !== db) return undefined
+    this.lookups.hits++
+    return flight.value as Promise<T>
+  }
+
+  private fly<T>(key: string, db: Queryable | null, at: number, work: () => Promise<T>): Promise<T> {
+    const value = work()
+    const flight = { at, db, value }
+    this.flying.set(key, flight)
+    const land = () => {
+      if (this.flying.get(key) === flight) this.flying.delete(key)
     }
-    this.keep(key, { value, weight: 0, affectedBy: affectedBy ?? null, adjust: null, seen: null })
+    value.then(land, land)
     return value
   }
 
@@ -116,22 +150,28 @@ export class SnapshotCache {
     if (!pinned) {
       const hit = this.hit<T>(key)
       if (hit) return hit.value
+      const joined = this.join<T>(key, db)
+      if (joined) return joined
     }
     this.lookups.misses++
-    const { value, at } = await this.feed.snapshot(db, compute)
-    if (at === null) return value
-    const missed = this.feed.since(at.since)
-    if (missed === null) return value
-    let current = value
-    for (const change of missed) {
-      if (!this.topics.has(change.topic) || at.seen(change) || !affectedBy(change)) continue
-      const next = adjust(current, change)
-      if (next === undefined) return value
-      current = next
+    const work = async () => {
+      const { value, at } = await this.feed.snapshot(db, compute)
+      if (at === null) return value
+      const missed = this.feed.since(at.since)
+      if (missed === null) return value
+      let current = value
+      for (const change of missed) {
+        if (!this.topics.has(change.topic) || at.seen(change) || !affectedBy(change)) continue
+        const next = adjust(current, change)
+        if (next === undefined) return value
+        current = next
+      }
+      this.keep(key, { value: current, weight: 0, affectedBy, adjust: adjust as Adjust<unknown>, seen: at.seen })
+      // The snapshot's own value to a read inside it; the current one to anyone else.
+      return pinned ? value : current
     }
-    this.keep(key, { value: current, weight: 0, affectedBy, adjust: adjust as Adjust<unknown>, seen: at.seen })
-    // The snapshot's own value to a read inside it; the current one to anyone else.
-    return pinned ? value : current
+    // A read inside another's snapshot answers for that snapshot alone: nobody joins it.
+    return pinned ? work() : this.fly(key, db, this.feed.seq, work)
   }
 
   private hit<T>(key: string): { value: T } | undefined {

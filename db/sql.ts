@@ -60,6 +60,11 @@ export interface Db extends Queryable {
   readonly away?: boolean
   /** Unset: nothing is timed (two `performance.now()` calls a statement when set). */
   timer?: StatementTimer | null
+  /**
+   * SQLite's read threads (db/read-threads.ts), for whoever watches: reads they answered since start, and those posted
+   * and not answered yet. Unset or null: reads run where the backend runs them (PostgreSQL's pool; READ_THREADS=0).
+   */
+  readonly threads?: { readonly reads: number; readonly waiting: number } | null
 }
 
 /**

@@ -2,6 +2,7 @@ import { Database as SQLite, type SQLQueryBindings } from 'bun:sqlite'
 import type { Database } from './client'
 import { sqliteFault } from './faults'
 import { timed, type Db, type Param, type Queryable, type StatementTimer } from './sql'
+import { DEFAULT_READ_THREADS, ReadThreads } from './read-threads'
 import { statement } from './statements'
 import { walFileSize, WRITER_TRUNCATE_BYTES } from './wal'
 
@@ -27,6 +28,11 @@ function mapped<T>(work: () => T): T {
   } catch (e) {
     throw sqliteFault(e)
   }
+}
+
+/** A read thread's failure, mapped as `mapped` maps one on the event loop. */
+const fault = (e: unknown): never => {
+  throw sqliteFault(e)
 }
 
 /** Inside a transaction: every statement on the writing connection, which holds the transaction. */
@@ -65,6 +71,11 @@ export class SqliteDb implements Db {
   constructor(
     readonly writer: SQLite,
     readonly reader: SQLite,
+    /**
+     * Where reads outside a transaction run (db/read-threads.ts), or null: on `reader`, on the event loop. The change
+     * feed reads through `reader` either way (one cheap statement before a cached lookup).
+     */
+    readonly threads: ReadThreads | null = null,
   ) {
     this.inside = new SqliteTx(writer)
   }
@@ -73,10 +84,14 @@ export class SqliteDb implements Db {
   timer: StatementTimer | null = null
 
   async all<T>(sql: string, params: readonly Param[] = []): Promise<T[]> {
+    const threads = this.threads
+    if (threads) return timed(this.timer, 'read', () => threads.all<T>(sql, params).catch(fault))
     return timed(this.timer, 'read', () => mapped(() => statement<T>(this.reader, sql).all(...(params as SQLQueryBindings[]))))
   }
 
   async get<T>(sql: string, params: readonly Param[] = []): Promise<T | undefined> {
+    const threads = this.threads
+    if (threads) return timed(this.timer, 'read', () => threads.get<T>(sql, params).catch(fault))
     return timed(this.timer, 'read', () => mapped(() => statement<T>(this.reader, sql).get(...(params as SQLQueryBindings[])) ?? undefined))
   }
 
@@ -159,6 +174,7 @@ export class SqliteDb implements Db {
   }
 
   async close(): Promise<void> {
+    await this.threads?.close()
     if (this.reader !== this.writer) this.reader.close()
   }
 }
@@ -166,9 +182,10 @@ export class SqliteDb implements Db {
 /**
  * The async data layer over an open database: its connection becomes the writer, and a second connection to the
  * same file the reader. An in-memory database has no second connection to open: it reads through the writer
- * (tests of seeds and migrations only; an app always runs on a file).
+ * (tests of seeds and migrations only; an app always runs on a file). `readThreads`: how many threads answer the reads
+ * outside transactions, each with a connection of its own (db/read-threads.ts); 0: the reader on the event loop.
  */
-export function sqliteDb(database: Database): SqliteDb {
+export function sqliteDb(database: Database, { readThreads = DEFAULT_READ_THREADS } = {}): SqliteDb {
   const writer = database.$client
   const path = writer.filename
   if (!path || path === ':memory:') return new SqliteDb(writer, writer)
@@ -176,5 +193,5 @@ export function sqliteDb(database: Database): SqliteDb {
   reader.exec('PRAGMA busy_timeout = 5000')
   reader.exec('PRAGMA temp_store = MEMORY')
   reader.exec('PRAGMA query_only = 1')
-  return new SqliteDb(writer, reader)
+  return new SqliteDb(writer, reader, readThreads > 0 ? new ReadThreads(path, readThreads) : null)
 }

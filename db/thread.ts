@@ -20,8 +20,9 @@ export function openThreadDb(config: { databasePath: string; databaseUrl?: strin
   // As db/client.ts's openDatabase, and no checkpoint in a commit (src/server.ts: the checkpointer thread does them).
   for (const pragma of ['busy_timeout = 5000', 'synchronous = NORMAL', 'foreign_keys = ON', 'temp_store = MEMORY', 'wal_autocheckpoint = 0'])
     sqlite.exec(`PRAGMA ${pragma}`)
-  // The data layer reads only `$client` of drizzle's handle.
-  const db = sqliteDb({ $client: sqlite } as Database)
+  // The data layer reads only `$client` of drizzle's handle. This is already a thread beside the server's: its reads
+  // stay on it.
+  const db = sqliteDb({ $client: sqlite } as Database, { readThreads: 0 })
   return {
     db,
     close: async () => {

@@ -139,6 +139,24 @@ test('the binary alone sends a match alert from its push thread (a second entry 
   }
 })
 
+test('the binary alone answers SQLite reads from its read threads (their code inside it), and /metrics counts them', async () => {
+  const file = openDatabase(join(server.dataDir, 'brokernet.db'), { migrate: false })
+  const place = await seedPlace(file, ['Thread Town'])
+  const broker = await signIn(file, 'BROKER', { cityId: place.cities[0]!.id })
+  closeDatabase(file, { checkpoint: false })
+  const reads = async () => Number(/^brokernet_sqlite_thread_reads_total (\d+)$/m.exec(await (await fetch(server.url + '/metrics')).text())?.[1] ?? -1)
+  const before = await reads()
+  expect(before).toBeGreaterThanOrEqual(0)
+  const listing = { post_type: 'AVL', sale_or_rent: 'RENT', contact_value: '9876543210', property_type: 'Thread Read Flat', budget: 41_000 }
+  expect((await fetch(server.url + '/api/listings', withJson(broker.bearer, listing))).status).toBe(201)
+  // A filter nobody has asked for: its count and page are read cold, on a thread, and show the listing just written.
+  const page = await (await fetch(server.url + '/api/listings?search=Thread%20Read&sale_or_rent=RENT', { headers: broker.bearer })).json()
+  expect(page.listings.map((l: { property_type: string }) => l.property_type)).toContain('Thread Read Flat')
+  // Any process may answer the scrape; it adds up every process's count.
+  expect(await eventually('the threads\' reads counted', async () => (await reads()) > before, 20_000)).toBe(true)
+  expect(server.output()).not.toContain('read thread failed')
+})
+
 test('SIGTERM stops it cleanly', async () => {
   const code = await server.stop()
   expect(code).toBe(0)

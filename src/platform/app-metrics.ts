@@ -57,6 +57,25 @@ export function watchApp(ctx: Watched): void {
       values: ctx.features.events.map((e) => ({ labels: { topic: e.event }, value: e.topic.listening })),
     },
   ])
+  // SQLite's reads on threads of their own (READ_THREADS, db/read-threads.ts): how many, and how many wait right now.
+  const threads = ctx.db.threads
+  if (threads)
+    metrics.addSource((): MetricJson[] => [
+      {
+        name: 'brokernet_sqlite_thread_reads_total',
+        help: 'SQLite reads answered by the read threads (READ_THREADS), all processes together.',
+        type: 'counter',
+        aggregator: 'sum',
+        values: [{ labels: {}, value: threads.reads }],
+      },
+      {
+        name: 'brokernet_sqlite_thread_reads_waiting',
+        help: 'SQLite reads posted to the read threads and not answered yet, all processes together.',
+        type: 'gauge',
+        aggregator: 'sum',
+        values: [{ labels: {}, value: threads.waiting }],
+      },
+    ])
 
   const outbox = outboxReader(ctx.db)
   metrics.registerGauge({ name: 'brokernet_mail_outbox_pending', help: 'Mails waiting in the outbox to be sent (the backlog).', collect: async () => (await outbox()).pending })

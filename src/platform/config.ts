@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os'
 import { resolve } from 'node:path'
+import { DEFAULT_READ_THREADS } from '../../db/read-threads'
 import { DEFAULT_ADMIN_EMAIL } from '../shared/constants'
 import type { S3Settings } from './photo-store/types'
 
@@ -30,6 +31,11 @@ export type Config = {
   production: boolean
   /** WORKERS: server processes sharing the port and the database (default: one per core). */
   workers: number
+  /**
+   * READ_THREADS: threads per process that run SQLite's reads, each with a connection of its own (default 2; 0: reads
+   * on the thread that answers requests). Unused on PostgreSQL. docs/decisions/0XX-reads-off-thread.md.
+   */
+  readThreads: number
   /** MATCH_DIGEST_HOURS: at most one digest mail of new matches per user in this many hours (default 24); 0: none. */
   matchDigestHours: number
   /** LOG_LEVEL: the least severe log line written (request lines are info, 4xx warn, 5xx error); `silent` writes none. */
@@ -110,6 +116,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 
   const databaseUrl = env.DATABASE_URL?.trim() ? parseUrl('DATABASE_URL', env.DATABASE_URL.trim(), ['postgres:', 'postgresql:']) : undefined
   const workers = parseCount('WORKERS', env.WORKERS, availableParallelism(), 64)
+  const readThreads = parseCount('READ_THREADS', env.READ_THREADS, DEFAULT_READ_THREADS, 16, 0)
   const matchDigestHours = parseCount('MATCH_DIGEST_HOURS', env.MATCH_DIGEST_HOURS, 24, 720, 0)
   const logLevel = (env.LOG_LEVEL?.trim().toLowerCase() || 'info') as LogLevel
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not "${env.LOG_LEVEL}"`)
@@ -142,6 +149,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     timeZone,
     production: env.NODE_ENV === 'production',
     workers,
+    readThreads,
     matchDigestHours,
     logLevel,
     metricsToken,

@@ -97,7 +97,7 @@ export type AppContext = {
  * instead (tests), the data layer is made over it: it writes through that connection and opens a second one to read.
  */
 export function createContext(source: Database | Pick<DataSource, 'db' | 'feed'>, config: Config, overrides: Partial<AppContext> = {}): AppContext {
-  const { db, feed: own } = 'feed' in source ? source : sqliteSource(source)
+  const { db, feed: own } = 'feed' in source ? source : sqliteSource(source, { readThreads: config.readThreads })
   const feed = overrides.feed ?? own
   const logger = overrides.logger ?? createLogger(config.logLevel)
   const ctx: AppContext = {

@@ -5,6 +5,7 @@ import { ConfigError, DEFAULT_ADMIN_EMAIL, loadConfig } from '../../src/platform
 describe('loadConfig', () => {
   test('defaults: port 3000, ./data, generated admin password, no demo, no SMTP', () => {
     const c = loadConfig({})
+    expect(c.readThreads).toBe(2)
     expect(c.port).toBe(3000)
     expect(c.databasePath.endsWith('/data/brokernet.db')).toBe(true)
     expect(c.adminEmail).toBe(DEFAULT_ADMIN_EMAIL)
@@ -30,12 +31,14 @@ describe('loadConfig', () => {
       PUBLIC_URL: 'https://brokers.example.com/',
       SMTP_URL: 'smtp://user:pw@127.0.0.1:2525',
       WORKERS: '3',
+      READ_THREADS: '0',
       MATCH_DIGEST_HOURS: '0',
       LOG_LEVEL: 'warn',
     })
     expect(c).toMatchObject({
       logLevel: 'warn',
       workers: 3,
+      readThreads: 0,
       matchDigestHours: 0,
       port: 8080,
       databasePath: '/tmp/bn/brokernet.db',
@@ -59,6 +62,7 @@ describe('loadConfig', () => {
     [{ WORKERS: '0' }, 'WORKERS must be a whole number from 1 to 64, not "0"'],
     [{ WORKERS: '2.5' }, 'WORKERS must be a whole number from 1 to 64'],
     [{ WORKERS: '65' }, 'WORKERS must be a whole number from 1 to 64'],
+    [{ READ_THREADS: '17' }, 'READ_THREADS must be a whole number from 0 to 16, not "17"'],
     [{ MATCH_DIGEST_HOURS: '-1' }, 'MATCH_DIGEST_HOURS must be a whole number from 0 to 720, not "-1"'],
     [{ MATCH_DIGEST_HOURS: '1.5' }, 'MATCH_DIGEST_HOURS must be a whole number from 0 to 720'],
     [{ LOG_LEVEL: 'verbose' }, 'LOG_LEVEL must be one of debug, info, warn, error, silent, not "verbose"'],
