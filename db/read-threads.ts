@@ -1,7 +1,7 @@
 import type { Param } from './sql'
 
 /**
- * SQLite reads on threads of their own (docs/decisions/0XX-reads-off-thread.md). Every process answers requests on one
+ * SQLite reads on threads of their own (docs/decisions/052-reads-off-thread.md). Every process answers requests on one
  * event loop; a cold count or page window on a million listings reads for tens to hundreds of milliseconds, and every
  * request of the process (health checks, cached answers, writes) waited behind it. Here each thread holds a read-only
  * connection of its own to the file (WAL lets readers read while others read and write), so the event loop posts the

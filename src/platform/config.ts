@@ -33,7 +33,7 @@ export type Config = {
   workers: number
   /**
    * READ_THREADS: threads per process that run SQLite's reads, each with a connection of its own (default 2; 0: reads
-   * on the thread that answers requests). Unused on PostgreSQL. docs/decisions/0XX-reads-off-thread.md.
+   * on the thread that answers requests). Unused on PostgreSQL. docs/decisions/052-reads-off-thread.md.
    */
   readThreads: number
   /** MATCH_DIGEST_HOURS: at most one digest mail of new matches per user in this many hours (default 24); 0: none. */
