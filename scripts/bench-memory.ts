@@ -33,6 +33,20 @@ function rss(pid: number): number | undefined {
   }
 }
 
+/**
+ * The anonymous part of the resident set (the heaps: JavaScript's, SQLite's caches, malloc's), in bytes. The rest is
+ * file pages (the executable's code and embedded files as they are read, mapped database pages): shared with the
+ * kernel's page cache, given back under pressure, and the same at any number of listings.
+ */
+function anon(pid: number): number | undefined {
+  try {
+    const kb = /^RssAnon:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]
+    return kb === undefined ? undefined : Number(kb) * 1024
+  } catch {
+    return undefined
+  }
+}
+
 /** What a process is: the primary, worker N, or its program's name. */
 function nameOf(pid: number, rootPid: number, prefix: string): string {
   if (pid === rootPid) return `${prefix}primary`
@@ -52,7 +66,9 @@ const mbText = (bytes: number | undefined) => (bytes === undefined ? '' : `${Mat
 export class RssWatch {
   private readonly names = new Map<number, string>()
   private readonly peak = new Map<number, number>()
-  private readonly marks: { label: string; rss: Map<number, number> }[] = []
+  /** The highest since the last mark: where in the run a peak came. */
+  private peakSince = new Map<number, number>()
+  private readonly marks: { label: string; rss: Map<number, number>; anon: Map<number, number>; highest: Map<number, number> }[] = []
   private timer: Timer | undefined
   readonly available = existsSync('/proc/self/statm')
 
@@ -83,6 +99,7 @@ export class RssWatch {
       if (bytes === undefined) continue
       now.set(pid, bytes)
       this.peak.set(pid, Math.max(this.peak.get(pid) ?? 0, bytes))
+      this.peakSince.set(pid, Math.max(this.peakSince.get(pid) ?? 0, bytes))
     }
     return now
   }
@@ -99,16 +116,21 @@ export class RssWatch {
 
   /** Records every process's resident set now, under `label`. */
   mark(label: string): void {
-    if (this.available && this.roots().length) this.marks.push({ label, rss: this.sample() })
+    if (!this.available || !this.roots().length) return
+    const now = this.sample()
+    const highest = this.peakSince
+    this.peakSince = new Map()
+    this.marks.push({ label, rss: now, highest, anon: new Map([...now.keys()].flatMap((pid) => { const a = anon(pid); return a === undefined ? [] : [[pid, a] as const] })) })
   }
 
   /** The footer: one row per mark and the highest seen, one column per process; empty when nothing was sampled. */
   table(): string[] {
     if (!this.marks.length) return []
     const pids = [...this.names.keys()].filter((pid) => this.peak.has(pid))
-    const head = `| Memory (RSS, from /proc) | ${pids.map((p) => this.names.get(p)).join(' | ')} |`
+    const head = `| Memory (RSS, from /proc, at the moment; in brackets its anonymous part, the heaps; then the highest since the row before) | ${pids.map((p) => this.names.get(p)).join(' | ')} |`
     const lines = [head, `|---|${pids.map(() => '---|').join('')}`]
-    for (const m of this.marks) lines.push(`| ${m.label} | ${pids.map((p) => mbText(m.rss.get(p))).join(' | ')} |`)
+    const cell = (m: (typeof this.marks)[number], p: number) => (m.rss.has(p) ? `${mbText(m.rss.get(p))} (${mbText(m.anon.get(p)) || '?'}); ≤ ${mbText(m.highest.get(p))}` : '')
+    for (const m of this.marks) lines.push(`| ${m.label} | ${pids.map((p) => cell(m, p)).join(' | ')} |`)
     const over = pids.filter((p) => this.peak.get(p)! > RSS_GOAL_MB * 1024 * 1024)
     lines.push(`| **highest during the run** (sampled twice a second) | ${pids.map((p) => `**${mbText(this.peak.get(p))}**`).join(' | ')} |`)
     lines.push(
