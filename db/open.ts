@@ -1,8 +1,5 @@
 import { closeDatabase, openDatabase, type Database } from './client'
 import { ChangeFeed, type Feed } from './change-feed'
-import { migratePostgres } from './pg/migrate'
-import { PgFeed } from './pg-feed'
-import { connectPostgres, PostgresDb } from './postgres'
 import type { Db } from './sql'
 import { sqliteDb } from './sqlite'
 
@@ -45,6 +42,9 @@ export function sqliteSource(sqlite: Database, { readThreads }: { readThreads?: 
 }
 
 async function openPostgres(url: string, migrate: boolean): Promise<DataSource> {
+  // Imported here: the postgres driver brings node:net, tls, crypto and stream (~20 ms of CPU at start), which a server
+  // on SQLite never uses (issue 36, docs/decisions/004-lazy-start.md).
+  const [{ migratePostgres }, { PgFeed }, { connectPostgres, PostgresDb }] = await Promise.all([import('./pg/migrate'), import('./pg-feed'), import('./postgres')])
   const sql = connectPostgres(url)
   if (migrate) await migratePostgres(sql)
   const feed = await PgFeed.start(url)

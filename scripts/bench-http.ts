@@ -8,7 +8,7 @@
 // bare floors of the same run: on a shared machine the ratios are what compares from one run to the next.
 //
 //   bun run bench:http [--binary dist/brokernet] [--db data/bench.db] [--workers N] [--seconds 10] [--connections 64]
-//                      [--only floor,first-touch,broker,master,broker-writes,master-writes,insert,cold,matching]
+//                      [--only floor,first-touch,broker,master,broker-writes,master-writes,insert,cold,matching,start]
 //                      [--floor-rounds 1] [--keep]
 //                      [--postgres [--instances N] [--pg-stats]]
 //   bun run bench:http --wal [--rate 120] [--seconds 300] [--workers 2] [--listings N]
@@ -53,6 +53,8 @@ import { argValue as argOf, fmt, loadAverage, median, percentile } from './bench
 import { FLOOR_LABEL, startFloor, type Floor, type FloorKind } from './bench-floors'
 import { FRAME_BYTES, MB, mb, walTable } from './bench-wal'
 import { walTransactions, walTransactionsSince, WalWatch } from './wal-files'
+import { RssWatch } from './bench-memory'
+import { measureStarts, START_RATIO_GOAL } from './bench-start'
 const root = new URL('..', import.meta.url).pathname
 const args = process.argv.slice(2)
 const argValue = (name: string) => argOf(args, name)
@@ -83,7 +85,7 @@ if (!Number.isInteger(INSTANCES) || INSTANCES < 1 || INSTANCES > 8) fail('--inst
 if (INSTANCES > 1 && !POSTGRES) fail('--instances needs --postgres (instances share a database server; one SQLite file is one machine)')
 if (CONNECTIONS % INSTANCES !== 0) fail(`--connections (${CONNECTIONS}) must split evenly over ${INSTANCES} instances`)
 if (WAL && POSTGRES) fail('--wal measures SQLite\'s write-ahead log: not with --postgres')
-const SCENARIOS = ['floor', 'first-touch', 'broker', 'master', 'broker-writes', 'master-writes', 'insert', 'cold', 'matching', 'wal'] as const
+const SCENARIOS = ['floor', 'first-touch', 'broker', 'master', 'broker-writes', 'master-writes', 'insert', 'cold', 'matching', 'start', 'wal'] as const
 const only = WAL ? ['wal'] : argValue('only')?.split(',').map((s) => s.trim())
 for (const name of only ?? []) if (!(SCENARIOS as readonly string[]).includes(name)) fail(`--only: unknown scenario "${name}" (known: ${SCENARIOS.join(', ')})`)
 // The WAL run takes minutes: only when asked for (--wal, or --only wal).
@@ -132,7 +134,8 @@ const stale = !argValue('binary') && newestSource(join(root, 'src')) > statSync(
 const LISTINGS = argValue('listings')
 const benchDb = resolve(root, argValue('db') ?? (LISTINGS ? `data/bench-${LISTINGS}.db` : 'data/bench.db'))
 // A smaller network keeps the full one's proportions: 50 listings per broker.
-const seedArgs = ['--out', benchDb, ...(LISTINGS ? ['--listings', LISTINGS, '--brokers', String(Math.max(200, Math.round(Number(LISTINGS) / 50)))] : [])]
+// --db without --listings: a bench database of any size (the 5,000,000 one of issue 36) is used as it is, never rebuilt.
+const seedArgs = ['--out', benchDb, ...(LISTINGS ? ['--listings', LISTINGS, '--brokers', String(Math.max(200, Math.round(Number(LISTINGS) / 50)))] : argValue('db') ? ['--any-size'] : [])]
 if (Bun.spawnSync([process.execPath, join(root, 'scripts/seed-bench.ts'), ...seedArgs], { cwd: root, stdout: 'inherit', stderr: 'inherit' }).exitCode !== 0)
   fail(`bun scripts/seed-bench.ts --out ${benchDb} failed`)
 
@@ -329,6 +332,8 @@ const loadAtStart = loadAverage()
 
 type Row = { what: string; rate?: number; p50?: number; p99?: number; errors: string; goal: string; met: boolean | null }
 const rows: Row[] = []
+/** Every server process's resident set (scripts/bench-memory.ts): sampled all along, marked after each part. */
+const memory = new RssWatch(() => instances.flatMap((i) => (i.server && i.server.exitCode === null ? [i.server.pid] : [])))
 /** GET /api/health's rate in this run (the "vs health" column), and the bare floors' (scripts/bench-floors.ts). */
 let floorRate: number | undefined
 const bareRate: Partial<Record<FloorKind, number>> = {}
@@ -558,6 +563,7 @@ async function measure(what: string, paths: string[], token: string | undefined,
   const several = results.length > 1 ? `; ${results.length} instances, total (p50, p99: the worst instance's)` : ''
   const row: Row = { what: what + writeNote + several, rate, p50: r.p50, p99: r.p99, errors: errorCell(r.non2xx, r.socket + r.timeouts, r.requests, r.sample), goal: goalText, met }
   rows.push(row)
+  if (!targets) memory.mark(`after ${what.replace(/ \(.*$/, '')}`) // the floors are other processes
   if (results.length > 1)
     for (const [k, x] of results.entries())
       rows.push({ what: `  ↳ instance ${k + 1} (${CONNECTIONS / INSTANCES} connections)`, rate: rateOf(x), p50: x.p50, p99: x.p99, errors: errorCell(x.non2xx, x.socket + x.timeouts, x.requests, x.sample), goal: '', met: null })
@@ -740,8 +746,24 @@ let aborted: string | undefined
 const runStart = performance.now()
 try {
   console.log(`bench:http: ${total.toLocaleString('en')} listings (subjects picked in ${pickSeconds.toFixed(1)} s); database copied in ${copySeconds.toFixed(1)} s to ${workDir}`)
+  // Binary start to first answer on this copy, beside a compiled hello-world (issue 36), before the server runs.
+  if (wanted('start')) {
+    console.log('  binary start to first answer: 7 starts each of the binary and a compiled hello-world, in turn...')
+    const env = { ...process.env, DATA_DIR: workDir, NODE_ENV: 'production', DEMO_DATA: '0', ADMIN_PASSWORD: PASSWORD, ...(WORKERS ? { WORKERS } : {}), DATABASE_URL: pg ? pg.url : '' }
+    const s = await measureStarts(root, binary, env)
+    const ratio = s.binary / s.hello
+    rows.push({
+      what: `binary start to first answer (existing database of this run; CPU ${s.binaryCpu} ms) vs a hello-world \`Bun.serve\` compiled with the same flags: ${fmt(s.hello)} (CPU ${s.helloCpu} ms); **${ratio.toFixed(1)}×** (medians of ${s.starts}, in turn)`,
+      p50: s.binary,
+      errors: '0',
+      goal: `≤ ${START_RATIO_GOAL}× hello-world`,
+      met: ratio <= START_RATIO_GOAL,
+    })
+    console.log(`    binary ${fmt(s.binary)}, hello-world ${fmt(s.hello)}: ${ratio.toFixed(1)}×`)
+  }
   // Instances started together, as a deployment starts them (the first to take the migrations' lock applies them).
   await Promise.all(instances.map(startServer))
+  memory.start().mark('started (first /api/health answered)')
   const [brokerToken, masterToken, writerToken, busiestToken] = [await login(typical.email), await login(master.email), await login(writer.email), await login(busiest.email)]
   const mixes = { broker: buildMix('broker', 1), master: buildMix('master', 2) }
   const tokens = { broker: brokerToken, master: masterToken }
@@ -766,7 +788,10 @@ try {
   const warmed = new Set<string>()
   for (const [name, who, writing, what] of scenarios) {
     if (!wanted(name)) continue
-    if (!warmed.has(who)) await warm(mixes[who], tokens[who])
+    if (!warmed.has(who)) {
+      await warm(mixes[who], tokens[who])
+      memory.mark(`after warming the ${who === 'broker' ? 'broker' : 'master admin'} mix`)
+    }
     warmed.add(who)
     const label = `${what} (${who === 'broker' ? `broker #${typical.id}, ${typical.n} listings` : 'master admin'}; ${MIX_URLS} list URLs + /zones, /my)`
     await throughput(label, mixes[who], tokens[who], writing ? { reads: GOAL.readsWithWrites, p99: GOAL.p99WithWrites } : GOAL.readsAlone === null || GOAL.p99Alone === null ? null : { reads: GOAL.readsAlone, p99: GOAL.p99Alone }, writing ? writerToken : undefined)
@@ -934,6 +959,8 @@ try {
   }
   aborted = (e as Error).message
 } finally {
+  memory.mark('end of the run')
+  memory.stop()
   await cleanup()
 }
 
@@ -962,6 +989,7 @@ for (const r of rows) {
   console.log(`| ${r.what} | ${rate} | ${r.p50 === undefined ? '' : fmt(r.p50)} | ${r.p99 === undefined ? '' : fmt(r.p99)} | ${ratios} | ${r.errors} | ${r.goal} | ${met} |`)
 }
 for (const line of walLines) console.log(`\n${line}`)
+if (memory.table().length) console.log(`\n${memory.table().join('\n')}`)
 const judged = rows.filter((r) => r.met !== null)
 console.log(`\n${judged.filter((r) => !r.met).length} of ${judged.length} goals missed. Time ${((performance.now() - runStart) / 1000).toFixed(0)} s.`)
 if (aborted) {

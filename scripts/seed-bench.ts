@@ -1,11 +1,12 @@
 // `bun run seed:bench`: the benchmark database, a network at full size, in its own file (never the app's).
 //
-//   bun run seed:bench [--out ./data/bench.db] [--listings 1000000] [--cities 200] [--brokers 20000] [--seed 42]
-//                      [--force] [--keep-indexes] [--fts-triggers]
+//   bun run seed:bench [--out ./data/bench.db] [--listings 1000000] [--cities 200] [--brokers listings/50] [--seed 42]
+//                      [--force] [--keep-indexes] [--fts-triggers] [--any-size]
 //
 // A file that already holds a bench database of the requested size is reused as it is (nothing is done); one of
 // another size is rebuilt; a file this seed did not make is never touched. The build goes to `<out>.building` and is
 // renamed over `<out>` only when complete, so an interrupted seed leaves no half-built database behind.
+// --any-size: a bench database of whatever size is reused as it is (`bench:http --db` on the 5,000,000 one, issue 36).
 // --keep-indexes / --fts-triggers load with the listings indexes and the FTS trigger in place (slower; for comparing).
 // Every user's password is the demo password (src/bootstrap.ts), the master admin is admin@brokernet.local.
 import { Database as SQLite } from 'bun:sqlite'
@@ -43,7 +44,10 @@ function fail(message: string): never {
 }
 
 const out = resolve(option('out', './data/bench.db'))
-const size: BenchSize = { listings: count('listings', 1_000_000), cities: count('cities', 200), brokers: count('brokers', 20_000) }
+const listings = count('listings', 1_000_000)
+// 50 listings per broker unless told otherwise: the default million has 20,000 brokers, 5,000,000 (issue 36) 100,000,
+// as `bench:http --listings N` seeds them, so both make the same database of a size.
+const size: BenchSize = { listings, cities: count('cities', 200), brokers: count('brokers', Math.max(200, Math.round(listings / 50))) }
 const seed = count('seed', 42)
 
 // Never the app's database, whatever DATA_DIR says.
@@ -64,7 +68,7 @@ if (existsSync(out) && !flag('force')) {
   } finally {
     sqlite.close()
   }
-  if (seen.verdict === 'match') {
+  if (seen.verdict === 'match' || (flag('any-size') && seen.verdict === 'other' && seen.found.listings > 0 && seen.found.fts === seen.found.listings)) {
     // A database seeded before matching existed gets its inboxes now (once; migrations bring its tables up to date).
     const existing = openDatabase(out)
     try {
@@ -73,7 +77,8 @@ if (existsSync(out) && !flag('force')) {
     } finally {
       closeDatabase(existing)
     }
-    console.log(`${out} already holds ${sizeText} (${mb(statSync(out).size)}): reusing it.`)
+    const held = `${seen.found.listings.toLocaleString('en')} listings, ${seen.found.cities} cities, ${seen.found.brokers.toLocaleString('en')} brokers`
+    console.log(`${out} already holds ${held} (${mb(statSync(out).size)}): reusing it.`)
     process.exit(0)
   }
   if (seen.verdict === 'foreign') fail(`${out} exists and was not made by this seed: not touching it (choose another --out, or remove it yourself)`)

@@ -244,6 +244,9 @@ export function seedBench(db: Database, opts: BenchSeedOptions): BenchSeedResult
   sqlite.exec('PRAGMA foreign_keys = OFF') // the generator keeps every reference valid; checked once at the end
   sqlite.exec('PRAGMA cache_size = -1048576') // 1 GiB of page cache while indexes are built
   sqlite.exec('PRAGMA temp_store = MEMORY')
+  // Each of the ~20 CREATE INDEX reads the whole table; mapped, its pages are not copied through the page cache each time
+  // (at 5,000,000 listings the table is several times the cache above).
+  sqlite.exec('PRAGMA mmap_size = 17179869184')
   sqlite.exec(`PRAGMA threads = ${Math.min(4, navigator.hardwareConcurrency || 1)}`) // lets CREATE INDEX sort in parallel
 
   try {
@@ -485,6 +488,7 @@ export function seedBench(db: Database, opts: BenchSeedOptions): BenchSeedResult
     return result
   } finally {
     sqlite.exec('PRAGMA threads = 0')
+    sqlite.exec('PRAGMA mmap_size = 0')
     sqlite.exec('PRAGMA cache_size = -2000')
     sqlite.exec('PRAGMA foreign_keys = ON')
     sqlite.exec('PRAGMA synchronous = NORMAL')

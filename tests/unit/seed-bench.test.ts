@@ -127,3 +127,32 @@ describe('seedBench (small)', () => {
     expect(inspectBenchDatabase(foreign.$client, SIZE).verdict).toBe('foreign')
   })
 })
+
+describe('scripts/seed-bench.ts on an existing file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'brokernet-seed-bench-script-'))
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+  const out = join(dir, 'bench-small.db')
+  const seed = (...extra: string[]) => {
+    const run = Bun.spawnSync([process.execPath, join(import.meta.dir, '../../scripts/seed-bench.ts'), '--out', out, '--cities', '5', '--brokers', '60', ...extra], { stdout: 'pipe', stderr: 'pipe' })
+    return { code: run.exitCode, text: run.stdout.toString() + run.stderr.toString() }
+  }
+  const listings = () => {
+    const db = openDatabase(out, { migrate: false })
+    try {
+      return n(db, 'SELECT count(*) AS n FROM listings')
+    } finally {
+      closeDatabase(db)
+    }
+  }
+
+  test('--any-size reuses a bench database of another size as it is (bench:http --db on the 5M one); without it, it is rebuilt', () => {
+    expect(seed('--listings', '1200').code).toBe(0)
+    expect(listings()).toBe(1200)
+    const reused = seed('--listings', '1500', '--any-size')
+    expect(reused.code).toBe(0)
+    expect(reused.text).toContain('already holds 1,200 listings')
+    expect(listings()).toBe(1200)
+    expect(seed('--listings', '1500').code).toBe(0)
+    expect(listings()).toBe(1500)
+  }, 180_000)
+})

@@ -1,5 +1,8 @@
-import { deflateRawSync, inflateRawSync } from 'node:zlib'
 import { PASTE_PAGE_PATH } from '../../../islands/intake/intake-text'
+
+// node:zlib is required at first use, not at start: loading it costs milliseconds of CPU before the first answer
+// (issue 36, docs/decisions/004-lazy-start.md).
+const zlib = () => require('node:zlib') as typeof import('node:zlib')
 
 // "Share → Brokernet" (issue 33): Android's share sheet posts what was shared (a WhatsApp message, several selected
 // messages) to the manifest's share_target. It is kept in a cookie for an hour, compressed, and the paste screen reads
@@ -16,7 +19,7 @@ export function sharedText(form: { title?: unknown; text?: unknown; url?: unknow
   return parts.filter((p, i) => !parts.some((q, j) => j !== i && q.length > p.length && q.includes(p))).join('\n')
 }
 
-const encode = (text: string) => deflateRawSync(Buffer.from(text, 'utf8'), { level: 9 }).toString('base64url')
+const encode = (text: string) => zlib().deflateRawSync(Buffer.from(text, 'utf8'), { level: 9 }).toString('base64url')
 
 /** The cookie's value: the text, or as many of its first lines as fit (`truncated` then says so). */
 export function encodeShared(text: string): { value: string; truncated: boolean } {
@@ -41,7 +44,7 @@ export function decodeShared(value: string | undefined): { text: string; truncat
   const m = /^([tw])\.([A-Za-z0-9_-]{1,4000})$/.exec(value ?? '')
   if (!m) return null
   try {
-    const text = inflateRawSync(Buffer.from(m[2]!, 'base64url'), { maxOutputLength: 200_000 }).toString('utf8')
+    const text = zlib().inflateRawSync(Buffer.from(m[2]!, 'base64url'), { maxOutputLength: 200_000 }).toString('utf8')
     return text.trim() ? { text, truncated: m[1] === 't' } : null
   } catch {
     return null

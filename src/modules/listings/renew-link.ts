@@ -1,7 +1,10 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import type { Queryable } from '../../../db/sql'
 import { RENEW_LINK_MS } from '../../shared/constants'
 import { sharedSecret } from '../../platform/settings'
+
+// node:crypto is required at first use, not at start: loading it costs milliseconds of CPU before the first answer
+// (issue 36, docs/decisions/004-lazy-start.md).
+const crypto = () => require('node:crypto') as typeof import('node:crypto')
 
 // The one-click renew link of an expiry reminder (issue 17; docs/decisions/016-renew-links.md): the token itself is
 // the authority, so it is signed, not stored. It names the listing and the end it was reminded of: once the listing is
@@ -25,7 +28,7 @@ export function renewKey(db: Queryable): Promise<Buffer> {
   let key = keys.get(db)
   if (!key) {
     key = (async () => {
-      return Buffer.from(await sharedSecret(db, KEY_NAME, randomBytes(32).toString('base64url')), 'base64url')
+      return Buffer.from(await sharedSecret(db, KEY_NAME, crypto().randomBytes(32).toString('base64url')), 'base64url')
     })()
     // A failed read (a busy database) is tried again at the next use rather than remembered.
     key.catch(() => keys.delete(db))
@@ -34,7 +37,7 @@ export function renewKey(db: Queryable): Promise<Buffer> {
   return key
 }
 
-const sign = (key: Buffer, payload: string) => createHmac('sha256', key).update(payload).digest()
+const sign = (key: Buffer, payload: string) => crypto().createHmac('sha256', key).update(payload).digest()
 
 /** base64url(payload) '.' base64url(HMAC-SHA256(key, that first part)), valid for RENEW_LINK_MS from `now`. */
 export function renewToken(key: Buffer, listing: { id: number; expiresAt: number }, now: number): string {
@@ -48,7 +51,7 @@ export function readRenewToken(key: Buffer, token: string, now: number): RenewCl
   if (!payload || !signature || extra !== undefined) return 'invalid'
   const given = Buffer.from(signature, 'base64url')
   const expected = sign(key, payload)
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'invalid'
+  if (given.length !== expected.length || !crypto().timingSafeEqual(given, expected)) return 'invalid'
   let claims: { l?: unknown; e?: unknown; v?: unknown }
   try {
     claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'))

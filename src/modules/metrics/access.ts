@@ -1,7 +1,10 @@
 import type { Server } from 'bun'
-import { createHash, timingSafeEqual } from 'node:crypto'
 import { forbidden } from '../../platform/errors'
 import { HttpError } from '../../platform/http/errors'
+
+// node:crypto is required at first use, not at start: loading it costs milliseconds of CPU before the first answer
+// (issue 36, docs/decisions/004-lazy-start.md).
+const crypto = () => require('node:crypto') as typeof import('node:crypto')
 
 /** Loopback as the socket's peer shows it: IPv4's 127/8, IPv6's ::1, and IPv4 loopback on a dual-stack socket. */
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/i
@@ -25,6 +28,6 @@ export function assertMayReadMetrics(request: Request, server: Server<unknown> |
 
 /** Compared in constant time: both sides are hashed first, so neither their content nor their length shows in timing. */
 function sameSecret(given: string, expected: string): boolean {
-  const digest = (s: string) => createHash('sha256').update(s).digest()
-  return timingSafeEqual(digest(given), digest(expected))
+  const digest = (s: string) => crypto().createHash('sha256').update(s).digest()
+  return crypto().timingSafeEqual(digest(given), digest(expected))
 }

@@ -22,10 +22,9 @@ export type DataConfig = {
 
 export type BackupResult = { file: string; bytes: number; manifest: Manifest }
 
-/** Backups Brokernet names itself, oldest first when sorted: the only files BACKUP_KEEP ever removes. */
-export const BACKUP_FILE = /^brokernet-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z\.tar\.gz$/
+import { BACKUP_FILE, backupFileName } from './file-name'
 
-export const backupFileName = (at = new Date()) => `brokernet-${at.toISOString().replaceAll(':', '-').replace('.', '-')}.tar.gz`
+export { BACKUP_FILE, backupFileName }
 
 /**
  * Writes one archive (docs/decisions/022-backups.md): the manifest, the database (SQLite: an online `VACUUM INTO`

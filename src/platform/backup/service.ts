@@ -3,14 +3,15 @@ import { join } from 'node:path'
 import type { Queryable } from '../../../db/sql'
 import type { Config } from '../config'
 import type { Logger } from '../http/request-log'
-import { BACKUP_FILE, backupFileName, createBackup, type BackupResult } from './backup'
+import type { BackupResult } from './backup'
+import { BACKUP_FILE, backupFileName } from './file-name'
 import { finishRun, lastGoodRun, recentRuns, startRun, type BackupRun, type BackupTrigger } from './runs'
 
 /** Writes one backup archive at `file`: in this process, or in a child process of the binary (src/server.ts). */
 export type BackupRunner = (file: string) => Promise<Pick<BackupResult, 'file' | 'bytes'>>
 
 /** In this process: what tests composing an app use. The server runs backups in a child process instead. */
-export const inProcessRunner = (config: Config): BackupRunner => (file) => createBackup(config, file)
+export const inProcessRunner = (config: Config): BackupRunner => async (file) => (await import('./backup')).createBackup(config, file)
 
 /**
  * The server's backups (docs/decisions/022-backups.md): Backup now from the system screen, and BACKUP_EVERY's schedule

@@ -1,5 +1,8 @@
 import { Elysia, StatusMap } from 'elysia'
-import { brotliCompressSync, constants } from 'node:zlib'
+// node:zlib (and the node:stream it loads, ~10 ms of CPU) is required at the first answer worth compressing, not at
+// start: a health check or a small JSON answer never needs it (issue 36, docs/decisions/004-lazy-start.md).
+let zlib: typeof import('node:zlib') | undefined
+const loadZlib = () => (zlib ??= require('node:zlib') as typeof import('node:zlib'))
 
 /**
  * Pages and API answers compressed as the client asks (`Accept-Encoding`): brotli, else gzip, else as they are
@@ -41,6 +44,7 @@ export function acceptedEncodings(header: string | null): Record<Encoding, numbe
 }
 
 export function compress(bytes: Uint8Array<ArrayBuffer>, encoding: Encoding): Uint8Array<ArrayBuffer> {
+  const { brotliCompressSync, constants } = loadZlib()
   return encoding === 'br'
     ? new Uint8Array(brotliCompressSync(bytes, {
         params: { [constants.BROTLI_PARAM_QUALITY]: COMPRESSION.brotliQuality, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength },

@@ -1,10 +1,12 @@
-import { isIPv4, isIPv6 } from 'node:net'
-
 // Which IP addresses the server may post push messages to (issue 33; docs/decisions/035-web-push.md). The endpoint of
 // a subscription is an address a user sends us: without these rules anyone could make the server post to its own
 // loopback, the machine's neighbours on a private network or a cloud's metadata service. Only public unicast addresses
 // pass: IPv4 outside the special-purpose ranges, IPv6 inside global unicast (2000::/3) outside its special ranges,
 // and an IPv6 address that carries an IPv4 one (mapped, 6to4) only if that one passes.
+
+// node:net is required at first use, not at start: loading it costs milliseconds of CPU before the first answer
+// (issue 36, docs/decisions/004-lazy-start.md).
+const net = () => require('node:net') as typeof import('node:net')
 
 /** [first address, prefix length, what it is]: every IPv4 range a push message must never reach. */
 const IPV4_REFUSED: ReadonlyArray<readonly [string, number, string]> = [
@@ -34,7 +36,7 @@ const IPV4_RANGES = IPV4_REFUSED.map(([first, bits, kind]) => ({ start: ipv4Numb
 /** The eight 16-bit groups of an IPv6 address in text (compressed, with a dotted IPv4 tail or not); null if not one. */
 export function ipv6Groups(text: string): number[] | null {
   let address = text.replace(/^\[|\]$/g, '').split('%')[0]!
-  if (!isIPv6(address)) return null
+  if (!net().isIPv6(address)) return null
   // A dotted IPv4 tail (::ffff:127.0.0.1) is the last two groups.
   address = address.replace(/(\d+\.\d+\.\d+\.\d+)$/, (v4) => {
     const n = ipv4Number(v4)
@@ -51,7 +53,7 @@ const v4FromGroups = (high: number, low: number) => [high >> 8, high & 255, low 
 
 /** What kind of address that no push message may reach `address` is ('loopback', 'private'…), or null for a public one. */
 function refusedKind(address: string): string | null {
-  if (isIPv4(address)) {
+  if (net().isIPv4(address)) {
     const n = ipv4Number(address)
     return IPV4_RANGES.find((r) => n >= r.start && n < r.start + r.size)?.kind ?? null
   }
