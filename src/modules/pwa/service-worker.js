@@ -104,15 +104,17 @@ async function fromNetwork(event) {
   return preloaded || fetch(event.request)
 }
 
-/** The network's answer, kept with the time it came; offline, the kept one (a page under the "Offline: as of" banner). */
+/**
+ * The network's answer, kept with the time it came; offline, the kept one (a page under the "Offline: as of" banner).
+ * The answer goes to the page as it streams in; its copy is written beside it (event.waitUntil), not before: waiting for
+ * the whole body and the cache before answering held a warm revisit's page back by 0.5-1.4 s on a throttled phone
+ * (docs/decisions/049-phone-last-kilobytes.md).
+ */
 async function networkFirst(event, page) {
   const request = event.request
   try {
     const response = await fromNetwork(event)
-    if (response.ok && !response.redirected) {
-      const kept = new Response(await response.clone().blob(), { status: response.status, headers: withTime(response.headers) })
-      await (await caches.open(SEEN)).put(request, kept)
-    }
+    if (response.ok && !response.redirected) event.waitUntil(keep(request, response.clone()))
     return response
   } catch {
     const cached = await (await caches.open(SEEN)).match(request, { ignoreVary: true })
@@ -122,6 +124,11 @@ async function networkFirst(event, page) {
     const html = (await cached.text()).replace(/<body[^>]*>/, (body) => `${body}${banner(at)}`)
     return new Response(html, { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' } })
   }
+}
+
+async function keep(request, response) {
+  const kept = new Response(await response.blob(), { status: response.status, headers: withTime(response.headers) })
+  await (await caches.open(SEEN)).put(request, kept)
 }
 
 function withTime(headers) {
