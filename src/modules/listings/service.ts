@@ -6,10 +6,10 @@ import { calendarDate, postedAgo } from '../../shared/dates'
 import type { AfterListingWrite } from './after-write'
 import { findDuplicates } from './duplicates'
 import { formatEntryId } from '../../shared/entry-id'
-import type { CreateListingBody, ReviewRequestBody, UpdateListingBody } from './model'
+import type { CreateListingBody, Listing, ReviewRequestBody, UpdateListingBody } from './model'
 import { assertMayChangeStatus, liftRefusal, moderates, moderationStep, tellAdmins, underModeration } from './moderation'
-import { countListings } from './store/read'
-import { deleteListingRow, insertListing, listingRowWhere, markReviewRequested, nextListingId, updateListingAsRead, type Row } from './store'
+import { countListings, getListing } from './store/read'
+import { deleteListingRow, insertListing, listingIdAhead, listingRowWhere, markReviewRequested, nextListingId, updateListingAsRead, type Row } from './store'
 import { allOf, canEdit, listingIs, listingScope, visibleTo, type Viewer } from './store/where'
 import { circleOwnedBy } from './store/circles'
 import { PRIVATE_FIELDS, writePrivate, type PrivateFields } from './store/private'
@@ -133,7 +133,7 @@ export function targetCity(actor: Actor, cityId: number | undefined): number {
   return scope.cityId
 }
 
-export async function createListing(ctx: AppContext, written: AfterListingWrite, actor: Actor, body: CreateListingBody): Promise<Row> {
+export async function createListing(ctx: AppContext, written: AfterListingWrite, actor: Actor, body: CreateListingBody, shown?: (tx: Queryable, id: number) => void): Promise<Row> {
   if (body.status === 'SUSPENDED') throw invalid('A new listing cannot start suspended')
   if (body.status === 'EXPIRED') throw invalid('A new listing cannot start expired: give it an expires_at instead')
   const cityId = targetCity(actor, body.city_id)
@@ -145,14 +145,22 @@ export async function createListing(ctx: AppContext, written: AfterListingWrite,
   }
   // Duplicate control (issue 17): a near-copy of one's own ACTIVE listing needs confirming; of another broker's is
   // allowed (co-listing) and marked for admins.
-  const duplicates = await findDuplicates(ctx.db, actor, { ...body, city_id: cityId })
+  const columns = fieldsOf(body)
+  // The reads a post needs, sent together (issue 36: each round trip waits a turn of a busy event loop); their
+  // refusals in the order they were always checked: the duplicate, the city, the circle (the body's own fields first).
+  const [duplicates, city, visibility, idAhead] = await inOrder([
+    findDuplicates(ctx.db, actor, { ...body, city_id: cityId }),
+    cityStays(ctx.db, cityId),
+    visibilityOf(ctx.db, actor.id, body, null),
+    listingIdAhead(ctx.db),
+  ] as const)
   const own = duplicates.find((d) => d.own)
   if (own && !body.confirm_duplicate)
     throw conflict(`duplicate listing: this looks like ${own.listing.entry_id}, posted by you ${postedAgo(own.listing.created_at)}. Send confirm_duplicate: true to post it anyway`)
   const other = duplicates.find((d) => !d.own)
-  const city = await cityOf(ctx.db, cityId)
+  if (!city) throw fieldError('city_id', 'City is required')
   const fields: Record<string, Param> = {
-    ...fieldsOf(body),
+    ...columns,
     post_type: body.post_type,
     sale_or_rent: body.sale_or_rent,
     contact_name: contactName,
@@ -160,7 +168,7 @@ export async function createListing(ctx: AppContext, written: AfterListingWrite,
     owner_user_id: actor.id,
     city_id: cityId,
     possible_duplicate_of: other?.listing.id ?? null,
-    ...(await visibilityOf(ctx.db, actor.id, body, null)),
+    ...visibility,
     ...(body.onward_sharing ? { onward_sharing: body.onward_sharing } : {}),
   }
   const now = Date.now()
@@ -173,17 +181,42 @@ export async function createListing(ctx: AppContext, written: AfterListingWrite,
   fields.first_posted_at = Math.min(now, ...[own, other].flatMap((d) => (d ? [Date.parse(d.listing.first_posted_at)] : [])))
   const write = await ctx.db.tx(async (tx) => {
     // The readable code is made of the row's id, taken first: the row goes in whole (one change-feed row).
-    const id = await nextListingId(tx)
+    const id = idAhead ?? (await nextListingId(tx))
     Object.assign(fields, { id, entry_id: formatEntryId(body.post_type, city.name, id) })
     const after = await insertListing(tx, fields)
     const privateChanged = privateNames(body)
     if (privateChanged.length) await writePrivate(tx, actor, id, privateOf(body), now)
     const w = { action: 'listing.create', actor: actorOf(actor), before: null, after, now, privateChanged }
     await written.within(tx, w)
+    shown?.(tx, id)
     return w
   })
   written.committed(write)
   return write.after
+}
+
+/**
+ * Lets a write's caller read the listing as its author sees it inside the write's transaction, sent with its COMMIT
+ * rather than in a round trip of its own after it (issue 36). The answer, once the write has committed.
+ */
+export function answerOf(db: Queryable, actor: Viewer): { shown: (tx: Queryable, id: number) => void; answer: (id: number) => Promise<Listing> } {
+  let read: Promise<Listing> | null = null
+  return {
+    shown: (tx, id) => {
+      read = getListing(tx, actor, id)
+      read.catch(() => {})
+    },
+    // A change that wrote nothing (the same values again) read nothing in a transaction: read now.
+    answer: (id) => read ?? getListing(db, actor, id),
+  }
+}
+
+/** Every promise's value, or the first refusal in the order given (not the first to arrive): all sent at once. */
+async function inOrder<T extends readonly unknown[]>(work: { [K in keyof T]: Promise<T[K]> }): Promise<T> {
+  const settled = await Promise.allSettled(work)
+  const refused = settled.find((r) => r.status === 'rejected')
+  if (refused) throw (refused as PromiseRejectedResult).reason
+  return settled.map((r) => (r as PromiseFulfilledResult<unknown>).value) as unknown as T
 }
 
 export { listingRow } from './store'
@@ -201,7 +234,7 @@ async function changeable(db: Queryable, actor: Actor, id: number): Promise<Row>
  * listing an admin suspended keeps its status against everyone but an admin (403), and an admin suspending another's
  * listing says why (./moderation.ts).
  */
-export async function updateListing(ctx: AppContext, written: AfterListingWrite, actor: Actor, id: number, body: UpdateListingBody): Promise<Row> {
+export async function updateListing(ctx: AppContext, written: AfterListingWrite, actor: Actor, id: number, body: UpdateListingBody, shown?: (tx: Queryable, id: number) => void): Promise<Row> {
   const before = await changeable(ctx.db, actor, id)
   await assertMayChangeStatus(ctx.db, actor, before, body)
   // Off the network by brokers' reports (issue 35): its broker answers them (./reports.ts), which sets its status.
@@ -251,6 +284,7 @@ export async function updateListing(ctx: AppContext, written: AfterListingWrite,
     if (privateChanged.length && !(await writePrivate(tx, actor, id, privateOf(body), now))) throw forbidden('You can only change your own listings')
     const w = { action: moderation.action ?? statusAction, actor: actorOf(actor), before, after, now, reason: moderation.reason, moderation, privateChanged }
     await written.within(tx, w)
+    shown?.(tx, id)
     return w
   })
   written.committed(write)

@@ -74,6 +74,14 @@ export async function nextListingId(tx: Queryable): Promise<number> {
   return Number((await tx.get<{ id: number | string }>(sql))!.id)
 }
 
+/**
+ * On PostgreSQL a new listing's id taken before its write's transaction, with the write's other reads (issue 36: one
+ * round trip fewer inside it): a sequence's value is the same taken in a transaction or outside, and never given back
+ * either way (a refused or failed write leaves a gap, as a rolled-back one always did). SQLite's is taken inside
+ * (`nextListingId` under the write lock): null.
+ */
+export const listingIdAhead = (db: Queryable): Promise<number | null> => (db.dialect === 'postgres' ? nextListingId(db) : Promise.resolve(null))
+
 /** A listing's cover as cards and rows show it: the stored name of its first photo's thumbnail, and its size. */
 export type Cover = { name: string; width: number; height: number }
 
