@@ -4,7 +4,7 @@ import { conflict, fieldError, forbidden, notFound, invalid } from '../../platfo
 import type { ListingStatus } from '../../shared/constants'
 import { calendarDate, postedAgo } from '../../shared/dates'
 import type { AfterListingWrite } from './after-write'
-import { findDuplicates } from './duplicates'
+import { duplicatesOf } from './duplicates'
 import { formatEntryId } from '../../shared/entry-id'
 import type { CreateListingBody, Listing, ReviewRequestBody, UpdateListingBody } from './model'
 import { assertMayChangeStatus, liftRefusal, moderates, moderationStep, tellAdmins, underModeration } from './moderation'
@@ -149,14 +149,16 @@ export async function createListing(ctx: AppContext, written: AfterListingWrite,
   // The reads a post needs, sent together (issue 36: each round trip waits a turn of a busy event loop); their
   // refusals in the order they were always checked: the duplicate, the city, the circle (the body's own fields first).
   const [duplicates, city, visibility, idAhead] = await inOrder([
-    findDuplicates(ctx.db, actor, { ...body, city_id: cityId }),
+    duplicatesOf(ctx.db, actor, { ...body, city_id: cityId }),
     cityStays(ctx.db, cityId),
     visibilityOf(ctx.db, actor.id, body, null),
     listingIdAhead(ctx.db),
   ] as const)
   const own = duplicates.find((d) => d.own)
   if (own && !body.confirm_duplicate)
-    throw conflict(`duplicate listing: this looks like ${own.listing.entry_id}, posted by you ${postedAgo(own.listing.created_at)}. Send confirm_duplicate: true to post it anyway`)
+    throw conflict(
+      `duplicate listing: this looks like ${own.candidate.entry_id}, posted by you ${postedAgo(new Date(Number(own.candidate.created_at)).toISOString())}. Send confirm_duplicate: true to post it anyway`,
+    )
   const other = duplicates.find((d) => !d.own)
   if (!city) throw fieldError('city_id', 'City is required')
   const fields: Record<string, Param> = {
@@ -167,7 +169,7 @@ export async function createListing(ctx: AppContext, written: AfterListingWrite,
     status: body.status ?? 'ACTIVE',
     owner_user_id: actor.id,
     city_id: cityId,
-    possible_duplicate_of: other?.listing.id ?? null,
+    possible_duplicate_of: other?.candidate.id ?? null,
     ...visibility,
     ...(body.onward_sharing ? { onward_sharing: body.onward_sharing } : {}),
   }
@@ -178,7 +180,7 @@ export async function createListing(ctx: AppContext, written: AfterListingWrite,
   fields.updated_at = now
   // Days on market (issue 35): a repost of a property the duplicate check links to (one's own, confirmed; another
   // broker's, marked `possible_duplicate_of`) keeps the earliest first posting, so reposting does not make it new.
-  fields.first_posted_at = Math.min(now, ...[own, other].flatMap((d) => (d ? [Date.parse(d.listing.first_posted_at)] : [])))
+  fields.first_posted_at = Math.min(now, ...[own, other].flatMap((d) => (d ? [Number(d.candidate.first_posted_at)] : [])))
   const write = await ctx.db.tx(async (tx) => {
     // The readable code is made of the row's id, taken first: the row goes in whole (one change-feed row).
     const id = idAhead ?? (await nextListingId(tx))
