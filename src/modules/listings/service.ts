@@ -3,13 +3,13 @@ import type { AppContext } from '../../platform/context'
 import { conflict, fieldError, forbidden, notFound, invalid } from '../../platform/errors'
 import type { ListingStatus } from '../../shared/constants'
 import { calendarDate, postedAgo } from '../../shared/dates'
-import type { AfterListingWrite } from './after-write'
+import type { AfterListingWrite, ListingWrite } from './after-write'
 import { duplicatesOf } from './duplicates'
 import { formatEntryId } from '../../shared/entry-id'
 import type { CreateListingBody, Listing, ReviewRequestBody, UpdateListingBody } from './model'
 import { assertMayChangeStatus, liftRefusal, moderates, moderationStep, tellAdmins, underModeration } from './moderation'
 import { countListings, getListing } from './store/read'
-import { deleteListingRow, insertListing, listingIdAhead, listingRowWhere, markReviewRequested, nextListingId, updateListingAsRead, type Row } from './store'
+import { deleteListingRow, insertedRow, insertListing, listingIdAhead, listingRowWhere, markReviewRequested, nextListingId, updateListingAsRead, type Row } from './store'
 import { allOf, canEdit, listingIs, listingScope, visibleTo, type Viewer } from './store/where'
 import { circleOwnedBy } from './store/circles'
 import { PRIVATE_FIELDS, writePrivate, type PrivateFields } from './store/private'
@@ -181,20 +181,30 @@ export async function createListing(ctx: AppContext, written: AfterListingWrite,
   // Days on market (issue 35): a repost of a property the duplicate check links to (one's own, confirmed; another
   // broker's, marked `possible_duplicate_of`) keeps the earliest first posting, so reposting does not make it new.
   fields.first_posted_at = Math.min(now, ...[own, other].flatMap((d) => (d ? [Number(d.candidate.first_posted_at)] : [])))
+  let inserted: Promise<Row> | null = null
   const write = await ctx.db.tx(async (tx) => {
     // The readable code is made of the row's id, taken first: the row goes in whole (one change-feed row).
     const id = idAhead ?? (await nextListingId(tx))
     Object.assign(fields, { id, entry_id: formatEntryId(body.post_type, city.name, id) })
-    const after = await insertListing(tx, fields)
+    // Not awaited: the new row is known from its fields, so its audit and queue go out with it (one round trip on
+    // PostgreSQL, issue 36); a refusal of any of them fails the whole post.
+    inserted = insertListing(tx, fields)
+    inserted.catch(() => {})
+    const after = insertedRow(fields)
     const privateChanged = privateNames(body)
     if (privateChanged.length) await writePrivate(tx, actor, id, privateOf(body), now)
-    const w = { action: 'listing.create', actor: actorOf(actor), before: null, after, now, privateChanged }
+    const w: ListingWrite = { action: 'listing.create', actor: actorOf(actor), before: null, after, now, privateChanged }
     await written.within(tx, w)
     shown?.(tx, id)
     return w
   })
+  // What follows the commit reads the row as the database answered it; a difference from the one the audit recorded
+  // would be a column insertedRow does not know (a new default): said loudly, the post itself stands.
+  const stored = await inserted!
+  if (!Bun.deepEquals(stored, write.after)) ctx.logger.error({ listing: stored.id, expected: write.after, stored }, 'a new listing’s row differs from the one its audit recorded (insertedRow)')
+  write.after = stored
   written.committed(write)
-  return write.after
+  return stored
 }
 
 /**
