@@ -159,7 +159,7 @@ const ROW_NAMES: [column: string, key: string][] = ROW.split(',').map((part) => 
 })
 
 /** The columns of `Row` a new listing takes from the table's defaults when its insert leaves them out (the rest: none). */
-const INSERT_DEFAULTS: Record<string, Param> = { status: 'ACTIVE', visibility: 'NETWORK' }
+const INSERT_DEFAULTS: Record<string, Param> = { status: 'ACTIVE', visibility: 'NETWORK', onward_sharing: 'OFF' }
 
 /**
  * The row `insertListing(tx, fields)` answers, known before the database does (issue 36): every column of `Row` is one
