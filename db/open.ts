@@ -49,7 +49,7 @@ async function openPostgres(url: string, migrate: boolean): Promise<DataSource> 
   if (migrate) await migratePostgres(sql)
   const feed = await PgFeed.start(url)
   // Each write of this process waits until its changes have reached this process's caches: its next read sees it.
-  const db = new PostgresDb(sql, () => feed.caughtUp())
+  const db = new PostgresDb(sql, feed)
   return {
     db,
     feed,

@@ -1,6 +1,6 @@
 import type postgres from 'postgres'
 import { RecentChanges, type Change, type Feed, type FeedEvent, type FeedPoint } from './change-feed'
-import { connectPostgres, PgSnapshotReader, PostgresDb, visibleIn } from './postgres'
+import { connectPostgres, PgSnapshotReader, PostgresDb, visibleIn, type Ping } from './postgres'
 import type { Queryable } from './sql'
 
 /** How often the listening connection is tried again while the database is away. */
@@ -9,7 +9,7 @@ const RELISTEN_MS = 100
 /** The channel the triggers of db/pg/feed.sql notify. */
 export const CHANGES_CHANNEL = 'brokernet_changes'
 
-type Payload = { topic: Change['topic']; before: Record<string, unknown> | null; after: Record<string, unknown> | null; xid?: string; ping?: number }
+type Payload = { topic: Change['topic']; before: Record<string, unknown> | null; after: Record<string, unknown> | null; xid?: string; ping?: number; from?: string }
 
 /**
  * The change feed on PostgreSQL (docs/decisions/013-postgres.md). Triggers notify every change on one channel;
@@ -29,6 +29,11 @@ export class PgFeed implements Feed {
   private up = false
   private closed = false
   private pings = 0
+  /**
+   * Names this process's pings: every instance hears every ping on the channel, and another's ping of the same number
+   * must not end this one's wait before its own changes have arrived.
+   */
+  private readonly token = crypto.randomUUID()
   private readonly waiting = new Map<number, () => void>()
   private readonly recent = new RecentChanges(0)
   private readonly listeners = new Set<(event: FeedEvent) => void>()
@@ -94,7 +99,7 @@ export class PgFeed implements Feed {
     const ping = ++this.pings
     const heard = new Promise<void>((resolve) => this.waiting.set(ping, resolve))
     try {
-      await this.connection.unsafe('select pg_notify($1, $2)', [CHANGES_CHANNEL, JSON.stringify({ ping })])
+      await this.connection.unsafe('select pg_notify($1, $2)', [CHANGES_CHANNEL, JSON.stringify({ ping, from: this.token })])
     } catch {
       // The listening connection is going (the server is away): nothing is served from a cache until it is back, and
       // then every cache is forgotten. The write itself is committed: it must not be answered as failed.
@@ -103,6 +108,28 @@ export class PgFeed implements Feed {
     }
     // A connection lost meanwhile resolves every wait (the listeners were reset instead).
     await heard
+  }
+
+  /**
+   * A ping for a write's transaction to send as its last statement (db/postgres.ts), so that no round trip of its own
+   * follows the commit (issue 36). PostgreSQL delivers a transaction's notifications in the order they were sent, after
+   * those of every transaction committed before it: when the ping is heard, so are the write's own changes and every
+   * change committed before it. Null while this connection is down (nothing is served from a cache then). `drop` when
+   * the transaction did not commit: its ping will never come.
+   */
+  ping(): Ping | null {
+    if (!this.up) return null
+    const ping = ++this.pings
+    const heard = new Promise<void>((resolve) => this.waiting.set(ping, resolve))
+    return {
+      sql: 'select pg_notify($1, $2)',
+      params: [CHANGES_CHANNEL, JSON.stringify({ ping, from: this.token })],
+      heard,
+      drop: () => {
+        this.waiting.get(ping)?.()
+        this.waiting.delete(ping)
+      },
+    }
   }
 
   close(): void {
@@ -156,6 +183,7 @@ export class PgFeed implements Feed {
   private receive(text: string): void {
     const payload = JSON.parse(text) as Payload
     if (payload.ping !== undefined) {
+      if (payload.from !== this.token) return
       this.waiting.get(payload.ping)?.()
       this.waiting.delete(payload.ping)
       return

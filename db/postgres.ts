@@ -90,6 +90,96 @@ class PgQueryable implements Queryable {
   tx<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
     return work(this)
   }
+
+  defer(work: Promise<unknown>): void {
+    // A snapshot's reads (PgSnapshotReader) and the root handle hold no transaction to end with.
+    void work
+    throw new Error('defer: only inside a transaction')
+  }
+}
+
+/** A transaction's feed ping (db/pg-feed.ts): sent as its last statement, heard once its changes have been. */
+export type Ping = { sql: string; params: Param[]; heard: Promise<void>; drop(): void }
+
+/** What a write waits for after its commit: the feed's catching up (db/pg-feed.ts), its own ping or a ping of its own. */
+export type WriteFeed = { ping(): Ping | null; caughtUp(): Promise<void> }
+
+const FAILED_TRANSACTION = '25P02'
+
+/**
+ * A transaction on a reserved connection whose statements are pipelined (issue 36): BEGIN goes out with the first
+ * statement, each statement is sent when it is issued (not when the one before it answered), and COMMIT follows the
+ * last at once. A statement that fails aborts the transaction on the server, every later one fails with 25P02, and the
+ * COMMIT is answered as a rollback: `end` throws the first real failure.
+ */
+class PgPipelinedTx extends PgQueryable {
+  private readonly sent: Promise<unknown>[] = []
+  private readonly deferred: Promise<unknown>[] = []
+  private ended = false
+
+  constructor(private readonly connection: postgres.ReservedSql) {
+    super(connection)
+  }
+
+  /** A statement of the transaction's own (BEGIN, the ping, COMMIT, ROLLBACK), tracked like the work's. */
+  send(sql: string, values: readonly Param[] = []): Promise<unknown> {
+    return this.track(this.connection.unsafe(sql, params(values)))
+  }
+
+  private track<T>(p: Promise<T>): Promise<T> {
+    p.catch(() => {})
+    this.sent.push(p)
+    return p
+  }
+
+  private open(): void {
+    if (this.ended) throw new Error('a statement issued after its transaction ended (deferred work must issue every statement before its first await)')
+  }
+
+  override async all<T>(sql: string, values: readonly Param[] = []): Promise<T[]> {
+    this.open()
+    return this.track(super.all<T>(sql, values))
+  }
+
+  override async run<T>(sql: string, values: readonly Param[] = []) {
+    this.open()
+    return this.track(super.run<T>(sql, values))
+  }
+
+  override defer(work: Promise<unknown>): void {
+    this.open()
+    work.catch(() => {})
+    this.deferred.push(work)
+  }
+
+  /** COMMIT sent after the ping (if any); resolves once it is answered, or throws what failed (then nothing committed). */
+  async commit(ping: Ping | null): Promise<void> {
+    if (ping) this.send(ping.sql, ping.params)
+    this.send('commit')
+    this.ended = true
+    await this.settled()
+    // Deferred work that failed without a failed statement (a bug of its own): its statements went out already.
+    for (const work of this.deferred) await work
+  }
+
+  /** After the work failed: ROLLBACK, once everything sent before it has been answered. */
+  async rollback(): Promise<void> {
+    this.ended = true
+    const rollback = this.connection.unsafe('rollback')
+    const results = await Promise.allSettled([...this.sent, rollback, ...this.deferred])
+    if (results.some((r) => r.status === 'rejected' && postgresFault(r.reason) instanceof DatabaseUnavailable)) this.lost = true
+  }
+
+  /** Whether the connection itself failed (it is the pool's again, not ours to release). */
+  lost = false
+
+  private async settled(): Promise<void> {
+    const results = await Promise.allSettled(this.sent)
+    const failures = results.flatMap((r) => (r.status === 'rejected' ? [postgresFault(r.reason)] : []))
+    if (failures.length === 0) return
+    if (failures.some((f) => f instanceof DatabaseUnavailable)) this.lost = true
+    throw failures.find((f) => (f as { driverCode?: string; code?: string }).driverCode !== FAILED_TRANSACTION && (f as { code?: string }).code !== FAILED_TRANSACTION) ?? failures[0]
+  }
 }
 
 /**
@@ -129,10 +219,13 @@ export class PostgresDb extends PgQueryable implements Db {
   /** Whether the server can be reached: statements wait for it briefly during an outage, then fail (db/pg-outage.ts). */
   private readonly outage: PgOutage
 
-  /** `afterWrite`: awaited after each committed transaction and each write on its own (the feed's catching up). */
+  /**
+   * `feed`: what a write waits for once committed, so this process's next read sees it (db/pg-feed.ts): a transaction
+   * sends the feed's ping as its last statement, a write on its own waits for a ping sent after it.
+   */
   constructor(
     readonly sql: postgres.Sql,
-    private readonly afterWrite: () => Promise<void> = async () => {},
+    private readonly feed: WriteFeed | null = null,
     outage?: PgOutage,
   ) {
     super(sql)
@@ -168,17 +261,45 @@ export class PostgresDb extends PgQueryable implements Db {
 
   override async run<T>(sql: string, values: readonly Param[] = []) {
     const result = await this.guarded(() => timed(this.timer, 'write', () => super.run<T>(sql, values)))
-    await this.afterWrite()
+    await this.feed?.caughtUp()
     return result
   }
 
+  /**
+   * One transaction, its statements pipelined on one reserved connection (PgPipelinedTx): BEGIN, the work's
+   * statements, the feed's ping and COMMIT make as many round trips as the work awaits answers, plus one. A write whose
+   * work awaits nothing (its statements issued at once, or deferred) is one round trip (issue 36).
+   */
   override async tx<T>(work: (tx: Queryable) => Promise<T>, options: TxOptions = {}): Promise<T> {
-    const open = (t: postgres.TransactionSql) => work(new PgQueryable(t))
-    const value = (await this.guarded(() =>
-      timed(this.timer, 'transaction', () => (options.consistent ? this.sql.begin('isolation level repeatable read', open) : this.sql.begin(open))),
-    )) as T
-    await this.afterWrite()
-    return value
+    const ping = this.feed?.ping() ?? null
+    try {
+      const value = await this.guarded(() => timed(this.timer, 'transaction', () => this.pipelined(work, options, ping)))
+      await ping?.heard
+      return value
+    } catch (e) {
+      ping?.drop()
+      throw e
+    }
+  }
+
+  private async pipelined<T>(work: (tx: Queryable) => Promise<T>, options: TxOptions, ping: Ping | null): Promise<T> {
+    const connection = await this.sql.reserve()
+    const tx = new PgPipelinedTx(connection)
+    try {
+      tx.send(options.consistent ? 'begin isolation level repeatable read' : 'begin')
+      let value: T
+      try {
+        value = await work(tx)
+      } catch (e) {
+        await tx.rollback()
+        throw e
+      }
+      await tx.commit(ping)
+      return value
+    } finally {
+      // A connection that failed is back in the pool's hands (closed, to be connected again): not ours to release.
+      if (!tx.lost) connection.release()
+    }
   }
 
   /** `read` in one snapshot of the database, and which transactions that snapshot sees. */

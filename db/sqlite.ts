@@ -51,6 +51,12 @@ class SqliteTx implements Queryable {
   tx<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
     return work(this)
   }
+  /** What the transaction waits for before its COMMIT (its statements ran already: SQLite answers at once). */
+  deferred: Promise<unknown>[] = []
+  defer(work: Promise<unknown>): void {
+    work.catch(() => {})
+    this.deferred.push(work)
+  }
 }
 
 /**
@@ -109,6 +115,10 @@ export class SqliteDb implements Db {
     return timed(this.timer, 'transaction', () => this.transact(work))
   }
 
+  defer(): void {
+    throw new Error('defer: only inside a transaction')
+  }
+
   private async transact<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
     if (this.writing) await new Promise<void>((resolve) => this.waiting.push(resolve))
     else this.writing = true
@@ -117,7 +127,10 @@ export class SqliteDb implements Db {
       // IMMEDIATE: take the file's write lock now, so two processes never both read and then fail to upgrade.
       mapped(() => this.writer.run('BEGIN IMMEDIATE'))
       try {
+        this.inside.deferred = []
         const value = await work(this.inside)
+        // Deferred work failed: the transaction fails with it, as it would had the work been awaited.
+        for (const deferred of this.inside.deferred.splice(0)) await deferred
         mapped(() => this.writer.run('COMMIT'))
         return value
       } catch (e) {

@@ -65,6 +65,52 @@ describe('the data layer: a unique key refused is a UniqueViolation naming its t
   })
 })
 
+// Issue 36: a write's last statements go out with its COMMIT (db/sql.ts `defer`; on PostgreSQL in one pipelined round
+// trip). A refusal of one of them must still leave nothing of the write behind.
+describe('a statement refused at the end of a write (sent with its COMMIT) leaves nothing of it', () => {
+  test('the data layer: a deferred statement refused fails its transaction, and what came before is not kept', async () => {
+    const now = Date.now()
+    const insert = 'insert into cities (name, state_id, created_at, updated_at) values (?, ?, ?, ?)'
+    const refused = await rejection(
+      h.ctx.db.tx(async (tx) => {
+        await tx.run(insert, ['Deferred Kept Not', place.state.id, now, now])
+        tx.defer(tx.run(insert, ['Wardha', place.state.id, now, now]))
+      }),
+    )
+    expect(refused).toBeInstanceOf(UniqueViolation)
+    expect(await h.ctx.db.get('select id from cities where name = ?', ['Deferred Kept Not'])).toBeUndefined()
+    // Outside a transaction there is nothing to end with.
+    expect(() => h.ctx.db.defer(Promise.resolve())).toThrow('only inside a transaction')
+  })
+
+  test("a listing's POST and PATCH whose audit row is refused: no listing, no change, nothing queued, no audit", async () => {
+    const created = await h.request('/api/listings/', withJson(broker.bearer, { post_type: 'REQ', sale_or_rent: 'SALE', contact_value: '9800011122', property_type: 'Shop', details: 'Audit kept' }))
+    expect(created.status).toBe(201)
+    const kept = (await created.json()) as { id: number; details: string }
+    const counts = async () =>
+      h.ctx.db.get<{ listings: number; queued: number; audits: number }>(
+        "select (select count(*) from listings where details like 'Audit refused%') as listings, (select count(*) from match_queue) as queued, (select count(*) from audit_events where action in ('listing.create', 'listing.update')) as audits",
+      )
+    await h.ctx.db.run('delete from match_queue')
+    const before = await counts()
+    // The refusal, made by the database itself (a rule on the audit trail's rows) for the length of the test.
+    const refuse = ON_POSTGRES
+      ? "alter table audit_events add constraint refuse_listing_audits check (action not in ('listing.create', 'listing.update')) not valid"
+      : "create trigger refuse_listing_audits before insert on audit_events when new.action in ('listing.create', 'listing.update') begin select raise(abort, 'refused'); end"
+    await h.ctx.db.run(refuse)
+    try {
+      const post = await h.request('/api/listings/', withJson(broker.bearer, { post_type: 'AVL', sale_or_rent: 'RENT', contact_value: '9800011133', property_type: 'Shop', details: 'Audit refused post' }))
+      expect(post.status).toBe(500)
+      const patch = await h.request(`/api/listings/${kept.id}`, withJson(broker.bearer, { details: 'Audit refused patch', budget: 1_234_567 }, 'PATCH'))
+      expect(patch.status).toBe(500)
+    } finally {
+      await h.ctx.db.run(ON_POSTGRES ? 'alter table audit_events drop constraint refuse_listing_audits' : 'drop trigger refuse_listing_audits')
+    }
+    expect(await counts()).toEqual(before!)
+    expect(((await (await h.request(`/api/listings/${kept.id}`, { headers: broker.bearer })).json()) as { details: string }).details).toBe('Audit kept')
+  })
+})
+
 /** `n` requests at once: their statuses in order, and the details of those that were refused. */
 async function race(n: number, send: (i: number) => Promise<Response>) {
   const answers = await Promise.all(Array.from({ length: n }, (_, i) => send(i)))

@@ -6,6 +6,7 @@ import { createTestApp } from '../support/app'
 import { signIn, withJson, type SignedIn } from '../support/auth'
 import { eventually } from '../support/eventually'
 import { auditTrail, seedPlace } from '../support/fixtures'
+import { listingRow } from '../../src/modules/listings/store'
 
 const h = await createTestApp()
 afterAll(() => h.close())
@@ -68,4 +69,36 @@ test('the audit trail and the match queue are written with the listing; its matc
   // Announced once the answer is sent: Asha's requirement is told of Ravi's offer, and the queue is empty again.
   await eventually('the announcement of the offer', async () => (await h.ctx.db.get('select id from listing_matches where listing_id = ? and match_id = ?', [created.id, offer.id])) !== undefined)
   await eventually('the match queue drained', async () => (await h.ctx.db.get('select listing_id from match_queue limit 1')) === undefined)
+})
+
+// Issue 36: a post's audit row goes out with its insert, so the row it records is computed from the post's fields
+// (insertedRow in src/modules/listings/store.ts), not read back. It must be the row the database stored, column for
+// column, whatever the post sends or leaves out.
+test("a post's audit records the row exactly as stored: every field sent, or only the required ones", async () => {
+  const circle = (await (await h.request('/api/circles', withJson(asha.browser, { name: 'Audit circle' }))).json()) as { id: number }
+  const full = await post(asha, {
+    post_type: 'AVL',
+    sale_or_rent: 'RENT',
+    budget: 45_500.5,
+    size: 1234.56,
+    location: 'West',
+    locality: '  Versova  ',
+    reference: 'Ref 7',
+    type_details: 'Sea facing',
+    details: 'Every field of a post',
+    comments: 'Keys with the watchman',
+    google_location_url: 'https://maps.example/versova',
+    status: 'ON_HOLD',
+    visibility: 'CIRCLE',
+    circle_id: circle.id,
+    expires_at: new Date(Date.now() + 86_400_000).toISOString(),
+    private: { owner_name: 'Owner Name', bottom_price: 40_000 },
+  })
+  const bare = await post(ravi, { locality: undefined, budget: undefined, property_type: 'Shop' })
+  for (const { id } of [full, bare]) {
+    const [created] = await auditTrail(h.ctx.db, { action: 'listing.create', entityId: id })
+    const { private_fields_changed, ...after } = created!.after as Record<string, unknown>
+    expect(after).toEqual({ ...(await listingRow(h.ctx.db, id))! })
+    expect(private_fields_changed).toEqual(id === full.id ? ['owner_name', 'bottom_price'] : undefined)
+  }
 })

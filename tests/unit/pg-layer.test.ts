@@ -187,7 +187,7 @@ describe('the change feed (notifications)', () => {
 
   test('a count read in a snapshot is adjusted by exactly the changes that snapshot did not see, whenever they arrive', async () => {
     const feed = await PgFeed.start(url)
-    const pool = new PostgresDb(connectPostgres(url), () => feed.caughtUp())
+    const pool = new PostgresDb(connectPostgres(url), feed)
     const other = postgresDb(url, { max: 2 }) // another instance: its writes reach this one as notifications only
     const cache = new SnapshotCache(feed)
     let n = 0

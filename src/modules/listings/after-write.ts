@@ -86,8 +86,11 @@ export function afterListingWrite(
   return {
     async within(tx, w) {
       const listing = (w.after ?? w.before)!
+      // Statements of one step each go out with the transaction's COMMIT, not one round trip after another
+      // (`defer`: on PostgreSQL a write is then one round trip more than its listing's own statement, issue 36; a
+      // failure of either still fails the whole write). What needs answers first (the mail, photos) is awaited below.
       // The audit trail (audit/): who did what, the listing before and after.
-      await recordAudit(
+      const audit = recordAudit(
         tx,
         {
           actor: w.actor,
@@ -101,10 +104,10 @@ export function afterListingWrite(
         },
         w.now,
       )
+      // The match queue (matches/): announced once committed, by this process or the primary's sweep.
+      tx.defer(mayMatchAnew(w) ? Promise.all([audit, queueAnnouncement(tx, listing.id, w.now)]) : audit)
       // The owner's mail when an admin suspends, upholds or lifts (through the outbox, so with the write or not at all).
       if (w.moderation && w.after) await tellOwner(ctx, tx, w.after, w.moderation)
-      // The match queue (matches/): announced once committed, by this process or the primary's sweep.
-      if (mayMatchAnew(w)) await queueAnnouncement(tx, listing.id, w.now)
       // Photos (photos/): a deleted listing's go with it.
       for (const part of uses.parts ?? []) await part.within(tx, w)
     },

@@ -27,7 +27,7 @@ import { privateFieldsOf } from './private'
 import { ownListingsWithPrivatePhone } from './store/private'
 import type { AfterListingWrite } from './after-write'
 import { findDuplicates } from './duplicates'
-import { createListing, deleteListing, renewListing, requestReview, targetCity, updateListing } from './service'
+import { answerOf, createListing, deleteListing, renewListing, requestReview, targetCity, updateListing } from './service'
 
 const tags = ['Listings']
 const errors = { 401: Detail, 403: Detail, 404: Detail, 409: Detail }
@@ -138,9 +138,11 @@ export const listingsApi = (ctx: AppContext, written: AfterListingWrite) => {
         .post(
           '/',
           async ({ body, user, set }) => {
-            const created = await createListing(ctx, written, user, body)
+            // The answer is read in the write's own transaction (issue 36: no round trip after the commit).
+            const { shown, answer } = answerOf(db, user)
+            const created = await createListing(ctx, written, user, body, shown)
             set.status = 201
-            return getListing(db, user, created.id)
+            return answer(created.id)
           },
           {
             permission: 'manage:listing:own',
@@ -154,7 +156,11 @@ export const listingsApi = (ctx: AppContext, written: AfterListingWrite) => {
             },
           },
         )
-        .patch('/:id', async ({ params, body, user }) => (await updateListing(ctx, written, user, params.id, body), getListing(db, user, params.id)), {
+        .patch('/:id', async ({ params, body, user }) => {
+          const { shown, answer } = answerOf(db, user)
+          await updateListing(ctx, written, user, params.id, body, shown)
+          return answer(params.id)
+        }, {
           permission: 'manage:listing:own',
           params: ListingIdParams,
           body: UpdateListingBody,

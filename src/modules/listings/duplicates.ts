@@ -1,7 +1,7 @@
 import type { Queryable } from '../../../db/sql'
 import type { DuplicatesAnswer } from './model'
 import { listingsByIds } from './store/read'
-import { duplicateCandidates } from './store/duplicates'
+import { duplicateCandidates, type DuplicateCandidate } from './store/duplicates'
 import type { Viewer } from './store/where'
 import { words } from './words'
 
@@ -49,22 +49,36 @@ export function similarity(a: string, b: string): number {
  * (`listings_contact_idx`, `listings_locality_idx`), so a check reads a few hundred rows at most.
  */
 export async function findDuplicates(db: Queryable, viewer: Viewer, draft: Draft): Promise<Duplicate[]> {
+  const best = await duplicatesOf(db, viewer, draft)
+  const listings = await listingsByIds(db, viewer, best.map((d) => d.candidate.id))
+  return best.flatMap((d) => {
+    const listing = listings.get(d.candidate.id)
+    return listing ? [{ listing, own: listing.owner_user_id === viewer.id, similarity: d.similarity, reasons: d.reasons }] : []
+  })
+}
+
+/** A listing a draft repeats, as the check judged it. */
+export type Ranked = { candidate: DuplicateCandidate; own: boolean; similarity: number; reasons: DuplicateReason[] }
+
+/**
+ * The same judgement, most alike first, from the one statement alone: what a post needs of its duplicates (the first
+ * own and other one), without the second read of their whole rows the answer of `/duplicates` makes (issue 36).
+ */
+export async function duplicatesOf(db: Queryable, viewer: Viewer, draft: Draft): Promise<Ranked[]> {
   const found = await duplicateCandidates(db, viewer, draft, { sizeWithin: SIZE_WITHIN, budgetWithin: BUDGET_WITHIN, limit: CANDIDATES })
   const text = draft.details ?? ''
-  const byId = new Map<number, { similarity: number; reasons: DuplicateReason[] }>()
+  const byId = new Map<number, { candidate: DuplicateCandidate; similarity: number; reasons: DuplicateReason[] }>()
   for (const c of found) {
     const alike = similarity(text, c.details ?? '')
-    const entry = byId.get(c.id) ?? { similarity: alike, reasons: [] }
+    const entry = byId.get(c.id) ?? { candidate: c, similarity: alike, reasons: [] }
     if (c.by_contact) {
       if (alike < SIMILAR_DETAILS) continue
       if (!entry.reasons.includes('same_contact')) entry.reasons.push('same_contact', 'similar_details')
     } else if (!entry.reasons.includes('same_locality')) entry.reasons.push('same_locality', 'size_within_5_percent', 'budget_within_10_percent')
     byId.set(c.id, entry)
   }
-  const best = [...byId.entries()].sort(([a, x], [b, y]) => y.similarity - x.similarity || b - a).slice(0, SHOWN)
-  const listings = await listingsByIds(db, viewer, best.map(([id]) => id))
-  return best.flatMap(([id, d]) => {
-    const listing = listings.get(id)
-    return listing ? [{ listing, own: listing.owner_user_id === viewer.id, similarity: Math.round(d.similarity * 100) / 100, reasons: d.reasons }] : []
-  })
+  return [...byId.entries()]
+    .sort(([a, x], [b, y]) => y.similarity - x.similarity || b - a)
+    .slice(0, SHOWN)
+    .map(([, d]) => ({ ...d, own: Number(d.candidate.owner_user_id) === viewer.id, similarity: Math.round(d.similarity * 100) / 100 }))
 }

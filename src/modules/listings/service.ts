@@ -3,13 +3,13 @@ import type { AppContext } from '../../platform/context'
 import { conflict, fieldError, forbidden, notFound, invalid } from '../../platform/errors'
 import type { ListingStatus } from '../../shared/constants'
 import { calendarDate, postedAgo } from '../../shared/dates'
-import type { AfterListingWrite } from './after-write'
-import { findDuplicates } from './duplicates'
+import type { AfterListingWrite, ListingWrite } from './after-write'
+import { duplicatesOf } from './duplicates'
 import { formatEntryId } from '../../shared/entry-id'
-import type { CreateListingBody, ReviewRequestBody, UpdateListingBody } from './model'
+import type { CreateListingBody, Listing, ReviewRequestBody, UpdateListingBody } from './model'
 import { assertMayChangeStatus, liftRefusal, moderates, moderationStep, tellAdmins, underModeration } from './moderation'
-import { countListings } from './store/read'
-import { deleteListingRow, insertListing, listingRowWhere, markReviewRequested, nextListingId, updateListingAsRead, type Row } from './store'
+import { countListings, getListing } from './store/read'
+import { deleteListingRow, insertedRow, insertListing, listingIdAhead, listingRowWhere, markReviewRequested, nextListingId, updateListingAsRead, type Row } from './store'
 import { allOf, canEdit, listingIs, listingScope, visibleTo, type Viewer } from './store/where'
 import { circleOwnedBy } from './store/circles'
 import { PRIVATE_FIELDS, writePrivate, type PrivateFields } from './store/private'
@@ -133,7 +133,7 @@ export function targetCity(actor: Actor, cityId: number | undefined): number {
   return scope.cityId
 }
 
-export async function createListing(ctx: AppContext, written: AfterListingWrite, actor: Actor, body: CreateListingBody): Promise<Row> {
+export async function createListing(ctx: AppContext, written: AfterListingWrite, actor: Actor, body: CreateListingBody, shown?: (tx: Queryable, id: number) => void): Promise<Row> {
   if (body.status === 'SUSPENDED') throw invalid('A new listing cannot start suspended')
   if (body.status === 'EXPIRED') throw invalid('A new listing cannot start expired: give it an expires_at instead')
   const cityId = targetCity(actor, body.city_id)
@@ -145,22 +145,32 @@ export async function createListing(ctx: AppContext, written: AfterListingWrite,
   }
   // Duplicate control (issue 17): a near-copy of one's own ACTIVE listing needs confirming; of another broker's is
   // allowed (co-listing) and marked for admins.
-  const duplicates = await findDuplicates(ctx.db, actor, { ...body, city_id: cityId })
+  const columns = fieldsOf(body)
+  // The reads a post needs, sent together (issue 36: each round trip waits a turn of a busy event loop); their
+  // refusals in the order they were always checked: the duplicate, the city, the circle (the body's own fields first).
+  const [duplicates, city, visibility, idAhead] = await inOrder([
+    duplicatesOf(ctx.db, actor, { ...body, city_id: cityId }),
+    cityStays(ctx.db, cityId),
+    visibilityOf(ctx.db, actor.id, body, null),
+    listingIdAhead(ctx.db),
+  ] as const)
   const own = duplicates.find((d) => d.own)
   if (own && !body.confirm_duplicate)
-    throw conflict(`duplicate listing: this looks like ${own.listing.entry_id}, posted by you ${postedAgo(own.listing.created_at)}. Send confirm_duplicate: true to post it anyway`)
+    throw conflict(
+      `duplicate listing: this looks like ${own.candidate.entry_id}, posted by you ${postedAgo(new Date(Number(own.candidate.created_at)).toISOString())}. Send confirm_duplicate: true to post it anyway`,
+    )
   const other = duplicates.find((d) => !d.own)
-  const city = await cityOf(ctx.db, cityId)
+  if (!city) throw fieldError('city_id', 'City is required')
   const fields: Record<string, Param> = {
-    ...fieldsOf(body),
+    ...columns,
     post_type: body.post_type,
     sale_or_rent: body.sale_or_rent,
     contact_name: contactName,
     status: body.status ?? 'ACTIVE',
     owner_user_id: actor.id,
     city_id: cityId,
-    possible_duplicate_of: other?.listing.id ?? null,
-    ...(await visibilityOf(ctx.db, actor.id, body, null)),
+    possible_duplicate_of: other?.candidate.id ?? null,
+    ...visibility,
     ...(body.onward_sharing ? { onward_sharing: body.onward_sharing } : {}),
   }
   const now = Date.now()
@@ -170,20 +180,55 @@ export async function createListing(ctx: AppContext, written: AfterListingWrite,
   fields.updated_at = now
   // Days on market (issue 35): a repost of a property the duplicate check links to (one's own, confirmed; another
   // broker's, marked `possible_duplicate_of`) keeps the earliest first posting, so reposting does not make it new.
-  fields.first_posted_at = Math.min(now, ...[own, other].flatMap((d) => (d ? [Date.parse(d.listing.first_posted_at)] : [])))
+  fields.first_posted_at = Math.min(now, ...[own, other].flatMap((d) => (d ? [Number(d.candidate.first_posted_at)] : [])))
+  let inserted: Promise<Row> | null = null
   const write = await ctx.db.tx(async (tx) => {
     // The readable code is made of the row's id, taken first: the row goes in whole (one change-feed row).
-    const id = await nextListingId(tx)
+    const id = idAhead ?? (await nextListingId(tx))
     Object.assign(fields, { id, entry_id: formatEntryId(body.post_type, city.name, id) })
-    const after = await insertListing(tx, fields)
+    // Not awaited: the new row is known from its fields, so its audit and queue go out with it (one round trip on
+    // PostgreSQL, issue 36); a refusal of any of them fails the whole post.
+    inserted = insertListing(tx, fields)
+    inserted.catch(() => {})
+    const after = insertedRow(fields)
     const privateChanged = privateNames(body)
     if (privateChanged.length) await writePrivate(tx, actor, id, privateOf(body), now)
-    const w = { action: 'listing.create', actor: actorOf(actor), before: null, after, now, privateChanged }
+    const w: ListingWrite = { action: 'listing.create', actor: actorOf(actor), before: null, after, now, privateChanged }
     await written.within(tx, w)
+    shown?.(tx, id)
     return w
   })
+  // What follows the commit reads the row as the database answered it; a difference from the one the audit recorded
+  // would be a column insertedRow does not know (a new default): said loudly, the post itself stands.
+  const stored = await inserted!
+  if (!Bun.deepEquals(stored, write.after)) ctx.logger.error({ listing: stored.id, expected: write.after, stored }, 'a new listing’s row differs from the one its audit recorded (insertedRow)')
+  write.after = stored
   written.committed(write)
-  return write.after
+  return stored
+}
+
+/**
+ * Lets a write's caller read the listing as its author sees it inside the write's transaction, sent with its COMMIT
+ * rather than in a round trip of its own after it (issue 36). The answer, once the write has committed.
+ */
+export function answerOf(db: Queryable, actor: Viewer): { shown: (tx: Queryable, id: number) => void; answer: (id: number) => Promise<Listing> } {
+  let read: Promise<Listing> | null = null
+  return {
+    shown: (tx, id) => {
+      read = getListing(tx, actor, id)
+      read.catch(() => {})
+    },
+    // A change that wrote nothing (the same values again) read nothing in a transaction: read now.
+    answer: (id) => read ?? getListing(db, actor, id),
+  }
+}
+
+/** Every promise's value, or the first refusal in the order given (not the first to arrive): all sent at once. */
+async function inOrder<T extends readonly unknown[]>(work: { [K in keyof T]: Promise<T[K]> }): Promise<T> {
+  const settled = await Promise.allSettled(work)
+  const refused = settled.find((r) => r.status === 'rejected')
+  if (refused) throw (refused as PromiseRejectedResult).reason
+  return settled.map((r) => (r as PromiseFulfilledResult<unknown>).value) as unknown as T
 }
 
 export { listingRow } from './store'
@@ -201,7 +246,7 @@ async function changeable(db: Queryable, actor: Actor, id: number): Promise<Row>
  * listing an admin suspended keeps its status against everyone but an admin (403), and an admin suspending another's
  * listing says why (./moderation.ts).
  */
-export async function updateListing(ctx: AppContext, written: AfterListingWrite, actor: Actor, id: number, body: UpdateListingBody): Promise<Row> {
+export async function updateListing(ctx: AppContext, written: AfterListingWrite, actor: Actor, id: number, body: UpdateListingBody, shown?: (tx: Queryable, id: number) => void): Promise<Row> {
   const before = await changeable(ctx.db, actor, id)
   await assertMayChangeStatus(ctx.db, actor, before, body)
   // Off the network by brokers' reports (issue 35): its broker answers them (./reports.ts), which sets its status.
@@ -251,6 +296,7 @@ export async function updateListing(ctx: AppContext, written: AfterListingWrite,
     if (privateChanged.length && !(await writePrivate(tx, actor, id, privateOf(body), now))) throw forbidden('You can only change your own listings')
     const w = { action: moderation.action ?? statusAction, actor: actorOf(actor), before, after, now, reason: moderation.reason, moderation, privateChanged }
     await written.within(tx, w)
+    shown?.(tx, id)
     return w
   })
   written.committed(write)

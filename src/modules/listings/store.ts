@@ -74,6 +74,14 @@ export async function nextListingId(tx: Queryable): Promise<number> {
   return Number((await tx.get<{ id: number | string }>(sql))!.id)
 }
 
+/**
+ * On PostgreSQL a new listing's id taken before its write's transaction, with the write's other reads (issue 36: one
+ * round trip fewer inside it): a sequence's value is the same taken in a transaction or outside, and never given back
+ * either way (a refused or failed write leaves a gap, as a rolled-back one always did). SQLite's is taken inside
+ * (`nextListingId` under the write lock): null.
+ */
+export const listingIdAhead = (db: Queryable): Promise<number | null> => (db.dialect === 'postgres' ? nextListingId(db) : Promise.resolve(null))
+
 /** A listing's cover as cards and rows show it: the stored name of its first photo's thumbnail, and its size. */
 export type Cover = { name: string; width: number; height: number }
 
@@ -142,6 +150,25 @@ export const localityCounts = (db: Queryable, cityId: number, opts: { activeOnly
   )
 
 // ---- a listing's writes (./service.ts decides them; ./after-write.ts follows them) ---------------------------------
+
+/** `ROW`'s columns, each with the name `Row` gives it. */
+const ROW_NAMES: [column: string, key: string][] = ROW.split(',').map((part) => {
+  const m = /^(?:listings\.)?(\w+)(?: as "(\w+)")?$/.exec(part.trim())
+  if (!m) throw new Error(`ROW: cannot read the column "${part.trim()}"`)
+  return [m[1]!, m[2] ?? m[1]!]
+})
+
+/** The columns of `Row` a new listing takes from the table's defaults when its insert leaves them out (the rest: none). */
+const INSERT_DEFAULTS: Record<string, Param> = { status: 'ACTIVE', visibility: 'NETWORK', onward_sharing: 'OFF' }
+
+/**
+ * The row `insertListing(tx, fields)` answers, known before the database does (issue 36): every column of `Row` is one
+ * of the fields or a default, so a post's audit row can go out with its insert rather than after its answer. The post
+ * compares it with the answer (and tests/api/listing-writes.test.ts checks it against the database's on both backends).
+ */
+export function insertedRow(fields: Record<string, Param>): Row {
+  return Object.fromEntries(ROW_NAMES.map(([column, key]) => [key, fields[column] !== undefined ? fields[column] : (INSERT_DEFAULTS[column] ?? null)])) as Row
+}
 
 /** Inserts a listing whole (its id taken first, `nextListingId`) and answers its row. */
 export async function insertListing(tx: Queryable, fields: Record<string, Param>): Promise<Row> {

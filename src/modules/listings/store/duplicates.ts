@@ -4,7 +4,16 @@ import { allOf, visibleTo, type Viewer } from './where'
 
 // The duplicate check's SQL (../duplicates.ts judges what it finds).
 
-export type DuplicateCandidate = { id: number; owner_user_id: number; details: string | null; by_contact: number }
+export type DuplicateCandidate = {
+  id: number
+  owner_user_id: number
+  details: string | null
+  by_contact: number
+  /** What a post needs of the listing it repeats (its refusal names it; days on market keep its first posting). */
+  entry_id: string
+  created_at: number
+  first_posted_at: number
+}
 type Draft = { city_id: number; post_type: string; sale_or_rent: string; contact_value?: string | null; details?: string | null; locality?: string | null; size?: number | null; budget?: number | null }
 
 /**
@@ -18,7 +27,8 @@ export async function duplicateCandidates(db: Queryable, viewer: Viewer, draft: 
     visibleTo(viewer),
   )
   const parts: { sql: string; params: Param[] }[] = []
-  const columns = 'listings.id, listings.owner_user_id, listings.details'
+  const columns =
+    'listings.id, listings.owner_user_id, listings.details, listings.entry_id, listings.created_at, coalesce(listings.first_posted_at, listings.created_at) as first_posted_at'
   const contact = draft.contact_value?.trim() ? contactKey(draft.contact_value.trim()) : ''
   if (contact && draft.details?.trim())
     parts.push({ sql: `select ${columns}, 1 as by_contact from listings where ${common.sql} and listings.contact_key = ? limit ${within.limit}`, params: [...common.params, contact] })
