@@ -40,7 +40,7 @@ export interface Queryable {
    * Inside a transaction: work the transaction ends with, which its caller does not wait for first (the audit row and
    * the queue a write leaves, issue 36). On PostgreSQL its statements go out with the transaction's COMMIT, all in one
    * round trip; a statement that fails makes that COMMIT a rollback, and the transaction fails with its error
-   * (docs/decisions/0XX-one-round-trip.md). So `work` must issue every statement before its first `await`: a statement
+   * (docs/decisions/053-one-round-trip.md). So `work` must issue every statement before its first `await`: a statement
    * issued after the transaction ended fails. On SQLite the statements ran already; its failure fails the transaction.
    * Outside a transaction: refused.
    */

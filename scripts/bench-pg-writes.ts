@@ -1,5 +1,5 @@
 // `bun scripts/bench-pg-writes.ts [--writes 40] [--spin 4]`: how many turns of a busy event loop a listing write waits
-// on PostgreSQL (issue 36, docs/decisions/0XX-one-round-trip.md). In process, on a throwaway PostgreSQL cluster
+// on PostgreSQL (issue 36, docs/decisions/053-one-round-trip.md). In process, on a throwaway PostgreSQL cluster
 // (tests/support/postgres.ts): a broker's POSTs (near-copies, confirmed, as bench:http's writer sends them) and PATCHes
 // (budget, details), one at a time, first with the event loop idle, then with every turn of it kept busy for --spin ms
 // (as 64 connections keep it under bench:http's load). Each round trip to the database waits for a turn, so
