@@ -67,8 +67,13 @@ type Pending = { resolve: (value: unknown) => void; reject: (error: unknown) => 
 
 type Thread = { worker: Worker & { ref(): void; unref(): void }; pending: Map<number, Pending> }
 
-/** How many read threads a process runs by default (READ_THREADS): a slow read holds one, the other answers meanwhile. */
-export const DEFAULT_READ_THREADS = 2
+/**
+ * How many read threads a process runs by default (READ_THREADS): none. Measured on a quiet 2-core machine with the
+ * server's default two processes, two threads each made every row of bench:http slower (first touches' p99 ×1.9–2.1,
+ * writes' p50 ×2.1, cold reads' p50 ×2): a thread's read costs several times an on-loop one in messages, and four
+ * threads plus two event loops on two cores take turns. Worth it where cores outnumber processes (052).
+ */
+export const DEFAULT_READ_THREADS = 0
 
 /** A statement's failure in a thread, as bun:sqlite's own error would be on the event loop (db/faults.ts reads `code`). */
 class ThreadSQLiteError extends Error {

@@ -26,7 +26,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'brokernet-bin-'))
   copyFileSync(built, join(dir, 'brokernet'))
   Bun.spawnSync(['chmod', '+x', join(dir, 'brokernet')])
-  server = await startServer({ command: [join(dir, 'brokernet')], cwd: dir, env: { DEMO_DATA: '1', NODE_ENV: '', PUSH_ALLOW_HOSTS: '127.0.0.1' } })
+  server = await startServer({ command: [join(dir, 'brokernet')], cwd: dir, env: { DEMO_DATA: '1', NODE_ENV: '', PUSH_ALLOW_HOSTS: '127.0.0.1', READ_THREADS: '2' } })
 }, 240_000)
 
 afterAll(async () => {

@@ -32,8 +32,8 @@ export type Config = {
   /** WORKERS: server processes sharing the port and the database (default: one per core). */
   workers: number
   /**
-   * READ_THREADS: threads per process that run SQLite's reads, each with a connection of its own (default 2; 0: reads
-   * on the thread that answers requests). Unused on PostgreSQL. docs/decisions/052-reads-off-thread.md.
+   * READ_THREADS: threads per process that run SQLite's reads, each with a connection of its own (default 0: reads on
+   * the thread that answers requests; worth it where cores outnumber WORKERS). Unused on PostgreSQL. docs/decisions/052-reads-off-thread.md.
    */
   readThreads: number
   /** MATCH_DIGEST_HOURS: at most one digest mail of new matches per user in this many hours (default 24); 0: none. */

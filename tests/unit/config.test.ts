@@ -5,7 +5,7 @@ import { ConfigError, DEFAULT_ADMIN_EMAIL, loadConfig } from '../../src/platform
 describe('loadConfig', () => {
   test('defaults: port 3000, ./data, generated admin password, no demo, no SMTP', () => {
     const c = loadConfig({})
-    expect(c.readThreads).toBe(2)
+    expect(c.readThreads).toBe(0)
     expect(c.port).toBe(3000)
     expect(c.databasePath.endsWith('/data/brokernet.db')).toBe(true)
     expect(c.adminEmail).toBe(DEFAULT_ADMIN_EMAIL)
