@@ -222,6 +222,8 @@ export const FIELD_LABELS: Record<string, string> = {
   circle_id: 'Circle',
   reported_off_at: 'Taken off the network by reports',
   first_posted_at: 'First posted',
+  // onward sharing (issue 34)
+  onward_sharing: 'Other brokers may share it',
   // geography
   name: 'Name',
   code: 'Code',
@@ -268,6 +270,8 @@ const VALUE_LABELS: Record<string, Record<string, string>> = {
   post_type: POST_TYPE_LABELS,
   role: ROLE_LABELS,
   visibility: { NETWORK: 'Network (every broker)', CIRCLE: 'My circle', ONLY_ME: 'Only me' },
+  // The listing form's own words (islands/listings/private-fields.tsx).
+  onward_sharing: { OFF: 'No', NAMED: 'Yes, naming the listing broker', ANONYMOUS: 'Yes, without the listing broker’s name' },
   // How a renewal came (issue 17): from the app, or the link in the reminder mail.
   via: { api: 'The app', link: 'The reminder mail’s link' },
 }
