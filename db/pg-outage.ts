@@ -18,6 +18,8 @@ export class PgOutage {
   private end: (() => void) | null = null
   private since = 0
   private closed = false
+  /** Told when the next outage starts (whenLost). */
+  private readonly waiters = new Set<() => void>()
 
   constructor(
     /** One cheap statement through the pool (`select 1`): resolves once the server answers. */
@@ -45,11 +47,22 @@ export class PgOutage {
     if (late) throw new DatabaseUnavailable(NOT_ANSWERING, { reported: true })
   }
 
+  /** Resolves when an outage starts (at once if one is on); `cancel` when no longer waiting. */
+  whenLost(): { promise: Promise<void>; cancel: () => void } {
+    if (this.back) return { promise: Promise.resolve(), cancel: () => {} }
+    let told!: () => void
+    const promise = new Promise<void>((resolve) => (told = resolve))
+    this.waiters.add(told)
+    return { promise, cancel: () => this.waiters.delete(told) }
+  }
+
   /** A statement failed because the server is out of reach (`cause`): an outage starts, unless one is on already. */
   lost(cause: unknown): void {
     if (this.back || this.closed) return
     this.since = performance.now()
     this.back = new Promise((resolve) => (this.end = resolve))
+    for (const told of this.waiters) told()
+    this.waiters.clear()
     this.options.log(`[database] PostgreSQL is out of reach (${reasonOf(cause)}): answering 503 until it is back`)
     void this.watch()
   }
