@@ -7,6 +7,7 @@ import { hydrateRoot } from 'react-dom/client'
 import { loaders } from './loaders'
 import type { IslandName } from './registry'
 import { ErrorBoundary } from './shared/ErrorBoundary'
+import { ISLANDS_HYDRATED } from './shared/hydrated-event'
 import { PhoneLayout } from './shared/layout'
 import { browserQueryClient } from './shared/query'
 // From the page's start: the fields' values before the user touches them (the app worker's "mid-form" test).
@@ -55,6 +56,7 @@ function Committed({ then }: { then: () => void }) {
 await Promise.allSettled([...document.querySelectorAll<HTMLElement>('[data-island]')].map(hydrate))
 // Lets tests and scripts know the islands are live: every one hydrated (bun run bench:phone's "interactive").
 document.documentElement.dataset.islands = 'hydrated'
+window.dispatchEvent(new Event(ISLANDS_HYDRATED))
 // The installed app's worker (issue 33): offline screens, push alerts, new versions. Its code comes now, after the
 // islands: nothing of it is needed to draw or use the page.
 void import('./shell/app-worker').then((m) => m.startAppWorker())

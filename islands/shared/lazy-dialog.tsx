@@ -1,4 +1,5 @@
 import { lazy, Suspense, useEffect, type ComponentType } from 'react'
+import { ISLANDS_HYDRATED } from './hydrated-event'
 
 /**
  * A dialog whose code is not part of the page's scripts: it renders nothing while closed (on the server too, so the
@@ -15,13 +16,25 @@ export function lazyDialog<P extends object>(load: () => Promise<ComponentType<P
   const Dialog = lazy(start)
   return function LazyDialog(props: P) {
     useEffect(() => {
-      // Safari has no requestIdleCallback: a moment after the page came alive will do.
-      if (typeof requestIdleCallback === 'function') {
-        const id = requestIdleCallback(() => void start(), { timeout: 5000 })
-        return () => cancelIdleCallback(id)
+      let cancel = () => {}
+      const whenIdle = () => {
+        // Safari has no requestIdleCallback: a moment after the page came alive will do.
+        if (typeof requestIdleCallback === 'function') {
+          const id = requestIdleCallback(() => void start(), { timeout: 5000 })
+          cancel = () => cancelIdleCallback(id)
+        } else {
+          const id = setTimeout(() => void start(), 2000)
+          cancel = () => clearTimeout(id)
+        }
       }
-      const id = setTimeout(() => void start(), 2000)
-      return () => clearTimeout(id)
+      // Not before every island of the page is hydrated (islands/client.tsx): an idle moment while another island's
+      // scripts are still on their way would spend a slow phone's bandwidth on a closed dialog first.
+      if (document.documentElement.dataset.islands === 'hydrated') whenIdle()
+      else {
+        window.addEventListener(ISLANDS_HYDRATED, whenIdle, { once: true })
+        cancel = () => window.removeEventListener(ISLANDS_HYDRATED, whenIdle)
+      }
+      return () => cancel()
     }, [])
     if (!isOpen(props)) return null
     return (
