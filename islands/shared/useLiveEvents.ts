@@ -39,6 +39,23 @@ const handlers = new Map<LiveEventName, Map<LiveEventHandler, number>>()
 /** The last data of each event, handed to a handler that starts following later (an island hydrated after it came). */
 const last = new Map<LiveEventName, unknown>()
 
+// Signing out on this page (the shell's form to /logout): the stream is closed before the form leaves, so its end is
+// not taken for a session ended elsewhere, whose check (GET /api/auth/me) would only meet a 401 on a page about to go.
+if (typeof document !== 'undefined')
+  document.addEventListener(
+    'submit',
+    (event) => {
+      const form = event.target
+      if (!(form instanceof HTMLFormElement) || new URL(form.action, location.href).pathname !== '/logout') return
+      signedOut = true
+      clearTimeout(reopenTimer)
+      reopenTimer = undefined
+      source?.close()
+      source = null
+    },
+    true,
+  )
+
 function open(store: Store, queryClient: QueryClient) {
   const es = new EventSource(EVENTS_URL)
   source = es
