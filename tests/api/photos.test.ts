@@ -1,11 +1,11 @@
 // Listing photos through the API (issue 34): real images made by sharp in a process of their own
 // (tests/support/image-fixtures.ts) and the committed HEIC samples, uploaded as a phone would, then read back as
 // stored. In process, against the binary (BROKERNET_BINARY) and on PostgreSQL (BROKERNET_TEST_DATABASE=postgres).
+import { seededPng } from '../support/small-png'
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { deflateSync } from 'node:zlib'
 import { openDatabase } from '../../db/client'
 import { openDataSource, sqliteSource } from '../../db/open'
 import { createApp } from '../../src/app'
@@ -104,23 +104,8 @@ function webpSize(b: Uint8Array): [number, number] {
  */
 let unique = 0
 function uniquePng(): Upload {
-  const [w, hgt, n] = [64, 48, ++unique]
-  const rows = new Uint8Array((w * 3 + 1) * hgt)
-  for (let y = 0; y < hgt; y++) for (let x = 0; x < w; x++) rows.set([(x * n * 7) & 255, (y * 5 + n * 40) & 255, (x * y + n * 90) & 255], y * (w * 3 + 1) + 1 + x * 3)
-  const chunk = (type: string, data: Uint8Array) => {
-    const body = new Uint8Array([...ascii(type), ...data])
-    const out = new Uint8Array(12 + data.length)
-    new DataView(out.buffer).setUint32(0, data.length)
-    out.set(body, 4)
-    new DataView(out.buffer).setUint32(8 + data.length, Bun.hash.crc32(body))
-    return out
-  }
-  const ihdr = new Uint8Array(13)
-  new DataView(ihdr.buffer).setUint32(0, w)
-  new DataView(ihdr.buffer).setUint32(4, hgt)
-  ihdr.set([8, 2, 0, 0, 0], 8)
-  const bytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...chunk('IHDR', ihdr), ...chunk('IDAT', deflateSync(rows)), ...chunk('IEND', new Uint8Array())])
-  return { name: `unique-${n}.png`, bytes, type: 'image/png' }
+  const n = ++unique
+  return { name: `unique-${n}.png`, bytes: seededPng(n), type: 'image/png' }
 }
 
 /** A baseline JPEG frame header announcing width × height, then the end: a few dozen bytes. */
