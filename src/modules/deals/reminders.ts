@@ -1,4 +1,5 @@
 import type { AppContext } from '../../platform/context'
+import { inTurns } from '../../platform/turns'
 import { formatMoment } from '../../shared/dates'
 import { siteVisitReminder } from '../mail/templates'
 import { recipientsOf } from '../users/store'
@@ -26,9 +27,10 @@ export async function runDealTimers(ctx: TimerCtx, now = Date.now()): Promise<nu
   await expireDue(ctx.db, now)
   const tz = ctx.config.timeZone
   let reminded = 0
-  for (const d of await visitsDue(ctx.db, now)) {
+  // In turns: a morning's visits come due together, and requests must not wait for all of them.
+  await inTurns(await visitsDue(ctx.db, now), async (d) => {
     const at = Number(d.visit_at)
-    if (day(at, tz) !== day(now, tz) || hour(now, tz) < MORNING_HOUR) continue
+    if (day(at, tz) !== day(now, tz) || hour(now, tz) < MORNING_HOUR) return
     const sent = await ctx.db.tx(async (tx) => {
       if (!(await claimVisitReminder(tx, d.id, now))) return false
       const when = formatMoment(at, tz)
@@ -49,7 +51,7 @@ export async function runDealTimers(ctx: TimerCtx, now = Date.now()): Promise<nu
       return true
     })
     if (sent) reminded++
-  }
+  })
   return reminded
 }
 

@@ -1,6 +1,7 @@
 import type { Db, Queryable } from '../../../db/sql'
 import type { Config } from '../../platform/config'
 import type { Mailer } from '../../platform/mail'
+import { inTurns } from '../../platform/turns'
 import { EXPIRY_REMINDER_MS, RENEW_LINK_MS } from '../../shared/constants'
 import { formatMoment } from '../../shared/dates'
 import { expiryReminder, type ReminderItem } from '../mail/templates'
@@ -39,10 +40,11 @@ export async function runExpiryReminders(ctx: ReminderContext, now = Date.now())
   if (owners.length === 0) return done
   // Read before any transaction: on SQLite the key's first write would wait for the transaction's own writer.
   const key = await renewKey(ctx.db)
-  for (const { user_id } of owners) {
+  // In turns: a backlog of owners (the first run after a long stop) must not keep requests waiting.
+  await inTurns(owners, async ({ user_id }) => {
     const listed = await ctx.db.tx((tx) => remindOwner(ctx, tx, user_id, key, now))
     if (listed > 0) (done.users++, (done.listings += listed))
-  }
+  })
   return done
 }
 

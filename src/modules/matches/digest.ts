@@ -4,6 +4,7 @@ import { POST_TYPE_LABELS, type PostType } from '../../shared/constants'
 import { currencyFor } from '../../shared/currency'
 import { formatMoney } from '../../shared/money'
 import type { Mailer } from '../../platform/mail'
+import { inTurns } from '../../platform/turns'
 import { matchDigest, type DigestItem } from '../mail/templates'
 import { scoreMatch } from './rules'
 import { drainAnnouncements } from './service'
@@ -40,10 +41,11 @@ export async function runMatchDigest(ctx: DigestContext, now = Date.now()): Prom
   await drainAnnouncements(ctx.db)
   const since = now - hours * 3_600_000
   const due = await digestUsers(ctx.db, since)
-  for (const { user_id } of due) {
+  // In turns: every user with new matches may be due at once, and requests must not wait for all of them.
+  await inTurns(due, async ({ user_id }) => {
     const listed = await ctx.db.tx((tx) => digestFor(ctx, tx, user_id, since, now))
     if (listed > 0) (done.users++, (done.matches += listed))
-  }
+  })
   return done
 }
 

@@ -1,6 +1,7 @@
 import type { Db, Queryable } from '../../../db/sql'
 import type { Config } from '../../platform/config'
 import type { Mailer } from '../../platform/mail'
+import { inTurns } from '../../platform/turns'
 import { serializeListingFilters, type ListingFilterState } from '../../../islands/listings/url-filters'
 import { HOT_LABELS } from '../../../islands/listings/HotTag'
 import { currencyFor } from '../../shared/currency'
@@ -39,7 +40,10 @@ type Due = Pick<SavedSearchRow, 'id' | 'user_id' | 'name' | 'filters' | 'alerted
 export async function runSavedSearchDigest(ctx: SavedSearchDigestContext, now = Date.now()): Promise<number> {
   const due: Due[] = await dueDailySearches(ctx.db, now - DAILY_MS)
   let sent = 0
-  for (const search of due) if (await ctx.db.tx((tx) => mailFor(ctx, tx, search, now))) sent++
+  // In turns: a day's searches come due together, and requests must not wait for all of them.
+  await inTurns(due, async (search) => {
+    if (await ctx.db.tx((tx) => mailFor(ctx, tx, search, now))) sent++
+  })
   return sent
 }
 

@@ -1,7 +1,11 @@
 import { indexedBy } from '../../../../db/dialect'
 import type { Db, Dialect } from '../../../../db/sql'
+import { Turns } from '../../../platform/turns'
 
 // The expiry's SQL (../expiry.ts keeps the timer): the next end there is, and the listings past theirs set EXPIRED.
+
+/** SQLite: listings set EXPIRED per statement (and transaction). */
+export const EXPIRE_BATCH = 256
 
 /**
  * The timer's two statements, through listings_expiry_idx by name on SQLite: without statistics its planner takes the
@@ -10,7 +14,12 @@ import type { Db, Dialect } from '../../../../db/sql'
  */
 export const expirySql = (dialect: Dialect) => ({
   next: `select expires_at as at from listings ${indexedBy(dialect, 'listings_expiry_idx')} where status in ('ACTIVE', 'ON_HOLD') and expires_at is not null order by expires_at limit 1`,
-  expire: `update listings ${indexedBy(dialect, 'listings_expiry_idx')} set status = 'EXPIRED', updated_at = ? where status in ('ACTIVE', 'ON_HOLD') and expires_at <= ?`,
+  /**
+   * SQLite: the first EXPIRE_BATCH listings past their end. Each row's triggers (counts, tags, blocks, matches, feed)
+   * cost about a millisecond, and after a long stop thousands may be due: one statement for all of them held the
+   * server's thread (and the write lock) for as long; in batches, requests are answered between them.
+   */
+  expire: `update listings set status = 'EXPIRED', updated_at = ? where id in (select id from listings ${indexedBy(dialect, 'listings_expiry_idx')} where status in ('ACTIVE', 'ON_HOLD') and expires_at <= ? limit ${EXPIRE_BATCH})`,
   /**
    * PostgreSQL: one listing at a time, the first past its end, read and then expired by its id, so that the expiry
    * never holds a lock while it waits for one (issue 29). One statement for all of them locked each listing in turn
@@ -34,7 +43,16 @@ export async function expireDue(db: Db, now: number): Promise<number> {
       // Expired here unless another process did it first, or it was renewed meanwhile: the next read passes it by.
       changes += (await db.run(sql.expireOne, [now, due.id, now])).changes
     }
-  } else changes = (await db.tx((tx) => tx.run(sql.expire, [now, now]))).changes
+  } else {
+    // Batch by batch, each a transaction of its own, in turns (src/platform/turns.ts).
+    const turns = new Turns()
+    for (;;) {
+      const n = (await db.tx((tx) => tx.run(sql.expire, [now, now]))).changes
+      changes += n
+      if (n < EXPIRE_BATCH) break
+      await turns.pass()
+    }
+  }
   return changes
 }
 
