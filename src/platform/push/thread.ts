@@ -24,11 +24,14 @@ export type ThreadSenderOptions = {
   sweepMs?: number
   /** How long a push service may take to answer. */
   timeoutMs?: number
+  /** Messages a second a burst queued by the thread's own tasks is spread over (./pace.ts); 0 or unset: no pace. */
+  rate?: number
 }
 
 export type ToThread =
   | { type: 'start'; config: ThreadConfig; options: ThreadSenderOptions }
   | { type: 'kick'; tokens: number[] }
+  | { type: 'task'; name: string; data: unknown }
   | { type: 'idle' | 'close'; id: number }
 export type FromThread = { type: 'events'; events: PushEvent[] } | { type: 'done'; id: number }
 
@@ -76,6 +79,16 @@ export class SenderThread {
   kick(tokens: number[]): void {
     this.start()
     this.post({ type: 'kick', tokens })
+  }
+
+  /**
+   * Hands the thread a task of the feature's (its entry file names the tasks: ./serve-thread.ts), run there over the
+   * thread's own connection: a fan-out of alerts (which users, their settings, one message each) that would otherwise
+   * take the event loop that serves requests (docs/decisions/0XX-burst-off-thread.md).
+   */
+  task(name: string, data: unknown): void {
+    this.start()
+    this.post({ type: 'task', name, data })
   }
 
   /** Resolves when the thread has nothing left to do (or is not running). */
