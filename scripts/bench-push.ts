@@ -3,7 +3,7 @@
 // process, so its work is counted against us).
 //
 //   bun run bench:push [--db ./data/bench.db] [--samples 100] [--burst 1000] [--readers 4] [--standin-process]
-//                      [--standin-nice 19] [--push-rate 250] [--compare 3]
+//                      [--standin-nice 19] [--push-rate 250] [--compare 3 [--against ../old-worktree]]
 //
 // --standin-process: the stand-in in a process of its own (scripts/push-standin.ts), off the server's event loop.
 // --standin-nice N: that process at nice N, so that on a shared machine its CPU (a real push service is another
@@ -13,6 +13,9 @@
 //   the same other options, on its own copy of the database), then the ratios side by side: what pacing changes,
 //   measured under the same load. With --standin-nice, each round also runs paced with the stand-in niced (both
 //   figures printed: the stand-in's CPU counted, and discounted).
+// --against DIR: with --compare N, N rounds alternating another checkout's bench (DIR/scripts/bench-push.ts: the old
+//   build, e.g. a worktree of the branch before a change) and this one, both at this run's rate and options: the
+//   change measured under the same load, as a ratio.
 // --db: a database made by `bun run seed:bench` (copied first: the run never changes it). Two figures:
 // 1. A write that creates a match → the push request at the stand-in: one broker's REQ, then another's AVL that
 //    matches it, posted through the API while `--readers` loops read the listings list; the time from the AVL's
@@ -64,12 +67,23 @@ const ctx = createContext(data, config)
 const app = createApp(ctx)
 const db = ctx.db
 /** The stand-in as the bench uses it: subscriptions by id, and when each message to one arrived. */
-type StandIn = { pid?: number; subscribe: () => Promise<Sub>; arrivals: (id: string) => number[]; maxInFlight: () => number | string; refused: () => number; stop: () => Promise<void> }
+type StandIn = {
+  pid?: number
+  subscribe: () => Promise<Sub>
+  arrivals: (id: string) => number[]
+  /** How many subscriptions have had a message: kept as messages arrive, so the burst's wait for all of them is O(1) a look. */
+  reached: () => number
+  maxInFlight: () => number | string
+  refused: () => number
+  stop: () => Promise<void>
+}
 type Sub = { id: string; endpoint: string; keys: { p256dh: string; auth: string } }
 
 async function inProcess(): Promise<StandIn> {
   const service = await startPushService({ vapidPublicKey: () => vapidPublicKey(db) })
   const subs = new Map<string, BrowserSubscription>()
+  const reached = new Set<string>()
+  let seen = 0
   return {
     subscribe: async () => {
       const sub = await service.subscribe()
@@ -77,6 +91,13 @@ async function inProcess(): Promise<StandIn> {
       return sub
     },
     arrivals: (id) => service.delivered(subs.get(id)!).map((r) => r.at),
+    reached: () => {
+      for (; seen < service.received.length; seen++) {
+        const r = service.received[seen]!
+        if (r.answered >= 200 && r.answered < 300) reached.add(r.subscription)
+      }
+      return reached.size
+    },
     maxInFlight: () => service.maxInFlight(),
     refused: () => service.refused.length,
     stop: () => service.stop(),
@@ -101,7 +122,11 @@ async function ownProcess(): Promise<StandIn> {
         buffer = buffer.slice(i + 1)
         if (m.origin) ready()
         if (m.subscriptions) waiting.shift()!(m.subscriptions)
-        if (m.received) arrivals.set(m.received, [...(arrivals.get(m.received) ?? []), m.at])
+        if (m.received) {
+          const times = arrivals.get(m.received)
+          if (times) times.push(m.at)
+          else arrivals.set(m.received, [m.at])
+        }
         if (m.refused) refused = m.refused
       }
     }
@@ -116,6 +141,7 @@ async function ownProcess(): Promise<StandIn> {
         child.stdin.flush()
       }).then((subs) => subs[0]!),
     arrivals: (id) => arrivals.get(id) ?? [],
+    reached: () => arrivals.size,
     maxInFlight: () => 'not counted across processes',
     refused: () => refused,
     stop: async () => {
@@ -235,7 +261,14 @@ const beforeCpu = cpuSince(beforeWindow.cpu, standin.pid)
 const beforeTo = performance.now()
 stopBaseline()
 const baseline = (await baselineRun).filter((r) => r.end >= beforeWindow.from && r.end <= beforeTo)
-const received = () => subs.reduce((n, s) => n + (standin.arrivals(s.id).length > 0 ? 1 : 0), 0)
+// What the stand-in had reached before the burst (the asker's device, from the matches above), not the burst's.
+const reachedBefore = standin.reached()
+/**
+ * The burst's subscriptions reached so far. O(1) a look: the wait below looks every millisecond on this (the server's)
+ * thread, and summing 1,000 subscriptions' arrivals each time (with the in-process stand-in, a scan of every message
+ * received per subscription) was work of the bench's own, counted against the reads it measures.
+ */
+const received = () => standin.reached() - reachedBefore
 let stopBurstReads!: () => void
 const burstReadsRun = readers(readerToken, asker.city_id, new Promise<void>((r) => (stopBurstReads = r)))
 await Bun.sleep(200) // the readers under way before the burst begins
@@ -367,25 +400,33 @@ function cpuSince(from: Cpu, standinPid?: number): CpuDelta | null {
  * the stand-in's CPU counted against the machine, and with it discounted as far as a priority can.
  */
 async function compare(rounds: number): Promise<never> {
+  const change = (a: number, b: number) => (b / a - 1) * 100
   const rate = args.includes('--push-rate') ? option('push-rate', '250') : String(loadConfig({ DATA_DIR: tmpdir() }).pushRate)
   const nice = args.includes('--standin-nice') ? option('standin-nice', '19') : null
+  const against = args.includes('--against') ? option('against', '') : null
   const base: string[] = []
   for (let i = 0; i < args.length; i++) {
-    if (args[i] === '--compare' || args[i] === '--push-rate' || args[i] === '--standin-nice') i++
+    if (args[i] === '--compare' || args[i] === '--push-rate' || args[i] === '--against' || (against === null && args[i] === '--standin-nice')) i++
     else base.push(args[i]!)
   }
-  type Variant = { name: string; args: string[] }
-  const variants: Variant[] = [
-    { name: 'PUSH_RATE 0', args: ['--push-rate', '0'] },
-    { name: `PUSH_RATE ${rate}`, args: ['--push-rate', rate] },
-    ...(nice === null ? [] : [{ name: `PUSH_RATE ${rate}, stand-in at nice ${nice}`, args: ['--push-rate', rate, '--standin-nice', nice] }]),
-  ]
+  type Variant = { name: string; args: string[]; script?: string }
+  const variants: Variant[] =
+    against !== null
+      ? [
+          { name: `before (${against}), PUSH_RATE ${rate}`, args: ['--push-rate', rate], script: join(against, 'scripts', 'bench-push.ts') },
+          { name: `this, PUSH_RATE ${rate}`, args: ['--push-rate', rate] },
+        ]
+      : [
+          { name: 'PUSH_RATE 0', args: ['--push-rate', '0'] },
+          { name: `PUSH_RATE ${rate}`, args: ['--push-rate', rate] },
+          ...(nice === null ? [] : [{ name: `PUSH_RATE ${rate}, stand-in at nice ${nice}`, args: ['--push-rate', rate, '--standin-nice', nice] }]),
+        ]
   type Result = { variant: string; rate: number; load: string; burstMs: number; slowed: number; sendingSlowed: number; matchP99: number; before: ReadStats; during: ReadStats; cpu: CpuDelta | null }
   const results: Result[] = []
   for (let round = 0; round < rounds; round++)
     for (const v of round % 2 === 0 ? variants : [...variants].reverse()) {
       console.log(`run ${results.length + 1} of ${variants.length * rounds}: ${v.name}`)
-      const child = Bun.spawn([process.execPath, import.meta.path, ...base, ...v.args, '--json'], { stdout: 'pipe', stderr: 'inherit' })
+      const child = Bun.spawn([process.execPath, v.script ?? import.meta.path, ...base, ...v.args, '--json'], { stdout: 'pipe', stderr: 'inherit', ...(v.script ? { cwd: join(v.script, '..', '..') } : {}) })
       const out = await new Response(child.stdout).text()
       await child.exited
       const found = out.split('\n').find((l) => l.startsWith('RESULT '))
@@ -401,7 +442,16 @@ async function compare(rounds: number): Promise<never> {
     )
   for (const v of variants) {
     const mine = results.filter((x) => x.variant === v.name)
-    console.log(`${v.name}: reads slower by ${median(mine.map((x) => x.slowed)).toFixed(1)} % (median of ${mine.length} runs; each: ${mine.map((x) => x.slowed.toFixed(1)).join(', ')}), burst ${median(mine.map((x) => x.burstMs / 1000)).toFixed(1)} s`)
+    console.log(`${v.name}: reads slower by ${median(mine.map((x) => x.slowed)).toFixed(1)} % (median of ${mine.length} runs; each: ${mine.map((x) => x.slowed.toFixed(1)).join(', ')}), burst ${median(mine.map((x) => x.burstMs / 1000)).toFixed(1)} s; main thread's reads per CPU-second ${median(mine.map((x) => change(x.before.perCpuSecond, x.during.perCpuSecond))).toFixed(1)} % (median)`)
+  }
+  if (against !== null) {
+    // Each round's pair ran back to back: the ratio of their figures cancels most of what the load did to both.
+    const [old, now] = [results.filter((x) => x.variant === variants[0]!.name), results.filter((x) => x.variant === variants[1]!.name)]
+    const kept = (x: Result) => x.during.perSecond / x.before.perSecond
+    const ratios = now.map((x, i) => kept(x) / kept(old[i]!))
+    console.log(
+      `reads kept during the burst (during ÷ before), this ÷ before, per round: ${ratios.map((r) => r.toFixed(2)).join(', ')}; median ${median(ratios).toFixed(2)} (above 1: this build keeps more of the reads)`,
+    )
   }
   process.exit(0)
 }

@@ -25,16 +25,22 @@ export function servePushThread(extra: (db: Db) => Pick<PushSenderOptions, 'guar
     while (running.size > 0) await Promise.all(running)
   }
   let events: PushEvent[] = []
+  let queued = 0
   let timer: ReturnType<typeof setTimeout> | null = null
   const flush = () => {
     if (timer) clearTimeout(timer)
     timer = null
-    if (events.length === 0) return
-    scope.postMessage({ type: 'events', events })
+    if (events.length === 0 && queued === 0) return
+    scope.postMessage({ type: 'events', events, queued })
     events = []
+    queued = 0
   }
   const stats = {
-    queued: () => {},
+    // What the thread's tasks queue (the server counts its own notify()s itself).
+    queued: (n: number) => {
+      queued += n
+      timer ??= setTimeout(flush, EVENTS_EVERY_MS)
+    },
     record: (event: PushEvent) => {
       events.push(event)
       timer ??= setTimeout(flush, EVENTS_EVERY_MS)

@@ -33,7 +33,8 @@ export type ToThread =
   | { type: 'kick'; tokens: number[] }
   | { type: 'task'; name: string; data: unknown }
   | { type: 'idle' | 'close'; id: number }
-export type FromThread = { type: 'events'; events: PushEvent[] } | { type: 'done'; id: number }
+/** `queued`: messages the thread's tasks queued since the last batch (counted as the server's own `notify`s are). */
+export type FromThread = { type: 'events'; events: PushEvent[]; queued?: number } | { type: 'done'; id: number }
 
 /** How long close() waits for the thread to finish what is on the wire before ending it. */
 const CLOSE_WAIT_MS = 35_000
@@ -48,7 +49,7 @@ export class SenderThread {
     private readonly entry: string | URL,
     private readonly config: ThreadConfig,
     private readonly options: ThreadSenderOptions,
-    private readonly stats: Pick<PushStats, 'record'> | undefined,
+    private readonly stats: Pick<PushStats, 'queued' | 'record'> | undefined,
   ) {}
 
   get running(): boolean {
@@ -63,7 +64,10 @@ export class SenderThread {
     ;(worker as unknown as { unref(): void }).unref()
     worker.onmessage = (e: MessageEvent<FromThread>) => {
       const m = e.data
-      if (m.type === 'events') for (const event of m.events) this.stats?.record(event)
+      if (m.type === 'events') {
+        if (m.queued) this.stats?.queued(m.queued)
+        for (const event of m.events) this.stats?.record(event)
+      }
       else this.settle(m.id)
     }
     worker.onerror = (e) => {
