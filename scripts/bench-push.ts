@@ -73,6 +73,14 @@ type StandIn = {
   arrivals: (id: string) => number[]
   /** How many subscriptions have had a message: kept as messages arrive, so the burst's wait for all of them is O(1) a look. */
   reached: () => number
+  /** Messages delivered in all, kept as they arrive. */
+  delivered: () => number
+  /**
+   * Calls `check` as messages arrive (the stand-in in its own process: on each line it prints; in this process: every
+   * 10 ms) until it answers true. No loop of 1 ms sleeps on the server's thread meanwhile: that alone took 85 ms of its
+   * CPU over 4 s, counted against the reads.
+   */
+  until: (what: string, check: () => boolean, timeoutMs: number) => Promise<void>
   maxInFlight: () => number | string
   refused: () => number
   stop: () => Promise<void>
@@ -84,6 +92,7 @@ async function inProcess(): Promise<StandIn> {
   const subs = new Map<string, BrowserSubscription>()
   const reached = new Set<string>()
   let seen = 0
+  let delivered = 0
   return {
     subscribe: async () => {
       const sub = await service.subscribe()
@@ -94,10 +103,24 @@ async function inProcess(): Promise<StandIn> {
     reached: () => {
       for (; seen < service.received.length; seen++) {
         const r = service.received[seen]!
-        if (r.answered >= 200 && r.answered < 300) reached.add(r.subscription)
+        if (r.answered >= 200 && r.answered < 300) {
+          reached.add(r.subscription)
+          delivered++
+        }
       }
       return reached.size
     },
+    delivered: () => {
+      for (; seen < service.received.length; seen++) {
+        const r = service.received[seen]!
+        if (r.answered >= 200 && r.answered < 300) {
+          reached.add(r.subscription)
+          delivered++
+        }
+      }
+      return delivered
+    },
+    until: (what, check, timeoutMs) => waitFor(what, check, timeoutMs, 10),
     maxInFlight: () => service.maxInFlight(),
     refused: () => service.refused.length,
     stop: () => service.stop(),
@@ -109,7 +132,9 @@ async function ownProcess(): Promise<StandIn> {
   const child = Bun.spawn([...nice, process.execPath, join(import.meta.dir, 'push-standin.ts'), await vapidPublicKey(db)], { stdin: 'pipe', stdout: 'pipe', stderr: 'inherit' })
   const arrivals = new Map<string, number[]>()
   let refused = 0
+  let delivered = 0
   const waiting: ((subs: Sub[]) => void)[] = []
+  const watchers = new Set<() => void>()
   let ready!: () => void
   const started = new Promise<void>((r) => (ready = r))
   void (async () => {
@@ -123,12 +148,14 @@ async function ownProcess(): Promise<StandIn> {
         if (m.origin) ready()
         if (m.subscriptions) waiting.shift()!(m.subscriptions)
         if (m.received) {
+          delivered++
           const times = arrivals.get(m.received)
           if (times) times.push(m.at)
           else arrivals.set(m.received, [m.at])
         }
         if (m.refused) refused = m.refused
       }
+      for (const watcher of watchers) watcher()
     }
   })()
   await started
@@ -142,6 +169,22 @@ async function ownProcess(): Promise<StandIn> {
       }).then((subs) => subs[0]!),
     arrivals: (id) => arrivals.get(id) ?? [],
     reached: () => arrivals.size,
+    delivered: () => delivered,
+    until: (what, check, timeoutMs) =>
+      new Promise<void>((resolve, reject) => {
+        const watcher = () => {
+          if (!check()) return
+          watchers.delete(watcher)
+          clearTimeout(timer)
+          resolve()
+        }
+        const timer = setTimeout(() => {
+          watchers.delete(watcher)
+          reject(new Error(`${what}: not within ${timeoutMs} ms`))
+        }, timeoutMs)
+        watchers.add(watcher)
+        watcher()
+      }),
     maxInFlight: () => 'not counted across processes',
     refused: () => refused,
     stop: async () => {
@@ -199,11 +242,11 @@ async function readers(token: string, cityId: number, stop: Promise<void>): Prom
   return times
 }
 
-const waitFor = async (what: string, check: () => boolean, timeoutMs = 60_000) => {
+async function waitFor(what: string, check: () => boolean, timeoutMs = 60_000, everyMs = 1) {
   const deadline = Date.now() + timeoutMs
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`)
-    await Bun.sleep(1)
+    await Bun.sleep(everyMs)
   }
 }
 const ms = (n: number) => `${n.toFixed(1)} ms`
@@ -278,7 +321,7 @@ const burstStartedPerf = performance.now()
 await post(askerToken, { post_type: 'AVL', property_type: type })
 let firstCpu: Cpu | null = null
 let firstAtPerf = 0
-await waitFor(
+await standin.until(
   'every burst alert',
   () => {
     const n = received()
@@ -326,9 +369,21 @@ console.log(
   `  VERDICT (the goal is judged by the reads' rate over the whole burst): the reads were ${slowed >= 0 ? `${slowed.toFixed(1)} % slower` : `${(-slowed).toFixed(1)} % faster`} (target ≤ 10 %): ${slowed <= 10 ? 'met' : 'missed'}; the burst left in ${(burstMs / 1000).toFixed(1)} s (target ≤ 10 s): ${burstMs <= 10_000 ? 'met' : 'missed'}`,
 )
 console.log(`  refused by the stand-in: ${standin.refused()}; load average (1/5/15 min) at the end: ${loadAverage()}`)
+
+// 3. The same burst again (a second listing the 1,000 searches let through) with no reads running: the main thread's
+// CPU from the listing's request to the last message is then the burst's own share of it (the write, the searches
+// judged and the alerts queued if they run there, the thread's commits seen), whatever the load did to the reads.
+const idleCpu0 = cpuNow(standin.pid)
+const delivered0 = standin.delivered()
+const idleStarted = performance.now()
+await post(askerToken, { post_type: 'AVL', property_type: type })
+await standin.until('every alert of the second burst', () => standin.delivered() - delivered0 >= BURST, 120_000)
+const idleCpu = cpuSince(idleCpu0, standin.pid)
+const idleMs = performance.now() - idleStarted
+console.log(`  the same burst with no reads running: ${idleCpu ? `the server's main thread took ${idleCpu.main} ms of CPU, its push-sender thread ${idleCpu.sender} ms, other threads ${idleCpu.other} ms, stand-in ${idleCpu.standin ?? '(in process)'} ms` : 'CPU not measured (no /proc)'}, over ${idleMs.toFixed(0)} ms`)
 if (args.includes('--json'))
   console.log(
-    `RESULT ${JSON.stringify({ rate: config.pushRate, load: loadAverage(), burstMs, firstMs, matchP50: median(latencies), matchP99: percentile(latencies, 99), before: beforeStats, during: duringStats, sending: sendingStats, cpu: burstCpu, sendingCpu, slowed, sendingSlowed: slowdown(sendingStats) })}`,
+    `RESULT ${JSON.stringify({ rate: config.pushRate, load: loadAverage(), burstMs, firstMs, matchP50: median(latencies), matchP99: percentile(latencies, 99), before: beforeStats, during: duringStats, sending: sendingStats, cpu: burstCpu, sendingCpu, slowed, sendingSlowed: slowdown(sendingStats), idleCpu, idleMs })}`,
   )
 
 await standin.stop()
@@ -421,7 +476,7 @@ async function compare(rounds: number): Promise<never> {
           { name: `PUSH_RATE ${rate}`, args: ['--push-rate', rate] },
           ...(nice === null ? [] : [{ name: `PUSH_RATE ${rate}, stand-in at nice ${nice}`, args: ['--push-rate', rate, '--standin-nice', nice] }]),
         ]
-  type Result = { variant: string; rate: number; load: string; burstMs: number; slowed: number; sendingSlowed: number; matchP99: number; before: ReadStats; during: ReadStats; cpu: CpuDelta | null }
+  type Result = { variant: string; rate: number; load: string; burstMs: number; slowed: number; sendingSlowed: number; matchP99: number; before: ReadStats; during: ReadStats; cpu: CpuDelta | null; idleCpu?: CpuDelta | null }
   const results: Result[] = []
   for (let round = 0; round < rounds; round++)
     for (const v of round % 2 === 0 ? variants : [...variants].reverse()) {
@@ -431,17 +486,19 @@ async function compare(rounds: number): Promise<never> {
       await child.exited
       const found = out.split('\n').find((l) => l.startsWith('RESULT '))
       if (!found) throw new Error(`a child run printed no result:\n${out}`)
-      for (const l of out.split('\n')) if (/VERDICT|during the|CPU during the burst|listing reads before/.test(l)) console.log(l)
+      for (const l of out.split('\n')) if (/VERDICT|during the|CPU during the burst|listing reads before|no reads running/.test(l)) console.log(l)
       results.push({ ...JSON.parse(found.slice(7)), variant: v.name })
     }
-  console.log('\n| run | load | reads/s before → during the burst | slower (rate) | median | p99 | sending only: slower | reads per main-thread CPU-second | burst | match → push p99 | CPU in the burst: main / sender / stand-in |')
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|')
+  console.log('\n| run | load | reads/s before → during the burst | slower (rate) | median | p99 | sending only: slower | reads per main-thread CPU-second | burst | match → push p99 | CPU in the burst: main / sender / stand-in | main thread CPU, burst without reads |')
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|')
   for (const x of results)
     console.log(
-      `| ${x.variant} | ${x.load} | ${x.before.perSecond.toFixed(0)} → ${x.during.perSecond.toFixed(0)} | ${x.slowed.toFixed(1)} % | ${fmt(x.before.median)} → ${fmt(x.during.median)} | ${fmt(x.before.p99)} → ${fmt(x.during.p99)} | ${x.sendingSlowed.toFixed(1)} % | ${x.before.perCpuSecond.toFixed(0)} → ${x.during.perCpuSecond.toFixed(0)} | ${(x.burstMs / 1000).toFixed(1)} s | ${x.matchP99.toFixed(0)} ms | ${x.cpu ? `${x.cpu.main} / ${x.cpu.sender} / ${x.cpu.standin ?? '–'} ms` : '–'} |`,
+      `| ${x.variant} | ${x.load} | ${x.before.perSecond.toFixed(0)} → ${x.during.perSecond.toFixed(0)} | ${x.slowed.toFixed(1)} % | ${fmt(x.before.median)} → ${fmt(x.during.median)} | ${fmt(x.before.p99)} → ${fmt(x.during.p99)} | ${x.sendingSlowed.toFixed(1)} % | ${x.before.perCpuSecond.toFixed(0)} → ${x.during.perCpuSecond.toFixed(0)} | ${(x.burstMs / 1000).toFixed(1)} s | ${x.matchP99.toFixed(0)} ms | ${x.cpu ? `${x.cpu.main} / ${x.cpu.sender} / ${x.cpu.standin ?? '–'} ms` : '–'} | ${x.idleCpu ? `${x.idleCpu.main} ms` : '–'} |`,
     )
   for (const v of variants) {
     const mine = results.filter((x) => x.variant === v.name)
+    const idle = mine.flatMap((x) => (x.idleCpu ? [x.idleCpu.main] : []))
+    if (idle.length) console.log(`${v.name}: the main thread's CPU for a burst with no reads running, median ${median(idle)} ms (each: ${idle.join(', ')})`)
     console.log(`${v.name}: reads slower by ${median(mine.map((x) => x.slowed)).toFixed(1)} % (median of ${mine.length} runs; each: ${mine.map((x) => x.slowed.toFixed(1)).join(', ')}), burst ${median(mine.map((x) => x.burstMs / 1000)).toFixed(1)} s; main thread's reads per CPU-second ${median(mine.map((x) => change(x.before.perCpuSecond, x.during.perCpuSecond))).toFixed(1)} % (median)`)
   }
   if (against !== null) {
