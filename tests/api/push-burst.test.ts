@@ -2,8 +2,8 @@
 // searches a new listing satisfies, their owners' settings, and one message each are judged and queued in the push
 // sender's thread over its own database connection, not on the server's. Counted by the server's own statements
 // (/metrics: the thread's connection is not timed there), so it holds however slow the machine: judged on the server,
-// every INSTANT search of the installation was a read of its own for each listing with news (and every alert an
-// insert); off it, the server's statements for the listing are those of its write. In process, against the binary
+// every INSTANT search of the installation was a read of its own for each listing with news; off it, the server's
+// statements for a listing are those of its write, however many searches there are. In process, against the binary
 // (BROKERNET_BINARY) and on PostgreSQL (BROKERNET_TEST_DATABASE=postgres).
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { createTestApp, type TestApp } from '../support/app'
@@ -47,26 +47,30 @@ async function follower(type: string): Promise<{ as: SignedIn; sub: BrowserSubsc
   return { as, sub }
 }
 
-/** The server's statements from one listing of `type` posted to every follower's alert delivered (and the sender idle). */
+/** The server's statements from one listing of `type` posted to every follower's alert delivered. */
 async function statementsOfBurst(poster: SignedIn, type: string, followers: { sub: BrowserSubscription }[]): Promise<number> {
   const before = await serverStatements()
   const res = await h.request('/api/listings', withJson(poster.browser, { post_type: 'AVL', sale_or_rent: 'RENT', property_type: type, contact_value: '9876543210' }))
   expect(res.status).toBe(201)
+  // Waited for at the stand-in only: a look at the outbox through the app's handle would be one of the server's statements.
   await eventually(`every alert of ${type} delivered`, () => followers.every((f) => service.delivered(f.sub).length === 1), 60_000)
-  await eventually('the outbox empty', async () => Number((await h.ctx.db.get<{ n: number }>('select count(*) as n from push_outbox'))!.n) === 0, 60_000)
   return (await serverStatements()) - before
 }
 
-test('a listing 40 INSTANT searches catch costs the server’s database handle fewer statements than there are searches: they are judged and queued in the sender thread', async () => {
+test('40 more INSTANT searches add next to nothing to the server’s statements for a listing they all catch: they are judged and queued in the sender thread', async () => {
   const poster = await signIn(h.ctx.db, 'BROKER', { cityId })
+  const lone = [await follower('Burst Lone Kind')]
+  // One listing first, not counted, each time: the first listing and the first push do one-time work (the thread's start).
+  await statementsOfBurst(poster, 'Burst Warm Kind', [])
+  const one = await statementsOfBurst(poster, 'Burst Lone Kind', lone)
   const crowd: { sub: BrowserSubscription }[] = []
   for (let i = 0; i < 40; i++) crowd.push(await follower('Burst Crowd Kind'))
-  // One listing first, not counted: the first listing and the first push of an app do one-time work (the thread's start).
   await statementsOfBurst(poster, 'Burst Warm Kind', [])
-  const statements = await statementsOfBurst(poster, 'Burst Crowd Kind', crowd)
-  // On the server, the 40 searches were 40 reads (each one's filters against the listing) and a transaction: 90 or
-  // more statements in all here, the write's included. Off it, the write's own (10–13 here).
-  expect(statements).toBeLessThan(40)
+  const forty = await statementsOfBurst(poster, 'Burst Crowd Kind', crowd)
+  // Judged on the server, every INSTANT search was a read of its own for each listing (its filters against it): the
+  // 40 more were 40 more statements at least (here 80 against 10 on SQLite, 121 against 44 on PostgreSQL, the write's
+  // own included). In the thread, the write's own only, about the same for both listings.
+  expect(forty - one).toBeLessThan(20)
   // Each alert arrived once, decrypted with its subscription's keys by the stand-in.
   for (const f of crowd) expect(JSON.parse(service.delivered(f.sub)[0]!.payload).title).toBe('Saved search: Watching Burst Crowd Kind')
 }, 180_000)
