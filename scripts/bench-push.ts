@@ -3,7 +3,7 @@
 // process, so its work is counted against us).
 //
 //   bun run bench:push [--db ./data/bench.db] [--samples 100] [--burst 1000] [--readers 4] [--standin-process]
-//                      [--standin-nice 19] [--push-rate 250] [--compare 3]
+//                      [--standin-nice 19] [--push-rate 250] [--compare 3 [--against ../old-worktree]]
 //
 // --standin-process: the stand-in in a process of its own (scripts/push-standin.ts), off the server's event loop.
 // --standin-nice N: that process at nice N, so that on a shared machine its CPU (a real push service is another
@@ -13,6 +13,9 @@
 //   the same other options, on its own copy of the database), then the ratios side by side: what pacing changes,
 //   measured under the same load. With --standin-nice, each round also runs paced with the stand-in niced (both
 //   figures printed: the stand-in's CPU counted, and discounted).
+// --against DIR: with --compare N, N rounds alternating another checkout's bench (DIR/scripts/bench-push.ts: the old
+//   build, e.g. a worktree of the branch before a change) and this one, both at this run's rate and options: the
+//   change measured under the same load, as a ratio.
 // --db: a database made by `bun run seed:bench` (copied first: the run never changes it). Two figures:
 // 1. A write that creates a match → the push request at the stand-in: one broker's REQ, then another's AVL that
 //    matches it, posted through the API while `--readers` loops read the listings list; the time from the AVL's
@@ -64,12 +67,32 @@ const ctx = createContext(data, config)
 const app = createApp(ctx)
 const db = ctx.db
 /** The stand-in as the bench uses it: subscriptions by id, and when each message to one arrived. */
-type StandIn = { pid?: number; subscribe: () => Promise<Sub>; arrivals: (id: string) => number[]; maxInFlight: () => number | string; refused: () => number; stop: () => Promise<void> }
+type StandIn = {
+  pid?: number
+  subscribe: () => Promise<Sub>
+  arrivals: (id: string) => number[]
+  /** How many subscriptions have had a message: kept as messages arrive, so the burst's wait for all of them is O(1) a look. */
+  reached: () => number
+  /** Messages delivered in all, kept as they arrive. */
+  delivered: () => number
+  /**
+   * Calls `check` as messages arrive (the stand-in in its own process: on each line it prints; in this process: every
+   * 10 ms) until it answers true. No loop of 1 ms sleeps on the server's thread meanwhile: that alone took 85 ms of its
+   * CPU over 4 s, counted against the reads.
+   */
+  until: (what: string, check: () => boolean, timeoutMs: number) => Promise<void>
+  maxInFlight: () => number | string
+  refused: () => number
+  stop: () => Promise<void>
+}
 type Sub = { id: string; endpoint: string; keys: { p256dh: string; auth: string } }
 
 async function inProcess(): Promise<StandIn> {
   const service = await startPushService({ vapidPublicKey: () => vapidPublicKey(db) })
   const subs = new Map<string, BrowserSubscription>()
+  const reached = new Set<string>()
+  let seen = 0
+  let delivered = 0
   return {
     subscribe: async () => {
       const sub = await service.subscribe()
@@ -77,6 +100,27 @@ async function inProcess(): Promise<StandIn> {
       return sub
     },
     arrivals: (id) => service.delivered(subs.get(id)!).map((r) => r.at),
+    reached: () => {
+      for (; seen < service.received.length; seen++) {
+        const r = service.received[seen]!
+        if (r.answered >= 200 && r.answered < 300) {
+          reached.add(r.subscription)
+          delivered++
+        }
+      }
+      return reached.size
+    },
+    delivered: () => {
+      for (; seen < service.received.length; seen++) {
+        const r = service.received[seen]!
+        if (r.answered >= 200 && r.answered < 300) {
+          reached.add(r.subscription)
+          delivered++
+        }
+      }
+      return delivered
+    },
+    until: (what, check, timeoutMs) => waitFor(what, check, timeoutMs, 10),
     maxInFlight: () => service.maxInFlight(),
     refused: () => service.refused.length,
     stop: () => service.stop(),
@@ -88,7 +132,9 @@ async function ownProcess(): Promise<StandIn> {
   const child = Bun.spawn([...nice, process.execPath, join(import.meta.dir, 'push-standin.ts'), await vapidPublicKey(db)], { stdin: 'pipe', stdout: 'pipe', stderr: 'inherit' })
   const arrivals = new Map<string, number[]>()
   let refused = 0
+  let delivered = 0
   const waiting: ((subs: Sub[]) => void)[] = []
+  const watchers = new Set<() => void>()
   let ready!: () => void
   const started = new Promise<void>((r) => (ready = r))
   void (async () => {
@@ -101,9 +147,15 @@ async function ownProcess(): Promise<StandIn> {
         buffer = buffer.slice(i + 1)
         if (m.origin) ready()
         if (m.subscriptions) waiting.shift()!(m.subscriptions)
-        if (m.received) arrivals.set(m.received, [...(arrivals.get(m.received) ?? []), m.at])
+        if (m.received) {
+          delivered++
+          const times = arrivals.get(m.received)
+          if (times) times.push(m.at)
+          else arrivals.set(m.received, [m.at])
+        }
         if (m.refused) refused = m.refused
       }
+      for (const watcher of watchers) watcher()
     }
   })()
   await started
@@ -116,6 +168,23 @@ async function ownProcess(): Promise<StandIn> {
         child.stdin.flush()
       }).then((subs) => subs[0]!),
     arrivals: (id) => arrivals.get(id) ?? [],
+    reached: () => arrivals.size,
+    delivered: () => delivered,
+    until: (what, check, timeoutMs) =>
+      new Promise<void>((resolve, reject) => {
+        const watcher = () => {
+          if (!check()) return
+          watchers.delete(watcher)
+          clearTimeout(timer)
+          resolve()
+        }
+        const timer = setTimeout(() => {
+          watchers.delete(watcher)
+          reject(new Error(`${what}: not within ${timeoutMs} ms`))
+        }, timeoutMs)
+        watchers.add(watcher)
+        watcher()
+      }),
     maxInFlight: () => 'not counted across processes',
     refused: () => refused,
     stop: async () => {
@@ -173,11 +242,11 @@ async function readers(token: string, cityId: number, stop: Promise<void>): Prom
   return times
 }
 
-const waitFor = async (what: string, check: () => boolean, timeoutMs = 60_000) => {
+async function waitFor(what: string, check: () => boolean, timeoutMs = 60_000, everyMs = 1) {
   const deadline = Date.now() + timeoutMs
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`)
-    await Bun.sleep(1)
+    await Bun.sleep(everyMs)
   }
 }
 const ms = (n: number) => `${n.toFixed(1)} ms`
@@ -235,7 +304,14 @@ const beforeCpu = cpuSince(beforeWindow.cpu, standin.pid)
 const beforeTo = performance.now()
 stopBaseline()
 const baseline = (await baselineRun).filter((r) => r.end >= beforeWindow.from && r.end <= beforeTo)
-const received = () => subs.reduce((n, s) => n + (standin.arrivals(s.id).length > 0 ? 1 : 0), 0)
+// What the stand-in had reached before the burst (the asker's device, from the matches above), not the burst's.
+const reachedBefore = standin.reached()
+/**
+ * The burst's subscriptions reached so far. O(1) a look: the wait below looks every millisecond on this (the server's)
+ * thread, and summing 1,000 subscriptions' arrivals each time (with the in-process stand-in, a scan of every message
+ * received per subscription) was work of the bench's own, counted against the reads it measures.
+ */
+const received = () => standin.reached() - reachedBefore
 let stopBurstReads!: () => void
 const burstReadsRun = readers(readerToken, asker.city_id, new Promise<void>((r) => (stopBurstReads = r)))
 await Bun.sleep(200) // the readers under way before the burst begins
@@ -245,7 +321,7 @@ const burstStartedPerf = performance.now()
 await post(askerToken, { post_type: 'AVL', property_type: type })
 let firstCpu: Cpu | null = null
 let firstAtPerf = 0
-await waitFor(
+await standin.until(
   'every burst alert',
   () => {
     const n = received()
@@ -260,9 +336,10 @@ await waitFor(
 const burstEndPerf = performance.now()
 const burstCpu = cpuSince(burstCpu0, standin.pid)
 const sendingCpu = firstCpu ? cpuSince(firstCpu, standin.pid) : null
-const burstMs = Date.now() - burstStarted
 const firstMs = Math.min(...subs.map((sub) => standin.arrivals(sub.id)[0]!)) - burstStarted
 const arrivalOrder = subs.map((sub) => standin.arrivals(sub.id)[0]!).sort((a, b) => a - b)
+// To the last message's arrival as the stand-in timed it (its lines come in batches every 10 ms).
+const burstMs = arrivalOrder.at(-1)! - burstStarted
 stopBurstReads()
 const burstReadsAll = await burstReadsRun
 const inWindow = (from: number, to: number) => burstReadsAll.filter((r) => r.end >= from && r.end <= to)
@@ -293,9 +370,21 @@ console.log(
   `  VERDICT (the goal is judged by the reads' rate over the whole burst): the reads were ${slowed >= 0 ? `${slowed.toFixed(1)} % slower` : `${(-slowed).toFixed(1)} % faster`} (target ≤ 10 %): ${slowed <= 10 ? 'met' : 'missed'}; the burst left in ${(burstMs / 1000).toFixed(1)} s (target ≤ 10 s): ${burstMs <= 10_000 ? 'met' : 'missed'}`,
 )
 console.log(`  refused by the stand-in: ${standin.refused()}; load average (1/5/15 min) at the end: ${loadAverage()}`)
+
+// 3. The same burst again (a second listing the 1,000 searches let through) with no reads running: the main thread's
+// CPU from the listing's request to the last message is then the burst's own share of it (the write, the searches
+// judged and the alerts queued if they run there, the thread's commits seen), whatever the load did to the reads.
+const idleCpu0 = cpuNow(standin.pid)
+const delivered0 = standin.delivered()
+const idleStarted = performance.now()
+await post(askerToken, { post_type: 'AVL', property_type: type })
+await standin.until('every alert of the second burst', () => standin.delivered() - delivered0 >= BURST, 120_000)
+const idleCpu = cpuSince(idleCpu0, standin.pid)
+const idleMs = performance.now() - idleStarted
+console.log(`  the same burst with no reads running: ${idleCpu ? `the server's main thread took ${idleCpu.main} ms of CPU, its push-sender thread ${idleCpu.sender} ms, other threads ${idleCpu.other} ms, stand-in ${idleCpu.standin ?? '(in process)'} ms` : 'CPU not measured (no /proc)'}, over ${idleMs.toFixed(0)} ms`)
 if (args.includes('--json'))
   console.log(
-    `RESULT ${JSON.stringify({ rate: config.pushRate, load: loadAverage(), burstMs, firstMs, matchP50: median(latencies), matchP99: percentile(latencies, 99), before: beforeStats, during: duringStats, sending: sendingStats, cpu: burstCpu, sendingCpu, slowed, sendingSlowed: slowdown(sendingStats) })}`,
+    `RESULT ${JSON.stringify({ rate: config.pushRate, load: loadAverage(), burstMs, firstMs, matchP50: median(latencies), matchP99: percentile(latencies, 99), before: beforeStats, during: duringStats, sending: sendingStats, cpu: burstCpu, sendingCpu, slowed, sendingSlowed: slowdown(sendingStats), idleCpu, idleMs })}`,
   )
 
 await standin.stop()
@@ -367,41 +456,60 @@ function cpuSince(from: Cpu, standinPid?: number): CpuDelta | null {
  * the stand-in's CPU counted against the machine, and with it discounted as far as a priority can.
  */
 async function compare(rounds: number): Promise<never> {
+  const change = (a: number, b: number) => (b / a - 1) * 100
   const rate = args.includes('--push-rate') ? option('push-rate', '250') : String(loadConfig({ DATA_DIR: tmpdir() }).pushRate)
   const nice = args.includes('--standin-nice') ? option('standin-nice', '19') : null
+  const against = args.includes('--against') ? option('against', '') : null
   const base: string[] = []
   for (let i = 0; i < args.length; i++) {
-    if (args[i] === '--compare' || args[i] === '--push-rate' || args[i] === '--standin-nice') i++
+    if (args[i] === '--compare' || args[i] === '--push-rate' || args[i] === '--against' || (against === null && args[i] === '--standin-nice')) i++
     else base.push(args[i]!)
   }
-  type Variant = { name: string; args: string[] }
-  const variants: Variant[] = [
-    { name: 'PUSH_RATE 0', args: ['--push-rate', '0'] },
-    { name: `PUSH_RATE ${rate}`, args: ['--push-rate', rate] },
-    ...(nice === null ? [] : [{ name: `PUSH_RATE ${rate}, stand-in at nice ${nice}`, args: ['--push-rate', rate, '--standin-nice', nice] }]),
-  ]
-  type Result = { variant: string; rate: number; load: string; burstMs: number; slowed: number; sendingSlowed: number; matchP99: number; before: ReadStats; during: ReadStats; cpu: CpuDelta | null }
+  type Variant = { name: string; args: string[]; script?: string }
+  const variants: Variant[] =
+    against !== null
+      ? [
+          { name: `before (${against}), PUSH_RATE ${rate}`, args: ['--push-rate', rate], script: join(against, 'scripts', 'bench-push.ts') },
+          { name: `this, PUSH_RATE ${rate}`, args: ['--push-rate', rate] },
+        ]
+      : [
+          { name: 'PUSH_RATE 0', args: ['--push-rate', '0'] },
+          { name: `PUSH_RATE ${rate}`, args: ['--push-rate', rate] },
+          ...(nice === null ? [] : [{ name: `PUSH_RATE ${rate}, stand-in at nice ${nice}`, args: ['--push-rate', rate, '--standin-nice', nice] }]),
+        ]
+  type Result = { variant: string; rate: number; load: string; burstMs: number; slowed: number; sendingSlowed: number; matchP99: number; before: ReadStats; during: ReadStats; cpu: CpuDelta | null; idleCpu?: CpuDelta | null }
   const results: Result[] = []
   for (let round = 0; round < rounds; round++)
     for (const v of round % 2 === 0 ? variants : [...variants].reverse()) {
       console.log(`run ${results.length + 1} of ${variants.length * rounds}: ${v.name}`)
-      const child = Bun.spawn([process.execPath, import.meta.path, ...base, ...v.args, '--json'], { stdout: 'pipe', stderr: 'inherit' })
+      const child = Bun.spawn([process.execPath, v.script ?? import.meta.path, ...base, ...v.args, '--json'], { stdout: 'pipe', stderr: 'inherit', ...(v.script ? { cwd: join(v.script, '..', '..') } : {}) })
       const out = await new Response(child.stdout).text()
       await child.exited
       const found = out.split('\n').find((l) => l.startsWith('RESULT '))
       if (!found) throw new Error(`a child run printed no result:\n${out}`)
-      for (const l of out.split('\n')) if (/VERDICT|during the|CPU during the burst|listing reads before/.test(l)) console.log(l)
+      for (const l of out.split('\n')) if (/VERDICT|during the|CPU during the burst|listing reads before|no reads running/.test(l)) console.log(l)
       results.push({ ...JSON.parse(found.slice(7)), variant: v.name })
     }
-  console.log('\n| run | load | reads/s before → during the burst | slower (rate) | median | p99 | sending only: slower | reads per main-thread CPU-second | burst | match → push p99 | CPU in the burst: main / sender / stand-in |')
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|')
+  console.log('\n| run | load | reads/s before → during the burst | slower (rate) | median | p99 | sending only: slower | reads per main-thread CPU-second | burst | match → push p99 | CPU in the burst: main / sender / stand-in | main thread CPU, burst without reads |')
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|')
   for (const x of results)
     console.log(
-      `| ${x.variant} | ${x.load} | ${x.before.perSecond.toFixed(0)} → ${x.during.perSecond.toFixed(0)} | ${x.slowed.toFixed(1)} % | ${fmt(x.before.median)} → ${fmt(x.during.median)} | ${fmt(x.before.p99)} → ${fmt(x.during.p99)} | ${x.sendingSlowed.toFixed(1)} % | ${x.before.perCpuSecond.toFixed(0)} → ${x.during.perCpuSecond.toFixed(0)} | ${(x.burstMs / 1000).toFixed(1)} s | ${x.matchP99.toFixed(0)} ms | ${x.cpu ? `${x.cpu.main} / ${x.cpu.sender} / ${x.cpu.standin ?? '–'} ms` : '–'} |`,
+      `| ${x.variant} | ${x.load} | ${x.before.perSecond.toFixed(0)} → ${x.during.perSecond.toFixed(0)} | ${x.slowed.toFixed(1)} % | ${fmt(x.before.median)} → ${fmt(x.during.median)} | ${fmt(x.before.p99)} → ${fmt(x.during.p99)} | ${x.sendingSlowed.toFixed(1)} % | ${x.before.perCpuSecond.toFixed(0)} → ${x.during.perCpuSecond.toFixed(0)} | ${(x.burstMs / 1000).toFixed(1)} s | ${x.matchP99.toFixed(0)} ms | ${x.cpu ? `${x.cpu.main} / ${x.cpu.sender} / ${x.cpu.standin ?? '–'} ms` : '–'} | ${x.idleCpu ? `${x.idleCpu.main} ms` : '–'} |`,
     )
   for (const v of variants) {
     const mine = results.filter((x) => x.variant === v.name)
-    console.log(`${v.name}: reads slower by ${median(mine.map((x) => x.slowed)).toFixed(1)} % (median of ${mine.length} runs; each: ${mine.map((x) => x.slowed.toFixed(1)).join(', ')}), burst ${median(mine.map((x) => x.burstMs / 1000)).toFixed(1)} s`)
+    const idle = mine.flatMap((x) => (x.idleCpu ? [x.idleCpu.main] : []))
+    if (idle.length) console.log(`${v.name}: the main thread's CPU for a burst with no reads running, median ${median(idle)} ms (each: ${idle.join(', ')})`)
+    console.log(`${v.name}: reads slower by ${median(mine.map((x) => x.slowed)).toFixed(1)} % (median of ${mine.length} runs; each: ${mine.map((x) => x.slowed.toFixed(1)).join(', ')}), burst ${median(mine.map((x) => x.burstMs / 1000)).toFixed(1)} s; main thread's reads per CPU-second ${median(mine.map((x) => change(x.before.perCpuSecond, x.during.perCpuSecond))).toFixed(1)} % (median)`)
+  }
+  if (against !== null) {
+    // Each round's pair ran back to back: the ratio of their figures cancels most of what the load did to both.
+    const [old, now] = [results.filter((x) => x.variant === variants[0]!.name), results.filter((x) => x.variant === variants[1]!.name)]
+    const kept = (x: Result) => x.during.perSecond / x.before.perSecond
+    const ratios = now.map((x, i) => kept(x) / kept(old[i]!))
+    console.log(
+      `reads kept during the burst (during ÷ before), this ÷ before, per round: ${ratios.map((r) => r.toFixed(2)).join(', ')}; median ${median(ratios).toFixed(2)} (above 1: this build keeps more of the reads)`,
+    )
   }
   process.exit(0)
 }

@@ -1,5 +1,5 @@
 import type { Db, Queryable } from '../../../db/sql'
-import { usersWithDevices, type PushOptions, type PushSender } from '../../platform/push'
+import { usersWithDevices, type PushMessage, type PushOptions, type PushSender } from '../../platform/push'
 import { mayStillSee, subjectText } from './guard'
 import type { PushAlert, PushKind, RaisePush } from './kinds'
 import { DEFAULT_QUIET, quietUntil } from './quiet'
@@ -65,21 +65,21 @@ export class PushAlerts {
     const wanted = alerts.filter((a) => reachable.has(a.userId))
     if (wanted.length === 0) return reached
     const settings = await settingsOfUsers(tx, wanted.map((a) => a.userId), DEFAULT_QUIET)
+    const held: (Held & { releaseAt: number })[] = []
+    const sent: { userId: number; message: PushMessage; subject: string }[] = []
     for (const a of wanted) {
       const s = settings.get(a.userId)!
       if (s.kindsOff.includes(kind)) continue
       const subject = subjectText(a.subject)
       const until = quietUntil(s.quiet, s.timeZone ?? this.timeZone, now)
-      if (until !== null) await hold(tx, a.userId, kind, subject, until, now)
-      else await this.send(tx, kind, a, subject)
+      if (until !== null) held.push({ userId: a.userId, kind, subject, releaseAt: until })
+      else sent.push({ userId: a.userId, message: { title: a.title, body: a.body, url: a.url, tag: `${kind}-${subject.replace(':', '-')}` }, subject })
       reached.add(a.userId)
     }
+    // One statement for all (a saved search's hit is a thousand users), not one per user.
+    await hold(tx, held, now)
+    await this.sender.notifyEach(tx, sent, OPTIONS[kind])
     return reached
-  }
-
-  private send(tx: Queryable, kind: PushKind, a: PushAlert, subject: string): Promise<number> {
-    const tag = `${kind}-${subject.replace(':', '-')}`
-    return this.sender.notify(tx, [a.userId], { title: a.title, body: a.body, url: a.url, tag }, OPTIONS[kind], subject)
   }
 
   /**

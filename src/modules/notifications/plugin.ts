@@ -30,8 +30,8 @@ export function notificationsFeature(ctx: AppContext) {
     raise: alerts.raise,
     /** For matches' announcer: the entries it made, inside its transaction. */
     matchesAnnounced: matchesAnnounced(alerts.raise),
-    /** For listings' after-write: a listing with news, once committed in the process that wrote it. */
-    listingNews: listingNews(ctx.db, alerts.raise),
+    /** For listings' after-write: a listing with news, once committed in the process that wrote it (judged in the push thread). */
+    listingNews: listingNews(ctx.db, alerts.raise, sender, ctx.config.timeZone),
     plugin: new Elysia({ name: 'notifications' }).use(notificationsApi(ctx)).use(notificationsPages(ctx)),
   }
 }

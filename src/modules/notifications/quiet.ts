@@ -20,9 +20,20 @@ export function knownTimeZone(timeZone: string): boolean {
   }
 }
 
+/** One formatter per zone, kept: making one costs more than using it, and a burst's thousand users share a few zones. */
+const clocks = new Map<string, Intl.DateTimeFormat>()
+function clockOf(timeZone: string): Intl.DateTimeFormat {
+  let clock = clocks.get(timeZone)
+  if (!clock) {
+    clock = new Intl.DateTimeFormat('en-US', { timeZone, hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' })
+    if (clocks.size < 1000) clocks.set(timeZone, clock)
+  }
+  return clock
+}
+
 /** The wall clock in `timeZone` at `now`: minutes of the day and the seconds into the minute. */
 function wallClock(now: number, timeZone: string): { minutes: number; seconds: number } {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone, hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).formatToParts(now)
+  const parts = clockOf(timeZone).formatToParts(now)
   const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0)
   return { minutes: get('hour') * 60 + get('minute'), seconds: get('second') }
 }

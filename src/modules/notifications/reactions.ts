@@ -1,5 +1,5 @@
 import type { Db, Queryable } from '../../../db/sql'
-import { usersWithDevices } from '../../platform/push'
+import { usersWithDevices, type PushSender } from '../../platform/push'
 import { listingRow, type Row } from '../listings/store'
 import type { Announced } from '../matches/service'
 import { instantHits } from '../saved-searches/alerts'
@@ -33,10 +33,24 @@ export const matchesAnnounced =
 
 /**
  * A listing posted, repriced or back on the market: the users whose INSTANT saved searches let it through hear of it.
- * Run once committed by the process that wrote it (a crash in between loses these alerts; the stream and the daily
- * mail still tell). Returns at once; the work runs after.
+ * Run once committed by the process that wrote it, in its push sender's thread (./push-thread.ts: the searches judged,
+ * the users' settings read and a thousand messages queued took the event loop that answers requests;
+ * docs/decisions/0XX-burst-off-thread.md), or here when the sender has none. A crash before the messages are queued
+ * loses these alerts (the stream and the daily mail still tell); once queued, they are in the outbox.
  */
 export const listingNews =
+  (db: Db, raise: RaisePush, sender: Pick<PushSender, 'task'>, timeZone: string) =>
+  (listingId: number): void => {
+    const task: ListingNewsTask = { listingId, timeZone }
+    if (!sender.task(LISTING_NEWS, task)) void savedSearchAlerts(db, raise)(listingId)
+  }
+
+/** The task's name and data, as the thread's entry file (./push-thread.ts) takes them. */
+export const LISTING_NEWS = 'listing-news'
+export type ListingNewsTask = { listingId: number; timeZone: string }
+
+/** The saved-search alerts of one listing with news, judged and queued over `db` (the thread's, or the server's). */
+export const savedSearchAlerts =
   (db: Db, raise: RaisePush) =>
   (listingId: number): Promise<void> =>
     (async () => {

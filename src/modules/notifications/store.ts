@@ -41,9 +41,15 @@ export async function saveSettings(db: Queryable, userId: number, s: { kindsOff:
   )
 }
 
-/** An alert kept until the user's quiet hours end. */
-export async function hold(db: Queryable, userId: number, kind: PushKind, subject: string | null, releaseAt: number, now: number): Promise<void> {
-  await db.run('insert into push_held (user_id, kind, subject, release_at, created_at) values (?, ?, ?, ?, ?)', [userId, kind, subject, releaseAt, now])
+/** Alerts kept until their users' quiet hours end: one statement per 200. */
+export async function hold(db: Queryable, alerts: readonly (Held & { releaseAt: number })[], now: number): Promise<void> {
+  for (let i = 0; i < alerts.length; i += 200) {
+    const chunk = alerts.slice(i, i + 200)
+    await db.run(
+      `insert into push_held (user_id, kind, subject, release_at, created_at) values ${chunk.map(() => '(?, ?, ?, ?, ?)').join(', ')}`,
+      chunk.flatMap((a) => [a.userId, a.kind, a.subject, a.releaseAt, now]),
+    )
+  }
 }
 
 export type Held = { userId: number; kind: PushKind; subject: string | null }

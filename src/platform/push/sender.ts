@@ -1,7 +1,7 @@
 import type { Db, Queryable } from '../../../db/sql'
 import type { Config } from '../config'
 import { allowList, checkedLookup, checkEndpointUrl, systemResolver, type AllowList, type Resolver } from './endpoint'
-import { anyDue, claim, nextDue, pruneFailed, queue, record, release, waitForQueued, type Claimed, type Outcome } from './outbox'
+import { anyDue, claim, devicesPerUser, nextDue, pruneFailed, queue, queueEach, record, release, waitForQueued, type Claimed, type Outcome } from './outbox'
 import { PushPace } from './pace'
 import { checkPushOptions, pushPayload, type PushMessage, type PushOptions } from './payload'
 import type { PushStats } from './stats'
@@ -33,7 +33,8 @@ export type PushSenderOptions = ThreadSenderOptions & {
   thread?: string | URL
   /**
    * Messages a second that a burst queued through this sender is spread over (./pace.ts: the first PACE_BURST, and a
-   * lone alert, are due at once); 0 or unset: every message due when queued.
+   * lone alert, are due at once); 0 or unset: every message due when queued. With a thread, the thread's sender paces
+   * what the thread's tasks queue at the same rate.
    */
   rate?: number
 }
@@ -129,7 +130,7 @@ export class PushSender {
       if (config.databasePath === undefined) throw new Error('a push sender thread needs the database’s configuration')
       const { pushAllowHosts, publicUrl, mailFrom, databasePath, databaseUrl } = config
       const threadConfig: ThreadConfig = { pushAllowHosts, publicUrl, mailFrom, databasePath, ...(databaseUrl ? { databaseUrl } : {}) }
-      this.thread = new SenderThread(thread, threadConfig, rest, stats)
+      this.thread = new SenderThread(thread, threadConfig, { ...rest, ...(rate === undefined ? {} : { rate }) }, stats)
     }
   }
 
@@ -152,6 +153,33 @@ export class PushSender {
       this.pace.took(urgency, n, now)
       queued += n
     }
+    this.queued(q, queued, token)
+    return queued
+  }
+
+  /**
+   * As `notify` for many recipients each with a message of their own (a fan-out: a saved search's hit on a listing is
+   * 1,000 users): the same rows, the same pace (each recipient in turn takes their place, one per device), in one
+   * statement per 500 recipients instead of one per recipient. Answers how many messages were queued.
+   */
+  async notifyEach(q: Queryable, items: readonly { userId: number; message: PushMessage; subject?: string | null }[], options: PushOptions): Promise<number> {
+    const { ttl, urgency, topic } = checkPushOptions(options)
+    if (items.length === 0) return 0
+    const token = Math.floor(Math.random() * 2_147_483_647)
+    const now = Date.now()
+    const devices = this.pace.rate > 0 ? await devicesPerUser(q, items.map((i) => i.userId)) : null
+    const rows = items.map((i) => {
+      const dueAt = this.pace.dueAt(urgency, now)
+      if (devices) this.pace.took(urgency, devices.get(i.userId) ?? 0, now)
+      return { userId: i.userId, payload: pushPayload(i.message), subject: i.subject ?? null, dueAt }
+    })
+    const queued = await queueEach(q, rows, { ttl, urgency, topic: topic ?? null }, token, now)
+    this.queued(q, queued, token)
+    return queued
+  }
+
+  /** After rows were queued through `q`: counted, and the sender (or its thread) told once `q`'s transaction ends. */
+  private queued(q: Queryable, queued: number, token: number): void {
     this.options.stats?.queued(queued)
     if (q.dialect === 'postgres') this.expected.push(token)
     if (queued > 0 && !this.closed) {
@@ -164,7 +192,6 @@ export class PushSender {
           else this.kick()
         }, 0)
     }
-    return queued
   }
 
   /**
@@ -187,6 +214,16 @@ export class PushSender {
         this.pendingKicks--
         if (!this.closed) this.thread!.kick([])
       })
+  }
+
+  /**
+   * Runs a task of the thread's entry file there (./serve-thread.ts), off this event loop, and answers true; false when
+   * this sender has no thread (the caller then does the work itself).
+   */
+  task(name: string, data: unknown): boolean {
+    if (!this.thread || this.closed) return false
+    this.thread.task(name, data)
+    return true
   }
 
   /** The sender thread's side of a kick (./serve-thread.ts): messages were queued, under these tokens on PostgreSQL. */

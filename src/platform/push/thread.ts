@@ -24,13 +24,17 @@ export type ThreadSenderOptions = {
   sweepMs?: number
   /** How long a push service may take to answer. */
   timeoutMs?: number
+  /** Messages a second a burst queued by the thread's own tasks is spread over (./pace.ts); 0 or unset: no pace. */
+  rate?: number
 }
 
 export type ToThread =
   | { type: 'start'; config: ThreadConfig; options: ThreadSenderOptions }
   | { type: 'kick'; tokens: number[] }
+  | { type: 'task'; name: string; data: unknown }
   | { type: 'idle' | 'close'; id: number }
-export type FromThread = { type: 'events'; events: PushEvent[] } | { type: 'done'; id: number }
+/** `queued`: messages the thread's tasks queued since the last batch (counted as the server's own `notify`s are). */
+export type FromThread = { type: 'events'; events: PushEvent[]; queued?: number } | { type: 'done'; id: number }
 
 /** How long close() waits for the thread to finish what is on the wire before ending it. */
 const CLOSE_WAIT_MS = 35_000
@@ -45,7 +49,7 @@ export class SenderThread {
     private readonly entry: string | URL,
     private readonly config: ThreadConfig,
     private readonly options: ThreadSenderOptions,
-    private readonly stats: Pick<PushStats, 'record'> | undefined,
+    private readonly stats: Pick<PushStats, 'queued' | 'record'> | undefined,
   ) {}
 
   get running(): boolean {
@@ -60,7 +64,10 @@ export class SenderThread {
     ;(worker as unknown as { unref(): void }).unref()
     worker.onmessage = (e: MessageEvent<FromThread>) => {
       const m = e.data
-      if (m.type === 'events') for (const event of m.events) this.stats?.record(event)
+      if (m.type === 'events') {
+        if (m.queued) this.stats?.queued(m.queued)
+        for (const event of m.events) this.stats?.record(event)
+      }
       else this.settle(m.id)
     }
     worker.onerror = (e) => {
@@ -76,6 +83,16 @@ export class SenderThread {
   kick(tokens: number[]): void {
     this.start()
     this.post({ type: 'kick', tokens })
+  }
+
+  /**
+   * Hands the thread a task of the feature's (its entry file names the tasks: ./serve-thread.ts), run there over the
+   * thread's own connection: a fan-out of alerts (which users, their settings, one message each) that would otherwise
+   * take the event loop that serves requests (docs/decisions/0XX-burst-off-thread.md).
+   */
+  task(name: string, data: unknown): void {
+    this.start()
+    this.post({ type: 'task', name, data })
   }
 
   /** Resolves when the thread has nothing left to do (or is not running). */
