@@ -1,4 +1,4 @@
-// A popular saved search's burst of push alerts (issue 33; docs/decisions/0XX-burst-off-thread.md): which INSTANT
+// A popular saved search's burst of push alerts (issue 33; docs/decisions/055-burst-off-thread.md): which INSTANT
 // searches a new listing satisfies, their owners' settings, and one message each are judged and queued in the push
 // sender's thread over its own database connection, not on the server's. Counted by the server's own statements
 // (/metrics: the thread's connection is not timed there), so it holds however slow the machine: judged on the server,

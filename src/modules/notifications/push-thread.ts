@@ -2,7 +2,7 @@
 // point of the compiled binary (scripts/build-binary.ts). It makes what only this feature knows, the guard that judges
 // scope at the send, over the thread's own database connection, and the task the server hands it: a listing's
 // saved-search alerts, judged and queued here rather than on the event loop that answers requests
-// (docs/decisions/0XX-burst-off-thread.md).
+// (docs/decisions/055-burst-off-thread.md).
 import { servePushThread } from '../../platform/push/serve-thread'
 import { PushAlerts } from './alerts'
 import { pushGuard } from './guard'

@@ -35,7 +35,7 @@ export const matchesAnnounced =
  * A listing posted, repriced or back on the market: the users whose INSTANT saved searches let it through hear of it.
  * Run once committed by the process that wrote it, in its push sender's thread (./push-thread.ts: the searches judged,
  * the users' settings read and a thousand messages queued took the event loop that answers requests;
- * docs/decisions/0XX-burst-off-thread.md), or here when the sender has none. A crash before the messages are queued
+ * docs/decisions/055-burst-off-thread.md), or here when the sender has none. A crash before the messages are queued
  * loses these alerts (the stream and the daily mail still tell); once queued, they are in the outbox.
  */
 export const listingNews =

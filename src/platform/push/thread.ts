@@ -88,7 +88,7 @@ export class SenderThread {
   /**
    * Hands the thread a task of the feature's (its entry file names the tasks: ./serve-thread.ts), run there over the
    * thread's own connection: a fan-out of alerts (which users, their settings, one message each) that would otherwise
-   * take the event loop that serves requests (docs/decisions/0XX-burst-off-thread.md).
+   * take the event loop that serves requests (docs/decisions/055-burst-off-thread.md).
    */
   task(name: string, data: unknown): void {
     this.start()
