@@ -26,10 +26,11 @@ beforeAll(async () => {
   ravi = await signIn(h.ctx.db, 'BROKER', { cityId: place.cities[0]!.id, fullName: 'Ravi Kumar', phone: '+91 98200 22222' })
 }, 180_000)
 
+// Closing a PostgreSQL test database took over bun's 5 s for a hook on the loaded machine: a generous deadline.
 afterAll(async () => {
   await h?.close()
   if (dir) rmSync(dir, { recursive: true, force: true })
-})
+}, 60_000)
 
 async function listingWithPhoto(): Promise<{ id: number; large: string }> {
   const body = { post_type: 'AVL', sale_or_rent: 'RENT', property_type: '2BHK', locality: 'Andheri West', budget: 45_000, size: 650, details: 'Sunny flat near the metro', ...PRIVATE, confirm_duplicate: true }
@@ -260,6 +261,44 @@ describe('onward sharing: another broker’s public link, with the owner’s con
     expect((await h.request(pathOf(third))).status).toBe(410)
     expect((await h.request(pathOf(own))).status).toBe(200)
   })
+
+  test('the list (the screen of one’s links) says whose listing each link shows, as the caller sees it now, and whether its page opens', async () => {
+    type Listed = { id: number; url: string; live: boolean; revoked_at: string | null; listing: Record<string, unknown> | null }
+    const listed = async (as: SignedIn, url: string) => ((await (await h.request('/api/share-links', { headers: as.bearer })).json()).links as Listed[]).find((l) => l.url === url)!
+    // `live` is what the page answers, whatever the reason it does not open.
+    const agrees = async (as: SignedIn, url: string) => expect((await listed(as, url)).live).toBe((await h.request(pathOf(url))).status === 200)
+    const { id: other } = await listingWithPhoto()
+    expect((await onward(other, 'ANONYMOUS')).status).toBe(200)
+    const own = (await (await link(asha, other)).json()).url
+    const theirs = (await (await link(ravi, other)).json()).url
+    const entry_id = (await (await h.request(`/api/listings/${other}`, { headers: asha.bearer })).json()).entry_id
+    const shown = { entry_id, post_type: 'AVL', sale_or_rent: 'RENT', property_type: '2BHK', locality: 'Andheri West', status: 'ACTIVE', onward_sharing: 'ANONYMOUS' }
+    expect(await listed(asha, own)).toMatchObject({ live: true, revoked_at: null, listing: { ...shown, own: true } })
+    expect(await listed(ravi, theirs)).toMatchObject({ live: true, listing: { ...shown, own: false } })
+    // Nothing private in it.
+    expect(JSON.stringify(await listed(ravi, theirs))).not.toContain(PRIVATE.contact_value)
+    for (const url of [own, theirs]) await agrees(url === own ? asha : ravi, url)
+
+    // Consent withdrawn: the other broker's link is revoked; the owner's own opens still.
+    expect((await onward(other, 'OFF')).status).toBe(200)
+    expect(await listed(ravi, theirs)).toMatchObject({ live: false, listing: { onward_sharing: 'OFF', own: false } })
+    expect((await listed(ravi, theirs)).revoked_at).not.toBeNull()
+    await agrees(ravi, theirs)
+    // Closed: the owner's link does not open, and says why through its listing's status.
+    expect((await h.request(`/api/listings/${other}`, withJson(asha.browser, { status: 'CLOSED' }, 'PATCH'))).status).toBe(200)
+    expect(await listed(asha, own)).toMatchObject({ live: false, revoked_at: null, listing: { status: 'CLOSED', own: true } })
+    await agrees(asha, own)
+    // Consent given again (no revival of the revoked link), a new onward link, then the listing hidden from the sharer:
+    // their list no longer says what it is.
+    expect((await h.request(`/api/listings/${other}`, withJson(asha.browser, { status: 'ACTIVE', onward_sharing: 'NAMED' }, 'PATCH'))).status).toBe(200)
+    const again = (await (await link(ravi, other)).json()).url
+    await agrees(ravi, again)
+    expect((await listed(ravi, again)).live).toBe(true)
+    expect((await h.request(`/api/listings/${other}`, withJson(asha.browser, { visibility: 'ONLY_ME' }, 'PATCH'))).status).toBe(200)
+    expect(await listed(ravi, again)).toMatchObject({ live: false, revoked_at: null, listing: null })
+    await agrees(ravi, again)
+    await agrees(asha, own)
+  }, 120_000)
 
   test('the sharer must see the listing: hidden from them later (only its owner), the page is gone', async () => {
     const { id: other } = await listingWithPhoto()

@@ -1,12 +1,12 @@
 import type { Queryable } from '../../../db/sql'
 import type { AppContext } from '../../platform/context'
 import { forbidden, notFound } from '../../platform/errors'
-import { brokersWhoSee, getListing, listingForLink, type Viewer } from '../listings/store/read'
+import { brokersWhoSee, getListing, listingForLink, listingsByIds, type Viewer } from '../listings/store/read'
 import type { Listing } from '../listings/model'
 import type { ListingParts } from '../listings/after-write'
 import { brokerCard, type BrokerCard } from '../users/store'
 import type { PhotoRow, PhotoService } from '../photos/service'
-import type { ShareLink } from './model'
+import type { MyShareLink, ShareLink } from './model'
 import { countView, insertShare, revokeOnward, liveShare, revokeShare, shareByToken, sharesOf, type ShareRow } from './store'
 
 /** The statuses a public page shows; any other (closed, suspended, expired) and a deleted listing answer 410. */
@@ -83,8 +83,20 @@ export class ShareLinks {
     return (await this.linkFor(actor, listing.id)).url
   }
 
-  async mine(actor: Viewer): Promise<ShareLink[]> {
-    return (await sharesOf(this.db, actor.id)).map(this.toAnswer)
+  /** The caller's links, each with its listing as they see it now and whether its page opens (the rules of `view`). */
+  async mine(actor: Viewer): Promise<MyShareLink[]> {
+    const shares = await sharesOf(this.db, actor.id)
+    const listings = await listingsByIds(this.db, actor, [...new Set(shares.map((s) => s.listingId))])
+    return Promise.all(
+      shares.map(async (s) => {
+        const l = listings.get(s.listingId)
+        if (!l) return { ...this.toAnswer(s), listing: null, live: false }
+        const own = l.owner_user_id === actor.id
+        const opens = s.revokedAt === null && LIVE.has(l.status) && (own || (l.onward_sharing !== 'OFF' && (await brokersWhoSee(this.db, l.id, [actor.id])).has(actor.id)))
+        const { entry_id, post_type, sale_or_rent, property_type, locality, status, onward_sharing } = l
+        return { ...this.toAnswer(s), listing: { entry_id, post_type, sale_or_rent, property_type, locality, status, onward_sharing, own }, live: opens }
+      }),
+    )
   }
 
   async revoke(actor: Viewer, id: number): Promise<void> {
