@@ -232,6 +232,31 @@ describe('onward sharing: another broker’s public link, with the owner’s con
     for (const hidden of ['Asha', 'Verma', 'Listed on Brokernet by', ...Object.values(PRIVATE), '9820011111', '98200 99999']) expect(html).not.toContain(hidden)
   })
 
+  test('ANONYMOUS: the owner’s name and phone as on her profile, typed by hand in any case or spacing, are hidden on the page, its tags and the sharer’s text', async () => {
+    const { id: other } = await listingWithPhoto()
+    const typed = 'Owner ASHA VERMA here: call asha  verma on +91 98200 11111 or 098200-11111, or mail asha.verma@example.com. Asha’s flat near Ashapura Society, ask for Verma ji.'
+    const body = { details: typed, property_type: '2BHK of Asha', onward_sharing: 'ANONYMOUS' }
+    expect((await h.request(`/api/listings/${other}`, withJson(asha.browser, body, 'PATCH'))).status).toBe(200)
+    const { url } = await (await link(ravi, other)).json()
+    const html = await (await h.request(pathOf(url))).text()
+    expect(html).not.toMatch(/asha\b|asha’|verma/i)
+    expect(html).not.toContain('11111')
+    for (const shown of ['Owner [name hidden] here: call [name hidden] on [number hidden] or [number hidden], or mail [email hidden]', '[name hidden]’s flat near Ashapura Society, ask for [name hidden] ji.', '2BHK of [name hidden]'])
+      expect(html).toContain(shown)
+    expect(html).toMatch(/<meta property="og:description" content="Owner \[name hidden\] here/)
+    // The sharer's WhatsApp text: what the property is, without her name.
+    const share = await (await h.request(`/api/listings/${other}/share`, { headers: ravi.bearer })).json()
+    expect(share.text).toContain('2BHK of [name hidden]')
+    expect(share.text).not.toMatch(/asha|verma/i)
+    // NAMED: the page names her anyway, so her words keep her name; her numbers still go. Her own page is hers, as typed.
+    expect((await onward(other, 'NAMED')).status).toBe(200)
+    const named = await (await h.request(pathOf(url))).text()
+    expect(named).toContain('Owner ASHA VERMA here: call asha  verma on [number hidden]')
+    expect((await (await h.request(`/api/listings/${other}/share`, { headers: ravi.bearer })).json()).text).toContain('2BHK of Asha')
+    const own = await (await h.request(pathOf((await (await link(asha, other)).json()).url))).text()
+    expect(own).toContain('call asha  verma on +91 98200 11111')
+  }, 120_000)
+
   test('revocable by its creator only; consent withdrawn kills every onward link for good (410), the owner’s own stays', async () => {
     const own = (await (await link(asha, id)).json()).url
     const first = (await (await link(ravi, id)).json()).url
