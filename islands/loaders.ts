@@ -32,4 +32,5 @@ export const loaders: Record<IslandName, Loader> = {
   SystemScreen: () => import('./system/SystemScreen'),
   ApprovalsBoard: () => import('./users/ApprovalsBoard'),
   UserManager: () => import('./users/UserManager'),
+  ShareLinksBoard: () => import('./share-links/ShareLinksBoard'),
 }

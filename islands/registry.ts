@@ -24,7 +24,8 @@ import Toaster from './shared/Toaster'
 import SystemScreen from './system/SystemScreen'
 import ApprovalsBoard from './users/ApprovalsBoard'
 import UserManager from './users/UserManager'
+import ShareLinksBoard from './share-links/ShareLinksBoard'
 import SecondFactorPolicy from './users/SecondFactorPolicy'
 
-export const islands = { AnalyticsBoard, LoginForm, RegisterForm, ForgotPasswordForm, ResetPasswordForm, GeoTree, Toaster, UserManager, ApprovalsBoard, PendingBadge, MatchesBadge, ExpiringBadge, AlertBell, BrokerListings, MyListings, AdminListings, AuditLog, MatchInbox, DealsBoard, DealThread, PasteFromWhatsApp, LocalityOffers, SystemScreen, SecondFactorSettings, SecondFactorPolicy, PushSettings }
+export const islands = { AnalyticsBoard, LoginForm, RegisterForm, ForgotPasswordForm, ResetPasswordForm, GeoTree, Toaster, UserManager, ApprovalsBoard, PendingBadge, MatchesBadge, ExpiringBadge, AlertBell, BrokerListings, MyListings, AdminListings, AuditLog, MatchInbox, DealsBoard, DealThread, PasteFromWhatsApp, LocalityOffers, SystemScreen, SecondFactorSettings, SecondFactorPolicy, PushSettings, ShareLinksBoard }
 export type IslandName = keyof typeof islands

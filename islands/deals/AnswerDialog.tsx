@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import type { CobrokeRequest } from '../../src/modules/deals/model'
-import { Field, FormActions } from '../shared/form-parts'
+import { DialogForm, TextAreaField } from '../shared/form-parts'
 import { Modal } from '../shared/Modal'
 import { sendJson } from '../shared/query'
 import { toast } from '../shared/toast'
@@ -59,33 +59,20 @@ function AnswerForm({ answering: { mode, request: r }, onClose }: { answering: A
     send.mutate(s)
   }
   return (
-    <form noValidate onSubmit={submit} className="space-y-4" data-answer-form={mode}>
-      <p className="text-sm">{`${r.listing_entry_id ?? 'The listing'}: ${r.requester_name} proposed ${splitText(r.split)}.`}</p>
-      {errors.banner && (
-        <div role="alert" className="alert alert-error text-sm" data-form-error>
-          {errors.banner}
-        </div>
-      )}
+    <DialogForm
+      onSubmit={submit}
+      busy={send.isPending}
+      onCancel={onClose}
+      submit={mode === 'counter' ? 'Send counter-offer' : 'Decline'}
+      error={errors.banner}
+      data-answer-form={mode}
+      intro={<p className="text-sm">{`${r.listing_entry_id ?? 'The listing'}: ${r.requester_name} proposed ${splitText(r.split)}.`}</p>}
+    >
       {mode === 'counter' ? (
         <SplitFields id="counter-split" value={split} error={errors.split} onChange={setSplit} requesterLabel={`${r.requester_name}’s share (%)`} ownerLabel="Your share" />
       ) : (
-        <Field id="decline-reason" label="Reason" error={errors.reason}>
-          <textarea
-            id="decline-reason"
-            name="reason"
-            rows={3}
-            maxLength={500}
-            className={`textarea textarea-bordered w-full ${errors.reason ? 'textarea-error' : ''}`}
-            value={reason}
-            aria-invalid={errors.reason ? true : undefined}
-            aria-describedby={errors.reason ? 'decline-reason-error' : undefined}
-            onChange={(e) => setReason(e.target.value)}
-          />
-        </Field>
+        <TextAreaField id="decline-reason" name="reason" label="Reason" rows={3} maxLength={500} value={reason} error={errors.reason} onChange={setReason} />
       )}
-      <FormActions busy={send.isPending} onCancel={onClose}>
-        {mode === 'counter' ? 'Send counter-offer' : 'Decline'}
-      </FormActions>
-    </form>
+    </DialogForm>
   )
 }

@@ -3,7 +3,7 @@ import { useState } from 'react'
 import type { CobrokeRequest } from '../../src/modules/deals/model'
 import type { Listing } from '../../src/modules/listings/model'
 import type { ListingMatches } from '../../src/modules/matches/model'
-import { Field, FormActions } from '../shared/form-parts'
+import { DialogForm, Field, TextAreaField } from '../shared/form-parts'
 import { Modal } from '../shared/Modal'
 import { fetchJson, sendJson } from '../shared/query'
 import { toast } from '../shared/toast'
@@ -72,17 +72,21 @@ function RequestForm({ listing: l, mine, viewerId, onClose }: { listing: Listing
 
   const wanted = l.post_type === 'AVL' ? 'requirement' : 'availability'
   return (
-    <form noValidate onSubmit={submit} className="space-y-4" data-cobroke-form={l.entry_id}>
-      <p className="text-sm">
-        {`Ask ${l.owner_name ?? 'the listing’s broker'} to work `}
-        <span className="font-mono font-semibold">{l.entry_id}</span>
-        {` (${postTypeLabel(l.post_type)}, ${l.property_type}) together with you. Their owner’s contact stays private until they reveal it in the deal.`}
-      </p>
-      {errors.banner && (
-        <div role="alert" className="alert alert-error text-sm" data-form-error>
-          {errors.banner}
-        </div>
-      )}
+    <DialogForm
+      onSubmit={submit}
+      busy={send.isPending}
+      onCancel={onClose}
+      submit="Send request"
+      error={errors.banner}
+      data-cobroke-form={l.entry_id}
+      intro={
+        <p className="text-sm">
+          {`Ask ${l.owner_name ?? 'the listing’s broker'} to work `}
+          <span className="font-mono font-semibold">{l.entry_id}</span>
+          {` (${postTypeLabel(l.post_type)}, ${l.property_type}) together with you. Their owner’s contact stays private until they reveal it in the deal.`}
+        </p>
+      }
+    >
       <Field id="cobroke-mine" label={`Your ${wanted} for it`}>
         <select id="cobroke-mine" name="requester_listing_id" className="select select-bordered h-11 w-full" value={chosen} onChange={(e) => setPicked(e.target.value)}>
           {own.map((m) => (
@@ -93,24 +97,18 @@ function RequestForm({ listing: l, mine, viewerId, onClose }: { listing: Listing
           <option value="">{own.length ? `None of these: a client of mine` : `No matching ${wanted} of mine: a client of mine`}</option>
         </select>
       </Field>
-      <Field id="cobroke-message" label="Message" error={errors.message}>
-        <textarea
-          id="cobroke-message"
-          name="message"
-          className={`textarea textarea-bordered w-full ${errors.message ? 'textarea-error' : ''}`}
-          rows={3}
-          maxLength={2000}
-          placeholder="My client is looking for exactly this: can we visit this week?"
-          value={message}
-          aria-invalid={errors.message ? true : undefined}
-          aria-describedby={errors.message ? 'cobroke-message-error' : undefined}
-          onChange={(e) => setMessage(e.target.value)}
-        />
-      </Field>
+      <TextAreaField
+        id="cobroke-message"
+        name="message"
+        label="Message"
+        rows={3}
+        maxLength={2000}
+        placeholder="My client is looking for exactly this: can we visit this week?"
+        value={message}
+        error={errors.message}
+        onChange={setMessage}
+      />
       <SplitFields id="cobroke-split" value={split} error={errors.split} onChange={setSplit} requesterLabel="Your share (%)" ownerLabel={l.owner_name ? `${l.owner_name}’s share` : 'Their share'} />
-      <FormActions busy={send.isPending} onCancel={onClose}>
-        Send request
-      </FormActions>
-    </form>
+    </DialogForm>
   )
 }

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import type { Listing } from '../../src/modules/listings/model'
-import { Field, FormActions } from '../shared/form-parts'
+import { DialogForm, TextAreaField } from '../shared/form-parts'
 import { Modal } from '../shared/Modal'
 import { sendJson } from '../shared/query'
 import { toast } from '../shared/toast'
@@ -46,17 +46,21 @@ function ReportForm({ listing: l, onClose }: { listing: Listing; onClose: () => 
     send.mutate({ reason, ...(note.trim() ? { note: note.trim() } : {}) })
   }
   return (
-    <form noValidate onSubmit={submit} className="space-y-4" data-report-form={l.entry_id}>
-      <p className="text-sm">
-        {'What is wrong with '}
-        <span className="font-mono font-semibold">{l.entry_id}</span>
-        {'? Its broker is asked to answer; after reports from three brokers it leaves the network until they do.'}
-      </p>
-      {errors.banner && (
-        <div role="alert" className="alert alert-error text-sm" data-form-error>
-          {errors.banner}
-        </div>
-      )}
+    <DialogForm
+      onSubmit={submit}
+      busy={send.isPending}
+      onCancel={onClose}
+      submit="Send report"
+      error={errors.banner}
+      data-report-form={l.entry_id}
+      intro={
+        <p className="text-sm">
+          {'What is wrong with '}
+          <span className="font-mono font-semibold">{l.entry_id}</span>
+          {'? Its broker is asked to answer; after reports from three brokers it leaves the network until they do.'}
+        </p>
+      }
+    >
       <fieldset aria-describedby={errors.reason ? 'report-reason-error' : undefined}>
         <legend className="label-text mb-2 font-medium">Reason</legend>
         <div className="grid gap-2 sm:grid-cols-2">
@@ -73,22 +77,7 @@ function ReportForm({ listing: l, onClose }: { listing: Listing; onClose: () => 
           </span>
         )}
       </fieldset>
-      <Field id="report-note" label="Note (optional)" error={errors.note}>
-        <textarea
-          id="report-note"
-          name="note"
-          rows={2}
-          maxLength={500}
-          className="textarea textarea-bordered w-full"
-          value={note}
-          aria-invalid={errors.note ? true : undefined}
-          aria-describedby={errors.note ? 'report-note-error' : undefined}
-          onChange={(e) => setNote(e.target.value)}
-        />
-      </Field>
-      <FormActions busy={send.isPending} onCancel={onClose}>
-        Send report
-      </FormActions>
-    </form>
+      <TextAreaField id="report-note" name="note" label="Note (optional)" rows={2} maxLength={500} value={note} error={errors.note} onChange={setNote} />
+    </DialogForm>
   )
 }

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react'
+import type { FormEvent, ReactNode } from 'react'
 
 /** A labelled form field with its error under it (the input names `${id}-error` in aria-describedby). */
 export function Field({ id, label, error, children }: { id: string; label: string; error?: string; children: ReactNode }) {
@@ -29,6 +29,63 @@ export function FormActions({ busy, onCancel, children }: { busy: boolean; onCan
         {children}
       </button>
     </div>
+  )
+}
+
+type DialogFormProps = {
+  onSubmit: (e: FormEvent) => void
+  busy: boolean
+  onCancel: () => void
+  /** The submit button's words. */
+  submit: ReactNode
+  /** What the dialog asks, above the refusal and the fields. */
+  intro?: ReactNode
+  /** The server's refusal of the last try: it stays in the dialog, above the fields, until the next. */
+  error?: string | null
+  children: ReactNode
+} & Record<`data-${string}`, string | undefined>
+
+/**
+ * A dialog's form, inside the app's Modal: what it asks, the server's refusal (`data-form-error`), the fields, and
+ * Cancel and submit at the bottom (FormActions, in the Modal's action bar). Browsers' own checks are off: the form's
+ * rules and the server's speak in the app's words.
+ */
+export function DialogForm({ onSubmit, busy, onCancel, submit, intro, error, children, ...data }: DialogFormProps) {
+  return (
+    <form noValidate onSubmit={onSubmit} className="space-y-4" {...data}>
+      {intro}
+      {error && (
+        <div role="alert" className="alert alert-error text-sm" data-form-error>
+          {error}
+        </div>
+      )}
+      {children}
+      <FormActions busy={busy} onCancel={onCancel}>
+        {submit}
+      </FormActions>
+    </form>
+  )
+}
+
+type TextAreaFieldProps = { id: string; name: string; label: string; value: string; error?: string; rows: number; maxLength: number; placeholder?: string; onChange: (v: string) => void }
+
+/** A labelled text area with its error under it (Field), marked invalid and described by the error when there is one. */
+export function TextAreaField({ id, name, label, value, error, rows, maxLength, placeholder, onChange }: TextAreaFieldProps) {
+  return (
+    <Field id={id} label={label} error={error}>
+      <textarea
+        id={id}
+        name={name}
+        rows={rows}
+        maxLength={maxLength}
+        placeholder={placeholder}
+        className={`textarea textarea-bordered w-full ${error ? 'textarea-error' : ''}`}
+        value={value}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        onChange={(e) => onChange(e.target.value)}
+      />
+    </Field>
   )
 }
 

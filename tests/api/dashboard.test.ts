@@ -74,6 +74,8 @@ describe('the shell', () => {
       '/dashboard/matches',
       // Issue 35: co-broke requests and deals (an admin: their city's, or all).
       '/dashboard/deals',
+      // Issue 34: the public links the user made for clients, to see and revoke (every role shares its own listings).
+      '/dashboard/share-links',
       // Issue 33: push alerts, for every role.
       '/dashboard/notifications',
     ])
@@ -82,6 +84,7 @@ describe('the shell', () => {
       '/dashboard/listings',
       '/dashboard/matches',
       '/dashboard/deals',
+      '/dashboard/share-links',
       '/dashboard/approvals',
       '/dashboard/brokers',
       '/dashboard/analytics',
@@ -95,6 +98,7 @@ describe('the shell', () => {
       '/dashboard/listings',
       '/dashboard/matches',
       '/dashboard/deals',
+      '/dashboard/share-links',
       '/dashboard/approvals',
       '/dashboard/brokers',
       '/dashboard/admins',

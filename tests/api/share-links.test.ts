@@ -26,10 +26,11 @@ beforeAll(async () => {
   ravi = await signIn(h.ctx.db, 'BROKER', { cityId: place.cities[0]!.id, fullName: 'Ravi Kumar', phone: '+91 98200 22222' })
 }, 180_000)
 
+// Closing a PostgreSQL test database took over bun's 5 s for a hook on the loaded machine: a generous deadline.
 afterAll(async () => {
   await h?.close()
   if (dir) rmSync(dir, { recursive: true, force: true })
-})
+}, 60_000)
 
 async function listingWithPhoto(): Promise<{ id: number; large: string }> {
   const body = { post_type: 'AVL', sale_or_rent: 'RENT', property_type: '2BHK', locality: 'Andheri West', budget: 45_000, size: 650, details: 'Sunny flat near the metro', ...PRIVATE, confirm_duplicate: true }
@@ -231,6 +232,31 @@ describe('onward sharing: another broker’s public link, with the owner’s con
     for (const hidden of ['Asha', 'Verma', 'Listed on Brokernet by', ...Object.values(PRIVATE), '9820011111', '98200 99999']) expect(html).not.toContain(hidden)
   })
 
+  test('ANONYMOUS: the owner’s name and phone as on her profile, typed by hand in any case or spacing, are hidden on the page, its tags and the sharer’s text', async () => {
+    const { id: other } = await listingWithPhoto()
+    const typed = 'Owner ASHA VERMA here: call asha  verma on +91 98200 11111 or 098200-11111, or mail asha.verma@example.com. Asha’s flat near Ashapura Society, ask for Verma ji.'
+    const body = { details: typed, property_type: '2BHK of Asha', onward_sharing: 'ANONYMOUS' }
+    expect((await h.request(`/api/listings/${other}`, withJson(asha.browser, body, 'PATCH'))).status).toBe(200)
+    const { url } = await (await link(ravi, other)).json()
+    const html = await (await h.request(pathOf(url))).text()
+    expect(html).not.toMatch(/asha\b|asha’|verma/i)
+    expect(html).not.toContain('11111')
+    for (const shown of ['Owner [name hidden] here: call [name hidden] on [number hidden] or [number hidden], or mail [email hidden]', '[name hidden]’s flat near Ashapura Society, ask for [name hidden] ji.', '2BHK of [name hidden]'])
+      expect(html).toContain(shown)
+    expect(html).toMatch(/<meta property="og:description" content="Owner \[name hidden\] here/)
+    // The sharer's WhatsApp text: what the property is, without her name.
+    const share = await (await h.request(`/api/listings/${other}/share`, { headers: ravi.bearer })).json()
+    expect(share.text).toContain('2BHK of [name hidden]')
+    expect(share.text).not.toMatch(/asha|verma/i)
+    // NAMED: the page names her anyway, so her words keep her name; her numbers still go. Her own page is hers, as typed.
+    expect((await onward(other, 'NAMED')).status).toBe(200)
+    const named = await (await h.request(pathOf(url))).text()
+    expect(named).toContain('Owner ASHA VERMA here: call asha  verma on [number hidden]')
+    expect((await (await h.request(`/api/listings/${other}/share`, { headers: ravi.bearer })).json()).text).toContain('2BHK of Asha')
+    const own = await (await h.request(pathOf((await (await link(asha, other)).json()).url))).text()
+    expect(own).toContain('call asha  verma on +91 98200 11111')
+  }, 120_000)
+
   test('revocable by its creator only; consent withdrawn kills every onward link for good (410), the owner’s own stays', async () => {
     const own = (await (await link(asha, id)).json()).url
     const first = (await (await link(ravi, id)).json()).url
@@ -260,6 +286,44 @@ describe('onward sharing: another broker’s public link, with the owner’s con
     expect((await h.request(pathOf(third))).status).toBe(410)
     expect((await h.request(pathOf(own))).status).toBe(200)
   })
+
+  test('the list (the screen of one’s links) says whose listing each link shows, as the caller sees it now, and whether its page opens', async () => {
+    type Listed = { id: number; url: string; live: boolean; revoked_at: string | null; listing: Record<string, unknown> | null }
+    const listed = async (as: SignedIn, url: string) => ((await (await h.request('/api/share-links', { headers: as.bearer })).json()).links as Listed[]).find((l) => l.url === url)!
+    // `live` is what the page answers, whatever the reason it does not open.
+    const agrees = async (as: SignedIn, url: string) => expect((await listed(as, url)).live).toBe((await h.request(pathOf(url))).status === 200)
+    const { id: other } = await listingWithPhoto()
+    expect((await onward(other, 'ANONYMOUS')).status).toBe(200)
+    const own = (await (await link(asha, other)).json()).url
+    const theirs = (await (await link(ravi, other)).json()).url
+    const entry_id = (await (await h.request(`/api/listings/${other}`, { headers: asha.bearer })).json()).entry_id
+    const shown = { entry_id, post_type: 'AVL', sale_or_rent: 'RENT', property_type: '2BHK', locality: 'Andheri West', status: 'ACTIVE', onward_sharing: 'ANONYMOUS' }
+    expect(await listed(asha, own)).toMatchObject({ live: true, revoked_at: null, listing: { ...shown, own: true } })
+    expect(await listed(ravi, theirs)).toMatchObject({ live: true, listing: { ...shown, own: false } })
+    // Nothing private in it.
+    expect(JSON.stringify(await listed(ravi, theirs))).not.toContain(PRIVATE.contact_value)
+    for (const url of [own, theirs]) await agrees(url === own ? asha : ravi, url)
+
+    // Consent withdrawn: the other broker's link is revoked; the owner's own opens still.
+    expect((await onward(other, 'OFF')).status).toBe(200)
+    expect(await listed(ravi, theirs)).toMatchObject({ live: false, listing: { onward_sharing: 'OFF', own: false } })
+    expect((await listed(ravi, theirs)).revoked_at).not.toBeNull()
+    await agrees(ravi, theirs)
+    // Closed: the owner's link does not open, and says why through its listing's status.
+    expect((await h.request(`/api/listings/${other}`, withJson(asha.browser, { status: 'CLOSED' }, 'PATCH'))).status).toBe(200)
+    expect(await listed(asha, own)).toMatchObject({ live: false, revoked_at: null, listing: { status: 'CLOSED', own: true } })
+    await agrees(asha, own)
+    // Consent given again (no revival of the revoked link), a new onward link, then the listing hidden from the sharer:
+    // their list no longer says what it is.
+    expect((await h.request(`/api/listings/${other}`, withJson(asha.browser, { status: 'ACTIVE', onward_sharing: 'NAMED' }, 'PATCH'))).status).toBe(200)
+    const again = (await (await link(ravi, other)).json()).url
+    await agrees(ravi, again)
+    expect((await listed(ravi, again)).live).toBe(true)
+    expect((await h.request(`/api/listings/${other}`, withJson(asha.browser, { visibility: 'ONLY_ME' }, 'PATCH'))).status).toBe(200)
+    expect(await listed(ravi, again)).toMatchObject({ live: false, revoked_at: null, listing: null })
+    await agrees(ravi, again)
+    await agrees(asha, own)
+  }, 120_000)
 
   test('the sharer must see the listing: hidden from them later (only its owner), the page is gone', async () => {
     const { id: other } = await listingWithPhoto()

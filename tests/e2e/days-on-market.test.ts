@@ -1,23 +1,16 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
-import { closeDatabase, openDatabase, type Database } from '../../db/client'
-import { seedGeography } from '../../db/seed/demo'
-import { SESSION_COOKIE } from '../../src/platform/http/auth'
-import { signIn, type SignedIn } from '../support/auth'
+import type { SignedIn } from '../support/auth'
 import { problems } from '../support/axe'
-import { hydrated, launchBrowser, openDialog } from '../support/browser'
+import { hydrated, openDialog } from '../support/browser'
 import { eventually } from '../support/eventually'
-import { cityIdByName, dataLayer } from '../support/fixtures'
-import { startServer, type RunningServer } from '../support/server'
+import { smallControls } from '../support/targets'
+import { startWorld, type World } from '../support/world'
 
 // Issue 35 in a real Chromium against the real server, at 390 and 1440 px with axe-core: days on market on a phone's
 // cards and in a listing's details; the filter "On market over 60 days", carried in the URL; the listing broker's
 // record in the details, and their profile page with it.
 
-let server: RunningServer
-let browser: Browser
-let db: Database
+let world: World
 let asha: SignedIn // the listings' broker
 let ravi: SignedIn // another broker, who looks
 const SIZES = { desktop: { width: 1440, height: 900 }, phone: { width: 390, height: 844 } } as const
@@ -25,58 +18,25 @@ const DAY = 86_400_000
 let old: { id: number; entry_id: string }
 let fresh: { id: number; entry_id: string }
 
-async function post(who: SignedIn, body: object): Promise<{ id: number; entry_id: string }> {
-  const res = await fetch(`${server.url}/api/listings`, {
-    method: 'POST',
-    headers: { cookie: `${SESSION_COOKIE}=${who.token}`, origin: new URL(server.url).origin, 'content-type': 'application/json' },
-    body: JSON.stringify({ post_type: 'AVL', sale_or_rent: 'SALE', contact_value: '+91 98200 11223', budget: 9_000_000, ...body }),
-  })
-  expect(res.status).toBe(201)
-  return res.json()
-}
+const post = (who: SignedIn, body: object) =>
+  world.send<{ id: number; entry_id: string }>(who, 'POST', '/api/listings', { post_type: 'AVL', sale_or_rent: 'SALE', contact_value: '+91 98200 11223', budget: 9_000_000, ...body })
 
 beforeAll(async () => {
-  server = await startServer()
-  browser = await launchBrowser()
-  db = openDatabase(join(server.dataDir, 'brokernet.db'))
-  await seedGeography(dataLayer(db))
-  const mumbai = await cityIdByName(db, 'Mumbai')
-  asha = await signIn(db, 'BROKER', { cityId: mumbai, fullName: 'Asha Market' })
-  ravi = await signIn(db, 'BROKER', { cityId: mumbai, fullName: 'Ravi Looker' })
+  world = await startWorld({ geography: true })
+  const mumbai = await world.cityId('Mumbai')
+  asha = await world.signIn('BROKER', { cityId: mumbai, fullName: 'Asha Market' })
+  ravi = await world.signIn('BROKER', { cityId: mumbai, fullName: 'Ravi Looker' })
   old = await post(asha, { property_type: 'Bungalow', locality: 'Juhu', details: 'Sea facing bungalow, long on the market' })
   fresh = await post(asha, { property_type: '2 BHK', locality: 'Powai', details: 'Lake view flat, just posted' })
   // First posted 75 days ago, as a repost or a renewal would have kept it (a plain write: the feed tells the caches).
-  await dataLayer(db).run('update listings set first_posted_at = ? where id = ?', [Date.now() - 75 * DAY - 3_600_000, old.id])
+  await world.data.run('update listings set first_posted_at = ? where id = ?', [Date.now() - 75 * DAY - 3_600_000, old.id])
 }, 120_000)
-afterAll(async () => {
-  if (db) closeDatabase(db)
-  await browser?.close()
-  await server?.stop()
-})
+afterAll(() => world?.stop())
 
+/** A window of `who` at `path`, its islands live; `close` closes it. */
 async function open(who: SignedIn, path: string, size: keyof typeof SIZES) {
-  const context = await browser.newContext({ viewport: SIZES[size], bypassCSP: true })
-  await context.addCookies([{ name: SESSION_COOKIE, value: who.token, url: server.url }])
-  const page = await context.newPage()
-  const errors: string[] = []
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()))
-  page.on('pageerror', (e) => errors.push(e.message))
-  await page.goto(server.url + path)
-  await hydrated(page)
-  return { page, errors, close: () => context.close() }
-}
-
-/** Controls of a phone screen: each at least 44 x 44 px (the quality bar). */
-async function smallControls(page: Page, scope: string) {
-  return page.evaluate((scope) => {
-    const out: string[] = []
-    for (const el of document.querySelectorAll(`${scope} input, ${scope} select, ${scope} button, ${scope} a`)) {
-      const r = el.getBoundingClientRect()
-      const box = (el.closest('label') ?? el).getBoundingClientRect()
-      if (r.width > 0 && (box.width < 44 || box.height < 44)) out.push(`${el.tagName.toLowerCase()}#${el.id} ${Math.round(box.width)}x${Math.round(box.height)}`)
-    }
-    return out
-  }, scope)
+  const { page, errors } = await world.open(who, path, { viewport: SIZES[size], axe: true })
+  return { page, errors, close: () => page.context().close() }
 }
 
 describe('days on market, its filter, and the broker’s record', () => {
@@ -109,7 +69,7 @@ describe('days on market, its filter, and the broker’s record', () => {
         expect(await problems(page, `${size} filtered`)).toEqual([])
 
         // A shared link opens the same view.
-        await page.goto(`${server.url}/dashboard/listings?on_market_over_days=60`)
+        await page.goto(`${world.url}/dashboard/listings?on_market_over_days=60`)
         await hydrated(page)
         if (size === 'phone') await page.locator('[data-filters-toggle]').click()
         expect(await page.getByLabel('On market over 60 days').isChecked()).toBe(true)
@@ -145,7 +105,7 @@ describe('days on market, its filter, and the broker’s record', () => {
     try {
       expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Asha Market')
       expect(await page.getByRole('link', { name: 'My listings' }).getAttribute('href')).toBe('/dashboard/my-listings')
-      await page.goto(`${server.url}/dashboard/profile/999999`)
+      await page.goto(`${world.url}/dashboard/profile/999999`)
       expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Broker not found')
     } finally {
       await close()

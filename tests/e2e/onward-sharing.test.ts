@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import type { Page } from 'playwright-core'
 import { problems } from '../support/axe'
+import { PHONE_CONTEXT } from '../support/browser'
 import { eventually } from '../support/eventually'
 import { smallControls } from '../support/targets'
-import { startWorld, type World } from '../support/world'
+import { startWorld, type OpenPage, type World } from '../support/world'
 import type { SignedIn } from '../support/auth'
 
 // Issue 34, onward sharing, in a real Chromium against the real server at 1440 and 390 px with axe-core: the owner
@@ -101,5 +102,91 @@ describe('onward sharing with the owner’s consent', () => {
     expect(await client.page.getByRole('heading', { name: 'This link no longer works' }).isVisible()).toBe(true)
     expect(await problems(client.page, 'the 410 page @390')).toEqual([])
     await client.page.context().close()
+  })
+})
+
+/** A link's page on the test's server (PUBLIC_URL is not the test server's address). */
+const local = (url: string) => world.url + new URL(url).pathname
+const linkTo = (who: SignedIn) => world.send<{ id: number; url: string }>(who, 'POST', `/api/listings/${listingId}/share-link`)
+const row = (page: Page, id: number) => page.locator(`[data-share-links] [data-share-link="${id}"]`).locator('visible=true')
+
+/** Revoke with the confirmation: Cancel keeps the link; Revoke ends it, and the row says so. */
+async function revoke(w: OpenPage, id: number, size: string) {
+  const { page } = w
+  const button = () => row(page, id).getByRole('button', { name: `Revoke the link to ${entryId}` })
+  await button().click()
+  const dialog = page.locator('dialog[open]')
+  await dialog.getByRole('heading', { name: 'Revoke this link?' }).waitFor()
+  expect(await dialog.innerText()).toContain(`The page for ${entryId} stops working`)
+  expect(await problems(page, `the revoke confirmation @${size}`, 'dialog[open]')).toEqual([])
+  if (size === '390') expect(await smallControls(page, 'dialog[open]')).toEqual([])
+  await dialog.getByRole('button', { name: 'Cancel' }).click()
+  await dialog.waitFor({ state: 'detached' })
+  expect(await row(page, id).locator('[data-link-state]').innerText()).toBe('Live')
+
+  await button().click()
+  await page.locator('dialog[open]').getByRole('button', { name: 'Revoke', exact: true }).click()
+  await page.getByText('Link revoked: its page no longer opens').waitFor()
+  await row(page, id).locator('[data-link-state="Revoked"]').waitFor()
+  expect(await button().count()).toBe(0)
+}
+
+describe('the screen of one’s public links', () => {
+  test('at 1440 px: from the navigation, the owner’s link with its views and sharing; revoked after a confirmation, its page is gone', async () => {
+    // Consent given again after the withdrawal above: the old links stay dead (their rows say Revoked), new ones open.
+    await world.send(asha, 'PATCH', `/api/listings/${listingId}`, { onward_sharing: 'NAMED' })
+    const { id, url } = await linkTo(asha)
+    await fetch(local(url))
+    const w = await world.open(asha, '/dashboard', { axe: true })
+    await w.page.locator('.drawer-side').getByRole('link', { name: 'Public links' }).click()
+    await w.page.waitForURL('**/dashboard/share-links')
+    await w.page.waitForSelector('html[data-islands="hydrated"]', { state: 'attached' })
+    const mine = row(w.page, id)
+    await mine.waitFor()
+    expect(await w.page.getByRole('table', { name: 'Your public links' }).isVisible()).toBe(true)
+    const text = await mine.innerText()
+    for (const shown of ['Availability', '3BHK', 'Bandra West', 'Your listing · others may share it, naming you', 'Live']) expect(text).toContain(shown)
+    expect(await mine.locator('[data-views]').innerText()).toBe('1')
+    expect(new URL((await mine.getByRole('link', { name: `Open page of ${entryId}` }).getAttribute('href'))!).pathname).toBe(new URL(url).pathname)
+    expect(await problems(w.page, 'the public links @1440')).toEqual([])
+
+    await revoke(w, id, '1440')
+    expect((await fetch(local(url))).status).toBe(410)
+    expect((await world.send<{ links: { url: string; revoked_at: string | null }[] }>(asha, 'GET', '/api/share-links')).links.find((l) => l.url === url)!.revoked_at).not.toBeNull()
+    expect(w.errors).toEqual([])
+    await w.page.context().close()
+  })
+
+  test('on a phone (390 px, touch): from the menu, another broker’s listing shared onward, 44 px targets, revoked after a confirmation', async () => {
+    const { id, url } = await linkTo(ravi)
+    const w = await world.open(ravi, '/dashboard', { viewport: { width: 390, height: 844 }, axe: true, context: PHONE_CONTEXT })
+    const { page } = w
+    await page.locator('header label[for="dashboard-drawer"]').click()
+    await page.locator('.drawer-side').getByRole('link', { name: 'Public links' }).click()
+    await page.waitForURL('**/dashboard/share-links')
+    await page.waitForSelector('html[data-islands="hydrated"]', { state: 'attached' })
+    const theirs = row(page, id)
+    await theirs.waitFor()
+    expect(await theirs.innerText()).toContain('Another broker’s listing · their page names them')
+    // His link that the owner's withdrawal ended is listed as revoked, with nothing to do.
+    const ended = page.locator('[data-share-links] [data-share-link]').locator('visible=true').filter({ has: page.locator('[data-link-state="Revoked"]') })
+    expect(await ended.count()).toBeGreaterThanOrEqual(1)
+    expect(await ended.getByRole('button').count()).toBe(0)
+    expect(await smallControls(page, 'main')).toEqual([])
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth)).toBe(true)
+    expect(await problems(page, 'the public links @390')).toEqual([])
+
+    await revoke(w, id, '390')
+    expect((await fetch(local(url))).status).toBe(410)
+    expect(w.errors).toEqual([])
+    await page.context().close()
+  })
+
+  test('no links yet: the screen says how to make one', async () => {
+    const w = await world.open(await world.signIn('BROKER', { cityId: asha.user.cityId }), '/dashboard/share-links', { viewport: { width: 390, height: 844 }, axe: true })
+    expect(await w.page.getByRole('heading', { name: 'No public links yet' }).isVisible()).toBe(true)
+    expect(await problems(w.page, 'no public links @390')).toEqual([])
+    expect(w.errors).toEqual([])
+    await w.page.context().close()
   })
 })

@@ -1,18 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Page } from 'playwright-core'
 import { SESSION_COOKIE } from '../../src/platform/http/auth'
-import { hydrated } from '../support/browser'
+import { hydrated, PHONE_CONTEXT } from '../support/browser'
 import { startWorld, type World } from '../support/world'
 
 // Issue 32, speed on a phone (measured by `bun run bench:phone`): what a phone is sent. The demo network, a phone's
 // Chrome (its user agent, 390×844, touch). Nothing here depends on timing: the figures are the benchmark's.
-const PHONE = {
-  userAgent: 'Mozilla/5.0 (Linux; Android 13; Pixel 7a) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Mobile Safari/537.36',
-  viewport: { width: 390, height: 844 },
-  deviceScaleFactor: 2,
-  isMobile: true,
-  hasTouch: true,
-}
+const PHONE = { ...PHONE_CONTEXT, viewport: { width: 390, height: 844 } }
 const PAGES = ['/login', '/dashboard', '/dashboard/listings', '/dashboard/my-listings', '/dashboard/matches']
 
 let demo: World

@@ -6,23 +6,17 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { eq } from 'drizzle-orm'
-import type { Browser, Page } from 'playwright-core'
-import { closeDatabase, openDatabase, type Database } from '../../db/client'
-import { users } from '../../db/schema'
-import { SESSION_COOKIE } from '../../src/platform/http/auth'
-import { sessionFor } from '../support/auth'
+import type { Page } from 'playwright-core'
+import type { SignedIn } from '../support/auth'
 import { problems } from '../support/axe'
-import { hydrated, launchBrowser, openDialog } from '../support/browser'
-import { startServer, type RunningServer } from '../support/server'
+import { hydrated, openDialog } from '../support/browser'
 import { eventually } from '../support/eventually'
 import { smallControls } from '../support/targets'
+import { startWorld, type World } from '../support/world'
 
 const root = new URL('../..', import.meta.url).pathname
-let server: RunningServer
-let browser: Browser
-let db: Database
-let token: string
+let world: World
+let rahul: SignedIn
 let images: string
 let entryId: string
 let listingId: number
@@ -31,44 +25,34 @@ beforeAll(async () => {
   images = mkdtempSync(join(tmpdir(), 'brokernet-e2e-photos-'))
   const made = Bun.spawnSync([process.execPath, join(root, 'tests/support/image-fixtures.ts'), images], { stdout: 'pipe', stderr: 'pipe' })
   if (made.exitCode !== 0) throw new Error(`fixtures: ${made.stderr}`)
-  server = await startServer({ env: { DEMO_DATA: '1' }, timeoutMs: 90_000 })
-  browser = await launchBrowser()
-  db = openDatabase(join(server.dataDir, 'brokernet.db'))
-  const broker = db.select().from(users).where(eq(users.email, 'rahul.sharma@brokernet.example')).get()!
-  token = await sessionFor(db, broker.id)
-  const res = await fetch(server.url + '/api/listings', {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ post_type: 'AVL', sale_or_rent: 'RENT', property_type: '2BHK', contact_value: '9876543210', locality: 'Juhu', details: 'Photo e2e flat', budget: 55_000, size: 900 }),
+  world = await startWorld({ demo: true })
+  rahul = await world.account('rahul.sharma@brokernet.example')
+  const created = await world.send<{ id: number; entry_id: string }>(rahul, 'POST', '/api/listings', {
+    post_type: 'AVL',
+    sale_or_rent: 'RENT',
+    property_type: '2BHK',
+    contact_value: '9876543210',
+    locality: 'Juhu',
+    details: 'Photo e2e flat',
+    budget: 55_000,
+    size: 900,
   })
-  const created = await res.json()
-  expect(res.status).toBe(201)
   ;[entryId, listingId] = [created.entry_id, created.id]
 }, 180_000)
 
 afterAll(async () => {
-  if (db) closeDatabase(db)
-  await browser?.close()
-  await server?.stop()
+  await world?.stop()
   if (images) rmSync(images, { recursive: true, force: true })
 })
 
-async function open(path: string, viewport: { width: number; height: number }): Promise<Page> {
-  const context = await browser.newContext({ viewport, bypassCSP: true })
-  await context.addCookies([{ name: SESSION_COOKIE, value: token, url: server.url }])
-  const page = await context.newPage()
-  await page.goto(server.url + path)
-  await hydrated(page)
-  return page
-}
+const open = async (path: string, viewport: { width: number; height: number }): Promise<Page> => (await world.open(rahul, path, { viewport, axe: true })).page
 const same = (a: unknown[], b: unknown[]) => JSON.stringify(a) === JSON.stringify(b)
 /** Waits until the stored order (and the one shown) is `want`. */
 async function ordered(page: Page, want: number[]) {
   await eventually(`stored order ${want}`, async () => same(await order(), want), 30_000)
   await eventually(`shown order ${want}`, async () => same(await shownOrder(page), want), 30_000)
 }
-const order = async () =>
-  ((await (await fetch(`${server.url}/api/listings/${listingId}/photos`, { headers: { authorization: `Bearer ${token}` } })).json()).photos as { id: number }[]).map((p) => p.id)
+const order = async () => (await world.send<{ photos: { id: number }[] }>(rahul, 'GET', `/api/listings/${listingId}/photos`)).photos.map((p) => p.id)
 const shownOrder = async (page: Page) => (await page.locator('[data-photo-manager] ol > li').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-photo-id')))))
 
 
@@ -78,7 +62,7 @@ describe('photos at 1440 px', () => {
     await page.locator(`[data-no-photo="${entryId}"]`).first().waitFor()
     expect(await problems(page, 'my listings with the no-photo nudge')).toEqual([])
 
-    await page.goto(server.url + '/dashboard/listings')
+    await page.goto(world.url + '/dashboard/listings')
     await hydrated(page)
     await page.locator(`tr[data-entry-id="${entryId}"]`).getByRole('button', { name: `Edit ${entryId}` }).click()
     const d = openDialog(page)
@@ -139,15 +123,10 @@ describe('photos at 1440 px', () => {
 
 describe('the admin grid', () => {
   test('a module admin’s grid shows the cover in the listing’s row', async () => {
-    const admin = db.select().from(users).where(eq(users.email, 'admin.mumbai@brokernet.example')).get()!
-    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, bypassCSP: true })
-    await context.addCookies([{ name: SESSION_COOKIE, value: await sessionFor(db, admin.id), url: server.url }])
-    const page = await context.newPage()
-    await page.goto(`${server.url}/dashboard/listings?search=${entryId}`)
-    await hydrated(page)
+    const { page } = await world.open(await world.account('admin.mumbai@brokernet.example'), `/dashboard/listings?search=${entryId}`, { axe: true })
     await page.locator(`tr[data-entry-id="${entryId}"] img[data-cover]`).waitFor()
     expect(await problems(page, 'the admin grid with a cover')).toEqual([])
-    await context.close()
+    await page.context().close()
   }, 120_000)
 })
 
@@ -171,15 +150,12 @@ describe('photos at 390 px', () => {
 
 describe('the public page for a client', () => {
   test('readable with no script at 390 px, Open Graph tags, axe at 390 and 1440 px, and 410 once revoked', async () => {
-    const res = await fetch(`${server.url}/api/listings/${listingId}/share-link`, { method: 'POST', headers: { authorization: `Bearer ${token}` } })
-    expect(res.status).toBe(200)
-    const { id, url } = await res.json()
+    const { id, url } = await world.send<{ id: number; url: string }>(rahul, 'POST', `/api/listings/${listingId}/share-link`)
     const path = new URL(url).pathname
 
     // No script at all: everything is there to read.
-    const plain = await browser.newContext({ viewport: { width: 390, height: 844 }, javaScriptEnabled: false })
-    const page = await plain.newPage()
-    const answer = await page.goto(server.url + path)
+    const { page } = await world.page(null, { viewport: { width: 390, height: 844 }, context: { javaScriptEnabled: false } })
+    const answer = await page.goto(world.url + path)
     expect(answer!.status()).toBe(200)
     await page.getByRole('heading', { level: 1, name: /2BHK for rent in Juhu/ }).waitFor()
     expect(await page.getByText('Photo e2e flat').count()).toBe(1)
@@ -190,26 +166,23 @@ describe('the public page for a client', () => {
     expect(await page.locator('meta[property="og:image:width"]').getAttribute('content')).toBe('1200')
     expect(await page.locator('meta[name="robots"]').getAttribute('content')).toContain('noindex')
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
-    await plain.close()
+    await page.context().close()
 
     for (const viewport of [
       { width: 390, height: 844 },
       { width: 1440, height: 900 },
     ]) {
-      const context = await browser.newContext({ viewport, bypassCSP: true })
-      const p = await context.newPage()
-      await p.goto(server.url + path)
+      const { page: p } = await world.open(null, path, { viewport, axe: true, hydrate: false })
       expect(await problems(p, `the public page at ${viewport.width} px`)).toEqual([])
       if (viewport.width === 390) expect(await smallControls(p, 'main')).toEqual([])
-      await context.close()
+      await p.context().close()
     }
 
-    await fetch(`${server.url}/api/share-links/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } })
-    const gone = await browser.newContext({ viewport: { width: 390, height: 844 }, bypassCSP: true })
-    const g = await gone.newPage()
-    expect((await g.goto(server.url + path))!.status()).toBe(410)
+    await world.send(rahul, 'DELETE', `/api/share-links/${id}`)
+    const { page: g, response } = await world.open(null, path, { viewport: { width: 390, height: 844 }, axe: true, hydrate: false })
+    expect(response!.status()).toBe(410)
     await g.getByRole('heading', { name: 'This link no longer works' }).waitFor()
     expect(await problems(g, 'the dead link page')).toEqual([])
-    await gone.close()
+    await g.context().close()
   }, 180_000)
 })

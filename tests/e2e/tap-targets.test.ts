@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
 import type { Page } from 'playwright-core'
-import { hydrated, openDialog } from '../support/browser'
+import { hydrated, openDialog, PHONE_CONTEXT } from '../support/browser'
 import { measureTargets } from '../support/targets'
 import { startWorld, type World } from '../support/world'
 
@@ -10,12 +10,6 @@ import { startWorld, type World } from '../support/world'
 // visible control under 44 × 44 (tests/support/targets.ts says what counts), and the list must be empty.
 setDefaultTimeout(120_000)
 
-const PHONE = {
-  userAgent: 'Mozilla/5.0 (Linux; Android 13; Pixel 7a) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Mobile Safari/537.36',
-  deviceScaleFactor: 2,
-  isMobile: true,
-  hasTouch: true,
-}
 const ACCOUNTS = { broker: 'rahul.sharma@brokernet.example', moduleAdmin: 'admin.mumbai@brokernet.example', masterAdmin: 'admin@brokernet.local' }
 type Who = keyof typeof ACCOUNTS
 
@@ -33,7 +27,7 @@ afterAll(() => world?.stop())
 async function visit(who: Who, path: string): Promise<Page> {
   let page = pages.get(who)
   if (!page) {
-    page = (await world.page(tokens[who], { viewport: { width: 390, height: 844 }, context: PHONE })).page
+    page = (await world.page(tokens[who], { viewport: { width: 390, height: 844 }, context: PHONE_CONTEXT })).page
     pages.set(who, page)
   }
   await page.goto(world.url + path)

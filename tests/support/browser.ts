@@ -18,6 +18,17 @@ export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: FLAGS })
 }
 
+/**
+ * A phone's Chrome (issue 32): its user agent, so the server sends the phone's page; touch, so the 44 px rule of
+ * `pointer: coarse` holds (docs/decisions/042-tap-targets.md); DPR 2. The viewport (390 × 844) is the caller's.
+ */
+export const PHONE_CONTEXT = {
+  userAgent: 'Mozilla/5.0 (Linux; Android 13; Pixel 7a) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Mobile Safari/537.36',
+  deviceScaleFactor: 2,
+  isMobile: true,
+  hasTouch: true,
+}
+
 export type WatchedPage = { page: Page; consoleErrors: string[]; offHostRequests: string[] }
 
 /** A page that records console errors, page errors and any request that would leave the app's host. */

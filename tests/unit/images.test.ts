@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { deflateSync } from 'node:zlib'
 import fc from 'fast-check'
 import { hammingDistance, ImagePool, ImageRefused, ImagesUnavailable, imageLimits, sniffImage, type ProcessedPhoto } from '../../src/platform/images'
 import { PLANTED } from '../support/image-fixtures'
+import { pngChunk, rgbPng } from '../support/small-png'
 
 // The image pipeline (src/platform/images, issue 34) on real images: made by sharp in a process of their own
 // (tests/support/image-fixtures.ts), HEIC from tests/fixtures/images. Photos go through the pool, so through the image
@@ -183,27 +183,8 @@ describe('accepted photos', () => {
   }, 60_000)
 })
 
-/** A PNG that announces width × height and holds one tiny compressed row (its header alone is what matters). */
-function pngAnnouncing(width: number, height: number): Uint8Array {
-  const chunk = (type: string, data: Uint8Array) => {
-    const body = new Uint8Array([...ascii(type), ...data])
-    const out = new Uint8Array(12 + data.length)
-    new DataView(out.buffer).setUint32(0, data.length)
-    out.set(body, 4)
-    new DataView(out.buffer).setUint32(8 + data.length, Bun.hash.crc32(body))
-    return out
-  }
-  const ihdr = new Uint8Array(13)
-  new DataView(ihdr.buffer).setUint32(0, width)
-  new DataView(ihdr.buffer).setUint32(4, height)
-  ihdr.set([8, 2, 0, 0, 0], 8)
-  return new Uint8Array([
-    0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a,
-    ...chunk('IHDR', ihdr),
-    ...chunk('IDAT', deflateSync(new Uint8Array(1 + Math.min(width, 64) * 3))),
-    ...chunk('IEND', new Uint8Array()),
-  ])
-}
+/** A PNG that announces width × height and holds one tiny row (its header alone is what matters). */
+const pngAnnouncing = (width: number, height: number) => rgbPng(width, height, new Uint8Array(1 + Math.min(width, 64) * 3))
 
 /** A baseline JPEG frame header announcing width × height, then the end: a few dozen bytes. */
 function jpegAnnouncing(width: number, height: number): Uint8Array {
@@ -234,7 +215,7 @@ describe('refused', () => {
     expect([webp.status, webp.code]).toEqual([422, 'animated'])
     // acTL before the image data is what makes a PNG an animation.
     const png = file('photo.png')
-    const actl = new Uint8Array([0, 0, 0, 8, ...ascii('acTL'), 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0])
+    const actl = pngChunk('acTL', new Uint8Array([0, 0, 0, 2, 0, 0, 0, 0]))
     const apng = new Uint8Array([...png.subarray(0, 33), ...actl, ...png.subarray(33)])
     const r = await refusal(apng)
     expect([r.status, r.code]).toEqual([422, 'animated'])

@@ -24,8 +24,11 @@ export async function parseForUser(ctx: AppContext, user: Viewer, body: ParseBod
   return { drafts: parsePaste(body.text, localities) }
 }
 
-/** A public page for the listing that the caller may hand a client (share-links/, issue 34), or null. */
-export type PublicLink = (user: Viewer, listing: Listing) => Promise<string | null>
+/**
+ * A public page for the listing that the caller may hand a client (share-links/, issue 34), with the listing as that
+ * client may read it (another broker's: without the owner's contacts, nor their name when they chose ANONYMOUS), or null.
+ */
+export type PublicLink = (user: Viewer, listing: Listing) => Promise<{ url: string; listing: Listing } | null>
 
 /**
  * A listing the caller may see, as a WhatsApp message (anyone else's hidden listing is a 404, as everywhere). It links
@@ -35,8 +38,8 @@ export type PublicLink = (user: Viewer, listing: Listing) => Promise<string | nu
  */
 export async function shareListing(ctx: AppContext, user: Viewer & { fullName: string; phone: string | null }, id: number, publicLink?: PublicLink): Promise<ShareAnswer> {
   const listing = await getListing(ctx.db, user, id)
-  const link = (await publicLink?.(user, listing)) ?? undefined
-  const shown = link && listing.owner_user_id !== user.id ? { ...listing, contact_name: user.fullName, contact_value: user.phone ?? '' } : listing
-  const text = shareText(shown, ctx.config.publicUrl, link)
-  return { text, whatsapp_url: whatsappUrl(text), public_url: link ?? null }
+  const page = await publicLink?.(user, listing)
+  const shown = page && listing.owner_user_id !== user.id ? { ...page.listing, contact_name: user.fullName, contact_value: user.phone ?? '' } : listing
+  const text = shareText(shown, ctx.config.publicUrl, page?.url)
+  return { text, whatsapp_url: whatsappUrl(text), public_url: page?.url ?? null }
 }

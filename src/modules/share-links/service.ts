@@ -1,12 +1,13 @@
 import type { Queryable } from '../../../db/sql'
 import type { AppContext } from '../../platform/context'
 import { forbidden, notFound } from '../../platform/errors'
-import { brokersWhoSee, getListing, listingForLink, type Viewer } from '../listings/store/read'
+import { brokersWhoSee, getListing, listingForLink, listingsByIds, type Viewer } from '../listings/store/read'
 import type { Listing } from '../listings/model'
 import type { ListingParts } from '../listings/after-write'
 import { brokerCard, type BrokerCard } from '../users/store'
 import type { PhotoRow, PhotoService } from '../photos/service'
-import type { ShareLink } from './model'
+import { forClient } from './for-client'
+import type { MyShareLink, ShareLink } from './model'
 import { countView, insertShare, revokeOnward, liveShare, revokeShare, shareByToken, sharesOf, type ShareRow } from './store'
 
 /** The statuses a public page shows; any other (closed, suspended, expired) and a deleted listing answer 410. */
@@ -14,19 +15,6 @@ const LIVE = new Set(['ACTIVE', 'ON_HOLD'])
 /** 128 random bits, base64url: 22 characters nobody guesses. */
 const newToken = () => Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64url')
 export const TOKEN = /^[A-Za-z0-9_-]{22}$/
-
-/** 10 to 15 digits, spaced or punctuated the ways phone numbers are written (prices have fewer digits). */
-const PHONE = /\+?\d[\d\s().\/-]{8,20}\d/g
-const EMAIL = /[^\s@,;:()<>]+@[^\s@,;:()<>]+\.[A-Za-z]{2,}/g
-
-/** Details with any phone number or email address taken out (issue 34: an onward page shows the sharer's only). */
-export function hideContacts(text: string | null): string | null {
-  if (text === null) return null
-  return text.replace(EMAIL, '[email hidden]').replace(PHONE, (m) => {
-    const digits = m.replace(/\D/g, '').length
-    return digits >= 10 && digits <= 15 ? '[number hidden]' : m
-  })
-}
 
 /** The caller may make a public link of the listing: theirs, or another's whose owner allows it (issue 34). */
 const mayShare = (actor: Viewer, l: Listing) => l.owner_user_id === actor.id || l.onward_sharing !== 'OFF'
@@ -77,14 +65,39 @@ export class ShareLinks {
     return this.toAnswer((await liveShare(this.db, actor.id, listingId)) ?? (await insertShare(this.db, newToken(), listingId, actor.id, Date.now())))
   }
 
-  /** The live link to share in the WhatsApp text, when the caller may make one; null otherwise. */
-  async linkIfAllowed(actor: Viewer, listing: Listing): Promise<string | null> {
+  /**
+   * The live link to share in the WhatsApp text, when the caller may make one, with the listing as the client may read
+   * it (another broker's: `forClient`); null otherwise.
+   */
+  async linkIfAllowed(actor: Viewer, listing: Listing): Promise<{ url: string; listing: Listing } | null> {
     if (!mayShare(actor, listing) || !LIVE.has(listing.status)) return null
-    return (await this.linkFor(actor, listing.id)).url
+    const { url } = await this.linkFor(actor, listing.id)
+    return { url, listing: listing.owner_user_id === actor.id ? listing : (await this.forClient(listing)).shown }
   }
 
-  async mine(actor: Viewer): Promise<ShareLink[]> {
-    return (await sharesOf(this.db, actor.id)).map(this.toAnswer)
+  /**
+   * Another broker's listing for a client (./for-client.ts): the owner's own words may carry their number, address or,
+   * when they chose ANONYMOUS, their name; the client calls the sharing broker. With the owner's card (null if gone).
+   */
+  private async forClient(listing: Listing): Promise<{ shown: Listing; owner: BrokerCard | null }> {
+    const owner = await brokerCard(this.db, listing.owner_user_id)
+    return { shown: forClient(listing, owner?.fullName ?? null), owner }
+  }
+
+  /** The caller's links, each with its listing as they see it now and whether its page opens (the rules of `view`). */
+  async mine(actor: Viewer): Promise<MyShareLink[]> {
+    const shares = await sharesOf(this.db, actor.id)
+    const listings = await listingsByIds(this.db, actor, [...new Set(shares.map((s) => s.listingId))])
+    return Promise.all(
+      shares.map(async (s) => {
+        const l = listings.get(s.listingId)
+        if (!l) return { ...this.toAnswer(s), listing: null, live: false }
+        const own = l.owner_user_id === actor.id
+        const opens = s.revokedAt === null && LIVE.has(l.status) && (own || (l.onward_sharing !== 'OFF' && (await brokersWhoSee(this.db, l.id, [actor.id])).has(actor.id)))
+        const { entry_id, post_type, sale_or_rent, property_type, locality, status, onward_sharing } = l
+        return { ...this.toAnswer(s), listing: { entry_id, post_type, sale_or_rent, property_type, locality, status, onward_sharing, own }, live: opens }
+      }),
+    )
   }
 
   async revoke(actor: Viewer, id: number): Promise<void> {
@@ -116,11 +129,9 @@ export class ShareLinks {
     // An onward link lives while the owner's consent does, and while its sharer still sees the listing (a CIRCLE
     // listing's circle may have lost them): checked here as well as revoked at the withdrawal (`parts`).
     if (onward && (listing.onward_sharing === 'OFF' || !(await brokersWhoSee(this.db, listing.id, [share.sharerUserId])).has(share.sharerUserId))) return { state: 'gone' }
-    const owner = onward && listing.onward_sharing === 'NAMED' ? await brokerCard(this.db, listing.owner_user_id) : null
     if (count) await countView(this.db, share.id)
-    const lister = owner ? { fullName: owner.fullName, verified: owner.verified } : null
-    // The owner's own words may carry their number or address: on another broker's page the client calls that broker.
-    const shown = onward ? { ...listing, details: hideContacts(listing.details) } : listing
+    const { shown, owner } = onward ? await this.forClient(listing) : { shown: listing, owner: null }
+    const lister = owner && listing.onward_sharing === 'NAMED' ? { fullName: owner.fullName, verified: owner.verified } : null
     return { state: 'live', share, listing: shown, sharer, photos: await this.photos.photosForLink(listing.id), onward, lister }
   }
 

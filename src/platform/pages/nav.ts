@@ -19,6 +19,8 @@ export const NAV_ITEMS: NavItem[] = [
   { label: 'Matches', href: '/dashboard/matches', permission: 'read:matching:own' },
   // Issue 35: co-broke requests in and out and the deals they opened (an admin reads their city's, or all: the disputed).
   { label: 'Deals', href: '/dashboard/deals', permission: 'read:deal:own' },
+  // Issue 34: the public links one made for clients (every role may share its own listings), to see and revoke.
+  { label: 'Public links', href: '/dashboard/share-links', permission: 'manage:listing:own' },
   { label: 'User Approvals', href: '/dashboard/approvals', permission: 'manage:user:city' },
   { label: 'Brokers', href: '/dashboard/brokers', permission: 'manage:user:city' },
   { label: 'Module Admins', href: '/dashboard/admins', permission: 'manage:module-admin:any' },
