@@ -193,6 +193,9 @@ export const listings = pgTable(
     index('listings_city_type_deal_idx').on(t.cityId, t.postType, t.saleOrRent, t.id, t.status, t.ownerUserId),
     index('listings_type_deal_idx').on(t.postType, t.saleOrRent, t.id, t.status, t.ownerUserId),
     index('listings_location_budget_idx').on(t.location, t.budget, t.status, t.ownerUserId),
+    // A zone's total within a budget range, status by status (`status in (…)`: one budget range per status, no status
+    // read per entry): the first touch of a zone-and-budget list (docs/decisions/0XX-cold-reads.md).
+    index('listings_location_status_budget_idx').on(t.location, t.status, t.budget, t.ownerUserId),
     index('listings_contact_idx').on(t.cityId, t.contactKey, t.postType, t.saleOrRent, t.status),
     index('listings_locality_idx').on(t.cityId, sql`lower(${t.locality})`, t.postType, t.saleOrRent, t.status),
     index('listings_hot_idx').on(sql`coalesce(${t.hotAt}, ${t.createdAt})`),
