@@ -7,7 +7,7 @@ import { paging } from '../../../platform/http/paging'
 import type { SnapshotCache } from '../../../../db/snapshot-cache'
 import type { Listing, ListingFilters, ListingPage, ListingQuery, ZoneCounts } from '../model'
 import { countAffectedBy, countDelta, ownListingsAffectedBy, pageAffectedBy, windowAfter, zonesAffectedBy, zonesAfter, type IdWindow } from '../affects'
-import { allOf, canEdit, FALSE, filtersKey, marketHour, filterWhere, HIDDEN_STATUSES, listedWhere, listingScope, matching, narrowWhere, NOT_SHOWN_TO, searchPlan, searchWhere, TRUE, visibleTo, withTag, type Clause, type SearchPlan, type Viewer } from './where'
+import { allOf, canEdit, FALSE, filtersKey, marketHour, filterWhere, onMarketLine, HIDDEN_STATUSES, listedWhere, listingScope, matching, narrowWhere, NOT_SHOWN_TO, searchPlan, searchWhere, TRUE, visibleTo, withTag, type Clause, type SearchPlan, type Viewer } from './where'
 import { hiddenFromOthers, scopeCity } from '../../../platform/policy/scope'
 import { photoUrl } from '../../../shared/photo-url'
 import { inCountry, inState, placeColumns, placeJoins } from '../../geography/store'
@@ -201,6 +201,7 @@ export function countListings(db: Queryable, cache: SnapshotCache, v: Viewer, f:
   return cache.adjustable(`${scopeKey(v)}|${filtersKey(f)}`, db, async (db) => {
     const fromTotals = await countFromTotals(db, v, f)
     if (fromTotals !== null) return fromTotals
+    if (f.on_market_over_days) return countOnMarket(db, cache, v, f, f.on_market_over_days)
     // PostgreSQL: the search vector's matches, counted with the rest of the filters (no search tags there).
     if (db.dialect === 'postgres' && f.search) {
       const listed = listedWhere(v, f, db.dialect)
@@ -224,6 +225,19 @@ export function countListings(db: Queryable, cache: SnapshotCache, v: Viewer, f:
     const delta = countDelta(v, f, c, db.dialect)
     return delta === null ? undefined : n + delta
   })
+}
+
+/**
+ * "On market over N days" (decision 041): the total of the other filters (kept, and often answered from the kept
+ * counts), less the listings among them first posted after the line, found through `listings_on_market_idx`: the
+ * newest days of postings instead of every older listing's row (a million listings, over 30 days: 189 ms of CPU
+ * counting the rows, 62 counting the index's range; 5 (a master admin) to 11 (a broker) this way).
+ */
+async function countOnMarket(db: Queryable, cache: SnapshotCache, v: Viewer, f: ListingFilters, days: number): Promise<number> {
+  const { on_market_over_days: _days, ...others } = f
+  const all = await countListings(db, cache, v, others)
+  const newer = allOf({ sql: 'coalesce(listings.first_posted_at, listings.created_at) > ?', params: [onMarketLine(days)] }, listedWhere(v, others, db.dialect))
+  return all - (await countOf(db, `select count(*) as n from listings ${indexedBy(db.dialect, 'listings_on_market_idx')} where ${newer.sql}`, newer.params))
 }
 
 /**
