@@ -48,6 +48,8 @@ import m44 from './0044_listing_reports.sql' with { type: 'text' }
 import m45 from './0045_days_on_market.sql' with { type: 'text' }
 import m46 from './0046_onward_sharing.sql' with { type: 'text' }
 import m47 from './0047_photo_upload_key.sql' with { type: 'text' }
+import m48 from './0048_zone_status_budget.sql' with { type: 'text' }
+import m49 from './0049_on_market_index.sql' with { type: 'text' }
 
 export const migrationJournal = journal
 export const migrationFiles: Record<string, string> = {
@@ -99,4 +101,6 @@ export const migrationFiles: Record<string, string> = {
   '0045_days_on_market': m45,
   '0046_onward_sharing': m46,
   '0047_photo_upload_key': m47,
+  '0048_zone_status_budget': m48,
+  '0049_on_market_index': m49,
 }

@@ -30,6 +30,8 @@ import m26 from './0026_listing_reports.sql' with { type: 'text' }
 import m27 from './0027_days_on_market.sql' with { type: 'text' }
 import m28 from './0028_onward_sharing.sql' with { type: 'text' }
 import m29 from './0029_photo_upload_key.sql' with { type: 'text' }
+import m30 from './0030_zone_status_budget.sql' with { type: 'text' }
+import m31 from './0031_on_market_index.sql' with { type: 'text' }
 
 export const migrationJournal = journal
 export const migrationFiles: Record<string, string> = {
@@ -63,4 +65,6 @@ export const migrationFiles: Record<string, string> = {
   '0027_days_on_market': m27,
   '0028_onward_sharing': m28,
   '0029_photo_upload_key': m29,
+  '0030_zone_status_budget': m30,
+  '0031_on_market_index': m31,
 }

@@ -1,13 +1,13 @@
 import { idsIn, indexedBy } from '../../../../db/dialect'
 import type { Param, Queryable } from '../../../../db/sql'
-import { LOCATION_ZONES } from '../../../shared/constants'
+import { LISTING_STATUSES, LOCATION_ZONES } from '../../../shared/constants'
 import { notFound } from '../../../platform/errors'
 import { KeptAnswer } from '../../../platform/http/kept-answer'
 import { paging } from '../../../platform/http/paging'
 import type { SnapshotCache } from '../../../../db/snapshot-cache'
 import type { Listing, ListingFilters, ListingPage, ListingQuery, ZoneCounts } from '../model'
 import { countAffectedBy, countDelta, ownListingsAffectedBy, pageAffectedBy, windowAfter, zonesAffectedBy, zonesAfter, type IdWindow } from '../affects'
-import { allOf, canEdit, FALSE, filtersKey, marketHour, filterWhere, HIDDEN_STATUSES, listedWhere, listingScope, matching, narrowWhere, NOT_SHOWN_TO, searchPlan, searchWhere, TRUE, visibleTo, withTag, type Clause, type SearchPlan, type Viewer } from './where'
+import { allOf, canEdit, FALSE, filtersKey, marketHour, filterWhere, onMarketLine, HIDDEN_STATUSES, listedWhere, listingScope, matching, narrowWhere, NOT_SHOWN_TO, searchPlan, searchWhere, TRUE, visibleTo, withTag, type Clause, type SearchPlan, type Viewer } from './where'
 import { hiddenFromOthers, scopeCity } from '../../../platform/policy/scope'
 import { photoUrl } from '../../../shared/photo-url'
 import { inCountry, inState, placeColumns, placeJoins } from '../../geography/store'
@@ -137,6 +137,38 @@ async function countFromTotals(db: Queryable, v: Viewer, f: ListingFilters): Pro
   return others + ownHidden
 }
 
+/** Filters a zone's total within a budget range is counted for through `listings_location_status_budget_idx`. */
+const ZONE_BUDGET = new Set(['location', 'min_budget', 'max_budget', 'status'])
+
+/**
+ * A zone's total within a budget range, for the whole network's viewers (a master admin, a broker): one range of the
+ * (zone, status, budget) index per status counted, instead of every entry of the range with its status and owner
+ * checked, and for a broker the scope's rule per entry (others' suspended and expired, `NOT_SHOWN_TO`). A broker's
+ * total is then taken apart as the kept counts' is: the statuses everyone sees, less the few listings not shown to
+ * them, plus their own hidden ones (measured on the first touches of a million listings: 5.2 ms of CPU a broker's
+ * total before, 1.4 after; 2.2 and 1.5 a master admin's; docs/decisions/0XX-cold-reads.md). Null for other filters
+ * and scopes.
+ */
+async function countZoneBudget(db: Queryable, v: Viewer, f: ListingFilters): Promise<number | null> {
+  if (!f.location || (f.min_budget === undefined && f.max_budget === undefined)) return null
+  if (!usedFilters(f).every(([k]) => ZONE_BUDGET.has(k))) return null
+  const scope = listingScope(v)
+  if (scope.kind !== 'all' && scope.kind !== 'all-but-others-hidden') return null
+  const broker = scope.kind === 'all-but-others-hidden'
+  // Without a status filter every status but EXPIRED (off the network: NOT_EXPIRED); a broker's count of others
+  // leaves out what only its owner sees.
+  const statuses = (f.status ? [f.status] : LISTING_STATUSES.filter((s) => s !== 'EXPIRED')).filter((s) => !broker || !hiddenFromOthers(s))
+  const range = narrowWhere({ location: f.location, min_budget: f.min_budget, max_budget: f.max_budget })
+  const where = allOf(range, { sql: `listings.status in (${statuses.map(() => '?').join(', ')})`, params: statuses })
+  const shown = statuses.length
+    ? await countOf(db, `select count(*) as n from listings ${indexedBy(db.dialect, 'listings_location_status_budget_idx')} where ${where.sql}`, where.params)
+    : 0
+  if (!broker) return shown
+  const own = allOf({ sql: `listings.owner_user_id = ? and listings.status in (${HIDDEN_STATUSES})`, params: [v.id] }, filterWhere(f))
+  const ownHidden = await countOf(db, `select count(*) as n from listings ${indexedBy(db.dialect, 'listings_owner_id_idx')} where ${own.sql}`, own.params)
+  return shown - (await notShownCount(db, v, f)) + ownHidden
+}
+
 /**
  * Of the listings the kept counts hold for these filters, those not shown to the broker (others' ONLY_ME listings and
  * CIRCLE listings of circles they are not in, issue 35), none of them in a hidden status (those are counted apart):
@@ -169,6 +201,7 @@ export function countListings(db: Queryable, cache: SnapshotCache, v: Viewer, f:
   return cache.adjustable(`${scopeKey(v)}|${filtersKey(f)}`, db, async (db) => {
     const fromTotals = await countFromTotals(db, v, f)
     if (fromTotals !== null) return fromTotals
+    if (f.on_market_over_days) return countOnMarket(db, cache, v, f, f.on_market_over_days)
     // PostgreSQL: the search vector's matches, counted with the rest of the filters (no search tags there).
     if (db.dialect === 'postgres' && f.search) {
       const listed = listedWhere(v, f, db.dialect)
@@ -176,6 +209,8 @@ export function countListings(db: Queryable, cache: SnapshotCache, v: Viewer, f:
     }
     const plan = searchPlan(v, f)
     if (plan) return countSearch(db, v, plan, !f.status)
+    const zoneBudget = await countZoneBudget(db, v, f)
+    if (zoneBudget !== null) return zoneBudget
     const rest = allOf(visibleTo(v), filterWhere(f))
     // A budget range in no zone: zone by zone (and the listings without one) through the (zone, budget) index, which
     // holds the visibility columns too, rather than the budget index and every match's row (200 ms for a broker).
@@ -193,6 +228,19 @@ export function countListings(db: Queryable, cache: SnapshotCache, v: Viewer, f:
 }
 
 /**
+ * "On market over N days" (decision 041): the total of the other filters (kept, and often answered from the kept
+ * counts), less the listings among them first posted after the line, found through `listings_on_market_idx`: the
+ * newest days of postings instead of every older listing's row (a million listings, over 30 days: 189 ms of CPU
+ * counting the rows, 62 counting the index's range; 5 (a master admin) to 11 (a broker) this way).
+ */
+async function countOnMarket(db: Queryable, cache: SnapshotCache, v: Viewer, f: ListingFilters, days: number): Promise<number> {
+  const { on_market_over_days: _days, ...others } = f
+  const all = await countListings(db, cache, v, others)
+  const newer = allOf({ sql: 'coalesce(listings.first_posted_at, listings.created_at) > ?', params: [onMarketLine(days)] }, listedWhere(v, others, db.dialect))
+  return all - (await countOf(db, `select count(*) as n from listings ${indexedBy(db.dialect, 'listings_on_market_idx')} where ${newer.sql}`, newer.params))
+}
+
+/**
  * A search's total. When the index's tag holds every filter, the search indexes alone know it: for a master admin (or a
  * module admin, whose city is the tag) the matches; for a broker every match but other brokers' suspended ones, which
  * have an index of their own (a few percent of all listings). Other brokers' expired ones are never among them: without
@@ -205,7 +253,13 @@ async function countSearch(db: Queryable, v: Viewer, plan: SearchPlan, hideExpir
   // Without a status filter the expired matches are left out, counted through their tag (none when a status's tag
   // narrows the search: that status is not EXPIRED).
   const narrowed = narrowWhere(rest).sql === TRUE.sql
-  const expired = async () => (hideExpired ? ftsCount(db, 'listings_fts', withTag(plan, 'sexpired')) : 0)
+  // The search index's expired matches are read only when the kept counts hold an expired listing of the tag's city
+  // (or of the network): a match query costs the words' whole postings even when the tag has none (5 of a search's
+  // 15 ms of CPU, measured on a million listings). Where expired listings exist it is read as before.
+  const expired = async () =>
+    hideExpired && (await countOf(db, "select coalesce(sum(n), 0) as n from listing_counts where city_id = ? and status = 'EXPIRED'", [plan.cityId ?? 0])) > 0
+      ? ftsCount(db, 'listings_fts', withTag(plan, 'sexpired'))
+      : 0
   if (narrowed && viewerCovered) return (await ftsCount(db, 'listings_fts', match)) - (await expired())
   if (narrowed && listingScope(v).kind === 'all-but-others-hidden') {
     const ownSuspended = await countOf(
@@ -235,7 +289,11 @@ export function zoneCounts(db: Queryable, cache: SnapshotCache, v: Viewer, filte
   return cache.adjustable(`zones|${scopeKey(v)}|${filtersKey(f)}`, db, async (db) => {
     // Seven totals when each is cheap: from the kept counts, or (a budget range) from the zone-and-budget index.
     const budgetOnly = usedFilters(f).every(([k]) => COUNTABLE.has(k) || k === 'min_budget' || k === 'max_budget')
-    if (budgetOnly || (await countFromTotals(db, v, f)) !== null) {
+    // A search alone: each zone's is the search narrowed by the zone's tag, counted in the search indexes (countSearch),
+    // where one grouped count reads every match's row for its zone (a common word: 190 ms of CPU against about 60).
+    const scope = listingScope(v).kind
+    const searchOnly = db.dialect === 'sqlite' && searchPlan(v, f) !== null && usedFilters(f).every(([k]) => k === 'search') && (scope === 'all' || scope === 'all-but-others-hidden')
+    if (budgetOnly || searchOnly || (await countFromTotals(db, v, f)) !== null) {
       const zones: Record<string, number> = {}
       for (const z of LOCATION_ZONES) zones[z] = await countListings(db, cache, v, { ...f, location: z })
       return { total: await countListings(db, cache, v, f), zones: zones as ZoneCounts['zones'] }

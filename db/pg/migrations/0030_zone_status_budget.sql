@@ -1,0 +1,1 @@
+CREATE INDEX "listings_location_status_budget_idx" ON "listings" USING btree ("location","status","budget","owner_user_id");

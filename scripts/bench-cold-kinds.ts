@@ -1,0 +1,245 @@
+// `bun scripts/bench-cold-kinds.ts`: what each kind of dashboard URL costs on its first touch (issue 36), in process.
+// bench:http's first-touch pass tells the tail (p99 of 64 connections queued behind the cold reads); this tells which
+// URLs make it. The same two mixes as bench:http (the same generator and seeds: the same 600 URLs each), asked one at a
+// time through app.handle on a fresh copy of the bench database, in the mix's order, with the caches as the first-touch
+// pass has them (a URL's first request may find its filter's total kept by an earlier page of the same filter). Each
+// request's time is the time it holds the event loop; per kind: how many, p50, p90, max and the sum.
+//
+//   bun scripts/bench-cold-kinds.ts [--db /tmp/h-store-bench/bench.db] [--who broker,master] [--fresh]
+//   bun scripts/bench-cold-kinds.ts --compare <checkout A> <checkout B> [--rounds 3] [--db …]
+//
+// --fresh: every request on empty caches (each URL's full cold cost). --compare: A and B (two checkouts of this
+// project, each with its node_modules) in turn, --rounds times each (A B A B …), every run in a process of its own on
+// a copy of its own (each checkout's migrations applied to it); prints each run's table and the ratios B ÷ A of the
+// kinds' sums (medians over the rounds).
+import { Database } from 'bun:sqlite'
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { argValue as argOf, median, percentile } from './bench-stats'
+
+const args = process.argv.slice(2)
+const argValue = (name: string) => argOf(args, name)
+const self = new URL(import.meta.url).pathname
+const benchDb = resolve(argValue('db') ?? '/tmp/h-store-bench/bench.db')
+
+type KindStat = { kind: string; n: number; p50: number; p90: number; max: number; sum: number; cpu: number }
+type RunResult = { who: string; kinds: KindStat[]; total: number }
+
+if (args.includes('--compare')) {
+  const i = args.indexOf('--compare')
+  const [a, b] = [resolve(args[i + 1]!), resolve(args[i + 2]!)]
+  const rounds = Number(argValue('rounds') ?? 3)
+  const pass = args.filter((x, j) => j !== i && j !== i + 1 && j !== i + 2 && x !== '--rounds' && args[j - 1] !== '--rounds')
+  const results: Record<'A' | 'B', RunResult[][]> = { A: [], B: [] }
+  for (let r = 0; r < rounds; r++)
+    for (const [label, root] of [['A', a], ['B', b]] as const) {
+      const p = Bun.spawnSync([process.execPath, self, '--root', root, '--json', ...pass], { stdout: 'pipe', stderr: 'inherit' })
+      if (p.exitCode !== 0) process.exit(1)
+      const out = p.stdout.toString()
+      const json = out.slice(out.lastIndexOf('\n{') + 1)
+      console.log(`round ${r + 1} ${label} (${root}):\n${out.slice(0, out.lastIndexOf('\n{'))}`)
+      results[label].push(JSON.parse(json).runs)
+    }
+  console.log('\nB ÷ A, per kind: the first touches\' CPU and wall time, summed (medians over the rounds):')
+  for (const [w, run] of results.A[0]!.entries()) {
+    console.log(`  ${run.who}:`)
+    const sums = (label: 'A' | 'B', kind: string) => median(results[label].map((rs) => rs[w]!.kinds.find((k) => k.kind === kind)?.sum ?? 0))
+    const p90s = (label: 'A' | 'B', kind: string) => median(results[label].map((rs) => rs[w]!.kinds.find((k) => k.kind === kind)?.p90 ?? 0))
+    const cpus = (label: 'A' | 'B', kind: string) => median(results[label].map((rs) => rs[w]!.kinds.find((k) => k.kind === kind)?.cpu ?? 0))
+    for (const k of run.kinds) {
+      const [sa, sb, ca, cb] = [sums('A', k.kind), sums('B', k.kind), cpus('A', k.kind), cpus('B', k.kind)]
+      console.log(
+        `    ${k.kind.padEnd(22)} CPU ${ca.toFixed(0).padStart(5)} → ${cb.toFixed(0).padStart(5)} ms (${(cb / ca).toFixed(2)}×)   wall ${sa.toFixed(0).padStart(6)} → ${sb.toFixed(0).padStart(6)} ms (${(sb / sa).toFixed(2)}×)   p90 ${p90s('A', k.kind).toFixed(1)} → ${p90s('B', k.kind).toFixed(1)} ms`,
+      )
+    }
+    const all = (label: 'A' | 'B', of: (r: RunResult) => number) => median(results[label].map((rs) => of(rs[w]!)))
+    const cpuOf = (r: RunResult) => r.kinds.reduce((s, k) => s + k.cpu, 0)
+    const [ta, tb, ca, cb] = [all('A', (r) => r.total), all('B', (r) => r.total), all('A', cpuOf), all('B', cpuOf)]
+    console.log(`    ${'all'.padEnd(22)} CPU ${ca.toFixed(0).padStart(5)} → ${cb.toFixed(0).padStart(5)} ms (${(cb / ca).toFixed(2)}×)   wall ${ta.toFixed(0).padStart(6)} → ${tb.toFixed(0).padStart(6)} ms (${(tb / ta).toFixed(2)}×)`)
+  }
+  process.exit(0)
+}
+
+// --- One run, importing the app of --root (this checkout by default).
+const root = resolve(argValue('root') ?? join(self, '../..'))
+const fresh = args.includes('--fresh')
+const who = (argValue('who') ?? 'broker,master').split(',') as ('broker' | 'master')[]
+const { LOCATION_ZONES } = await import(join(root, 'src/shared/constants'))
+const { BENCH_EMAIL_DOMAIN } = await import(join(root, 'db/seed/bench'))
+
+// The picks of scripts/bench-http.ts (the same queries), for the same URLs.
+const ro = new Database(benchDb, { readonly: true })
+const one = <T>(sql: string, ...p: (string | number)[]) => ro.query<T, (string | number)[]>(sql).get(...p)!
+const all = <T>(sql: string, ...p: (string | number)[]) => ro.query<T, (string | number)[]>(sql).all(...p)
+const total = one<{ n: number }>('SELECT count(*) AS n FROM listings').n
+const topCities = all<{ id: number; n: number }>('SELECT l.city_id AS id, count(*) AS n FROM listings l GROUP BY l.city_id ORDER BY n DESC LIMIT 12')
+const bigCity = topCities[0]!
+const brokers = all<{ id: number; name: string; n: number }>(
+  `SELECT l.owner_user_id AS id, u.full_name AS name, count(*) AS n FROM listings l JOIN users u ON u.id = l.owner_user_id
+   WHERE l.city_id = ?1 AND u.city_id = ?1 AND u.role = 'BROKER' AND u.is_active AND u.email LIKE ?2 GROUP BY l.owner_user_id ORDER BY n, l.owner_user_id`,
+  bigCity.id,
+  `%@${BENCH_EMAIL_DOMAIN}`,
+)
+const typical = brokers[Math.floor(brokers.length / 2)]!
+const master = one<{ id: number }>("SELECT id FROM users WHERE role = 'MASTER_ADMIN' ORDER BY id LIMIT 1")
+const localities = all<{ locality: string; n: number }>("SELECT locality, count(*) AS n FROM listings WHERE locality NOT LIKE '% %' GROUP BY locality ORDER BY n DESC")
+const common = localities.slice(0, 5).map((l) => l.locality)
+const rare = localities.filter((l) => l.n >= 50).slice(-5).map((l) => l.locality)
+const propertyTypes = all<{ p: string }>('SELECT DISTINCT property_type AS p FROM listings ORDER BY p').map((r) => r.p)
+const budgets = all<{ b: number }>('SELECT budget AS b FROM listings WHERE id % 997 = 0 AND budget IS NOT NULL ORDER BY b').map((r) => r.b)
+const deciles = Array.from({ length: 11 }, (_, i) => budgets[Math.min(budgets.length - 1, Math.floor((i / 10) * budgets.length))]!)
+const dates = one<{ lo: string; hi: string }>('SELECT min(date) AS lo, max(date) AS hi FROM listings')
+const fragments = Array.from({ length: 30 }, (_, k) => {
+  const [, code, digits] = one<{ e: string }>('SELECT entry_id AS e FROM listings WHERE id = ?', Math.max(1, Math.round((total * (k + 1)) / 31))).e.split('-')
+  return `${code}-${digits!.slice(0, -(1 + (k % 3)))}`
+})
+ro.close()
+const words = [...common, ...rare, 'penthouse', 'villa', 'warehouse', 'studio', typical.name.split(' ').at(-1)!.toLowerCase()]
+
+function prng(seed: number) {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = Math.imul(a ^ (a >>> 15), 1 | a)
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+const day = (iso: string, plusDays: number) => new Date(Date.parse(`${iso}T00:00:00Z`) + plusDays * 86_400_000).toISOString().slice(0, 10)
+type Params = Record<string, string | number | undefined>
+const query = (p: Params) => new URLSearchParams(Object.entries(p).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]]))).toString()
+const list = (p: Params) => `/api/listings/?${query({ per_page: 25, ...p })}`
+
+/** bench-http.ts's buildMix, each URL with the name of its kind (the same random draws, so the same URLs). */
+function buildMix(w: 'broker' | 'master', seed: number): [string, string][] {
+  const rnd = prng(seed)
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)]!
+  const int = (lo: number, hi: number) => lo + Math.floor(rnd() * (hi - lo + 1))
+  const city = () => pick(topCities.slice(0, rnd() < 0.5 ? 1 : 12)).id
+  const statuses = w === 'master' ? (['ACTIVE', 'ON_HOLD', 'CLOSED', 'SUSPENDED'] as const) : (['ACTIVE', 'ON_HOLD', 'CLOSED'] as const)
+  const kinds: [number, string, () => Params][] = [
+    [15, 'page 1-40', () => ({ page: int(1, 40) })],
+    [5, 'deep page', () => ({ page: pick([500, 1000, 2000, 2000, 3000, 4000]) + int(0, 20) })],
+    [15, 'city+type+deal', () => ({ city_id: city(), post_type: pick(['REQ', 'AVL']), sale_or_rent: pick(['SALE', 'RENT']), page: int(1, 3) })],
+    [10, 'zone+budget', () => {
+      const i = int(0, 8)
+      return { location: pick(LOCATION_ZONES), min_budget: deciles[i], max_budget: deciles[int(i + 1, 10)], page: int(1, 2) }
+    }],
+    [12, 'search', () => ({ search: pick(words), page: int(1, 3) })],
+    [5, 'search entry id', () => ({ search: pick(fragments) })],
+    [8, 'search+city', () => ({ search: pick(words), city_id: city() })],
+    [10, 'date range', () => {
+      const width = pick([1, 7, 30, 90, 365])
+      const to = rnd() < 0.6 ? day(dates.hi, -int(0, 30)) : day(dates.lo, width + int(0, 300))
+      return { date_from: day(to, -width), date_to: to, city_id: rnd() < 0.3 ? city() : undefined }
+    }],
+    [6, 'status', () => ({ status: pick(statuses), city_id: rnd() < 0.5 ? city() : undefined, page: int(1, 5) })],
+    [6, 'property type', () => ({ property_type: pick(propertyTypes), city_id: rnd() < 0.5 ? city() : undefined, page: int(1, 3) })],
+  ]
+  const weightSum = kinds.reduce((s, [x]) => s + x, 0)
+  const kind = (): [string, Params] => {
+    let r = rnd() * weightSum
+    for (const [x, name, make] of kinds) if ((r -= x) < 0) return [name, make()]
+    return [kinds[0]![1], kinds[0]![2]()]
+  }
+  const urls = new Map<string, string>()
+  while (urls.size < 600) {
+    const [name, p] = kind()
+    const u = list(p)
+    if (!urls.has(u)) urls.set(u, name)
+  }
+  const zones = new Map<string, string>()
+  while (zones.size < 12) {
+    const [name, { page: _p, location: _l, ...filters }] = kind()
+    const u = `/api/listings/zones?${query(filters)}`
+    if (!zones.has(u)) zones.set(u, `zones (${name})`)
+  }
+  const mix: [string, string][] = [...urls, ...zones, ...Array.from({ length: 12 }, (): [string, string] => ['/api/listings/my', 'my'])]
+  for (let i = mix.length - 1; i > 0; i--) {
+    const j = Math.floor(rnd() * (i + 1))
+    ;[mix[i], mix[j]] = [mix[j]!, mix[i]!]
+  }
+  return mix
+}
+
+// --- The app of --root on a fresh copy of the bench database.
+const workDir = mkdtempSync(join(tmpdir(), 'brokernet-cold-kinds-'))
+copyFileSync(benchDb, join(workDir, 'brokernet.db'))
+// --cached: the copy read once before the server opens it, so its pages are in the OS's cache (a copy is not always:
+// a file system may share the blocks), to tell the disk's part from the CPU's.
+if (args.includes('--cached')) Bun.spawnSync(['cat', join(workDir, 'brokernet.db')], { stdout: 'ignore' })
+const { openDatabase, closeDatabase } = await import(join(root, 'db/client'))
+const { createApp } = await import(join(root, 'src/app'))
+const { loadConfig } = await import(join(root, 'src/platform/config'))
+const { createContext } = await import(join(root, 'src/platform/context'))
+const { createSession } = await import(join(root, 'src/platform/sessions'))
+const { dataLayer } = await import(join(root, 'tests/support/fixtures'))
+const config = loadConfig({ DATA_DIR: workDir, NODE_ENV: 'production', DEMO_DATA: '0', LOG_LEVEL: 'warn' })
+const migrateStart = performance.now()
+const db = openDatabase(config.databasePath)
+const migrateMs = performance.now() - migrateStart
+const ctx = createContext(db, config)
+// --statements KIND: the statements that kind's first touches ran, by total time (each statement's text, parameters aside).
+const traced = argValue('statements')
+const statementMs = new Map<string, { n: number; ms: number }>()
+let tracing = false
+if (traced)
+  for (const m of ['all', 'get'] as const) {
+    const orig = ctx.db[m].bind(ctx.db)
+    ;(ctx.db as unknown as Record<string, unknown>)[m] = async (sql: string, params?: unknown[]) => {
+      const t0 = performance.now()
+      try {
+        return await orig(sql, params as never)
+      } finally {
+        if (tracing) {
+          const key = sql.replace(/\s+/g, ' ').slice(0, 400)
+          const e = statementMs.get(key) ?? { n: 0, ms: 0 }
+          e.n++
+          e.ms += performance.now() - t0
+          statementMs.set(key, e)
+        }
+      }
+    }
+  }
+const app = createApp(ctx)
+const token = async (id: number) => (await createSession(dataLayer(db), id)).token as string
+const subjects = { broker: { id: typical.id, seed: 1 }, master: { id: master.id, seed: 2 } }
+const runs: RunResult[] = []
+try {
+  for (const w of who) {
+    const headers = { authorization: `Bearer ${await token(subjects[w].id)}` }
+    const times = new Map<string, number[]>()
+    const cpu = new Map<string, number>()
+    for (const [url, kind] of buildMix(w, subjects[w].seed)) {
+      if (fresh) {
+        ctx.counts.clear()
+        ctx.pages.clear()
+      }
+      tracing = kind === traced
+      const c0 = process.cpuUsage()
+      const t0 = performance.now()
+      const res = await app.handle(new Request(`http://localhost${url}`, { headers }))
+      await res.arrayBuffer()
+      const ms = performance.now() - t0
+      const c = process.cpuUsage(c0)
+      cpu.set(kind, (cpu.get(kind) ?? 0) + (c.user + c.system) / 1000)
+      if (res.status !== 200) throw new Error(`${url} answered ${res.status}`)
+      times.set(kind, [...(times.get(kind) ?? []), ms])
+    }
+    const kinds = [...times].map(([kind, xs]) => ({ kind, n: xs.length, p50: median(xs), p90: percentile(xs, 90), max: Math.max(...xs), sum: xs.reduce((a, b) => a + b, 0), cpu: cpu.get(kind)! })).sort((a, b) => b.sum - a.sum)
+    runs.push({ who: w, kinds, total: kinds.reduce((s, k) => s + k.sum, 0) })
+  }
+} finally {
+  closeDatabase(db, { checkpoint: false })
+  rmSync(workDir, { recursive: true, force: true })
+}
+console.log(`${root}: migrations ${migrateMs.toFixed(0)} ms${fresh ? ', every request on empty caches' : ''}`)
+for (const r of runs) {
+  console.log(`${r.who} mix, first touches one at a time: ${r.total.toFixed(0)} ms in all`)
+  console.log('  kind                      n     p50     p90     max     sum   (CPU) (ms)')
+  for (const k of r.kinds) console.log(`  ${k.kind.padEnd(22)} ${String(k.n).padStart(4)} ${k.p50.toFixed(1).padStart(7)} ${k.p90.toFixed(1).padStart(7)} ${k.max.toFixed(1).padStart(7)} ${k.sum.toFixed(0).padStart(7)} ${k.cpu.toFixed(0).padStart(7)}`)
+}
+if (traced)
+  for (const [sql, e] of [...statementMs].sort((a, b) => b[1].ms - a[1].ms).slice(0, 12)) console.log(`${e.ms.toFixed(0).padStart(6)} ms ${String(e.n).padStart(4)}×  ${sql}`)
+if (args.includes('--json')) console.log(`\n${JSON.stringify({ runs })}`)
