@@ -244,7 +244,7 @@ export const listings = sqliteTable(
     index('listings_type_deal_idx').on(t.postType, t.saleOrRent, t.id, t.status, t.ownerUserId),
     index('listings_location_budget_idx').on(t.location, t.budget, t.status, t.ownerUserId),
     // A zone's total within a budget range, status by status (`status in (…)`: one budget range per status, no status
-    // read per entry): the first touch of a zone-and-budget list (docs/decisions/0XX-cold-reads.md).
+    // read per entry): the first touch of a zone-and-budget list (docs/decisions/056-cold-reads.md).
     index('listings_location_status_budget_idx').on(t.location, t.status, t.budget, t.ownerUserId),
     // Duplicate control (src/modules/listings/duplicates.ts): the same contact, or the same locality, in one city.
     index('listings_contact_idx').on(t.cityId, t.contactKey, t.postType, t.saleOrRent, t.status),
@@ -252,7 +252,7 @@ export const listings = sqliteTable(
     // `changed_since`: listings with news (posted, price changed, back on market) since a moment, newest news first.
     index('listings_hot_idx').on(sql`coalesce(${t.hotAt}, ${t.createdAt})`),
     // Days on market (`on_market_over_days`, decision 041): the listings first posted after the line, whose count is
-    // taken from the filter's others' total (docs/decisions/0XX-cold-reads.md); status and owner for the scope.
+    // taken from the filter's others' total (docs/decisions/056-cold-reads.md); status and owner for the scope.
     index('listings_on_market_idx').on(sql`coalesce(${t.firstPostedAt}, ${t.createdAt})`, t.status, t.ownerUserId),
     // The next listing to expire, and those due a reminder: only the ones that can still expire.
     index('listings_expiry_idx').on(t.expiresAt).where(sql`${t.status} in ('ACTIVE', 'ON_HOLD')`),

@@ -194,13 +194,13 @@ export const listings = pgTable(
     index('listings_type_deal_idx').on(t.postType, t.saleOrRent, t.id, t.status, t.ownerUserId),
     index('listings_location_budget_idx').on(t.location, t.budget, t.status, t.ownerUserId),
     // A zone's total within a budget range, status by status (`status in (…)`: one budget range per status, no status
-    // read per entry): the first touch of a zone-and-budget list (docs/decisions/0XX-cold-reads.md).
+    // read per entry): the first touch of a zone-and-budget list (docs/decisions/056-cold-reads.md).
     index('listings_location_status_budget_idx').on(t.location, t.status, t.budget, t.ownerUserId),
     index('listings_contact_idx').on(t.cityId, t.contactKey, t.postType, t.saleOrRent, t.status),
     index('listings_locality_idx').on(t.cityId, sql`lower(${t.locality})`, t.postType, t.saleOrRent, t.status),
     index('listings_hot_idx').on(sql`coalesce(${t.hotAt}, ${t.createdAt})`),
     // Days on market (`on_market_over_days`, decision 041): the listings first posted after the line, whose count is
-    // taken from the filter's others' total (docs/decisions/0XX-cold-reads.md); status and owner for the scope.
+    // taken from the filter's others' total (docs/decisions/056-cold-reads.md); status and owner for the scope.
     index('listings_on_market_idx').on(sql`coalesce(${t.firstPostedAt}, ${t.createdAt})`, t.status, t.ownerUserId),
     index('listings_expiry_idx').on(t.expiresAt).where(sql`${t.status} in ('ACTIVE', 'ON_HOLD')`),
     index('listings_possible_duplicate_idx').on(t.id, t.status, t.ownerUserId).where(sql`${t.possibleDuplicateOf} is not null`),

@@ -146,7 +146,7 @@ const ZONE_BUDGET = new Set(['location', 'min_budget', 'max_budget', 'status'])
  * checked, and for a broker the scope's rule per entry (others' suspended and expired, `NOT_SHOWN_TO`). A broker's
  * total is then taken apart as the kept counts' is: the statuses everyone sees, less the few listings not shown to
  * them, plus their own hidden ones (measured on the first touches of a million listings: 5.2 ms of CPU a broker's
- * total before, 1.4 after; 2.2 and 1.5 a master admin's; docs/decisions/0XX-cold-reads.md). Null for other filters
+ * total before, 1.4 after; 2.2 and 1.5 a master admin's; docs/decisions/056-cold-reads.md). Null for other filters
  * and scopes.
  */
 async function countZoneBudget(db: Queryable, v: Viewer, f: ListingFilters): Promise<number | null> {
