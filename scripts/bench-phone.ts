@@ -74,8 +74,16 @@ export type Load = {
   files: { url: string; bytes: number; raw: number; depth: number; needed: boolean }[]
 }
 
+/**
+ * The page says it is interactive on its console. Waiting for it with `page.waitForFunction` made Playwright
+ * evaluate its own injected script (hundreds of KB) in the page once it had loaded, in the middle of hydration:
+ * 57 ms of the main thread at 4× CPU inside what was measured (a warm revisit's trace, docs/decisions/0XX-warm-revisit.md).
+ */
+const READY = '__bench-phone:interactive'
+
 // Runs in the page before any of its own scripts: largest paint, long tasks, and the moment every island is hydrated.
-const OBSERVE = `(() => {
+export const OBSERVE = `(() => {
+  const READY = '${READY}'
   const perf = (window.__phone = { lcp: 0, tasks: [], interactive: null, scripts: [], cls: 0 })
   new PerformanceObserver((l) => { for (const e of l.getEntries()) if (!e.hadRecentInput) perf.cls += e.value })
     .observe({ type: 'layout-shift', buffered: true })
@@ -90,12 +98,15 @@ const OBSERVE = `(() => {
   const lastElement = (el) => { while (el.lastElementChild) el = el.lastElementChild; return el }
   const timer = setInterval(() => {
     const islands = document.querySelectorAll('[data-island]')
+    // A page without islands is ready once loaded (its "interactive" is then DOMContentLoaded, read by the bench).
+    if (islands.length === 0 && document.readyState === 'complete') return clearInterval(timer), console.debug(READY)
     if (document.readyState === 'loading' || islands.length === 0) return
     for (const el of islands) if (!isReact(el.firstElementChild ? lastElement(el) : el)) return
     perf.interactive = performance.now()
     // The scripts the page needed: those asked for until then (a dialog's code fetched once idle comes later).
     perf.scripts = performance.getEntriesByType('resource').filter((e) => /[.]js([?]|$)/.test(e.name)).map((e) => e.name)
     clearInterval(timer)
+    console.debug(READY)
   }, 20)
 })()`
 
@@ -195,17 +206,11 @@ async function chainDepths(html: string, base: string, loaded: string[]): Promis
 }
 
 /** Loads `url` in `page` and waits until it is interactive and has had a quiet second (no long task). */
-async function measure(page: Page, url: string): Promise<Omit<Load, 'bytes' | 'htmlRaw' | 'jsBody' | 'jsFiles' | 'jsLater' | 'chain' | 'files' | 'photos'> & { html: string; scripts: string[] }> {
+export async function measure(page: Page, url: string): Promise<Omit<Load, 'bytes' | 'htmlRaw' | 'jsBody' | 'jsFiles' | 'jsLater' | 'chain' | 'files' | 'photos'> & { html: string; scripts: string[] }> {
+  const ready = page.waitForEvent('console', { predicate: (m) => m.text() === READY, timeout: 120_000 })
   const response = await page.goto(url, { waitUntil: 'load', timeout: 120_000 })
+  await ready
   const html = (await response?.text()) ?? ''
-  await page.waitForFunction(
-    () => {
-      const p = (window as unknown as { __phone?: { interactive: number | null } }).__phone
-      return !document.querySelector('[data-island]') || (p && p.interactive !== null)
-    },
-    undefined,
-    { timeout: 120_000, polling: 50 },
-  )
   // Quiet: a second without a new long task (hydration effects and first fetches may follow the mark).
   for (let seen = -1; ; ) {
     const n = (await readPerf(page)).tasks.length
@@ -226,7 +231,7 @@ async function measure(page: Page, url: string): Promise<Omit<Load, 'bytes' | 'h
   }
 }
 
-async function throttled(context: BrowserContext) {
+export async function throttled(context: BrowserContext) {
   const page = await context.newPage()
   const cdp = await context.newCDPSession(page)
   await cdp.send('Network.enable')
@@ -236,10 +241,10 @@ async function throttled(context: BrowserContext) {
   return { page, cdp }
 }
 
-type Target = { binary: string; url: string; token: string; stop: () => Promise<number>; publicPath?: string }
+export type Target = { binary: string; url: string; token: string; stop: () => Promise<number>; publicPath?: string }
 
 /** Starts a binary on demo data and signs its demo broker in. */
-async function startTarget(binary: string): Promise<Target> {
+export async function startTarget(binary: string): Promise<Target> {
   const server = await startServer({ command: [binary], env: { DEMO_DATA: '1', ADMIN_PASSWORD: 'Bench@12345' }, timeoutMs: 120_000 })
   const broker = /e\.g\. (\S+) \(broker\)/.exec(server.output())?.[1]
   if (!broker) throw new Error(`no demo broker in the banner:\n${server.output()}`)

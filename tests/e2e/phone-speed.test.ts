@@ -79,6 +79,32 @@ describe('a phone', () => {
     }
   }, 120_000)
 
+  test('only the cards in view are laid out and painted; a card scrolled to is drawn, its controls tappable', async () => {
+    const { page, errors, close } = await phonePage('/dashboard/listings')
+    try {
+      // `contentVisibilityAuto`: false for an element whose content the browser skips (content-visibility: auto, away
+      // from the viewport). The first card is in view; the last of 25 (some 6,000 px down) is skipped.
+      const drawn = (which: 'first' | 'last') =>
+        page.evaluate((which) => {
+          const cards = [...document.querySelectorAll('[data-listing-card]')]
+          const card = which === 'first' ? cards[0]! : cards.at(-1)!
+          return card.checkVisibility({ contentVisibilityAuto: true })
+        }, which)
+      expect(await drawn('first')).toBe(true)
+      expect(await drawn('last')).toBe(false)
+      // Scrolled to, it is drawn, and a tap on it opens its details as on any card.
+      const last = page.locator('[data-listing-card]').last()
+      await last.scrollIntoViewIfNeeded()
+      await page.waitForFunction(() => [...document.querySelectorAll('[data-listing-card]')].at(-1)!.checkVisibility({ contentVisibilityAuto: true }), undefined, { timeout: 30_000 })
+      const entry = await last.getAttribute('data-listing-card')
+      await last.locator('[data-days-on-market]').click()
+      await page.locator(`dialog[open] [data-listing-details="${entry}"]`).waitFor({ timeout: 30_000 })
+      expect(errors).toEqual([])
+    } finally {
+      await close()
+    }
+  }, 120_000)
+
   test('a desktop browser, even a narrow one, still gets both (its box may widen at any time)', async () => {
     const context = await demo.browser.newContext({ viewport: { width: 390, height: 844 } })
     await context.addCookies([{ name: SESSION_COOKIE, value: token, url: demo.url }])

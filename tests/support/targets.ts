@@ -59,8 +59,9 @@ export async function measureTargets(page: Page, scope = 'body'): Promise<Target
       }
       const visible = (el: Element) => {
         // Hidden by itself or an ancestor: display, visibility, opacity 0 (a closed daisyUI dropdown), a closed
-        // <details>'s content (content-visibility).
-        if (!el.checkVisibility({ opacityProperty: true, visibilityProperty: true, contentVisibilityAuto: true })) return false
+        // <details>'s content (content-visibility: hidden). A card out of view (content-visibility: auto, not drawn
+        // until scrolled near: DataTable) is still a target: measured, as getBoundingClientRect lays it out.
+        if (!el.checkVisibility({ opacityProperty: true, visibilityProperty: true })) return false
         if (el.closest('[inert], [aria-hidden="true"]')) return false
         const r = el.getBoundingClientRect()
         // Visually hidden (sr-only: 1 px, clipped): not a target until it shows, as the skip link does on focus.

@@ -87,6 +87,15 @@ type Props<T> = {
   fit?: { fitOf: (id: string) => ColumnFit; storageKey?: string; note: string }
 }
 
+/**
+ * A card out of view is neither laid out nor painted (content-visibility: auto) until it nears the viewport: on a
+ * phone one or two of a page's 25 cards are in view, and laying out and painting the rest was a third of a warm
+ * revisit's main-thread time at 4× CPU (docs/decisions/0XX-warm-revisit.md). Its height until then is a typical
+ * card's, and once drawn the one it had (`auto`), so the page's scroll length hardly moves. Its content stays in the
+ * accessibility tree, find-in-page and `getBoundingClientRect` (which lays it out on demand).
+ */
+const CARD_OFFSCREEN = '[content-visibility:auto] [contain-intrinsic-size:auto_15rem]'
+
 const cx = (...classes: (string | false | null | undefined)[]) => classes.filter(Boolean).join(' ')
 
 /** Clicks on controls inside a row are theirs, not the row's. */
@@ -229,7 +238,9 @@ export function DataTable<T>({ data, columns, hiddenColumns, getRowId, label, bu
       {card && (
         <ul className={cx('divide-y divide-base-300', withTable && '@min-[40rem]:hidden')} aria-label={label} aria-busy={busy || undefined}>
           {rows.map((row) => (
-            <li key={row.id}>{card(row, rowProps(row.original))}</li>
+            <li key={row.id} className={CARD_OFFSCREEN}>
+              {card(row, rowProps(row.original))}
+            </li>
           ))}
         </ul>
       )}
