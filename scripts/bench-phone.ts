@@ -77,7 +77,7 @@ export type Load = {
 /**
  * The page says it is interactive on its console. Waiting for it with `page.waitForFunction` made Playwright
  * evaluate its own injected script (hundreds of KB) in the page once it had loaded, in the middle of hydration:
- * 57 ms of the main thread at 4× CPU inside what was measured (a warm revisit's trace, docs/decisions/0XX-warm-revisit.md).
+ * 57 ms of the main thread at 4× CPU inside what was measured (a warm revisit's trace, docs/decisions/057-warm-revisit.md).
  */
 const READY = '__bench-phone:interactive'
 

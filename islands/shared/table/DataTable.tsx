@@ -90,7 +90,7 @@ type Props<T> = {
 /**
  * A card out of view is neither laid out nor painted (content-visibility: auto) until it nears the viewport: on a
  * phone one or two of a page's 25 cards are in view, and laying out and painting the rest was a third of a warm
- * revisit's main-thread time at 4× CPU (docs/decisions/0XX-warm-revisit.md). Its height until then is a typical
+ * revisit's main-thread time at 4× CPU (docs/decisions/057-warm-revisit.md). Its height until then is a typical
  * card's, and once drawn the one it had (`auto`), so the page's scroll length hardly moves. Its content stays in the
  * accessibility tree, find-in-page and `getBoundingClientRect` (which lays it out on demand).
  */
