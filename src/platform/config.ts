@@ -37,8 +37,9 @@ export type Config = {
    */
   readThreads: number
   /**
-   * WRITE_LANE (1, the default; 0: off): a process works a write as soon as it has read it, and lets its reads through
-   * one per turn of its event loop, so a write does not wait behind the reads already queued (docs/decisions/0XX-write-lane.md).
+   * WRITE_LANE (1, the default; 0: off): a process works a write as soon as it has read it, and lets the reads of a
+   * turn of its event loop run for about a millisecond, the rest in later turns, so a write does not wait behind the
+   * reads already queued (src/platform/http/write-lane.ts, docs/decisions/0XX-write-lane.md).
    */
   writeLane: boolean
   /** MATCH_DIGEST_HOURS: at most one digest mail of new matches per user in this many hours (default 24); 0: none. */
