@@ -8,6 +8,10 @@ import { walFileSize, WRITER_TRUNCATE_BYTES } from './wal'
 
 const RETURNING = /\breturning\b/i
 
+/** Another connection holds the file's write lock (SQLITE_BUSY and its extended codes). */
+const BUSY = Symbol('busy')
+const isBusy = (e: unknown): boolean => String((e as { code?: unknown } | null)?.code ?? '').startsWith('SQLITE_BUSY')
+
 /** One statement on one connection: rows for a query, or the changed-row count (and RETURNING rows) for a write. */
 function runOn<T>(client: SQLite, sql: string, params: readonly Param[]): { changes: number; rows: T[] } {
   const st = statement<T>(client, sql)
@@ -84,6 +88,7 @@ export class SqliteDb implements Db {
     readonly threads: ReadThreads | null = null,
   ) {
     this.inside = new SqliteTx(writer)
+    this.lockWaitMs = writer.query<{ timeout: number }, []>('PRAGMA busy_timeout').get()?.timeout ?? 0
   }
 
   /** Told each read, write and transaction's duration (db/sql.ts); the transaction's own statements are not told apart. */
@@ -102,11 +107,17 @@ export class SqliteDb implements Db {
   }
 
   async run<T>(sql: string, params: readonly Param[] = []) {
-    // With no transaction of this process open, a single statement commits on its own right away; else it waits its
-    // turn as a transaction of its own, and is still timed as the one write it is.
+    // With no transaction of this process open, a single statement commits on its own right away; else (or when
+    // another process holds the write lock) it waits its turn as a transaction of its own, and is still timed as the
+    // one write it is.
     if (!this.writing) {
       this.keepLogShort()
-      return timed(this.timer, 'write', () => mapped(() => runOn<T>(this.writer, sql, params)))
+      const at = performance.now()
+      const now = this.withoutWaiting(() => runOn<T>(this.writer, sql, params))
+      if (now !== BUSY) {
+        this.timer?.('write', performance.now() - at)
+        return now
+      }
     }
     return timed(this.timer, 'write', () => this.transact((tx) => tx.run<T>(sql, params)))
   }
@@ -125,7 +136,7 @@ export class SqliteDb implements Db {
     try {
       this.keepLogShort()
       // IMMEDIATE: take the file's write lock now, so two processes never both read and then fail to upgrade.
-      mapped(() => this.writer.run('BEGIN IMMEDIATE'))
+      await this.lockedIn()
       try {
         this.inside.deferred = []
         const value = await work(this.inside)
@@ -184,6 +195,46 @@ export class SqliteDb implements Db {
       this.logBackoffMs = done ? 0 : Math.min(4000, Math.max(250, this.logBackoffMs * 2))
       this.logRetryAt = now + this.logBackoffMs
     }
+  }
+
+  /** The writer's busy_timeout as opened (5 s, db/client.ts): how long a write waits for another process's. */
+  private readonly lockWaitMs: number
+  /** The last refusal `withoutWaiting` met: what a write that waited in vain fails with. */
+  private busyError: unknown = null
+
+  /**
+   * `work` (a statement that takes the file's write lock), tried with no busy wait: BUSY when another process (or
+   * connection) holds the lock. SQLite's own wait (busy_timeout) sleeps on this thread, between tries 1, 2, 5, 10 ...
+   * 100 ms apart: every request of the process would wait with the write, and the write itself up to the next try
+   * after the lock came free (docs/decisions/0XX-write-lane.md). The connection's timeout is set back at once: other
+   * users of it (migrations, fixtures through drizzle) keep SQLite's wait.
+   */
+  private withoutWaiting<T>(work: () => T): T | typeof BUSY {
+    if (this.lockWaitMs === 0) return mapped(work)
+    statement(this.writer, 'PRAGMA busy_timeout = 0').run()
+    try {
+      return work()
+    } catch (e) {
+      if (!isBusy(e)) throw sqliteFault(e)
+      this.busyError = e
+      return BUSY
+    } finally {
+      statement(this.writer, `PRAGMA busy_timeout = ${this.lockWaitMs}`).run()
+    }
+  }
+
+  /**
+   * BEGIN IMMEDIATE, its lock waited for on the event loop (tried every millisecond, up to the busy timeout), not on
+   * the thread: the process answers its other requests meanwhile. Past the timeout, SQLite's busy error (a 503, 028).
+   */
+  private async lockedIn(): Promise<void> {
+    const begin = () => this.writer.run('BEGIN IMMEDIATE')
+    if (this.withoutWaiting(begin) !== BUSY) return
+    for (const deadline = performance.now() + this.lockWaitMs; performance.now() < deadline; ) {
+      await Bun.sleep(1)
+      if (this.withoutWaiting(begin) !== BUSY) return
+    }
+    throw sqliteFault(this.busyError)
   }
 
   async close(): Promise<void> {

@@ -8,6 +8,7 @@ import { errorHandler } from './platform/http/errors'
 import { requestLog } from './platform/http/request-log'
 import { requestMetrics } from './platform/http/request-metrics'
 import { securityHeaders } from './platform/http/security'
+import { writeLane } from './platform/http/write-lane'
 import { analyticsFeature } from './modules/analytics/plugin'
 import { auditFeature } from './modules/audit/plugin'
 import { authFeature } from './modules/auth/plugin'
@@ -55,6 +56,7 @@ export function createApp(ctx: AppContext) {
     .use(errorHandler)
     .use(headLimit)
     .use(bodyLimit)
+    .use(writeLane(ctx.config.writeLane))
     .use(compression)
     .use(assetRoutes())
     .use(docsFeature().plugin)
