@@ -206,7 +206,7 @@ export class SqliteDb implements Db {
    * `work` (a statement that takes the file's write lock), tried with no busy wait: BUSY when another process (or
    * connection) holds the lock. SQLite's own wait (busy_timeout) sleeps on this thread, between tries 1, 2, 5, 10 ...
    * 100 ms apart: every request of the process would wait with the write, and the write itself up to the next try
-   * after the lock came free (docs/decisions/0XX-write-lane.md). The connection's timeout is set back at once: other
+   * after the lock came free (docs/decisions/058-write-lane.md). The connection's timeout is set back at once: other
    * users of it (migrations, fixtures through drizzle) keep SQLite's wait.
    */
   private withoutWaiting<T>(work: () => T): T | typeof BUSY {

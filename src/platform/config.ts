@@ -37,9 +37,9 @@ export type Config = {
    */
   readThreads: number
   /**
-   * WRITE_LANE (1, the default; 0: off): a process works a write as soon as it has read it, and lets the reads of a
+   * WRITE_LANE (0, the default: off; 1: on): a process works a write as soon as it has read it, and lets the reads of a
    * turn of its event loop run for about a millisecond, the rest in later turns, so a write does not wait behind the
-   * reads already queued (src/platform/http/write-lane.ts, docs/decisions/0XX-write-lane.md).
+   * reads already queued (src/platform/http/write-lane.ts, docs/decisions/058-write-lane.md).
    */
   writeLane: boolean
   /** MATCH_DIGEST_HOURS: at most one digest mail of new matches per user in this many hours (default 24); 0: none. */
@@ -123,7 +123,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const databaseUrl = env.DATABASE_URL?.trim() ? parseUrl('DATABASE_URL', env.DATABASE_URL.trim(), ['postgres:', 'postgresql:']) : undefined
   const workers = parseCount('WORKERS', env.WORKERS, availableParallelism(), 64)
   const readThreads = parseCount('READ_THREADS', env.READ_THREADS, DEFAULT_READ_THREADS, 16, 0)
-  const writeLane = parseCount('WRITE_LANE', env.WRITE_LANE, 1, 1, 0) === 1
+  const writeLane = parseCount('WRITE_LANE', env.WRITE_LANE, 0, 1, 0) === 1
   const matchDigestHours = parseCount('MATCH_DIGEST_HOURS', env.MATCH_DIGEST_HOURS, 24, 720, 0)
   const logLevel = (env.LOG_LEVEL?.trim().toLowerCase() || 'info') as LogLevel
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not "${env.LOG_LEVEL}"`)

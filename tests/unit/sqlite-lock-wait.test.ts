@@ -1,5 +1,5 @@
 // A write waiting for SQLite's write lock (another process writing) waits on the event loop, not on the thread
-// (db/sqlite.ts `lockedIn`; docs/decisions/0XX-write-lane.md): the process answers its reads meanwhile, and the write
+// (db/sqlite.ts `lockedIn`; docs/decisions/058-write-lane.md): the process answers its reads meanwhile, and the write
 // goes through once the lock is free. SQLite's own busy wait would have stopped the whole process until it gave up.
 import { Database as SQLite } from 'bun:sqlite'
 import { afterAll, beforeAll, expect, test } from 'bun:test'

@@ -33,8 +33,9 @@ describe('ReadLane', () => {
   })
 })
 
-test('WRITE_LANE is 1 (the default) or 0', () => {
-  expect(loadConfig({ DATA_DIR: '/tmp/x' }).writeLane).toBe(true)
+test('WRITE_LANE is 0 (the default) or 1', () => {
+  expect(loadConfig({ DATA_DIR: '/tmp/x' }).writeLane).toBe(false)
+  expect(loadConfig({ DATA_DIR: '/tmp/x', WRITE_LANE: '1' }).writeLane).toBe(true)
   expect(loadConfig({ DATA_DIR: '/tmp/x', WRITE_LANE: '0' }).writeLane).toBe(false)
   expect(() => loadConfig({ DATA_DIR: '/tmp/x', WRITE_LANE: 'yes' })).toThrow(ConfigError)
 })

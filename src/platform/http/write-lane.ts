@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
 
-// Writes first (issue 36; docs/decisions/0XX-write-lane.md). A process answers every request on one event loop, and
+// Writes first (issue 36; docs/decisions/058-write-lane.md). A process answers every request on one event loop, and
 // under load each turn of it brings a batch of ready requests (as many as connections have sent one), which it used to
 // work through in order: a write arriving behind 32 reads waited for all of them, then for its place in the next batch.
 // Now the reads of one turn run for about a millisecond; the rest wait in a queue of this process, let through in later
@@ -83,9 +83,9 @@ export class ReadLane {
 }
 
 /**
- * The platform's lane (WRITE_LANE=1, the default): a read request waits its turn in `lane` before anything else
+ * The platform's lane (WRITE_LANE=1; off by default until a quiet machine shows what it costs reads: decision 058): a read request waits its turn in `lane` before anything else
  * of it runs (after the request log and metrics have noted its arrival, so their durations include the wait).
- * WRITE_LANE=0 leaves every request in arrival order, as before.
+ * WRITE_LANE=0 (the default) leaves every request in arrival order, with no hook at all.
  */
 export function writeLane(enabled: boolean, lane = new ReadLane()) {
   const plugin = new Elysia({ name: 'write-lane', seed: enabled })
