@@ -5,6 +5,7 @@ import type { Config } from './platform/config'
 import { vapidKeys } from './platform/push/vapid'
 import { countryCount } from './modules/geography/store'
 import { anyUserAt, firstApprovedOfRole, insertMasterAdmin, masterAdminEmail, userCount } from './modules/users/store'
+import { hashPassword } from './platform/passwords'
 
 /** The demo users' shared password: printed at first start so a newcomer can sign in as any role. */
 export const DEMO_PASSWORD = 'Demo@12345'
@@ -41,7 +42,7 @@ export async function bootstrap({ db }: { db: Db }, config: Config): Promise<Boo
     report.admin.email = existing
   } else {
     const password = config.adminPassword ?? generatePassword()
-    const passwordHash = await Bun.password.hash(password)
+    const passwordHash = await hashPassword(password)
     const now = Date.now()
     // Instances started together on a new PostgreSQL database all get here: one creates the admin, the others find it.
     if (await insertMasterAdmin(db, config.adminEmail, passwordHash, now)) report.admin = { email: config.adminEmail, created: true, generatedPassword: config.adminPassword ? undefined : password }
@@ -62,7 +63,7 @@ async function loadDemo(db: Db, config: Config): Promise<BootstrapReport['demo']
   const { seedDemoData, DEMO_EMAIL_DOMAIN } = await import('../db/seed/demo')
   let seeded: DemoSeedResult
   try {
-    seeded = await seedDemoData(db, { passwordHash: await Bun.password.hash(DEMO_PASSWORD) })
+    seeded = await seedDemoData(db, { passwordHash: await hashPassword(DEMO_PASSWORD) })
   } catch (e) {
     if (isConflict(e) && (await anyUserAt(db, DEMO_EMAIL_DOMAIN))) {
       console.log('DEMO_DATA: another instance started on this new database loaded the demo data.')

@@ -9,6 +9,7 @@ import { normalizeEmail } from './service'
 import { generateSessionToken, invalidateUserSessions, sessionIdOf } from '../../platform/sessions'
 import { setPasswordHash, userContactByEmail } from '../users/store'
 import { replaceResetToken, resetToken, spendResetToken } from './store'
+import { hashPassword } from '../../platform/passwords'
 
 export const RESET_REQUESTED = 'If an account exists for this email, a link to reset the password has been sent. It is valid for one hour.'
 export const RESET_LINK_INVALID = 'This reset link is invalid or has expired. Please request a new one.'
@@ -51,7 +52,7 @@ export async function resetPassword(ctx: AppContext, input: { token: string; pas
     await limits.resetByAddress.hit(ipAddress)
     throw refused(RESET_LINK_INVALID)
   }
-  const passwordHash = await Bun.password.hash(input.password)
+  const passwordHash = await hashPassword(input.password)
   await db.tx(async (tx) => {
     const now = Date.now()
     // Spent atomically: of two concurrent uses of one link, only one changes the password.

@@ -11,6 +11,7 @@ import type { RegisterBody } from './model'
 import { normalizeEmail } from './service'
 import { cityWithState } from '../geography/store'
 import { cityAdminEmails } from '../users/store'
+import { hashPassword } from '../../platform/passwords'
 
 export { FILE_TOO_LARGE } from '../users/store'
 
@@ -38,7 +39,7 @@ export async function register(ctx: AppContext, body: RegisterBody, ipAddress: s
 
   const document = await readIdDocument(body.id_card_file, LIMITS.registrationFileBytes)
   await limits.registerByAddress.hit(ipAddress)
-  const passwordHash = await Bun.password.hash(body.password)
+  const passwordHash = await hashPassword(body.password)
   const user = await insertUserWithDocument(ctx, document, async (tx, stored) => {
     const user = await insertUser(tx, {
       email,

@@ -6,11 +6,12 @@ import { createSession } from '../../platform/sessions'
 import { ACCOUNT_INACTIVE } from '../../platform/http/auth'
 import { secondFactorRequired } from '../second-factor/settings'
 import { createChallenge, hasFactor } from '../second-factor/store'
+import { hashPassword, verifyPassword } from '../../platform/passwords'
 
 // Verifying against this when the email is unknown makes both failures take the same time.
 // Made on first use: hashing at import would add ~250 ms to every start.
 let dummyHash: Promise<string> | undefined
-const dummy = () => (dummyHash ??= Bun.password.hash(crypto.randomUUID()))
+const dummy = () => (dummyHash ??= hashPassword(crypto.randomUUID()))
 
 export const WRONG_CREDENTIALS = 'Incorrect email or password'
 export const PENDING_APPROVAL = 'Your registration is pending approval by an administrator. You will receive an email once it is approved.'
@@ -39,7 +40,7 @@ export async function login(
   ]
   await enforce(keys, 'failed sign-in attempts')
   const user = await userByEmail(db, account)
-  const ok = await Bun.password.verify(password, user?.passwordHash.startsWith('$argon2') ? user.passwordHash : await dummy())
+  const ok = await verifyPassword(password, user?.passwordHash.startsWith('$argon2') ? user.passwordHash : await dummy())
   if (!user || !ok) {
     await hitAll(keys)
     throw unauthenticated(WRONG_CREDENTIALS)

@@ -14,6 +14,7 @@ import type { CreateUserBody, UpdateUserBody } from './model'
 import { visibleTo, where } from './store/read'
 import { assertUniqueUser, duplicateUser, insertUser, insertUserWithDocument, INVALID_CITY, otherActiveMasterAdmins, readIdDocument, updateUserRow, userIs, userWhere, type User } from './store'
 import { cityExists } from '../geography/store'
+import { hashPassword } from '../../platform/passwords'
 
 /** What the audit trail keeps of a user: never the password hash or the document's file name. */
 export const auditView = (u: User) => ({
@@ -71,7 +72,7 @@ export async function createUser(ctx: AppContext, actor: Actor, body: CreateUser
   await assertUniqueUser(ctx.db, { email, idCardNumber })
 
   const document = await readIdDocument(body.id_card_document, LIMITS.adminUploadFileBytes)
-  const passwordHash = await Bun.password.hash(body.password)
+  const passwordHash = await hashPassword(body.password)
   return insertUserWithDocument(ctx, document, async (tx, stored) => {
     const user = await insertUser(tx, {
       email,

@@ -1,5 +1,5 @@
 import { Elysia, StatusMap } from 'elysia'
-import pino from 'pino'
+import type { Logger as Pino } from 'pino'
 import type { LogLevel } from '../config'
 import { LogBuffer } from './log-buffer'
 
@@ -9,18 +9,46 @@ export type LogSink = (line: string) => void
 /** An incoming `X-Request-Id` kept as it is (a proxy's id ties its log to ours); anything else is replaced. */
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
 
+/** pino's numbers for the levels LOG_LEVEL may name (silent: nothing). */
+const LEVEL_VALUES: Record<string, number> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Infinity }
+
+/** What the server logs through: pino's methods that it uses. */
+export type Logger = {
+  isLevelEnabled(level: string): boolean
+  info: Pino['info']
+  warn: Pino['warn']
+  error: Pino['error']
+}
+
 /**
  * pino writing to stdout through a buffer of lines (./log-buffer.ts): no write system call per request, every line
  * written at exit, a crash's too (docs/decisions/020-request-log.md, 046-request-path.md). Transports run on worker
  * threads, which a compiled binary does not need and a crash could cut short. Levels are written as words.
+ *
+ * pino itself is loaded at the first line written, not at start (~6 % of the binary's start-up CPU: it loads node's
+ * util and events and its redaction; issue 36, docs/decisions/059-start-and-memory.md). The request log writes a
+ * request's line once its answer has gone, so the first answer does not wait for it. Whether a level is written is
+ * known without it.
  */
-export function createLogger(level: LogLevel, sink?: LogSink) {
-  return pino(
-    { level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime, formatters: { level: (label) => ({ level: label }) } },
-    sink ? { write: sink } : new LogBuffer(1),
-  )
+export function createLogger(level: LogLevel, sink?: LogSink): Logger {
+  let made: Pino | undefined
+  const real = (): Pino => {
+    if (made) return made
+    const pino = require('pino') as typeof import('pino')
+    made = pino.default(
+      { level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime, formatters: { level: (label) => ({ level: label }) } },
+      sink ? { write: sink } : new LogBuffer(1),
+    )
+    return made
+  }
+  const threshold = LEVEL_VALUES[level] ?? 30
+  return {
+    isLevelEnabled: (l) => (LEVEL_VALUES[l] ?? 0) >= threshold,
+    info: (...args: Parameters<Pino['info']>) => real().info(...args),
+    warn: (...args: Parameters<Pino['warn']>) => real().warn(...args),
+    error: (...args: Parameters<Pino['error']>) => real().error(...args),
+  }
 }
-export type Logger = ReturnType<typeof createLogger>
 
 /**
  * Users of server-rendered pages, which resolve their session in the page rather than through the API's guard (that

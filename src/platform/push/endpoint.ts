@@ -1,6 +1,9 @@
 import type { LookupAddress } from 'node:dns'
-import { isIP } from 'node:net'
 import { ipv6Groups, refusedAddress } from './address'
+
+// node:net (and the streams it loads) is required at first use, not at start: ~5 % of the binary's start-up CPU
+// (issue 36, docs/decisions/004-lazy-start.md).
+const isIP = (host: string): number => (require('node:net') as typeof import('node:net')).isIP(host)
 
 // The rules a push endpoint must pass before the server posts to it (issue 33; docs/decisions/035-web-push.md): at
 // subscribe time (a refusal is the client's 422) and again at every send, because what a name resolves to can change.
