@@ -8,6 +8,9 @@ import { walFileSize, WRITER_TRUNCATE_BYTES } from './wal'
 
 const RETURNING = /\breturning\b/i
 
+/** What a transaction asked for after the close meets (bun:sqlite's own words for a closed database). */
+const closedError = () => new Error('Database has closed')
+
 /** Another connection holds the file's write lock (SQLITE_BUSY and its extended codes). */
 const BUSY = Symbol('busy')
 const isBusy = (e: unknown): boolean => String((e as { code?: unknown } | null)?.code ?? '').startsWith('SQLITE_BUSY')
@@ -131,8 +134,11 @@ export class SqliteDb implements Db {
   }
 
   private async transact<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
+    if (this.closed) throw closedError()
     if (this.writing) await new Promise<void>((resolve) => this.waiting.push(resolve))
     else this.writing = true
+    // Woken by the close (below): the turn is the close's, and nothing begins any more.
+    if (this.closed) throw closedError()
     try {
       this.keepLogShort()
       // IMMEDIATE: take the file's write lock now, so two processes never both read and then fail to upgrade.
@@ -237,7 +243,21 @@ export class SqliteDb implements Db {
     throw sqliteFault(this.busyError)
   }
 
+  private closed = false
+
+  /**
+   * A transaction under way ends first (a match drain its timer began as the app stopped): the closing checkpoint
+   * cannot run inside it (SQLITE_LOCKED, "database table is locked", seen in a full run), and its work is not cut off
+   * halfway. Then the close keeps the writer's turn: transactions waiting for it, and any asked for later, fail as on a
+   * closed database instead of waiting for ever.
+   */
   async close(): Promise<void> {
+    if (!this.closed) {
+      if (this.writing) await new Promise<void>((resolve) => this.waiting.push(resolve))
+      this.writing = true
+      this.closed = true
+      for (const next of this.waiting.splice(0)) next()
+    }
     await this.threads?.close()
     if (this.reader !== this.writer) this.reader.close()
   }
