@@ -196,7 +196,7 @@ export default function MatchInbox({ initial, perPage, rules, tolerance, expiry,
       {inbox && inbox.total > 0 && (
         <div className="flex flex-wrap items-center justify-between gap-3">
           <p className="text-sm text-base-content/70">{showingText(inbox.page, inbox.per_page, inbox.total, inbox.total === 1 ? 'match' : 'matches')}</p>
-          <Pagination page={inbox.page} totalPages={totalPages} onPage={(p) => (setPage(p), window.scrollTo({ top: 0, behavior: 'smooth' }))} label="Match pages" />
+          <Pagination page={inbox.page} totalPages={totalPages} onPage={(p) => (setPage(p), window.scrollTo({ top: 0 }))} label="Match pages" />
         </div>
       )}
 

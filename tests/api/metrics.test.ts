@@ -419,13 +419,26 @@ describe('several processes (WORKERS=2)', () => {
   }, 240_000)
 
   test('a primary killed outright: its worker, ending with it, removes the folder', async () => {
-    const { server, dir } = await startTwo()
+    const { server, pid, dir } = await startTwo()
+    const workers = readdirSync(dir).flatMap((f) => (f === `${pid}.sock` ? [] : [Number(/(\d+)\.sock$/.exec(f)?.[1])]))
+    const alive = (p: number) => {
+      try {
+        return process.kill(p, 0)
+      } catch {
+        return false
+      }
+    }
     try {
       server.proc.kill('SIGKILL')
       // The worker hears the primary's end at once (its stdin closes) and stops as on SIGTERM, then removes the folder:
       // about a second on an idle machine, 10-13 s at a load of 30-40 and over 20 s once with three suites at once.
-      await eventually('the folder removed', () => !existsSync(dir), 60_000)
+      // Past a minute once (three suites, load 10-20): which of the two never happened (the worker still running, or
+      // gone and the folder left) is what the failure says.
+      await eventually('the folder removed', () => !existsSync(dir) || (workers.every((p) => !alive(p)) && `worker ${workers.join(', ')} gone, folder left: ${readdirSync(dir).join(', ')}`), 60_000).then((r) => {
+        if (r !== true) throw new Error(String(r))
+      })
     } finally {
+      for (const p of workers) if (alive(p)) process.kill(p, 'SIGKILL') // no orphan outlives a failed test
       await server.stop() // removes its DATA_DIR
     }
   }, 120_000)
