@@ -18,6 +18,7 @@
 // Excel allows at most 1,048,576 rows and 16,384 columns; the stream errors past either.
 
 import { Zip, ZipDeflate } from 'fflate'
+import { nextTurn } from '../../platform/turns'
 
 export type XlsxColumn<R> = {
   header: string
@@ -282,9 +283,6 @@ function sheetHead(columns: XlsxColumn<unknown>[], names: string[]): string {
 
 // ---- the stream --------------------------------------------------------------------------
 
-/** Waits for a macrotask, letting timers, I/O and other requests run. */
-const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
-
 // Small parts are deflated too: fflate's streaming Zip always writes a data descriptor, and
 // STORED entries with a data descriptor trip some streaming readers (e.g. Java's ZipInputStream).
 function smallFile(zip: Zip, name: string, text: string): void {
@@ -383,7 +381,7 @@ export function xlsxStream<R>(
       return
     }
     if (phase === 'rows') {
-      await yieldToEventLoop()
+      await nextTurn() // timers, I/O and other requests run between two batches of rows
       if (cancelled) return
       if (batchIndex >= batch.length) {
         const next = await iterator!.next()
