@@ -101,8 +101,8 @@ class PgQueryable implements Queryable {
 /** A transaction's feed ping (db/pg-feed.ts): sent as its last statement, heard once its changes have been. */
 export type Ping = { sql: string; params: Param[]; heard: Promise<void>; drop(): void }
 
-/** What a write waits for after its commit: the feed's catching up (db/pg-feed.ts), its own ping or a ping of its own. */
-export type WriteFeed = { ping(): Ping | null; caughtUp(): Promise<void> }
+/** What a write waits for after its commit: its own ping through the feed (db/pg-feed.ts), sent as its last statement. */
+export type WriteFeed = { ping(): Ping | null }
 
 const FAILED_TRANSACTION = '25P02'
 
@@ -221,7 +221,7 @@ export class PostgresDb extends PgQueryable implements Db {
 
   /**
    * `feed`: what a write waits for once committed, so this process's next read sees it (db/pg-feed.ts): a transaction
-   * sends the feed's ping as its last statement, a write on its own waits for a ping sent after it.
+   * sends the feed's ping as its last statement (a write on its own is a transaction of one statement).
    */
   constructor(
     readonly sql: postgres.Sql,
@@ -280,10 +280,25 @@ export class PostgresDb extends PgQueryable implements Db {
     }
   }
 
+  /**
+   * A write on its own: a one-statement transaction on a reserved connection (`pipelined`), BEGIN, the statement, the
+   * feed's ping and COMMIT in one round trip. Given to the pool's queue instead, a write waiting there when the server
+   * went out of reach waited through the pool's connection attempts one after another (1.5 s each: a full run saw
+   * "create a city" answered 503 after 11.2 s with the network silent), and it could not be bounded as reads are: once
+   * the pool had handed it to a connection being opened, a cancel could not take it back, and 17 of 24 writes answered
+   * 503 were written when the network came back. A reservation is bounded (`reserve`), and a write answered 503 while
+   * waiting for its connection was never sent (issue 37).
+   */
   override async run<T>(sql: string, values: readonly Param[] = []) {
-    const result = await this.guarded(() => timed(this.timer, 'write', () => super.run<T>(sql, values)))
-    await this.feed?.caughtUp()
-    return result
+    const ping = this.feed?.ping() ?? null
+    try {
+      const result = await this.guarded(() => timed(this.timer, 'write', () => this.pipelined((tx) => tx.run<T>(sql, values), {}, ping)))
+      await ping?.heard
+      return result
+    } catch (e) {
+      ping?.drop()
+      throw e
+    }
   }
 
   /**
