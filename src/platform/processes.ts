@@ -91,6 +91,17 @@ export function exitWithParent(onGone: () => void): void {
     } catch {
       // An error reading the pipe means the same: the primary is gone.
     }
+    parentGone = true
     onGone()
   })()
 }
+
+let parentGone = false
+
+/**
+ * Whether this worker heard its primary end without stopping it (killed outright): what the primary would have
+ * cleaned up on its way out is then the worker's to clean. Known from the pipe, not by asking whether the primary's pid
+ * still runs: on a busy machine that pid soon names another process or thread (Linux hands out 32,768 by default, and
+ * a test suite's processes and threads went through them in under a minute), which then looked like the primary.
+ */
+export const primaryGone = () => parentGone

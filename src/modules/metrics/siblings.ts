@@ -1,8 +1,8 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Metrics, MetricJson } from '../../platform/metrics'
-import { isWorker, shareWithWorkers } from '../../platform/processes'
+import { isWorker, primaryGone, shareWithWorkers } from '../../platform/processes'
 
 // WORKERS processes share one port (src/platform/processes.ts), so a scrape lands on any of them; Prometheus must still see one
 // set of counters. Each process serves its own numbers as JSON on a Unix socket in a folder the primary made, and the
@@ -37,12 +37,10 @@ export function shareMetrics(metrics: Metrics, workers: number): void {
     unix: own,
     fetch: async (request) => (new URL(request.url).pathname === '/metrics.json' ? Response.json(await metrics.snapshot()) : new Response(null, { status: 404 })),
   })
-  // A worker's parent is its primary (noted now: once the primary is gone the worker has another parent).
-  const primary = isWorker() ? process.ppid : null
   process.once('exit', () => {
     rmSync(own, { force: true })
     // A worker outliving its primary (killed outright, so it removed nothing) takes the folder along.
-    if (primary !== null && !running(primary)) rmSync(dir, { recursive: true, force: true })
+    if (primaryGone()) rmSync(dir, { recursive: true, force: true })
   })
 
   metrics.shareWith(async () => {
@@ -63,19 +61,5 @@ async function ask(socket: string): Promise<MetricJson[] | null> {
     // Nobody listens there: a process killed before it could remove its socket (a restarted worker has a new one).
     if ((e as { code?: string }).code === 'ECONNREFUSED') rmSync(socket, { force: true })
     return null
-  }
-}
-
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-  } catch (e) {
-    return (e as { code?: string }).code === 'EPERM'
-  }
-  // A process that died but was not yet reaped by its parent (a zombie) still takes signal 0; Linux says so in /proc.
-  try {
-    return !/^\d+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'))
-  } catch {
-    return !existsSync('/proc/self/stat') // gone from /proc meanwhile; without /proc, assume it runs
   }
 }
