@@ -101,7 +101,8 @@ let parentGone = false
 /**
  * Whether this worker heard its primary end without stopping it (killed outright): what the primary would have
  * cleaned up on its way out is then the worker's to clean. Known from the pipe, not by asking whether the primary's pid
- * still runs: on a busy machine that pid soon names another process or thread (Linux hands out 32,768 by default, and
- * a test suite's processes and threads went through them in under a minute), which then looked like the primary.
+ * still runs: the kernel closes a dying process's files (the pipe) before it has finished exiting, so for a moment
+ * after the worker hears the end the primary still shows as running (state R in /proc; seen in 1 of 4 tries at a load
+ * of 20), and a full run's test found the folder left behind (issue 37).
  */
 export const primaryGone = () => parentGone
