@@ -14,14 +14,18 @@ import { jsonLines } from '../support/app'
 import { eventually } from '../support/eventually'
 import { startServer, type RunningServer } from '../support/server'
 import { tcpProxy, type TcpProxy } from '../support/tcp-proxy'
+import { watchLag } from '../support/lag'
 
 /** The promise: an answer within this while the database is away, and serving again within this once it is back. */
 const PROMISED_MS = 2000
 /**
  * What the assertions allow on this shared, loaded machine: the product's own timers are within PROMISED_MS (logged
- * below); scheduling on a busy 2-core machine may add to a single answer, never the tens of seconds of issue 29.
+ * below); scheduling on a busy 2-core machine may add to a single answer, never the tens of seconds of issue 29. The
+ * margin grows with how late this process's own timers fired meanwhile (three times the worst lateness): three suites
+ * beside helpers' builds (load 30–40) kept answers 3.5–4.8 s that an idle machine gives in about one (issue 37).
  */
-const ALLOWED_MS = PROMISED_MS + 1500
+const lag = watchLag()
+const allowedMs = () => PROMISED_MS + 1500 + 3 * lag.worst()
 
 let binary: ReturnType<typeof currentBinary>
 let cluster: Cluster
@@ -67,6 +71,7 @@ beforeAll(async () => {
 }, 240_000)
 
 afterAll(async () => {
+  lag.stop()
   await Promise.all([...instances, ...proxied].map((s) => s.stop()))
   proxy?.close()
   await cluster?.stop()
@@ -121,6 +126,7 @@ async function readyAfter(servers: RunningServer[], since: number): Promise<numb
 }
 
 async function expectAway(servers: RunningServer[], label: string) {
+  lag.reset()
   // Several rounds: each failed attempt to connect must not make the next one wait longer (the driver's own backoff
   // grew to 20 s between attempts, the holds of issue 29).
   const answers = await everything(servers, 6)
@@ -129,23 +135,25 @@ async function expectAway(servers: RunningServer[], label: string) {
   for (const a of answers) expect(Number(a.retryAfter)).toBeGreaterThan(0)
   // The API answers JSON with a detail to show; a page is the error page a person can act on.
   for (const a of answers.filter((x) => !x.what.endsWith('a page'))) expect(typeof JSON.parse(a.body).detail).toBe('string')
-  console.log(`[outage] ${label}: ${answers.length} answers 503, slowest ${slowest(answers).toFixed(0)} ms`)
+  const allowed = allowedMs()
+  console.log(`[outage] ${label}: ${answers.length} answers 503, slowest ${slowest(answers).toFixed(0)} ms (allowed ${allowed.toFixed(0)} ms: this process's timers up to ${lag.worst().toFixed(0)} ms late)`)
   // Each one past the promise named, with when it was asked (its round) and how long it took: which kind holds.
-  expect(answers.flatMap((a, i) => (a.ms < ALLOWED_MS ? [] : [`round ${Math.floor(i / (answers.length / 6)) + 1}, ${a.what}: ${a.status} after ${a.ms.toFixed(0)} ms`]))).toEqual([])
+  expect(answers.flatMap((a, i) => (a.ms < allowed ? [] : [`round ${Math.floor(i / (answers.length / 6)) + 1}, ${a.what}: ${a.status} after ${a.ms.toFixed(0)} ms`]))).toEqual([])
 
   for (const s of servers) {
     const live = await ask(s, 'liveness', '/api/health')
     expect(live.status).toBe(200)
     expect(JSON.parse(live.body)).toMatchObject({ status: 'degraded', database: { ok: false } })
-    expect(live.ms).toBeLessThan(ALLOWED_MS)
+    expect(live.ms).toBeLessThan(allowedMs())
     const ready = await ask(s, 'readiness', '/api/health/ready')
     expect(ready.status).toBe(503)
     expect(Number(ready.retryAfter)).toBeGreaterThan(0)
-    expect(ready.ms).toBeLessThan(ALLOWED_MS)
+    expect(ready.ms).toBeLessThan(allowedMs())
   }
 }
 
 async function expectBack(servers: RunningServer[], label: string) {
+  lag.reset()
   const since = performance.now()
   // Started right after the database accepts connections again: each succeeds, or (a loaded machine: the instance's
   // probe still connecting when the request's second of waiting ends) is a 503 with Retry-After, never another
@@ -155,9 +163,11 @@ async function expectBack(servers: RunningServer[], label: string) {
   expect(failed.filter((a) => a.status !== 503 || !a.retryAfter).map((a) => `${a.what}: ${a.status} ${a.body.slice(0, 200)}`)).toEqual([])
   console.log(
     `[outage] ${label}: ${answers.length - failed.length} of ${answers.length} requests started after the database was back succeeded, ` +
-      `the rest 503 with Retry-After (slowest ${slowest(answers).toFixed(0)} ms); instances ready after ${ready.map((ms) => ms.toFixed(0)).join(' and ')} ms`,
+      `the rest 503 with Retry-After (slowest ${slowest(answers).toFixed(0)} ms); instances ready after ${ready.map((ms) => ms.toFixed(0)).join(' and ')} ms ` +
+      `(allowed ${allowedMs().toFixed(0)} ms)`,
   )
-  for (const ms of ready) expect(ms).toBeLessThan(ALLOWED_MS)
+  const allowed = allowedMs()
+  for (const ms of ready) expect(ms).toBeLessThan(allowed)
   // And a second round, from caches again where they serve.
   expect((await everything(servers, 1)).filter((a) => a.status >= 400)).toEqual([])
 }
