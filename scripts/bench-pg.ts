@@ -117,15 +117,16 @@ function readStamp(cacheDir: string): Stamp | null {
 
 /**
  * The cached cluster for `benchDb`, built when missing or out of date (about 4 minutes here), migrated in place when
- * the app has migrations it lacks. Returns its folder and what the load took.
+ * the app has migrations it lacks (unless `migrate` is false: scripts/bench-cold-kinds.ts compares two checkouts, each
+ * of which migrates its own copy). Returns its folder and what the load took.
  */
-export async function prepareBenchPostgres(benchDb: string, cacheDir = join(root, 'data/bench-pg'), { rebuild = false, log = console.log } = {}) {
+export async function prepareBenchPostgres(benchDb: string, cacheDir = join(root, 'data/bench-pg'), { rebuild = false, migrate = true, log = console.log } = {}) {
   const source = statSync(benchDb)
   const stamp = rebuild ? null : readStamp(cacheDir)
   const valid = stamp && stamp.loader === LOADER_VERSION && stamp.benchDb.size === source.size && stamp.benchDb.mtimeMs === source.mtimeMs && existsSync(join(cacheDir, 'data', 'PG_VERSION'))
   if (valid) {
     const missing = migrationTags().filter((t) => !stamp.migrations.includes(t))
-    if (missing.length) {
+    if (missing.length && migrate) {
       log(`bench-pg: applying ${missing.join(', ')} to the cached cluster (${cacheDir})...`)
       const t0 = performance.now()
       await withCluster(join(cacheDir, 'data'), LOAD_SETTINGS, async (url) => {
@@ -302,7 +303,7 @@ async function check(lite: Database, sql: postgres.Sql, log: (line: string) => v
  * A server on a copy of the cached cluster, in `workDir` (removed by the caller): the run's writes stay there.
  * Returns the database's URL and how to stop it.
  */
-export function startBenchPostgres(cacheDir: string, workDir: string, { stats = false } = {}): RunningCluster & { copySeconds: number } {
+export function startBenchPostgres(cacheDir: string, workDir: string, { stats = false, explainOver = '50ms' } = {}): RunningCluster & { copySeconds: number } {
   const t0 = performance.now()
   const dir = join(workDir, 'pg')
   mkdirSync(dir)
@@ -311,8 +312,9 @@ export function startBenchPostgres(cacheDir: string, workDir: string, { stats = 
   const data = join(dir, 'data')
   if (Bun.spawnSync(['cp', '-a', '--reflink=auto', join(cacheDir, 'data'), data], { stderr: 'inherit' }).exitCode !== 0) throw new Error(`copying ${cacheDir}/data failed`)
   const copySeconds = (performance.now() - t0) / 1000
-  // --pg-stats: every statement's time (pg_stat_statements) and the slow ones' plans (auto_explain) in the server's log.
-  const diagnose = { shared_preload_libraries: "'pg_stat_statements,auto_explain'", 'auto_explain.log_min_duration': '50ms', 'auto_explain.log_analyze': 'on', 'pg_stat_statements.track': 'all' }
+  // --pg-stats: every statement's time (pg_stat_statements) and the slow ones' plans (auto_explain, over `explainOver`)
+  // in the server's log.
+  const diagnose = { shared_preload_libraries: "'pg_stat_statements,auto_explain'", 'auto_explain.log_min_duration': explainOver, 'auto_explain.log_analyze': 'on', 'pg_stat_statements.track': 'all' }
   return { ...startOn(data, dir, stats ? { ...SERVE_SETTINGS, ...diagnose } : SERVE_SETTINGS, join(dir, 'server.log')), copySeconds }
 }
 
