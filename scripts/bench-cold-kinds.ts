@@ -7,20 +7,20 @@
 //
 //   bun scripts/bench-cold-kinds.ts [--db /tmp/h-store-bench/bench.db] [--who broker,master] [--fresh]
 //   bun scripts/bench-cold-kinds.ts --compare <checkout A> <checkout B> [--rounds 3] [--db …]
-//   bun scripts/bench-cold-kinds.ts --postgres [--pg-stats] [--pg-cache data/bench-pg] …   (the same on PostgreSQL)
+//   bun scripts/bench-cold-kinds.ts --postgres [--again] [--pg-stats] …   (the same on PostgreSQL)
 //
 // --fresh: every request on empty caches (each URL's full cold cost). --again: each mix twice (see `passes`). --compare: A and B (two checkouts of this
 // project, each with its node_modules) in turn, --rounds times each (A B A B …), every run in a process of its own on
 // a copy of its own (each checkout's migrations applied to it); prints each run's table and the ratios B ÷ A of the
 // kinds' sums (medians over the rounds).
 //
-// --postgres: the app on a copy of the bench's PostgreSQL cluster (scripts/bench-pg.ts; built once, about 2 minutes,
-// in this checkout's data/bench-pg or --pg-cache), as bench:http --postgres serves it: a server started on the copy, so
-// its buffers are as cold as a first-touch pass finds them. The cluster is built or checked once, by the checkout that
-// runs this script; its migrations are not applied to it: each run's app migrates its own copy at start, as with
-// SQLite (so --compare's A never sees B's indexes). PostgreSQL does the work there, in processes of its own: the CPU
-// column then adds the server's processes' CPU to this one's (both printed). --pg-stats: the server's top statements
-// (pg_stat_statements) after each mix, and the plans of those over 20 ms in its log (auto_explain), printed at the end.
+// --postgres: the app on a copy of the bench's PostgreSQL cluster, as bench:http --postgres serves it: a server started
+// on the copy, so its buffers are as cold as a first-touch pass finds them. The cluster is each checkout's own
+// data/bench-pg, built and migrated by that checkout's scripts/bench-pg.ts (the first build about 2 minutes on a quiet
+// machine; a new migration is applied to it once): with --compare, A's copy has none of B's indexes. PostgreSQL does the
+// work there, in processes of its own: their CPU is printed beside this process's, and the ratios add both.
+// --pg-stats: the server's top statements (pg_stat_statements) after each mix, and the plans of those over 20 ms in its
+// log (auto_explain), kept as /tmp/bench-cold-kinds-postgres.log.
 import { Database } from 'bun:sqlite'
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -37,19 +37,12 @@ type RunResult = { who: string; kinds: KindStat[]; total: number }
 
 const POSTGRES = args.includes('--postgres')
 const PG_STATS = args.includes('--pg-stats')
-const pgCache = resolve(argValue('pg-cache') ?? join(self, '../../data/bench-pg'))
-/** The bench cluster for --postgres, built when missing (never migrated here: each run's app migrates its copy). */
-async function preparePostgres() {
-  const { prepareBenchPostgres } = await import('./bench-pg')
-  await prepareBenchPostgres(benchDb, pgCache, { migrate: false, log: (line: string) => console.error(line) })
-}
 
 if (args.includes('--compare')) {
   const i = args.indexOf('--compare')
   const [a, b] = [resolve(args[i + 1]!), resolve(args[i + 2]!)]
   const rounds = Number(argValue('rounds') ?? 3)
   const pass = args.filter((x, j) => j !== i && j !== i + 1 && j !== i + 2 && x !== '--rounds' && args[j - 1] !== '--rounds')
-  if (args.includes('--postgres')) await preparePostgres()
   const results: Record<'A' | 'B', RunResult[][]> = { A: [], B: [] }
   for (let r = 0; r < rounds; r++)
     for (const [label, root] of [['A', a], ['B', b]] as const) {
@@ -185,9 +178,11 @@ function buildMix(w: 'broker' | 'master', seed: number): [string, string][] {
 
 // --- The app of --root on a fresh copy of the bench database (or of the bench's PostgreSQL cluster).
 const workDir = mkdtempSync(join(tmpdir(), 'brokernet-cold-kinds-'))
-if (POSTGRES && !args.includes('--root')) await preparePostgres() // a single run: built here when missing
-const { startBenchPostgres, topStatements, enableStatements, resetStatements } = await import('./bench-pg')
-const cluster = POSTGRES ? startBenchPostgres(pgCache, workDir, { stats: PG_STATS, explainOver: '20ms' }) : null
+// The checkout's own loader and cluster (see --postgres above); the statements' helpers are this script's.
+const { prepareBenchPostgres, startBenchPostgres } = await import(join(root, 'scripts/bench-pg'))
+const { topStatements, enableStatements, resetStatements } = await import('./bench-pg')
+if (POSTGRES) await prepareBenchPostgres(benchDb, join(root, 'data/bench-pg'), { log: (line: string) => console.error(line) })
+const cluster = POSTGRES ? startBenchPostgres(join(root, 'data/bench-pg'), workDir, { stats: PG_STATS, explainOver: '20ms' }) : null
 if (!POSTGRES) copyFileSync(benchDb, join(workDir, 'brokernet.db'))
 // --cached: the copy read once before the server opens it, so its pages are in the OS's cache (a copy is not always:
 // a file system may share the blocks), to tell the disk's part from the CPU's.

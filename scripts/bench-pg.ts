@@ -117,16 +117,15 @@ function readStamp(cacheDir: string): Stamp | null {
 
 /**
  * The cached cluster for `benchDb`, built when missing or out of date (about 4 minutes here), migrated in place when
- * the app has migrations it lacks (unless `migrate` is false: scripts/bench-cold-kinds.ts compares two checkouts, each
- * of which migrates its own copy). Returns its folder and what the load took.
+ * the app has migrations it lacks. Returns its folder and what the load took.
  */
-export async function prepareBenchPostgres(benchDb: string, cacheDir = join(root, 'data/bench-pg'), { rebuild = false, migrate = true, log = console.log } = {}) {
+export async function prepareBenchPostgres(benchDb: string, cacheDir = join(root, 'data/bench-pg'), { rebuild = false, log = console.log } = {}) {
   const source = statSync(benchDb)
   const stamp = rebuild ? null : readStamp(cacheDir)
   const valid = stamp && stamp.loader === LOADER_VERSION && stamp.benchDb.size === source.size && stamp.benchDb.mtimeMs === source.mtimeMs && existsSync(join(cacheDir, 'data', 'PG_VERSION'))
   if (valid) {
     const missing = migrationTags().filter((t) => !stamp.migrations.includes(t))
-    if (missing.length && migrate) {
+    if (missing.length) {
       log(`bench-pg: applying ${missing.join(', ')} to the cached cluster (${cacheDir})...`)
       const t0 = performance.now()
       await withCluster(join(cacheDir, 'data'), LOAD_SETTINGS, async (url) => {
