@@ -302,7 +302,7 @@ async function check(lite: Database, sql: postgres.Sql, log: (line: string) => v
  * A server on a copy of the cached cluster, in `workDir` (removed by the caller): the run's writes stay there.
  * Returns the database's URL and how to stop it.
  */
-export function startBenchPostgres(cacheDir: string, workDir: string, { stats = false } = {}): RunningCluster & { copySeconds: number } {
+export function startBenchPostgres(cacheDir: string, workDir: string, { stats = false, explainOver = '50ms' } = {}): RunningCluster & { copySeconds: number } {
   const t0 = performance.now()
   const dir = join(workDir, 'pg')
   mkdirSync(dir)
@@ -311,8 +311,9 @@ export function startBenchPostgres(cacheDir: string, workDir: string, { stats = 
   const data = join(dir, 'data')
   if (Bun.spawnSync(['cp', '-a', '--reflink=auto', join(cacheDir, 'data'), data], { stderr: 'inherit' }).exitCode !== 0) throw new Error(`copying ${cacheDir}/data failed`)
   const copySeconds = (performance.now() - t0) / 1000
-  // --pg-stats: every statement's time (pg_stat_statements) and the slow ones' plans (auto_explain) in the server's log.
-  const diagnose = { shared_preload_libraries: "'pg_stat_statements,auto_explain'", 'auto_explain.log_min_duration': '50ms', 'auto_explain.log_analyze': 'on', 'pg_stat_statements.track': 'all' }
+  // --pg-stats: every statement's time (pg_stat_statements) and the slow ones' plans (auto_explain, over `explainOver`)
+  // in the server's log.
+  const diagnose = { shared_preload_libraries: "'pg_stat_statements,auto_explain'", 'auto_explain.log_min_duration': explainOver, 'auto_explain.log_analyze': 'on', 'pg_stat_statements.track': 'all' }
   return { ...startOn(data, dir, stats ? { ...SERVE_SETTINGS, ...diagnose } : SERVE_SETTINGS, join(dir, 'server.log')), copySeconds }
 }
 

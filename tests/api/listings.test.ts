@@ -385,6 +385,11 @@ describe('totals from the counts table', () => {
       'search=lakeside&status=SUSPENDED',
       // A search within filters: narrowed by a tag inside the search index (city, zone, status, type, deal).
       `search=lakeside&city_id=${mumbai}`,
+      // Words in sequence within a city, and in the other order (PostgreSQL's index of a city's words keeps no
+      // positions: the sequence is judged on the rows), and both words in any order.
+      `search=lakeside-villa&city_id=${mumbai}`,
+      `search=villa-lakeside&city_id=${mumbai}`,
+      `search=villa lakeside&city_id=${mumbai}`,
       `search=lakeside&city_id=${mumbai}&state_id=${otherPlace.state.id}`,
       `search=lakeside&city_id=${pune}&post_type=AVL`,
       `search=lakeside&state_id=${place.state.id}&status=SUSPENDED`,
