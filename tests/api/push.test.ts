@@ -548,14 +548,19 @@ if (BINARY) {
       const subs = await Promise.all(userIds.map((id) => device(id)))
       const items = userIds.map((userId, i) => ({ userId, message: { ...MESSAGE, tag: `squeezed-${i}` } }))
       const dueOf = (q: Queryable) => q.all<{ user_id: number; due_at: number; created_at: number }>('select s.user_id, o.due_at, o.created_at from push_outbox o join push_subscriptions s on s.id = o.subscription_id order by o.id')
+      /** Each recipient's message's due time after its queueing, in the recipients' order (the rows' order is the database's). */
+      const inOrder = (rows: { user_id: number; due_at: number; created_at: number }[], ids: readonly number[]) => {
+        const offsetOf = new Map(rows.map((r) => [Number(r.user_id), Number(r.due_at) - Number(r.created_at)]))
+        return ids.map((id) => offsetOf.get(id)!)
+      }
       const push = sender({ rate: RATE })
       const rows = await world.db.tx(async (tx) => {
         expect(await push.notifyEach(tx, items, { ttl: 600, urgency: 'normal' }, { lastDueBy: Date.now() + 2_000 })).toBe(82)
         return dueOf(tx)
       })
-      const offsets = rows.map((r) => Number(r.due_at) - Number(r.created_at))
-      // In the recipients' order, never earlier than the one before; the first 32 at once, the last by the deadline.
-      expect(rows.map((r) => Number(r.user_id))).toEqual(userIds)
+      // In the recipients' order (the rows' own order is the database's), each due no earlier than the one before; the
+      // first 32 at once, the last by the deadline.
+      const offsets = inOrder(rows, userIds)
       expect(offsets.slice(0, 32)).toEqual(Array<number>(32).fill(0))
       for (let i = 1; i < offsets.length; i++) expect(offsets[i]!).toBeGreaterThanOrEqual(offsets[i - 1]!)
       expect(offsets[32]!).toBeGreaterThan(0)
@@ -572,7 +577,7 @@ if (BINARY) {
       const late = sender({ rate: RATE })
       const past = await world.db.tx(async (tx) => {
         await late.notifyEach(tx, items.slice(0, 40), { ttl: 600, urgency: 'normal' }, { lastDueBy: Date.now() - 1 })
-        const offsets = (await dueOf(tx)).map((r) => Number(r.due_at) - Number(r.created_at))
+        const offsets = inOrder(await dueOf(tx), userIds.slice(0, 40))
         await tx.run('delete from push_outbox')
         return offsets
       })
@@ -581,7 +586,7 @@ if (BINARY) {
       const calm = sender({ rate: RATE })
       const unsqueezed = await world.db.tx(async (tx) => {
         await calm.notifyEach(tx, items.slice(0, 40), { ttl: 600, urgency: 'normal' }, { lastDueBy: Date.now() + 60_000 })
-        const offsets = (await dueOf(tx)).map((r) => Number(r.due_at) - Number(r.created_at))
+        const offsets = inOrder(await dueOf(tx), userIds.slice(0, 40))
         await tx.run('delete from push_outbox')
         return offsets
       })
