@@ -3,11 +3,16 @@
 // process, so its work is counted against us).
 //
 //   bun run bench:push [--db ./data/bench.db] [--samples 100] [--burst 1000] [--readers 4] [--standin-process]
-//                      [--standin-nice 19] [--push-rate 250] [--compare 3 [--against ../old-worktree]]
+//                      [--standin-nice 19] [--standin-decrypt-every 100] [--push-rate 250]
+//                      [--compare 3 [--against ../old-worktree | --vs '--push-rate 250 --standin-decrypt-every 1']]
 //
 // --standin-process: the stand-in in a process of its own (scripts/push-standin.ts), off the server's event loop.
 // --standin-nice N: that process at nice N, so that on a shared machine its CPU (a real push service is another
 //   machine's) is taken from what the server leaves over; its CPU during the burst is printed either way.
+// --standin-decrypt-every N: the stand-in decrypts every N-th message (default 100: a sample, each checked to come out
+//   whole); it checks every message as a push service does (VAPID signature and claims, headers, the body's form). A
+//   push service never decrypts (RFC 8291 is end to end, to the browser): decrypting all (1, what the bench did before)
+//   puts the browsers' work on the server's cores. The tests decrypt every message.
 // --push-rate N: the server's PUSH_RATE (default the server's default; 0: a burst unpaced, as before pacing).
 // --compare N: N rounds of runs, alternating `--push-rate 0` and this run's rate (each a child run of this script with
 //   the same other options, on its own copy of the database), then the ratios side by side: what pacing changes,
@@ -15,7 +20,9 @@
 //   figures printed: the stand-in's CPU counted, and discounted).
 // --against DIR: with --compare N, N rounds alternating another checkout's bench (DIR/scripts/bench-push.ts: the old
 //   build, e.g. a worktree of the branch before a change) and this one, both at this run's rate and options: the
-//   change measured under the same load, as a ratio.
+//   change measured under the same load, as a ratio. Without --push-rate, each build runs at its own default rate.
+// --vs 'ARGS': with --compare N, N rounds alternating this run's options and the same plus ARGS (one lever measured:
+//   e.g. --vs '--standin-decrypt-every 1', or --vs '--push-rate 250'), and the ratio of the reads kept.
 // --db: a database made by `bun run seed:bench` (copied first: the run never changes it). Two figures:
 // 1. A write that creates a match → the push request at the stand-in: one broker's REQ, then another's AVL that
 //    matches it, posted through the API while `--readers` loops read the listings list; the time from the AVL's
@@ -55,6 +62,7 @@ const source = option('db', './data/bench.db')
 const SAMPLES = Number(option('samples', '100'))
 const BURST = Number(option('burst', '1000'))
 const READERS = Number(option('readers', '4'))
+const DECRYPT_EVERY = Math.max(1, Number(option('standin-decrypt-every', '100')))
 const COMPARE = Number(option('compare', '0'))
 if (COMPARE > 0) await compare(COMPARE)
 
@@ -82,13 +90,15 @@ type StandIn = {
    */
   until: (what: string, check: () => boolean, timeoutMs: number) => Promise<void>
   maxInFlight: () => number | string
+  /** Messages the stand-in decrypted (each came out whole, or it would have refused it): every N-th. */
+  decrypted: () => number
   refused: () => number
   stop: () => Promise<void>
 }
 type Sub = { id: string; endpoint: string; keys: { p256dh: string; auth: string } }
 
 async function inProcess(): Promise<StandIn> {
-  const service = await startPushService({ vapidPublicKey: () => vapidPublicKey(db) })
+  const service = await startPushService({ vapidPublicKey: () => vapidPublicKey(db), decryptEvery: DECRYPT_EVERY })
   const subs = new Map<string, BrowserSubscription>()
   const reached = new Set<string>()
   let seen = 0
@@ -122,6 +132,7 @@ async function inProcess(): Promise<StandIn> {
     },
     until: (what, check, timeoutMs) => waitFor(what, check, timeoutMs, 10),
     maxInFlight: () => service.maxInFlight(),
+    decrypted: () => service.received.filter((r) => r.decrypted).length,
     refused: () => service.refused.length,
     stop: () => service.stop(),
   }
@@ -129,10 +140,11 @@ async function inProcess(): Promise<StandIn> {
 
 async function ownProcess(): Promise<StandIn> {
   const nice = args.includes('--standin-nice') ? ['nice', '-n', option('standin-nice', '19')] : []
-  const child = Bun.spawn([...nice, process.execPath, join(import.meta.dir, 'push-standin.ts'), await vapidPublicKey(db)], { stdin: 'pipe', stdout: 'pipe', stderr: 'inherit' })
+  const child = Bun.spawn([...nice, process.execPath, join(import.meta.dir, 'push-standin.ts'), await vapidPublicKey(db), String(DECRYPT_EVERY)], { stdin: 'pipe', stdout: 'pipe', stderr: 'inherit' })
   const arrivals = new Map<string, number[]>()
   let refused = 0
   let delivered = 0
+  let decrypted = 0
   const waiting: ((subs: Sub[]) => void)[] = []
   const watchers = new Set<() => void>()
   let ready!: () => void
@@ -149,6 +161,7 @@ async function ownProcess(): Promise<StandIn> {
         if (m.subscriptions) waiting.shift()!(m.subscriptions)
         if (m.received) {
           delivered++
+          if (m.decrypted) decrypted++
           const times = arrivals.get(m.received)
           if (times) times.push(m.at)
           else arrivals.set(m.received, [m.at])
@@ -186,6 +199,7 @@ async function ownProcess(): Promise<StandIn> {
         watcher()
       }),
     maxInFlight: () => 'not counted across processes',
+    decrypted: () => decrypted,
     refused: () => refused,
     stop: async () => {
       child.kill()
@@ -369,7 +383,7 @@ const slowed = slowdown(duringStats)
 console.log(
   `  VERDICT (the goal is judged by the reads' rate over the whole burst): the reads were ${slowed >= 0 ? `${slowed.toFixed(1)} % slower` : `${(-slowed).toFixed(1)} % faster`} (target ≤ 10 %): ${slowed <= 10 ? 'met' : 'missed'}; the burst left in ${(burstMs / 1000).toFixed(1)} s (target ≤ 10 s): ${burstMs <= 10_000 ? 'met' : 'missed'}`,
 )
-console.log(`  refused by the stand-in: ${standin.refused()}; load average (1/5/15 min) at the end: ${loadAverage()}`)
+console.log(`  refused by the stand-in: ${standin.refused()}; decrypted by it (each whole): ${standin.decrypted()} of ${standin.delivered()} delivered (every ${DECRYPT_EVERY === 1 ? 'one' : `${DECRYPT_EVERY}th`}); load average (1/5/15 min) at the end: ${loadAverage()}`)
 
 // 3. The same burst again (a second listing the 1,000 searches let through) with no reads running: the main thread's
 // CPU from the listing's request to the last message is then the burst's own share of it (the write, the searches
@@ -460,17 +474,25 @@ async function compare(rounds: number): Promise<never> {
   const rate = args.includes('--push-rate') ? option('push-rate', '250') : String(loadConfig({ DATA_DIR: tmpdir() }).pushRate)
   const nice = args.includes('--standin-nice') ? option('standin-nice', '19') : null
   const against = args.includes('--against') ? option('against', '') : null
+  const vs = args.includes('--vs') ? option('vs', '').split(/\s+/).filter(Boolean) : null
+  // With --against and no --push-rate, each build runs at its own default rate (a change of the default is measured).
+  const rateArgs = args.includes('--push-rate') ? ['--push-rate', rate] : []
   const base: string[] = []
   for (let i = 0; i < args.length; i++) {
-    if (args[i] === '--compare' || args[i] === '--push-rate' || args[i] === '--against' || (against === null && args[i] === '--standin-nice')) i++
+    if (args[i] === '--compare' || args[i] === '--push-rate' || args[i] === '--against' || args[i] === '--vs' || (against === null && vs === null && args[i] === '--standin-nice')) i++
     else base.push(args[i]!)
   }
   type Variant = { name: string; args: string[]; script?: string }
   const variants: Variant[] =
     against !== null
       ? [
-          { name: `before (${against}), PUSH_RATE ${rate}`, args: ['--push-rate', rate], script: join(against, 'scripts', 'bench-push.ts') },
-          { name: `this, PUSH_RATE ${rate}`, args: ['--push-rate', rate] },
+          { name: `before (${against}), PUSH_RATE ${rateArgs.length ? rate : 'its default'}`, args: rateArgs, script: join(against, 'scripts', 'bench-push.ts') },
+          { name: `this, PUSH_RATE ${rateArgs.length ? rate : 'its default'}`, args: rateArgs },
+        ]
+      : vs !== null
+      ? [
+          { name: `this run's options${rateArgs.length ? ` (PUSH_RATE ${rate})` : ''}`, args: rateArgs },
+          { name: `the same with ${vs.join(' ')}`, args: [...rateArgs, ...vs] },
         ]
       : [
           { name: 'PUSH_RATE 0', args: ['--push-rate', '0'] },
@@ -500,15 +522,20 @@ async function compare(rounds: number): Promise<never> {
     const mine = results.filter((x) => x.variant === v.name)
     const idle = mine.flatMap((x) => (x.idleCpu ? [x.idleCpu.main] : []))
     if (idle.length) console.log(`${v.name}: the main thread's CPU for a burst with no reads running, median ${median(idle)} ms (each: ${idle.join(', ')})`)
+    const cpus = mine.flatMap((x) => (x.cpu ? [x.cpu] : []))
+    if (cpus.length) {
+      const m = (f: (c: CpuDelta) => number) => median(cpus.map(f)).toFixed(0)
+      console.log(`${v.name}: CPU during the burst, medians: main thread ${m((c) => c.main)} ms, push-sender thread ${m((c) => c.sender)} ms, other server threads ${m((c) => c.other)} ms, stand-in ${m((c) => c.standin ?? NaN)} ms; all but the main thread per second of the burst ${median(mine.filter((x) => x.cpu).map((x) => (x.cpu!.sender + x.cpu!.other + (x.cpu!.standin ?? 0)) / (x.burstMs / 1000))).toFixed(0)} ms`)
+    }
     console.log(`${v.name}: reads slower by ${median(mine.map((x) => x.slowed)).toFixed(1)} % (median of ${mine.length} runs; each: ${mine.map((x) => x.slowed.toFixed(1)).join(', ')}), burst ${median(mine.map((x) => x.burstMs / 1000)).toFixed(1)} s; main thread's reads per CPU-second ${median(mine.map((x) => change(x.before.perCpuSecond, x.during.perCpuSecond))).toFixed(1)} % (median)`)
   }
-  if (against !== null) {
+  if (against !== null || vs !== null) {
     // Each round's pair ran back to back: the ratio of their figures cancels most of what the load did to both.
     const [old, now] = [results.filter((x) => x.variant === variants[0]!.name), results.filter((x) => x.variant === variants[1]!.name)]
     const kept = (x: Result) => x.during.perSecond / x.before.perSecond
     const ratios = now.map((x, i) => kept(x) / kept(old[i]!))
     console.log(
-      `reads kept during the burst (during ÷ before), this ÷ before, per round: ${ratios.map((r) => r.toFixed(2)).join(', ')}; median ${median(ratios).toFixed(2)} (above 1: this build keeps more of the reads)`,
+      `reads kept during the burst (during ÷ before), ${vs ? `with ${vs.join(' ')} ÷ without` : 'this ÷ before'}, per round: ${ratios.map((r) => r.toFixed(2)).join(', ')}; median ${median(ratios).toFixed(2)} (above 1: ${vs ? `${vs.join(' ')} keeps` : 'this build keeps'} more of the reads)`,
     )
   }
   process.exit(0)

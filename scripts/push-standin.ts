@@ -1,11 +1,13 @@
 // The push-service stand-in (tests/support/push-service.ts) in a process of its own, for `bun run bench:push
 // --standin-process`: its decryption and signature checks then take no turns on the server's event loop. Lines of
 // JSON: it prints `{"origin"}` once; reads `{"subscribe": n}` and answers `{"subscriptions": [{id, endpoint, keys}]}`;
-// prints `{"received": id, "at": ms}` for every message it took.
+// prints `{"received": id, "at": ms}` for every message it took (with `"decrypted": true` when it was decrypted).
+// A second argument N decrypts every N-th message only (default 1: all); a push service never decrypts (that is the
+// browser's work), and here it would take the server's cores (docs/decisions/0XX-burst-cost.md).
 import { startPushService, type BrowserSubscription } from '../tests/support/push-service'
 
 const publicKey = process.argv[2]!
-const service = await startPushService({ vapidPublicKey: () => publicKey })
+const service = await startPushService({ vapidPublicKey: () => publicKey, decryptEvery: Number(process.argv[3] ?? 1) })
 const out = (o: unknown) => process.stdout.write(`${JSON.stringify(o)}\n`)
 out({ origin: service.origin })
 let seen = 0
@@ -14,7 +16,7 @@ let seen = 0
 setInterval(() => {
   for (; seen < service.received.length; seen++) {
     const r = service.received[seen]!
-    if (r.answered >= 200 && r.answered < 300) out({ received: r.subscription, at: r.at })
+    if (r.answered >= 200 && r.answered < 300) out({ received: r.subscription, at: r.at, ...(r.decrypted ? { decrypted: true } : {}) })
   }
   if (service.refused.length) out({ refused: service.refused.length })
 }, 10).unref()

@@ -63,8 +63,9 @@ export type Config = {
    */
   pushAllowHosts: string[]
   /**
-   * PUSH_RATE: push messages a second that one process's sender spreads a burst over (default 250; 0: no pacing). The
-   * first 32 of a burst, and a lone alert, leave at once (src/platform/push/pace.ts; docs/decisions/048-push-pacing.md).
+   * PUSH_RATE: push messages a second that one process's sender spreads a burst over (default 125; 0: no pacing). The
+   * first 32 of a burst, and a lone alert, leave at once (src/platform/push/pace.ts; docs/decisions/048-push-pacing.md):
+   * 1,000 alerts leave in 7.8 s (the goal allows 10), a thinner share of a core than at 250 (docs/decisions/0XX-burst-cost.md).
    */
   pushRate: number
   /** Listing photos' WebP files on SQLite (DATA_DIR/photos); on PostgreSQL they live in the database (issue 34). */
@@ -136,7 +137,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const backupEveryMs = parseEvery(env.BACKUP_EVERY)
   const backupKeep = parseCount('BACKUP_KEEP', env.BACKUP_KEEP, 7, 10_000)
   const pushAllowHosts = parseHosts('PUSH_ALLOW_HOSTS', env.PUSH_ALLOW_HOSTS)
-  const pushRate = parseCount('PUSH_RATE', env.PUSH_RATE, 250, 100_000, 0)
+  const pushRate = parseCount('PUSH_RATE', env.PUSH_RATE, 125, 100_000, 0)
   const photoQuota = parseCount('PHOTO_QUOTA', env.PHOTO_QUOTA, 500, 1_000_000, 0)
   const photoS3 = parseS3(env)
 

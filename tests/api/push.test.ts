@@ -539,6 +539,61 @@ if (BINARY) {
       expect(matchAt).toBeLessThan(burstEnd)
       expect(await outbox(world)).toEqual([])
     }, 120_000)
+
+    // A saved search's burst has a deadline from the listing's news (SAVED_SEARCH_BURST_MS): queued late (the searches
+    // judged slowly on a busy machine), it is squeezed into what is left, not started at the full pace's length.
+    test('a burst queued with a deadline is due by it: the pace squeezed into the time left, order kept, the first 32 at once', async () => {
+      const RATE = 10 // unsqueezed, 82 messages span 5 s
+      const userIds = await Promise.all(Array.from({ length: 82 }, () => newUser(world)))
+      const subs = await Promise.all(userIds.map((id) => device(id)))
+      const items = userIds.map((userId, i) => ({ userId, message: { ...MESSAGE, tag: `squeezed-${i}` } }))
+      const dueOf = (q: Queryable) => q.all<{ user_id: number; due_at: number; created_at: number }>('select s.user_id, o.due_at, o.created_at from push_outbox o join push_subscriptions s on s.id = o.subscription_id order by o.id')
+      /** Each recipient's message's due time after its queueing, in the recipients' order (the rows' order is the database's). */
+      const inOrder = (rows: { user_id: number; due_at: number; created_at: number }[], ids: readonly number[]) => {
+        const offsetOf = new Map(rows.map((r) => [Number(r.user_id), Number(r.due_at) - Number(r.created_at)]))
+        return ids.map((id) => offsetOf.get(id)!)
+      }
+      const push = sender({ rate: RATE })
+      const rows = await world.db.tx(async (tx) => {
+        expect(await push.notifyEach(tx, items, { ttl: 600, urgency: 'normal' }, { lastDueBy: Date.now() + 2_000 })).toBe(82)
+        return dueOf(tx)
+      })
+      // In the recipients' order (the rows' own order is the database's), each due no earlier than the one before; the
+      // first 32 at once, the last by the deadline.
+      const offsets = inOrder(rows, userIds)
+      expect(offsets.slice(0, 32)).toEqual(Array<number>(32).fill(0))
+      for (let i = 1; i < offsets.length; i++) expect(offsets[i]!).toBeGreaterThanOrEqual(offsets[i - 1]!)
+      expect(offsets[32]!).toBeGreaterThan(0)
+      expect(offsets.at(-1)!).toBeGreaterThan(1_500)
+      expect(offsets.at(-1)!).toBeLessThanOrEqual(2_000)
+      const dueAt = new Map(rows.map((r) => [Number(r.user_id), Number(r.due_at)]))
+      await eventually('the squeezed burst delivered', () => subs.every((sub) => service.delivered(sub).length > 0), 60_000)
+      await push.idle()
+      userIds.forEach((id, i) => expect(service.delivered(subs[i]!)[0]!.at).toBeGreaterThanOrEqual(dueAt.get(id)!))
+      await push.close()
+
+      // A deadline already past: all due at once. One later than the pace's own end: the pace unchanged.
+      // (Each looked at and taken back in its own transaction: nothing of these is sent.)
+      const late = sender({ rate: RATE })
+      const past = await world.db.tx(async (tx) => {
+        await late.notifyEach(tx, items.slice(0, 40), { ttl: 600, urgency: 'normal' }, { lastDueBy: Date.now() - 1 })
+        const offsets = inOrder(await dueOf(tx), userIds.slice(0, 40))
+        await tx.run('delete from push_outbox')
+        return offsets
+      })
+      expect(past).toEqual(Array<number>(40).fill(0))
+      await late.close()
+      const calm = sender({ rate: RATE })
+      const unsqueezed = await world.db.tx(async (tx) => {
+        await calm.notifyEach(tx, items.slice(0, 40), { ttl: 600, urgency: 'normal' }, { lastDueBy: Date.now() + 60_000 })
+        const offsets = inOrder(await dueOf(tx), userIds.slice(0, 40))
+        await tx.run('delete from push_outbox')
+        return offsets
+      })
+      expect(unsqueezed).toEqual([...Array<number>(32).fill(0), ...Array.from({ length: 8 }, (_, i) => (i + 1) * 100)])
+      await calm.close()
+      expect(await outbox(world)).toEqual([])
+    }, 120_000)
   })
 
   describe('push-check (the command the binary test runs)', () => {

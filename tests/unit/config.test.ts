@@ -16,7 +16,7 @@ describe('loadConfig', () => {
     expect(c.workers).toBe(Math.min(availableParallelism(), 64))
     expect(c.matchDigestHours).toBe(24)
     expect(c.logLevel).toBe('info')
-    expect(c.pushRate).toBe(250)
+    expect(c.pushRate).toBe(125)
     // 0 turns the pace of push bursts off.
     expect(loadConfig({ PUSH_RATE: '0' }).pushRate).toBe(0)
   })

@@ -107,4 +107,38 @@ describe('the stand-in against the web-push library', () => {
     expect(statuses).toEqual([429, '7', 500, null, 410, null])
     expect((await fetch(`${service.origin}/push/unknown`, { method: 'POST' })).status).toBe(404)
   })
+
+  test('decrypting a sample (the bench): every message still checked as a push service checks it, every n-th decrypted', async () => {
+    const sampling = await startPushService({ vapidPublicKey: () => vapid.publicKey, decryptEvery: 3 })
+    try {
+      const sub = await sampling.subscribe()
+      // Six good messages: the 1st and the 4th are decrypted and must come out whole; the others are only checked.
+      for (let i = 0; i < 6; i++) expect((await post(libraryRequest(sub, `m${i}`))).status).toBe(201)
+      expect(sampling.delivered(sub).map((r) => [r.decrypted, r.payload])).toEqual([
+        [true, 'm0'],
+        [false, ''],
+        [false, ''],
+        [true, 'm3'],
+        [false, ''],
+        [false, ''],
+      ])
+      // Not decrypted is not unchecked: signed by another key (the 7th, its turn, but the signature is checked first),
+      // or with a cut body (the 8th, not its turn).
+      expect((await post(libraryRequest(sub, 'x', other))).status).toBe(401)
+      const cut = libraryRequest(sub, 'hello')
+      expect((await fetch(cut.endpoint, { method: 'POST', headers: cut.headers as Record<string, string>, body: Uint8Array.from((cut.body as Buffer).subarray(0, 60)) })).status).toBe(400)
+      // The 10th is decrypted (its turn): a tampered body is refused as the browser would refuse it.
+      expect((await post(libraryRequest(sub, 'y'))).status).toBe(201)
+      const tampered = libraryRequest(sub, 'hello')
+      ;(tampered.body as Buffer)[(tampered.body as Buffer).length - 1]! ^= 1
+      expect((await post(tampered)).status).toBe(400)
+      expect(sampling.refused.map((r) => r.reason)).toEqual([
+        'VAPID: k= is not the server public key the browser subscribed with',
+        expect.stringContaining('not an aes128gcm body'),
+        expect.stringContaining('decryption failed'),
+      ])
+    } finally {
+      await sampling.stop()
+    }
+  })
 })

@@ -53,6 +53,8 @@ export class PushAlerts {
     private readonly sender: PushSender,
     /** The installation's TZ: the quiet hours' zone of a user who has not chosen one. */
     private readonly timeZone: string,
+    /** When the last message of what this raises must be due at the latest (PushSender.notifyEach), if anything says. */
+    private readonly lastDueBy?: number,
   ) {}
 
   /** RaisePush (./kinds.ts): inside the caller's transaction, each alert sent now, held, or dropped (kind turned off). */
@@ -78,7 +80,7 @@ export class PushAlerts {
     }
     // One statement for all (a saved search's hit is a thousand users), not one per user.
     await hold(tx, held, now)
-    await this.sender.notifyEach(tx, sent, OPTIONS[kind])
+    await this.sender.notifyEach(tx, sent, OPTIONS[kind], this.lastDueBy === undefined ? {} : { lastDueBy: this.lastDueBy })
     return reached
   }
 

@@ -6,14 +6,14 @@
 import { servePushThread } from '../../platform/push/serve-thread'
 import { PushAlerts } from './alerts'
 import { pushGuard } from './guard'
-import { LISTING_NEWS, savedSearchAlerts, type ListingNewsTask } from './reactions'
+import { LISTING_NEWS, SAVED_SEARCH_BURST_MS, savedSearchAlerts, type ListingNewsTask } from './reactions'
 
 servePushThread(
   (db) => ({ guard: pushGuard(db) }),
   (db, sender) => ({
     [LISTING_NEWS]: (data) => {
-      const { listingId, timeZone } = data as ListingNewsTask
-      return savedSearchAlerts(db, new PushAlerts(db, sender, timeZone).raise)(listingId)
+      const { listingId, timeZone, at } = data as ListingNewsTask
+      return savedSearchAlerts(db, new PushAlerts(db, sender, timeZone, at + SAVED_SEARCH_BURST_MS).raise)(listingId)
     },
   }),
 )

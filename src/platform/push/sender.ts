@@ -161,8 +161,12 @@ export class PushSender {
    * As `notify` for many recipients each with a message of their own (a fan-out: a saved search's hit on a listing is
    * 1,000 users): the same rows, the same pace (each recipient in turn takes their place, one per device), in one
    * statement per 500 recipients instead of one per recipient. Answers how many messages were queued.
+   *
+   * `lastDueBy`: the time by which the last of them must be due, whatever the pace says (the caller's deadline: a
+   * burst queued late, after seconds of judging on a busy machine, is spread over what is left of it instead of the
+   * whole pace; docs/decisions/0XX-burst-cost.md). Never earlier than now; the first PACE_BURST stay due at once.
    */
-  async notifyEach(q: Queryable, items: readonly { userId: number; message: PushMessage; subject?: string | null }[], options: PushOptions): Promise<number> {
+  async notifyEach(q: Queryable, items: readonly { userId: number; message: PushMessage; subject?: string | null }[], options: PushOptions, { lastDueBy }: { lastDueBy?: number } = {}): Promise<number> {
     const { ttl, urgency, topic } = checkPushOptions(options)
     if (items.length === 0) return 0
     const token = Math.floor(Math.random() * 2_147_483_647)
@@ -173,6 +177,7 @@ export class PushSender {
       if (devices) this.pace.took(urgency, devices.get(i.userId) ?? 0, now)
       return { userId: i.userId, payload: pushPayload(i.message), subject: i.subject ?? null, dueAt }
     })
+    if (lastDueBy !== undefined) within(rows, Math.max(now, lastDueBy))
     const queued = await queueEach(q, rows, { ttl, urgency, topic: topic ?? null }, token, now)
     this.queued(q, queued, token)
     return queued
@@ -543,6 +548,20 @@ export class PushSender {
     this.idleWaiters = []
     for (const resolve of waiters) resolve()
   }
+}
+
+/**
+ * Due times squeezed so that the last is due by `by`: each keeps its place between the first's time and `by` in
+ * proportion (the order, and the messages due at once, stay as they were). Nothing changes when the last is due by
+ * then already. The pace's own count runs on as if unsqueezed: the next burst is spread no thinner for it.
+ */
+function within(rows: { dueAt: number }[], by: number): void {
+  const first = rows[0]?.dueAt
+  const last = rows.at(-1)?.dueAt
+  if (first === undefined || last === undefined || last <= by) return
+  const to = Math.max(first, by)
+  const scale = last > first ? (to - first) / (last - first) : 0
+  for (const row of rows) row.dueAt = Math.min(to, first + Math.round((row.dueAt - first) * scale))
 }
 
 /** Retry-After as milliseconds from `now`: whole seconds, or an HTTP date; null when absent or unreadable. */
