@@ -13,6 +13,7 @@ import { Backups, childProcessRunner } from './platform/backup/service'
 import { markAbandonedRuns } from './platform/backup/runs'
 import { watchMemoryProbe } from './platform/memory-probe'
 import { SqliteDb } from '../db/sqlite'
+import { forgetStatements, keptStatements } from '../db/statements'
 
 let config
 try {
@@ -64,9 +65,15 @@ if (!worker) {
 // in the primary only or in every process, as each feature registered them (src/platform/features.ts).
 const app = createApp(ctx)
 watchMemoryProbe(
-  () => ({ caches: { counts: ctx.counts.describe(), pages: ctx.pages.describe(), sessions: ctx.sessions.size } }),
+  () => ({
+    caches: { counts: ctx.counts.describe(), pages: ctx.pages.describe(), sessions: ctx.sessions.size },
+    statements: ctx.db instanceof SqliteDb ? { writer: keptStatements(ctx.db.writer), reader: keptStatements(ctx.db.reader) } : null,
+  }),
   () => {
     if (ctx.db instanceof SqliteDb) for (const c of new Set([ctx.db.writer, ctx.db.reader])) c.exec('PRAGMA shrink_memory')
+  },
+  () => {
+    if (ctx.db instanceof SqliteDb) for (const c of new Set([ctx.db.writer, ctx.db.reader])) forgetStatements(c)
   },
 )
 ctx.features.start({ primary: !worker })

@@ -29,7 +29,7 @@ function read(extra: () => Record<string, unknown>) {
   }
 }
 
-export function watchMemoryProbe(extra: () => Record<string, unknown>, release?: () => void): void {
+export function watchMemoryProbe(extra: () => Record<string, unknown>, release?: () => void, forget?: () => void): void {
   const dir = process.env.BROKERNET_MEMORY_PROBE
   if (!dir) return
   mkdirSync(dir, { recursive: true })
@@ -44,9 +44,20 @@ export function watchMemoryProbe(extra: () => Record<string, unknown>, release?:
     Bun.gc(true)
     const gcMs = Math.round((performance.now() - t0) * 10) / 10
     const after = read(extra)
+    // The allocator's own account, to the process's stderr (the server log): what it has handed out by size class
+    // ("binned", "huge") against what it holds from the system ("committed", "touched").
+    console.error(`[memory-probe] ${process.pid}-${n + 1} ${label}: the allocator after the collection`)
+    Bun.unsafe.mimallocDump()
     // Then what the database library gives back when asked (SQLite: PRAGMA shrink_memory): its caches' share.
     release?.()
     const released = release ? { rssMB: mb(process.memoryUsage.rss()) } : null
-    writeFileSync(join(dir, `${process.pid}-${++n}.json`), JSON.stringify({ pid: process.pid, n, label, before, gcMs, after, released }, null, 1))
+    // Then the compiled statements kept for reuse finalized, and everything freed handed back (a full collection again).
+    let forgotten = null
+    if (forget) {
+      forget()
+      Bun.gc(true)
+      forgotten = { rssMB: mb(process.memoryUsage.rss()) }
+    }
+    writeFileSync(join(dir, `${process.pid}-${++n}.json`), JSON.stringify({ pid: process.pid, n, label, before, gcMs, after, released, forgotten }, null, 1))
   })
 }
