@@ -35,4 +35,4 @@ test('with BROKERNET_MEMORY_PROBE, SIGUSR2 writes the heap, the caches and the r
     await s.stop()
     rmSync(dir, { recursive: true, force: true })
   }
-})
+}, 120_000)
