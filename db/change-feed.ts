@@ -170,15 +170,18 @@ export class ChangeFeed implements Feed {
 }
 
 /**
- * The last few thousand changes a feed handed out: what a value computed while they arrived has missed (the cache
- * applies them before keeping it, db/snapshot-cache.ts). Every change after `floor` is here.
+ * The last thousand or so changes a feed handed out: what a value computed while they arrived has missed (the cache
+ * applies them before keeping it, db/snapshot-cache.ts). Every change after `floor` is here. A computation takes
+ * milliseconds to seconds, and a value that missed more than this is served and not kept. Each change holds its rows
+ * as objects (~1 KB): 4,096–8,192 of them were about half of a process's live heap after an expiry burst (issue 36,
+ * docs/decisions/0XX-memory.md).
  */
 export class RecentChanges {
   private log: Change[] = []
 
   constructor(
     private floor: number,
-    private readonly limit = 4096,
+    private readonly limit = 1024,
   ) {}
 
   add(changes: readonly Change[]): void {

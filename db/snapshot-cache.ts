@@ -74,6 +74,19 @@ export class SnapshotCache {
     return this.entries.size
   }
 
+  /**
+   * Entries, their summed weight, and the ids held in arrays (windows of ids, pages' id lists): what the memory probe
+   * reports (src/platform/memory-probe.ts).
+   */
+  describe(): { entries: number; weight: number; ids: number; pending: number } {
+    let ids = 0
+    for (const e of this.entries.values()) {
+      const v = e.value as { ids?: unknown } | null
+      if (v && typeof v === 'object' && Array.isArray(v.ids)) ids += v.ids.length
+    }
+    return { entries: this.entries.size, weight: this.weight, ids, pending: this.pending.length }
+  }
+
   clear() {
     // Computations in flight finish for those waiting on them; nobody new joins one started before the reset.
     this.flying.clear()
@@ -192,10 +205,7 @@ export class SnapshotCache {
     if (old) this.drop(key, old)
     this.entries.set(key, { ...entry, weight })
     this.weight += weight
-    while (this.entries.size > this.limits.entries || this.weight > this.limits.weight) {
-      const [oldest, e] = this.entries.entries().next().value!
-      this.drop(oldest, e)
-    }
+    this.evict()
   }
 
   private apply(event: FeedEvent) {
@@ -221,7 +231,22 @@ export class SnapshotCache {
           }
           entry.value = next
         }
+        // A window of ids grows and shrinks with the listings it follows: weighed again, as it is now.
+        if (this.entries.get(key) === entry) {
+          const weight = this.limits.weigh(entry.value)
+          this.weight += weight - entry.weight
+          entry.weight = weight
+        }
       } else if (affectedBy === null || changes.some(affectedBy)) this.drop(key, entry)
+    }
+    this.evict()
+  }
+
+  /** The least recently used entries go until the cache is within its limits. */
+  private evict() {
+    while (this.entries.size > this.limits.entries || this.weight > this.limits.weight) {
+      const [oldest, e] = this.entries.entries().next().value!
+      this.drop(oldest, e)
     }
   }
 

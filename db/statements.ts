@@ -23,3 +23,18 @@ export function statement<Row = unknown, Params extends SQLQueryBindings[] = SQL
   cache.set(sql, st)
   return st as Statement<Row, Params>
 }
+
+/** How many compiled statements are kept for this connection, and their SQL's length (the memory probe's reading). */
+export function keptStatements(client: SQLite): { count: number; sqlChars: number } {
+  const cache = caches.get(client)
+  let sqlChars = 0
+  for (const sql of cache?.keys() ?? []) sqlChars += sql.length
+  return { count: cache?.size ?? 0, sqlChars }
+}
+
+/** Finalizes every kept statement of this connection (they are compiled again at their next use): the memory probe's. */
+export function forgetStatements(client: SQLite): void {
+  const cache = caches.get(client)
+  for (const st of cache?.values() ?? []) st.finalize()
+  cache?.clear()
+}

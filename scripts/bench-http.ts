@@ -30,6 +30,12 @@
 // the measured runs after it) and logs the plans of those over 50 ms (auto_explain; with --keep, in the kept folder's
 // postgres.log): where the time went.
 //
+// BROKERNET_MEMORY_PROBE=<folder> in the environment (issue 36, docs/decisions/0XX-memory.md): at each row of the memory
+// table every server process also writes <folder>/<pid>-<n>.json: its JavaScript heap (size, capacity, the memory its
+// objects hold outside it, the most numerous object types) and the caches' sizes, before and after a full collection,
+// and its resident set after SQLite's shrink_memory (src/platform/memory-probe.ts). The collections change the run's
+// memory: for looking inside, not for the figures.
+//
 // --wal: SQLite's write-ahead log under steady writes (issue 29, docs/decisions/030-wal.md), alone, with WORKERS=2
 // unless --workers says otherwise: first how many pages one listing POST adds to the log (six POSTs on the idle server,
 // the log read before and after each), then both dashboard mixes with wrk at once (64 connections each) while a writer
@@ -367,8 +373,20 @@ async function startServer(instance: Instance) {
   }
 }
 
+/**
+ * A request of the set-up, sent again while it answers 503 (a copy started later in the day expires the listings past
+ * their end in its first minute; on a loaded machine a sign-in can wait out SQLite's busy timeout behind it).
+ */
+async function settingUp(send: () => Promise<Response>): Promise<Response> {
+  for (const deadline = performance.now() + 120_000; ; await Bun.sleep(500)) {
+    const res = await send()
+    if (res.status !== 503 || performance.now() > deadline) return res
+    await res.text()
+  }
+}
+
 async function login(email: string): Promise<string> {
-  const res = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD }) })
+  const res = await settingUp(() => fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD }) }))
   if (res.status !== 200) throw new Error(`sign-in of ${email} answered ${res.status}: ${(await res.text()).slice(0, 200)}`)
   const answer = (await res.json()) as { token: string; second_factor_setup?: boolean }
   return answer.second_factor_setup ? enrol(answer.token) : answer.token
@@ -380,11 +398,11 @@ async function login(email: string): Promise<string> {
  */
 async function enrol(token: string): Promise<string> {
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' }
-  const setup = await fetch(`${base}/api/auth/second-factor/setup`, { method: 'POST', headers, body: '{}' })
+  const setup = await settingUp(() => fetch(`${base}/api/auth/second-factor/setup`, { method: 'POST', headers, body: '{}' }))
   if (setup.status !== 200) throw new Error(`second factor setup answered ${setup.status}: ${(await setup.text()).slice(0, 200)}`)
   const { secret } = (await setup.json()) as { secret: string }
   const code = generateHOTP(decodeBase32IgnorePadding(secret.replace(/\s/g, '')), BigInt(stepAt(Date.now())), SECOND_FACTOR.digits)
-  const confirm = await fetch(`${base}/api/auth/second-factor/confirm`, { method: 'POST', headers, body: JSON.stringify({ code }) })
+  const confirm = await settingUp(() => fetch(`${base}/api/auth/second-factor/confirm`, { method: 'POST', headers, body: JSON.stringify({ code }) }))
   if (confirm.status !== 200) throw new Error(`second factor confirm answered ${confirm.status}: ${(await confirm.text()).slice(0, 200)}`)
   return ((await confirm.json()) as { token: string }).token
 }

@@ -4,7 +4,8 @@
 // environment) and anything else under it (the image process). A sampler reads each one's resident set twice a second
 // while the run goes on (the highest is kept), and `mark(label)` records the set at a moment worth naming (the server
 // started, a mix warmed up, a scenario done). Linux only: elsewhere nothing is sampled and nothing is printed.
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 
 /** Issue 36: each process's resident set at most this (MB), at 5,000,000 listings too. */
 export const RSS_GOAL_MB = 300
@@ -120,6 +121,14 @@ export class RssWatch {
     const now = this.sample()
     const highest = this.peakSince
     this.peakSince = new Map()
+    // BROKERNET_MEMORY_PROBE (src/platform/memory-probe.ts): every process also writes what its heap holds, under this label.
+    const probe = process.env.BROKERNET_MEMORY_PROBE
+    if (probe) {
+      mkdirSync(probe, { recursive: true })
+      writeFileSync(join(probe, 'label'), label)
+      // The binary's own processes only (the probe's handler is theirs; SIGUSR2 would end another program).
+      for (const pid of now.keys()) if (/primary|worker/.test(this.names.get(pid) ?? '')) process.kill(pid, 'SIGUSR2')
+    }
     this.marks.push({ label, rss: now, highest, anon: new Map([...now.keys()].flatMap((pid) => { const a = anon(pid); return a === undefined ? [] : [[pid, a] as const] })) })
   }
 

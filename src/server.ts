@@ -11,6 +11,9 @@ import { startCheckpointer } from '../db/checkpointer'
 import { assertPortFree, exitWithParent, isWorker, selfCommand, startWorkers } from './platform/processes'
 import { Backups, childProcessRunner } from './platform/backup/service'
 import { markAbandonedRuns } from './platform/backup/runs'
+import { watchMemoryProbe } from './platform/memory-probe'
+import { SqliteDb } from '../db/sqlite'
+import { forgetStatements, keptStatements } from '../db/statements'
 
 let config
 try {
@@ -61,6 +64,18 @@ if (!worker) {
 // The features, composed over those services (src/app.ts), and their reactions started: timers, sweeps and schedules,
 // in the primary only or in every process, as each feature registered them (src/platform/features.ts).
 const app = createApp(ctx)
+watchMemoryProbe(
+  () => ({
+    caches: { counts: ctx.counts.describe(), pages: ctx.pages.describe(), sessions: ctx.sessions.size },
+    statements: ctx.db instanceof SqliteDb ? { writer: keptStatements(ctx.db.writer), reader: keptStatements(ctx.db.reader) } : null,
+  }),
+  () => {
+    if (ctx.db instanceof SqliteDb) for (const c of new Set([ctx.db.writer, ctx.db.reader])) c.exec('PRAGMA shrink_memory')
+  },
+  () => {
+    if (ctx.db instanceof SqliteDb) for (const c of new Set([ctx.db.writer, ctx.db.reader])) forgetStatements(c)
+  },
+)
 ctx.features.start({ primary: !worker })
 // BACKUP_EVERY's schedule, from the primary (instances sharing PostgreSQL claim each period in the database). On SQLite a
 // run the previous server left RUNNING cannot finish any more: it is marked so first.

@@ -5,6 +5,7 @@ import type { Config } from './config'
 import { documentStore, type DocumentStore } from './documents'
 import { Mailer } from './mail'
 import { SnapshotCache } from '../../db/snapshot-cache'
+import { approximateBytes } from '../../db/approximate-bytes'
 import { SessionCache } from './session-cache'
 import { SessionWatch } from './session-watch'
 import type { Feed } from '../../db/change-feed'
@@ -24,9 +25,10 @@ const LISTING_TOPICS = ['listing', 'user', 'geography', 'circle'] as const
 /**
  * Totals, zone chips and windows of ids kept current through writes: small (a number, or up to 1,024 ids), and each
  * one evicted is a query to run again (on PostgreSQL a common word's is 60-300 ms). A dashboard mix of 600 list
- * addresses keeps about 1,500 (a total, a window and seven zone totals per filter set).
+ * addresses keeps about 1,500 (a total, a window and seven zone totals per filter set), about 1 MB. Also within 16 MB
+ * (issue 36: each process ≤ 300 MB): 8,192 windows of 1,024 ids would be about 70 MB (docs/decisions/0XX-memory.md).
  */
-const COUNT_CACHE = { entries: 8192, topics: LISTING_TOPICS }
+const COUNT_CACHE = { entries: 8192, weight: 16 * 1024 * 1024, weigh: approximateBytes, topics: LISTING_TOPICS }
 
 /**
  * Whole list answers kept as sent until the data changes (./http/kept-answer.ts), within 32 MB (a page of 25 listings

@@ -121,6 +121,33 @@ describe('SnapshotCache', () => {
     expect(cache.size).toBe(1)
   })
 
+  test('an adjustable answer is weighed again as changes grow it, and goes once the cache is over its weight', async () => {
+    // Weight = the length of the kept list: each geography change appends 4 items to it.
+    const cache = new SnapshotCache(feed, { weight: 10, weigh: (v) => (v as number[]).length })
+    let runs = 0
+    const read = () =>
+      cache.adjustable(
+        'window',
+        handle,
+        async () => (runs++, [1, 2]),
+        (c) => c.topic === 'geography',
+        (list) => [...list, 0, 0, 0, 0],
+      )
+    await read()
+    addCountry()
+    expect(await read()).toEqual([1, 2, 0, 0, 0, 0]) // 6: kept
+    expect(cache.describe().weight).toBe(6)
+    expect(runs).toBe(1)
+    addCountry()
+    await read() // 10: still kept
+    expect(runs).toBe(1)
+    addCountry()
+    // 14 > 10: evicted as the change is applied, so computed again.
+    expect(await read()).toEqual([1, 2])
+    expect(runs).toBe(2)
+    expect(cache.describe().weight).toBe(2)
+  })
+
   test('an adjustable answer is kept up to date change by change, each change counted once, even one committed while it was computed', async () => {
     const cache = new SnapshotCache(feed)
     const countries = () => db.$client.query<{ n: number }, []>('select count(*) as n from countries').get()!.n
