@@ -3,6 +3,7 @@
 import { QueryClientProvider } from '@tanstack/react-query'
 import { Provider } from './shared/atoms'
 import { startTransition, useEffect } from 'react'
+import { flushSync } from 'react-dom'
 import { hydrateRoot } from 'react-dom/client'
 import { loaders } from './loaders'
 import type { IslandName } from './registry'
@@ -24,11 +25,15 @@ async function hydrate(el: HTMLElement) {
   const load = loaders[name]
   if (!load || !propsEl) return console.error(`[islands] cannot hydrate "${name}"`)
   const Island = (await load()).default as (props: object) => React.ReactNode
-  // A transition: React hydrates in slices of a few milliseconds and lets the browser handle input between them,
-  // instead of one long task for the whole island (a listing table's was over a second on a slow phone). Resolves
-  // once the island is hydrated (its effects run after that commit).
+  // A large island: a transition. React hydrates it in slices of a few milliseconds and lets the browser handle input
+  // between them, instead of one long task for the whole island (a listing table's was over a second on a slow
+  // phone). A small one (a badge, the toaster): at once, as soon as its code is here. In a transition it waited its
+  // turn behind a large island scheduled before it (React takes roots of equal priority in order), and so behind
+  // that island's effects and the re-render its first data caused (docs/decisions/0XX-warm-hydration-order.md).
+  // Resolves once the island is hydrated (its effects run after that commit).
+  const schedule = el.getElementsByTagName('*').length <= SMALL_ISLAND ? flushSync : startTransition
   await new Promise<void>((hydrated) =>
-    startTransition(() => {
+    schedule(() => {
       hydrateRoot(
         el,
         <Provider store={browserStore}>
@@ -45,6 +50,13 @@ async function hydrate(el: HTMLElement) {
     }),
   )
 }
+
+/**
+ * An island of at most this many elements is hydrated at once (one task of a few milliseconds on a slow phone):
+ * the shell's badges, bell and toaster are under 10, the sign-in form 14; the match inbox has about 150, a listing
+ * page's list 900 to 1,400.
+ */
+const SMALL_ISLAND = 60
 
 /** Renders nothing (no markup to match); its effect runs once the island's hydration has committed. */
 function Committed({ then }: { then: () => void }) {

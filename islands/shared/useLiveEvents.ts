@@ -7,6 +7,7 @@ import { useQueryClient, type QueryClient } from '@tanstack/react-query'
 import { atom, useAtomValue, useStore } from './atoms'
 import { useEffect, useState } from 'react'
 import { ApiError } from './api'
+import { ISLANDS_HYDRATED } from './hydrated-event'
 import { fetchJson } from './query'
 
 export const EVENTS_URL = '/api/events'
@@ -34,6 +35,8 @@ let source: EventSource | null = null
 let reopenTimer: ReturnType<typeof setTimeout> | undefined
 /** The session is over: no stream is opened again on this page (its followers' polls meet the 401 and go to sign-in). */
 let signedOut = false
+/** The stream is opened once the page's islands are hydrated (see `openWhenHydrated`): waiting for that. */
+let waitingForIslands = false
 /** Handlers by event, each with how many islands asked for it. */
 const handlers = new Map<LiveEventName, Map<LiveEventHandler, number>>()
 /** The last data of each event, handed to a handler that starts following later (an island hydrated after it came). */
@@ -81,13 +84,37 @@ function open(store: Store, queryClient: QueryClient) {
     reopenIfSignedIn(store, queryClient, 0)
   })
   es.addEventListener('error', () => {
-    // The browser reconnects by itself after a dropped connection; meanwhile the followers poll.
-    store.set(liveConnectedAtom, false)
+    // The browser reconnects by itself after a dropped connection; meanwhile the followers poll. Told a turn later:
+    // leaving the page ends the stream too, and its error comes in the very task that replaces the page, so the
+    // followers' re-render (tens of milliseconds on a slow phone) held the next page back; the page is gone by then.
+    setTimeout(() => {
+      if (es.readyState !== EventSource.OPEN) store.set(liveConnectedAtom, false)
+    }, 0)
     if (es.readyState !== EventSource.CLOSED) return
     // Closed for good (an error status, a wrong content type): try again later, still polling in between.
     source = null
     reopenIfSignedIn(store, queryClient, REOPEN_MS)
   })
+}
+
+/**
+ * Opens the stream once every island of the page is hydrated (islands/client.tsx), at once if they are. Its first
+ * events (the counts) and its opening change what the shell's badges show: each such change re-renders an island at
+ * once, and React, rendering another island meanwhile, starts that island's hydration over (it keeps one render in
+ * progress at a time). On a listing page the list's hydration, a few hundred milliseconds on a slow phone, was cut
+ * short that way (docs/decisions/0XX-warm-hydration-order.md). The badges show the server's counts until then.
+ */
+function openWhenHydrated(store: Store, queryClient: QueryClient) {
+  if (document.documentElement.dataset.islands === 'hydrated') return open(store, queryClient)
+  waitingForIslands = true
+  window.addEventListener(
+    ISLANDS_HYDRATED,
+    () => {
+      waitingForIslands = false
+      if (followers > 0 && !source && !reopenTimer && !signedOut) open(store, queryClient)
+    },
+    { once: true },
+  )
 }
 
 /**
@@ -134,7 +161,7 @@ export function useLiveEvent(name: LiveEventName, handler: LiveEventHandler): bo
     const fresh = !counts.has(handler)
     counts.set(handler, (counts.get(handler) ?? 0) + 1)
     followers++
-    if (!source && !reopenTimer && !signedOut) open(store, queryClient)
+    if (!source && !reopenTimer && !signedOut && !waitingForIslands) openWhenHydrated(store, queryClient)
     else if (fresh && last.has(name)) handler(last.get(name), queryClient)
     return () => {
       const n = counts.get(handler)! - 1

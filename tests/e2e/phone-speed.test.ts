@@ -58,6 +58,34 @@ describe('a phone', () => {
     }
   }, 120_000)
 
+  // A warm revisit (docs/decisions/0XX-warm-hydration-order.md): the stream's opening and first events re-render the
+  // shell's badges at once, and React, keeping one render in progress, started the list island's hydration over.
+  test.each(['/dashboard/listings', '/dashboard/my-listings'])('%s: the live stream is opened only once every island is hydrated', async (path) => {
+    const context = await demo.browser.newContext(PHONE)
+    await context.addCookies([{ name: SESSION_COOKIE, value: token, url: demo.url }])
+    const page = await context.newPage()
+    try {
+      // Each stream the page opens notes whether islands/client.tsx had said every island was hydrated by then.
+      await page.addInitScript(() => {
+        const Native = window.EventSource
+        const opened: (string | null)[] = ((window as unknown as { streamsOpened: (string | null)[] }).streamsOpened = [])
+        window.EventSource = class extends Native {
+          constructor(url: string | URL, init?: EventSourceInit) {
+            opened.push(document.documentElement.dataset.islands ?? null)
+            super(url, init)
+          }
+        }
+      })
+      const stream = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/events', { timeout: 60_000 })
+      await page.goto(demo.url + path)
+      await hydrated(page)
+      await stream
+      expect(await page.evaluate(() => (window as unknown as { streamsOpened: (string | null)[] }).streamsOpened)).toEqual(['hydrated'])
+    } finally {
+      await context.close()
+    }
+  }, 120_000)
+
   test('the listings page holds the cards only, until the phone is turned sideways: then the table, as on a wide screen', async () => {
     const { page, html, errors, close } = await phonePage('/dashboard/listings')
     try {

@@ -96,6 +96,8 @@ type Props<T> = {
  */
 const CARD_OFFSCREEN = '[content-visibility:auto] [contain-intrinsic-size:auto_15rem]'
 
+const sameOverrides = (a: Overrides, b: Overrides) => Object.keys(a).length === Object.keys(b).length && Object.keys(a).every((k) => a[k] === b[k])
+
 const cx = (...classes: (string | false | null | undefined)[]) => classes.filter(Boolean).join(' ')
 
 /** Clicks on controls inside a row are theirs, not the row's. */
@@ -131,8 +133,13 @@ export function DataTable<T>({ data, columns, hiddenColumns, getRowId, label, bu
   useEffect(() => {
     const el = box
     if (!phoneFirst || !el) return
-    const rem = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16
-    const observer = new ResizeObserver(([entry]) => setWide(entry!.contentRect.width >= CARDS_BELOW * rem))
+    // The root's font size is read in the observer's callback, where style is up to date: read here, in the effects
+    // that follow hydration, it made the browser recompute the style the cards' own effects had just changed (a forced
+    // style recalculation of 20-75 ms at 4x CPU on a warm revisit, docs/decisions/0XX-warm-hydration-order.md).
+    const observer = new ResizeObserver(([entry]) => {
+      const rem = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16
+      setWide(entry!.contentRect.width >= CARDS_BELOW * rem)
+    })
     observer.observe(el)
     return () => observer.disconnect()
   }, [phoneFirst, box])
@@ -141,7 +148,12 @@ export function DataTable<T>({ data, columns, hiddenColumns, getRowId, label, bu
   // The fit and the user's choices against it (empty without `fit`).
   const storageKey = fit?.storageKey
   const [overrides, setOverrides] = useState<Overrides>({})
-  useEffect(() => setOverrides(readOverrides(storageKey)), [storageKey])
+  // Kept as it is when this browser stored nothing new for it: a new empty object re-rendered the whole table (every
+  // card) right after hydration, a long task of its own on a slow phone (docs/decisions/0XX-warm-hydration-order.md).
+  useEffect(() => {
+    const stored = readOverrides(storageKey)
+    setOverrides((now) => (sameOverrides(now, stored) ? now : stored))
+  }, [storageKey])
   const choose = (next: Overrides) => (setOverrides(next), writeOverrides(storageKey, next))
   const always = useMemo(() => new Set(sticky ? [sticky.start, sticky.end] : []), [sticky?.start, sticky?.end])
   const fitOf = fit?.fitOf
