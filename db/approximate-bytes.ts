@@ -1,7 +1,7 @@
 /**
  * About how many bytes a plain value (numbers, strings, arrays and objects of them: what the counts cache keeps) holds
  * in JavaScriptCore's heap: 8 per number or array slot, a string's characters, a few dozen per object and array. An
- * estimate for a cache's weight limit (docs/decisions/0XX-memory.md), not a measurement: close enough to bound a cache
+ * estimate for a cache's weight limit (docs/decisions/062-memory.md), not a measurement: close enough to bound a cache
  * whose entries range from one number to a window of 1,024 ids.
  */
 export function approximateBytes(value: unknown, depth = 0): number {

@@ -174,7 +174,7 @@ export class ChangeFeed implements Feed {
  * applies them before keeping it, db/snapshot-cache.ts). Every change after `floor` is here. A computation takes
  * milliseconds to seconds, and a value that missed more than this is served and not kept. Each change holds its rows
  * as objects (~1 KB): 4,096–8,192 of them were about half of a process's live heap after an expiry burst (issue 36,
- * docs/decisions/0XX-memory.md).
+ * docs/decisions/062-memory.md).
  */
 export class RecentChanges {
   private log: Change[] = []

@@ -29,7 +29,7 @@ async function hydrate(el: HTMLElement) {
   // between them, instead of one long task for the whole island (a listing table's was over a second on a slow
   // phone). A small one (a badge, the toaster): at once, as soon as its code is here. In a transition it waited its
   // turn behind a large island scheduled before it (React takes roots of equal priority in order), and so behind
-  // that island's effects and the re-render its first data caused (docs/decisions/0XX-warm-hydration-order.md).
+  // that island's effects and the re-render its first data caused (docs/decisions/063-warm-hydration-order.md).
   // Resolves once the island is hydrated (its effects run after that commit).
   const schedule = el.getElementsByTagName('*').length <= SMALL_ISLAND ? flushSync : startTransition
   await new Promise<void>((hydrated) =>

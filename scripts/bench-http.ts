@@ -30,7 +30,7 @@
 // the measured runs after it) and logs the plans of those over 50 ms (auto_explain; with --keep, in the kept folder's
 // postgres.log): where the time went.
 //
-// BROKERNET_MEMORY_PROBE=<folder> in the environment (issue 36, docs/decisions/0XX-memory.md): at each row of the memory
+// BROKERNET_MEMORY_PROBE=<folder> in the environment (issue 36, docs/decisions/062-memory.md): at each row of the memory
 // table every server process also writes <folder>/<pid>-<n>.json: its JavaScript heap (size, capacity, the memory its
 // objects hold outside it, the most numerous object types) and the caches' sizes, before and after a full collection,
 // and its resident set after SQLite's shrink_memory (src/platform/memory-probe.ts). The collections change the run's

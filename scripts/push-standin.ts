@@ -3,7 +3,7 @@
 // JSON: it prints `{"origin"}` once; reads `{"subscribe": n}` and answers `{"subscriptions": [{id, endpoint, keys}]}`;
 // prints `{"received": id, "at": ms}` for every message it took (with `"decrypted": true` when it was decrypted).
 // A second argument N decrypts every N-th message only (default 1: all); a push service never decrypts (that is the
-// browser's work), and here it would take the server's cores (docs/decisions/0XX-burst-cost.md).
+// browser's work), and here it would take the server's cores (docs/decisions/061-burst-cost.md).
 import { startPushService, type BrowserSubscription } from '../tests/support/push-service'
 
 const publicKey = process.argv[2]!

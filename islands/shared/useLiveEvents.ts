@@ -102,7 +102,7 @@ function open(store: Store, queryClient: QueryClient) {
  * events (the counts) and its opening change what the shell's badges show: each such change re-renders an island at
  * once, and React, rendering another island meanwhile, starts that island's hydration over (it keeps one render in
  * progress at a time). On a listing page the list's hydration, a few hundred milliseconds on a slow phone, was cut
- * short that way (docs/decisions/0XX-warm-hydration-order.md). The badges show the server's counts until then.
+ * short that way (docs/decisions/063-warm-hydration-order.md). The badges show the server's counts until then.
  */
 function openWhenHydrated(store: Store, queryClient: QueryClient) {
   if (document.documentElement.dataset.islands === 'hydrated') return open(store, queryClient)

@@ -65,7 +65,7 @@ export type Config = {
   /**
    * PUSH_RATE: push messages a second that one process's sender spreads a burst over (default 125; 0: no pacing). The
    * first 32 of a burst, and a lone alert, leave at once (src/platform/push/pace.ts; docs/decisions/048-push-pacing.md):
-   * 1,000 alerts leave in 7.8 s (the goal allows 10), a thinner share of a core than at 250 (docs/decisions/0XX-burst-cost.md).
+   * 1,000 alerts leave in 7.8 s (the goal allows 10), a thinner share of a core than at 250 (docs/decisions/061-burst-cost.md).
    */
   pushRate: number
   /** Listing photos' WebP files on SQLite (DATA_DIR/photos); on PostgreSQL they live in the database (issue 34). */

@@ -26,7 +26,7 @@ const LISTING_TOPICS = ['listing', 'user', 'geography', 'circle'] as const
  * Totals, zone chips and windows of ids kept current through writes: small (a number, or up to 1,024 ids), and each
  * one evicted is a query to run again (on PostgreSQL a common word's is 60-300 ms). A dashboard mix of 600 list
  * addresses keeps about 1,500 (a total, a window and seven zone totals per filter set), about 1 MB. Also within 16 MB
- * (issue 36: each process ≤ 300 MB): 8,192 windows of 1,024 ids would be about 70 MB (docs/decisions/0XX-memory.md).
+ * (issue 36: each process ≤ 300 MB): 8,192 windows of 1,024 ids would be about 70 MB (docs/decisions/062-memory.md).
  */
 const COUNT_CACHE = { entries: 8192, weight: 16 * 1024 * 1024, weigh: approximateBytes, topics: LISTING_TOPICS }
 

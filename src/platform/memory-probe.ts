@@ -1,4 +1,4 @@
-// A look inside a running process's memory (issue 36, docs/decisions/0XX-memory.md): with BROKERNET_MEMORY_PROBE set to
+// A look inside a running process's memory (issue 36, docs/decisions/062-memory.md): with BROKERNET_MEMORY_PROBE set to
 // a folder, each SIGUSR2 writes <folder>/<pid>-<n>.json: the resident set, JavaScriptCore's heap (its size, the extra
 // memory its objects hold outside it, the most numerous object types), the allocator's, and the caches' sizes, each
 // read before and after a full collection (how much of the set was garbage not yet collected, and what collecting it

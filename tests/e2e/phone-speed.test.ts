@@ -58,7 +58,7 @@ describe('a phone', () => {
     }
   }, 120_000)
 
-  // A warm revisit (docs/decisions/0XX-warm-hydration-order.md): the stream's opening and first events re-render the
+  // A warm revisit (docs/decisions/063-warm-hydration-order.md): the stream's opening and first events re-render the
   // shell's badges at once, and React, keeping one render in progress, started the list island's hydration over.
   test.each(['/dashboard/listings', '/dashboard/my-listings'])('%s: the live stream is opened only once every island is hydrated', async (path) => {
     const context = await demo.browser.newContext(PHONE)

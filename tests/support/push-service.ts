@@ -9,7 +9,7 @@
 //   tests/unit/push-service.test.ts. A real push service never decrypts (the encryption is end to end, to the
 //   browser): that is the browser's work, done here so that tests prove every payload decrypts. `decryptEvery: n`
 //   decrypts every n-th message only (the first always), for the bench, where the stand-in shares the server's cores
-//   and should cost what a push service costs (docs/decisions/0XX-burst-cost.md); every message is still checked as a
+//   and should cost what a push service costs (docs/decisions/061-burst-cost.md); every message is still checked as a
 //   push service checks it (VAPID signature, claims, headers, the body's size and aes128gcm header).
 // Subscriptions are made here as a browser makes them: a P-256 key pair and a 16-byte auth secret.
 

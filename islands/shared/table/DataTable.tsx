@@ -135,7 +135,7 @@ export function DataTable<T>({ data, columns, hiddenColumns, getRowId, label, bu
     if (!phoneFirst || !el) return
     // The root's font size is read in the observer's callback, where style is up to date: read here, in the effects
     // that follow hydration, it made the browser recompute the style the cards' own effects had just changed (a forced
-    // style recalculation of 20-75 ms at 4x CPU on a warm revisit, docs/decisions/0XX-warm-hydration-order.md).
+    // style recalculation of 20-75 ms at 4x CPU on a warm revisit, docs/decisions/063-warm-hydration-order.md).
     const observer = new ResizeObserver(([entry]) => {
       const rem = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16
       setWide(entry!.contentRect.width >= CARDS_BELOW * rem)
@@ -149,7 +149,7 @@ export function DataTable<T>({ data, columns, hiddenColumns, getRowId, label, bu
   const storageKey = fit?.storageKey
   const [overrides, setOverrides] = useState<Overrides>({})
   // Kept as it is when this browser stored nothing new for it: a new empty object re-rendered the whole table (every
-  // card) right after hydration, a long task of its own on a slow phone (docs/decisions/0XX-warm-hydration-order.md).
+  // card) right after hydration, a long task of its own on a slow phone (docs/decisions/063-warm-hydration-order.md).
   useEffect(() => {
     const stored = readOverrides(storageKey)
     setOverrides((now) => (sameOverrides(now, stored) ? now : stored))

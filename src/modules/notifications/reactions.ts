@@ -54,7 +54,7 @@ export type ListingNewsTask = { listingId: number; timeZone: string; at: number 
  * A saved search's burst is all due within this long of the listing's news (issue 33: 1,000 pushes leave in ≤ 10 s;
  * 2 s left for the sending itself). The pace (PUSH_RATE, 125/s: 7.75 s for 1,000) counts from when the alerts are
  * queued, after the searches are judged; on a busy machine that judging takes seconds, and the burst is then squeezed
- * into what is left instead of starting its 7.75 s late (docs/decisions/0XX-burst-cost.md).
+ * into what is left instead of starting its 7.75 s late (docs/decisions/061-burst-cost.md).
  */
 export const SAVED_SEARCH_BURST_MS = 8_000
 

@@ -164,7 +164,7 @@ export class PushSender {
    *
    * `lastDueBy`: the time by which the last of them must be due, whatever the pace says (the caller's deadline: a
    * burst queued late, after seconds of judging on a busy machine, is spread over what is left of it instead of the
-   * whole pace; docs/decisions/0XX-burst-cost.md). Never earlier than now; the first PACE_BURST stay due at once.
+   * whole pace; docs/decisions/061-burst-cost.md). Never earlier than now; the first PACE_BURST stay due at once.
    */
   async notifyEach(q: Queryable, items: readonly { userId: number; message: PushMessage; subject?: string | null }[], options: PushOptions, { lastDueBy }: { lastDueBy?: number } = {}): Promise<number> {
     const { ttl, urgency, topic } = checkPushOptions(options)

@@ -316,7 +316,7 @@ const ZONE_PLAN = new Set(['location', 'min_budget', 'max_budget', 'post_type', 
  */
 async function zoneIndex(db: Queryable, viewer: Viewer, f: ListingFilters, total: number, end: number): Promise<string> {
   // PostgreSQL plans from its statistics and takes no index from us (`indexedBy` is empty there): the zone's total,
-  // summed over the network's 16 shards, would be read for nothing (issue 36, docs/decisions/0XX-pg-cold-reads.md).
+  // summed over the network's 16 shards, would be read for nothing (issue 36, docs/decisions/060-pg-cold-reads.md).
   if (db.dialect === 'postgres') return ''
   const used = usedFilters(f)
   if (!f.location || (f.min_budget === undefined && f.max_budget === undefined) || !used.every(([k]) => ZONE_PLAN.has(k))) return ''
