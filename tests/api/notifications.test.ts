@@ -234,7 +234,7 @@ describe('sending', () => {
     await eventually('the 429', () => service.received.some((r) => r.subscription === sub.id && r.answered === 429))
     // Deleted by its owner while the alert waits for its retry.
     expect((await h.request(`/api/listings/${theirs.id}`, { method: 'DELETE', headers: ravi.browser })).status).toBe(204)
-    await eventually('the retry withheld, its row gone', async () => (await h.ctx.db.all('select id from push_outbox where subject = ?', [`listing:${theirs.id}`])).length === 0, 15_000)
+    await eventually('the retry withheld, its row gone', async () => (await h.ctx.db.all('select id from push_outbox where subject = ?', [`listing:${theirs.id}`])).length === 0, 30_000)
     expect(deliveredTo(sub)).toEqual([])
   })
 
@@ -249,7 +249,7 @@ describe('sending', () => {
     await eventually('the 429', () => service.received.some((r) => r.subscription === sub.id && r.answered === 429))
     const user = (await h.ctx.db.get<{ id: number }>('select id from users where email = ?', [email]))!
     expect((await h.request(`/api/users/${user.id}/approve`, { method: 'POST', headers: admin.browser })).status).toBe(200)
-    await eventually('the retry withheld', async () => (await h.ctx.db.all('select id from push_outbox where subject = ?', [`registration:${user.id}`])).length === 0, 15_000)
+    await eventually('the retry withheld', async () => (await h.ctx.db.all('select id from push_outbox where subject = ?', [`registration:${user.id}`])).length === 0, 30_000)
     expect(deliveredTo(sub)).toEqual([])
   })
 
@@ -260,7 +260,7 @@ describe('sending', () => {
     const type = kind()
     await post(asha, { post_type: 'REQ', property_type: type })
     await post(ravi, { post_type: 'AVL', property_type: type })
-    await eventually('delivered after the retry', () => deliveredTo(sub).length === 1, 15_000)
+    await eventually('delivered after the retry', () => deliveredTo(sub).length === 1, 30_000)
     expect(service.received.filter((r) => r.subscription === sub.id).map((r) => r.answered)).toEqual([503, 201])
     service.always(sub, 410)
     await post(ravi, { post_type: 'AVL', property_type: type })

@@ -48,13 +48,13 @@ describe('sessions', () => {
       // A name changed straight in the database: the next request sees it (on PostgreSQL, once notified: below).
       await one.ctx.db.run('update users set full_name = ? where id = ?', ['Renamed In Place', user.id])
       const name = async () => (await (await me(token)).json()).full_name
-      if (ON_POSTGRES) await eventually('the new name answered', async () => (await name()) === 'Renamed In Place', 5_000)
+      if (ON_POSTGRES) await eventually('the new name answered', async () => (await name()) === 'Renamed In Place', 30_000)
       else expect(await name()).toBe('Renamed In Place')
       // The session deleted straight in the database (as another instance's sign-out does): refused at once on SQLite,
       // whose feed is read before each answer; on PostgreSQL once the deletion's notification has arrived, a moment
       // after its commit (milliseconds; more on a loaded machine: CI once asked in between).
       await one.ctx.db.run('delete from sessions where user_id = ?', [user.id])
-      if (ON_POSTGRES) await eventually('the ended session refused', async () => (await me(token)).status === 401, 5_000)
+      if (ON_POSTGRES) await eventually('the ended session refused', async () => (await me(token)).status === 401, 30_000)
       else expect((await me(token)).status).toBe(401)
     } finally {
       if (one !== h) await one.close()
