@@ -7,7 +7,7 @@ import type { FeedEvent } from '../../db/change-feed'
 import { idsIn, isConflict } from '../../db/dialect'
 import { migratePostgres } from '../../db/pg/migrate'
 import { PgFeed } from '../../db/pg-feed'
-import { connectPostgres, numbered, PostgresDb, postgresDb } from '../../db/postgres'
+import { connectPostgres, inlined, numbered, PostgresDb, postgresDb } from '../../db/postgres'
 import { SnapshotCache } from '../../db/snapshot-cache'
 import type { Queryable } from '../../db/sql'
 import { countDelta } from '../../src/modules/listings/affects'
@@ -48,6 +48,33 @@ test('a list of ids is the same statement every time, and stays a list once the 
   // postgres.js learns a prepared statement's parameter types at its first run and encodes later values by them.
   for (let i = 0; i < 3; i++)
     expect((await db.all<{ x: number }>(`select x from (values (1), (2), (5)) v(x) where ${ids.sql} order by x`, ids.params)).map((r) => r.x)).toEqual([1, 2])
+})
+
+test('parameters written into the text mean what they meant as parameters', async () => {
+  const sql = "select ? as a, ?::text as b, ?::int8 as c, ?::float8 as d, ? as e, ?::int is null as f, ? as g, ?2 as h, '?' as i -- ?\n"
+  const values = ["it's", 'back\\slash $q$ and $q0$ ü 🏠', -42, 1.5e21, true, null, 12345678901234n]
+  expect(inlined(sql, values)).not.toBeNull()
+  expect(inlined('select ?, ?', [1])).toBeNull() // a value missing: sent as it is, and refused as before
+  expect(inlined('select ?', [new Uint8Array([1])])).toBeNull()
+  const prepared = await db.get<Record<string, unknown>>(sql, values)
+  await db.tx(async (tx) => {
+    await tx.get('select 1')
+    // The transaction's second statement: its parameters go in its text.
+    expect(await tx.get(sql, values)).toEqual(prepared!)
+  })
+  expect(prepared).toEqual({ a: "it's", b: 'back\\slash $q$ and $q0$ ü 🏠', c: -42, d: 1.5e21, e: true, f: true, g: 12345678901234, h: 'back\\slash $q$ and $q0$ ü 🏠', i: '?' })
+})
+
+test("a transaction's statements after its first are never prepared (no describe round trip while it holds locks)", async () => {
+  // postgres.js sends a statement new to its connection as Parse and Describe, and the rest only once their answer
+  // has come back through the event loop: inside a transaction, a turn of a busy loop with the locks held.
+  const marker = `probe_${Date.now()}`
+  const seen = await db.tx(async (tx) => {
+    await tx.get(`select ? as first_${marker}`, [1])
+    tx.get(`select ? as second_${marker}`, [2])
+    return tx.all<{ statement: string }>(`select statement from pg_prepared_statements where statement like ?`, [`%${marker}%`])
+  })
+  expect(seen.map((r) => r.statement.replace(/ as .*/, ''))).toEqual(['select $1'])
 })
 
 test('64-bit integers and sums come back as numbers', async () => {
