@@ -348,12 +348,20 @@ export class PostgresDb extends PgQueryable implements Db {
    * "create a city" answered 503 after 11.2 s with the network silent), and it could not be bounded as reads are: once
    * the pool had handed it to a connection being opened, a cancel could not take it back, and 17 of 24 writes answered
    * 503 were written when the network came back. A reservation is bounded (`reserve`), and a write answered 503 while
-   * waiting for its connection was never sent (issue 37).
+   * waiting for its connection was never sent (issue 37). The ping and COMMIT go out right behind the statement, not
+   * once it has answered: its row locks were held through a turn of this process's event loop, and two instances'
+   * expiry timers writing the same listing waited on each other for that long (issue 36).
    */
   override async run<T>(sql: string, values: readonly Param[] = []) {
     const ping = this.feed?.ping() ?? null
+    const work = async (tx: Queryable) => {
+      const answer = tx.run<T>(sql, values)
+      // Awaited once committed (a failure is also what the COMMIT throws).
+      answer.catch(() => {})
+      return { answer }
+    }
     try {
-      const result = await this.guarded(() => timed(this.timer, 'write', () => this.pipelined((tx) => tx.run<T>(sql, values), {}, ping)))
+      const result = await this.guarded(() => timed(this.timer, 'write', async () => (await this.pipelined(work, {}, ping)).answer))
       await ping?.heard
       return result
     } catch (e) {
