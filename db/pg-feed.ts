@@ -122,7 +122,8 @@ export class PgFeed implements Feed {
     const ping = ++this.pings
     const heard = new Promise<void>((resolve) => this.waiting.set(ping, resolve))
     return {
-      sql: 'select pg_notify($1, $2)',
+      // The stores' placeholders: the transaction writes its parameters into its text (db/postgres.ts, `inlined`).
+      sql: 'select pg_notify(?, ?)',
       params: [CHANGES_CHANNEL, JSON.stringify({ ping, from: this.token })],
       heard,
       drop: () => {

@@ -16,8 +16,51 @@ const translations = new Map<string, string>()
 export function numbered(sql: string): string {
   const known = translations.get(sql)
   if (known !== undefined) return known
-  let out = ''
   let n = 0
+  const out = placeholders(sql, (k) => `$${k ?? ++n}`)
+  if (translations.size >= MAX_TRANSLATIONS) translations.delete(translations.keys().next().value!)
+  translations.set(sql, out)
+  return out
+}
+
+/**
+ * The stores' SQL with its parameters written into the text as literals (null when one cannot be: bytes), so it goes
+ * out with no parameter at all. postgres.js sends a statement with parameters that its connection has not prepared yet
+ * as Parse and Describe first, and the rest only once their answer has come back through this process's event loop:
+ * inside a transaction, a turn of a busy loop (tens to hundreds of milliseconds) with the transaction's row locks held
+ * (docs/decisions/064-pg-writes.md). A literal means what the parameter meant: postgres.js sends numbers and strings
+ * as text of unknown type, which is what a quoted literal is; booleans and 64-bit integers typed, as they are here.
+ */
+export function inlined(sql: string, values: readonly Param[]): string | null {
+  const literals: string[] = []
+  for (const v of values) {
+    const l = literal(v)
+    if (l === null) return null
+    literals.push(l)
+  }
+  let n = 0
+  let missing = false
+  const text = placeholders(sql, (k) => literals[(k ?? ++n) - 1] ?? ((missing = true), ''))
+  // A placeholder without its value: sent as it is, PostgreSQL refuses it as it always did.
+  return missing ? null : text
+}
+
+function literal(v: Param): string | null {
+  if (v === null) return 'null'
+  if (typeof v === 'boolean') return v ? 'true' : 'false'
+  if (typeof v === 'bigint') return `'${v}'::int8`
+  if (typeof v === 'number') return `'${v}'`
+  if (typeof v !== 'string') return null
+  // Without backslashes a quoted string reads the same whatever standard_conforming_strings says. With them, an
+  // escape string (E'…'), whose backslashes are escapes whatever that setting says: each doubled, as each quote is. (A
+  // dollar-quoted string was tried: a text ending in the start of its tag, `\$q`, closed it early.)
+  if (!v.includes('\\')) return `'${v.replaceAll("'", "''")}'`
+  return `E'${v.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`
+}
+
+/** `sql` with each placeholder outside quotes and comments replaced: `?` (its number null) or `?N`. */
+function placeholders(sql: string, replace: (numbered: number | null) => string): string {
+  let out = ''
   for (let i = 0; i < sql.length; i++) {
     const c = sql[i]!
     if (c === "'" || c === '"') {
@@ -37,12 +80,10 @@ export function numbered(sql: string): string {
     } else if (c === '?') {
       let j = i + 1
       while (j < sql.length && sql[j]! >= '0' && sql[j]! <= '9') j++
-      out += j > i + 1 ? `$${sql.slice(i + 1, j)}` : `$${++n}`
+      out += replace(j > i + 1 ? Number(sql.slice(i + 1, j)) : null)
       i = j - 1
     } else out += c
   }
-  if (translations.size >= MAX_TRANSLATIONS) translations.delete(translations.keys().next().value!)
-  translations.set(sql, out)
   return out
 }
 
@@ -65,9 +106,14 @@ class PgQueryable implements Queryable {
 
   // A driver's error leaves as the application's (db/faults.ts): a unique key refused, the server out of reach.
 
+  /** One statement, prepared on its connection (its plan kept there for the next time). */
+  protected send(sql: string, values: readonly Param[]): postgres.PendingQuery<postgres.Row[]> {
+    return this.client.unsafe(numbered(sql), params(values), { prepare: true })
+  }
+
   async all<T>(sql: string, values: readonly Param[] = []): Promise<T[]> {
     try {
-      return (await this.client.unsafe(numbered(sql), params(values), { prepare: true })) as unknown as T[]
+      return (await this.send(sql, values)) as unknown as T[]
     } catch (e) {
       throw postgresFault(e)
     }
@@ -79,7 +125,7 @@ class PgQueryable implements Queryable {
 
   async run<T>(sql: string, values: readonly Param[] = []) {
     try {
-      const result = await this.client.unsafe(numbered(sql), params(values), { prepare: true })
+      const result = await this.send(sql, values)
       return { changes: result.count ?? 0, rows: result as unknown as T[] }
     } catch (e) {
       throw postgresFault(e)
@@ -121,9 +167,23 @@ class PgPipelinedTx extends PgQueryable {
     super(connection)
   }
 
-  /** A statement of the transaction's own (BEGIN, the ping, COMMIT, ROLLBACK), tracked like the work's. */
-  send(sql: string, values: readonly Param[] = []): Promise<unknown> {
-    return this.track(this.connection.unsafe(sql, params(values)))
+  /** A statement of the transaction's own (BEGIN, the ping, COMMIT), tracked like the work's; its text as it goes. */
+  own(sql: string): Promise<unknown> {
+    return this.track(this.connection.unsafe(sql, [], { prepare: false }))
+  }
+
+  /** How many of the work's statements were sent. */
+  private statements = 0
+
+  /**
+   * The work's first statement is prepared as anywhere else: until it has run the transaction holds no lock, so the
+   * describe round trip a statement new to its connection costs (`inlined`) makes only this write wait. Every later
+   * one goes out with its parameters in its text, in the same round trip as the rest, and is never held back for an
+   * answer while the locks of the statements before it are held.
+   */
+  protected override send(sql: string, values: readonly Param[]): postgres.PendingQuery<postgres.Row[]> {
+    const text = this.statements++ === 0 || values.length === 0 ? null : inlined(sql, values)
+    return text === null ? super.send(sql, values) : this.connection.unsafe(text, [], { prepare: false })
   }
 
   private track<T>(p: Promise<T>): Promise<T> {
@@ -154,8 +214,8 @@ class PgPipelinedTx extends PgQueryable {
 
   /** COMMIT sent after the ping (if any); resolves once it is answered, or throws what failed (then nothing committed). */
   async commit(ping: Ping | null): Promise<void> {
-    if (ping) this.send(ping.sql, ping.params)
-    this.send('commit')
+    if (ping) this.own(inlined(ping.sql, ping.params)!)
+    this.own('commit')
     this.ended = true
     await this.settled()
     // Deferred work that failed without a failed statement (a bug of its own): its statements went out already.
@@ -287,12 +347,20 @@ export class PostgresDb extends PgQueryable implements Db {
    * "create a city" answered 503 after 11.2 s with the network silent), and it could not be bounded as reads are: once
    * the pool had handed it to a connection being opened, a cancel could not take it back, and 17 of 24 writes answered
    * 503 were written when the network came back. A reservation is bounded (`reserve`), and a write answered 503 while
-   * waiting for its connection was never sent (issue 37).
+   * waiting for its connection was never sent (issue 37). The ping and COMMIT go out right behind the statement, not
+   * once it has answered: its row locks were held through a turn of this process's event loop, and two instances'
+   * expiry timers writing the same listing waited on each other for that long (issue 36).
    */
   override async run<T>(sql: string, values: readonly Param[] = []) {
     const ping = this.feed?.ping() ?? null
+    const work = async (tx: Queryable) => {
+      const answer = tx.run<T>(sql, values)
+      // Awaited once committed (a failure is also what the COMMIT throws).
+      answer.catch(() => {})
+      return { answer }
+    }
     try {
-      const result = await this.guarded(() => timed(this.timer, 'write', () => this.pipelined((tx) => tx.run<T>(sql, values), {}, ping)))
+      const result = await this.guarded(() => timed(this.timer, 'write', async () => (await this.pipelined(work, {}, ping)).answer))
       await ping?.heard
       return result
     } catch (e) {
@@ -322,7 +390,7 @@ export class PostgresDb extends PgQueryable implements Db {
     const connection = await this.reserve()
     const tx = new PgPipelinedTx(connection)
     try {
-      tx.send(options.consistent ? 'begin isolation level repeatable read' : 'begin')
+      tx.own(options.consistent ? 'begin isolation level repeatable read' : 'begin')
       let value: T
       try {
         value = await work(tx)

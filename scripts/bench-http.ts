@@ -9,12 +9,15 @@
 //
 //   bun run bench:http [--binary dist/brokernet] [--db data/bench.db] [--workers N] [--seconds 10] [--connections 64]
 //                      [--only floor,first-touch,broker,master,broker-writes,master-writes,insert,cold,matching,start]
-//                      [--floor-rounds 1] [--keep]
+//                      [--floor-rounds 1] [--keep] [--quick-warm]
 //                      [--postgres [--instances N] [--pg-stats]]
 //   bun run bench:http --wal [--rate 120] [--seconds 300] [--workers 2] [--listings N]
 //
 // A manual benchmark (never part of the test suite). The writes change the database, so every run serves a fresh copy
 // of the bench database in a temporary DATA_DIR, removed afterwards (--keep keeps it; a failed run keeps the log).
+//
+// --quick-warm: the mixes warmed by wrk only, not first one URL at a time (minutes on a busy machine): for runs that
+// compare the writes (--only broker-writes,master-writes,insert), before and after a change in turn.
 //
 // --floor-rounds N: the floors and GET /api/health measured N times each, in turn (bare Bun, bare Elysia, health, ...),
 // each row giving the median round: interleaved, a burst of load from elsewhere falls on every kind alike.
@@ -28,7 +31,8 @@
 // own writes; the others hear of them a moment later, which tests/multi-instance.test.ts checks). --pg-stats prints
 // PostgreSQL's statements by total time at the end (pg_stat_statements; counted from the last warm-up on, so those of
 // the measured runs after it) and logs the plans of those over 50 ms (auto_explain; with --keep, in the kept folder's
-// postgres.log): where the time went.
+// postgres.log): where the time went; and, sampled while the writer writes, which session waited for whose lock and
+// what that one was doing (scripts/bench-pg-locks.ts): a statement's time above includes its lock waits.
 //
 // BROKERNET_MEMORY_PROBE=<folder> in the environment (issue 36, docs/decisions/062-memory.md): at each row of the memory
 // table every server process also writes <folder>/<pid>-<n>.json: its JavaScript heap (size, capacity, the memory its
@@ -61,6 +65,7 @@ import { FLOOR_LABEL, startFloor, type Floor, type FloorKind } from './bench-flo
 import { FRAME_BYTES, MB, mb, walTable } from './bench-wal'
 import { walTransactions, walTransactionsSince, WalWatch } from './wal-files'
 import { RssWatch } from './bench-memory'
+import { watchLockWaits } from './bench-pg-locks'
 import { measureStarts, START_RATIO_GOAL } from './bench-start'
 const root = new URL('..', import.meta.url).pathname
 const args = process.argv.slice(2)
@@ -105,6 +110,7 @@ const HEALTH_VS_ELYSIA_GOAL = 0.6
 /** Issue 36: p99 ≤ 25 ms in every mix, first touches included. */
 const FIRST_TOUCH_P99_GOAL = 25
 const WARM_SECONDS = 5
+const QUICK_WARM = args.includes('--quick-warm')
 const COLD_REPS = 40
 const SQLITE_GOAL = { readsAlone: 5000, p99Alone: 25, readsWithWrites: 2000, p99WithWrites: 50, writeP50: 10, writeP99: 50, insertMedian: 5, coldP99: 25, inboxP99: 10, announceMs: 1000 }
 // PostgreSQL's (issue 16): with the writer on ≥ 1,500 mixed reads/s at p99 ≤ 50 ms, every cold listing read ≤ 40 ms
@@ -287,6 +293,7 @@ function cleanup(): Promise<void> {
         const lines = await topStatements(pg.url)
         writeFileSync(join(workDir, 'pg-statements.log'), lines.join('\n'))
         console.log(`\nPostgreSQL's statements by total time (pg_stat_statements; slow plans in ${join(workDir, 'postgres.log')}):\n${lines.join('\n')}`)
+        if (lockWaits.length) console.log(`\nPostgreSQL's lock waits while the writer wrote:\n${lockWaits.join('\n')}`)
         Bun.spawnSync(['cp', join(workDir, 'pg', 'server.log'), join(workDir, 'postgres.log')])
       } catch (e) {
         console.error(`pg_stat_statements: ${(e as Error).message}`)
@@ -489,6 +496,8 @@ function startWriter(token: string, postsPerSecond = 5, patchesPerSecond = 2, ma
   return Object.assign(stop, { skipped: () => skipped })
 }
 const allWrites: Answer[] = []
+/** --pg-stats: the lock waits of each writer-on run (scripts/bench-pg-locks.ts), printed at the end. */
+const lockWaits: string[] = []
 
 // --- wrk, driven by a generated Lua script: cycles through the URLs, signs every request, counts non-2xx answers.
 /** `first`/`of`: this wrk's first thread and all wrk threads of the run (one wrk per instance). */
@@ -561,8 +570,11 @@ async function measure(what: string, paths: string[], token: string | undefined,
   await settle()
   console.log(`  ${what}: ${wrkCommand} over ${new Set(paths).size} URLs${writerToken ? ', writer on' : ''}...`)
   const stopWriter = writerToken ? startWriter(writerToken) : undefined
+  // --pg-stats: who waited for whom while the writer wrote (scripts/bench-pg-locks.ts), printed at the end.
+  const locks = writerToken && PG_STATS && pg ? watchLockWaits(pg.url) : undefined
   const results = await runWrk(paths, token, SECONDS, CONNECTIONS, targets)
   const writes = stopWriter ? await stopWriter() : []
+  if (locks) lockWaits.push(`${what}:`, ...(await locks.stop()))
   allWrites.push(...writes)
   const rateOf = (r: WrkResult) => r.requests / r.seconds
   const sum = (f: (r: WrkResult) => number) => results.reduce((s, r) => s + f(r), 0)
@@ -612,7 +624,8 @@ async function settle(): Promise<void> {
  * and names the slowest first answers (where the time goes when a write has dropped them from the caches).
  */
 async function warm(paths: string[], token: string) {
-  for (const instance of instances) {
+  // --quick-warm: only the wrk warm-up below (minutes shorter on a busy machine; for runs that compare writes).
+  for (const instance of QUICK_WARM ? [] : instances) {
     const times: [number, string][] = []
     for (const p of new Set(paths)) {
       const a = await call('GET', p, token, undefined, instance.base)

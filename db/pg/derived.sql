@@ -18,6 +18,12 @@
 -- In a trigger for INSERT every field of OLD is null, in one for DELETE every field of NEW: the side a change lacks
 -- drops out by `where <a key column> is not null`.
 --
+-- The count triggers are deferred to the COMMIT (constraint triggers, issue 36; migration 0032 made them so): a city's
+-- and an owner's rows are hot, every write of that city adds to the same few, and a row a writer changes stays locked
+-- until it commits. Written at the commit, a row is held only while the transaction commits, not while it also sends
+-- its other statements; and a write locks them after its listing and inbox entries, always in that order. A
+-- transaction that reads counts after its own write, before it commits, does not see that write in them (none does).
+--
 -- The network's rows are the only rows every listing write changes. So that concurrent writers seldom wait on one
 -- row, each is split in 16 by listing id: shard = id % 16 (a city's rows have shard 0). Readers add up n over the
 -- same WHERE as on SQLite. Rows whose n falls to 0 stay, as on SQLite.
@@ -42,8 +48,8 @@ begin
 end
 $$;
 --> statement-breakpoint
-create trigger listing_counts_keep after insert or delete or update of city_id, post_type, sale_or_rent, status, location, property_type
-  on listings for each row execute function listing_counts_keep();
+create constraint trigger listing_counts_keep after insert or delete or update of city_id, post_type, sale_or_rent, status, location, property_type
+  on listings deferrable initially deferred for each row execute function listing_counts_keep();
 --> statement-breakpoint
 -- Listings per day and type: trends, "new posts today", "this month".
 create function listing_daily_counts_keep() returns trigger language plpgsql as $$
@@ -65,8 +71,8 @@ begin
 end
 $$;
 --> statement-breakpoint
-create trigger listing_daily_counts_keep after insert or delete or update of date, city_id, post_type
-  on listings for each row execute function listing_daily_counts_keep();
+create constraint trigger listing_daily_counts_keep after insert or delete or update of date, city_id, post_type
+  on listings deferrable initially deferred for each row execute function listing_daily_counts_keep();
 --> statement-breakpoint
 -- Listings per owner and city (no network rows: a broker's total is the sum of their cities): top brokers.
 create function owner_listing_counts_keep() returns trigger language plpgsql as $$
@@ -86,8 +92,8 @@ begin
 end
 $$;
 --> statement-breakpoint
-create trigger owner_listing_counts_keep after insert or delete or update of owner_user_id, city_id
-  on listings for each row execute function owner_listing_counts_keep();
+create constraint trigger owner_listing_counts_keep after insert or delete or update of owner_user_id, city_id
+  on listings deferrable initially deferred for each row execute function owner_listing_counts_keep();
 --> statement-breakpoint
 -- listing_counts by day (without the property type): totals of a date range with the common filters.
 create function listing_day_counts_keep() returns trigger language plpgsql as $$
@@ -109,8 +115,8 @@ begin
 end
 $$;
 --> statement-breakpoint
-create trigger listing_day_counts_keep after insert or delete or update of city_id, date, post_type, sale_or_rent, status, location
-  on listings for each row execute function listing_day_counts_keep();
+create constraint trigger listing_day_counts_keep after insert or delete or update of city_id, date, post_type, sale_or_rent, status, location
+  on listings deferrable initially deferred for each row execute function listing_day_counts_keep();
 --> statement-breakpoint
 -- Listings per block of 1,024 ids (block = id >> 10), by class (the column `suspended`): 0 shown, 1 suspended, 2 expired
 -- (issue 17; migration 0011 brought the expired class to databases made before). Where a deep page starts.
@@ -133,8 +139,8 @@ begin
 end
 $$;
 --> statement-breakpoint
-create trigger listing_id_blocks_keep after insert or delete or update of city_id, status
-  on listings for each row execute function listing_id_blocks_keep();
+create constraint trigger listing_id_blocks_keep after insert or delete or update of city_id, status
+  on listings deferrable initially deferred for each row execute function listing_id_blocks_keep();
 --> statement-breakpoint
 -- Whether the pair of an inbox entry (listing_matches: listing_id a, match_id b) holds today; c is the city of a. The
 -- rule is src/modules/matches/rules.ts pairMatchesSql('a', 'b', 'c'), copied as it is today (the test fails if the two

@@ -292,3 +292,26 @@ describe('PostgreSQL derived data (db/pg/derived.sql)', () => {
     for (const table of Object.keys(KEPT)) expect({ table, rows: await kept(pg, table) }).toEqual({ table, rows: await kept(sq, table) })
   })
 })
+
+describe('kept counts written at the commit (issue 36)', () => {
+  test("two writers of one city's counts do not wait for each other's commit, and the counts stay exact", async () => {
+    // The same city, type, deal, zone, property type, date and owner: every kept row of a city both writes is the same
+    // row. Written by the statement (as before migration 0032), the second insert would wait until the first's
+    // transaction ended, which here waits for the second: lock_timeout ends that wait with an error.
+    const insert = `insert into listings (id, entry_id, post_type, sale_or_rent, property_type, contact_value, contact_name, budget, size, location,
+      status, date, owner_user_id, city_id, created_at, updated_at) values (?, ?, 'REQ', 'SALE', '2 BHK', '9876543210', 'Hot', 100, 100, 'North',
+      'ACTIVE', '2026-11-02', 1, 1, 1, 1)`
+    const counts = () => Promise.all(Object.keys(KEPT).map((table) => kept(pg, table)))
+    const before = await counts()
+    await pg.tx(async (tx) => {
+      await tx.run(insert, [990001, 'HOT-1'])
+      const other = pg.sql
+      await other.begin(async (t) => {
+        await t.unsafe("set local lock_timeout = '5s'")
+        await t.unsafe(insert.replace('(?, ?,', '($1, $2,'), [990002, 'HOT-2'])
+      })
+    })
+    await pg.run('delete from listings where id in (990001, 990002)')
+    expect(await counts()).toEqual(before)
+  })
+})

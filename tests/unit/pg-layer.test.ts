@@ -7,13 +7,14 @@ import type { FeedEvent } from '../../db/change-feed'
 import { idsIn, isConflict } from '../../db/dialect'
 import { migratePostgres } from '../../db/pg/migrate'
 import { PgFeed } from '../../db/pg-feed'
-import { connectPostgres, numbered, PostgresDb, postgresDb } from '../../db/postgres'
+import { connectPostgres, inlined, numbered, PostgresDb, postgresDb } from '../../db/postgres'
 import { SnapshotCache } from '../../db/snapshot-cache'
 import type { Queryable } from '../../db/sql'
 import { countDelta } from '../../src/modules/listings/affects'
 import { textMatches } from '../../src/modules/listings/search-judge'
 import { ftsQuery, searchWhere } from '../../src/modules/listings/store/where'
-import { seedPlace } from '../support/fixtures'
+import { insertListing, seedPlace } from '../support/fixtures'
+import { insertEntries, queueListing, readQueue, takeQueuedAsRead } from '../../src/modules/matches/store'
 import { signIn } from '../support/auth'
 import { sharedCluster } from '../support/postgres'
 
@@ -48,6 +49,45 @@ test('a list of ids is the same statement every time, and stays a list once the 
   // postgres.js learns a prepared statement's parameter types at its first run and encodes later values by them.
   for (let i = 0; i < 3; i++)
     expect((await db.all<{ x: number }>(`select x from (values (1), (2), (5)) v(x) where ${ids.sql} order by x`, ids.params)).map((r) => r.x)).toEqual([1, 2])
+})
+
+test('parameters written into the text mean what they meant as parameters', async () => {
+  const sql = "select ? as a, ?::text as b, ?::int8 as c, ?::float8 as d, ? as e, ?::int is null as f, ? as g, ?2 as h, '?' as i -- ?\n"
+  const values = ["it's", 'back\\slash $q$ and $q0$ ü 🏠', -42, 1.5e21, true, null, 12345678901234n]
+  expect(inlined(sql, values)).not.toBeNull()
+  expect(inlined('select ?, ?', [1])).toBeNull() // a value missing: sent as it is, and refused as before
+  expect(inlined('select ?', [new Uint8Array([1])])).toBeNull()
+  const prepared = await db.get<Record<string, unknown>>(sql, values)
+  await db.tx(async (tx) => {
+    await tx.get('select 1')
+    // The transaction's second statement: its parameters go in its text.
+    expect(await tx.get(sql, values)).toEqual(prepared!)
+  })
+  expect(prepared).toEqual({ a: "it's", b: 'back\\slash $q$ and $q0$ ü 🏠', c: -42, d: 1.5e21, e: true, f: true, g: 12345678901234, h: 'back\\slash $q$ and $q0$ ü 🏠', i: '?' })
+})
+
+test('a text with backslashes, quotes and dollar signs in every place stays one literal, its value whole', async () => {
+  // A dollar-quoted literal was closed early by a text ending in the start of its tag (`\\$q` before `$q$`).
+  const texts = ['ends \\$q', '\\', "\\'", "'\\", '$q$\\$q', '\\$', "x\\'; select 1; --", '$$\\$$']
+  const sql = `select ${texts.map((_, i) => `?::text as t${i}`).join(', ')}, 'end' as tail`
+  const asParameters = await db.all(sql, texts)
+  await db.tx(async (tx) => {
+    await tx.get('select 1')
+    expect(await tx.all(sql, texts)).toEqual(asParameters)
+  })
+  expect(Object.values(asParameters[0]!)).toEqual([...texts, 'end'])
+})
+
+test("a transaction's statements after its first are never prepared (no describe round trip while it holds locks)", async () => {
+  // postgres.js sends a statement new to its connection as Parse and Describe, and the rest only once their answer
+  // has come back through the event loop: inside a transaction, a turn of a busy loop with the locks held.
+  const marker = `probe_${Date.now()}`
+  const seen = await db.tx(async (tx) => {
+    await tx.get(`select ? as first_${marker}`, [1])
+    tx.get(`select ? as second_${marker}`, [2])
+    return tx.all<{ statement: string }>(`select statement from pg_prepared_statements where statement like ?`, [`%${marker}%`])
+  })
+  expect(seen.map((r) => r.statement.replace(/ as .*/, ''))).toEqual(['select $1'])
 })
 
 test('64-bit integers and sums come back as numbers', async () => {
@@ -243,5 +283,32 @@ describe('the change feed (notifications)', () => {
     await other.close()
     await pool.close()
     feed.close()
+  })
+})
+
+describe('the match drain: its reads first, then a short transaction under its lock (src/modules/matches/service.ts)', () => {
+  test('a pair announced meanwhile, either way round, is not announced again; a listing queued again since it was read stays queued', async () => {
+    const place = await seedPlace(db, ['Drainpur'])
+    const city = place.cities[0]!.id
+    const [asha, ravi] = [await signIn(db, 'BROKER', { cityId: city }), await signIn(db, 'BROKER', { cityId: city })]
+    const row = (ownerUserId: number, postType: 'REQ' | 'AVL') =>
+      insertListing(db, { entryId: `DRAIN-${postType}`, postType, saleOrRent: 'SALE', propertyType: 'Drain Kind', contactValue: '9876543210', contactName: 'D', date: '2026-11-24', ownerUserId, cityId: city })
+    const wanted = await row(asha.user.id, 'REQ')
+    const offered = await row(ravi.user.id, 'AVL')
+    // A drain read that the post of `offered` makes a pair for Asha; before it took its lock, another drain announced
+    // the same pair to Ravi (as from a write of `wanted`).
+    await db.run('insert into listing_matches (listing_id, match_id, user_id, score, created_at) values (?, ?, ?, 50, 1)', [offered, wanted, ravi.user.id])
+    expect(await db.tx((tx) => insertEntries(tx, [[wanted, offered, asha.user.id, 50, 2]]))).toEqual([])
+    expect(await db.all('select listing_id as l, match_id as m from listing_matches where ? in (listing_id, match_id)', [wanted])).toEqual([{ l: offered, m: wanted }])
+    // The queue as a drain read it; then `offered` written again before the drain's transaction took it.
+    await queueListing(db, offered, 5)
+    const read = (await readQueue(db)).filter((q) => q.id === offered)
+    await queueListing(db, offered, 6)
+    expect(await db.tx((tx) => takeQueuedAsRead(tx, read, [wanted]))).toEqual([])
+    expect(await db.all('select queued_at as at from match_queue where listing_id = ?', [offered])).toEqual([{ at: 6 }])
+    // Read again, it is taken.
+    const again = (await readQueue(db)).filter((q) => q.id === offered)
+    expect(await db.tx((tx) => takeQueuedAsRead(tx, again, [wanted]))).toEqual([offered])
+    expect(await db.all('select listing_id from match_queue where listing_id = ?', [offered])).toEqual([])
   })
 })

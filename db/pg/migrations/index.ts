@@ -33,6 +33,7 @@ import m29 from './0029_photo_upload_key.sql' with { type: 'text' }
 import m30 from './0030_zone_status_budget.sql' with { type: 'text' }
 import m31 from './0031_on_market_index.sql' with { type: 'text' }
 import m32 from './0032_city_search.sql' with { type: 'text' }
+import m33 from './0033_counts_at_commit.sql' with { type: 'text' }
 
 export const migrationJournal = journal
 export const migrationFiles: Record<string, string> = {
@@ -69,4 +70,5 @@ export const migrationFiles: Record<string, string> = {
   '0030_zone_status_budget': m30,
   '0031_on_market_index': m31,
   '0032_city_search': m32,
+  '0033_counts_at_commit': m33,
 }
