@@ -75,7 +75,7 @@ test('a text with backslashes, quotes and dollar signs in every place stays one 
     await tx.get('select 1')
     expect(await tx.all(sql, texts)).toEqual(asParameters)
   })
-  expect(Object.values(asParameters[0]!)).toEqual([...texts, 'end'])
+  expect(Object.values(asParameters[0] as Record<string, unknown>)).toEqual([...texts, 'end'])
 })
 
 test("a transaction's statements after its first are never prepared (no describe round trip while it holds locks)", async () => {
