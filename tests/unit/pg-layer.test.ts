@@ -70,12 +70,12 @@ test('a text with backslashes, quotes and dollar signs in every place stays one 
   // A dollar-quoted literal was closed early by a text ending in the start of its tag (`\\$q` before `$q$`).
   const texts = ['ends \\$q', '\\', "\\'", "'\\", '$q$\\$q', '\\$', "x\\'; select 1; --", '$$\\$$']
   const sql = `select ${texts.map((_, i) => `?::text as t${i}`).join(', ')}, 'end' as tail`
-  const asParameters = await db.all(sql, texts)
+  const asParameters = await db.all<Record<string, unknown>>(sql, texts)
   await db.tx(async (tx) => {
     await tx.get('select 1')
-    expect(await tx.all(sql, texts)).toEqual(asParameters)
+    expect(await tx.all<Record<string, unknown>>(sql, texts)).toEqual(asParameters)
   })
-  expect(Object.values(asParameters[0] as Record<string, unknown>)).toEqual([...texts, 'end'])
+  expect(Object.values(asParameters[0]!)).toEqual([...texts, 'end'])
 })
 
 test("a transaction's statements after its first are never prepared (no describe round trip while it holds locks)", async () => {
