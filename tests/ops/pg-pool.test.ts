@@ -114,3 +114,35 @@ test(`${WRITES} writes on ${CONNECTIONS} connections in silence: each answered 5
     await check.close()
   }
 }, 60_000)
+
+// A transaction handed a connection the moment it was cut (the pool had not yet heard of the close) wrote its
+// statements to no socket: postgres.js put the write off to the next turn, where it threw outside any promise, and the
+// transaction waited for an answer for ever, the network back or not; statements queued behind a Describe waited in
+// the reservation's queue the same way (patches/postgres@3.4.9.patch; issue 37: "create a city" answered 503 only
+// after 16.5 s in a full run's outage test, and for ever with nothing else going on).
+test('transactions and writes asked the moment the connections are cut are answered 503, never held', async () => {
+  const pool = postgresDb(behindProxy, { max: CONNECTIONS })
+  try {
+    // Every connection open, as a serving instance's are.
+    await Promise.all(Array.from({ length: CONNECTIONS }, () => pool.all('select pg_sleep(0.02)')))
+    proxy.hold()
+    proxy.cut()
+    const since = performance.now()
+    const outcome = (p: Promise<unknown>) =>
+      p.then(() => 'answered', (e: unknown) => (e instanceof DatabaseUnavailable ? '503' : String(e))).then((o) => ({ o, ms: performance.now() - since }))
+    const asked = [
+      ...Array.from({ length: 2 }, (_, i) => outcome(pool.tx(async (tx) => (await tx.get('select 1 as x'), await tx.run('insert into written (n) values (?)', [100 + i]))))),
+      ...Array.from({ length: 2 }, (_, i) => outcome(pool.run('insert into written (n) values (?)', [200 + i]))),
+    ]
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const held = new Promise<'held'>((resolve) => (timer = setTimeout(resolve, 20_000, 'held')))
+    const outcomes = await Promise.race([Promise.all(asked), held])
+    clearTimeout(timer)
+    proxy.release()
+    expect(outcomes === 'held' ? 'held after 20 s' : outcomes.map((x) => x.o)).toEqual(['503', '503', '503', '503'])
+    if (outcomes !== 'held') expect(outcomes.filter((x) => x.ms >= ALLOWED_MS).map((x) => `${x.ms.toFixed(0)} ms`)).toEqual([])
+  } finally {
+    proxy.release()
+    await pool.close()
+  }
+}, 60_000)
