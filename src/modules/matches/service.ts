@@ -148,15 +148,10 @@ async function tellListeners(db: Db, tx: Queryable, made: readonly Announced[]):
  * listing, each a turn of a busy event loop: seconds under bench:http's load, edits and the other instance's drains
  * waiting behind it (issue 36). Now through two, however many were queued, and whatever push alerts add.
  */
-const READS_AT_ONCE = 8
-
 async function drainAfterReading(db: Db, now: number): Promise<number> {
   const queued = (await readQueue(db)).sort(inOrderOfWrites)
   if (queued.length === 0) return 0
-  // A few listings' reads at a time: a queue a stopped instance left can be long, and the pool serves requests too.
-  const pairs: number[][][] = []
-  for (let i = 0; i < queued.length; i += READS_AT_ONCE)
-    pairs.push(...(await Promise.all(queued.slice(i, i + READS_AT_ONCE).map((q, k) => newPairs(db, q.id, now, new Set(queued.slice(i + k + 1).map((l) => l.id)))))))
+  const pairs = await Promise.all(queued.map((q, i) => newPairs(db, q.id, now, new Set(queued.slice(i + 1).map((l) => l.id)))))
   return db.tx(async (tx) => {
     const taken = new Set(await takeQueuedAsRead(tx, queued, pairs.flat().map(([other]) => other!)))
     const rows = queued.flatMap((q, i) => (taken.has(q.id) ? pairs[i]! : []))
