@@ -379,6 +379,9 @@ describe('My Listings', () => {
     await page.getByLabel('Status').selectOption('EXPIRED')
     const card = page.locator(`[data-listing-card="${target.entryId}"]`)
     await card.waitFor()
+    // Brought into view as a broker would scroll to it: a card out of view is not rendered (content-visibility: auto,
+    // decision 057), and its innerText is then empty (a full run's failure: the card was below the fold).
+    await card.scrollIntoViewIfNeeded()
     expect((await card.innerText()).replace(/\s+/g, ' ')).toContain('Expired')
     await card.getByRole('button', { name: `Actions for ${target.entryId}` }).click()
     await page.getByRole('menu', { name: `Actions for ${target.entryId}` }).getByRole('menuitem', { name: 'Renew' }).click()
