@@ -11,7 +11,6 @@ import { startCheckpointer } from '../db/checkpointer'
 import { assertPortFree, exitWithParent, isWorker, selfCommand, startWorkers } from './platform/processes'
 import { Backups, childProcessRunner } from './platform/backup/service'
 import { markAbandonedRuns } from './platform/backup/runs'
-import { watchMemoryProbe } from './platform/memory-probe'
 import { SqliteDb } from '../db/sqlite'
 import { forgetStatements, keptStatements } from '../db/statements'
 
@@ -64,7 +63,9 @@ if (!worker) {
 // The features, composed over those services (src/app.ts), and their reactions started: timers, sweeps and schedules,
 // in the primary only or in every process, as each feature registered them (src/platform/features.ts).
 const app = createApp(ctx)
-watchMemoryProbe(
+// The memory probe (a measuring tool, docs/decisions/062-memory.md) and bun:jsc are loaded only when asked for: nothing
+// of them on every start.
+if (process.env.BROKERNET_MEMORY_PROBE) (await import('./platform/memory-probe')).watchMemoryProbe(
   () => ({
     caches: { counts: ctx.counts.describe(), pages: ctx.pages.describe(), sessions: ctx.sessions.size },
     statements: ctx.db instanceof SqliteDb ? { writer: keptStatements(ctx.db.writer), reader: keptStatements(ctx.db.reader) } : null,
