@@ -312,6 +312,30 @@ export const listingDayCounts = pgTable(
   ],
 )
 
+/**
+ * PostgreSQL only: listing_day_counts by calendar month (`month` = the date's first 7 characters, YYYY-MM), kept by
+ * db/pg/month_counts.sql. A date range's total sums its whole months here and only its edge days in
+ * listing_day_counts: a year of the network is about 18,000 rows instead of 274,000 (the network's rows are in 16
+ * shards; issue 36, docs/decisions/0XX-pg-date-ranges.md).
+ */
+export const listingMonthCounts = pgTable(
+  'listing_month_counts',
+  {
+    cityId: key('city_id').notNull(),
+    month: text('month').notNull(),
+    postType: text('post_type').notNull(),
+    saleOrRent: text('sale_or_rent').notNull(),
+    status: text('status').notNull(),
+    location: text('location').notNull(),
+    shard: shard(),
+    n: integer('n').notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'listing_month_counts_pk', columns: [t.cityId, t.month, t.postType, t.saleOrRent, t.status, t.location, t.shard] }),
+    index('listing_month_counts_sum_idx').on(t.cityId, t.month, t.postType, t.saleOrRent, t.status, t.location, t.shard, t.n),
+  ],
+)
+
 export const listingIdBlocks = pgTable(
   'listing_id_blocks',
   {

@@ -14,11 +14,12 @@ import { postgresDb, type PostgresDb } from '../../db/postgres'
 import type { Param, Queryable } from '../../db/sql'
 import { sqliteDb, type SqliteDb } from '../../db/sqlite'
 import { pairMatchesSql } from '../../src/modules/matches/rules'
-import { KEPT, kept } from '../support/kept-counts'
+import { KEPT, kept, PG_KEPT, recounted } from '../support/kept-counts'
 import { startCluster, type Cluster } from '../support/postgres'
 
 const derivedPath = join(import.meta.dir, '../../db/pg/derived.sql')
 const derived = readFileSync(derivedPath, 'utf8')
+const monthCounts = readFileSync(join(import.meta.dir, '../../db/pg/month_counts.sql'), 'utf8')
 const squash = (sql: string) => sql.replace(/\s+/g, ' ').trim()
 
 async function entries(db: Queryable): Promise<[number, boolean][]> {
@@ -185,6 +186,8 @@ describe('PostgreSQL derived data (db/pg/derived.sql)', () => {
     }
     const compare = async (when: string) => {
       for (const table of Object.keys(KEPT)) expect({ when, table, rows: await kept(pg, table) }).toEqual({ when, table, rows: await kept(sq, table) })
+      // PostgreSQL's month counts (SQLite has none): what the same rows say, counted on SQLite.
+      for (const table of Object.keys(PG_KEPT)) expect({ when, table, rows: await kept(pg, table) }).toEqual({ when, table, rows: await recounted(sq, table) })
       expect({ when, entries: await entries(pg) }).toEqual({ when, entries: await entries(sq) })
       expect(await pg.all('select id from listings order by id')).toEqual(await sq.all('select id from listings order by id'))
     }
@@ -224,24 +227,28 @@ describe('PostgreSQL derived data (db/pg/derived.sql)', () => {
     expect(turned.off).toBeGreaterThan(5)
 
     // The backfill: PostgreSQL's kept tables rebuilt from the rows alone equal SQLite's, and every flag is judged afresh.
-    const backfill = derived
-      .split('--> statement-breakpoint')
-      .map((s) => s.replace(/^\s*--.*$/gm, '').trim())
-      .filter((s) => /^(insert|update)\b/i.test(s))
-    expect(backfill.length).toBe(Object.keys(KEPT).length + 1)
+    const backfill = [derived, monthCounts].flatMap((file) =>
+      file
+        .split('--> statement-breakpoint')
+        .map((s) => s.replace(/^\s*--.*$/gm, '').trim())
+        .filter((s) => /^(insert|update)\b/i.test(s)),
+    )
+    const tables = [...Object.keys(KEPT), ...Object.keys(PG_KEPT)]
+    expect(backfill.length).toBe(tables.length + 1)
     // Shard by shard too: the triggers put each network row where the backfill does (shard id % 16; a city's rows 0).
     const sharded = async () => {
       const all: Record<string, string[]> = {}
-      for (const table of Object.keys(KEPT)) all[table] = (await pg.all(`select * from ${table} where n <> 0`)).map((row) => JSON.stringify(row)).sort()
+      for (const table of tables) all[table] = (await pg.all(`select * from ${table} where n <> 0`)).map((row) => JSON.stringify(row)).sort()
       return all
     }
     const byTriggers = await sharded()
     await pg.tx(async (tx) => {
-      for (const table of Object.keys(KEPT)) await tx.run(`delete from ${table}`)
+      for (const table of tables) await tx.run(`delete from ${table}`)
       await tx.run('update listing_matches set live = not live')
       for (const s of backfill) await tx.run(s)
     })
     for (const table of Object.keys(KEPT)) expect({ table, rows: await kept(pg, table) }).toEqual({ table, rows: await kept(sq, table) })
+    for (const table of Object.keys(PG_KEPT)) expect({ table, rows: await kept(pg, table) }).toEqual({ table, rows: await recounted(sq, table) })
     expect(await sharded()).toEqual(byTriggers)
     // Every flag as the rule judges it now (SQLite's own flags of entries never judged since they were made may differ).
     const judged = async (db: Queryable) =>

@@ -36,7 +36,7 @@ test('the newest custom migration named after each readable file is the file wor
   // As SQLite's (tests/unit/sqlite-derived.test.ts): a feature that changes a file adds a migration that copies it.
   const dir = join(import.meta.dir, '../../db/pg')
   const migrations = readdirSync(join(dir, 'migrations')).filter((f) => /^\d+_/.test(f)).sort()
-  for (const file of ['search.sql', 'feed.sql']) {
+  for (const file of ['search.sql', 'feed.sql', 'month_counts.sql']) {
     const named = migrations.filter((m) => m.replace(/^\d+_/, '') === file)
     expect({ file, migrations: named.length > 0 }).toEqual({ file, migrations: true })
     expect({ file, text: readFileSync(join(dir, 'migrations', named.at(-1)!), 'utf8') }).toEqual({ file, text: readFileSync(join(dir, file), 'utf8') })
