@@ -336,6 +336,27 @@ export const listingMonthCounts = pgTable(
   ],
 )
 
+/**
+ * PostgreSQL only: listings by zone ('' for none), status and budget bucket (`brokernet_budget_bucket`: 20 buckets a
+ * decade), kept by db/pg/budget_counts.sql. A zone's total within a budget range sums its whole buckets here and counts
+ * only its two edge buckets in `listings_location_status_budget_idx`: about 4,000 rows and 2,000 index entries where
+ * the index alone was 100,000 entries (issue 36, docs/decisions/0XX-pg-date-ranges.md).
+ */
+export const listingBudgetCounts = pgTable(
+  'listing_budget_counts',
+  {
+    location: text('location').notNull(),
+    status: text('status').notNull(),
+    bucket: integer('bucket').notNull(),
+    shard: shard(),
+    n: integer('n').notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'listing_budget_counts_pk', columns: [t.location, t.status, t.bucket, t.shard] }),
+    index('listing_budget_counts_sum_idx').on(t.location, t.status, t.bucket, t.shard, t.n),
+  ],
+)
+
 export const listingIdBlocks = pgTable(
   'listing_id_blocks',
   {

@@ -550,6 +550,39 @@ describe('date ranges over months', () => {
   }, 120_000)
 })
 
+describe('a zone within a budget range', () => {
+  // PostgreSQL sums the buckets wholly inside the range from listing_budget_counts (thresholds 1,000 × 10^(k/20):
+  // 1,000, 1,122, 1,259, 1,413 …) and counts the two edges in the index (read.ts, bucketedZoneBudget); SQLite counts
+  // the index. Ranges that start and end on, just off and between thresholds must give the rows' own count.
+  test('totals agree with counting the rows for ranges cut on, beside and between bucket thresholds, for every role', async () => {
+    const { allOf, filterWhere, visibleTo } = await import('../../src/modules/listings/store/where')
+    const BUDGETS = [999, 1000, 1000.5, 1121, 1122, 1200, 1259, 1300, 1413, 5000, 1_000_000, 2_000_000_000_000]
+    const STATUSES = ['ACTIVE', 'ON_HOLD', 'SUSPENDED', 'CLOSED', 'EXPIRED']
+    for (const [i, budget] of BUDGETS.entries())
+      for (const who of [asha, ravi]) {
+        const { status, body } = await post(who, { details: `bucket edges ${i}`, location: i % 3 ? 'South' : 'Central', budget })
+        expect(status).toBe(201)
+        if ((i + (who === ravi ? 1 : 0)) % 2) await h.ctx.db.run('UPDATE listings SET status = ? WHERE id = ?', [STATUSES[i % STATUSES.length]!, body.id])
+      }
+    const edges = ['0', '999', '1000', '1000.5', '1001', '1121', '1122', '1123', '1259', '1413', '5000', '2000000', '1000000000000', '3000000000000']
+    const ranges: string[] = []
+    for (const min of edges) {
+      ranges.push(`min_budget=${min}`, `max_budget=${min}`)
+      for (const max of edges) if (Number(max) >= Number(min)) ranges.push(`min_budget=${min}&max_budget=${max}`)
+    }
+    for (const who of [asha, master])
+      for (const range of ranges)
+        for (const extra of ['&location=South', '&location=Central&status=ACTIVE', '&location=South&status=SUSPENDED']) {
+          const viewer = { id: who.user.id, role: who.user.role, cityId: who.user.cityId }
+          const q = range + extra
+          const typed = Object.fromEntries([...new URLSearchParams(q)].map(([k, v]) => [k, k.endsWith('budget') ? Number(v) : v]))
+          const where = allOf(visibleTo(viewer), filterWhere(typed))
+          const rows = (await h.ctx.db.get<{ n: number }>(`SELECT count(*) AS n FROM listings WHERE ${where.sql}`, where.params))!.n
+          expect({ who: who.user.fullName, q, total: (await list(who, q)).total }).toEqual({ who: who.user.fullName, q, total: Number(rows) })
+        }
+  }, 120_000)
+})
+
 describe('search totals', () => {
   test('a master admin’s search with no other filter is counted by the search index alone, and agrees', async () => {
     const viaIndex = await list(master, 'search=andheri')

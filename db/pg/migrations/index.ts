@@ -36,6 +36,8 @@ import m32 from './0032_city_search.sql' with { type: 'text' }
 import m33 from './0033_counts_at_commit.sql' with { type: 'text' }
 import m34 from './0034_month_counts_table.sql' with { type: 'text' }
 import m35 from './0035_month_counts.sql' with { type: 'text' }
+import m36 from './0036_budget_counts_table.sql' with { type: 'text' }
+import m37 from './0037_budget_counts.sql' with { type: 'text' }
 
 export const migrationJournal = journal
 export const migrationFiles: Record<string, string> = {
@@ -75,4 +77,6 @@ export const migrationFiles: Record<string, string> = {
   '0033_counts_at_commit': m33,
   '0034_month_counts_table': m34,
   '0035_month_counts': m35,
+  '0036_budget_counts_table': m36,
+  '0037_budget_counts': m37,
 }

@@ -214,13 +214,51 @@ async function countZoneBudget(db: Queryable, v: Viewer, f: ListingFilters): Pro
   const statuses = (f.status ? [f.status] : LISTING_STATUSES.filter((s) => s !== 'EXPIRED')).filter((s) => !broker || !hiddenFromOthers(s))
   const range = narrowWhere({ location: f.location, min_budget: f.min_budget, max_budget: f.max_budget })
   const where = allOf(range, { sql: `listings.status in (${statuses.map(() => '?').join(', ')})`, params: statuses })
-  const shown = statuses.length
-    ? await countOf(db, `select count(*) as n from listings ${indexedBy(db.dialect, 'listings_location_status_budget_idx')} where ${where.sql}`, where.params)
-    : 0
+  const shown = !statuses.length
+    ? 0
+    : ((db.dialect === 'postgres' ? await bucketedZoneBudget(db, f.location, statuses, f.min_budget !== undefined && f.min_budget > 0 ? f.min_budget : undefined, f.max_budget) : null) ??
+      (await countOf(db, `select count(*) as n from listings ${indexedBy(db.dialect, 'listings_location_status_budget_idx')} where ${where.sql}`, where.params)))
   if (!broker) return shown
   const own = allOf({ sql: `listings.owner_user_id = ? and listings.status in (${HIDDEN_STATUSES})`, params: [v.id] }, filterWhere(f))
   const ownHidden = await countOf(db, `select count(*) as n from listings ${indexedBy(db.dialect, 'listings_owner_id_idx')} where ${own.sql}`, own.params)
   return shown - (await notShownCount(db, v, f)) + ownHidden
+}
+
+/**
+ * The budget thresholds of PostgreSQL's `listing_budget_counts` (db/pg/budget_counts.sql):
+ * 1,000 × 10^(k/20) rounded, k = 0 to 180. Bucket b holds the budgets in [T[b - 1], T[b]) (bucket 0 those below
+ * 1,000, bucket 181 those from 10^12 on), as `width_bucket` puts them; tests/unit/pg-layer.test.ts checks that the file
+ * holds the same numbers.
+ */
+export const BUDGET_THRESHOLDS = Array.from({ length: 181 }, (_, k) => Math.round(1000 * 10 ** (k / 20)))
+
+/**
+ * PostgreSQL: how many listings of a zone, in these statuses, have a budget in [min, max] (either may be absent): the
+ * buckets wholly inside the range summed from `listing_budget_counts`, and the range's two edges (the parts of its
+ * first and last buckets) counted through `listings_location_status_budget_idx`. One statement; null when no bucket
+ * lies wholly inside (a narrow range: its entries are few, counted in the index as before). A wide range of a zone
+ * was 100,000 index entries at about a microsecond each (issue 36).
+ */
+async function bucketedZoneBudget(db: Queryable, zone: string, statuses: string[], min: number | undefined, max: number | undefined): Promise<number | null> {
+  if (min === undefined && max === undefined) return null // min_budget=0 alone narrows nothing: null budgets count too
+  const T = BUDGET_THRESHOLDS
+  const lo = min === undefined ? 0 : T.findIndex((t) => t >= min) + 1 // the first bucket starting at or above min
+  const hi = max === undefined ? T.length : T.findLastIndex((t) => t <= max) // the last bucket ending at or below max
+  if (lo === 0 && min !== undefined) return null // min above every threshold
+  if (hi < lo) return null
+  const inStatuses = { sql: `status in (${statuses.map(() => '?').join(', ')})`, params: statuses }
+  const zoneIs = { sql: 'location = ?', params: [zone] }
+  const parts: Clause[] = [allOf(zoneIs, inStatuses, { sql: 'bucket >= ? and bucket <= ?', params: [lo, hi] })].map((w) => ({
+    sql: `(select coalesce(sum(n), 0) from listing_budget_counts where ${w.sql})`,
+    params: w.params,
+  }))
+  const edge = (range: Clause) => {
+    const w = allOf({ sql: 'listings.location = ?', params: [zone] }, { sql: `listings.status in (${statuses.map(() => '?').join(', ')})`, params: statuses }, range)
+    parts.push({ sql: `(select count(*) from listings where ${w.sql})`, params: w.params })
+  }
+  if (min !== undefined && T[lo - 1]! > min) edge({ sql: 'listings.budget >= ? and listings.budget < ?', params: [min, T[lo - 1]!] })
+  if (max !== undefined && T[hi]! <= max) edge({ sql: 'listings.budget >= ? and listings.budget <= ?', params: [T[hi]!, max] })
+  return Number(await countOf(db, `select ${parts.map((p) => p.sql).join(' + ')} as n`, parts.flatMap((p) => p.params)))
 }
 
 /**
