@@ -1,7 +1,7 @@
 -- PostgreSQL only (issue 36): listing_day_counts by calendar month, for date ranges. A range's total sums its whole
 -- months here and its edge days in listing_day_counts (src/modules/listings/store/read.ts, `datedSum`): the network's
 -- rows are split in 16 shards (db/pg/derived.sql), so a year of the network was 274,000 day rows to add up on every
--- first touch of a year-long range (about 60 ms of the server's CPU); it is now about 18,000 month rows and a few
+-- first touch of a year-long range (about 60 ms of the server's CPU); it is now about 23,000 month rows and a few
 -- thousand edge days. `month` is the date's first 7 characters (YYYY-MM). Kept as derived.sql keeps the day counts:
 -- the same key and shards, one sorted upsert per change, at COMMIT (a deferred constraint trigger, after the others
 -- by name, so every writer still locks count rows in the same order). SQLite adds up its 40,000 day rows of a year

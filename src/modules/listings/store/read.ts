@@ -147,7 +147,7 @@ function nextMonth(month: string): string | null {
  * network: 40,000 rows, 2.5 ms). PostgreSQL's network rows are split in 16 shards, so there a year was 274,000 day
  * rows (60 ms of the server's CPU, hundreds of ms of a first touch's wall time under load): it adds up the range's
  * whole months in `listing_month_counts` (db/pg/month_counts.sql) and only the edges in days, each edge's month taken
- * whole less its days outside the range when that is fewer days (a year of the network: about 18,000 month rows and
+ * whole less its days outside the range when that is fewer days (a year of the network: about 23,000 month rows and
  * at most 15 days of each edge). One statement. Listing dates are YYYY-MM-DD (the API's `format: 'date'`), so a day
  * row is in month `left(date, 7)` and inside [month, next month) in any collation.
  */
