@@ -246,14 +246,11 @@ async function bucketedZoneBudget(db: Queryable, zone: string, statuses: string[
   const hi = max === undefined ? T.length : T.findLastIndex((t) => t <= max) // the last bucket ending at or below max
   if (lo === 0 && min !== undefined) return null // min above every threshold
   if (hi < lo) return null
-  const inStatuses = { sql: `status in (${statuses.map(() => '?').join(', ')})`, params: statuses }
-  const zoneIs = { sql: 'location = ?', params: [zone] }
-  const parts: Clause[] = [allOf(zoneIs, inStatuses, { sql: 'bucket >= ? and bucket <= ?', params: [lo, hi] })].map((w) => ({
-    sql: `(select coalesce(sum(n), 0) from listing_budget_counts where ${w.sql})`,
-    params: w.params,
-  }))
+  const inStatuses = { sql: `location = ? and status in (${statuses.map(() => '?').join(', ')})`, params: [zone, ...statuses] }
+  const buckets = allOf(inStatuses, { sql: 'bucket >= ? and bucket <= ?', params: [lo, hi] })
+  const parts: Clause[] = [{ sql: `(select coalesce(sum(n), 0) from listing_budget_counts where ${buckets.sql})`, params: buckets.params }]
   const edge = (range: Clause) => {
-    const w = allOf({ sql: 'listings.location = ?', params: [zone] }, { sql: `listings.status in (${statuses.map(() => '?').join(', ')})`, params: statuses }, range)
+    const w = allOf(inStatuses, range)
     parts.push({ sql: `(select count(*) from listings where ${w.sql})`, params: w.params })
   }
   if (min !== undefined && T[lo - 1]! > min) edge({ sql: 'listings.budget >= ? and listings.budget < ?', params: [min, T[lo - 1]!] })
