@@ -505,7 +505,7 @@ describe('date ranges over months', () => {
   test('totals and zone chips of ranges cut anywhere in a month agree with counting the rows, for every role', async () => {
     const { allOf, filterWhere, visibleTo } = await import('../../src/modules/listings/store/where')
     const { LOCATION_ZONES } = await import('../../src/shared/constants')
-    const DATES = ['2025-12-31', '2026-01-01', '2026-01-14', '2026-01-15', '2026-01-16', '2026-01-17', '2026-01-31', '2026-02-01', '2026-02-15', '2026-02-28', '2026-03-01', '2026-03-20', '2026-04-30']
+    const DATES = ['2025-12-31', '2026-01-01', '2026-01-14', '2026-01-15', '2026-01-16', '2026-01-17', '2026-01-31', '2026-02-01', '2026-02-15', '2026-02-28', '2026-03-01', '2026-03-20', '2026-04-30', '9999-12-20']
     const STATUSES = ['ACTIVE', 'ON_HOLD', 'SUSPENDED', 'CLOSED', 'ACTIVE']
     const ZONES = ['North', 'South', null, 'Central']
     const made: number[] = []
@@ -524,7 +524,7 @@ describe('date ranges over months', () => {
       ranges.push(`date_from=${from}`, `date_to=${from}`)
       for (const to of bounds) if (to >= from) ranges.push(`date_from=${from}&date_to=${to}`)
     }
-    ranges.push('date_from=2026-01-20&date_to=2026-01-10', 'date_from=2026-13-01&date_to=2026-02-20', 'date_from=2026-01-10&date_to=2026-02-99')
+    ranges.push('date_from=2026-01-20&date_to=2026-01-10', 'date_from=2026-13-01&date_to=2026-02-20', 'date_from=2026-01-10&date_to=2026-02-99', 'date_from=2026-02-01&date_to=9999-12-31', 'date_from=0000-01-01', 'date_from=9999-12-05')
     for (const who of [asha, mumbaiAdmin, master]) {
       const viewer = { id: who.user.id, role: who.user.role, cityId: who.user.cityId }
       for (const range of ranges)

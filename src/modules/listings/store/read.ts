@@ -135,10 +135,13 @@ async function countFromTotals(db: Queryable, v: Viewer, f: ListingFilters): Pro
   return others + ownHidden
 }
 
-/** The month after a YYYY-MM month, or null when it is no calendar month (the filters' pattern lets 2026-13 through). */
+/**
+ * The month after a YYYY-MM month, or null when it is no calendar month (the filters' pattern lets 2026-13 through) or
+ * has none in four digits (9999-12: "10000-01" would sort before it).
+ */
 function nextMonth(month: string): string | null {
   const [y, m] = [Number(month.slice(0, 4)), Number(month.slice(5, 7))]
-  if (!/^\d{4}-\d{2}$/.test(month) || m < 1 || m > 12) return null
+  if (!/^\d{4}-\d{2}$/.test(month) || m < 1 || m > 12 || (y === 9999 && m === 12)) return null
   return m === 12 ? `${String(y + 1).padStart(4, '0')}-01` : `${month.slice(0, 5)}${String(m + 1).padStart(2, '0')}`
 }
 
