@@ -277,6 +277,9 @@ async function check(lite: Database, sql: postgres.Sql, log: (line: string) => v
     ['listing_day_counts, network', 'select coalesce(sum(n), 0) as n from listing_day_counts where city_id = 0'],
     ['listing_id_blocks, suspended', 'select coalesce(sum(n), 0) as n from listing_id_blocks where city_id = 0 and suspended = 1'],
     ['owner_listing_counts', 'select coalesce(sum(n), 0) as n from owner_listing_counts'],
+    // PostgreSQL's own kept tables (db/pg/month_counts.sql, budget_counts.sql), against the rows they count.
+    ['listing_month_counts, network', 'select coalesce(sum(n), 0) as n from listing_month_counts where city_id = 0', 'select count(*) as n from listings'],
+    ['listing_budget_counts', 'select coalesce(sum(n), 0) as n from listing_budget_counts', 'select count(*) as n from listings where budget is not null'],
   ]
   const counts: Record<string, number> = {}
   const wrong: string[] = []

@@ -88,6 +88,8 @@ export const TABLE_OWNERS: Record<string, string> = {
   listings_fts: 'src/modules/listings',
   listing_counts: 'src/modules/listings',
   listing_day_counts: 'src/modules/listings',
+  listing_month_counts: 'src/modules/listings', // PostgreSQL only (db/pg/month_counts.sql)
+  listing_budget_counts: 'src/modules/listings', // PostgreSQL only (db/pg/budget_counts.sql)
   listing_id_blocks: 'src/modules/listings',
   listing_reminders: 'src/modules/listings',
   // Issue 35: a listing's private fields (only ./store/private.ts names it: tests/unit/private-fields.test.ts), and the

@@ -498,6 +498,91 @@ describe('zone counts (the admin grid\'s chips)', () => {
   })
 })
 
+describe('date ranges over months', () => {
+  // PostgreSQL sums a range's whole months from listing_month_counts and its edge days from listing_day_counts, each
+  // edge either as its days or as its month less the days outside (read.ts, datedSum); SQLite sums the days. Every
+  // way of cutting a range at a month's edges must give the rows' own count, for every role.
+  test('totals and zone chips of ranges cut anywhere in a month agree with counting the rows, for every role', async () => {
+    const { allOf, filterWhere, visibleTo } = await import('../../src/modules/listings/store/where')
+    const { LOCATION_ZONES } = await import('../../src/shared/constants')
+    const DATES = ['2025-12-31', '2026-01-01', '2026-01-14', '2026-01-15', '2026-01-16', '2026-01-17', '2026-01-31', '2026-02-01', '2026-02-15', '2026-02-28', '2026-03-01', '2026-03-20', '2026-04-30', '9999-12-20']
+    const STATUSES = ['ACTIVE', 'ON_HOLD', 'SUSPENDED', 'CLOSED', 'ACTIVE']
+    const ZONES = ['North', 'South', null, 'Central']
+    const made: number[] = []
+    for (let i = 0; i < DATES.length * 2; i++) {
+      const who = [asha, ravi, master][i % 3]!
+      const { status, body } = await post(who, { details: `month edges ${i}`, location: ZONES[i % ZONES.length], ...(who === master ? { city_id: i % 2 ? mumbai : pune } : {}) })
+      expect(status).toBe(201)
+      made.push(body.id)
+    }
+    // Dates and statuses set in the rows themselves (the kept counts follow through their triggers), before any of
+    // these ranges is asked for.
+    for (const [i, id] of made.entries()) await h.ctx.db.run('UPDATE listings SET date = ?, status = ? WHERE id = ?', [DATES[i % DATES.length]!, STATUSES[i % STATUSES.length]!, id])
+    const bounds = ['2025-12-01', '2025-12-31', '2026-01-01', '2026-01-14', '2026-01-16', '2026-01-17', '2026-01-31', '2026-02-15', '2026-02-16', '2026-03-31']
+    const ranges: string[] = []
+    for (const from of bounds) {
+      ranges.push(`date_from=${from}`, `date_to=${from}`)
+      for (const to of bounds) if (to >= from) ranges.push(`date_from=${from}&date_to=${to}`)
+    }
+    ranges.push('date_from=2026-01-20&date_to=2026-01-10', 'date_from=2026-13-01&date_to=2026-02-20', 'date_from=2026-01-10&date_to=2026-02-99', 'date_from=2026-02-01&date_to=9999-12-31', 'date_from=0000-01-01', 'date_from=9999-12-05')
+    for (const who of [asha, mumbaiAdmin, master]) {
+      const viewer = { id: who.user.id, role: who.user.role, cityId: who.user.cityId }
+      for (const range of ranges)
+        for (const extra of ['', '&location=North', `&city_id=${mumbai}&status=ACTIVE`]) {
+          const q = range + extra
+          const typed = Object.fromEntries([...new URLSearchParams(q)].map(([k, v]) => [k, k.endsWith('_id') ? Number(v) : v]))
+          const where = allOf(visibleTo(viewer), filterWhere(typed))
+          const rows = (await h.ctx.db.get<{ n: number }>(`SELECT count(*) AS n FROM listings WHERE ${where.sql}`, where.params))!.n
+          expect({ who: who.user.fullName, q, total: (await list(who, q)).total }).toEqual({ who: who.user.fullName, q, total: Number(rows) })
+        }
+      for (const range of ['date_from=2025-12-31&date_to=2026-02-16', 'date_from=2026-01-17&date_to=2026-03-31', 'date_to=2026-01-16']) {
+        const typed = Object.fromEntries(new URLSearchParams(range))
+        const where = allOf(visibleTo(viewer), filterWhere(typed))
+        const grouped = await h.ctx.db.all<{ location: string | null; n: number }>(`SELECT location, count(*) AS n FROM listings WHERE ${where.sql} GROUP BY location`, where.params)
+        const body = await (await h.request(`/api/listings/zones?${range}`, { headers: who.bearer })).json()
+        expect({ who: who.user.fullName, range, body }).toEqual({
+          who: who.user.fullName,
+          range,
+          body: { total: grouped.reduce((n, r) => n + Number(r.n), 0), zones: Object.fromEntries(LOCATION_ZONES.map((z) => [z, Number(grouped.find((r) => r.location === z)?.n ?? 0)])) },
+        })
+      }
+    }
+  }, 120_000)
+})
+
+describe('a zone within a budget range', () => {
+  // PostgreSQL sums the buckets wholly inside the range from listing_budget_counts (thresholds 1,000 × 10^(k/20):
+  // 1,000, 1,122, 1,259, 1,413 …) and counts the two edges in the index (read.ts, bucketedZoneBudget); SQLite counts
+  // the index. Ranges that start and end on, just off and between thresholds must give the rows' own count.
+  test('totals agree with counting the rows for ranges cut on, beside and between bucket thresholds, for every role', async () => {
+    const { allOf, filterWhere, visibleTo } = await import('../../src/modules/listings/store/where')
+    const BUDGETS = [999, 1000, 1000.5, 1121, 1122, 1200, 1259, 1300, 1413, 5000, 1_000_000, 2_000_000_000_000]
+    const STATUSES = ['ACTIVE', 'ON_HOLD', 'SUSPENDED', 'CLOSED', 'EXPIRED']
+    for (const [i, budget] of BUDGETS.entries())
+      for (const who of [asha, ravi]) {
+        const { status, body } = await post(who, { details: `bucket edges ${i}`, location: i % 3 ? 'South' : 'Central', budget })
+        expect(status).toBe(201)
+        if ((i + (who === ravi ? 1 : 0)) % 2) await h.ctx.db.run('UPDATE listings SET status = ? WHERE id = ?', [STATUSES[i % STATUSES.length]!, body.id])
+      }
+    const edges = ['0', '999', '1000', '1000.5', '1001', '1121', '1122', '1123', '1259', '1413', '5000', '2000000', '1000000000000', '3000000000000']
+    const ranges: string[] = []
+    for (const min of edges) {
+      ranges.push(`min_budget=${min}`, `max_budget=${min}`)
+      for (const max of edges) if (Number(max) >= Number(min)) ranges.push(`min_budget=${min}&max_budget=${max}`)
+    }
+    for (const who of [asha, master])
+      for (const range of ranges)
+        for (const extra of ['&location=South', '&location=Central&status=ACTIVE', '&location=South&status=SUSPENDED']) {
+          const viewer = { id: who.user.id, role: who.user.role, cityId: who.user.cityId }
+          const q = range + extra
+          const typed = Object.fromEntries([...new URLSearchParams(q)].map(([k, v]) => [k, k.endsWith('budget') ? Number(v) : v]))
+          const where = allOf(visibleTo(viewer), filterWhere(typed))
+          const rows = (await h.ctx.db.get<{ n: number }>(`SELECT count(*) AS n FROM listings WHERE ${where.sql}`, where.params))!.n
+          expect({ who: who.user.fullName, q, total: (await list(who, q)).total }).toEqual({ who: who.user.fullName, q, total: Number(rows) })
+        }
+  }, 120_000)
+})
+
 describe('search totals', () => {
   test('a master admin’s search with no other filter is counted by the search index alone, and agrees', async () => {
     const viaIndex = await list(master, 'search=andheri')

@@ -14,11 +14,13 @@ import { postgresDb, type PostgresDb } from '../../db/postgres'
 import type { Param, Queryable } from '../../db/sql'
 import { sqliteDb, type SqliteDb } from '../../db/sqlite'
 import { pairMatchesSql } from '../../src/modules/matches/rules'
-import { KEPT, kept } from '../support/kept-counts'
+import { KEPT, kept, PG_KEPT, recounted } from '../support/kept-counts'
 import { startCluster, type Cluster } from '../support/postgres'
 
 const derivedPath = join(import.meta.dir, '../../db/pg/derived.sql')
 const derived = readFileSync(derivedPath, 'utf8')
+const monthCounts = readFileSync(join(import.meta.dir, '../../db/pg/month_counts.sql'), 'utf8')
+const budgetCounts = readFileSync(join(import.meta.dir, '../../db/pg/budget_counts.sql'), 'utf8')
 const squash = (sql: string) => sql.replace(/\s+/g, ' ').trim()
 
 async function entries(db: Queryable): Promise<[number, boolean][]> {
@@ -185,6 +187,8 @@ describe('PostgreSQL derived data (db/pg/derived.sql)', () => {
     }
     const compare = async (when: string) => {
       for (const table of Object.keys(KEPT)) expect({ when, table, rows: await kept(pg, table) }).toEqual({ when, table, rows: await kept(sq, table) })
+      // PostgreSQL's own kept tables (SQLite has none): what its rows say (the same as SQLite's, compared below).
+      for (const table of Object.keys(PG_KEPT)) expect({ when, table, rows: await kept(pg, table) }).toEqual({ when, table, rows: await recounted(pg, table) })
       expect({ when, entries: await entries(pg) }).toEqual({ when, entries: await entries(sq) })
       expect(await pg.all('select id from listings order by id')).toEqual(await sq.all('select id from listings order by id'))
     }
@@ -224,24 +228,28 @@ describe('PostgreSQL derived data (db/pg/derived.sql)', () => {
     expect(turned.off).toBeGreaterThan(5)
 
     // The backfill: PostgreSQL's kept tables rebuilt from the rows alone equal SQLite's, and every flag is judged afresh.
-    const backfill = derived
-      .split('--> statement-breakpoint')
-      .map((s) => s.replace(/^\s*--.*$/gm, '').trim())
-      .filter((s) => /^(insert|update)\b/i.test(s))
-    expect(backfill.length).toBe(Object.keys(KEPT).length + 1)
+    const backfill = [derived, monthCounts, budgetCounts].flatMap((file) =>
+      file
+        .split('--> statement-breakpoint')
+        .map((s) => s.replace(/^\s*--.*$/gm, '').trim())
+        .filter((s) => /^(insert|update)\b/i.test(s)),
+    )
+    const tables = [...Object.keys(KEPT), ...Object.keys(PG_KEPT)]
+    expect(backfill.length).toBe(tables.length + 1)
     // Shard by shard too: the triggers put each network row where the backfill does (shard id % 16; a city's rows 0).
     const sharded = async () => {
       const all: Record<string, string[]> = {}
-      for (const table of Object.keys(KEPT)) all[table] = (await pg.all(`select * from ${table} where n <> 0`)).map((row) => JSON.stringify(row)).sort()
+      for (const table of tables) all[table] = (await pg.all(`select * from ${table} where n <> 0`)).map((row) => JSON.stringify(row)).sort()
       return all
     }
     const byTriggers = await sharded()
     await pg.tx(async (tx) => {
-      for (const table of Object.keys(KEPT)) await tx.run(`delete from ${table}`)
+      for (const table of tables) await tx.run(`delete from ${table}`)
       await tx.run('update listing_matches set live = not live')
       for (const s of backfill) await tx.run(s)
     })
     for (const table of Object.keys(KEPT)) expect({ table, rows: await kept(pg, table) }).toEqual({ table, rows: await kept(sq, table) })
+    for (const table of Object.keys(PG_KEPT)) expect({ table, rows: await kept(pg, table) }).toEqual({ table, rows: await recounted(pg, table) })
     expect(await sharded()).toEqual(byTriggers)
     // Every flag as the rule judges it now (SQLite's own flags of entries never judged since they were made may differ).
     const judged = async (db: Queryable) =>
@@ -290,6 +298,40 @@ describe('PostgreSQL derived data (db/pg/derived.sql)', () => {
     await both('update listing_matches set live = false where id in (900001, 900002)')
     await step('update listings set size = size where id = ?', [avl], true)
     for (const table of Object.keys(KEPT)) expect({ table, rows: await kept(pg, table) }).toEqual({ table, rows: await kept(sq, table) })
+  })
+})
+
+describe("PostgreSQL's own kept tables (db/pg/month_counts.sql, db/pg/budget_counts.sql)", () => {
+  test('follow inserts, moves across months and budget buckets, status and zone changes and deletes, in and out of transactions', async () => {
+    const listing = `insert into listings (id, entry_id, post_type, sale_or_rent, property_type, contact_value, contact_name, budget, size, status, date,
+      owner_user_id, city_id, location, created_at, updated_at) values (?, ?, 'AVL', 'SALE', 'Shop', '9876543210', 'Kept', ?, null, ?, ?, 1, ?, ?, 0, 0)`
+    const check = async (when: string) => {
+      for (const table of Object.keys(PG_KEPT)) expect({ when, table, rows: await kept(pg, table) }).toEqual({ when, table, rows: await recounted(pg, table) })
+    }
+    // Budgets on, beside and between thresholds (1,000, 1,122, 1,259, 1,413), none and far beyond; dates at months' ends.
+    const budgets = [null, 999, 1000, 1121.5, 1122, 1259, 1300, 5_000_000, 2e12]
+    const dates = ['2026-01-31', '2026-02-01', '2026-02-28', '2026-03-01', '2025-12-31']
+    for (let i = 0; i < 18; i++)
+      await pg.run(listing, [950000 + i, `KEPT-${i}`, budgets[i % budgets.length]!, i % 4 ? 'ACTIVE' : 'ON_HOLD', dates[i % dates.length]!, CITIES[i % CITIES.length]!, ZONES[i % ZONES.length]!])
+    await check('inserted')
+    await pg.run("update listings set budget = budget * 1.2 where id between 950000 and 950008 and budget is not null")
+    await pg.run('update listings set budget = null where id = 950010')
+    await pg.run('update listings set budget = 1122 where id = 950001')
+    await check('budgets moved')
+    await pg.tx(async (tx) => {
+      await tx.run("update listings set date = '2026-02-27' where id = 950002") // the same month
+      await tx.run("update listings set date = '2026-04-01', location = 'North' where id = 950003")
+      await tx.run("update listings set status = 'SUSPENDED', city_id = ? where id = 950004", [CITIES[3]!])
+    })
+    await check('dates, zones, statuses and cities changed')
+    await pg.run('delete from listings where id in (950005, 950006)')
+    await pg.tx(async (tx) => {
+      await tx.run("update listings set budget = 1400, status = 'CLOSED' where id = 950007")
+      await tx.run('delete from listings where id = 950007')
+    })
+    await check('deleted')
+    await pg.run('delete from listings where id between 950000 and 950017')
+    await check('all gone')
   })
 })
 

@@ -12,6 +12,7 @@ import { SnapshotCache } from '../../db/snapshot-cache'
 import type { Queryable } from '../../db/sql'
 import { countDelta } from '../../src/modules/listings/affects'
 import { textMatches } from '../../src/modules/listings/search-judge'
+import { BUDGET_THRESHOLDS } from '../../src/modules/listings/store/read'
 import { ftsQuery, searchWhere } from '../../src/modules/listings/store/where'
 import { seedPlace } from '../support/fixtures'
 import { signIn } from '../support/auth'
@@ -36,11 +37,20 @@ test('the newest custom migration named after each readable file is the file wor
   // As SQLite's (tests/unit/sqlite-derived.test.ts): a feature that changes a file adds a migration that copies it.
   const dir = join(import.meta.dir, '../../db/pg')
   const migrations = readdirSync(join(dir, 'migrations')).filter((f) => /^\d+_/.test(f)).sort()
-  for (const file of ['search.sql', 'feed.sql']) {
+  for (const file of ['search.sql', 'feed.sql', 'month_counts.sql', 'budget_counts.sql']) {
     const named = migrations.filter((m) => m.replace(/^\d+_/, '') === file)
     expect({ file, migrations: named.length > 0 }).toEqual({ file, migrations: true })
     expect({ file, text: readFileSync(join(dir, 'migrations', named.at(-1)!), 'utf8') }).toEqual({ file, text: readFileSync(join(dir, file), 'utf8') })
   }
+})
+
+test("the budget buckets' thresholds are the app's (BUDGET_THRESHOLDS) and put a budget where width_bucket does", async () => {
+  const file = readFileSync(join(import.meta.dir, '../../db/pg/budget_counts.sql'), 'utf8')
+  const literal = /width_bucket\(budget, '\{([\d,]+)\}'/.exec(file)
+  expect(literal?.[1]?.split(',').map(Number)).toEqual(BUDGET_THRESHOLDS)
+  const probes = [0, 999.5, 1000, 1121, 1122, 1122.5, 140000, 89962000, 999999999999, 1e12, 2e12]
+  const found = await db.all<{ b: number }>(`select brokernet_budget_bucket(x) as b from unnest(?::float8[]) with ordinality as p(x, i) order by i`, [`{${probes.join(',')}}`])
+  expect(found.map((r) => Number(r.b))).toEqual(probes.map((x) => BUDGET_THRESHOLDS.filter((t) => t <= x).length))
 })
 
 test('a list of ids is the same statement every time, and stays a list once the statement is known', async () => {

@@ -34,6 +34,10 @@ import m30 from './0030_zone_status_budget.sql' with { type: 'text' }
 import m31 from './0031_on_market_index.sql' with { type: 'text' }
 import m32 from './0032_city_search.sql' with { type: 'text' }
 import m33 from './0033_counts_at_commit.sql' with { type: 'text' }
+import m34 from './0034_month_counts_table.sql' with { type: 'text' }
+import m35 from './0035_month_counts.sql' with { type: 'text' }
+import m36 from './0036_budget_counts_table.sql' with { type: 'text' }
+import m37 from './0037_budget_counts.sql' with { type: 'text' }
 
 export const migrationJournal = journal
 export const migrationFiles: Record<string, string> = {
@@ -71,4 +75,8 @@ export const migrationFiles: Record<string, string> = {
   '0031_on_market_index': m31,
   '0032_city_search': m32,
   '0033_counts_at_commit': m33,
+  '0034_month_counts_table': m34,
+  '0035_month_counts': m35,
+  '0036_budget_counts_table': m36,
+  '0037_budget_counts': m37,
 }
