@@ -316,7 +316,7 @@ export const listingDayCounts = pgTable(
  * PostgreSQL only: listing_day_counts by calendar month (`month` = the date's first 7 characters, YYYY-MM), kept by
  * db/pg/month_counts.sql. A date range's total sums its whole months here and only its edge days in
  * listing_day_counts: a year of the network is about 23,000 rows instead of 274,000 (the network's rows are in 16
- * shards; issue 36, docs/decisions/0XX-pg-kept-ranges.md).
+ * shards; issue 36, docs/decisions/065-pg-kept-ranges.md).
  */
 export const listingMonthCounts = pgTable(
   'listing_month_counts',
@@ -340,7 +340,7 @@ export const listingMonthCounts = pgTable(
  * PostgreSQL only: listings by zone ('' for none), status and budget bucket (`brokernet_budget_bucket`: 20 buckets a
  * decade), kept by db/pg/budget_counts.sql. A zone's total within a budget range sums its whole buckets here and counts
  * only its two edge buckets in `listings_location_status_budget_idx`: about 4,000 rows and 2,000 index entries where
- * the index alone was 100,000 entries (issue 36, docs/decisions/0XX-pg-kept-ranges.md).
+ * the index alone was 100,000 entries (issue 36, docs/decisions/065-pg-kept-ranges.md).
  */
 export const listingBudgetCounts = pgTable(
   'listing_budget_counts',
