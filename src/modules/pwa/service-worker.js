@@ -15,7 +15,7 @@ const OFFLINE_WRITE = "You're offline: nothing was saved. Try again once you're 
 self.addEventListener('install', (event) => {
   // Static routing (Chromium 123+): the hashed assets come straight from this version's cache, or the network if it
   // has not got one, without a fetch event (below) for each, so a revisit's 30-odd scripts do not wait for, or run,
-  // this worker's code (docs/decisions/0XX-warm-static-routes.md). Elsewhere the fetch handler does the same.
+  // this worker's code (docs/decisions/0XX-warm-revisit-routes-and-menus.md). Elsewhere the fetch handler does the same.
   if (event.addRoutes) event.waitUntil(event.addRoutes({ condition: { urlPattern: { pathname: '/assets/*' } }, source: { cacheName: SHELL } }))
   event.waitUntil(caches.open(SHELL).then((cache) => cache.addAll(PRECACHE)))
 })
