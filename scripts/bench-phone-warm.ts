@@ -145,8 +145,11 @@ async function revisit(page: Page, cdp: CDPSession, url: string, tracePath?: str
   const p = await page.evaluate((interactive) => {
     const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming
     const res = performance.getEntriesByType('resource') as PerformanceResourceTiming[]
-    // The scripts asked for before interactive (a closed dialog's code is fetched once the page is idle).
-    const scripts = res.filter((r) => /[.]js([?]|$)/.test(r.name) && r.startTime < interactive)
+    // The scripts the page announced (its module script and preloads): what hydration waits for. A script asked for
+    // later but before the poll saw "interactive" (the app worker's chunk, imported once every island is hydrated) is
+    // not one of them: counted, it made the last script look like it arrived a second after the others.
+    const named = new Set([...document.querySelectorAll<HTMLLinkElement | HTMLScriptElement>('link[rel=modulepreload], script[type=module][src]')].map((e) => ('href' in e ? e.href : e.src)))
+    const scripts = res.filter((r) => /[.]js([?]|$)/.test(r.name) && r.startTime < interactive && named.has(r.name))
     const fetches = res.filter((r) => r.initiatorType === 'fetch' || r.initiatorType === 'xmlhttprequest')
     return {
       responseStart: nav.responseStart,

@@ -133,6 +133,32 @@ describe('a phone', () => {
     }
   }, 120_000)
 
+  test("a card's closed action menu holds no items (nor the page's HTML); tapped open, its items are there and act", async () => {
+    const { page, html, errors, close } = await phonePage('/dashboard/listings')
+    try {
+      // 25 cards, 25 closed menus, and not one item among them: parsed and hydrated for the menu a user may open.
+      expect(html.match(/role="menu"/g)?.length).toBe(25)
+      expect(html).not.toContain('role="menuitem"')
+      expect(await page.locator('[role=menuitem]').count()).toBe(0)
+      const card = page.locator('[data-listing-card]').first()
+      const entry = (await card.getAttribute('data-listing-card'))!
+      await card.getByRole('button', { name: `Actions for ${entry}` }).click()
+      const menu = page.getByRole('menu', { name: `Actions for ${entry}` })
+      await menu.getByRole('menuitem', { name: 'Share' }).waitFor()
+      // Only the open menu's items; the menu sits under its button (anchored), not in a corner of the screen.
+      expect(await page.locator('[role=menuitem]').count()).toBe(await menu.getByRole('menuitem').count())
+      const [button, list] = [await card.getByRole('button', { name: `Actions for ${entry}` }).boundingBox(), await menu.boundingBox()]
+      expect(Math.abs(list!.y - (button!.y + button!.height)) < 4 || Math.abs(list!.y + list!.height - button!.y) < 4).toBe(true)
+      await menu.getByRole('menuitem', { name: 'Share' }).click()
+      await page.locator('dialog[open]').waitFor({ timeout: 30_000 })
+      // Closed again (the choice closes it): its items are gone.
+      expect(await page.locator('[role=menuitem]').count()).toBe(0)
+      expect(errors).toEqual([])
+    } finally {
+      await close()
+    }
+  }, 120_000)
+
   test('a desktop browser, even a narrow one, still gets both (its box may widen at any time)', async () => {
     const context = await demo.browser.newContext({ viewport: { width: 390, height: 844 } })
     await context.addCookies([{ name: SESSION_COOKIE, value: token, url: demo.url }])

@@ -7,6 +7,7 @@ import { CHROMIUM_PATH } from '../../scripts/ensure-chromium'
 import { SESSION_COOKIE } from '../../src/platform/http/auth'
 import { DEMO_PASSWORD } from '../../src/bootstrap'
 import { problems } from '../support/axe'
+import { eventually } from '../support/eventually'
 import { hydrated } from '../support/browser'
 import { startWorld, type World } from '../support/world'
 
@@ -116,6 +117,36 @@ describe('offline', () => {
     await page.getByRole('heading', { name: "You're offline" }).waitFor()
     await context.setOffline(false)
     await context.close()
+  })
+})
+
+describe('the assets on a revisit', () => {
+  test("come from the worker's cache by its static route, without its fetch handler; one it has not kept comes from the network", async () => {
+    const { page } = await demo.open(token, '/dashboard/listings', { viewport: PHONE, context: { serviceWorkers: 'allow' } })
+    await controlled(page)
+    // Each answer as Chromium tells it: whether a static route of the worker matched it and where the answer came from.
+    const cdp = await page.context().newCDPSession(page)
+    await cdp.send('Network.enable')
+    const answers = new Map<string, { fromServiceWorker?: boolean; serviceWorkerRouterInfo?: { matchedSourceType?: string; actualSourceType?: string } }>()
+    cdp.on('Network.responseReceived', (e) => answers.set(new URL(e.response.url).pathname, e.response))
+    await page.goto(`${demo.url}/dashboard/listings`)
+    await hydrated(page)
+    const scripts = await page.evaluate(() => performance.getEntriesByType('resource').map((r) => new URL(r.name).pathname).filter((p) => p.startsWith('/assets/')))
+    expect(scripts.length).toBeGreaterThan(10)
+    await eventually('an answer seen for every asset', () => scripts.every((p) => answers.has(p)))
+    const routed = (p: string) => answers.get(p)?.serviceWorkerRouterInfo
+    expect(scripts.filter((p) => routed(p)?.matchedSourceType !== 'cache' || routed(p)?.actualSourceType !== 'cache')).toEqual([])
+
+    // An asset this version did not keep (a name no build makes): the route finds nothing in the cache and the
+    // network answers it, as it answers without the worker (not an error of the route).
+    const path = '/assets/not-kept-0000000000.js'
+    const direct = await fetch(demo.url + path, { headers: { cookie: `${SESSION_COOKIE}=${token}` } })
+    const viaRoute = await page.evaluate(async (p) => {
+      const r = await fetch(p)
+      return { status: r.status, body: await r.text() }
+    }, path)
+    expect(viaRoute).toEqual({ status: direct.status, body: await direct.text() })
+    await page.context().close()
   })
 })
 

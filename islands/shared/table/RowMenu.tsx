@@ -1,6 +1,8 @@
-import { useEffect, useId, useRef } from 'react'
+import { useId, useRef, useState, type ToggleEvent } from 'react'
 
 export type RowMenuItem = { label: string; onSelect: () => void; tone?: 'error' | 'warning' | 'success' }
+/** Circles of radius 1.8 at (12, 5), (12, 12) and (12, 19): the menu button's three dots. */
+const DOTS = 'M12 3.2a1.8 1.8 0 1 0 0 3.6 1.8 1.8 0 1 0 0-3.6m0 7a1.8 1.8 0 1 0 0 3.6 1.8 1.8 0 1 0 0-3.6m0 7a1.8 1.8 0 1 0 0 3.6 1.8 1.8 0 1 0 0-3.6'
 const TONES = { error: 'text-error', warning: 'text-warning', success: 'text-success' } as const
 
 /**
@@ -17,23 +19,32 @@ export function RowMenu({ label, items }: { label: string; items: RowMenuItem[] 
   const id = `row-menu-${raw.replace(/[^a-zA-Z0-9_-]/g, '')}`
   const button = useRef<HTMLButtonElement>(null)
   const menu = useRef<HTMLUListElement>(null)
-  // The anchor is set through the CSSOM, not a style attribute: the Content-Security-Policy forbids inline styles.
-  useEffect(() => {
-    button.current?.style.setProperty('anchor-name', `--${id}`)
-    menu.current?.style.setProperty('position-anchor', `--${id}`)
-  }, [id])
+  // The items exist while the menu is open: a phone's listing page held 25 closed menus, about 50 hidden items that
+  // were parsed and hydrated for the one menu a user may open (docs/decisions/0XX-warm-revisit-routes-and-menus.md).
+  // They are rendered in the `beforetoggle` event, a discrete event whose update React renders in the same task,
+  // before the open menu is first drawn.
+  const [open, setOpen] = useState(false)
+  const toggle = (e: ToggleEvent<HTMLUListElement>) => {
+    const opening = e.newState === 'open'
+    // The anchor is set through the CSSOM, not a style attribute: the Content-Security-Policy forbids inline styles.
+    // Set when first opened, not for every closed menu once the page is hydrated.
+    if (opening) {
+      button.current?.style.setProperty('anchor-name', `--${id}`)
+      e.currentTarget.style.setProperty('position-anchor', `--${id}`)
+    }
+    setOpen(opening)
+  }
   if (items.length === 0) return null
   return (
     <>
       <button ref={button} type="button" className="btn btn-ghost btn-xs" popoverTarget={id} aria-label={label}>
+        {/* Three dots as one path (three circles were three more elements on every card). */}
         <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" fill="currentColor" className="h-4 w-4" aria-hidden="true">
-          <circle cx="12" cy="5" r="1.8" />
-          <circle cx="12" cy="12" r="1.8" />
-          <circle cx="12" cy="19" r="1.8" />
+          <path d={DOTS} />
         </svg>
       </button>
-      <ul ref={menu} id={id} popover="auto" role="menu" aria-label={label} className="dropdown dropdown-end menu w-44 rounded-box bg-base-100 p-1 shadow-lg transition-none animate-none [position-try-fallbacks:flip-block]">
-        {items.map((item) => (
+      <ul ref={menu} id={id} popover="auto" role="menu" aria-label={label} onBeforeToggle={toggle} className="dropdown dropdown-end menu w-44 rounded-box bg-base-100 p-1 shadow-lg transition-none animate-none [position-try-fallbacks:flip-block]">
+        {open && items.map((item) => (
           <li key={item.label} role="none">
             <button
               type="button"

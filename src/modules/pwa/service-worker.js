@@ -14,6 +14,13 @@ const OFFLINE_WRITE = "You're offline: nothing was saved. Try again once you're 
 
 self.addEventListener('install', (event) => {
   event.waitUntil(caches.open(SHELL).then((cache) => cache.addAll(PRECACHE)))
+  // Static routing (Chromium 123+): the hashed assets come straight from this version's cache, or the network if it
+  // has not got one, without a fetch event (below) for each, so a revisit's 30-odd scripts do not wait for, or run,
+  // this worker's code (docs/decisions/0XX-warm-revisit-routes-and-menus.md). A browser that has no static routing, or
+  // refuses this rule, keeps the fetch handler, which does the same: the install never fails for it.
+  try {
+    if (event.addRoutes) event.waitUntil(event.addRoutes({ condition: { urlPattern: { pathname: '/assets/*' } }, source: { cacheName: SHELL } }).catch(() => {}))
+  } catch {}
 })
 
 self.addEventListener('activate', (event) => {
