@@ -20,7 +20,7 @@ export function RowMenu({ label, items }: { label: string; items: RowMenuItem[] 
   const button = useRef<HTMLButtonElement>(null)
   const menu = useRef<HTMLUListElement>(null)
   // The items exist while the menu is open: a phone's listing page held 25 closed menus, about 50 hidden items that
-  // were parsed and hydrated for the one menu a user may open (docs/decisions/0XX-warm-revisit-routes-and-menus.md).
+  // were parsed and hydrated for the one menu a user may open (docs/decisions/066-warm-revisit-routes-and-menus.md).
   // They are rendered in the `beforetoggle` event, a discrete event whose update React renders in the same task,
   // before the open menu is first drawn.
   const [open, setOpen] = useState(false)

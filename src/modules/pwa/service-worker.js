@@ -16,7 +16,7 @@ self.addEventListener('install', (event) => {
   event.waitUntil(caches.open(SHELL).then((cache) => cache.addAll(PRECACHE)))
   // Static routing (Chromium 123+): the hashed assets come straight from this version's cache, or the network if it
   // has not got one, without a fetch event (below) for each, so a revisit's 30-odd scripts do not wait for, or run,
-  // this worker's code (docs/decisions/0XX-warm-revisit-routes-and-menus.md). A browser that has no static routing, or
+  // this worker's code (docs/decisions/066-warm-revisit-routes-and-menus.md). A browser that has no static routing, or
   // refuses this rule, keeps the fetch handler, which does the same: the install never fails for it.
   try {
     if (event.addRoutes) event.waitUntil(event.addRoutes({ condition: { urlPattern: { pathname: '/assets/*' } }, source: { cacheName: SHELL } }).catch(() => {}))
