@@ -111,9 +111,10 @@ export function drainAnnouncements(db: Db): Promise<number> {
  * says how the announcements stay what SQLite's one writer at a time makes of them.
  */
 async function drainQueue(db: Db): Promise<number> {
+  // PostgreSQL's first read is the queue itself (empty: done), outside any transaction.
+  if (db.dialect === 'postgres') return drainAfterReading(db, Date.now())
   if (!(await anyQueued(db))) return 0
   const now = Date.now()
-  if (db.dialect === 'postgres') return drainAfterReading(db, now)
   return db.tx(async (tx) => {
     // In the order of the writes; a listing written after another is left out of the earlier one's announcement
     // (it did not exist yet, or not so, at that write): its own turn announces the pair to the earlier one's owner.
