@@ -14,7 +14,8 @@ import { countDelta } from '../../src/modules/listings/affects'
 import { textMatches } from '../../src/modules/listings/search-judge'
 import { BUDGET_THRESHOLDS } from '../../src/modules/listings/store/read'
 import { ftsQuery, searchWhere } from '../../src/modules/listings/store/where'
-import { seedPlace } from '../support/fixtures'
+import { insertListing, seedPlace } from '../support/fixtures'
+import { insertEntries, queueListing, readQueue, takeQueuedAsRead } from '../../src/modules/matches/store'
 import { signIn } from '../support/auth'
 import { sharedCluster } from '../support/postgres'
 
@@ -292,5 +293,32 @@ describe('the change feed (notifications)', () => {
     await other.close()
     await pool.close()
     feed.close()
+  })
+})
+
+describe('the match drain: its reads first, then a short transaction under its lock (src/modules/matches/service.ts)', () => {
+  test('a pair announced meanwhile, either way round, is not announced again; a listing queued again since it was read stays queued', async () => {
+    const place = await seedPlace(db, ['Drainpur'])
+    const city = place.cities[0]!.id
+    const [asha, ravi] = [await signIn(db, 'BROKER', { cityId: city }), await signIn(db, 'BROKER', { cityId: city })]
+    const row = (ownerUserId: number, postType: 'REQ' | 'AVL') =>
+      insertListing(db, { entryId: `DRAIN-${postType}`, postType, saleOrRent: 'SALE', propertyType: 'Drain Kind', contactValue: '9876543210', contactName: 'D', date: '2026-11-24', ownerUserId, cityId: city })
+    const wanted = await row(asha.user.id, 'REQ')
+    const offered = await row(ravi.user.id, 'AVL')
+    // A drain read that the post of `offered` makes a pair for Asha; before it took its lock, another drain announced
+    // the same pair to Ravi (as from a write of `wanted`).
+    await db.run('insert into listing_matches (listing_id, match_id, user_id, score, created_at) values (?, ?, ?, 50, 1)', [offered, wanted, ravi.user.id])
+    expect(await db.tx((tx) => insertEntries(tx, [[wanted, offered, asha.user.id, 50, 2]]))).toEqual([])
+    expect(await db.all('select listing_id as l, match_id as m from listing_matches where ? in (listing_id, match_id)', [wanted])).toEqual([{ l: offered, m: wanted }])
+    // The queue as a drain read it; then `offered` written again before the drain's transaction took it.
+    await queueListing(db, offered, 5)
+    const read = (await readQueue(db)).filter((q) => q.id === offered)
+    await queueListing(db, offered, 6)
+    expect(await db.tx((tx) => takeQueuedAsRead(tx, read, [wanted]))).toEqual([])
+    expect(await db.all('select queued_at as at from match_queue where listing_id = ?', [offered])).toEqual([{ at: 6 }])
+    // Read again, it is taken.
+    const again = (await readQueue(db)).filter((q) => q.id === offered)
+    expect(await db.tx((tx) => takeQueuedAsRead(tx, again, [wanted]))).toEqual([offered])
+    expect(await db.all('select listing_id from match_queue where listing_id = ?', [offered])).toEqual([])
   })
 })

@@ -5,7 +5,7 @@ import { forbidden, notFound } from '../../platform/errors'
 import { recordAudit } from '../audit/service'
 import { findMatches, sourceOf } from './find'
 import { brokersWhoSee } from '../listings/store/read'
-import { anyQueued, entryById, insertEntries, pairedWith, queueListing, setEntryDismissed, setEntrySeen, setEntryUndismissed, takeQueued, type Entry, type InsertedEntry } from './store'
+import { anyQueued, entryById, insertEntries, pairedWith, queueListing, readQueue, setEntryDismissed, setEntrySeen, setEntryUndismissed, takeQueued, takeQueuedAsRead, type Entry, type InsertedEntry, type Queued } from './store'
 import { cityTolerance, setCityTolerance } from '../geography/store'
 
 /**
@@ -29,19 +29,25 @@ export async function announceMatches(
   later: ReadonlySet<number> = new Set(),
   made: Announced[] = [],
 ): Promise<number> {
-  const src = await sourceOf(db, listingId)
-  if (!src || src.status !== 'ACTIVE') return 0
-  const known = await pairedWith(db, listingId)
-  const candidates = (await findMatches(db, src, now)).filter((m) => m.owner_user_id !== src.owner_user_id && !known.has(m.id) && !later.has(m.id))
-  // Only to brokers who may see the listing (issue 35: a CIRCLE or ONLY_ME listing is matched for its owner, and told
-  // to its circle only); a pair left out now is announced when a change shows it to them.
-  const seeing = await brokersWhoSee(db, listingId, [...new Set(candidates.map((m) => m.owner_user_id))])
-  const fresh = candidates.filter((m) => seeing.has(Number(m.owner_user_id))).slice(0, ANNOUNCE_LIMIT)
-  if (fresh.length === 0) return 0
-  const rows = fresh.map((m) => [m.id, listingId, m.owner_user_id, m.score, now])
+  const rows = (await newPairs(db, listingId, now)).filter(([other]) => !later.has(other!)).slice(0, ANNOUNCE_LIMIT)
+  if (rows.length === 0) return 0
   const inserted = await insertEntries(db, rows)
   made.push(...inserted.map(announced))
   return inserted.length
+}
+
+/**
+ * Every pair a listing newly makes now, as insertEntries takes them ([counterpart, listing, the counterpart's owner,
+ * score, now] each), best first; those with listings written after it (`later`) and ANNOUNCE_LIMIT are the caller's.
+ */
+async function newPairs(db: Queryable, listingId: number, now: number): Promise<number[][]> {
+  const [src, known] = await Promise.all([sourceOf(db, listingId), pairedWith(db, listingId)])
+  if (!src || src.status !== 'ACTIVE') return []
+  const candidates = (await findMatches(db, src, now)).filter((m) => m.owner_user_id !== src.owner_user_id && !known.has(m.id))
+  // Only to brokers who may see the listing (issue 35: a CIRCLE or ONLY_ME listing is matched for its owner, and told
+  // to its circle only); a pair left out now is announced when a change shows it to them.
+  const seeing = await brokersWhoSee(db, listingId, [...new Set(candidates.map((m) => m.owner_user_id))])
+  return candidates.filter((m) => seeing.has(Number(m.owner_user_id))).map((m) => [m.id, listingId, m.owner_user_id, m.score, now])
 }
 
 /** An inbox entry just made: `userId` owns `listingId`, which the write of `counterpartId` newly matches. */
@@ -96,21 +102,23 @@ export function drainAnnouncements(db: Db): Promise<number> {
  * One drain: a write transaction that takes every queued listing off the queue and announces for each, so nothing is
  * lost if the process stops (rolled back, the rows stay queued). Drains run one at a time, across all processes and
  * instances: a second one would take the same rows, or announce the same pairs from the other side. SQLite's
- * transactions write one at a time anyway (BEGIN IMMEDIATE, db/sqlite.ts); on PostgreSQL the drain first takes an
- * advisory lock, waited for (a drain is a few milliseconds) rather than failed: each drain then sees what the one
- * before it did, and nothing conflicts (issue 29: repeatable-read drains racing each other filled PostgreSQL's log
- * with serialization failures and made inbox reads fail after five retries).
+ * transactions write one at a time anyway (BEGIN IMMEDIATE, db/sqlite.ts); on PostgreSQL the drain's transaction first
+ * takes an advisory lock, waited for rather than failed: each drain then sees what the one before it did, and nothing
+ * conflicts (issue 29: repeatable-read drains racing each other filled PostgreSQL's log with serialization failures
+ * and made inbox reads fail after five retries). PostgreSQL reads first, outside that lock (drainAfterReading).
  *
  * On PostgreSQL each statement sees what is committed when it starts, other writers' work included: insertHolding (./store.ts)
  * says how the announcements stay what SQLite's one writer at a time makes of them.
  */
 async function drainQueue(db: Db): Promise<number> {
+  // PostgreSQL's first read is the queue itself (empty: done), outside any transaction.
+  if (db.dialect === 'postgres') return drainAfterReading(db, Date.now())
   if (!(await anyQueued(db))) return 0
   const now = Date.now()
   return db.tx(async (tx) => {
     // In the order of the writes; a listing written after another is left out of the earlier one's announcement
     // (it did not exist yet, or not so, at that write): its own turn announces the pair to the earlier one's owner.
-    const queued = (await takeQueued(tx)).sort((a, b) => a.at - b.at || a.id - b.id)
+    const queued = (await takeQueued(tx)).sort(inOrderOfWrites)
     const later = new Set(queued.map((q) => q.id))
     let count = 0
     const made: Announced[] = []
@@ -118,9 +126,70 @@ async function drainQueue(db: Db): Promise<number> {
       later.delete(q.id)
       count += await announceMatches(tx, q.id, now, later, made)
     }
-    if (made.length > 0) for (const listener of listeners.get(db) ?? []) await listener(tx, made)
+    await tellListeners(db, tx, made)
     return count
   })
+}
+
+const inOrderOfWrites = (a: Queued, b: Queued) => a.at - b.at || a.id - b.id
+
+/** What follows announcements (push alerts), in the drain's transaction. */
+async function tellListeners(db: Db, tx: Queryable, made: readonly Announced[]): Promise<void> {
+  if (made.length > 0) for (const listener of listeners.get(db) ?? []) await listener(tx, made)
+}
+
+/**
+ * PostgreSQL's drain: the queue and every queued listing's new pairs are read first, outside any transaction and lock
+ * (each read sees what is committed), a few listings at a time; then one short transaction under the drain's lock takes
+ * the queue rows still as they were read (takeQueuedAsRead: a listing written again since stays queued, for the next
+ * drain to read again) and inserts, for each listing taken, its pairs as the drain of SQLite's one writer would
+ * (insertHolding judges each again on what is committed by then, leaves out a counterpart queued by then and a pair
+ * another drain announced meanwhile).
+ *
+ * Which pairs are left out as "written after it" is decided under the lock, on what this drain took, never on the
+ * queue as read: a listing read on the queue may be taken meanwhile by another process's drain whose reads came before
+ * this listing was committed (a write's queue time is when it was sent, not when it committed), and then no drain
+ * would announce the pair (decision 0XX: how a match was lost; tests/unit/pg-match-drain.test.ts makes it happen).
+ *
+ * The lock was held, with every listing of the queue locked for share (an edit of one waits), through five round trips
+ * a queued listing, each a turn of a busy event loop: seconds under bench:http's load, edits and the other instance's
+ * drains waiting behind it (issue 36). Now through two, however many were queued, and whatever push alerts add.
+ */
+async function drainAfterReading(db: Db, now: number): Promise<number> {
+  const queued = (await readQueue(db)).sort(inOrderOfWrites)
+  if (queued.length === 0) return 0
+  // A few listings' reads at a time: a queue a stopped instance left can be long, and the pool serves requests too.
+  const position = new Map(queued.map((q, i) => [q.id, i]))
+  const pairs: number[][][] = []
+  for (let i = 0; i < queued.length; i += READS_AT_ONCE) {
+    const some = queued.slice(i, i + READS_AT_ONCE)
+    pairs.push(...(await Promise.all(some.map(async (q, k) => enoughOf(await newPairs(db, q.id, now), (id) => (position.get(id) ?? -1) > i + k)))))
+  }
+  return db.tx(async (tx) => {
+    const taken = new Set(await takeQueuedAsRead(tx, queued, pairs.flat().map(([other]) => other!)))
+    const later = new Set(taken)
+    const rows: number[][] = []
+    queued.forEach((q, i) => {
+      if (!taken.has(q.id)) return
+      later.delete(q.id)
+      rows.push(...pairs[i]!.filter(([other]) => !later.has(other!)).slice(0, ANNOUNCE_LIMIT))
+    })
+    const made = rows.length > 0 ? (await insertEntries(tx, rows)).map(announced) : []
+    await tellListeners(db, tx, made)
+    return made.length
+  })
+}
+
+const READS_AT_ONCE = 8
+
+/**
+ * A listing's pairs as far as the drain may need them: the first ANNOUNCE_LIMIT that are with no listing read after it
+ * on the queue, and those before them that are (the ones left out under the lock are among these).
+ */
+function enoughOf(pairs: number[][], readAfter: (id: number) => boolean): number[][] {
+  let n = 0
+  const end = pairs.findIndex(([other]) => !readAfter(other!) && ++n === ANNOUNCE_LIMIT)
+  return end < 0 ? pairs : pairs.slice(0, end + 1)
 }
 
 /**

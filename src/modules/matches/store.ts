@@ -115,24 +115,29 @@ export async function insertEntries(db: Queryable, rows: number[][]): Promise<In
  *   own turn, in the next drain, announces the pair to the owner who was there first, so it is left out here
  *   (without this, about 1 pair in 700 went to the wrong owner in tests/ops/shared-queues.test.ts; bench:http
  *   --postgres found 1 in 40 when drains first ran on PostgreSQL);
+ * - a pair with an entry already, either way round, is left out: the drain read its pairs before it took its lock
+ *   (drainAfterReading in ./service.ts), and another drain may have announced one since;
  * - only the pairs that still hold are inserted, judged in that statement on what is committed by then.
  * So an entry is created live exactly when its pair holds, every later change of its listings re-judges it (their
- * triggers then see it), and no entry names a listing deleted meanwhile (its reference would fail the insert).
+ * triggers then see it), and no entry names a listing deleted meanwhile (its reference would fail the insert). The
+ * locks and the insert go out together: one round trip.
  */
 async function insertHolding(db: Queryable, rows: number[][]): Promise<InsertedEntry[]> {
-  await lockListingsForShare(db, [...new Set(rows.flatMap(([other, listing]) => [other!, listing!]))])
-  const queued = new Set((await db.all<{ id: number }>('select listing_id as id from match_queue')).map((r) => r.id))
-  const picked = rows.filter(([other]) => !queued.has(other!))
-  if (picked.length === 0) return []
-  const { rows: inserted } = await db.run<InsertedEntry>(
+  const locked = lockListingsForShare(db, [...new Set(rows.flatMap(([other, listing]) => [other!, listing!]))])
+  const inserting = db.run<InsertedEntry>(
     `insert into listing_matches (listing_id, match_id, user_id, score, created_at)
      select v.listing_id, v.match_id, v.user_id, v.score, v.created_at
-     from (values ${picked.map(() => '(?::bigint, ?::bigint, ?::bigint, ?::int, ?::bigint)').join(', ')}) as v (listing_id, match_id, user_id, score, created_at)
+     from (values ${rows.map(() => '(?::bigint, ?::bigint, ?::bigint, ?::int, ?::bigint)').join(', ')}) as v (listing_id, match_id, user_id, score, created_at)
        ${joinListing('a', 'v.listing_id')} ${joinListing('b', 'v.match_id')} ${joinCity('a.city_id', 'c')}
-     where ${pairMatchesSql('a', 'b', 'c')} ${RETURNING}`,
-    picked.flat(),
+     where ${pairMatchesSql('a', 'b', 'c')}
+       and not exists (select 1 from match_queue q where q.listing_id = v.listing_id)
+       and not exists (select 1 from listing_matches m where (m.listing_id = v.listing_id and m.match_id = v.match_id) or (m.listing_id = v.match_id and m.match_id = v.listing_id))
+     ${RETURNING}`,
+    rows.flat(),
   )
-  return inserted
+  inserting.catch(() => {})
+  await locked
+  return (await inserting).rows
 }
 
 export type Entry = { id: number; user_id: number; listing_id: number; match_id: number; seen_at: number | null; dismissed_at: number | null }
@@ -180,24 +185,43 @@ export async function queueListing(db: Queryable, listingId: number, now: number
 /** Whether anything is queued. */
 export const anyQueued = async (db: Queryable): Promise<boolean> => !!(await db.get<{ n: number }>('select exists (select 1 from match_queue) as n'))!.n
 
-export type Queued = { id: number; at: number }
+/** A queued listing: its id, when its write was sent, and (PostgreSQL) the version of its queue row as read. */
+export type Queued = { id: number; at: number; version?: string }
+
+/** SQLite: takes every queued listing off the queue, in a drain's transaction (its one writer at a time). */
+export async function takeQueued(tx: Queryable): Promise<Queued[]> {
+  return (await tx.run<Queued>('delete from match_queue returning listing_id as id, queued_at as at')).rows
+}
 
 /**
- * Takes every queued listing off the queue, in a drain's transaction. SQLite: its one writer at a time. PostgreSQL:
- * under an advisory lock, waited for (see drainQueue in ./service.ts), with the queued listings locked for share
- * before their rows leave the queue: a write of one of them in flight is waited for (and its new state announced), and
- * one that comes later waits until the announcements are committed (insertHolding says why). In that order, because a
- * write locks its listing and then queues it: were the queue rows taken first, such a write would wait for this
- * transaction while this transaction waited for its listing.
+ * PostgreSQL: the queue as it is now, taking nothing (a drain's reads before its transaction). A row's version is its
+ * `xmin`, the transaction that last wrote it: every write of a listing queued gives it a new one, even a write in the
+ * same millisecond as the one before (its queue time would then be the same).
  */
-export async function takeQueued(tx: Queryable): Promise<Queued[]> {
-  if (tx.dialect !== 'postgres') return (await tx.run<Queued>('delete from match_queue returning listing_id as id, queued_at as at')).rows
-  await tx.get(`select pg_advisory_xact_lock(${DRAIN_LOCK}) as held`)
-  const ids = (await tx.all<{ id: number }>('select listing_id as id from match_queue')).map((r) => r.id)
-  if (ids.length === 0) return []
-  await lockListingsForShare(tx, ids)
-  const taken = idsIn(tx.dialect, 'listing_id', ids)
-  return (await tx.run<Queued>(`delete from match_queue where ${taken.sql} returning listing_id as id, queued_at as at`, taken.params)).rows
+export const readQueue = (db: Queryable) => db.all<Queued>('select listing_id as id, queued_at as at, xmin::text as version from match_queue')
+
+/**
+ * PostgreSQL: in a drain's transaction, under its advisory lock (waited for), the queue rows read before it that are
+ * still as they were read (the same version) taken off the queue (their ids answered); one written again since stays,
+ * with its new time, for the next drain; one another drain took is gone. The queued listings and `counterparts` are
+ * locked for share before their rows leave the queue: a write of one of them in flight is waited for, and one that
+ * comes later waits until the announcements are committed (insertHolding says why). In that order, because a write
+ * locks its listing and then queues it: were the queue rows taken first, such a write would wait for this transaction
+ * while this transaction waited for its listing. The three statements go out together: one round trip, besides the
+ * wait for the lock.
+ */
+export async function takeQueuedAsRead(tx: Queryable, queued: readonly Queued[], counterparts: readonly number[]): Promise<number[]> {
+  const held = tx.get(`select pg_advisory_xact_lock(${DRAIN_LOCK}) as held`)
+  const locked = lockListingsForShare(tx, [...new Set([...queued.map((q) => q.id), ...counterparts])])
+  const taking = tx.run<{ id: number }>(
+    `delete from match_queue q using (values ${queued.map(() => '(?::bigint, ?::text)').join(', ')}) as v (id, version)
+     where q.listing_id = v.id and q.xmin::text = v.version returning q.listing_id as id`,
+    queued.flatMap((q) => [q.id, q.version ?? '']),
+  )
+  for (const p of [held, locked, taking]) p.catch(() => {})
+  await held
+  await locked
+  return (await taking).rows.map((r) => Number(r.id))
 }
 
 /** PostgreSQL: the advisory lock a drain holds for its transaction, two 32-bit keys ("Mtch", 1). */
