@@ -415,13 +415,19 @@ async function enrol(token: string): Promise<string> {
 }
 
 type Answer = { ms: number; status: number; text: string }
-/** One request on the bench's keep-alive connections, timed to the last byte of the answer. */
+/**
+ * One request, timed to the last byte of the answer: a read on the bench's keep-alive connections, a write on a
+ * connection of its own. Bun's fetch hands out a pooled connection without regard to the server's idle close (it
+ * ignores `Keep-Alive: timeout=`, checked on 1.4.5) and retries only reads when that connection turns out reset (oven-sh/bun#35817), so
+ * on a loaded machine some writes failed with ECONNRESET before reaching the server (helpers' runs, session 43) and
+ * aborted the run; a browser sends such a write again itself. A loopback connect adds about 0.1 ms to a write.
+ */
 async function call(method: string, path: string, token?: string, body?: unknown, to = base): Promise<Answer> {
   const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {}
   if (body !== undefined) headers['content-type'] = 'application/json'
   const t0 = performance.now()
   try {
-    const res = await fetch(to + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
+    const res = await fetch(to + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), keepalive: method === 'GET' })
     const text = await res.text()
     return { ms: performance.now() - t0, status: res.status, text }
   } catch (e) {
