@@ -69,8 +69,11 @@ test('40 more INSTANT searches add next to nothing to the server’s statements 
   const forty = await statementsOfBurst(poster, 'Burst Crowd Kind', crowd)
   // Judged on the server, every INSTANT search was a read of its own for each listing (its filters against it): the
   // 40 more were 40 more statements at least (here 80 against 10 on SQLite, 121 against 44 on PostgreSQL, the write's
-  // own included). In the thread, the write's own only, about the same for both listings.
-  expect(forty - one).toBeLessThan(20)
+  // own included). In the thread, the write's own only, about the same for both listings. The bound is those 40: the
+  // count also takes in what the server does meanwhile on its own (both processes' queue sweeps and timers, against the
+  // binary), more while forty alerts go out than one, and a full run on PostgreSQL against the binary beside two others
+  // counted 24 more with the burst off the server (the bound was 20 then).
+  expect(forty - one).toBeLessThan(40)
   // Each alert arrived once, decrypted with its subscription's keys by the stand-in.
   for (const f of crowd) expect(JSON.parse(service.delivered(f.sub)[0]!.payload).title).toBe('Saved search: Watching Burst Crowd Kind')
 }, 180_000)
