@@ -149,7 +149,7 @@ async function tellListeners(db: Db, tx: Queryable, made: readonly Announced[]):
  * Which pairs are left out as "written after it" is decided under the lock, on what this drain took, never on the
  * queue as read: a listing read on the queue may be taken meanwhile by another process's drain whose reads came before
  * this listing was committed (a write's queue time is when it was sent, not when it committed), and then no drain
- * would announce the pair (decision 0XX: how a match was lost; tests/unit/pg-match-drain.test.ts makes it happen).
+ * would announce the pair (decision 067: how a match was lost; tests/unit/pg-match-drain.test.ts makes it happen).
  *
  * The lock was held, with every listing of the queue locked for share (an edit of one waits), through five round trips
  * a queued listing, each a turn of a busy event loop: seconds under bench:http's load, edits and the other instance's

@@ -217,10 +217,11 @@ async function countZoneBudget(db: Queryable, v: Viewer, f: ListingFilters): Pro
   const statuses = (f.status ? [f.status] : LISTING_STATUSES.filter((s) => s !== 'EXPIRED')).filter((s) => !broker || !hiddenFromOthers(s))
   const range = narrowWhere({ location: f.location, min_budget: f.min_budget, max_budget: f.max_budget })
   const where = allOf(range, { sql: `listings.status in (${statuses.map(() => '?').join(', ')})`, params: statuses })
-  const shown = !statuses.length
-    ? 0
-    : ((db.dialect === 'postgres' ? await bucketedZoneBudget(db, f.location, statuses, f.min_budget !== undefined && f.min_budget > 0 ? f.min_budget : undefined, f.max_budget) : null) ??
-      (await countOf(db, `select count(*) as n from listings ${indexedBy(db.dialect, 'listings_location_status_budget_idx')} where ${where.sql}`, where.params)))
+  const fromIndex = () => countOf(db, `select count(*) as n from listings ${indexedBy(db.dialect, 'listings_location_status_budget_idx')} where ${where.sql}`, where.params)
+  const min = f.min_budget !== undefined && f.min_budget > 0 ? f.min_budget : undefined
+  // PostgreSQL sums the budget buckets a wide range covers (065); a narrow range, and SQLite, count in the index.
+  const bucketed = statuses.length && db.dialect === 'postgres' ? await bucketedZoneBudget(db, f.location, statuses, min, f.max_budget) : null
+  const shown = !statuses.length ? 0 : (bucketed ?? (await fromIndex()))
   if (!broker) return shown
   const own = allOf({ sql: `listings.owner_user_id = ? and listings.status in (${HIDDEN_STATUSES})`, params: [v.id] }, filterWhere(f))
   const ownHidden = await countOf(db, `select count(*) as n from listings ${indexedBy(db.dialect, 'listings_owner_id_idx')} where ${own.sql}`, own.params)
