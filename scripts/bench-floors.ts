@@ -6,6 +6,7 @@
 // answering GET /api/health with a JSON body of the same shape and size as Brokernet's health answer.
 import { closeSync, openSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { benchPort } from './bench-port'
 
 export type FloorKind = 'bun' | 'elysia'
 export type Floor = { kind: FloorKind; base: string; stop: () => Promise<void> }
@@ -30,7 +31,7 @@ const script = (kind: FloorKind, elysiaPath: string) =>
 export async function startFloor(kind: FloorKind, { root, workDir, processes }: { root: string; workDir: string; processes: number }): Promise<Floor> {
   const file = join(workDir, `floor-${kind}.ts`)
   writeFileSync(file, script(kind, Bun.resolveSync('elysia', root)))
-  const port = 40000 + Math.floor(Math.random() * 20000)
+  const port = benchPort()
   const base = `http://127.0.0.1:${port}`
   const log = openSync(join(workDir, `floor-${kind}.log`), 'a')
   const procs = Array.from({ length: processes }, () =>

@@ -67,6 +67,7 @@ import { walTransactions, walTransactionsSince, WalWatch } from './wal-files'
 import { RssWatch } from './bench-memory'
 import { watchLockWaits } from './bench-pg-locks'
 import { measureStarts, START_RATIO_GOAL } from './bench-start'
+import { benchPort } from './bench-port'
 const root = new URL('..', import.meta.url).pathname
 const args = process.argv.slice(2)
 const argValue = (name: string) => argOf(args, name)
@@ -262,8 +263,9 @@ function buildMix(who: 'broker' | 'master', seed: number): string[] {
 const workDir = mkdtempSync(join(tmpdir(), 'brokernet-bench-http-'))
 /** One binary (its primary and workers) per instance, each on its own port; the first one takes every single request. */
 type Instance = { n: number; port: number; base: string; logPath: string; server?: ReturnType<typeof Bun.spawn> }
+const firstPort = benchPort(INSTANCES)
 const instances: Instance[] = Array.from({ length: INSTANCES }, (_, i) => {
-  const port = 20000 + Math.floor(Math.random() * 20000) + i
+  const port = firstPort + i
   return { n: i + 1, port, base: `http://127.0.0.1:${port}`, logPath: join(workDir, INSTANCES > 1 ? `server-${i + 1}.log` : 'server.log') }
 })
 const logPath = instances[0]!.logPath

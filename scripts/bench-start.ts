@@ -8,6 +8,7 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync }
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { median } from './bench-stats'
+import { benchPort } from './bench-port'
 
 /** Issue 36 and 004: the binary's first answer in at most this many times the hello-world's. */
 export const START_RATIO_GOAL = 3
@@ -24,7 +25,7 @@ function cpuMs(pid: number): number {
 }
 
 async function timeStart(executable: string, env: Record<string, string | undefined>, log: string): Promise<{ ms: number; cpu: number }> {
-  const port = 20000 + Math.floor(Math.random() * 20000)
+  const port = benchPort()
   const fd = openSync(log, 'w')
   const t0 = performance.now()
   const proc = Bun.spawn([executable], { env: { ...env, PORT: String(port) }, stdout: fd, stderr: fd })

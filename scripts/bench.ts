@@ -29,6 +29,7 @@ import { savedSearchRows } from './bench-saved-searches'
 import { whatsappRows } from './bench-whatsapp'
 
 import { argValue as argOf, fmt, loadAverage, median, percentile } from './bench-stats'
+import { benchPort } from './bench-port'
 const root = new URL('..', import.meta.url).pathname
 const args = process.argv.slice(2)
 const argValue = (name: string) => argOf(args, name)
@@ -59,7 +60,7 @@ async function foundation(): Promise<string[]> {
   if (hb.exitCode !== 0) process.exit(1)
   /** Milliseconds from spawning a binary to its first successful answer to GET /api/health (polled every millisecond). */
   async function timeStart(executable: string, dataDir: string): Promise<number> {
-    const port = 20000 + Math.floor(Math.random() * 20000)
+    const port = benchPort()
     const t0 = performance.now()
     const proc = Bun.spawn([executable], {
       env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, ADMIN_PASSWORD: 'Bench@12345' },
@@ -385,7 +386,7 @@ async function listingsSection(): Promise<{ lines: string[]; rows: Row[]; plans:
 
     // --- 4. A real server on the bench database.
     async function startServer() {
-      const port = 20000 + Math.floor(Math.random() * 20000)
+      const port = benchPort()
       const proc = Bun.spawn([process.execPath, join(root, 'src/server.ts')], {
         cwd: root,
         env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, NODE_ENV: 'production', DEMO_DATA: '0' },
