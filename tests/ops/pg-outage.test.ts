@@ -111,13 +111,19 @@ async function everything(servers: RunningServer[], rounds: number): Promise<Ans
 
 const slowest = (answers: Answer[]) => Math.max(...answers.map((a) => a.ms))
 
-/** Polls each instance's readiness from the moment the database is back: milliseconds until each says ready. */
-async function readyAfter(servers: RunningServer[], since: number): Promise<number[]> {
+/**
+ * Polls each instance's readiness from the moment the database is back: milliseconds until each says ready, and the
+ * slowest answer of its polls (the instance's own lateness: its "not yet" takes no database, only its turn).
+ */
+async function readyAfter(servers: RunningServer[], since: number): Promise<{ ms: number; slowestPoll: number }[]> {
   return Promise.all(
     servers.map(async (s) => {
+      let slowestPoll = 0
       for (;;) {
+        const t0 = performance.now()
         const status = await fetch(s.url + '/api/health/ready').then((r) => r.status, () => 0)
-        if (status === 200) return performance.now() - since
+        slowestPoll = Math.max(slowestPoll, performance.now() - t0)
+        if (status === 200) return { ms: performance.now() - since, slowestPoll }
         if (performance.now() - since > 30_000) throw new Error(`${s.url} not ready 30 s after the database came back`)
         await Bun.sleep(10)
       }
@@ -152,6 +158,15 @@ async function expectAway(servers: RunningServer[], label: string) {
   }
 }
 
+/**
+ * An instance's return is its own timers' work (its probe every 100 ms, the connection's start): on a machine loaded
+ * many times over they are late by more than this process's are (a full run beside two others and five helpers, load
+ * 45: one instance of four ready after 5.8 s while this process's timers were at most 0.45 s late). Its slowest answer
+ * to a readiness poll meanwhile is its lateness, measured; the margin is three times the worse of the two. The
+ * regression guarded against held for 20 s (issue 29).
+ */
+const allowedFor = (r: { slowestPoll: number }) => PROMISED_MS + 1500 + 3 * Math.max(lag.worst(), r.slowestPoll)
+
 async function expectBack(servers: RunningServer[], label: string) {
   lag.reset()
   const since = performance.now()
@@ -163,11 +178,10 @@ async function expectBack(servers: RunningServer[], label: string) {
   expect(failed.filter((a) => a.status !== 503 || !a.retryAfter).map((a) => `${a.what}: ${a.status} ${a.body.slice(0, 200)}`)).toEqual([])
   console.log(
     `[outage] ${label}: ${answers.length - failed.length} of ${answers.length} requests started after the database was back succeeded, ` +
-      `the rest 503 with Retry-After (slowest ${slowest(answers).toFixed(0)} ms); instances ready after ${ready.map((ms) => ms.toFixed(0)).join(' and ')} ms ` +
-      `(allowed ${allowedMs().toFixed(0)} ms)`,
+      `the rest 503 with Retry-After (slowest ${slowest(answers).toFixed(0)} ms); instances ready after ` +
+      `${ready.map((r) => `${r.ms.toFixed(0)} ms (allowed ${allowedFor(r).toFixed(0)})`).join(' and ')}`,
   )
-  const allowed = allowedMs()
-  for (const ms of ready) expect(ms).toBeLessThan(allowed)
+  for (const r of ready) expect(r.ms).toBeLessThan(allowedFor(r))
   // And a second round, from caches again where they serve.
   expect((await everything(servers, 1)).filter((a) => a.status >= 400)).toEqual([])
 }
