@@ -788,7 +788,7 @@ let aborted: string | undefined
 const runStart = performance.now()
 try {
   console.log(`bench:http: ${total.toLocaleString('en')} listings (subjects picked in ${pickSeconds.toFixed(1)} s); database copied in ${copySeconds.toFixed(1)} s to ${workDir}`)
-  console.log(`  steady state: ${steady.reminders.toLocaleString('en')} expiry reminders and ${steady.digests.toLocaleString('en')} match digests already due marked sent, as a running network would have sent them`)
+  console.log(`  steady state: ${steady.reminders.toLocaleString('en')} expiry reminders and ${steady.digests.toLocaleString('en')} match digests already due marked sent, as a running network would have sent them${steady.expired === undefined ? '' : `; ${steady.expired.toLocaleString('en')} listings past their end since the cluster's catch-up expired`}`)
   // Binary start to first answer on this copy, beside a compiled hello-world (issue 36), before the server runs.
   if (wanted('start')) {
     console.log('  binary start to first answer: 7 starts each of the binary and a compiled hello-world, in turn...')

@@ -3,6 +3,7 @@
 // matching) with no job to wait for and no restart, its owner sees it as EXPIRED in My Listings, and Renew puts it back.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { expireDue, expirySql } from '../../src/modules/listings/store/expiry'
+import { Expiry } from '../../src/modules/listings/expiry'
 import { dueOwnersSql } from '../../src/modules/listings/store/reminders'
 import { createTestApp, ON_POSTGRES } from '../support/app'
 import { signIn, withJson, type SignedIn } from '../support/auth'
@@ -308,5 +309,73 @@ if (!ON_POSTGRES) describe('the timer’s statements on SQLite', () => {
       explained.finalize()
       expect(plan).toContain('USING INDEX listings_expiry_idx')
     }
+  })
+})
+
+// Issue 36: every process runs the timer, and after a stop thousands of listings are past their end at once.
+describe('the sweep, when many are due', () => {
+  /** Listings of Asha's with ends `days` ahead (passed by an `expireDue` called as of a later moment). */
+  const endingIn = (days: number[]) => Promise.all(days.map((d) => posted(asha, { expires_at: new Date(Date.now() + d * DAY).toISOString() })))
+  const statusOf = async (id: number) => (await h.ctx.db.get<{ status: string }>('select status from listings where id = ?', [id]))!.status
+
+  test('one sweep at a time in a process: a timer that fires while one runs starts no second one beside it', async () => {
+    // The same database, each statement held at a gate and counted while held.
+    let open!: () => void
+    const gate = new Promise<void>((resolve) => (open = resolve))
+    let held = 0
+    let most = 0
+    const hold = async <T>(work: () => Promise<T>): Promise<T> => {
+      most = Math.max(most, ++held)
+      await gate
+      held--
+      return work()
+    }
+    const db = h.ctx.db
+    const gated = Object.assign(Object.create(db) as typeof db, {
+      get: (sql: string, params?: unknown[]) => hold(() => db.get(sql, params as never)),
+      run: (sql: string, params?: unknown[]) => hold(() => db.run(sql, params as never)),
+      tx: (work: Parameters<typeof db.tx>[0], options?: Parameters<typeof db.tx>[1]) => hold(() => db.tx(work, options)),
+    })
+    const expiry = new Expiry(gated)
+    try {
+      expiry.due(Date.now() - 1)
+      await eventually('the first sweep at its first statement', () => held === 1)
+      // Three more ends come due while it is held (a recheck, writes): their timers fire at once, before this 20 ms one.
+      for (let i = 0; i < 3; i++) expiry.due(Date.now() - 1)
+      await new Promise((resolve) => setTimeout(resolve, 20))
+      expect(most).toBe(1)
+    } finally {
+      open()
+      expiry.close()
+    }
+  })
+
+  if (ON_POSTGRES)
+    test('PostgreSQL: a listing past its end that another transaction holds is passed over, not waited for; the others expire, and it does once released', async () => {
+      // The held one ends first: a sweep that waited for it would expire none of the others while it is held.
+      const [first, ...others] = await endingIn([4, 4.5, 4.5, 4.5])
+      const later = Date.now() + 5 * DAY
+      let swept: Promise<number> | undefined
+      await h.ctx.db.tx(async (tx) => {
+        await tx.get('select id from listings where id = ? for update', [first!.id])
+        swept = expireDue(h.ctx.db, later)
+        await eventually('the others EXPIRED while the first is held', async () => (await Promise.all(others.map((l) => statusOf(l.id)))).every((s) => s === 'EXPIRED'))
+      })
+      // Released: the sweep still running, or the next one, expires it.
+      const n = (await swept!) + (await expireDue(h.ctx.db, later))
+      expect(n).toBeGreaterThanOrEqual(others.length + 1)
+      expect(await statusOf(first!.id)).toBe('EXPIRED')
+      for (const table of Object.keys(KEPT)) expect({ table, rows: await kept(h.ctx.db, table) }).toEqual({ table, rows: await recounted(h.ctx.db, table) })
+    })
+
+  test('two sweeps at once (two processes) expire each listing once, every one of them', async () => {
+    const mine = await endingIn(Array.from({ length: 12 }, () => 6))
+    const later = Date.now() + 7 * DAY
+    const before = await h.ctx.db.get<{ n: number }>("select count(*) as n from listings where status = 'EXPIRED'")
+    const [a, b] = await Promise.all([expireDue(h.ctx.db, later), expireDue(h.ctx.db, later)])
+    const after = await h.ctx.db.get<{ n: number }>("select count(*) as n from listings where status = 'EXPIRED'")
+    expect(a + b).toBe(Number(after!.n) - Number(before!.n))
+    for (const l of mine) expect(await statusOf(l.id)).toBe('EXPIRED')
+    for (const table of Object.keys(KEPT)) expect({ table, rows: await kept(h.ctx.db, table) }).toEqual({ table, rows: await recounted(h.ctx.db, table) })
   })
 })

@@ -3,6 +3,11 @@ import { expireDue, nextExpiry } from './store/expiry'
 
 /** setTimeout's longest wait (about 24.8 days); a later end is looked at again then. */
 const LONGEST_WAIT = 2 ** 31 - 1
+/**
+ * After a sweep that expired nothing, the soonest the timer fires again: a listing past its end that another
+ * transaction held (PostgreSQL passes it over) is looked at again then, not in a loop for as long as it is held.
+ */
+const RETRY_MS = 1000
 
 /**
  * Listings leave the network when their `expires_at` passes (issue 17), at that moment rather than at a job's next
@@ -14,13 +19,16 @@ const LONGEST_WAIT = 2 ** 31 - 1
  * Every process keeps one. A write that sets an end calls `due` in the process that took it, so the timer of that
  * process is early enough for it; `start` looks at the database once and then every `recheckMs`, for ends written by
  * anything else (another process, a seed, an upgrade). The statement is idempotent: two processes running it at the
- * same moment expire each listing once (on PostgreSQL listing by listing: `expireOne`).
+ * same moment expire each listing once (on PostgreSQL listing by listing, each process passing over those another holds:
+ * `expireNext`). One sweep at a time in a process: a timer that fires while one runs leaves the rest to it.
  */
 export class Expiry {
   private timer: ReturnType<typeof setTimeout> | null = null
   private armedAt = Infinity
   private recheck: ReturnType<typeof setInterval> | null = null
   private closed = false
+  /** A sweep is running (`fire`): the next one starts after it. */
+  private sweeping = false
   /** Called after listings expired (the reminders' and tests' hook), with how many. */
   onExpired: ((n: number) => void) | null = null
 
@@ -64,22 +72,31 @@ export class Expiry {
   private async fire(): Promise<void> {
     this.timer = null
     this.armedAt = Infinity
-    if (this.closed) return
+    // The running sweep expires what is due until nothing is, then looks for the next end (issue 36: every recheck
+    // and every write's `due` during a long sweep started another one beside it, all after the same listings).
+    if (this.closed || this.sweeping) return
+    this.sweeping = true
+    let changes = 0
     try {
-      await this.run()
+      changes = await this.run()
     } catch (e) {
       // Left as it was: the next end, the recheck or the next write tries again.
       console.error(`expiring listings: ${(e as Error).message}`)
+    } finally {
+      this.sweeping = false
     }
-    await this.next()
+    await this.next(changes > 0 ? 0 : RETRY_MS)
   }
 
-  /** The earliest end of a listing that can still expire, through listings_expiry_idx (only those rows). */
-  private async next(): Promise<void> {
+  /**
+   * The earliest end of a listing that can still expire, through listings_expiry_idx (only those rows), armed for no
+   * sooner than `after` ms from now.
+   */
+  private async next(after = 0): Promise<void> {
     if (this.closed) return
     try {
       const at = await nextExpiry(this.db)
-      if (at !== null) this.due(at)
+      if (at !== null) this.due(Math.max(at, Date.now() + after))
     } catch (e) {
       if (!this.closed) console.error(`expiring listings: ${(e as Error).message}`)
     }
