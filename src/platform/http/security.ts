@@ -27,7 +27,9 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze(
 
 /** Adds the security headers to every response: pages, API answers, assets, errors and redirects alike. */
 export const securityHeaders = new Elysia({ name: 'security-headers' }).onRequest(({ set }) => {
-  Object.assign(set.headers, SECURITY_HEADERS)
+  // A spread of one object copies its shape at once; Object.assign onto Elysia's prototype-less `set.headers` added the
+  // six one by one (0.05 against 0.28 µs a request, issue 36). What earlier hooks set (the request id) is kept.
+  set.headers = Object.assign({ ...SECURITY_HEADERS }, set.headers)
 })
 
 /** The security headers with each content type an answer made in one piece has had (a handful: JSON, HTML, text). */
