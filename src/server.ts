@@ -7,6 +7,7 @@ import { ConfigError, durationText, loadConfig, redactedUrl } from './platform/c
 import { createContext } from './platform/context'
 import { TRANSPORT_BODY_LIMIT } from './platform/http/body-limit'
 import { raiseTransportHeadLimit, TRANSPORT_HEAD_LIMIT } from './platform/http/transport'
+import { answeringThrough } from './platform/http/client-address'
 import { startCheckpointer } from '../db/checkpointer'
 import { assertPortFree, exitWithParent, isWorker, selfCommand, startWorkers } from './platform/processes'
 import { Backups, childProcessRunner } from './platform/backup/service'
@@ -92,10 +93,12 @@ if ((await raiseTransportHeadLimit()) < TRANSPORT_HEAD_LIMIT)
 let server
 try {
   if (shared && !worker) await assertPortFree(config.port)
-  // Through Elysia's listen, so handlers get the server: client addresses for rate limits, and no idle timeout on the
-  // approvals event stream. reusePort only when several processes serve the port (src/platform/processes.ts).
+  // Through Elysia's listen, so handlers get the server (no idle timeout on the event streams); client addresses for
+  // rate limits are read through it too (answeringThrough). reusePort only when several processes serve the port
+  // (src/platform/processes.ts).
   app.listen({ port: config.port, maxRequestBodySize: TRANSPORT_BODY_LIMIT, reusePort: shared, idleTimeout: 30 })
   server = app.server!
+  answeringThrough(server)
   // The binary starts with JavaScriptCore's JIT held back (scripts/build-binary.ts): start-up code runs once and is
   // not worth compiling. Normal policy a moment after listening, once a first request (a health check) has been
   // answered; requests in that window run interpreted (a no-op under `bun src/server.ts`).

@@ -38,22 +38,35 @@ const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIO
 export class Counts {
   private readonly series = new Map<string, { labels: Labels; value: number }>()
   inc(key: string, labels: () => Labels, by = 1) {
-    const s = this.series.get(key)
-    if (s) s.value += by
-    else this.series.set(key, { labels: labels(), value: by })
+    this.seriesOf(key, labels).value += by
+  }
+  /** The series of these label values (made at its first use), to count into directly. */
+  seriesOf(key: string, labels: () => Labels): { value: number } {
+    let s = this.series.get(key)
+    if (!s) this.series.set(key, (s = { labels: labels(), value: 0 }))
+    return s
   }
   json(name: string, help: string): MetricJson {
     return { name, help, type: 'counter', aggregator: 'sum', values: [...this.series.values()].map((s) => ({ value: s.value, labels: s.labels })) }
   }
 }
 
+type DistributionSeries = { labels: Labels; buckets: number[]; sum: number; count: number }
+
 /** A histogram by label values: per series, how many observations fell in each bucket, their sum and count. */
 export class Distribution {
-  private readonly series = new Map<string, { labels: Labels; buckets: number[]; sum: number; count: number }>()
+  private readonly series = new Map<string, DistributionSeries>()
   constructor(private readonly bounds: number[]) {}
   observe(key: string, labels: () => Labels, value: number) {
+    this.observeIn(this.seriesOf(key, labels), value)
+  }
+  /** The series of these label values (made at its first use), to observe into directly. */
+  seriesOf(key: string, labels: () => Labels): DistributionSeries {
     let s = this.series.get(key)
     if (!s) this.series.set(key, (s = { labels: labels(), buckets: new Array(this.bounds.length).fill(0), sum: 0, count: 0 }))
+    return s
+  }
+  observeIn(s: DistributionSeries, value: number) {
     // Only the bucket it falls in; they are summed up when written (`+Inf` is the count).
     for (let i = 0; i < this.bounds.length; i++)
       if (value <= this.bounds[i]!) {
@@ -91,11 +104,23 @@ export class Metrics {
   /** The other server processes' numbers, once this one listens beside them (src/modules/metrics/siblings.ts). */
   private siblings: (() => Promise<MetricJson[][]>) | null = null
 
+  /**
+   * Each route's and method's series, found by the route template and the method as they are (the same strings each
+   * request: no key is made per request, issue 36), and the count's by status.
+   */
+  private readonly requestSeries = new Map<string, Map<string, { seconds: DistributionSeries; byStatus: Map<number, { value: number }> }>>()
+
   /** One answered request, by route template (never a raw path: ids would make a series each). */
   observeRequest(method: string, route: string, status: number, seconds: number): void {
     const m = METHODS.has(method) ? method : 'OTHER'
-    this.requests.inc(`${m} ${route} ${status}`, () => ({ method: m, route, status: String(status) }))
-    this.requestSeconds.observe(`${m} ${route}`, () => ({ method: m, route }), seconds)
+    let byMethod = this.requestSeries.get(route)
+    if (!byMethod) this.requestSeries.set(route, (byMethod = new Map()))
+    let series = byMethod.get(m)
+    if (!series) byMethod.set(m, (series = { seconds: this.requestSeconds.seriesOf(`${m} ${route}`, () => ({ method: m, route })), byStatus: new Map() }))
+    let count = series.byStatus.get(status)
+    if (!count) series.byStatus.set(status, (count = this.requests.seriesOf(`${m} ${route} ${status}`, () => ({ method: m, route, status: String(status) }))))
+    count.value++
+    this.requestSeconds.observeIn(series.seconds, seconds)
   }
 
   /** The data layer's timer (db/sql.ts): milliseconds in, seconds kept. */

@@ -47,7 +47,7 @@ const REGISTRATION_BODY_LIMIT = LIMITS.registrationFileBytes + 64 * 1024
 export const authApi = (ctx: AppContext, push?: RaisePush) =>
   new Elysia({ name: 'auth-api', prefix: '/api/auth' })
     .use(authGuard(ctx))
-    .resolve(({ request, server }) => ({ ipAddress: clientAddress(request, server, ctx.config.trustProxy) }))
+    .resolve(({ request }) => ({ ipAddress: clientAddress(request, ctx.config.trustProxy) }))
     .post(
       '/register',
       async ({ body, ipAddress, set }) => {

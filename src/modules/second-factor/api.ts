@@ -18,7 +18,7 @@ const errors = { 401: Detail, 403: Detail }
 export const secondFactorApi = (ctx: AppContext) =>
   new Elysia({ name: 'second-factor-api' })
     .use(authGuard(ctx))
-    .resolve(({ request, server }) => ({ ipAddress: clientAddress(request, server, ctx.config.trustProxy) }))
+    .resolve(({ request }) => ({ ipAddress: clientAddress(request, ctx.config.trustProxy) }))
     .get('/api/auth/second-factor', ({ user }) => factorStatus(ctx, user), {
       permission: own,
       response: { 200: FactorStatus, ...errors },

@@ -1,4 +1,5 @@
 import { Elysia, StatusMap } from 'elysia'
+import { SECURITY_HEADERS, securityHeadersWith } from './security'
 // node:zlib (and the node:stream it loads, ~10 ms of CPU) is required at the first answer worth compressing, not at
 // start: a health check or a small JSON answer never needs it (issue 36, docs/decisions/004-lazy-start.md).
 let zlib: typeof import('node:zlib') | undefined
@@ -70,6 +71,9 @@ const withVary = (vary: string | null) =>
 
 const statusCode = (status: unknown) => (typeof status === 'number' ? status : ((StatusMap as Record<string, number>)[String(status)] ?? 200))
 
+/** What `Response.json` says of the JSON it sends, and so every JSON answer, however it is made. */
+const JSON_TYPE = 'application/json;charset=utf-8'
+
 const isPlainJson = (v: unknown): v is object =>
   v !== null && typeof v === 'object' && (Array.isArray(v) || Object.getPrototypeOf(v) === Object.prototype)
 
@@ -81,38 +85,73 @@ const isPlainJson = (v: unknown): v is object =>
  * encoding (the prebuilt copies of ./assets.ts) and is left alone; so are event streams (by type: they flow as
  * written) and HEAD answers' missing bodies (a HEAD runs the GET handler: its headers are the GET's).
  */
-export const compression = new Elysia({ name: 'compression' }).mapResponse({ as: 'global' }, async (c) => {
-  const { request, responseValue, set } = c
-  // An async function (Elysia awaits only those; a promise returned otherwise would become the answer that the request
-  // log and metrics read their status from).
-  if (responseValue instanceof Response) {
-    if (settled.has(responseValue)) return
+export const compression = new Elysia({ name: 'compression' })
+  // Two hooks: a handler's object is answered by a plain function, so that Elysia does not await it (it awaits a hook
+  // declared async, every time it runs: issue 36); a Response must be read to be compressed, which is awaited.
+  .mapResponse({ as: 'global' }, (c) => {
+    const { request, responseValue, set } = c
+    if (!isPlainJson(responseValue)) return
+    const type = (set.headers['content-type'] as string | undefined) ?? JSON_TYPE
+    if (type !== JSON_TYPE && !COMPRESSIBLE.test(type)) return
+    const text = JSON.stringify(responseValue)
+    const small = text.length < COMPRESSION.minBytes && Buffer.byteLength(text) < COMPRESSION.minBytes
+    const error = (c as { error?: unknown }).error !== undefined
+    // A 200 of a route answered in one piece here (issue 36): its headers are a native copy of the security headers'
+    // (./security.ts) with the request's own added, and Elysia, finding nothing left in `set`, sends this Response as it is.
+    if (!error && whole(set)) return encoded(request, set, text, !small, answerHeaders(set, type), 200)
+    // Otherwise a small answer is left to Elysia, whose `Response.json` applies `set` in one native call; an error's
+    // answer is made here (on that path Elysia sends an object left to it with no body), and Elysia adds `set` to it.
+    if (small) return error ? new Response(text, { status: statusCode(set.status), headers: { 'content-type': type } }) : undefined
+    return encoded(request, set, text, true, new Headers({ 'content-type': type }), statusCode(set.status))
+  })
+  .mapResponse({ as: 'global' }, async ({ request, responseValue, set }) => {
+    // An async function (Elysia awaits only those; a promise returned otherwise would become the answer that the
+    // request log and metrics read their status from).
+    if (!(responseValue instanceof Response) || settled.has(responseValue)) return
     const type = responseValue.headers.get('content-type') ?? ''
     if (!COMPRESSIBLE.test(type) || responseValue.headers.has('content-encoding') || /accept-encoding/i.test(responseValue.headers.get('vary') ?? '')) return
     if (!responseValue.body || Number(responseValue.headers.get('content-length') ?? Infinity) < COMPRESSION.minBytes) return
-    return encoded(request, set, new Uint8Array(await responseValue.arrayBuffer()), new Headers(responseValue.headers), responseValue.status)
+    const bytes = new Uint8Array(await responseValue.arrayBuffer())
+    return encoded(request, set, bytes, bytes.byteLength >= COMPRESSION.minBytes, new Headers(responseValue.headers), responseValue.status)
+  })
+
+type Answering = { headers: Record<string, unknown>; status?: unknown; cookie?: Record<string, unknown> }
+
+/** Whether an answer of this `set` can be made whole here: a 200 that sets no cookie (Elysia's cookie jar writes those). */
+function whole(set: Answering): boolean {
+  if ((set.status ?? 200) !== 200) return false
+  if (set.cookie) for (const _ in set.cookie) return false
+  return true
+}
+
+/**
+ * The headers of an answer made whole here: the security headers and its content type, copied from a prebuilt
+ * `Headers`, then whatever else the request set (its id, a Cache-Control). `set` is left empty: Elysia would otherwise
+ * copy each of its headers into the answer again, one by one, by rebuilding it.
+ */
+function answerHeaders(set: Answering, type: string): Headers {
+  const headers = securityHeadersWith(type)
+  const own = set.headers
+  for (const name in own) {
+    const value = own[name]
+    if (name === 'content-type' || SECURITY_HEADERS[name] === value) continue
+    if (Array.isArray(value)) for (const v of value) headers.append(name, String(v))
+    else headers.set(name, String(value))
   }
-  if (!isPlainJson(responseValue)) return
-  const type = (set.headers['content-type'] as string | undefined) ?? 'application/json'
-  if (!COMPRESSIBLE.test(type)) return
-  const text = JSON.stringify(responseValue)
-  // A small route answer is left to Elysia (`Response.json` with the answer's headers in one go, in native code): a
-  // Response made here would have every header of `set` copied into it one by one afterwards; serialising twice costs
-  // less (issue 36). Not an error's answer: on that path Elysia sends an object left to it with no body.
-  if (text.length < COMPRESSION.minBytes && Buffer.byteLength(text) < COMPRESSION.minBytes)
-    return (c as { error?: unknown }).error === undefined ? undefined : new Response(text, { status: statusCode(set.status), headers: { 'content-type': type } })
-  return encoded(request, set, new TextEncoder().encode(text), new Headers({ 'content-type': type }), statusCode(set.status))
-})
+  set.headers = Object.create(null) as Record<string, unknown>
+  set.cookie = undefined
+  return headers
+}
 
 /** An answer's bytes, compressed when large enough and the client accepts an encoding; `Vary` said either way. */
-function encoded(request: Request, set: { headers: Record<string, unknown> }, body: Uint8Array<ArrayBuffer>, headers: Headers, status: number): Response {
-  if (body.byteLength >= COMPRESSION.minBytes) {
+function encoded(request: Request, set: { headers: Record<string, unknown> }, body: string | Uint8Array<ArrayBuffer>, large: boolean, headers: Headers, status: number): Response {
+  if (large) {
     headers.set('vary', withVary(headers.get('vary') ?? (set.headers.vary as string | undefined) ?? null))
     const encoding = negotiateEncoding(request.headers.get('accept-encoding'))
     if (encoding) {
       headers.set('content-encoding', encoding)
       headers.delete('content-length')
-      return new Response(compress(body, encoding), { status, headers })
+      return new Response(compress(typeof body === 'string' ? new TextEncoder().encode(body) : body, encoding), { status, headers })
     }
   }
   // The body was read: answered as it is.

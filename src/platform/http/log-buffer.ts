@@ -13,8 +13,10 @@ export const LOG_BUFFER_BYTES = 64 * 1024
  * hook, in order. Only a process killed outright (SIGKILL, out of memory) loses what waited: at most LOG_FLUSH_MS.
  */
 export class LogBuffer {
-  private lines: string[] = []
-  private bytes = 0
+  // The lines' bytes, encoded as each line arrives (issue 36, docs/decisions/0XX-request-cost.md): no list of strings
+  // joined and encoded again at each flush. Room for a line of the usual size past the threshold.
+  private readonly bytes = Buffer.alloc(LOG_BUFFER_BYTES + 4096)
+  private used = 0
   private timer: ReturnType<typeof setTimeout> | undefined
   private readonly onExit = () => this.flush()
 
@@ -24,9 +26,14 @@ export class LogBuffer {
 
   /** pino's destination interface: one serialised line, newline included. */
   write(line: string): void {
-    this.lines.push(line)
-    this.bytes += line.length
-    if (this.bytes >= LOG_BUFFER_BYTES) this.flush()
+    // A UTF-16 unit takes at most 3 bytes in UTF-8: a line that might not fit is written after what waits, or alone.
+    if (this.used + line.length * 3 > this.bytes.length) {
+      this.flush()
+      if (line.length * 3 > this.bytes.length) return writeAll(this.fd, Buffer.from(line))
+    }
+    // Buffer's write encodes in place (TextEncoder's encodeInto needs a view made of the free part, each line).
+    this.used += this.bytes.write(line, this.used)
+    if (this.used >= LOG_BUFFER_BYTES) this.flush()
     else if (!this.timer) {
       this.timer = setTimeout(() => this.flush(), LOG_FLUSH_MS)
       // The timer alone does not keep a process alive: the exit hook writes what it would have.
@@ -38,11 +45,10 @@ export class LogBuffer {
   flush(done?: (error?: Error) => void): void {
     if (this.timer) clearTimeout(this.timer)
     this.timer = undefined
-    if (this.lines.length) {
-      const bytes = Buffer.from(this.lines.join(''))
-      this.lines = []
-      this.bytes = 0
-      writeAll(this.fd, bytes)
+    if (this.used) {
+      const used = this.used
+      this.used = 0
+      writeAll(this.fd, this.bytes.subarray(0, used))
     }
     done?.()
   }

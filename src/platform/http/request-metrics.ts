@@ -9,16 +9,15 @@ export const UNMATCHED_ROUTE = 'unmatched'
  * Counts every request and its duration by method, route template and status (src/platform/metrics.ts), at the same
  * moment the request log writes its line: once the answer has gone (an event stream: once it started).
  */
-export const requestMetrics = (metrics: Metrics) => {
-  const started = new WeakMap<Request, number>()
-  return new Elysia({ name: 'request-metrics' })
-    .onRequest(({ request }) => {
-      started.set(request, performance.now())
+export const requestMetrics = (metrics: Metrics) =>
+  new Elysia({ name: 'request-metrics' })
+    .onRequest((c) => {
+      // On the request's context, as the request log's stamp (./request-log.ts).
+      ;(c as { metricsStamp?: number }).metricsStamp = performance.now()
     })
     .onAfterResponse({ as: 'global' }, (c) => {
-      const at = started.get(c.request)
+      const at = (c as { metricsStamp?: number }).metricsStamp
       if (at === undefined) return
       const status = statusOf(c.set.status, (c as { responseValue?: unknown }).responseValue)
       metrics.observeRequest(c.request.method, c.route || UNMATCHED_ROUTE, status, (performance.now() - at) / 1000)
     })
-}
