@@ -1,4 +1,4 @@
-// The expiry's backlog on PostgreSQL (issue 36, docs/decisions/0XX-expiry-sweep.md): builds started on a copy of the
+// The expiry's backlog on PostgreSQL (issue 36, docs/decisions/068-expiry-sweep.md): builds started on a copy of the
 // bench cluster whose listings' ends passed while no server ran, nobody asking anything, until every one of them is
 // EXPIRED. Per build: how long that took, how many times the expiry's UPDATE ran for it (pg_stat_statements), and how
 // many of the pools' connections waited on a lock meanwhile (pg_stat_activity, sampled). Builds in turn, each on a

@@ -4,7 +4,7 @@
 // primary's work arriving in the middle of the measured runs (5 and 15 minutes in, by their timers). A network that has
 // been running sent each of them as it came due. So before a run, on its copy of the database: every listing now
 // within its reminder notice counts as reminded, and every user as digested now; on PostgreSQL every listing past its
-// end is EXPIRED (the cached cluster caught up by scripts/bench-pg.ts, the rest here: docs/decisions/0XX-expiry-sweep.md).
+// end is EXPIRED (the cached cluster caught up by scripts/bench-pg.ts, the rest here: docs/decisions/068-expiry-sweep.md).
 // The backlog after a long stop is another matter, tested in tests/api/background-turns.test.ts (that work runs in
 // turns: src/platform/turns.ts).
 import { Database } from 'bun:sqlite'

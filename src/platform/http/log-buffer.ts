@@ -13,7 +13,7 @@ export const LOG_BUFFER_BYTES = 64 * 1024
  * hook, in order. Only a process killed outright (SIGKILL, out of memory) loses what waited: at most LOG_FLUSH_MS.
  */
 export class LogBuffer {
-  // The lines' bytes, encoded as each line arrives (issue 36, docs/decisions/0XX-request-cost.md): no list of strings
+  // The lines' bytes, encoded as each line arrives (issue 36, docs/decisions/069-request-cost.md): no list of strings
   // joined and encoded again at each flush. Room for a line of the usual size past the threshold.
   private readonly bytes = Buffer.alloc(LOG_BUFFER_BYTES + 4096)
   private used = 0

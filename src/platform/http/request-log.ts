@@ -21,7 +21,7 @@ export type Logger = {
   /**
    * One line of flat fields (strings, numbers, booleans, null), exactly as pino writes it (`level` and `time` first),
    * into the same destination and order as pino's lines, without pino's work per line: the request log's line, written
-   * for every request (issue 36, docs/decisions/0XX-request-cost.md). The caller has checked the level.
+   * for every request (issue 36, docs/decisions/069-request-cost.md). The caller has checked the level.
    */
   line(level: 'info' | 'warn' | 'error', fields: Record<string, string | number | boolean | null>): void
 }

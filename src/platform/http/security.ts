@@ -37,7 +37,7 @@ const prebuilt = new Map<string, Headers>()
 
 /**
  * A new `Headers` holding the security headers and this content type: a native copy of one built once (issue 36,
- * docs/decisions/0XX-request-cost.md). Bun reads a plain object of headers name by name, checking and copying each
+ * docs/decisions/069-request-cost.md). Bun reads a plain object of headers name by name, checking and copying each
  * (about 3 µs for these seven, more than the rest of a small answer); copying a `Headers` is one native call.
  */
 export function securityHeadersWith(contentType: string): Headers {
