@@ -159,6 +159,35 @@ describe('a phone', () => {
     }
   }, 120_000)
 
+  test("a card holds no control drawn only to be hidden, nor icon elements: its menu's dots are painted, its contact buttons are its footer's", async () => {
+    const { page, html, errors, close } = await phonePage('/dashboard/listings')
+    try {
+      const cards = [...html.matchAll(/<article [^>]*data-listing-card="([^"]+)"[^]*?<\/article>/g)]
+      expect(cards.length).toBe(25)
+      // Another broker's card: Email (or Call and WhatsApp) once, labelled, in its footer; no compact icon for them
+      // (they were drawn, then hidden by CSS, on every card).
+      const others = cards.filter((c) => c[0].includes('data-card-footer'))
+      expect(others.length).toBeGreaterThan(0)
+      for (const [card] of others) {
+        expect(card).not.toContain('data-contact="compact"')
+        expect(card).toMatch(/data-contact="full"/)
+      }
+      // The menu button: no child element (its dots are its ::before's background), and the dots are painted.
+      for (const [card] of cards) expect(card).toMatch(/aria-label="Actions for [^"]+"><\/button>/)
+      const button = page.locator('[data-listing-card]').first().getByRole('button', { name: /^Actions for / })
+      expect(await button.evaluate((b) => b.childElementCount)).toBe(0)
+      expect(await button.evaluate((b) => getComputedStyle(b, '::before').backgroundImage)).toContain('radial-gradient')
+      expect(await button.evaluate((b) => getComputedStyle(b, '::before').width)).toBe('16px')
+      // The card's plain fields are one element each: locality and broker are their `dd`, whole text in its title.
+      const locality = page.locator('[data-listing-card]').first().locator('dt:text-is("Locality") + dd')
+      expect(await locality.evaluate((dd) => dd.childElementCount)).toBe(0)
+      expect(await locality.getAttribute('title')).toBe(await locality.textContent())
+      expect(errors).toEqual([])
+    } finally {
+      await close()
+    }
+  }, 120_000)
+
   test('a desktop browser, even a narrow one, still gets both (its box may widen at any time)', async () => {
     const context = await demo.browser.newContext({ viewport: { width: 390, height: 844 } })
     await context.addCookies([{ name: SESSION_COOKIE, value: token, url: demo.url }])
