@@ -4,7 +4,7 @@ import { columnId, DataTable, FlexRender, ROW_TINT, type RowProps, type TableLoo
 import { formatExpiry, isExpiringSoon, postTypeBadgeClass, postTypeLabel, saleOrRentLabel } from './listing-format'
 import { formatSize } from '../../src/shared/currency'
 import { InCard } from '../shared/ContactButtons'
-import { Budget, CARD_FIELDS, COLUMN_BY_ID, EnvContext, isOwn, listingFit, type CardField, type ListingColumnDef, type ListingTableEnv } from './listing-columns'
+import { Budget, CARD_FIELDS, TruncatedText, COLUMN_BY_ID, EnvContext, isOwn, listingFit, type CardField, type ListingColumnDef, type ListingTableEnv } from './listing-columns'
 import { daysOnMarketLabel } from '../../src/shared/days-on-market'
 
 // The listing table of the broker dashboard, My Listings and the admin grid: the one table (DataTable) with the
@@ -160,7 +160,7 @@ function ListingCard({ row, fields, props, footer }: { row: TableRow<Listing>; f
       </div>
       <div className="mt-2 flex items-baseline justify-between gap-3">
         <p className="flex min-w-0 items-baseline gap-1.5 text-sm">
-          {has('property_type') && <Line className="max-w-[11rem] font-medium" text={l.property_type} />}
+          {has('property_type') && <TruncatedText text={l.property_type} width="min-w-0 max-w-[11rem] font-medium" />}
           {has('size') && l.size !== null && <span className="shrink-0 whitespace-nowrap text-base-content/70">· {formatSize(l.size)}</span>}
         </p>
         {has('budget') && (
@@ -174,13 +174,13 @@ function ListingCard({ row, fields, props, footer }: { row: TableRow<Listing>; f
           {has('locality') && (
             <div className="min-w-0">
               <dt className="text-base-content/70">Locality</dt>
-              <Line as="dd" text={l.locality} />
+              <TruncatedText as="dd" text={l.locality} width="" />
             </div>
           )}
           {has('owner_name') && (
             <div className="min-w-0">
               <dt className="text-base-content/70">Broker</dt>
-              <Line as="dd" text={l.owner_name} />
+              <TruncatedText as="dd" text={l.owner_name} width="" />
             </div>
           )}
           {has('city_name') && (
@@ -202,16 +202,6 @@ function ListingCard({ row, fields, props, footer }: { row: TableRow<Listing>; f
       )}
       {footer && <CardFooter content={footer(l)} />}
     </article>
-  )
-}
-
-/** A card's text on one line, cut with an ellipsis, the whole of it on hover (as the table's cells); a dash for none. */
-function Line({ text, as: Tag = 'span', className = '' }: { text: string | null; as?: 'span' | 'dd'; className?: string }) {
-  if (!text) return <Tag className={`text-base-content/70 ${className}`}>—</Tag>
-  return (
-    <Tag className={`block min-w-0 truncate ${className}`} title={text}>
-      {text}
-    </Tag>
   )
 }
 
