@@ -188,6 +188,63 @@ describe('a phone', () => {
     }
   }, 120_000)
 
+  test.each(['/dashboard/listings', '/dashboard/my-listings'])("%s: once hydrated, the cards have been rendered once (not a second time at once, in the commit's task)", async (path) => {
+    const context = await demo.browser.newContext(PHONE)
+    await context.addCookies([{ name: SESSION_COOKIE, value: token, url: demo.url }])
+    const page = await context.newPage()
+    try {
+      // When the page says every island is hydrated: how many cards React has rendered more than once. A fiber made by
+      // hydration has no alternate; rendering it again makes one (React's double buffer).
+      await page.addInitScript(() => {
+        new MutationObserver((_, observer) => {
+          if (document.documentElement?.dataset.islands !== 'hydrated') return
+          observer.disconnect()
+          const cards = [...document.querySelectorAll('[data-listing-card]')]
+          const fiber = (el: Element) => (el as unknown as Record<string, { alternate: unknown } | undefined>)[Object.keys(el).find((k) => k.startsWith('__reactFiber$'))!]
+          ;(window as unknown as { cards: number[] }).cards = [cards.length, cards.filter((c) => fiber(c)?.alternate).length]
+        }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-islands'] })
+      })
+      await page.goto(demo.url + path)
+      await hydrated(page)
+      const [cards, renderedAgain] = await page.evaluate(() => (window as unknown as { cards: number[] }).cards)
+      expect(cards).toBeGreaterThan(10)
+      // Before, the list's box set a state from its ref in the hydration's commit: every card was rendered again at
+      // once, in the same task, before the page could answer a tap.
+      expect(renderedAgain).toBe(0)
+    } finally {
+      await context.close()
+    }
+  }, 120_000)
+
+  test("a phone's cards do not wait on the stored column choices; turned sideways, the table shows them", async () => {
+    const context = await demo.browser.newContext(PHONE)
+    await context.addCookies([{ name: SESSION_COOKIE, value: token, url: demo.url }])
+    const page = await context.newPage()
+    try {
+      // This browser chose to hide the Type column of the broker's table; the page counts its reads of the storage.
+      await page.addInitScript(() => {
+        localStorage.setItem('brokernet:listing-columns:broker', JSON.stringify({ post_type: false }))
+        ;(window as unknown as { storageReads: number }).storageReads = 0
+        const getItem = Storage.prototype.getItem
+        Storage.prototype.getItem = function (key: string) {
+          ;(window as unknown as { storageReads: number }).storageReads++
+          return getItem.call(this, key)
+        }
+      })
+      await page.goto(demo.url + '/dashboard/listings')
+      await hydrated(page)
+      await page.locator('[data-listing-card]').first().waitFor({ state: 'visible' })
+      expect(await page.evaluate(() => (window as unknown as { storageReads: number }).storageReads)).toBe(0)
+      // Sideways: the table, with the choice applied (its Type column hidden), as on a wide screen.
+      await page.setViewportSize({ width: 844, height: 390 })
+      await page.locator('[data-listing-table] table').waitFor({ state: 'visible' })
+      await page.locator('[data-listing-table] th[data-column=post_type]').waitFor({ state: 'hidden', timeout: 30_000 })
+      await expect(page.locator('[data-listing-table] th[data-column=budget]').isVisible()).resolves.toBe(true)
+    } finally {
+      await context.close()
+    }
+  }, 120_000)
+
   test('a desktop browser, even a narrow one, still gets both (its box may widen at any time)', async () => {
     const context = await demo.browser.newContext({ viewport: { width: 390, height: 844 } })
     await context.addCookies([{ name: SESSION_COOKIE, value: token, url: demo.url }])
