@@ -1,8 +1,10 @@
 import { useMemo, type ReactNode } from 'react'
 import type { Listing } from '../../src/modules/listings/model'
 import { columnId, DataTable, FlexRender, ROW_TINT, type RowProps, type TableLook, type TableRow } from '../shared/table/DataTable'
-import { formatExpiry, isExpiringSoon } from './listing-format'
-import { Budget, CARD_FIELDS, COLUMN_BY_ID, EnvContext, isOwn, listingFit, type CardField, type ListingColumnDef, type ListingTableEnv } from './listing-columns'
+import { formatExpiry, isExpiringSoon, postTypeBadgeClass, postTypeLabel, saleOrRentLabel } from './listing-format'
+import { formatSize } from '../../src/shared/currency'
+import { InCard } from '../shared/ContactButtons'
+import { Budget, CARD_FIELDS, TruncatedText, COLUMN_BY_ID, EnvContext, isOwn, listingFit, type CardField, type ListingColumnDef, type ListingTableEnv } from './listing-columns'
 import { daysOnMarketLabel } from '../../src/shared/days-on-market'
 
 // The listing table of the broker dashboard, My Listings and the admin grid: the one table (DataTable) with the
@@ -124,8 +126,12 @@ export function ListingTable({
 }
 
 /**
- * One listing as a card (a phone's row): the same row and cells as the table, laid out to be read top to bottom
- * and tapped. Its fields come from the row's cells by column id; it carries the row's attributes and handlers.
+ * One listing as a card (a phone's row): the same row as the table, laid out to be read top to bottom and tapped; it
+ * carries the row's attributes and handlers. Its entry ID, status and actions are the table's cells (a screen may
+ * give them its own, e.g. the admin's entry ID with its status); its plain fields (type, deal, property type, size,
+ * locality, broker, city, end) the card draws itself, each as one element: through the columns' cells they were
+ * three components and a wrapper each, on every one of a page's 25 cards, parsed, styled and hydrated on every visit
+ * (docs/decisions/0XX-slim-cards.md).
  */
 function ListingCard({ row, fields, props, footer }: { row: TableRow<Listing>; fields: readonly CardField[]; props: RowProps; footer?: (l: Listing) => ReactNode }) {
   const l = row.original
@@ -134,14 +140,19 @@ function ListingCard({ row, fields, props, footer }: { row: TableRow<Listing>; f
   const has = (id: CardField) => fields.includes(id) && !!cells[id]
   return (
     <article {...props} className={`${props.className} px-3 py-3`} data-listing-card={l.entry_id}>
-      <div className="flex items-start justify-between gap-2">
-        <div className="min-w-0">{field('entry_id')}</div>
-        {/* The row's compact contact icons give way to the card's labelled buttons below. */}
-        {has('actions') && <div className="-mt-1 -mr-1 shrink-0 [&_.btn]:h-9 [&_.btn]:min-h-9 [&_.btn]:px-3 [&_[data-contact=compact]]:hidden">{field('actions')}</div>}
+      {/* Its children may shrink (min-w-0): the entry ID's column, not the actions (shrink-0). */}
+      <div className="flex items-start justify-between gap-2 *:min-w-0">
+        {field('entry_id')}
+        {/* A card draws no compact contact icons (InCard): its footer has the labelled buttons. */}
+        {has('actions') && (
+          <div className="-mt-1 -mr-1 ml-auto shrink-0 [&_.btn]:h-9 [&_.btn]:min-h-9 [&_.btn]:px-3">
+            <InCard value>{field('actions')}</InCard>
+          </div>
+        )}
       </div>
       <div className="mt-1.5 flex flex-wrap items-center gap-1.5" data-card-badges>
-        {field('post_type')}
-        {has('sale_or_rent') && <span className="badge badge-sm badge-outline whitespace-nowrap">{field('sale_or_rent')}</span>}
+        {has('post_type') && <span className={`badge badge-sm whitespace-nowrap ${postTypeBadgeClass(l.post_type)}`}>{postTypeLabel(l.post_type)}</span>}
+        {has('sale_or_rent') && <span className="badge badge-sm badge-outline whitespace-nowrap">{saleOrRentLabel(l.sale_or_rent)}</span>}
         {field('status')}
         <span className="text-xs text-base-content/70" data-days-on-market>
           {daysOnMarketLabel(l.first_posted_at)}
@@ -149,8 +160,8 @@ function ListingCard({ row, fields, props, footer }: { row: TableRow<Listing>; f
       </div>
       <div className="mt-2 flex items-baseline justify-between gap-3">
         <p className="flex min-w-0 items-baseline gap-1.5 text-sm">
-          {has('property_type') && <span className="min-w-0 font-medium [&_.truncate]:max-w-[11rem]">{field('property_type')}</span>}
-          {has('size') && l.size !== null && <span className="shrink-0 text-base-content/70">· {field('size')}</span>}
+          {has('property_type') && <TruncatedText text={l.property_type} width="min-w-0 max-w-[11rem] font-medium" />}
+          {has('size') && l.size !== null && <span className="shrink-0 whitespace-nowrap text-base-content/70">· {formatSize(l.size)}</span>}
         </p>
         {has('budget') && (
           <p className="shrink-0 text-base">
@@ -163,13 +174,13 @@ function ListingCard({ row, fields, props, footer }: { row: TableRow<Listing>; f
           {has('locality') && (
             <div className="min-w-0">
               <dt className="text-base-content/70">Locality</dt>
-              <dd className="[&_.truncate]:max-w-full">{field('locality')}</dd>
+              <TruncatedText as="dd" text={l.locality} width="" />
             </div>
           )}
           {has('owner_name') && (
             <div className="min-w-0">
               <dt className="text-base-content/70">Broker</dt>
-              <dd className="[&_.truncate]:max-w-full">{field('owner_name')}</dd>
+              <TruncatedText as="dd" text={l.owner_name} width="" />
             </div>
           )}
           {has('city_name') && (

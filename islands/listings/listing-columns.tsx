@@ -61,13 +61,13 @@ export function Budget({ listing, short = false }: { listing: Listing; short?: b
   )
 }
 
-/** Long text cut to one line; the whole of it in a tooltip on hover (SPEC: details cells). */
-export function TruncatedText({ text, width = 'max-w-[16rem]' }: { text: string | null; width?: string }) {
-  if (!text) return <span className="text-base-content/70">—</span>
+/** Long text cut to one line; the whole of it in a tooltip on hover (SPEC: details cells). A card's field is its `dd`. */
+export function TruncatedText({ text, width = 'max-w-[16rem]', as: Tag = 'span' }: { text: string | null; width?: string; as?: 'span' | 'dd' }) {
+  if (!text) return <Tag className="text-base-content/70">—</Tag>
   return (
-    <span className={`block truncate ${width}`} title={text}>
+    <Tag className={`block truncate ${width}`} title={text}>
       {text}
-    </span>
+    </Tag>
   )
 }
 

@@ -1,5 +1,13 @@
 import { listingMessage, telHref, whatsappHref, type ContactListing } from '../../src/shared/contact-links'
+import { createContext, use } from 'react'
 import { Icon } from './icons'
+
+/**
+ * Inside a listing card: the compact icons (a row's actions) are not drawn there, as the card's footer has the
+ * labelled buttons. Drawn and hidden by CSS they were six elements of every card of a phone's list, parsed, styled and
+ * hydrated on every visit (docs/decisions/0XX-slim-cards.md).
+ */
+export const InCard = createContext(false)
 
 type Props = {
   /** The other broker's listing: its contact, and what the WhatsApp message names. */
@@ -16,6 +24,8 @@ type Props = {
  * address: one tap to the broker of another listing (issue 32). Nothing for a contact with neither.
  */
 export function ContactButtons({ listing: l, compact = false }: Props) {
+  const inCard = use(InCard)
+  if (compact && inCard) return null
   const name = l.contact_name?.trim() || l.owner_name || l.entry_id
   const size = compact ? 'btn-sm btn-square btn-ghost' : 'btn-sm h-11 min-h-11 px-4'
   const mark = { 'data-contact': compact ? 'compact' : 'full' }

@@ -159,6 +159,92 @@ describe('a phone', () => {
     }
   }, 120_000)
 
+  test("a card holds no control drawn only to be hidden, nor icon elements: its menu's dots are painted, its contact buttons are its footer's", async () => {
+    const { page, html, errors, close } = await phonePage('/dashboard/listings')
+    try {
+      const cards = [...html.matchAll(/<article [^>]*data-listing-card="([^"]+)"[^]*?<\/article>/g)]
+      expect(cards.length).toBe(25)
+      // Another broker's card: Email (or Call and WhatsApp) once, labelled, in its footer; no compact icon for them
+      // (they were drawn, then hidden by CSS, on every card).
+      const others = cards.filter((c) => c[0].includes('data-card-footer'))
+      expect(others.length).toBeGreaterThan(0)
+      for (const [card] of others) {
+        expect(card).not.toContain('data-contact="compact"')
+        expect(card).toMatch(/data-contact="full"/)
+      }
+      // The menu button: no child element (its dots are its ::before's background), and the dots are painted.
+      for (const [card] of cards) expect(card).toMatch(/aria-label="Actions for [^"]+"><\/button>/)
+      const button = page.locator('[data-listing-card]').first().getByRole('button', { name: /^Actions for / })
+      expect(await button.evaluate((b) => b.childElementCount)).toBe(0)
+      expect(await button.evaluate((b) => getComputedStyle(b, '::before').backgroundImage)).toContain('radial-gradient')
+      expect(await button.evaluate((b) => getComputedStyle(b, '::before').width)).toBe('16px')
+      // The card's plain fields are one element each: locality and broker are their `dd`, whole text in its title.
+      const locality = page.locator('[data-listing-card]').first().locator('dt:text-is("Locality") + dd')
+      expect(await locality.evaluate((dd) => dd.childElementCount)).toBe(0)
+      expect(await locality.getAttribute('title')).toBe(await locality.textContent())
+      expect(errors).toEqual([])
+    } finally {
+      await close()
+    }
+  }, 120_000)
+
+  test.each(['/dashboard/listings', '/dashboard/my-listings'])("%s: once hydrated, the cards have been rendered once (not a second time at once, in the commit's task)", async (path) => {
+    const context = await demo.browser.newContext(PHONE)
+    await context.addCookies([{ name: SESSION_COOKIE, value: token, url: demo.url }])
+    const page = await context.newPage()
+    try {
+      // When the page says every island is hydrated: how many cards React has rendered more than once. A fiber made by
+      // hydration has no alternate; rendering it again makes one (React's double buffer).
+      await page.addInitScript(() => {
+        new MutationObserver((_, observer) => {
+          if (document.documentElement?.dataset.islands !== 'hydrated') return
+          observer.disconnect()
+          const cards = [...document.querySelectorAll('[data-listing-card]')]
+          const fiber = (el: Element) => (el as unknown as Record<string, { alternate: unknown } | undefined>)[Object.keys(el).find((k) => k.startsWith('__reactFiber$'))!]
+          ;(window as unknown as { cards: number[] }).cards = [cards.length, cards.filter((c) => fiber(c)?.alternate).length]
+        }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-islands'] })
+      })
+      await page.goto(demo.url + path)
+      await hydrated(page)
+      const [cards, renderedAgain] = await page.evaluate(() => (window as unknown as { cards: number[] }).cards)
+      expect(cards).toBeGreaterThan(10)
+      // Before, the list's box set a state from its ref in the hydration's commit: every card was rendered again at
+      // once, in the same task, before the page could answer a tap.
+      expect(renderedAgain).toBe(0)
+    } finally {
+      await context.close()
+    }
+  }, 120_000)
+
+  test("a phone's cards do not wait on the stored column choices; turned sideways, the table shows them", async () => {
+    const context = await demo.browser.newContext(PHONE)
+    await context.addCookies([{ name: SESSION_COOKIE, value: token, url: demo.url }])
+    const page = await context.newPage()
+    try {
+      // This browser chose to hide the Type column of the broker's table; the page counts its reads of the storage.
+      await page.addInitScript(() => {
+        localStorage.setItem('brokernet:listing-columns:broker', JSON.stringify({ post_type: false }))
+        ;(window as unknown as { storageReads: number }).storageReads = 0
+        const getItem = Storage.prototype.getItem
+        Storage.prototype.getItem = function (key: string) {
+          ;(window as unknown as { storageReads: number }).storageReads++
+          return getItem.call(this, key)
+        }
+      })
+      await page.goto(demo.url + '/dashboard/listings')
+      await hydrated(page)
+      await page.locator('[data-listing-card]').first().waitFor({ state: 'visible' })
+      expect(await page.evaluate(() => (window as unknown as { storageReads: number }).storageReads)).toBe(0)
+      // Sideways: the table, with the choice applied (its Type column hidden), as on a wide screen.
+      await page.setViewportSize({ width: 844, height: 390 })
+      await page.locator('[data-listing-table] table').waitFor({ state: 'visible' })
+      await page.locator('[data-listing-table] th[data-column=post_type]').waitFor({ state: 'hidden', timeout: 30_000 })
+      await expect(page.locator('[data-listing-table] th[data-column=budget]').isVisible()).resolves.toBe(true)
+    } finally {
+      await context.close()
+    }
+  }, 120_000)
+
   test('a desktop browser, even a narrow one, still gets both (its box may widen at any time)', async () => {
     const context = await demo.browser.newContext({ viewport: { width: 390, height: 844 } })
     await context.addCookies([{ name: SESSION_COOKIE, value: token, url: demo.url }])

@@ -1,4 +1,4 @@
-import { use, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react'
+import { use, useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react'
 import { PhoneLayout } from '../layout'
 import { ColumnMenu, ColumnMenuButton } from './ColumnMenu'
 import { CARDS_BELOW, columnThresholds, readOverrides, showFromClass, writeOverrides, type ColumnFit, type Overrides } from './column-fit'
@@ -128,21 +128,26 @@ export function DataTable<T>({ data, columns, hiddenColumns, getRowId, label, bu
 
   // A phone's page holds the cards only (`cardsOnlyOnPhone`), until the box turns out wide enough for the table.
   const phoneFirst = use(PhoneLayout) && !!card && !!cardsOnlyOnPhone
-  const [box, setBox] = useState<HTMLDivElement | null>(null)
   const [wide, setWide] = useState(false)
-  useEffect(() => {
-    const el = box
-    if (!phoneFirst || !el) return
-    // The root's font size is read in the observer's callback, where style is up to date: read here, in the effects
-    // that follow hydration, it made the browser recompute the style the cards' own effects had just changed (a forced
-    // style recalculation of 20-75 ms at 4x CPU on a warm revisit, docs/decisions/063-warm-hydration-order.md).
-    const observer = new ResizeObserver(([entry]) => {
-      const rem = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16
-      setWide(entry!.contentRect.width >= CARDS_BELOW * rem)
-    })
-    observer.observe(el)
-    return () => observer.disconnect()
-  }, [phoneFirst, box])
+  // The box is watched from its ref callback (React runs the returned cleanup when the box goes or `phoneFirst`
+  // changes). It was a state set by the ref: that set, in the commit of the list's hydration, re-rendered the whole
+  // list (every card) at once, in the same task, before the page could answer a tap: 100-190 ms of a warm revisit at
+  // 4x CPU (docs/decisions/0XX-slim-cards.md).
+  const watchBox = useCallback(
+    (el: HTMLDivElement | null) => {
+      if (!phoneFirst || !el) return
+      // The root's font size is read in the observer's callback, where style is up to date: read in the effects that
+      // follow hydration, it made the browser recompute the style the cards' own effects had just changed (a forced
+      // style recalculation of 20-75 ms at 4x CPU on a warm revisit, docs/decisions/063-warm-hydration-order.md).
+      const observer = new ResizeObserver(([entry]) => {
+        const rem = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16
+        setWide(entry!.contentRect.width >= CARDS_BELOW * rem)
+      })
+      observer.observe(el)
+      return () => observer.disconnect()
+    },
+    [phoneFirst],
+  )
   const withTable = !phoneFirst || wide
 
   // The fit and the user's choices against it (empty without `fit`).
@@ -150,10 +155,13 @@ export function DataTable<T>({ data, columns, hiddenColumns, getRowId, label, bu
   const [overrides, setOverrides] = useState<Overrides>({})
   // Kept as it is when this browser stored nothing new for it: a new empty object re-rendered the whole table (every
   // card) right after hydration, a long task of its own on a slow phone (docs/decisions/063-warm-hydration-order.md).
+  // Read once there is a table: the choices are its columns', and a phone's cards-only page has none. This browser's
+  // storage, read first here, was 5-15 ms of the effects a warm revisit waits for at 4x CPU (docs/decisions/0XX-slim-cards.md).
   useEffect(() => {
+    if (!withTable) return
     const stored = readOverrides(storageKey)
     setOverrides((now) => (sameOverrides(now, stored) ? now : stored))
-  }, [storageKey])
+  }, [storageKey, withTable])
   const choose = (next: Overrides) => (setOverrides(next), writeOverrides(storageKey, next))
   const always = useMemo(() => new Set(sticky ? [sticky.start, sticky.end] : []), [sticky?.start, sticky?.end])
   const fitOf = fit?.fitOf
@@ -235,7 +243,7 @@ export function DataTable<T>({ data, columns, hiddenColumns, getRowId, label, bu
   // A table alone scrolls in its outer box; one with cards or a fit has a box of its own, which the cards replace.
   const ownBox = !!(card || fit)
   return (
-    <div ref={setBox} className={cx(look.box, !ownBox && scroll, 'transition-opacity', busy && 'opacity-60')} {...look.boxData}>
+    <div ref={watchBox} className={cx(look.box, !ownBox && scroll, 'transition-opacity', busy && 'opacity-60')} {...look.boxData}>
       {!withTable ? null : ownBox ? <div className={cx(card && 'hidden @min-[40rem]:block', scroll)}>{tableElement}</div> : tableElement}
       {menuIn && (
         <ColumnMenu

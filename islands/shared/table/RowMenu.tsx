@@ -1,8 +1,14 @@
 import { useId, useRef, useState, type ToggleEvent } from 'react'
 
 export type RowMenuItem = { label: string; onSelect: () => void; tone?: 'error' | 'warning' | 'success' }
-/** Circles of radius 1.8 at (12, 5), (12, 12) and (12, 19): the menu button's three dots. */
-const DOTS = 'M12 3.2a1.8 1.8 0 1 0 0 3.6 1.8 1.8 0 1 0 0-3.6m0 7a1.8 1.8 0 1 0 0 3.6 1.8 1.8 0 1 0 0-3.6m0 7a1.8 1.8 0 1 0 0 3.6 1.8 1.8 0 1 0 0-3.6'
+/**
+ * The menu button's three dots, painted by its `::before` (no element of their own): a 16 px square whose background
+ * is a dot of radius 1.2 px (the former icon's 1.8 of 24) repeated down the middle every 4.67 px from 3.33 px, where
+ * the icon's circles were. The icon's `<svg>` and `<path>` were two elements more on every card and row
+ * (docs/decisions/0XX-slim-cards.md).
+ */
+const DOTS =
+  'before:block before:size-4 before:bg-[radial-gradient(circle,currentColor_1.2px,transparent_1.6px)] before:bg-size-[100%_4.667px] before:bg-position-[0_1px] before:bg-repeat-y'
 const TONES = { error: 'text-error', warning: 'text-warning', success: 'text-success' } as const
 
 /**
@@ -37,12 +43,7 @@ export function RowMenu({ label, items }: { label: string; items: RowMenuItem[] 
   if (items.length === 0) return null
   return (
     <>
-      <button ref={button} type="button" className="btn btn-ghost btn-xs" popoverTarget={id} aria-label={label}>
-        {/* Three dots as one path (three circles were three more elements on every card). */}
-        <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" fill="currentColor" className="h-4 w-4" aria-hidden="true">
-          <path d={DOTS} />
-        </svg>
-      </button>
+      <button ref={button} type="button" className={`btn btn-ghost btn-xs ${DOTS}`} popoverTarget={id} aria-label={label} />
       <ul ref={menu} id={id} popover="auto" role="menu" aria-label={label} onBeforeToggle={toggle} className="dropdown dropdown-end menu w-44 rounded-box bg-base-100 p-1 shadow-lg transition-none animate-none [position-try-fallbacks:flip-block]">
         {open && items.map((item) => (
           <li key={item.label} role="none">
