@@ -131,7 +131,7 @@ export function ListingTable({
  * give them its own, e.g. the admin's entry ID with its status); its plain fields (type, deal, property type, size,
  * locality, broker, city, end) the card draws itself, each as one element: through the columns' cells they were
  * three components and a wrapper each, on every one of a page's 25 cards, parsed, styled and hydrated on every visit
- * (docs/decisions/0XX-slim-cards.md).
+ * (docs/decisions/070-slim-cards.md).
  */
 function ListingCard({ row, fields, props, footer }: { row: TableRow<Listing>; fields: readonly CardField[]; props: RowProps; footer?: (l: Listing) => ReactNode }) {
   const l = row.original

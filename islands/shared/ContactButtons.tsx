@@ -5,7 +5,7 @@ import { Icon } from './icons'
 /**
  * Inside a listing card: the compact icons (a row's actions) are not drawn there, as the card's footer has the
  * labelled buttons. Drawn and hidden by CSS they were six elements of every card of a phone's list, parsed, styled and
- * hydrated on every visit (docs/decisions/0XX-slim-cards.md).
+ * hydrated on every visit (docs/decisions/070-slim-cards.md).
  */
 export const InCard = createContext(false)
 

@@ -117,8 +117,13 @@ describe('at the moment it passes', () => {
 
     await expiredFor(asha, l.id)
 
-    const after = await list(ben)
-    expect(ids(after)).not.toContain(l.id)
+    // The listing's own row says EXPIRED as soon as the sweep commits; on PostgreSQL the cached lists follow when the
+    // commit's notification arrives, a moment later (docs/decisions/013-postgres.md): seen once in a run, the list
+    // read in that moment still held it. Every cache of the process follows the same notification at once.
+    const after = await eventually('the others’ list without it', async () => {
+      const now = await list(ben)
+      return !ids(now).includes(l.id) && now
+    }, 5_000)
     expect(after.total).toBe(network.total - 1)
     expect((await list(ben, `search=${word}`)).total).toBe(0)
     expect((await list(ben, 'location=North')).listings.map((x) => x.id)).not.toContain(l.id)

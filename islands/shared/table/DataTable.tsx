@@ -132,7 +132,7 @@ export function DataTable<T>({ data, columns, hiddenColumns, getRowId, label, bu
   // The box is watched from its ref callback (React runs the returned cleanup when the box goes or `phoneFirst`
   // changes). It was a state set by the ref: that set, in the commit of the list's hydration, re-rendered the whole
   // list (every card) at once, in the same task, before the page could answer a tap: 100-190 ms of a warm revisit at
-  // 4x CPU (docs/decisions/0XX-slim-cards.md).
+  // 4x CPU (docs/decisions/070-slim-cards.md).
   const watchBox = useCallback(
     (el: HTMLDivElement | null) => {
       if (!phoneFirst || !el) return
@@ -156,7 +156,7 @@ export function DataTable<T>({ data, columns, hiddenColumns, getRowId, label, bu
   // Kept as it is when this browser stored nothing new for it: a new empty object re-rendered the whole table (every
   // card) right after hydration, a long task of its own on a slow phone (docs/decisions/063-warm-hydration-order.md).
   // Read once there is a table: the choices are its columns', and a phone's cards-only page has none. This browser's
-  // storage, read first here, was 5-15 ms of the effects a warm revisit waits for at 4x CPU (docs/decisions/0XX-slim-cards.md).
+  // storage, read first here, was 5-15 ms of the effects a warm revisit waits for at 4x CPU (docs/decisions/070-slim-cards.md).
   useEffect(() => {
     if (!withTable) return
     const stored = readOverrides(storageKey)

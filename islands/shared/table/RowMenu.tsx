@@ -5,7 +5,7 @@ export type RowMenuItem = { label: string; onSelect: () => void; tone?: 'error' 
  * The menu button's three dots, painted by its `::before` (no element of their own): a 16 px square whose background
  * is a dot of radius 1.2 px (the former icon's 1.8 of 24) repeated down the middle every 4.67 px from 3.33 px, where
  * the icon's circles were. The icon's `<svg>` and `<path>` were two elements more on every card and row
- * (docs/decisions/0XX-slim-cards.md).
+ * (docs/decisions/070-slim-cards.md).
  */
 const DOTS =
   'before:block before:size-4 before:bg-[radial-gradient(circle,currentColor_1.2px,transparent_1.6px)] before:bg-size-[100%_4.667px] before:bg-position-[0_1px] before:bg-repeat-y'
