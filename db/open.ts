@@ -1,5 +1,6 @@
 import { closeDatabase, openDatabase, type Database } from './client'
 import { ChangeFeed, type Feed } from './change-feed'
+import { isPostgresUnreachable } from './faults'
 import type { Db } from './sql'
 import { sqliteDb } from './sqlite'
 
@@ -54,7 +55,6 @@ export const START_WAIT_MS = 30_000
 
 /** openPostgres, tried again while PostgreSQL is out of reach (not for other errors), for up to `waitMs`. */
 async function openPostgresWhenUp(url: string, migrate: boolean, waitMs: number, log: (line: string) => void): Promise<DataSource> {
-  const { isPostgresUnreachable } = await import('./faults')
   const t0 = performance.now()
   for (let attempt = 1; ; attempt++) {
     try {

@@ -52,7 +52,10 @@ export const bodyLimit = new Elysia({ name: 'body-limit' })
   // on every request; a thrown refusal goes the errors' way, logged and with the security headers (issue 36).
   .onRequest(({ request }) => {
     const length = request.headers.get('content-length')
-    if (length !== null && Number(length) > bodyLimitOf(request)) throw tooLarge(bodyLimitOf(request))
+    if (length !== null) {
+      const limit = bodyLimitOf(request)
+      if (Number(length) > limit) throw tooLarge(limit)
+    }
   })
   .onParse({ as: 'global' }, async ({ request }) => {
     const limit = bodyLimitOf(request)
