@@ -44,6 +44,8 @@ export class SenderThread {
   private worker: Worker | null = null
   private nextId = 0
   private readonly waiting = new Map<number, () => void>()
+  /** Set by close(): from then on nothing starts a thread again (a kick or task still on its way is dropped). */
+  private closed = false
 
   constructor(
     private readonly entry: string | URL,
@@ -58,7 +60,7 @@ export class SenderThread {
 
   /** Starts the thread if it is not running: it then sends what is due and sweeps the outbox itself. */
   start(): void {
-    if (this.worker) return
+    if (this.worker || this.closed) return
     const worker = new Worker(this.entry)
     // Never the reason a process stays up (the server closes it at shutdown).
     ;(worker as unknown as { unref(): void }).unref()
@@ -102,6 +104,7 @@ export class SenderThread {
 
   /** Lets the thread finish what is on the wire and let go of what it claimed, then ends it. */
   async close(): Promise<void> {
+    this.closed = true
     const worker = this.worker
     if (!worker) return
     const timeout = new Promise<void>((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref())
