@@ -66,7 +66,8 @@ if (!worker) {
 const app = createApp(ctx)
 // The memory probe (a measuring tool, docs/decisions/062-memory.md) and bun:jsc are loaded only when asked for: nothing
 // of them on every start.
-if (process.env.BROKERNET_MEMORY_PROBE) (await import('./platform/memory-probe')).watchMemoryProbe(
+if (config.memoryProbeDir) (await import('./platform/memory-probe')).watchMemoryProbe(
+  config.memoryProbeDir,
   () => ({
     caches: { counts: ctx.counts.describe(), pages: ctx.pages.describe(), sessions: ctx.sessions.size },
     statements: ctx.db instanceof SqliteDb ? { writer: keptStatements(ctx.db.writer), reader: keptStatements(ctx.db.reader) } : null,

@@ -77,6 +77,11 @@ export type Config = {
    * DATA_DIR (SQLite) or the database (PostgreSQL). Unset: null. docs/decisions/047-photo-storage.md.
    */
   photoS3: S3Settings | null
+  /**
+   * BROKERNET_MEMORY_PROBE: a folder the memory probe writes its readings to on SIGUSR2 (a measuring tool of bench:http,
+   * docs/decisions/062-memory.md); unset: null, and the probe is not even loaded.
+   */
+  memoryProbeDir: string | null
 }
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const
@@ -170,6 +175,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     photosDir: resolve(dataDir, 'photos'),
     photoQuota,
     photoS3,
+    memoryProbeDir: env.BROKERNET_MEMORY_PROBE?.trim() ? resolve(env.BROKERNET_MEMORY_PROBE.trim()) : null,
   }
 }
 

@@ -29,9 +29,7 @@ function read(extra: () => Record<string, unknown>) {
   }
 }
 
-export function watchMemoryProbe(extra: () => Record<string, unknown>, release?: () => void, forget?: () => void): void {
-  const dir = process.env.BROKERNET_MEMORY_PROBE
-  if (!dir) return
+export function watchMemoryProbe(dir: string, extra: () => Record<string, unknown>, release?: () => void, forget?: () => void): void {
   mkdirSync(dir, { recursive: true })
   let n = 0
   process.on('SIGUSR2', () => {

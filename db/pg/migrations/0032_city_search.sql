@@ -1,4 +1,4 @@
--- A search within one city (issue 36; docs/decisions/0XX-pg-cold-reads.md): the words of the search vector each
+-- A search within one city (issue 36; docs/decisions/060-pg-cold-reads.md): the words of the search vector each
 -- prefixed by the listing's city ("c7_riverside"), in an index of their own. The search index holds a word's matches in
 -- the whole network, which a city's search intersects with every listing of the city (88,000 and 20,000 entries for
 -- 2,500 matches); here the city's matches of a word are one entry's postings. The query side prefixes to_tsquery's
