@@ -5,7 +5,7 @@
 // pass has them (a URL's first request may find its filter's total kept by an earlier page of the same filter). Each
 // request's time is the time it holds the event loop; per kind: how many, p50, p90, max and the sum.
 //
-//   bun scripts/bench-cold-kinds.ts [--db /tmp/h-store-bench/bench.db] [--who broker,master] [--fresh]
+//   bun scripts/bench-cold-kinds.ts [--db data/bench.db] [--who broker,master] [--fresh]
 //   bun scripts/bench-cold-kinds.ts --compare <checkout A> <checkout B> [--rounds 3] [--db …]
 //   bun scripts/bench-cold-kinds.ts --postgres [--again] [--pg-stats] …   (the same on PostgreSQL)
 //
@@ -26,11 +26,13 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { argValue as argOf, median, percentile } from './bench-stats'
+import { buildMix as mixOf, pickMixSubjects } from './bench-mix'
 
 const args = process.argv.slice(2)
 const argValue = (name: string) => argOf(args, name)
 const self = new URL(import.meta.url).pathname
-const benchDb = resolve(argValue('db') ?? '/tmp/h-store-bench/bench.db')
+// The bench database of bench:http's default (scripts/seed-bench.ts makes it).
+const benchDb = resolve(argValue('db') ?? join(self, '../../data/bench.db'))
 
 type KindStat = { kind: string; n: number; p50: number; p90: number; max: number; sum: number; cpu: number; pgCpu?: number }
 type RunResult = { who: string; kinds: KindStat[]; total: number }
@@ -81,100 +83,14 @@ const who = (argValue('who') ?? 'broker,master').split(',') as ('broker' | 'mast
 const { LOCATION_ZONES } = await import(join(root, 'src/shared/constants'))
 const { BENCH_EMAIL_DOMAIN } = await import(join(root, 'db/seed/bench'))
 
-// The picks of scripts/bench-http.ts (the same queries), for the same URLs.
+// The picks and mixes of scripts/bench-http.ts (scripts/bench-mix.ts), for the same URLs.
 const ro = new Database(benchDb, { readonly: true })
-const one = <T>(sql: string, ...p: (string | number)[]) => ro.query<T, (string | number)[]>(sql).get(...p)!
-const all = <T>(sql: string, ...p: (string | number)[]) => ro.query<T, (string | number)[]>(sql).all(...p)
-const total = one<{ n: number }>('SELECT count(*) AS n FROM listings').n
-const topCities = all<{ id: number; n: number }>('SELECT l.city_id AS id, count(*) AS n FROM listings l GROUP BY l.city_id ORDER BY n DESC LIMIT 12')
-const bigCity = topCities[0]!
-const brokers = all<{ id: number; name: string; n: number }>(
-  `SELECT l.owner_user_id AS id, u.full_name AS name, count(*) AS n FROM listings l JOIN users u ON u.id = l.owner_user_id
-   WHERE l.city_id = ?1 AND u.city_id = ?1 AND u.role = 'BROKER' AND u.is_active AND u.email LIKE ?2 GROUP BY l.owner_user_id ORDER BY n, l.owner_user_id`,
-  bigCity.id,
-  `%@${BENCH_EMAIL_DOMAIN}`,
-)
-const typical = brokers[Math.floor(brokers.length / 2)]!
-const master = one<{ id: number }>("SELECT id FROM users WHERE role = 'MASTER_ADMIN' ORDER BY id LIMIT 1")
-const localities = all<{ locality: string; n: number }>("SELECT locality, count(*) AS n FROM listings WHERE locality NOT LIKE '% %' GROUP BY locality ORDER BY n DESC")
-const common = localities.slice(0, 5).map((l) => l.locality)
-const rare = localities.filter((l) => l.n >= 50).slice(-5).map((l) => l.locality)
-const propertyTypes = all<{ p: string }>('SELECT DISTINCT property_type AS p FROM listings ORDER BY p').map((r) => r.p)
-const budgets = all<{ b: number }>('SELECT budget AS b FROM listings WHERE id % 997 = 0 AND budget IS NOT NULL ORDER BY b').map((r) => r.b)
-const deciles = Array.from({ length: 11 }, (_, i) => budgets[Math.min(budgets.length - 1, Math.floor((i / 10) * budgets.length))]!)
-const dates = one<{ lo: string; hi: string }>('SELECT min(date) AS lo, max(date) AS hi FROM listings')
-const fragments = Array.from({ length: 30 }, (_, k) => {
-  const [, code, digits] = one<{ e: string }>('SELECT entry_id AS e FROM listings WHERE id = ?', Math.max(1, Math.round((total * (k + 1)) / 31))).e.split('-')
-  return `${code}-${digits!.slice(0, -(1 + (k % 3)))}`
-})
+const picked = pickMixSubjects(ro, BENCH_EMAIL_DOMAIN)
+const typical = picked.typical!
+const master = ro.query<{ id: number }, []>("SELECT id FROM users WHERE role = 'MASTER_ADMIN' ORDER BY id LIMIT 1").get()!
 ro.close()
-const words = [...common, ...rare, 'penthouse', 'villa', 'warehouse', 'studio', typical.name.split(' ').at(-1)!.toLowerCase()]
-
-function prng(seed: number) {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = Math.imul(a ^ (a >>> 15), 1 | a)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-const day = (iso: string, plusDays: number) => new Date(Date.parse(`${iso}T00:00:00Z`) + plusDays * 86_400_000).toISOString().slice(0, 10)
-type Params = Record<string, string | number | undefined>
-const query = (p: Params) => new URLSearchParams(Object.entries(p).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]]))).toString()
-const list = (p: Params) => `/api/listings/?${query({ per_page: 25, ...p })}`
-
-/** bench-http.ts's buildMix, each URL with the name of its kind (the same random draws, so the same URLs). */
-function buildMix(w: 'broker' | 'master', seed: number): [string, string][] {
-  const rnd = prng(seed)
-  const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)]!
-  const int = (lo: number, hi: number) => lo + Math.floor(rnd() * (hi - lo + 1))
-  const city = () => pick(topCities.slice(0, rnd() < 0.5 ? 1 : 12)).id
-  const statuses = w === 'master' ? (['ACTIVE', 'ON_HOLD', 'CLOSED', 'SUSPENDED'] as const) : (['ACTIVE', 'ON_HOLD', 'CLOSED'] as const)
-  const kinds: [number, string, () => Params][] = [
-    [15, 'page 1-40', () => ({ page: int(1, 40) })],
-    [5, 'deep page', () => ({ page: pick([500, 1000, 2000, 2000, 3000, 4000]) + int(0, 20) })],
-    [15, 'city+type+deal', () => ({ city_id: city(), post_type: pick(['REQ', 'AVL']), sale_or_rent: pick(['SALE', 'RENT']), page: int(1, 3) })],
-    [10, 'zone+budget', () => {
-      const i = int(0, 8)
-      return { location: pick(LOCATION_ZONES), min_budget: deciles[i], max_budget: deciles[int(i + 1, 10)], page: int(1, 2) }
-    }],
-    [12, 'search', () => ({ search: pick(words), page: int(1, 3) })],
-    [5, 'search entry id', () => ({ search: pick(fragments) })],
-    [8, 'search+city', () => ({ search: pick(words), city_id: city() })],
-    [10, 'date range', () => {
-      const width = pick([1, 7, 30, 90, 365])
-      const to = rnd() < 0.6 ? day(dates.hi, -int(0, 30)) : day(dates.lo, width + int(0, 300))
-      return { date_from: day(to, -width), date_to: to, city_id: rnd() < 0.3 ? city() : undefined }
-    }],
-    [6, 'status', () => ({ status: pick(statuses), city_id: rnd() < 0.5 ? city() : undefined, page: int(1, 5) })],
-    [6, 'property type', () => ({ property_type: pick(propertyTypes), city_id: rnd() < 0.5 ? city() : undefined, page: int(1, 3) })],
-  ]
-  const weightSum = kinds.reduce((s, [x]) => s + x, 0)
-  const kind = (): [string, Params] => {
-    let r = rnd() * weightSum
-    for (const [x, name, make] of kinds) if ((r -= x) < 0) return [name, make()]
-    return [kinds[0]![1], kinds[0]![2]()]
-  }
-  const urls = new Map<string, string>()
-  while (urls.size < 600) {
-    const [name, p] = kind()
-    const u = list(p)
-    if (!urls.has(u)) urls.set(u, name)
-  }
-  const zones = new Map<string, string>()
-  while (zones.size < 12) {
-    const [name, { page: _p, location: _l, ...filters }] = kind()
-    const u = `/api/listings/zones?${query(filters)}`
-    if (!zones.has(u)) zones.set(u, `zones (${name})`)
-  }
-  const mix: [string, string][] = [...urls, ...zones, ...Array.from({ length: 12 }, (): [string, string] => ['/api/listings/my', 'my'])]
-  for (let i = mix.length - 1; i > 0; i--) {
-    const j = Math.floor(rnd() * (i + 1))
-    ;[mix[i], mix[j]] = [mix[j]!, mix[i]!]
-  }
-  return mix
-}
+/** bench-http.ts's mix, each URL with the name of its kind. */
+const buildMix = (w: 'broker' | 'master', seed: number): [string, string][] => mixOf(picked, LOCATION_ZONES, w, seed, 600)
 
 // --- The app of --root on a fresh copy of the bench database (or of the bench's PostgreSQL cluster).
 const workDir = mkdtempSync(join(tmpdir(), 'brokernet-cold-kinds-'))

@@ -68,19 +68,10 @@ import { RssWatch } from './bench-memory'
 import { watchLockWaits } from './bench-pg-locks'
 import { measureStarts, START_RATIO_GOAL } from './bench-start'
 import { benchPort } from './bench-port'
+import { buildMix as mixOf, day, list, pickMixSubjects, type Params } from './bench-mix'
 const root = new URL('..', import.meta.url).pathname
 const args = process.argv.slice(2)
 const argValue = (name: string) => argOf(args, name)
-/** Deterministic randomness (mulberry32): the same database gives the same URLs, run after run. */
-function prng(seed: number) {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = Math.imul(a ^ (a >>> 15), 1 | a)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 const WAL = args.includes('--wal')
 const SECONDS = Number(argValue('seconds') ?? (WAL ? 300 : 10))
@@ -158,36 +149,14 @@ const pickStart = performance.now()
 const ro = new Database(benchDb, { readonly: true })
 const one = <T>(sql: string, ...p: (string | number)[]) => ro.query<T, (string | number)[]>(sql).get(...p)!
 const all = <T>(sql: string, ...p: (string | number)[]) => ro.query<T, (string | number)[]>(sql).all(...p)
-const total = one<{ n: number }>('SELECT count(*) AS n FROM listings').n
-const topCities = all<{ id: number; name: string; n: number }>(
-  'SELECT l.city_id AS id, c.name, count(*) AS n FROM listings l JOIN cities c ON c.id = l.city_id GROUP BY l.city_id ORDER BY n DESC LIMIT 12',
-)
-const bigCity = topCities[0]!
-type Broker = { id: number; email: string; name: string; n: number }
-const brokers = all<Broker>(
-  `SELECT l.owner_user_id AS id, u.email, u.full_name AS name, count(*) AS n FROM listings l JOIN users u ON u.id = l.owner_user_id
-   WHERE l.city_id = ?1 AND u.city_id = ?1 AND u.role = 'BROKER' AND u.is_active AND u.email LIKE ?2 GROUP BY l.owner_user_id ORDER BY n, l.owner_user_id`,
-  bigCity.id,
-  `%@${BENCH_EMAIL_DOMAIN}`,
-)
-const typical = brokers[Math.floor(brokers.length / 2)]!
+// The mixes' subjects (scripts/bench-mix.ts, shared with bench-cold-kinds); then this benchmark's own.
+const subjects = pickMixSubjects(ro, BENCH_EMAIL_DOMAIN)
+const { total, bigCity, brokers, typical, common, rare, deciles } = subjects
 const busiest = brokers.at(-1)!
 const writer = brokers[Math.floor(brokers.length * 0.75)]! // a third broker of the same city: its writes land in the mixes' city
 const master = one<{ id: number; email: string }>("SELECT id, email FROM users WHERE role = 'MASTER_ADMIN' ORDER BY id LIMIT 1")
 const writerActive = all<{ id: number }>("SELECT id FROM listings WHERE owner_user_id = ? AND status = 'ACTIVE' ORDER BY id DESC LIMIT 60", writer.id).map((r) => r.id)
 const busiestNewest = one<{ id: number }>('SELECT max(id) AS id FROM listings WHERE owner_user_id = ?', busiest.id).id
-const localities = all<{ locality: string; n: number }>("SELECT locality, count(*) AS n FROM listings WHERE locality NOT LIKE '% %' GROUP BY locality ORDER BY n DESC")
-const common = localities.slice(0, 5).map((l) => l.locality)
-const rare = localities.filter((l) => l.n >= 50).slice(-5).map((l) => l.locality)
-const propertyTypes = all<{ p: string }>('SELECT DISTINCT property_type AS p FROM listings ORDER BY p').map((r) => r.p)
-const budgets = all<{ b: number }>('SELECT budget AS b FROM listings WHERE id % 997 = 0 AND budget IS NOT NULL ORDER BY b').map((r) => r.b)
-const deciles = Array.from({ length: 11 }, (_, i) => budgets[Math.min(budgets.length - 1, Math.floor((i / 10) * budgets.length))]!)
-const dates = one<{ lo: string; hi: string }>('SELECT min(date) AS lo, max(date) AS hi FROM listings')
-// Entry IDs typed in part: "MUM-6000" of "AVL-MUM-600000" (1 to 3 trailing digits left off).
-const fragments = Array.from({ length: 30 }, (_, k) => {
-  const [, code, digits] = one<{ e: string }>('SELECT entry_id AS e FROM listings WHERE id = ?', Math.max(1, Math.round((total * (k + 1)) / 31))).e.split('-')
-  return `${code}-${digits!.slice(0, -(1 + (k % 3)))}`
-})
 // Matching: a requirement of the city for its matches; the fullest inbox of a broker of the city and that inbox's
 // newest entry's listing (edited to make the inbox's answer cold); a fourth broker who receives announcements.
 const matchSubject = one<{ id: number }>("SELECT id FROM listings WHERE city_id = ? AND post_type = 'REQ' AND status = 'ACTIVE' AND budget IS NOT NULL ORDER BY id DESC LIMIT 1", bigCity.id)
@@ -200,62 +169,12 @@ const inboxOwner = all<{ id: number; email: string; n: number }>(
 const receiver = brokers[Math.floor(brokers.length * 0.25)]!
 ro.close()
 if (!typical || !writer || writer.id === typical.id || writer.id === busiest.id || writerActive.length < 10) fail('the bench database has too few brokers in its biggest city')
-const words = [...common, ...rare, 'penthouse', 'villa', 'warehouse', 'studio', typical.name.split(' ').at(-1)!.toLowerCase()]
 const pickSeconds = (performance.now() - pickStart) / 1000
 
-const day = (iso: string, plusDays: number) => new Date(Date.parse(`${iso}T00:00:00Z`) + plusDays * 86_400_000).toISOString().slice(0, 10)
 const today = new Intl.DateTimeFormat('en-CA', { timeZone: process.env.TZ || 'UTC' }).format(new Date()) // the server's calendar (src/shared/dates.ts)
-type Params = Record<string, string | number | undefined>
-const query = (p: Params) => new URLSearchParams(Object.entries(p).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]]))).toString()
-const list = (p: Params) => `/api/listings/?${query({ per_page: 25, ...p })}`
 
 /** A dashboard's requests: 600 distinct list URLs of every kind a user sends, plus /zones and /my now and then. */
-function buildMix(who: 'broker' | 'master', seed: number): string[] {
-  const rnd = prng(seed)
-  const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)]!
-  const int = (lo: number, hi: number) => lo + Math.floor(rnd() * (hi - lo + 1))
-  const city = () => pick(topCities.slice(0, rnd() < 0.5 ? 1 : 12)).id // half of them the big city
-  const statuses = who === 'master' ? (['ACTIVE', 'ON_HOLD', 'CLOSED', 'SUSPENDED'] as const) : (['ACTIVE', 'ON_HOLD', 'CLOSED'] as const)
-  const kinds: [number, () => Params][] = [
-    [15, () => ({ page: int(1, 40) })],
-    [5, () => ({ page: pick([500, 1000, 2000, 2000, 3000, 4000]) + int(0, 20) })], // deep pages
-    [15, () => ({ city_id: city(), post_type: pick(['REQ', 'AVL']), sale_or_rent: pick(['SALE', 'RENT']), page: int(1, 3) })],
-    [10, () => {
-      const i = int(0, 8)
-      return { location: pick(LOCATION_ZONES), min_budget: deciles[i], max_budget: deciles[int(i + 1, 10)], page: int(1, 2) }
-    }],
-    [12, () => ({ search: pick(words), page: int(1, 3) })],
-    [5, () => ({ search: pick(fragments) })],
-    [8, () => ({ search: pick(words), city_id: city() })],
-    [10, () => {
-      // Recent or old ranges, a day to a year wide.
-      const width = pick([1, 7, 30, 90, 365])
-      const to = rnd() < 0.6 ? day(dates.hi, -int(0, 30)) : day(dates.lo, width + int(0, 300))
-      return { date_from: day(to, -width), date_to: to, city_id: rnd() < 0.3 ? city() : undefined }
-    }],
-    [6, () => ({ status: pick(statuses), city_id: rnd() < 0.5 ? city() : undefined, page: int(1, 5) })],
-    [6, () => ({ property_type: pick(propertyTypes), city_id: rnd() < 0.5 ? city() : undefined, page: int(1, 3) })],
-  ]
-  const weightSum = kinds.reduce((s, [w]) => s + w, 0)
-  const kind = () => {
-    let r = rnd() * weightSum
-    for (const [w, make] of kinds) if ((r -= w) < 0) return make()
-    return kinds[0]![1]()
-  }
-  const urls = new Set<string>()
-  while (urls.size < MIX_URLS) urls.add(list(kind()))
-  const zones = new Set<string>()
-  while (zones.size < 12) {
-    const { page: _p, location: _l, ...filters } = kind()
-    zones.add(`/api/listings/zones?${query(filters)}`)
-  }
-  const mix = [...urls, ...zones, ...Array(12).fill('/api/listings/my')]
-  for (let i = mix.length - 1; i > 0; i--) {
-    const j = Math.floor(rnd() * (i + 1))
-    ;[mix[i], mix[j]] = [mix[j]!, mix[i]!]
-  }
-  return mix
-}
+const buildMix = (who: 'broker' | 'master', seed: number): string[] => mixOf(subjects, LOCATION_ZONES, who, seed, MIX_URLS).map(([url]) => url)
 
 // =================================================================================================================
 // The server, on a fresh copy of the bench database
