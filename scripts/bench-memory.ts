@@ -35,6 +35,22 @@ function rss(pid: number): number | undefined {
 }
 
 /**
+ * The resident set's two parts, in bytes (docs/decisions/0XX-native-memory.md): anonymous (the allocator's arena, where
+ * JavaScriptCore's heap, SQLite's caches and every buffer live; the JIT's code) and file pages (the binary's code and
+ * embedded files as they are read: 55-60 MB of every peak at 1M listings, the same at any size, shared between the
+ * processes and given back under pressure). Read at each process's highest sample, to tell which part made it.
+ */
+function parts(pid: number): { anon: number; file: number } | undefined {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+    const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB$`, 'm').exec(status)?.[1] ?? 0) * 1024
+    return { anon: kb('RssAnon'), file: kb('RssFile') + kb('RssShmem') }
+  } catch {
+    return undefined
+  }
+}
+
+/**
  * The anonymous part of the resident set (the heaps: JavaScript's, SQLite's caches, malloc's), in bytes. The rest is
  * file pages (the executable's code and embedded files as they are read, mapped database pages): shared with the
  * kernel's page cache, given back under pressure, and the same at any number of listings.
@@ -67,6 +83,8 @@ const mbText = (bytes: number | undefined) => (bytes === undefined ? '' : `${Mat
 export class RssWatch {
   private readonly names = new Map<number, string>()
   private readonly peak = new Map<number, number>()
+  /** Each process's anonymous and file-backed parts at its highest sample. */
+  private readonly peakParts = new Map<number, { anon: number; file: number }>()
   /** The highest since the last mark: where in the run a peak came. */
   private peakSince = new Map<number, number>()
   private readonly marks: { label: string; rss: Map<number, number>; anon: Map<number, number>; highest: Map<number, number> }[] = []
@@ -99,6 +117,10 @@ export class RssWatch {
       const bytes = rss(pid)
       if (bytes === undefined) continue
       now.set(pid, bytes)
+      if (bytes > (this.peak.get(pid) ?? 0)) {
+        const split = parts(pid)
+        if (split) this.peakParts.set(pid, split)
+      }
       this.peak.set(pid, Math.max(this.peak.get(pid) ?? 0, bytes))
       this.peakSince.set(pid, Math.max(this.peakSince.get(pid) ?? 0, bytes))
     }
@@ -142,6 +164,11 @@ export class RssWatch {
     for (const m of this.marks) lines.push(`| ${m.label} | ${pids.map((p) => cell(m, p)).join(' | ')} |`)
     const over = pids.filter((p) => this.peak.get(p)! > RSS_GOAL_MB * 1024 * 1024)
     lines.push(`| **highest during the run** (sampled twice a second) | ${pids.map((p) => `**${mbText(this.peak.get(p))}**`).join(' | ')} |`)
+    const split = (p: number) => {
+      const at = this.peakParts.get(p)
+      return at ? `${mbText(at.anon)} anonymous, ${mbText(at.file)} file pages` : ''
+    }
+    lines.push(`| … of which, at that sample (from /proc/<pid>/status) | ${pids.map(split).join(' | ')} |`)
     lines.push(
       '',
       `Memory goal (issue 36): each process ≤ ${RSS_GOAL_MB} MB RSS: ${over.length ? `**missed** by ${over.map((p) => `${this.names.get(p)} (${mbText(this.peak.get(p))})`).join(', ')}` : 'met'}.`,
