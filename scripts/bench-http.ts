@@ -42,7 +42,7 @@
 //
 // The memory table's last row splits each process's highest into its anonymous part (the allocator's arena) and its
 // file pages (the binary's own: 55-60 MB at any size). `bun scripts/rss-maps.ts <binary> <out.json>` beside a run splits
-// it further, by mapping (docs/decisions/0XX-native-memory.md).
+// it further, by mapping (docs/decisions/071-native-memory.md).
 //
 // --wal: SQLite's write-ahead log under steady writes (issue 29, docs/decisions/030-wal.md), alone, with WORKERS=2
 // unless --workers says otherwise: first how many pages one listing POST adds to the log (six POSTs on the idle server,

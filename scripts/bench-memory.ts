@@ -35,7 +35,7 @@ function rss(pid: number): number | undefined {
 }
 
 /**
- * The resident set's two parts, in bytes (docs/decisions/0XX-native-memory.md): anonymous (the allocator's arena, where
+ * The resident set's two parts, in bytes (docs/decisions/071-native-memory.md): anonymous (the allocator's arena, where
  * JavaScriptCore's heap, SQLite's caches and every buffer live; the JIT's code) and file pages (the binary's code and
  * embedded files as they are read: 55-60 MB of every peak at 1M listings, the same at any size, shared between the
  * processes and given back under pressure). Read at each process's highest sample, to tell which part made it.

@@ -1,5 +1,5 @@
 // What a server process's resident set is made of, mapping by mapping, while something else drives it (issue 36,
-// docs/decisions/0XX-native-memory.md). bench:http's memory table gives each process's RSS and its anonymous / file
+// docs/decisions/071-native-memory.md). bench:http's memory table gives each process's RSS and its anonymous / file
 // split; this says which mappings hold it: the allocator's arena (mimalloc reserves one 1 GiB mapping: JavaScriptCore's
 // heap, SQLite's page caches and every buffer are in it), the binary's own pages, the JIT's executable mapping.
 //
