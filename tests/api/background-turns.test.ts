@@ -8,6 +8,7 @@ import { runExpiryReminders } from '../../src/modules/listings/reminders'
 import { EXPIRE_BATCH, expireDue } from '../../src/modules/listings/store/expiry'
 import type { Queryable } from '../../db/sql'
 import { createTestApp } from '../support/app'
+import { eventually } from '../support/eventually'
 import { fixtureHash, insertListing, insertUser, seedPlace } from '../support/fixtures'
 
 const h = await createTestApp()
@@ -86,8 +87,15 @@ describe('background work in turns', () => {
       Number((await h.ctx.db.get<{ n: number }>(`select count(*) as n from listings where owner_user_id = ? and status = 'EXPIRED'`, [owner.id]))!.n)
     const run = expireDue(h.ctx.db, Date.now())
     const { atAnswer, atEnd } = await askedDuring(run, expired)
-    expect(await run).toBe(count)
-    expect(atEnd).toBe(count)
+    // The server's own sweep may take some of them meanwhile (against the binary, or its timer in process): each
+    // listing is expired once, by one of the two (decision 068: on PostgreSQL a sweep passes over the rows another
+    // holds). Seen once on PostgreSQL against the binary, at load 20 (issue 37): 922 of 1,031 here, the rest there.
+    const done = await run
+    expect(done).toBeGreaterThan(0)
+    expect(done).toBeLessThanOrEqual(count)
+    if (done === count) expect(atEnd).toBe(count)
+    else await eventually('every listing expired, by this sweep or the server’s', async () => (await expired()) === count)
+    expect(await expired()).toBe(count)
     expect(atAnswer).toBeLessThan(count) // SQLite: between two batches; PostgreSQL expires one by one, over the network
     // The kept counts followed every one of them (the triggers ran per row, batch or not).
     const counted = await h.ctx.db.get<{ n: number }>(`select coalesce(sum(n), 0) as n from listing_counts where city_id = ? and status = 'EXPIRED'`, [city])
