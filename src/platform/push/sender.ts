@@ -300,9 +300,7 @@ export class PushSender {
     const look = async () => {
       if (this.closed || this.thread!.running) return
       try {
-        // Closed while it looked: a thread started now would open a database the server has let go of (a test's
-        // removed data folder: "unable to open database file").
-        if ((await anyDue(this.db, Date.now())) && !this.closed) this.thread!.start()
+        if (await anyDue(this.db, Date.now())) this.thread!.start()
       } catch (err) {
         console.error('[push] could not look at the outbox:', err)
       }
