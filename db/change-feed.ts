@@ -48,6 +48,13 @@ export interface Feed {
   /** Keeps the listeners current without requests while anyone needs pushing; returns the release. */
   poll(ms: number): () => void
   close(): void
+  /**
+   * Read-after-write across instances (PostgreSQL only; docs/decisions/0XX-read-after-write.md): the position a write's
+   * answer names, and the wait for this process to have heard it. Absent on SQLite, whose `sync()` reads every change
+   * before a cached read: nothing to carry, nothing to wait for.
+   */
+  readonly position?: number | null
+  reach?(position: number): Promise<void> | null
 }
 
 /**

@@ -9,7 +9,20 @@ const RELISTEN_MS = 100
 /** The channel the triggers of db/pg/feed.sql notify. */
 export const CHANGES_CHANNEL = 'brokernet_changes'
 
-type Payload = { topic: Change['topic']; before: Record<string, unknown> | null; after: Record<string, unknown> | null; xid?: string; ping?: number; from?: string }
+/**
+ * The longest a request carrying a write's position waits for this process's feed to reach it (`reach`); past it the
+ * request, and every other until the feed has caught up, reads from the database (docs/decisions/0XX-read-after-write.md).
+ */
+export const READ_AFTER_WAIT_MS = 1000
+/**
+ * A position further than this past the newest transaction id this process knows of is no transaction's (ids are
+ * handed out one by one; 16 million more between two notifications this process hears is beyond any real gap): ignored.
+ */
+export const READ_AFTER_AHEAD = 2 ** 24
+/** The transactions whose pings were heard lately, remembered so that a position already heard costs no round trip. */
+const HEARD_KEPT = 4096
+
+type Payload = { topic: Change['topic']; before: Record<string, unknown> | null; after: Record<string, unknown> | null; xid?: string | null; ping?: number; from?: string }
 
 /**
  * The change feed on PostgreSQL (docs/decisions/013-postgres.md). Triggers notify every change on one channel;
@@ -22,7 +35,12 @@ type Payload = { topic: Change['topic']; before: Record<string, unknown> | null;
  *   it; another instance sees it within that moment (milliseconds);
  * - a value is known exact by its snapshot instead of a position: `snapshot` reads in one repeatable-read transaction
  *   and notes which transactions it saw; each notification names its transaction (db/pg/feed.sql), so a kept count
- *   is adjusted by exactly the changes its snapshot did not see, whenever they arrive.
+ *   is adjusted by exactly the changes its snapshot did not see, whenever they arrive;
+ * - read-after-write across instances (docs/decisions/0XX-read-after-write.md): a write transaction's ping names its
+ *   transaction id, so every instance knows which writes it has heard. A write's answer names the newest one this
+ *   process heard (`position`: its own write's or later); a request naming one this process has not heard waits until
+ *   a ping it sends then comes back (`reach`: everything committed before is heard by then), at most
+ *   READ_AFTER_WAIT_MS; past that, nothing is served from a cache until that ping arrives.
  */
 export class PgFeed implements Feed {
   private last = 0
@@ -35,6 +53,15 @@ export class PgFeed implements Feed {
    */
   private readonly token = crypto.randomUUID()
   private readonly waiting = new Map<number, () => void>()
+  /** Transaction ids of the write pings heard lately (every instance's), oldest first. */
+  private readonly heard = new Set<number>()
+  /** The newest of them (0: none since the listener last connected), and the newest transaction id known at all. */
+  private newest = 0
+  private horizon = 0
+  /** Waits of `reach` that ran out and whose ping has not arrived yet: while any does, no cache serves. */
+  private behind = 0
+  /** What `reach` did, since start: found the position heard, waited and heard it, gave up, or ignored a bad one. */
+  readonly readAfter = { heard: 0, waited: 0, timedOut: 0, ignored: 0 }
   private readonly recent = new RecentChanges(0)
   private readonly listeners = new Set<(event: FeedEvent) => void>()
   private readonly connection: postgres.Sql
@@ -61,7 +88,49 @@ export class PgFeed implements Feed {
   }
 
   sync(): boolean {
-    return this.up
+    return this.up && this.behind === 0
+  }
+
+  /**
+   * The position a write's answer names: the newest write ping heard, which this process's own write waited for, so it
+   * is that write's or a later one's (PostgreSQL delivers in commit order). Null while the listener is down, or since it
+   * came back until a ping is heard again (a write of that time may have had none).
+   */
+  get position(): number | null {
+    return this.up && this.newest > 0 ? this.newest : null
+  }
+
+  /**
+   * Null at once when this process has heard `position` (or cannot trust its caches anyway, or the position is no
+   * transaction's); otherwise a wait until a ping sent now comes back, which is after every change committed before the
+   * request came (the write named among them), or READ_AFTER_WAIT_MS, whichever is first. A wait that ran out leaves
+   * every cache of this process unused until that ping arrives: the request reads from the database, never a stale cache.
+   */
+  reach(position: number): Promise<void> | null {
+    if (!this.up) return null
+    if (this.heard.has(position)) {
+      this.readAfter.heard++
+      return null
+    }
+    if (!Number.isSafeInteger(position) || position <= 0 || position > this.horizon + READ_AFTER_AHEAD) {
+      this.readAfter.ignored++
+      return null
+    }
+    return this.catchUpWithin(READ_AFTER_WAIT_MS)
+  }
+
+  private async catchUpWithin(ms: number): Promise<void> {
+    const heard = this.sendPing()
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const late = await Promise.race([heard.then(() => false), new Promise<boolean>((resolve) => (timer = setTimeout(resolve, ms, true)))])
+    clearTimeout(timer)
+    if (!late) {
+      this.readAfter.waited++
+      return
+    }
+    this.readAfter.timedOut++
+    this.behind++
+    void heard.then(() => this.behind--)
   }
 
   async snapshot<T>(db: Queryable, read: (db: Queryable) => Promise<T>): Promise<{ value: T; at: FeedPoint | null }> {
@@ -96,18 +165,25 @@ export class PgFeed implements Feed {
    */
   async caughtUp(): Promise<void> {
     if (!this.up) return
+    await this.sendPing()
+  }
+
+  /**
+   * A ping sent now on the listening connection; resolves once it is heard, or at once when it could not be sent (the
+   * listening connection is going: nothing is served from a cache until it is back, and then every cache is forgotten).
+   * A connection lost meanwhile resolves every wait (the listeners were reset instead).
+   */
+  private sendPing(): Promise<void> {
     const ping = ++this.pings
     const heard = new Promise<void>((resolve) => this.waiting.set(ping, resolve))
-    try {
-      await this.connection.unsafe('select pg_notify($1, $2)', [CHANGES_CHANNEL, JSON.stringify({ ping, from: this.token })])
-    } catch {
-      // The listening connection is going (the server is away): nothing is served from a cache until it is back, and
-      // then every cache is forgotten. The write itself is committed: it must not be answered as failed.
-      this.waiting.delete(ping)
-      return
-    }
-    // A connection lost meanwhile resolves every wait (the listeners were reset instead).
-    await heard
+    this.connection.unsafe('select pg_notify($1, $2)', [CHANGES_CHANNEL, JSON.stringify({ ping, from: this.token })]).then(
+      () => {},
+      () => {
+        this.waiting.get(ping)?.()
+        this.waiting.delete(ping)
+      },
+    )
+    return heard
   }
 
   /**
@@ -122,8 +198,10 @@ export class PgFeed implements Feed {
     const ping = ++this.pings
     const heard = new Promise<void>((resolve) => this.waiting.set(ping, resolve))
     return {
-      // The stores' placeholders: the transaction writes its parameters into its text (db/postgres.ts, `inlined`).
-      sql: 'select pg_notify(?, ?)',
+      // The stores' placeholders: the transaction writes its parameters into its text (db/postgres.ts, `inlined`). The
+      // transaction's id, when it has one (it wrote something), lets every instance tell that it has heard this write
+      // (`reach`); a transaction that wrote nothing is given none (`_if_assigned`): no id is used up for it.
+      sql: "select pg_notify(?, (?::jsonb || jsonb_build_object('xid', pg_current_xact_id_if_assigned()::text))::text)",
       params: [CHANGES_CHANNEL, JSON.stringify({ ping, from: this.token })],
       heard,
       drop: () => {
@@ -142,8 +220,13 @@ export class PgFeed implements Feed {
 
   private async listen(): Promise<void> {
     await this.connection.unsafe(`listen ${CHANGES_CHANNEL}`)
+    // The next transaction id to be handed out: a position beyond it (by far) is no transaction's (`reach`).
+    const [next] = await this.connection.unsafe<{ x: string }[]>('select pg_snapshot_xmax(pg_current_snapshot())::text as x')
     if (this.closed) return
     const wasDown = this.last > 0 || this.pings > 0
+    this.horizon = Math.max(this.horizon, Number(next?.x ?? 0))
+    // A write of this process while the listener was down sent no ping: the newest heard may be older than it.
+    this.newest = 0
     this.up = true
     if (wasDown) this.forget()
   }
@@ -184,15 +267,27 @@ export class PgFeed implements Feed {
   private receive(text: string): void {
     const payload = JSON.parse(text) as Payload
     if (payload.ping !== undefined) {
+      // Every instance's write pings: heard here after that write's changes and every change committed before it.
+      if (payload.xid) this.hearWrite(Number(payload.xid))
       if (payload.from !== this.token) return
       this.waiting.get(payload.ping)?.()
       this.waiting.delete(payload.ping)
       return
     }
     const change: Change = { seq: ++this.last, topic: payload.topic, before: payload.before, after: payload.after }
-    if (payload.xid !== undefined) change.xid = Number(payload.xid)
+    if (payload.xid) {
+      change.xid = Number(payload.xid)
+      if (change.xid > this.horizon) this.horizon = change.xid
+    }
     this.recent.add([change])
     this.emit({ changes: [change] })
+  }
+
+  private hearWrite(xid: number): void {
+    this.heard.add(xid)
+    if (this.heard.size > HEARD_KEPT) this.heard.delete(this.heard.values().next().value!)
+    this.newest = xid
+    if (xid > this.horizon) this.horizon = xid
   }
 
   private emit(event: FeedEvent): void {
