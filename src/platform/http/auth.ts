@@ -4,6 +4,7 @@ import type { SessionUser } from '../sessions'
 import { invalidateSession, sessionIdOf } from '../sessions'
 import type { AppContext } from '../context'
 import { forbidden, unauthenticated } from '../errors'
+import { markWrite, readAfterWrite } from './read-after'
 
 export const SESSION_COOKIE = 'brokernet_session'
 
@@ -33,10 +34,14 @@ export function readToken(headers: Headers, cookie: CookieJar): { token: string;
 /**
  * The session a request carries, validated (and its cookie extended when the session was renewed);
  * null when there is none or it has expired. Every route and page reads the caller through this.
+ * On PostgreSQL, a request that names a write (./read-after.ts) first waits for this process to have heard it: the
+ * session and everything read after it show that write.
  */
-export async function resumeSession({ db, config, sessions }: AppContext, headers: Headers, cookie: CookieJar) {
+export async function resumeSession({ db, config, sessions, feed }: AppContext, headers: Headers, cookie: CookieJar) {
   const found = readToken(headers, cookie)
   if (!found) return null
+  const reaching = readAfterWrite(feed, headers, cookie)
+  if (reaching) await reaching
   const result = await sessions.validate(db, found.token)
   if (!result) return { ...found, user: null, enrolmentOnly: false }
   if (found.viaCookie && result.renewed)
@@ -84,6 +89,16 @@ export async function endSession(ctx: AppContext, request: Request, headers: Hea
  */
 export const authGuard = (ctx: AppContext) => {
   const allowedOrigins = allowedOriginsOf(ctx)
+  // A signed-in write's answer names its feed position (./read-after.ts); only where the feed has positions (PostgreSQL):
+  // on SQLite no route gets the hook at all.
+  const secure = ctx.config.publicUrl.startsWith('https://')
+  const marking = ctx.feed.reach
+    ? {
+        afterHandle({ request, set, cookie, responseValue }: { request: Request; set: { headers: Record<string, unknown>; status?: unknown }; cookie: CookieJar; responseValue: unknown }) {
+          markWrite(ctx.feed, request.method, set, cookie, responseValue, secure)
+        },
+      }
+    : {}
   // One check per request, whichever stage runs it first (one session query); the request object is the key, so
   // nothing outlives it. The later stages await the same answer.
   const checked = new WeakMap<Request, Promise<Caller>>()
@@ -122,6 +137,7 @@ export const authGuard = (ctx: AppContext) => {
         const caller = await authenticate(request, headers, cookie, undefined, enabled === 'enrolling')
         return { user: caller.user, enrolmentOnly: caller.enrolmentOnly }
       },
+      ...(enabled ? marking : {}),
     }),
     permission: (permission: Permission) => ({
       // Named in the OpenAPI document too (`x-permission`), where tests/api/route-permissions.test.ts checks every route has one.
@@ -136,6 +152,7 @@ export const authGuard = (ctx: AppContext) => {
         const { user } = await authenticate(request, headers, cookie, permission)
         return { user: { ...user, access: grantFor(user.role, permission)! } as Actor }
       },
+      ...marking,
     }),
   })
 }
