@@ -339,7 +339,8 @@ async function enrol(token: string): Promise<string> {
   return ((await confirm.json()) as { token: string }).token
 }
 
-type Answer = { ms: number; status: number; text: string }
+/** `readAfter`: the feed position a write's answer names (PostgreSQL; docs/decisions/0XX-read-after-write.md). */
+type Answer = { ms: number; status: number; text: string; readAfter?: string }
 /**
  * One request, timed to the last byte of the answer: a read on the bench's keep-alive connections, a write on a
  * connection of its own. Bun's fetch hands out a pooled connection without regard to the server's idle close (it
@@ -347,14 +348,15 @@ type Answer = { ms: number; status: number; text: string }
  * on a loaded machine some writes failed with ECONNRESET before reaching the server (helpers' runs, session 43) and
  * aborted the run; a browser sends such a write again itself. A loopback connect adds about 0.1 ms to a write.
  */
-async function call(method: string, path: string, token?: string, body?: unknown, to = base): Promise<Answer> {
+async function call(method: string, path: string, token?: string, body?: unknown, to = base, readAfter?: string): Promise<Answer> {
   const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {}
   if (body !== undefined) headers['content-type'] = 'application/json'
+  if (readAfter) headers['x-read-after'] = readAfter
   const t0 = performance.now()
   try {
     const res = await fetch(to + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), keepalive: method === 'GET' })
     const text = await res.text()
-    return { ms: performance.now() - t0, status: res.status, text }
+    return { ms: performance.now() - t0, status: res.status, text, readAfter: res.headers.get('x-read-after') ?? undefined }
   } catch (e) {
     return { ms: performance.now() - t0, status: 0, text: (e as Error).message }
   }
@@ -577,7 +579,8 @@ async function warm(paths: string[], token: string) {
   if (PG_STATS && pg) await resetStatements(pg.url)
 }
 
-// --- Cold reads: a write that changes the answer, then ONE timed read of it; the answer must show the write.
+// --- Cold reads: a write that changes the answer, then ONE timed read of it, the write's X-Read-After echoed; the answer
+// must show the write.
 type ColdKind = { what: string; token: string; url: string; write: (n: number) => Promise<Answer>; seen: (text: string, before: string, n: number) => boolean; goal?: number }
 async function cold(k: ColdKind) {
   const xs: number[] = []
@@ -588,7 +591,9 @@ async function cold(k: ColdKind) {
   for (let n = 1; n <= COLD_REPS; n++) {
     const w = await k.write(n)
     if (!ok(w)) throw new Abort(`${k.what}: the write answered ${w.status}: ${w.text.slice(0, 200)}`)
-    const a = await call('GET', k.url, k.token)
+    // The write's position echoed, as an API client does (a browser sends its cookie): on PostgreSQL the process that
+    // answers waits until it has heard the write (docs/decisions/0XX-read-after-write.md).
+    const a = await call('GET', k.url, k.token, undefined, base, w.readAfter)
     if (!ok(a)) refused++
     else if (!k.seen(a.text, before.text, n)) staleAnswers++
     xs.push(a.ms)

@@ -116,6 +116,19 @@ describe('read-after-write across two instances on one PostgreSQL (B hears the f
     // A read's answer names none.
     const read = await a.app.handle(new Request(`http://localhost${page()}`, { headers: broker.bearer }))
     expect(read.headers.get(READ_AFTER_HEADER)).toBeNull()
+    // An edit (200) and a deletion (204, no body) name theirs, no older than the post's; a refused write (422) none.
+    const id = ((await read.json()) as { listings: { id: number }[] }).listings[0]!.id
+    const send = (method: string, path: string, body?: unknown) =>
+      a.app.handle(new Request(`http://localhost${path}`, { method, headers: { ...broker.bearer, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }))
+    const edited = await send('PATCH', `/api/listings/${id}`, { budget: 99_999 })
+    expect(edited.status).toBe(200)
+    expect(Number(edited.headers.get(READ_AFTER_HEADER))).toBeGreaterThanOrEqual(Number(position))
+    const refused = await send('PATCH', `/api/listings/${id}`, { budget: 'lots' })
+    expect(refused.status).toBe(422)
+    expect(refused.headers.get(READ_AFTER_HEADER)).toBeNull()
+    const deleted = await send('DELETE', `/api/listings/${id}`)
+    expect(deleted.status).toBe(204)
+    expect(Number(deleted.headers.get(READ_AFTER_HEADER))).toBeGreaterThan(Number(edited.headers.get(READ_AFTER_HEADER)))
   })
 
   test('without the position, B answers from its caches before it has heard the write: stale (the test can fail)', async () => {
