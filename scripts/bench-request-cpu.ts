@@ -4,11 +4,16 @@
 //
 //   bun scripts/bench-request-cpu.ts --binary /tmp/h-health-base/brokernet --binary dist/brokernet
 //                                    [--path /api/health] [--rounds 3] [--seconds 4] [--connections 32] [--no-floor]
+//                                    [--header 'Authorization: Bearer …'] [--database-url postgres://…]
 //
 // Each binary runs with WORKERS=1 on a fresh empty database of its own, its request log (stdout) to a file, as
 // deployed. The binaries and a bare Elysia app of one route (scripts/bench-floors.ts) are measured in turn, round after
 // round, so a burst of load from elsewhere falls on each alike. Prints one markdown table: µs of CPU per request, each
 // round's and the median.
+//
+// --header (repeatable) is sent with every request (a signed-in GET: a session's bearer token). --database-url serves
+// every binary on that PostgreSQL database instead of a SQLite file of its own (all at once, on the one database: the
+// caller prepares it, and the session a --header names; docs/decisions/0XX-read-after-write.md measured this way).
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -25,6 +30,8 @@ const ROUNDS = Number(one('rounds', '3'))
 const SECONDS = Number(one('seconds', '4'))
 const CONNECTIONS = Number(one('connections', '32'))
 const FLOOR = !args.includes('--no-floor')
+const HEADERS = values('header').flatMap((h) => ['-H', h])
+const DATABASE_URL = one('database-url', '')
 const root = new URL('..', import.meta.url).pathname
 const TICK_US = 1e6 / 100 // USER_HZ: /proc counts CPU time in hundredths of a second on Linux
 
@@ -43,7 +50,7 @@ function cpuMicros(pids: number[]): number {
 }
 
 async function wrk(base: string, seconds: number): Promise<number> {
-  const proc = Bun.spawn(['wrk', '-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--timeout', '10s', base + PATH], { stdout: 'pipe', stderr: 'pipe' })
+  const proc = Bun.spawn(['wrk', '-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--timeout', '10s', ...HEADERS, base + PATH], { stdout: 'pipe', stderr: 'pipe' })
   const [text, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited])
   const requests = Number(/(\d+) requests in/.exec(text)?.[1])
   const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(text)?.[1] ?? 0)
@@ -57,7 +64,7 @@ async function startBinary(binary: string, n: number): Promise<Target> {
   const port = benchPort()
   const log = openSync(join(dataDir, 'server.log'), 'a')
   const server = Bun.spawn([binary], {
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, NODE_ENV: 'production', DEMO_DATA: '0', ADMIN_PASSWORD: 'bench-request-cpu-1', WORKERS: '1', DATABASE_URL: '' },
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, NODE_ENV: 'production', DEMO_DATA: '0', ADMIN_PASSWORD: 'bench-request-cpu-1', WORKERS: '1', DATABASE_URL },
     stdout: log,
     stderr: log,
   })
