@@ -55,6 +55,8 @@ export interface Feed {
    */
   readonly position?: number | null
   reach?(position: number): Promise<void> | null
+  /** What `reach` did since start (for the app's metrics): found the position heard, waited and heard it, gave up, ignored it. */
+  readonly readAfter?: Readonly<Record<'heard' | 'waited' | 'timedOut' | 'ignored', number>>
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/sql'
+import type { Feed } from '../../db/change-feed'
 import { walFileSize } from '../../db/wal'
 import type { SnapshotCache } from '../../db/snapshot-cache'
 import type { Config } from './config'
@@ -16,6 +17,7 @@ type Watched = {
   counts: SnapshotCache
   pages: SnapshotCache
   sessions: SessionCache
+  feed: Pick<Feed, 'readAfter'>
   backups: Pick<Backups, 'lastGood' | 'recent'>
   features: Pick<Features, 'events'>
 }
@@ -57,6 +59,23 @@ export function watchApp(ctx: Watched): void {
       values: ctx.features.events.map((e) => ({ labels: { topic: e.event }, value: e.topic.listening })),
     },
   ])
+  // PostgreSQL: requests that named a write (docs/decisions/0XX-read-after-write.md), by what this process did.
+  const readAfter = ctx.feed.readAfter
+  if (readAfter)
+    metrics.addSource((): MetricJson[] => [
+      {
+        name: 'brokernet_read_after_total',
+        help: "Requests naming a write's feed position (PostgreSQL): heard already, waited for and heard, given up after a second (read from the database), or ignored (not a real position).",
+        type: 'counter',
+        aggregator: 'sum',
+        values: [
+          { labels: { result: 'heard' }, value: readAfter.heard },
+          { labels: { result: 'waited' }, value: readAfter.waited },
+          { labels: { result: 'timed_out' }, value: readAfter.timedOut },
+          { labels: { result: 'ignored' }, value: readAfter.ignored },
+        ],
+      },
+    ])
   // SQLite's reads on threads of their own (READ_THREADS, db/read-threads.ts): how many, and how many wait right now.
   const threads = ctx.db.threads
   if (threads)
