@@ -919,6 +919,16 @@ try {
     const edit = (n: number) => call('PATCH', `/api/listings/${busiestNewest}`, busiestToken, { details: `Edited by bench:http, mark ${n}-${n}.` })
     const what = `/api/listings/my of the busiest broker (${busiest.n} listings; one edited)`
     await cold({ what, token: busiestToken, url: '/api/listings/my', write: edit, seen: (text, _b, n) => text.includes(`mark ${n}-${n}.`) })
+    // PostgreSQL: what the processes did with the positions the reads echoed (docs/decisions/0XX-read-after-write.md).
+    if (POSTGRES) {
+      const said: string[] = []
+      for (const { base: to, n } of instances) {
+        const text = (await call('GET', '/metrics', undefined, undefined, to)).text
+        const counts = [...text.matchAll(/^brokernet_read_after_total\{result="(\w+)"\} (\d+)/gm)].map(([, result, value]) => `${result} ${value}`)
+        if (counts.length) said.push(`instance ${n}: ${counts.join(', ')}`)
+      }
+      if (said.length) console.log(`    positions echoed (brokernet_read_after_total, whole run): ${said.join('; ')}`)
+    }
   }
 } catch (e) {
   failed = !interrupted

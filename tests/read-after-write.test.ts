@@ -182,13 +182,16 @@ describe('read-after-write across two instances on one PostgreSQL (B hears the f
     console.log(`[read-after-write] feed held: answered after ${ms.toFixed(0)} ms (wait capped at ${READ_AFTER_WAIT_MS} ms)`)
     expect(total).toBe(before + 1)
     expect((b.ctx.feed as PgFeed).readAfter.timedOut).toBe(timedOut + 1)
-    // Generous for a loaded machine; without the cap it never comes (the feed is held).
-    expect(ms).toBeLessThan(READ_AFTER_WAIT_MS + 4000)
+    // Without the cap it never comes (the feed is held): any bound shows the cap. The time itself is logged above
+    // (about 1,020 ms on a quiet machine, 1,240 ms at load 20); a tight bound would fail on a busy one (issue 37).
+    expect(ms).toBeLessThan(READ_AFTER_WAIT_MS + 14_000)
     // Until B's feed catches up, a read without a position is not served from a cache either.
     await write()
     expect((await totalOnB()).total).toBe(before + 2)
     proxy.delayMs = 0
     await eventually('B caught up', async () => b.ctx.feed.sync(), 20_000, 10)
     expect((await totalOnB()).total).toBe(before + 2)
+    // What an operator sees: the wait that ran out is counted.
+    expect(await b.ctx.metrics.render()).toMatch(/^brokernet_read_after_total\{result="timed_out"\} [1-9]/m)
   }, 60_000)
 })
