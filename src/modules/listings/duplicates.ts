@@ -33,8 +33,10 @@ const BUDGET_WITHIN = 0.1
 const SHOWN = 10
 const CANDIDATES = 500
 
-export function similarity(a: string, b: string): number {
-  const x = new Set(words(a))
+export const similarity = (a: string, b: string): number => overlap(new Set(words(a)), b)
+
+/** `similarity` with the first text's words already made: a check compares one draft with hundreds of candidates. */
+function overlap(x: Set<string>, b: string): number {
   const y = new Set(words(b))
   if (x.size === 0 || y.size === 0) return 0
   let shared = 0
@@ -66,10 +68,14 @@ export type Ranked = { candidate: DuplicateCandidate; own: boolean; similarity: 
  */
 export async function duplicatesOf(db: Queryable, viewer: Viewer, draft: Draft): Promise<Ranked[]> {
   const found = await duplicateCandidates(db, viewer, draft, { sizeWithin: SIZE_WITHIN, budgetWithin: BUDGET_WITHIN, limit: CANDIDATES })
-  const text = draft.details ?? ''
+  // The draft's words made once, and each candidate's once though both halves of the statement may find it (issue 36:
+  // a broker reposting near-copies has hundreds of candidates, each found by contact and by locality).
+  const draftWords = new Set(words(draft.details ?? ''))
+  const alikeById = new Map<number, number>()
   const byId = new Map<number, { candidate: DuplicateCandidate; similarity: number; reasons: DuplicateReason[] }>()
   for (const c of found) {
-    const alike = similarity(text, c.details ?? '')
+    let alike = alikeById.get(c.id)
+    if (alike === undefined) alikeById.set(c.id, (alike = overlap(draftWords, c.details ?? '')))
     const entry = byId.get(c.id) ?? { candidate: c, similarity: alike, reasons: [] }
     if (c.by_contact) {
       if (alike < SIMILAR_DETAILS) continue
