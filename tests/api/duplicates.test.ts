@@ -89,6 +89,14 @@ describe('POST /api/listings/duplicates', () => {
     expect(await found(kiran, { ...other, locality: 'Andheri East' })).toEqual([])
   })
 
+  test('a listing found both ways is one duplicate with both reasons, and its details compared once (the same overlap)', async () => {
+    const details = 'Sea facing 2 BHK with covered parking, gym'
+    const d = await found(kiran, { ...flat, contact_value: '98765-43210', details })
+    expect(d.map((x) => x.listing.id)).toEqual([original.id])
+    expect(d[0]!.reasons).toEqual(['same_contact', 'similar_details', 'same_locality', 'size_within_5_percent', 'budget_within_10_percent'])
+    expect(d[0]!.similarity).toBe(Math.round(similarity(details, flat.details) * 100) / 100)
+  })
+
   test('only the same post type, deal and city, ACTIVE', async () => {
     expect(await found(kiran, { ...flat, post_type: 'REQ' })).toEqual([])
     expect(await found(kiran, { ...flat, sale_or_rent: 'SALE' })).toEqual([])
