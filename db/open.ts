@@ -33,6 +33,8 @@ export async function openDataSource(
 export function sqliteSource(sqlite: Database, { readThreads }: { readThreads?: number } = {}): DataSource {
   const db = sqliteDb(sqlite, { readThreads })
   const feed = new ChangeFeed(db.reader)
+  // This process's own writes are read by the feed right after them, off the next request's path.
+  db.committed = () => feed.soon()
   return {
     db,
     feed,

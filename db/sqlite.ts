@@ -97,6 +97,12 @@ export class SqliteDb implements Db {
   /** Told each read, write and transaction's duration (db/sql.ts); the transaction's own statements are not told apart. */
   timer: StatementTimer | null = null
 
+  /**
+   * Told after each commit of this process's own writes (a transaction, or a single write): db/open.ts has the change
+   * feed read them then, on a timer, rather than at the start of the next request (docs/decisions/0XX-single-insert.md).
+   */
+  committed: (() => void) | null = null
+
   async all<T>(sql: string, params: readonly Param[] = []): Promise<T[]> {
     const threads = this.threads
     if (threads) return timed(this.timer, 'read', () => threads.all<T>(sql, params).catch(fault))
@@ -119,6 +125,7 @@ export class SqliteDb implements Db {
       const now = this.withoutWaiting(() => runOn<T>(this.writer, sql, params))
       if (now !== BUSY) {
         this.timer?.('write', performance.now() - at)
+        this.committed?.()
         return now
       }
     }
@@ -149,6 +156,7 @@ export class SqliteDb implements Db {
         // Deferred work failed: the transaction fails with it, as it would had the work been awaited.
         for (const deferred of this.inside.deferred.splice(0)) await deferred
         mapped(() => this.writer.run('COMMIT'))
+        this.committed?.()
         return value
       } catch (e) {
         if (this.writer.inTransaction) this.writer.run('ROLLBACK')
