@@ -39,8 +39,11 @@ export const matchesAnnounced =
  * loses these alerts (the stream and the daily mail still tell); once queued, they are in the outbox.
  */
 export const listingNews =
-  (db: Db, raise: RaisePush, sender: Pick<PushSender, 'task'>, timeZone: string) =>
+  (db: Db, raise: RaisePush, sender: Pick<PushSender, 'task' | 'stopped'>, timeZone: string) =>
   (listingId: number): void => {
+    // Handed over on a timer after the write's answer (listings/after-write.ts): by then the process may be stopping,
+    // its database closing, and the news is dropped as a crash would drop it.
+    if (sender.stopped) return
     const task: ListingNewsTask = { listingId, timeZone, at: Date.now() }
     if (!sender.task(LISTING_NEWS, task)) void savedSearchAlerts(db, raise)(listingId)
   }

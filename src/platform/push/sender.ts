@@ -237,6 +237,11 @@ export class PushSender {
     this.kick()
   }
 
+  /** Whether close() was called: the process is stopping, and nothing new is raised. */
+  get stopped(): boolean {
+    return this.closed
+  }
+
   /** At start: sends what is due (left by an earlier run or another sender), then sweeps every `sweepMs` until close(). */
   resume(): void {
     if (this.closed) return
