@@ -49,7 +49,7 @@ export interface Feed {
   poll(ms: number): () => void
   close(): void
   /**
-   * Read-after-write across instances (PostgreSQL only; docs/decisions/0XX-read-after-write.md): the position a write's
+   * Read-after-write across instances (PostgreSQL only; docs/decisions/072-read-after-write.md): the position a write's
    * answer names, and the wait for this process to have heard it. Absent on SQLite, whose `sync()` reads every change
    * before a cached read: nothing to carry, nothing to wait for.
    */
@@ -159,7 +159,7 @@ export class ChangeFeed implements Feed {
    * Syncs on a timer, once the work of this turn is done: called after each commit of this process's own writes
    * (db/open.ts), so a write's rows are read (and the caches told) after its answer has gone, not at the start of the
    * next request, whose answer waited for them (0.36 ms of CPU on a POST after a POST on the million listings, issue 36,
-   * docs/decisions/0XX-single-insert.md). Any number of commits in a turn make one sync.
+   * docs/decisions/073-single-insert.md). Any number of commits in a turn make one sync.
    */
   soon(): void {
     if (this.soonTimer || this.closed) return

@@ -11,7 +11,7 @@ export const CHANGES_CHANNEL = 'brokernet_changes'
 
 /**
  * The longest a request carrying a write's position waits for this process's feed to reach it (`reach`); past it the
- * request, and every other until the feed has caught up, reads from the database (docs/decisions/0XX-read-after-write.md).
+ * request, and every other until the feed has caught up, reads from the database (docs/decisions/072-read-after-write.md).
  */
 export const READ_AFTER_WAIT_MS = 1000
 /**
@@ -36,7 +36,7 @@ type Payload = { topic: Change['topic']; before: Record<string, unknown> | null;
  * - a value is known exact by its snapshot instead of a position: `snapshot` reads in one repeatable-read transaction
  *   and notes which transactions it saw; each notification names its transaction (db/pg/feed.sql), so a kept count
  *   is adjusted by exactly the changes its snapshot did not see, whenever they arrive;
- * - read-after-write across instances (docs/decisions/0XX-read-after-write.md): a write transaction's ping names its
+ * - read-after-write across instances (docs/decisions/072-read-after-write.md): a write transaction's ping names its
  *   transaction id, so every instance knows which writes it has heard. A write's answer names the newest one this
  *   process heard (`position`: its own write's or later); a request naming one this process has not heard waits until
  *   a ping it sends then comes back (`reach`: everything committed before is heard by then), at most

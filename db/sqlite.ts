@@ -99,7 +99,7 @@ export class SqliteDb implements Db {
 
   /**
    * Told after each commit of this process's own writes (a transaction, or a single write): db/open.ts has the change
-   * feed read them then, on a timer, rather than at the start of the next request (docs/decisions/0XX-single-insert.md).
+   * feed read them then, on a timer, rather than at the start of the next request (docs/decisions/073-single-insert.md).
    */
   committed: (() => void) | null = null
 

@@ -339,7 +339,7 @@ async function enrol(token: string): Promise<string> {
   return ((await confirm.json()) as { token: string }).token
 }
 
-/** `readAfter`: the feed position a write's answer names (PostgreSQL; docs/decisions/0XX-read-after-write.md). */
+/** `readAfter`: the feed position a write's answer names (PostgreSQL; docs/decisions/072-read-after-write.md). */
 type Answer = { ms: number; status: number; text: string; readAfter?: string }
 /**
  * One request, timed to the last byte of the answer: a read on the bench's keep-alive connections, a write on a
@@ -592,7 +592,7 @@ async function cold(k: ColdKind) {
     const w = await k.write(n)
     if (!ok(w)) throw new Abort(`${k.what}: the write answered ${w.status}: ${w.text.slice(0, 200)}`)
     // The write's position echoed, as an API client does (a browser sends its cookie): on PostgreSQL the process that
-    // answers waits until it has heard the write (docs/decisions/0XX-read-after-write.md).
+    // answers waits until it has heard the write (docs/decisions/072-read-after-write.md).
     const a = await call('GET', k.url, k.token, undefined, base, w.readAfter)
     if (!ok(a)) refused++
     else if (!k.seen(a.text, before.text, n)) staleAnswers++
@@ -919,7 +919,7 @@ try {
     const edit = (n: number) => call('PATCH', `/api/listings/${busiestNewest}`, busiestToken, { details: `Edited by bench:http, mark ${n}-${n}.` })
     const what = `/api/listings/my of the busiest broker (${busiest.n} listings; one edited)`
     await cold({ what, token: busiestToken, url: '/api/listings/my', write: edit, seen: (text, _b, n) => text.includes(`mark ${n}-${n}.`) })
-    // PostgreSQL: what the processes did with the positions the reads echoed (docs/decisions/0XX-read-after-write.md).
+    // PostgreSQL: what the processes did with the positions the reads echoed (docs/decisions/072-read-after-write.md).
     if (POSTGRES) {
       const said: string[] = []
       for (const { base: to, n } of instances) {

@@ -1,4 +1,4 @@
-// A single listing insert, binaries side by side (issue 36, docs/decisions/0XX-single-insert.md): bench:http's `insert`
+// A single listing insert, binaries side by side (issue 36, docs/decisions/073-single-insert.md): bench:http's `insert`
 // row (POST /api/listings, one at a time, nothing else running), with each binary on its own copy of one database, in
 // turn round after round, and the server's CPU per insert besides the client's wall time. On a shared machine a wall
 // time varies with the load from elsewhere; the CPU a process spent per insert far less.

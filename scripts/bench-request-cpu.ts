@@ -13,7 +13,7 @@
 //
 // --header (repeatable) is sent with every request (a signed-in GET: a session's bearer token). --database-url serves
 // every binary on that PostgreSQL database instead of a SQLite file of its own (all at once, on the one database: the
-// caller prepares it, and the session a --header names; docs/decisions/0XX-read-after-write.md measured this way).
+// caller prepares it, and the session a --header names; docs/decisions/072-read-after-write.md measured this way).
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'

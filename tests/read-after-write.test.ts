@@ -1,4 +1,4 @@
-// Read-after-write across instances on PostgreSQL (issue 36; docs/decisions/0XX-read-after-write.md). Two apps in this
+// Read-after-write across instances on PostgreSQL (issue 36; docs/decisions/072-read-after-write.md). Two apps in this
 // process, each with its own pool and change-feed listener, on one throwaway PostgreSQL: A takes the writes, B answers
 // the reads. B's listener connects through a proxy that delivers the server's bytes late (tests/support/feed-proxy.ts),
 // so B hears A's writes after its next request has come: only the position A's answer names, sent back to B, makes

@@ -59,7 +59,7 @@ export function watchApp(ctx: Watched): void {
       values: ctx.features.events.map((e) => ({ labels: { topic: e.event }, value: e.topic.listening })),
     },
   ])
-  // PostgreSQL: requests that named a write (docs/decisions/0XX-read-after-write.md), by what this process did.
+  // PostgreSQL: requests that named a write (docs/decisions/072-read-after-write.md), by what this process did.
   const readAfter = ctx.feed.readAfter
   if (readAfter)
     metrics.addSource((): MetricJson[] => [

@@ -1,5 +1,5 @@
 // The change feed reads this process's own writes right after them, on a timer, not only when the next request asks
-// (issue 36, docs/decisions/0XX-single-insert.md): a POST's feed rows were read, and the caches told, at the start of
+// (issue 36, docs/decisions/073-single-insert.md): a POST's feed rows were read, and the caches told, at the start of
 // the next request, whose answer waited for them. A single write and a transaction alike; nothing after close.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'

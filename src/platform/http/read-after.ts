@@ -1,7 +1,7 @@
 import type { Cookie } from 'elysia'
 import type { Feed } from '../../../db/change-feed'
 
-// Read-after-write across instances (issue 36; docs/decisions/0XX-read-after-write.md). On PostgreSQL each process's
+// Read-after-write across instances (issue 36; docs/decisions/072-read-after-write.md). On PostgreSQL each process's
 // caches hear of another instance's write a moment after its commit (db/pg-feed.ts). A signed-in write's answer names
 // the feed position its write reached, as a header for API clients to echo and as a short cookie for browsers; a
 // request that brings one back waits (at most a second) for this process to have heard it before anything is read,
