@@ -204,7 +204,7 @@ try {
       if (cluster && PG_STATS) pgTop.push(`${w}${again} mix, PostgreSQL's statements by total time:`, ...(await topStatements(cluster.url, 15)))
     }
 } finally {
-  ctx.features.stop()
+  await ctx.features.stop()
   if (source) await source.close()
   if (db) closeDatabase(db, { checkpoint: false })
   if (cluster) {

@@ -402,7 +402,7 @@ if (args.includes('--json'))
   )
 
 await standin.stop()
-ctx.features.stop()
+await ctx.features.stop()
 await data.close()
 rmSync(dir, { recursive: true, force: true })
 process.exit(0)

@@ -120,8 +120,8 @@ async function shutdown(signal: string) {
   if (!worker) console.log(`${signal} received: finishing in-flight requests`)
   // stop(false) stops accepting and waits for requests in flight; workers do the same; then the database closes.
   // Every open event stream ends (a stream never ends by itself), and the features' reactions stop.
-  ctx.features.stop()
-  await Promise.all([server!.stop(false), workers?.stop(), ctx.backups.close()])
+  const reactionsStopped = ctx.features.stop()
+  await Promise.all([server!.stop(false), workers?.stop(), ctx.backups.close(), reactionsStopped])
   await ctx.mail.close()
   await checkpointer?.stop()
   // Only the last process folds SQLite's log back into the file; a worker leaves that to its primary.

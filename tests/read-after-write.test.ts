@@ -52,7 +52,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const i of [a, b]) {
     if (!i) continue
-    i.ctx.features.stop()
+    await i.ctx.features.stop()
     await i.ctx.mail.close()
     await i.source.close()
     rmSync(i.dir, { recursive: true, force: true })

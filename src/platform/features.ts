@@ -12,7 +12,8 @@ type PageUser = { id: number; role: Role; city_id: number | null }
  * primary process only, once for all the processes sharing the database; or in every process) and stops it at
  * shutdown; tests start none and stop all (a write may arm a timer without a start, e.g. the expiry's).
  */
-export type Reaction = { name: string; runs: 'primary' | 'every'; start: () => void; stop: () => void }
+/** `stop` may answer a promise: what it let go of is let go of when it settles (a thread's last messages, its database). */
+export type Reaction = { name: string; runs: 'primary' | 'every'; start: () => void; stop: () => void | Promise<void> }
 
 /**
  * One kind of event on the signed-in user's stream (GET /api/events, src/modules/events/): `follow` sends it to one
@@ -80,9 +81,13 @@ export class Features {
     for (const r of this.reactions) if (primary || r.runs === 'every') r.start()
   }
 
-  /** Shutdown: every open event stream ends (a graceful stop waits for requests in flight), then every reaction stops. */
-  stop(): void {
+  /**
+   * Shutdown: every open event stream ends (a graceful stop waits for requests in flight), then every reaction stops.
+   * Each stops at once; the promise settles when those that let go of something (the push thread) are done, which
+   * must come before the database closes: a thread still starting would open it afterwards, or in a folder gone.
+   */
+  async stop(): Promise<void> {
     for (const e of this.events) e.topic.close()
-    for (const r of this.reactions) r.stop()
+    await Promise.all(this.reactions.map((r) => r.stop()))
   }
 }

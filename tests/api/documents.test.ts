@@ -85,7 +85,7 @@ describe('two instances on one PostgreSQL database (SQLite keeps documents as fi
   afterAll(async () => {
     for (const i of [one, other]) {
       if (!i) continue
-      i.ctx.features.stop()
+      await i.ctx.features.stop()
       await i.ctx.mail.close()
       await i.source.close()
       rmSync(i.dataDir, { recursive: true, force: true })

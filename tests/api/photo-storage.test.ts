@@ -134,7 +134,7 @@ describe('photos in the bucket', () => {
       expect(new Uint8Array(await res.arrayBuffer())).toEqual(expected)
       expect(diskPhotos(otherDir)).toEqual([])
     } finally {
-      ctx.features.stop()
+      await ctx.features.stop()
       await ctx.mail.close()
       await source.close()
       rmSync(otherDir, { recursive: true, force: true })
@@ -232,7 +232,7 @@ describe('backup and restore', () => {
         expect(res.status).toBe(200)
         expect(new Uint8Array(await res.arrayBuffer())).toEqual(served)
       } finally {
-        ctx.features.stop()
+        await ctx.features.stop()
         await ctx.mail.close()
         await source.close()
       }

@@ -437,7 +437,7 @@ describe('backup and restore', () => {
         const list = await app.handle(new Request(`http://localhost/api/listings/${id}/photos`, { headers: asha.bearer }))
         expect((await list.json()).photos.map((x: Photo) => x.url)).toEqual([p!.url])
       } finally {
-        ctx.features.stop()
+        await ctx.features.stop()
         await ctx.mail.close()
         await source.close()
       }

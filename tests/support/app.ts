@@ -81,7 +81,7 @@ export async function createTestApp(env: Record<string, string> = {}, overrides:
       mailIdle: () => ctx.mail.idle(),
       close: async () => {
         // What the features armed (a listing's end) stops with the app; the server starts the rest, tests none.
-        ctx.features.stop()
+        await ctx.features.stop()
         await ctx.mail.close()
         await source.close()
         rmSync(dataDir, { recursive: true, force: true })

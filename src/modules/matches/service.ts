@@ -199,16 +199,19 @@ function enoughOf(pairs: number[][], readAfter: (id: number) => boolean): number
 export class Announcer {
   private scheduled = false
   private sweeper: ReturnType<typeof setInterval> | null = null
+  private closed = false
+  /** Drains under way: close() waits for them, so that none is cut off by the database closing under it. */
+  private readonly running = new Set<Promise<void>>()
 
   constructor(private readonly db: Db) {}
 
   /** After a write that queued: announce as soon as this request is answered. */
   soon(): void {
-    if (this.scheduled) return
+    if (this.scheduled || this.closed) return
     this.scheduled = true
     setTimeout(() => {
       this.scheduled = false
-      this.drain()
+      if (!this.closed) this.drain()
     }, 0)
   }
 
@@ -217,16 +220,22 @@ export class Announcer {
     this.sweeper.unref?.()
   }
 
-  close(): void {
+  /** No drain starts from now on (what is queued stays queued for the next sweep, of this process or another). */
+  async close(): Promise<void> {
+    this.closed = true
     if (this.sweeper) clearInterval(this.sweeper)
     this.sweeper = null
+    await Promise.all(this.running)
   }
 
   private drain() {
-    drainAnnouncements(this.db).catch((e) => {
-      // Left queued: the next write or sweep tries again.
-      console.error(`announcing matches: ${(e as Error).message}`)
-    })
+    const run: Promise<void> = drainAnnouncements(this.db)
+      .then(() => undefined, (e) => {
+        // Left queued: the next write or sweep tries again.
+        console.error(`announcing matches: ${(e as Error).message}`)
+      })
+      .finally(() => void this.running.delete(run))
+    this.running.add(run)
   }
 }
 

@@ -21,7 +21,7 @@ export function notificationsFeature(ctx: AppContext) {
   registerPushMetrics(ctx, stats)
   const alerts = new PushAlerts(ctx.db, sender, ctx.config.timeZone)
   // Every process sends: each message is claimed by one (the outbox's claims), so instances share the work.
-  ctx.features.react({ name: 'notifications: push sender', runs: 'every', start: () => sender.resume(), stop: () => void sender.close() })
+  ctx.features.react({ name: 'notifications: push sender', runs: 'every', start: () => sender.resume(), stop: () => sender.close() })
   // Quiet hours' ends: every process looks; each held alert is taken by one (a delete in the summary's transaction).
   ctx.features.schedule('notifications: quiet hours', 'primary', () => alerts.startReleasing())
   return {
