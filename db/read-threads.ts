@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks'
 import type { Param } from './sql'
 
 /**
@@ -19,8 +18,6 @@ import type { Param } from './sql'
  */
 const CODE = `
 import { Database } from 'bun:sqlite'
-import { readlinkSync } from 'node:fs'
-import { setPriority } from 'node:os'
 const MAX_STATEMENTS = 256
 let db = null
 const statements = new Map()
@@ -41,9 +38,6 @@ function statement(sql) {
 onmessage = (e) => {
   const m = e.data
   if (m.type === 'open') {
-    // This thread only (Linux gives each thread a nice value of its own, and a thread's id is a pid to setpriority):
-    // where the kernel cannot, the thread runs at the process's priority.
-    if (m.nice) try { setPriority(Number(readlinkSync('/proc/thread-self').split('/').pop()), m.nice) } catch {}
     db = new Database(m.path, { strict: true })
     for (const pragma of m.pragmas) db.exec('PRAGMA ' + pragma)
     return
@@ -59,44 +53,19 @@ onmessage = (e) => {
   try {
     const st = statement(m.sql)
     const rows = m.one ? st.get(...m.params) ?? undefined : st.all(...m.params)
-    postMessage({ rows })
+    postMessage({ id: m.id, rows })
   } catch (err) {
-    postMessage({ error: { message: String(err?.message ?? err), code: err?.code, errno: err?.errno, name: err?.name } })
+    postMessage({ id: m.id, error: { message: String(err?.message ?? err), code: err?.code, errno: err?.errno, name: err?.name } })
   }
 }
 `
 
-/**
- * The reads of an answer being computed for a cache (db/snapshot-cache.ts), and only those, go to the threads: the
- * cold counts and page windows that take milliseconds to hundreds of them. The rest (a write's own reads, the change
- * feed's) stay on the event loop, where they run at once instead of queueing behind cold reads (decision 074).
- */
-const computing = new AsyncLocalStorage<number>()
-let computations = 0
-
-/**
- * Runs `work` with its reads marked as a cache's computation: on a read thread where the process has them. Each
- * computation is numbered as it starts (one inside another takes the outer's number, which waits for it), and the
- * threads take the waiting read of the lowest number first.
- */
-export const computed = <T>(work: () => Promise<T>): Promise<T> => computing.run(computing.getStore() ?? ++computations, work)
-
-/** Whether the read being made now is part of a cache's computation (see `computed`). */
-export const inComputation = (): boolean => computing.getStore() !== undefined
-
-/**
- * The threads' nice value: above the event loop's, so that on cores the loops keep busy the kernel runs the loops
- * first, and an answer already kept never waits for a cold read's time slice (decision 074).
- */
-export const READ_THREAD_NICE = 10
-
 /** As the data layer's reader on the event loop (db/sqlite.ts): never writes, waits out another process's lock. */
 const PRAGMAS = ['busy_timeout = 5000', 'temp_store = MEMORY', 'query_only = 1']
 
-/** A read waiting for a thread, or running on one; `order`: its computation's (the first started goes first). */
-type Read = { order: number; sql: string; params: readonly Param[]; one: boolean; resolve: (value: unknown) => void; reject: (error: unknown) => void }
+type Pending = { resolve: (value: unknown) => void; reject: (error: unknown) => void }
 
-type Thread = { worker: Worker & { ref(): void; unref(): void }; running: Read | null }
+type Thread = { worker: Worker & { ref(): void; unref(): void }; pending: Map<number, Pending> }
 
 /**
  * How many read threads a process runs by default (READ_THREADS): none. Measured on a quiet 2-core machine with the
@@ -125,11 +94,9 @@ class ThreadSQLiteError extends Error {
  */
 export class ReadThreads {
   private readonly threads: (Thread | null)[]
-  /** Reads no thread has taken yet. */
-  private readonly queue: Read[] = []
+  private nextId = 1
   private url: string | null = null
   private closed = false
-  private readonly drained: (() => void)[] = []
   /** Reads answered by the threads since start (for whoever watches: the app's metrics, the binary's test). */
   reads = 0
 
@@ -148,80 +115,77 @@ export class ReadThreads {
     return this.send(sql, params, true) as Promise<T | undefined>
   }
 
-  /** Reads asked and not answered yet: waiting for a thread, or running on one. */
+  /** Reads posted and not answered yet, over all threads. */
   get waiting(): number {
-    let n = this.queue.length
-    for (const t of this.threads) if (t?.running) n++
+    let n = 0
+    for (const t of this.threads) n += t?.pending.size ?? 0
     return n
   }
 
   private send(sql: string, params: readonly Param[], one: boolean): Promise<unknown> {
     if (this.closed) return Promise.reject(new Error('The database is closed'))
+    const thread = this.pick()
+    const id = this.nextId++
     return new Promise((resolve, reject) => {
-      this.queue.push({ order: computing.getStore() ?? ++computations, sql, params, one, resolve, reject })
-      this.dispatch()
+      // A read waited for keeps the process alive, as any I/O would; an idle thread does not.
+      if (thread.pending.size === 0) thread.worker.ref()
+      thread.pending.set(id, { resolve, reject })
+      thread.worker.postMessage({ id, sql, params, one })
     })
   }
 
-  /**
-   * Gives each idle thread (starting one where a slot is empty) the waiting read of the earliest computation. A thread
-   * holds one read at a time: a later computation's read never sits in a thread's own queue ahead of an earlier one's
-   * next read, so computations finish in the order they started instead of all of them late (decision 074).
-   */
-  private dispatch(): void {
-    for (let i = 0; i < this.threads.length && this.queue.length > 0; i++) {
-      const thread = (this.threads[i] ??= this.start(i))
-      if (thread.running) continue
-      let first = 0
-      for (let k = 1; k < this.queue.length; k++) if (this.queue[k]!.order < this.queue[first]!.order) first = k
-      const read = this.queue.splice(first, 1)[0]!
-      thread.running = read
-      // A read waited for keeps the process alive, as any I/O would; an idle thread does not.
-      thread.worker.ref()
-      thread.worker.postMessage({ sql: read.sql, params: read.params, one: read.one })
+  /** An idle thread, else a thread not started yet, else the one with the fewest reads waiting. */
+  private pick(): Thread {
+    let best: Thread | null = null
+    for (let i = 0; i < this.threads.length; i++) {
+      const t = this.threads[i]
+      if (!t) return (this.threads[i] = this.start(i))
+      if (t.pending.size === 0) return t
+      if (!best || t.pending.size < best.pending.size) best = t
     }
-    if (this.queue.length === 0 && this.threads.every((t) => !t?.running)) for (const done of this.drained.splice(0)) done()
+    return best!
   }
 
   private start(slot: number): Thread {
     this.url ??= URL.createObjectURL(new Blob([CODE], { type: 'application/javascript' }))
     const worker = new Worker(this.url) as Thread['worker']
-    const thread: Thread = { worker, running: null }
+    const thread: Thread = { worker, pending: new Map() }
     worker.onmessage = (e: MessageEvent) => {
-      const m = e.data as { rows?: unknown; error?: ConstructorParameters<typeof ThreadSQLiteError>[0] }
-      const read = thread.running
-      if (!read) return
-      thread.running = null
-      worker.unref()
+      const m = e.data as { id: number; rows?: unknown; error?: ConstructorParameters<typeof ThreadSQLiteError>[0] }
+      const p = thread.pending.get(m.id)
+      if (!p) return
+      thread.pending.delete(m.id)
+      if (thread.pending.size === 0) worker.unref()
       this.reads++
-      if (m.error) read.reject(new ThreadSQLiteError(m.error))
-      else read.resolve(m.rows)
-      // Once the answer's own continuation has run: a computation that reads again at once is queued by then, and goes
-      // before the later computations that were waiting.
-      setImmediate(() => this.dispatch())
+      if (m.error) p.reject(new ThreadSQLiteError(m.error))
+      else p.resolve(m.rows)
     }
-    // A thread that died (it should not: every statement's error is caught there) fails the read it held; a new one
-    // takes its place for the reads still waiting.
+    // A thread that died (it should not: every statement's error is caught there) fails what it held; the next read
+    // starts a new one in its place.
     worker.onerror = (e: ErrorEvent) => {
-      thread.running?.reject(new Error(`A database read thread failed: ${e.message}`))
-      thread.running = null
+      const error = new Error(`A database read thread failed: ${e.message}`)
+      for (const p of thread.pending.values()) p.reject(error)
+      thread.pending.clear()
       if (this.threads[slot] === thread) this.threads[slot] = null
       worker.terminate()
-      this.dispatch()
     }
-    worker.postMessage({ type: 'open', path: this.path, pragmas: PRAGMAS, nice: READ_THREAD_NICE })
+    worker.postMessage({ type: 'open', path: this.path, pragmas: PRAGMAS })
     worker.unref()
     return thread
   }
 
-  /** Ends the threads once every read asked is answered (closing their connections first: the file's last closer checkpoints). */
+  /** Ends the threads once their reads are answered (closing their connections first: the file's last closer checkpoints). */
   async close(): Promise<void> {
     this.closed = true
-    if (this.waiting > 0) await new Promise<void>((done) => this.drained.push(done))
     await Promise.all(
       this.threads.map(async (t, i) => {
         if (!t) return
         this.threads[i] = null
+        await Promise.allSettled([...t.pending.values()].map((p) => new Promise((done) => {
+          const { resolve, reject } = p
+          p.resolve = (v) => (resolve(v), done(null))
+          p.reject = (e) => (reject(e), done(null))
+        })))
         await new Promise<void>((resolve) => {
           const timeout = setTimeout(resolve, 5000)
           t.worker.onmessage = () => {

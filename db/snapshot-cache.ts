@@ -1,6 +1,5 @@
 import type { Change, Feed, FeedEvent } from './change-feed'
 import type { Queryable } from './sql'
-import { computed } from './read-threads'
 
 type Limits = {
   entries?: number
@@ -138,8 +137,7 @@ export class SnapshotCache {
   }
 
   private fly<T>(key: string, db: Queryable | null, at: number, work: () => Promise<T>): Promise<T> {
-    // Its reads go to a read thread where the process has them (SQLite, READ_THREADS): the event loop answers others.
-    const value = computed(work)
+    const value = work()
     const flight = { at, db, value }
     this.flying.set(key, flight)
     const land = () => {
@@ -186,7 +184,7 @@ export class SnapshotCache {
       return pinned ? value : current
     }
     // A read inside another's snapshot answers for that snapshot alone: nobody joins it.
-    return pinned ? computed(work) : this.fly(key, db, this.feed.seq, work)
+    return pinned ? work() : this.fly(key, db, this.feed.seq, work)
   }
 
   private hit<T>(key: string): { value: T } | undefined {

@@ -2,7 +2,7 @@ import { Database as SQLite, type SQLQueryBindings } from 'bun:sqlite'
 import type { Database } from './client'
 import { sqliteFault } from './faults'
 import { timed, type Db, type Param, type Queryable, type StatementTimer } from './sql'
-import { DEFAULT_READ_THREADS, inComputation, ReadThreads } from './read-threads'
+import { DEFAULT_READ_THREADS, ReadThreads } from './read-threads'
 import { statement } from './statements'
 import { walFileSize, WRITER_TRUNCATE_BYTES } from './wal'
 
@@ -85,8 +85,8 @@ export class SqliteDb implements Db {
     readonly writer: SQLite,
     readonly reader: SQLite,
     /**
-     * Where the reads of a cache's computation run (db/read-threads.ts), or null: on `reader`, on the event loop, as
-     * every other read outside a transaction does either way (the change feed's, a write's own).
+     * Where reads outside a transaction run (db/read-threads.ts), or null: on `reader`, on the event loop. The change
+     * feed reads through `reader` either way (one cheap statement before a cached lookup).
      */
     readonly threads: ReadThreads | null = null,
   ) {
@@ -105,13 +105,13 @@ export class SqliteDb implements Db {
 
   async all<T>(sql: string, params: readonly Param[] = []): Promise<T[]> {
     const threads = this.threads
-    if (threads && inComputation()) return timed(this.timer, 'read', () => threads.all<T>(sql, params).catch(fault))
+    if (threads) return timed(this.timer, 'read', () => threads.all<T>(sql, params).catch(fault))
     return timed(this.timer, 'read', () => mapped(() => statement<T>(this.reader, sql).all(...(params as SQLQueryBindings[]))))
   }
 
   async get<T>(sql: string, params: readonly Param[] = []): Promise<T | undefined> {
     const threads = this.threads
-    if (threads && inComputation()) return timed(this.timer, 'read', () => threads.get<T>(sql, params).catch(fault))
+    if (threads) return timed(this.timer, 'read', () => threads.get<T>(sql, params).catch(fault))
     return timed(this.timer, 'read', () => mapped(() => statement<T>(this.reader, sql).get(...(params as SQLQueryBindings[])) ?? undefined))
   }
 
@@ -275,7 +275,7 @@ export class SqliteDb implements Db {
  * The async data layer over an open database: its connection becomes the writer, and a second connection to the
  * same file the reader. An in-memory database has no second connection to open: it reads through the writer
  * (tests of seeds and migrations only; an app always runs on a file). `readThreads`: how many threads answer the reads
- * of the caches' computations, each with a connection of its own (db/read-threads.ts); 0: the reader on the event loop.
+ * outside transactions, each with a connection of its own (db/read-threads.ts); 0: the reader on the event loop.
  */
 export function sqliteDb(database: Database, { readThreads = DEFAULT_READ_THREADS } = {}): SqliteDb {
   const writer = database.$client

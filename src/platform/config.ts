@@ -32,9 +32,8 @@ export type Config = {
   /** WORKERS: server processes sharing the port and the database (default: one per core). */
   workers: number
   /**
-   * READ_THREADS: threads per process that run the reads of SQLite answers being computed for the caches (cold counts
-   * and pages), each with a connection of its own, below the event loop's priority (default 0: every read on the
-   * thread that answers requests). Unused on PostgreSQL. docs/decisions/052-reads-off-thread.md.
+   * READ_THREADS: threads per process that run SQLite's reads, each with a connection of its own (default 0: reads on
+   * the thread that answers requests; worth it where cores outnumber WORKERS). Unused on PostgreSQL. docs/decisions/052-reads-off-thread.md.
    */
   readThreads: number
   /**

@@ -1,10 +1,9 @@
 import { afterAll, describe, expect, test } from 'bun:test'
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ChangeFeed, touches } from '../../db/change-feed'
 import { closeDatabase, openDatabase } from '../../db/client'
-import { computed, READ_THREAD_NICE } from '../../db/read-threads'
 import { SnapshotCache } from '../../db/snapshot-cache'
 import { sqliteDb } from '../../db/sqlite'
 
@@ -31,11 +30,9 @@ const geography = (c: Parameters<typeof touches>[0]) => c.topic === 'geography'
 
 /** A read that takes a while on a thread: `rows` steps of a recursive query, then the countries' count as it saw it. */
 const slowCount = (rows: number) =>
-  computed(() =>
-    layer.get<{ n: number }>(
-      'with recursive s(i) as (select 1 union all select i + 1 from s where i < ?) select (select count(*) from s) as steps, (select count(*) from countries) as n',
-      [rows],
-    ),
+  layer.get<{ n: number }>(
+    'with recursive s(i) as (select 1 union all select i + 1 from s where i < ?) select (select count(*) from s) as steps, (select count(*) from countries) as n',
+    [rows],
   )
 
 /** Whether a promise has settled, without waiting for it. */
@@ -48,63 +45,22 @@ const settled = async (p: Promise<unknown>) => {
 }
 
 describe('reads on threads', () => {
-  test("a cache's computation reads on them what is committed before, from any connection; the threads count them", async () => {
-    const before = layer.threads!.reads
-    addCountry()
-    expect(await computed(countries)).toBe(truth())
-    addCountry(other)
-    expect(await computed(countries)).toBe(truth())
-    expect(layer.threads!.reads).toBe(before + 2)
-    expect(await computed(() => layer.all<{ code: string }>('select code from countries where code = ?', [`L${n}`]))).toEqual([{ code: `L${n}` }])
-    expect(await computed(() => layer.get('select code from countries where code = ?', ['none']))).toBeUndefined()
-    expect(layer.threads!.reads).toBe(before + 4)
-  })
-
-  test("other reads (a write's own, the feed's) stay on the event loop: they never queue behind a cold read", async () => {
+  test('answer what is committed before them, from any connection; the threads count them', async () => {
     const before = layer.threads!.reads
     addCountry()
     expect(await countries()).toBe(truth())
+    addCountry(other)
+    expect(await countries()).toBe(truth())
+    expect(layer.threads!.reads).toBe(before + 2)
+    expect(await layer.all<{ code: string }>('select code from countries where code = ?', [`L${n}`])).toEqual([{ code: `L${n}` }])
     expect(await layer.get('select code from countries where code = ?', ['none'])).toBeUndefined()
-    expect(layer.threads!.reads).toBe(before)
-  })
-
-  test('a thread takes the reads of the computation that started first: an earlier one is not kept waiting by a later one', async () => {
-    const one = sqliteDb(file, { readThreads: 1 })
-    try {
-      const finished: string[] = []
-      const read = (as: string) => one.get<{ n: number }>('select count(*) as n from countries where name <> ?', [as])
-      const slow = () =>
-        one.get('with recursive s(i) as (select 1 union all select i + 1 from s where i < 3000000) select count(*) as steps from s')
-      const first = computed(async () => {
-        await slow()
-        await read('first, second read')
-        finished.push('first')
-      })
-      // The later computation asks while the earlier one's first read holds the only thread.
-      while (one.threads!.waiting === 0) await Bun.sleep(1)
-      const later = computed(async () => {
-        await read('later')
-        finished.push('later')
-      })
-      await Promise.all([first, later])
-      expect(finished).toEqual(['first', 'later'])
-    } finally {
-      await one.close()
-    }
-  })
-
-  test('the threads run below the event loop (a higher nice value), where the kernel allows it', async () => {
-    await computed(countries)
-    const own = Number(readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ')[16])
-    const nices = readdirSync('/proc/self/task').map((tid) => Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]))
-    expect(nices.filter((x) => x === own + READ_THREAD_NICE).length).toBeGreaterThanOrEqual(1)
   })
 
   test("a statement's error comes back as SQLite's, with its code (which db/faults.ts maps), on a thread still working", async () => {
     // Awaited, not `expect(…).rejects`: bun:test's wait for a pending promise there does not deliver a thread's answer.
     const failure = (read: Promise<unknown>) => read.then(() => null, (e: unknown) => e)
-    expect(await failure(computed(() => layer.all("insert into countries (name, code) values ('x', 'X1')")))).toMatchObject({ code: 'SQLITE_READONLY', message: expect.stringMatching(/readonly database/) })
-    expect(await failure(computed(() => layer.get('select x from nowhere')))).toMatchObject({ code: 'SQLITE_ERROR', message: expect.stringMatching(/no such table/) })
+    expect(await failure(layer.all("insert into countries (name, code) values ('x', 'X1')"))).toMatchObject({ code: 'SQLITE_READONLY', message: expect.stringMatching(/readonly database/) })
+    expect(await failure(layer.get('select x from nowhere'))).toMatchObject({ code: 'SQLITE_ERROR', message: expect.stringMatching(/no such table/) })
     expect(await countries()).toBe(truth())
   })
 
@@ -115,7 +71,7 @@ describe('reads on threads', () => {
       const slow = slowCount(rows)
       let ticked = false
       setTimeout(() => (ticked = true), 0)
-      expect(await computed(countries)).toBe(truth())
+      expect(await countries()).toBe(truth())
       const fastFirst = !(await settled(slow))
       await slow
       if (fastFirst) {
