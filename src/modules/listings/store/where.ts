@@ -122,8 +122,6 @@ export function ftsQuery(search: string): string | null {
 /** A search, narrowed inside the index by one filter, and the filters still to check against the rows. */
 export type SearchPlan = { match: string; rest: ListingFilters; viewerCovered: boolean; tag: string | null; words: string; cityId: number | null }
 
-/** The plan's search narrowed further by one more tag of the index (e.g. `sexpired`: its expired matches). */
-export const withTag = (p: SearchPlan, tag: string) => `tags : (${p.tag ? `${p.tag} AND ` : ''}${tag}) AND ${p.words}`
 
 /**
  * The search indexes carry each listing's city, zone, status, post type and deal as tags (migration 0015, decision
