@@ -10,9 +10,9 @@ type PageUser = { id: number; role: Role; city_id: number | null }
 /**
  * Work a feature runs besides answering requests: a timer, a sweep, a schedule. The server starts it (`runs`: in the
  * primary process only, once for all the processes sharing the database; or in every process) and stops it at
- * shutdown; tests start none and stop all (a write may arm a timer without a start, e.g. the expiry's).
+ * shutdown; tests start none and stop all (a write may arm a timer without a start, e.g. the expiry's). `stop` may
+ * answer a promise: what it let go of is let go of when it settles (a thread's last messages, its database).
  */
-/** `stop` may answer a promise: what it let go of is let go of when it settles (a thread's last messages, its database). */
 export type Reaction = { name: string; runs: 'primary' | 'every'; start: () => void; stop: () => void | Promise<void> }
 
 /**

@@ -120,8 +120,7 @@ export function ftsQuery(search: string): string | null {
 }
 
 /** A search, narrowed inside the index by one filter, and the filters still to check against the rows. */
-export type SearchPlan = { match: string; rest: ListingFilters; viewerCovered: boolean; tag: string | null; words: string; cityId: number | null }
-
+export type SearchPlan = { match: string; rest: ListingFilters; viewerCovered: boolean; cityId: number | null }
 
 /**
  * The search indexes carry each listing's city, zone, status, post type and deal as tags (migration 0015, decision
@@ -160,7 +159,7 @@ export function searchPlan(v: Viewer, f: ListingFilters): SearchPlan | null {
     delete rest.sale_or_rent
   }
   const viewerCovered = scope.kind === 'all' || (ownCity !== null && (f.city_id === undefined || f.city_id === ownCity))
-  return { match: tag ? `tags : (${tag}) AND ${words}` : words, rest, viewerCovered, tag, words, cityId }
+  return { match: tag ? `tags : (${tag}) AND ${words}` : words, rest, viewerCovered, cityId }
 }
 
 const is = (sql: string, value: Param | undefined): Clause | null => (value === undefined || value === '' ? null : { sql, params: [value] })
