@@ -266,8 +266,11 @@ if (POSTGRES) {
   if (existsSync(`${benchDb}-wal`) && statSync(`${benchDb}-wal`).size > 0) copyFileSync(`${benchDb}-wal`, join(workDir, 'brokernet.db-wal'))
   copySeconds = (performance.now() - copyStart) / 1000
 }
-// As a running network holds it: the reminders and digests already due counted as sent (scripts/bench-steady.ts).
+// As a running network holds it: the listings past their end expired, the reminders and digests already due counted as
+// sent (scripts/bench-steady.ts).
+const steadyStart = performance.now()
 const steady = await steadyState(pg ? { postgres: pg.url } : { sqlite: join(workDir, 'brokernet.db') })
+const steadySeconds = (performance.now() - steadyStart) / 1000
 const base = instances[0]!.base
 const loadAtStart = loadAverage()
 
@@ -502,6 +505,7 @@ async function throughput(what: string, paths: string[], token: string | undefin
 async function measure(what: string, paths: string[], token: string | undefined, goal: { reads: number; p99: number } | null | undefined, writerToken?: string, targets?: { base: string }[]) {
   await settle()
   console.log(`  ${what}: ${wrkCommand} over ${new Set(paths).size} URLs${writerToken ? ', writer on' : ''}...`)
+  const before = targets ? undefined : await serverCounters()
   const stopWriter = writerToken ? startWriter(writerToken) : undefined
   // --pg-stats: who waited for whom while the writer wrote (scripts/bench-pg-locks.ts), printed at the end.
   const locks = writerToken && PG_STATS && pg ? watchLockWaits(pg.url) : undefined
@@ -535,8 +539,41 @@ async function measure(what: string, paths: string[], token: string | undefined,
       rows.push({ what: `  ↳ instance ${k + 1} (${CONNECTIONS / INSTANCES} connections)`, rate: rateOf(x), p50: x.p50, p99: x.p99, errors: errorCell(x.non2xx, x.socket + x.timeouts, x.requests, x.sample), goal: '', met: null })
   const each = results.length > 1 ? ` (${results.map((x) => Math.round(rateOf(x)).toLocaleString('en')).join(' + ')})` : ''
   console.log(`    ${Math.round(rate).toLocaleString('en')} requests/s${each}, p50 ${fmt(r.p50)}, p99 ${fmt(r.p99)}, ${r.non2xx} non-2xx, ${r.socket + r.timeouts} socket errors`)
+  if (before) console.log(`    ${spentDuring(before, await serverCounters())}`)
   if (errors / Math.max(1, r.requests) > 0.01) throw new Abort(`${what}: more than 1% errors (first: ${r.sample})`)
   return { rate, row }
+}
+
+/**
+ * What the servers' own counters say (/metrics, each instance's processes added up): cache lookups by cache and result,
+ * and the database's statements by kind (count and seconds). Printed as what a part spent, to tell where a mix's time
+ * went: answers computed again (misses) after the writer's changes, or statements that grew slower.
+ */
+async function serverCounters(): Promise<Map<string, number>> {
+  const counters = new Map<string, number>()
+  for (const { base: to } of instances) {
+    const text = (await call('GET', '/metrics', undefined, undefined, to)).text
+    for (const [, name, labels, value] of text.matchAll(/^(brokernet_cache_lookups_total|brokernet_db_statement_duration_seconds_(?:sum|count))\{([^}]*)\} (\S+)$/gm)) {
+      const key = `${name}{${labels}}`
+      counters.set(key, (counters.get(key) ?? 0) + Number(value))
+    }
+  }
+  return counters
+}
+
+function spentDuring(before: Map<string, number>, after: Map<string, number>): string {
+  const delta = (key: string) => (after.get(key) ?? 0) - (before.get(key) ?? 0)
+  const caches = ['counts', 'pages'].map((cache) => {
+    const miss = delta(`brokernet_cache_lookups_total{cache="${cache}",result="miss"}`)
+    const all = miss + delta(`brokernet_cache_lookups_total{cache="${cache}",result="hit"}`)
+    return `${cache} ${miss.toLocaleString('en')} missed of ${all.toLocaleString('en')}`
+  })
+  const statements = ['read', 'write', 'transaction'].map((kind) => {
+    const n = delta(`brokernet_db_statement_duration_seconds_count{kind="${kind}"}`)
+    const s = delta(`brokernet_db_statement_duration_seconds_sum{kind="${kind}"}`)
+    return `${kind} ${n.toLocaleString('en')} (${(s * 1000).toFixed(0)} ms)`
+  })
+  return `servers: caches ${caches.join(', ')}; statements ${statements.join(', ')}`
 }
 
 /**
@@ -716,7 +753,7 @@ let aborted: string | undefined
 const runStart = performance.now()
 try {
   console.log(`bench:http: ${total.toLocaleString('en')} listings (subjects picked in ${pickSeconds.toFixed(1)} s); database copied in ${copySeconds.toFixed(1)} s to ${workDir}`)
-  console.log(`  steady state: ${steady.reminders.toLocaleString('en')} expiry reminders and ${steady.digests.toLocaleString('en')} match digests already due marked sent, as a running network would have sent them${steady.expired === undefined ? '' : `; ${steady.expired.toLocaleString('en')} listings past their end since the cluster's catch-up expired`}`)
+  console.log(`  steady state: ${steady.reminders.toLocaleString('en')} expiry reminders and ${steady.digests.toLocaleString('en')} match digests already due marked sent, as a running network would have sent them; ${steady.expired.toLocaleString('en')} listings past their end ${pg ? "since the cluster's catch-up " : ''}expired (${steadySeconds.toFixed(1)} s, before the server started)`)
   // Binary start to first answer on this copy, beside a compiled hello-world (issue 36), before the server runs.
   if (wanted('start')) {
     console.log('  binary start to first answer: 7 starts each of the binary and a compiled hello-world, in turn...')
