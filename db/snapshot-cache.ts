@@ -62,7 +62,8 @@ export class SnapshotCache {
   readonly lookups = { hits: 0, misses: 0 }
 
   constructor(
-    private readonly feed: Feed,
+    /** The feed it follows (rows kept beside its answers follow the same one: db/kept-rows.ts). */
+    readonly feed: Feed,
     limits: Limits = {},
   ) {
     this.limits = { entries: 1000, weight: Infinity, weigh: () => 0, topics: ['listing', 'user', 'geography', 'match'], ...limits }

@@ -175,4 +175,40 @@ describe('the first read after a write shows it', () => {
       other?.close()
     }
   })
+
+  // A page's rows are kept apart from the page (db/kept-rows.ts, docs/decisions/075-kept-rows.md): a write that moves a
+  // page leaves most of its rows as they were, so it is made again from kept rows. What every row shows beside its
+  // own columns (its owner's name, its city's) must still be new in the next answer when it changes, and a page moved
+  // by a new listing must show its rows as they are now, never a kept row older than a change.
+  test("an owner's new name, a city's new name and a kept row's edit are in the next answer of a page moved by writes", async () => {
+    // Page 2 of ten a page: at least twelve listings of the city first.
+    for (let n = 0; n < 12; n++) await post(n % 2 ? asha : bina, `filler${n}`)
+    const path = `/api/listings/?per_page=10&city_id=${mumbai}&page=2`
+    const other = h.inProcess && h.db ? new SQLite(join(h.dataDir, 'brokernet.db')) : null
+    const run = async (sql: string, params: (string | number)[]) => (other ? other.run(sql, params) : await h.ctx.db.run(sql, params))
+    type Row = { id: number; owner_name: string; city_name: string; details: string }
+    const rows = async () => (JSON.parse((await read('bina', path)).text) as { listings: Row[] }).listings
+    const check = async (what: string, ok: (r: Row[]) => boolean) => {
+      if (h.db) expect(ok(await rows())).toBe(true)
+      else await eventually(what, async () => ok(await rows()))
+    }
+    try {
+      for (let n = 1; n <= 3; n++) {
+        await rows()
+        // A new listing moves page 2 by one: it is made again, its rows from the kept ones.
+        await post(asha, `moving${n}`)
+        await rows()
+        await run('UPDATE users SET full_name = ? WHERE id = ?', [`Asha Renamed ${n}`, asha.user.id])
+        await check(`owner name ${n}`, (r) => r.some((l) => l.owner_name === `Asha Renamed ${n}`))
+        await run('UPDATE cities SET name = ? WHERE id = ?', [`Mumbai ${n}`, mumbai])
+        await check(`city name ${n}`, (r) => r.length > 0 && r.every((l) => l.city_name === `Mumbai ${n}`))
+        const shown = (await rows())[0]!
+        await post(bina, `moving${n}b`)
+        await run('UPDATE listings SET details = ? WHERE id = ?', [`Edited elsewhere ${n}`, shown.id])
+        await check(`details ${n}`, (r) => r.some((l) => l.details === `Edited elsewhere ${n}`))
+      }
+    } finally {
+      other?.close()
+    }
+  })
 })

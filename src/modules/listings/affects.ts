@@ -235,6 +235,15 @@ export const zonesAffectedBy =
     return s.before !== s.after || (opaque(f) && (s.before || s.after)) || (s.before && c.before!.location !== c.after!.location)
   }
 
+/**
+ * Which kept listing rows (db/kept-rows.ts) a change makes wrong: the listing's own, or all of them when what every row
+ * shows beside its own columns changed (a place's name, an owner's name).
+ */
+export const listingRowsDroppedBy = (c: Change): readonly number[] | 'all' => {
+  if (c.topic === 'listing') return [c.before?.id, c.after?.id].filter((id) => id !== undefined && id !== null).map(Number)
+  return c.topic === 'geography' || renamed(c) ? 'all' : []
+}
+
 /** A broker's own listings (`/my`): any change to a listing they own, before or after. */
 export const ownListingsAffectedBy =
   (ownerId: number): AffectedBy =>

@@ -5,8 +5,9 @@ import { notFound } from '../../../platform/errors'
 import { KeptAnswer } from '../../../platform/http/kept-answer'
 import { paging } from '../../../platform/http/paging'
 import type { SnapshotCache } from '../../../../db/snapshot-cache'
+import { KeptRows } from '../../../../db/kept-rows'
 import type { Listing, ListingFilters, ListingPage, ListingQuery, ZoneCounts } from '../model'
-import { countAffectedBy, countDelta, ownListingsAffectedBy, pageAffectedBy, windowAfter, zonesAffectedBy, zonesAfter, type IdWindow } from '../affects'
+import { countAffectedBy, countDelta, listingRowsDroppedBy, ownListingsAffectedBy, pageAffectedBy, windowAfter, zonesAffectedBy, zonesAfter, type IdWindow } from '../affects'
 import { allOf, canEdit, FALSE, filtersKey, marketHour, filterWhere, onMarketLine, HIDDEN_STATUSES, listedWhere, listingScope, matching, narrowWhere, NOT_SHOWN_TO, searchPlan, searchWhere, TRUE, visibleTo, type Clause, type SearchPlan, type Viewer } from './where'
 import { hiddenFromOthers, scopeCity } from '../../../platform/policy/scope'
 import { photoUrl } from '../../../shared/photo-url'
@@ -76,6 +77,23 @@ const toListing = ({ hot_event, hot_at, suspended_by, suspension_reason, suspend
 })
 
 const rows = (db: Queryable, sql: string, params: Param[]) => db.all<Row>(sql, params)
+
+/** The rows pages show, kept per process beside its caches (one set per cache, so per app: tests run many). */
+const keptRows = new WeakMap<SnapshotCache, KeptRows<Row>>()
+
+/**
+ * A page's rows by id, newest first as the statement ordered them: kept ones from memory, the rest read with their
+ * joins (db/kept-rows.ts). After a write that moves a page, 24 of its 25 rows are ones it showed before.
+ */
+async function pageRows(db: Queryable, cache: SnapshotCache, ids: number[]): Promise<Row[]> {
+  let kept = keptRows.get(cache)
+  if (!kept) keptRows.set(cache, (kept = new KeptRows<Row>(cache.feed, listingRowsDroppedBy)))
+  const found = await kept.byIds(db, ids, (missing) => {
+    const byIds = idsIn(db.dialect, 'listings.id', missing)
+    return rows(db, `select ${COLUMNS} ${FROM} where ${byIds.sql}`, byIds.params)
+  })
+  return found.sort((a, b) => Number(b.id) - Number(a.id))
+}
 const countOf = async (db: Queryable, sql: string, params: Param[]) => (await db.get<{ n: number }>(sql, params))!.n
 
 /**
@@ -548,8 +566,7 @@ export async function listListings(db: Queryable, cache: SnapshotCache, viewer: 
   const { page: _p, per_page: _pp, ...filters } = q
   const total = await countListings(db, cache, viewer, filters)
   const ids = await pageIds(db, cache, viewer, filters, total, perPage, offset)
-  const byIds = idsIn(db.dialect, 'listings.id', ids)
-  const found = ids.length ? await rows(db, `select ${COLUMNS} ${FROM} where ${byIds.sql} order by listings.id desc`, byIds.params) : []
+  const found = await pageRows(db, cache, ids)
   return { listings: found.map((r) => toListing(r, viewer)), total, total_pages: Math.ceil(total / perPage), page, per_page: perPage }
 }
 
