@@ -50,6 +50,7 @@ import m46 from './0046_onward_sharing.sql' with { type: 'text' }
 import m47 from './0047_photo_upload_key.sql' with { type: 'text' }
 import m48 from './0048_zone_status_budget.sql' with { type: 'text' }
 import m49 from './0049_on_market_index.sql' with { type: 'text' }
+import m50 from './0050_duplicate_locality_budget.sql' with { type: 'text' }
 
 export const migrationJournal = journal
 export const migrationFiles: Record<string, string> = {
@@ -103,4 +104,5 @@ export const migrationFiles: Record<string, string> = {
   '0047_photo_upload_key': m47,
   '0048_zone_status_budget': m48,
   '0049_on_market_index': m49,
+  '0050_duplicate_locality_budget': m50,
 }

@@ -38,6 +38,7 @@ import m34 from './0034_month_counts_table.sql' with { type: 'text' }
 import m35 from './0035_month_counts.sql' with { type: 'text' }
 import m36 from './0036_budget_counts_table.sql' with { type: 'text' }
 import m37 from './0037_budget_counts.sql' with { type: 'text' }
+import m38 from './0038_duplicate_locality_budget.sql' with { type: 'text' }
 
 export const migrationJournal = journal
 export const migrationFiles: Record<string, string> = {
@@ -79,4 +80,5 @@ export const migrationFiles: Record<string, string> = {
   '0035_month_counts': m35,
   '0036_budget_counts_table': m36,
   '0037_budget_counts': m37,
+  '0038_duplicate_locality_budget': m38,
 }
