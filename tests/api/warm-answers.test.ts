@@ -180,7 +180,7 @@ describe('the first read after a write shows it', () => {
   // page leaves most of its rows as they were, so it is made again from kept rows. What every row shows beside its
   // own columns (its owner's name, its city's) must still be new in the next answer when it changes, and a page moved
   // by a new listing must show its rows as they are now, never a kept row older than a change.
-  test("an owner's new name, a city's new name and a kept row's edit are in the next answer of a page moved by writes", async () => {
+  test("an owner's new name, a city's new name and a kept row's edit are in the next answer of a page moved by writes, and of /my", async () => {
     // Page 2 of ten a page: at least twelve listings of the city first.
     for (let n = 0; n < 12; n++) await post(n % 2 ? asha : bina, `filler${n}`)
     const path = `/api/listings/?per_page=10&city_id=${mumbai}&page=2`
@@ -206,6 +206,12 @@ describe('the first read after a write shows it', () => {
         await post(bina, `moving${n}b`)
         await run('UPDATE listings SET details = ? WHERE id = ?', [`Edited elsewhere ${n}`, shown.id])
         await check(`details ${n}`, (r) => r.some((l) => l.details === `Edited elsewhere ${n}`))
+        // `/my` is made of the same kept rows: the owner's list after an edit through another connection.
+        const mine = async () => (JSON.parse((await read('asha', '/api/listings/my')).text) as Row[]).find((l) => l.id === ids.ashaOpen)?.details
+        await mine()
+        await run('UPDATE listings SET details = ? WHERE id = ?', [`Mine edited ${n}`, ids.ashaOpen!])
+        if (h.db) expect(await mine()).toBe(`Mine edited ${n}`)
+        else await eventually(`my details ${n}`, async () => (await mine()) === `Mine edited ${n}`)
       }
     } finally {
       other?.close()

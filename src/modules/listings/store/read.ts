@@ -78,16 +78,17 @@ const toListing = ({ hot_event, hot_at, suspended_by, suspension_reason, suspend
 
 const rows = (db: Queryable, sql: string, params: Param[]) => db.all<Row>(sql, params)
 
-/** The rows pages show, kept per process beside its caches (one set per cache, so per app: tests run many). */
-const keptRows = new WeakMap<SnapshotCache, KeptRows<Row>>()
+/** The rows pages show, kept per process beside its caches (one set per change feed, so per app: tests run many). */
+const keptRows = new WeakMap<SnapshotCache['feed'], KeptRows<Row>>()
 
 /**
  * A page's rows by id, newest first as the statement ordered them: kept ones from memory, the rest read with their
- * joins (db/kept-rows.ts). After a write that moves a page, 24 of its 25 rows are ones it showed before.
+ * joins (db/kept-rows.ts). After a write that moves a page, 24 of its 25 rows are ones it showed before; after a
+ * broker's edit, 849 of the busiest one's 850 `/my` rows are as they were.
  */
 async function pageRows(db: Queryable, cache: SnapshotCache, ids: number[]): Promise<Row[]> {
-  let kept = keptRows.get(cache)
-  if (!kept) keptRows.set(cache, (kept = new KeptRows<Row>(cache.feed, listingRowsDroppedBy)))
+  let kept = keptRows.get(cache.feed)
+  if (!kept) keptRows.set(cache.feed, (kept = new KeptRows<Row>(cache.feed, listingRowsDroppedBy)))
   const found = await kept.byIds(db, ids, (missing) => {
     const byIds = idsIn(db.dialect, 'listings.id', missing)
     return rows(db, `select ${COLUMNS} ${FROM} where ${byIds.sql}`, byIds.params)
@@ -594,7 +595,7 @@ export const zoneCountsAnswer = (db: Queryable, counts: SnapshotCache, pages: Sn
 
 /** A broker's own listings as served, kept until one of them changes. */
 export const myListingsAnswer = (db: Queryable, pages: SnapshotCache, viewer: Viewer): Promise<KeptAnswer> =>
-  pages.get(`my|${viewer.id}`, async () => new KeptAnswer(JSON.stringify(await myListings(db, viewer))), ownListingsAffectedBy(viewer.id))
+  pages.get(`my|${viewer.id}`, async () => new KeptAnswer(JSON.stringify(await myListings(db, viewer, pages))), ownListingsAffectedBy(viewer.id))
 
 /** The rows of a filtered list in batches, newest first, by keyset (no OFFSET): for exports of any size. */
 export async function* listingBatches(db: Queryable, viewer: Viewer, filters: ListingFilters, batchSize = 1000): AsyncGenerator<Listing[]> {
@@ -631,8 +632,11 @@ export async function getListing(db: Queryable, viewer: Viewer, id: number): Pro
 }
 
 /** A broker's own listings, every status, newest first. */
-export async function myListings(db: Queryable, viewer: Viewer): Promise<Listing[]> {
-  return (await rows(db, `select ${COLUMNS} ${FROM} where listings.owner_user_id = ? order by listings.id desc`, [viewer.id])).map((r) => toListing(r, viewer))
+export async function myListings(db: Queryable, viewer: Viewer, cache?: SnapshotCache): Promise<Listing[]> {
+  if (!cache) return (await rows(db, `select ${COLUMNS} ${FROM} where listings.owner_user_id = ? order by listings.id desc`, [viewer.id])).map((r) => toListing(r, viewer))
+  // The ids from the owner's index alone, the rows kept or read (the answer is made again after each of their edits).
+  const ids = (await db.all<{ id: number }>(`select id from listings ${indexedBy(db.dialect, 'listings_owner_id_idx')} where owner_user_id = ?`, [viewer.id])).map((r) => Number(r.id))
+  return (await pageRows(db, cache, ids)).map((r) => toListing(r, viewer))
 }
 
 /**
