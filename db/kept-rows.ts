@@ -13,7 +13,8 @@ export type RowsDroppedBy = (change: Change) => readonly number[] | 'all'
  *
  * A row read while the feed moved on is not kept: a change handed out meanwhile may be newer than what was read, and
  * dropping it came too early. Nothing is kept or served while the feed cannot be trusted (`sync()` false), or through
- * a handle that reads a moment of the past (`pinned`). Least recently used rows go past `limit`.
+ * a handle that reads a moment of the past (`pinned`). As for SnapshotCache, reads go through the root handle only:
+ * rows a transaction read of its own writes must not be kept for everyone. Least recently used rows go past `limit`.
  */
 export class KeptRows<R extends { id: number }> {
   private readonly rows = new Map<number, R>()
