@@ -838,8 +838,10 @@ try {
       token: brokerToken,
       url: `/api/listings/${matchSubject.id}/matches?per_page=25`,
       write: () => call('GET', `/api/listings/${matchSubject.id}`, writerToken).then((r) => {
-        const l = JSON.parse(r.text) as { sale_or_rent: string; property_type: string; budget: number }
-        return call('POST', '/api/listings/', writerToken, listingBody({ post_type: 'AVL', sale_or_rent: l.sale_or_rent, property_type: l.property_type, budget: l.budget }))
+        // Its deal, type, budget, size and zone: an availability that matches it whatever its size (at 5M the newest
+        // requirement of the city wanted a size far from the body's 900, and no post ever matched it).
+        const l = JSON.parse(r.text) as { sale_or_rent: string; property_type: string; budget: number; size: number | null; location: string | null }
+        return call('POST', '/api/listings/', writerToken, listingBody({ post_type: 'AVL', sale_or_rent: l.sale_or_rent, property_type: l.property_type, budget: l.budget, size: l.size ?? undefined, location: l.location ?? undefined }))
       }),
       seen: totalChanged,
     })
