@@ -23,7 +23,7 @@ export class KeptRows<R extends { id: number }> {
   constructor(
     private readonly feed: Feed,
     private readonly droppedBy: RowsDroppedBy,
-    private readonly limit = 8192,
+    private readonly limit = 2048,
   ) {
     feed.subscribe((event) => {
       if (!('changes' in event)) return this.rows.clear()
