@@ -18,7 +18,6 @@ export type RowsDroppedBy = (change: Change) => readonly number[] | 'all'
  */
 export class KeptRows<R extends { id: number }> {
   private readonly rows = new Map<number, R>()
-  readonly lookups = { hits: 0, misses: 0 }
 
   constructor(
     private readonly feed: Feed,
@@ -33,10 +32,6 @@ export class KeptRows<R extends { id: number }> {
         for (const id of ids) this.rows.delete(id)
       }
     })
-  }
-
-  get size(): number {
-    return this.rows.size
   }
 
   /** The rows of these ids, in their order (ids without a row left out): kept ones, the rest through `read`. */
@@ -55,8 +50,6 @@ export class KeptRows<R extends { id: number }> {
         found.set(id, row)
       }
     }
-    this.lookups.hits += found.size
-    this.lookups.misses += missing.length
     if (missing.length) {
       const at = this.feed.seq
       const read_ = await read(missing)
@@ -69,10 +62,6 @@ export class KeptRows<R extends { id: number }> {
       for (let over = this.rows.size - this.limit; over > 0; over--) this.rows.delete(this.rows.keys().next().value!)
     }
     return ids.flatMap((id) => found.get(id) ?? [])
-  }
-
-  clear(): void {
-    this.rows.clear()
   }
 }
 

@@ -38,7 +38,7 @@ export const view = async (ctx: AppContext, user: ShellUser) =>
     ? createElement(MyListingsPage, {
         user,
         phone: (await getUser(ctx.db, viewerOf(user), user.id)).phone,
-        initial: await myListings(ctx.db, viewerOf(user)),
+        initial: await myListings(ctx.db, viewerOf(user), ctx.pages),
         rules: formRules(CreateListingBody),
       })
     : createElement(BrokersOnly, { user })

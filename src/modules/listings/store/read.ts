@@ -632,8 +632,7 @@ export async function getListing(db: Queryable, viewer: Viewer, id: number): Pro
 }
 
 /** A broker's own listings, every status, newest first. */
-export async function myListings(db: Queryable, viewer: Viewer, cache?: SnapshotCache): Promise<Listing[]> {
-  if (!cache) return (await rows(db, `select ${COLUMNS} ${FROM} where listings.owner_user_id = ? order by listings.id desc`, [viewer.id])).map((r) => toListing(r, viewer))
+export async function myListings(db: Queryable, viewer: Viewer, cache: SnapshotCache): Promise<Listing[]> {
   // The ids from the owner's index alone, the rows kept or read (the answer is made again after each of their edits).
   const ids = (await db.all<{ id: number }>(`select id from listings ${indexedBy(db.dialect, 'listings_owner_id_idx')} where owner_user_id = ?`, [viewer.id])).map((r) => Number(r.id))
   return (await pageRows(db, cache, ids)).map((r) => toListing(r, viewer))
