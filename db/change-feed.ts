@@ -1,6 +1,7 @@
 import type { Database as SQLite } from 'bun:sqlite'
 import type { Queryable } from './sql'
 import { statement } from './statements'
+import { WalIndexGate } from './wal-index'
 
 /** One write, as the `change_feed` triggers record it (migration 0011): the row's relevant fields before and after. */
 export type Change = {
@@ -63,9 +64,10 @@ export interface Feed {
  * Follows the `change_feed` table (docs/decisions/005-change-feed.md). Every process on the database has one and
  * remembers the last sequence number it has passed on to its listeners (the caches, the live event streams).
  *
- * `sync()` is called before every cached read: when neither this connection (`total_changes`) nor any other
- * (`data_version`) has written since the last call, that is one cheap statement; otherwise the new rows are read and
- * handed to the listeners, so a write is visible to the next read of every process that serves the same file.
+ * `sync()` is called before every cached read: when nothing has committed since the last call (the wal-index header
+ * unchanged, ./wal-index.ts) that is one 48-byte read of the `-shm` file; else one statement tells whether this connection
+ * (`total_changes`) or any other (`data_version`) wrote, and the new rows are read and handed to the listeners, so a
+ * write is visible to the next read of every process that serves the same file.
  */
 export class ChangeFeed implements Feed {
   private last: number
@@ -76,12 +78,15 @@ export class ChangeFeed implements Feed {
   private polled = 0
   private soonTimer: ReturnType<typeof setTimeout> | null = null
   private closed = false
+  /** Skips the statement below while nothing has committed (./wal-index.ts); null: ask SQLite every time. */
+  private gate: WalIndexGate | null
 
   /** `client`: the connection reads go through (the data layer's reader), which sees every commit of every process. */
   constructor(private readonly client: SQLite) {
     // Everything written before now is already in whatever this process will compute: start from the end.
     this.last = this.newest()
     this.recent = new RecentChanges(this.last)
+    this.gate = WalIndexGate.open(client)
   }
 
   /** The sequence number this process has caught up to. */
@@ -133,6 +138,7 @@ export class ChangeFeed implements Feed {
   sync(): boolean {
     const client = this.client
     if (client.inTransaction) return false
+    if (this.gate?.unchanged()) return true
     const v = statement<{ d: number; t: number }, []>(client, 'select (select data_version from pragma_data_version) as d, total_changes() as t').get()!
     const version = `${v.d}:${v.t}`
     if (version === this.version) return true
@@ -190,6 +196,7 @@ export class ChangeFeed implements Feed {
 
   close(): void {
     this.closed = true
+    this.gate = null
     if (this.timer) clearInterval(this.timer)
     this.timer = null
     if (this.soonTimer) clearTimeout(this.soonTimer)
