@@ -5,7 +5,9 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
 import type { SQLQueryBindings } from 'bun:sqlite'
 import { closeDatabase, openDatabase } from '../../db/client'
-import { countDelta, listingMatches, listingVisible, pageAffectedBy, windowAfter, zonesAfter } from '../../src/modules/listings/affects'
+import { countDelta, deepPageAfter, listingMatches, listingVisible, pageAffectedBy, windowAfter, zonesAfter } from '../../src/modules/listings/affects'
+import { completeDeepPage } from '../../src/modules/listings/store/read'
+import { sqliteDb } from '../../db/sqlite'
 import type { ListingFilters } from '../../src/modules/listings/model'
 import { allOf, filterWhere, searchWhere, visibleTo, type Viewer } from '../../src/modules/listings/store/where'
 import { createUser, seedPlace } from '../support/fixtures'
@@ -221,6 +223,53 @@ describe('what a listing change can affect', () => {
         expect({ f, v, kinds, ids: window.ids }).toEqual({ f, v, kinds, ids: truth.slice(0, window.ids.length) })
         if (window.complete) expect(window.ids).toEqual(truth)
         expect(window.ids.length).toBeLessThanOrEqual(size)
+      }),
+      { numRuns: 2000, seed: SEED },
+    )
+    expect(judged).toBeGreaterThan(1000)
+    expect(moved).toBeGreaterThan(150)
+  }, 180_000)
+
+  test('a deep page kept through changes and completed when served is, wherever it is judged, the page SQL lists after the change', async () => {
+    const reader = sqliteDb(db, { readThreads: 0 })
+    const page = (v: Viewer, f: ListingFilters, limit: number, offset: number) => {
+      const where = allOf(visibleTo(v), filterWhere(f))
+      return db.$client.query<{ id: number }, SQLQueryBindings[]>(`select id from listings where ${where.sql} order by id desc limit ? offset ?`).all(...where.params, limit, offset).map((r) => r.id)
+    }
+    const lastChange = () => {
+      const r = db.$client.query<{ seq: number; before: string | null; after: string | null }, []>("select seq, before, after from change_feed where topic = 'listing' order by seq desc limit 1").get()!
+      return { seq: r.seq, topic: 'listing' as const, before: r.before && JSON.parse(r.before), after: r.after && JSON.parse(r.after) }
+    }
+    // Deep pages are kept for lists without a search or a date range (./store/read.ts reads those otherwise).
+    const deepFilters = filtersArb.map(({ search: _s, date_from: _f, date_to: _t, ...f }) => f as ListingFilters)
+    let judged = 0
+    let moved = 0
+    await fc.assert(
+      fc.asyncProperty(listingArb, listingArb, deepFilters, viewerArb, fc.constantFrom(1, 2, 3), fc.constantFrom(1, 2, 5), fc.array(fc.tuple(fc.constantFrom('insert', 'update', 'delete'), fc.nat()), { minLength: 1, maxLength: 4 }), async (first, second, f, v, limit, offset, changes) => {
+        // Each change is to any listing there is (above the page, on it, below it or outside the set) or, an insert, a
+        // new one (above every page).
+        insert(first)
+        const ids = page(v, f, limit, offset)
+        if (ids.length === 0) return
+        let kept: ReturnType<typeof deepPageAfter> = { ids, above: 0 }
+        const all = db.$client.query<{ id: number }, []>('select id from listings order by id').all()
+        const kinds = changes.map(([kind]) => kind)
+        let seen = lastChange().seq
+        for (const [i, [kind, pick]] of changes.entries()) {
+          const id = all[pick % all.length]!.id
+          if (kind === 'insert') insert(i % 2 ? first : second)
+          else if (kind === 'delete') remove(id)
+          else db.$client.query(windowEditSql).run(second.locality, second.details, second.postType, second.status, second.location, second.budget, owners[second.owner]!.id, cityIds[second.city]!, id)
+          const change = lastChange()
+          if (change.seq === seen) continue
+          seen = change.seq
+          kept = deepPageAfter(v, f, kept, change, limit)
+          if (kept === null) return
+        }
+        judged++
+        const truth = page(v, f, limit, offset)
+        if (truth.join() !== ids.join()) moved++
+        expect({ f, v, kinds, limit, offset, ids: await completeDeepPage(reader, v, f, kept, limit) }).toEqual({ f, v, kinds, limit, offset, ids: truth })
       }),
       { numRuns: 2000, seed: SEED },
     )

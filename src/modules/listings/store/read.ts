@@ -7,7 +7,7 @@ import { paging } from '../../../platform/http/paging'
 import type { SnapshotCache } from '../../../../db/snapshot-cache'
 import { KeptRows } from '../../../../db/kept-rows'
 import type { Listing, ListingFilters, ListingPage, ListingQuery, ZoneCounts } from '../model'
-import { countAffectedBy, countDelta, listingRowsDroppedBy, ownListingsAffectedBy, pageAffectedBy, windowAfter, zonesAffectedBy, zonesAfter, type IdWindow } from '../affects'
+import { countAffectedBy, countDelta, listingRowsDroppedBy, ownListingsAffectedBy, pageAffectedBy, windowAfter, deepPageAfter, zonesAffectedBy, zonesAfter, type DeepPage, type IdWindow } from '../affects'
 import { allOf, canEdit, FALSE, filtersKey, marketHour, filterWhere, onMarketLine, HIDDEN_STATUSES, listedWhere, listingScope, matching, narrowWhere, NOT_SHOWN_TO, searchPlan, searchWhere, TRUE, visibleTo, type Clause, type SearchPlan, type Viewer } from './where'
 import { hiddenFromOthers, scopeCity } from '../../../platform/policy/scope'
 import { photoUrl } from '../../../shared/photo-url'
@@ -515,7 +515,41 @@ async function pageIds(db: Queryable, cache: SnapshotCache, viewer: Viewer, filt
     const w = await idWindow(db, cache, viewer, filters, total, size)
     if (w.complete || w.ids.length >= end) return w.ids.slice(offset, end)
   }
+  if (!filters.search && !filters.date_from && !filters.date_to) return deepPageIds(db, cache, viewer, filters, total, limit, offset)
   return queryIds(db, viewer, filters, total, limit, offset)
+}
+
+/**
+ * A page deeper than the windows, kept through writes as a run of its ids (`DeepPage`, ../affects.ts) and completed
+ * when served: after a new listing every deep page of its set moves by one place, and reading each again from its
+ * offset cost a walk to the offset in every process. Not for searches (their ids come from the search index) nor date
+ * ranges (read in date order).
+ */
+async function deepPageIds(db: Queryable, cache: SnapshotCache, v: Viewer, f: ListingFilters, total: number, limit: number, offset: number): Promise<number[]> {
+  const p = await cache.adjustable<DeepPage>(
+    `deep|${offset}|${limit}|${scopeKey(v)}|${filtersKey(f)}`,
+    db,
+    async (db) => ({ ids: await queryIds(db, v, f, total, limit, offset), above: 0 }),
+    countAffectedBy(v, f),
+    (p, c) => deepPageAfter(v, f, p, c, limit, db.dialect) ?? undefined,
+  )
+  return completeDeepPage(db, v, f, p, limit)
+}
+
+/** A kept deep page's ids with its places before and after the run read (exported for tests/unit/listing-affects.test.ts). */
+export async function completeDeepPage(db: Queryable, v: Viewer, f: ListingFilters, p: DeepPage, limit: number): Promise<number[]> {
+  const first = p.ids[0]
+  const last = p.ids.at(-1)
+  if (first === undefined || last === undefined) return p.ids
+  const rest = allOf(visibleTo(v), filterWhere(f))
+  const walk = async (from: Clause, order: 'asc' | 'desc', n: number) => {
+    if (n <= 0) return []
+    const where = allOf(rest, from)
+    return (await db.all<{ id: number }>(`select listings.id as id from listings where ${where.sql} order by listings.id ${order} limit ?`, [...where.params, n])).map((r) => Number(r.id))
+  }
+  const before = await walk({ sql: 'listings.id > ?', params: [first] }, 'asc', p.above)
+  const after = await walk({ sql: 'listings.id < ?', params: [last] }, 'desc', limit - p.above - p.ids.length)
+  return [...before.reverse(), ...p.ids, ...after]
 }
 
 /** The newest `size` ids a viewer sees with these filters (all of them when fewer), kept through writes. */
