@@ -118,6 +118,23 @@ describe('a kept answer reaches only the callers it was computed for', () => {
         }
   })
 
+  test("an answer is the page the store lists, field for field, edit rights included: each row's JSON is kept once per kind of viewer", async () => {
+    const { listListings, myListings } = await import('../../src/modules/listings/store/read')
+    const order: Who[] = ['asha', 'master', 'bina', 'mumbaiAdmin', 'ravi', 'puneAdmin']
+    for (const round of [0, 1])
+      for (const who of round ? [...order].reverse() : order) {
+        const { user } = callers()[who]
+        const viewer = { id: user.id, role: user.role, cityId: user.cityId }
+        for (const q of queries()) {
+          const query = Object.fromEntries([...new URLSearchParams(q)].map(([k, v]) => [k, /^\d+$/.test(v) ? Number(v) : v]))
+          const listed = await listListings(h.ctx.db, h.ctx.counts, viewer, query)
+          expect({ who, q, answer: JSON.parse((await read(who, `/api/listings/?${q}`)).text) }).toEqual({ who, q, answer: JSON.parse(JSON.stringify(listed)) })
+        }
+        const mine = await myListings(h.ctx.db, viewer, h.ctx.pages)
+        expect({ who, answer: JSON.parse((await read(who, '/api/listings/my')).text) }).toEqual({ who, answer: JSON.parse(JSON.stringify(mine)) })
+      }
+  })
+
   test('zone chips and /my are kept per caller too', async () => {
     for (const round of [0, 1])
       for (const who of ['asha', 'bina', 'mumbaiAdmin', 'puneAdmin'] as const) {
