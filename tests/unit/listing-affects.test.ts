@@ -95,6 +95,34 @@ const edit = (id: number, l: Generated) =>
 const windowEditSql = 'update listings set locality = ?, details = ?, post_type = ?, status = ?, location = ?, budget = ?, owner_user_id = ?, city_id = ? where id = ?'
 const remove = (id: number) => db.$client.query('delete from listings where id = ?').run(id)
 
+/** The change feed's newest record of a listing's change. */
+const lastChange = () => {
+  const r = db.$client.query<{ seq: number; before: string | null; after: string | null }, []>("select seq, before, after from change_feed where topic = 'listing' order by seq desc limit 1").get()!
+  return { seq: r.seq, topic: 'listing' as const, before: r.before && JSON.parse(r.before), after: r.after && JSON.parse(r.after) }
+}
+type Recorded = ReturnType<typeof lastChange>
+
+/**
+ * Makes each generated change, to any listing there is (an edit keeping its deal, property type and date, or a delete)
+ * or, an insert, a new one (the newest), and hands the feed's record of it to `judge`; stops when `judge` says false.
+ * An edit or delete of a listing deleted before records nothing and is passed over. True when every change was judged.
+ */
+function replay(first: Generated, second: Generated, changes: [string, number][], judge: (change: Recorded) => boolean): boolean {
+  const all = db.$client.query<{ id: number }, []>('select id from listings order by id').all()
+  let seen = lastChange().seq
+  for (const [i, [kind, pick]] of changes.entries()) {
+    const id = all[pick % all.length]!.id
+    if (kind === 'insert') insert(i % 2 ? first : second)
+    else if (kind === 'delete') remove(id)
+    else db.$client.query(windowEditSql).run(second.locality, second.details, second.postType, second.status, second.location, second.budget, owners[second.owner]!.id, cityIds[second.city]!, id)
+    const change = lastChange()
+    if (change.seq === seen) continue
+    seen = change.seq
+    if (!judge(change)) return false
+  }
+  return true
+}
+
 const sqlSees = (v: Viewer, f: ListingFilters, id: number) => {
   const where = allOf({ sql: 'listings.id = ?', params: [id] }, visibleTo(v), filterWhere(f), searchWhere(f))
   return !!db.$client.query<{ n: number }, SQLQueryBindings[]>(`select count(*) as n from listings where ${where.sql}`).get(...where.params)!.n
@@ -150,10 +178,6 @@ describe('what a listing change can affect', () => {
   test('counts kept through changes: where the judgement is exact (searches of single words, ASCII property types) it is +1, -1 or 0 exactly as SQL counts', () => {
     let exact = 0
     let moved = 0
-    const lastChange = () => {
-      const r = db.$client.query<{ seq: number; before: string | null; after: string | null }, []>("select seq, before, after from change_feed where topic = 'listing' order by seq desc limit 1").get()!
-      return { seq: r.seq, topic: 'listing' as const, before: r.before && JSON.parse(r.before), after: r.after && JSON.parse(r.after) }
-    }
     fc.assert(
       fc.property(listingArb, listingArb, withSearchArb, viewerArb, fc.boolean(), (first, second, f, v, removed) => {
         const { id } = insert(first)
@@ -189,10 +213,6 @@ describe('what a listing change can affect', () => {
       const where = allOf(visibleTo(v), filterWhere(f), searchWhere(f))
       return db.$client.query<{ id: number }, SQLQueryBindings[]>(`select id from listings where ${where.sql} order by id desc limit ?`).all(...where.params, size).map((r) => r.id)
     }
-    const lastChange = () => {
-      const r = db.$client.query<{ seq: number; before: string | null; after: string | null }, []>("select seq, before, after from change_feed where topic = 'listing' order by seq desc limit 1").get()!
-      return { seq: r.seq, topic: 'listing' as const, before: r.before && JSON.parse(r.before), after: r.after && JSON.parse(r.after) }
-    }
     let judged = 0
     let moved = 0
     fc.assert(
@@ -202,20 +222,8 @@ describe('what a listing change can affect', () => {
         insert(first)
         const ids = newest(v, f, size)
         let window: ReturnType<typeof windowAfter> = { ids, complete: ids.length < size }
-        const all = db.$client.query<{ id: number }, []>('select id from listings order by id').all()
         const kinds = changes.map(([kind]) => kind)
-        let seen = lastChange().seq
-        for (const [i, [kind, pick]] of changes.entries()) {
-          const id = all[pick % all.length]!.id
-          if (kind === 'insert') insert(i % 2 ? first : second)
-          else if (kind === 'delete') remove(id)
-          else db.$client.query(windowEditSql).run(second.locality, second.details, second.postType, second.status, second.location, second.budget, owners[second.owner]!.id, cityIds[second.city]!, id)
-          const change = lastChange()
-          if (change.seq === seen) continue // an edit or delete of a listing deleted before: no change
-          seen = change.seq
-          window = windowAfter(v, f, window, change, size)
-          if (window === null) return
-        }
+        if (!replay(first, second, changes, (change) => (window = windowAfter(v, f, window!, change, size)) !== null) || window === null) return
         judged++
         const truth = newest(v, f, size)
         if (truth.join() !== ids.join()) moved++
@@ -236,10 +244,6 @@ describe('what a listing change can affect', () => {
       const where = allOf(visibleTo(v), filterWhere(f))
       return db.$client.query<{ id: number }, SQLQueryBindings[]>(`select id from listings where ${where.sql} order by id desc limit ? offset ?`).all(...where.params, limit, offset).map((r) => r.id)
     }
-    const lastChange = () => {
-      const r = db.$client.query<{ seq: number; before: string | null; after: string | null }, []>("select seq, before, after from change_feed where topic = 'listing' order by seq desc limit 1").get()!
-      return { seq: r.seq, topic: 'listing' as const, before: r.before && JSON.parse(r.before), after: r.after && JSON.parse(r.after) }
-    }
     // Deep pages are kept for lists without a search or a date range (./store/read.ts reads those otherwise).
     const deepFilters = filtersArb.map(({ search: _s, date_from: _f, date_to: _t, ...f }) => f as ListingFilters)
     let judged = 0
@@ -252,20 +256,8 @@ describe('what a listing change can affect', () => {
         const ids = page(v, f, limit, offset)
         if (ids.length === 0) return
         let kept: ReturnType<typeof deepPageAfter> = { ids, above: 0 }
-        const all = db.$client.query<{ id: number }, []>('select id from listings order by id').all()
         const kinds = changes.map(([kind]) => kind)
-        let seen = lastChange().seq
-        for (const [i, [kind, pick]] of changes.entries()) {
-          const id = all[pick % all.length]!.id
-          if (kind === 'insert') insert(i % 2 ? first : second)
-          else if (kind === 'delete') remove(id)
-          else db.$client.query(windowEditSql).run(second.locality, second.details, second.postType, second.status, second.location, second.budget, owners[second.owner]!.id, cityIds[second.city]!, id)
-          const change = lastChange()
-          if (change.seq === seen) continue
-          seen = change.seq
-          kept = deepPageAfter(v, f, kept, change, limit)
-          if (kept === null) return
-        }
+        if (!replay(first, second, changes, (change) => (kept = deepPageAfter(v, f, kept!, change, limit)) !== null) || kept === null) return
         judged++
         const truth = page(v, f, limit, offset)
         if (truth.join() !== ids.join()) moved++

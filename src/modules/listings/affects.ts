@@ -168,6 +168,19 @@ export const zonesAfter = <Z extends { total: number; zones: Record<string, numb
   return { ...counts, total: counts.total + Number(s.after) - Number(s.before), zones }
 }
 
+/**
+ * How a change moves a set of these filters, as a viewer sees it: one listing entering or leaving it, nothing
+ * (`'none'`: an edit that keeps it in or out, a change of something rows do not show), or null when only reading the
+ * set again can tell (as for counts).
+ */
+function setMove(v: Viewer, f: ListingFilters, c: Change, dialect: Dialect): { id: number; enters: boolean } | 'none' | null {
+  if (c.topic !== 'listing') return touchesListingRows(c, f) ? null : 'none'
+  if (!judgedExactly(c, f, dialect) || unsure(v, c)) return null
+  const s = sides(c, v, f)
+  if (s.before === s.after) return 'none'
+  return { id: Number((c.after ?? c.before)!.id), enters: s.after }
+}
+
 /** The newest ids of a set, kept (db/snapshot-cache.ts): all of the set when `complete`, else its top `size`. */
 export type IdWindow = { ids: number[]; complete: boolean }
 
@@ -177,12 +190,11 @@ export type IdWindow = { ids: number[]; complete: boolean }
  * that a removal emptied: where it goes is unknown).
  */
 export const windowAfter = (v: Viewer, f: ListingFilters, w: IdWindow, c: Change, size: number, dialect: Dialect = 'sqlite'): IdWindow | null => {
-  if (c.topic !== 'listing') return touchesListingRows(c, f) ? null : w
-  if (!judgedExactly(c, f, dialect) || unsure(v, c)) return null
-  const s = sides(c, v, f)
-  if (s.before === s.after) return w
-  const id = Number((c.after ?? c.before)!.id)
-  if (s.before) return { ids: w.ids.filter((x) => x !== id), complete: w.complete }
+  const move = setMove(v, f, c, dialect)
+  if (move === null) return null
+  if (move === 'none') return w
+  const { id } = move
+  if (!move.enters) return { ids: w.ids.filter((x) => x !== id), complete: w.complete }
   const last = w.ids.at(-1)
   if ((!w.complete && last === undefined) || w.ids.includes(id)) return null
   // Below the window's oldest id, outside a window that is not all of the set: not among the newest.
@@ -210,17 +222,16 @@ export type DeepPage = { ids: number[]; above: number }
  * tell (as for windows), or when the run has left the page.
  */
 export const deepPageAfter = (v: Viewer, f: ListingFilters, p: DeepPage, c: Change, limit: number, dialect: Dialect = 'sqlite'): DeepPage | null => {
-  if (c.topic !== 'listing') return touchesListingRows(c, f) ? null : p
-  if (!judgedExactly(c, f, dialect) || unsure(v, c)) return null
-  const s = sides(c, v, f)
-  if (s.before === s.after) return p
-  const id = Number((c.after ?? c.before)!.id)
+  const move = setMove(v, f, c, dialect)
+  if (move === null) return null
+  if (move === 'none') return p
+  const { id } = move
   const first = p.ids[0]
   const last = p.ids.at(-1)
   if (first === undefined || last === undefined) return null
   let { ids, above } = p
   if (id < last) return p
-  if (s.after) {
+  if (move.enters) {
     if (id > first) above++
     else if (ids.includes(id)) return null
     else {
