@@ -63,9 +63,13 @@ const moderationOf = (r: ModerationColumns & { status: Listing['status'] }): Lis
       }
     : null
 
-const toListing = ({ hot_event, hot_at, suspended_by, suspension_reason, suspended_at, review_requested_at, review_note, cover_photo, cover_width, cover_height, ...r }: Row, v: Viewer): Listing => ({
+/**
+ * A row as the API shows it. The viewer decides `is_editable` and nothing else, so the viewer comes in as that one bit:
+ * `listingJson` keeps one string per row and bit, which stays right only while this takes nothing else of the viewer.
+ */
+const listingAs = ({ hot_event, hot_at, suspended_by, suspension_reason, suspended_at, review_requested_at, review_note, cover_photo, cover_width, cover_height, ...r }: Row, editable: boolean): Listing => ({
   ...r,
-  is_editable: canEdit(v, { ownerUserId: r.owner_user_id, cityId: r.city_id }),
+  is_editable: editable,
   created_at: new Date(r.created_at).toISOString(),
   updated_at: new Date(r.updated_at).toISOString(),
   first_posted_at: iso(r.first_posted_at),
@@ -76,9 +80,12 @@ const toListing = ({ hot_event, hot_at, suspended_by, suspension_reason, suspend
   cover: cover_photo ? { url: photoUrl(cover_photo), width: Number(cover_width), height: Number(cover_height) } : null,
 })
 
+const editableBy = (v: Viewer, r: Row) => canEdit(v, { ownerUserId: r.owner_user_id, cityId: r.city_id })
+const toListing = (r: Row, v: Viewer): Listing => listingAs(r, editableBy(v, r))
+
 const rows = (db: Queryable, sql: string, params: Param[]) => db.all<Row>(sql, params)
 
-/** Each row's JSON as a listing, for viewers who may not edit it and for those who may (`toListing` differs in nothing else). */
+/** Each row's JSON as a listing, for viewers who may not edit it and for those who may (`listingAs`'s one input besides the row). */
 const rowJson = new WeakMap<Row, [string | undefined, string | undefined]>()
 
 /**
@@ -87,10 +94,10 @@ const rowJson = new WeakMap<Row, [string | undefined, string | undefined]>()
  * The row objects are the kept ones, never changed, and their JSON goes with them.
  */
 function listingJson(r: Row, v: Viewer): string {
-  const editable = canEdit(v, { ownerUserId: r.owner_user_id, cityId: r.city_id }) ? 1 : 0
+  const editable = editableBy(v, r)
   let known = rowJson.get(r)
   if (!known) rowJson.set(r, (known = [undefined, undefined]))
-  return (known[editable] ??= JSON.stringify(toListing(r, v)))
+  return (known[Number(editable)] ??= JSON.stringify(listingAs(r, editable)))
 }
 
 /** The rows pages show, kept per process beside its caches (one set per change feed, so per app: tests run many). */
