@@ -1,6 +1,6 @@
 import type { AppContext } from '../../platform/context'
 import { inTurns } from '../../platform/turns'
-import { formatMoment } from '../../shared/dates'
+import { calendarDate, formatMoment } from '../../shared/dates'
 import { siteVisitReminder } from '../mail/templates'
 import { recipientsOf } from '../users/store'
 import { dealPush, entryAs, type DealPush } from './push'
@@ -16,7 +16,7 @@ export const DEAL_CHECK_MS = 5 * 60_000
 /** "The morning of": from this hour of the visit's day, in the installation's time zone. */
 export const MORNING_HOUR = 7
 
-const day = (at: number, timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at)
+const day = calendarDate
 const hour = (at: number, timeZone: string) => Number(new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', hourCycle: 'h23' }).format(at))
 
 /** One look: expiries, and the visits of today due their reminder. Returns how many deals were reminded. */

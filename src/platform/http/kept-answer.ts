@@ -1,6 +1,5 @@
 import { COMPRESSION, compress, negotiateEncoding, sentAsIs, type Encoding } from './compression'
 
-const encoder = new TextEncoder()
 const JSON_TYPE = 'application/json'
 
 /**
@@ -18,10 +17,15 @@ export class KeptAnswer {
   private readonly copies: Partial<Record<Encoding, Blob>> = {}
   readonly size: number
 
+  /**
+   * The Blob is made from the text itself: one copy of its UTF-8 bytes, where `new Blob([encoder.encode(text)])` made
+   * two (the encoded array, then the Blob's own copy of it). Fresh memory is dear here: each new 4 KB page a large
+   * allocation touches is a page fault, about 20 µs on the 2-core machine (a 22 KB page of listings took 4-5 of them
+   * for each copy), and a busy process makes about 80 pages again per write (docs/decisions/080-kept-answer-bytes.md).
+   */
   constructor(text: string) {
-    const bytes = encoder.encode(text)
-    this.body = new Blob([bytes])
-    this.size = bytes.byteLength
+    this.body = new Blob([text])
+    this.size = this.body.size
   }
 
   /**
