@@ -22,7 +22,10 @@ export class KeptRows<R extends { id: number }> {
   constructor(
     private readonly feed: Feed,
     private readonly droppedBy: RowsDroppedBy,
-    private readonly limit = 2048,
+    // 4,096: the rows one write of bench:http's writer sends a broker's dashboard mix back for (about 100 pages of 25,
+    // ~2,500 rows) fit with room to spare, where 2,048 dropped each just before it was wanted; about 4 MB more heap
+    // (docs/decisions/081-kept-rows-4096.md).
+    private readonly limit = 4096,
   ) {
     feed.subscribe((event) => {
       if (!('changes' in event)) return this.rows.clear()
