@@ -223,6 +223,7 @@ export class SnapshotCache {
     for (const [key, entry] of this.entries) {
       const { affectedBy, adjust, seen } = entry
       if (adjust) {
+        let moved = false
         for (const change of changes) {
           if (seen?.(change) || (affectedBy && !affectedBy(change))) continue
           const next = adjust(entry.value, change)
@@ -230,10 +231,12 @@ export class SnapshotCache {
             this.drop(key, entry)
             break
           }
+          if (next !== entry.value) moved = true
           entry.value = next
         }
-        // A window of ids grows and shrinks with the listings it follows: weighed again, as it is now.
-        if (this.entries.get(key) === entry) {
+        // A window of ids grows and shrinks with the listings it follows: weighed again, as it is now. Only an entry a
+        // change moved: weighing walks a window's ids, and most entries are untouched by a given write (issue 36).
+        if (moved && this.entries.get(key) === entry) {
           const weight = this.limits.weigh(entry.value)
           this.weight += weight - entry.weight
           entry.weight = weight

@@ -148,6 +148,29 @@ describe('SnapshotCache', () => {
     expect(cache.describe().weight).toBe(2)
   })
 
+  test('a change weighs again only the adjustable answers it moved (weighing walks a window of ids)', async () => {
+    const weighed: string[] = []
+    const cache = new SnapshotCache(feed, { weight: 1000, weigh: (v) => (weighed.push(String(v)), (v as number[]).length) })
+    const read = (key: string, moves: boolean) =>
+      cache.adjustable(
+        key,
+        handle,
+        async () => [1, 2],
+        (c) => c.topic === 'geography',
+        // One answer grows with each change; the other is told of it and stays as it is (the same value back).
+        (list) => (moves ? [...list, 0] : list),
+      )
+    await read('moves', true)
+    await read('stays', false)
+    weighed.length = 0
+    addCountry()
+    addCountry()
+    expect(await read('moves', true)).toEqual([1, 2, 0, 0])
+    expect(await read('stays', false)).toEqual([1, 2])
+    expect(weighed).toEqual(['1,2,0,0'])
+    expect(cache.describe().weight).toBe(6)
+  })
+
   test('an adjustable answer is kept up to date change by change, each change counted once, even one committed while it was computed', async () => {
     const cache = new SnapshotCache(feed)
     const countries = () => db.$client.query<{ n: number }, []>('select count(*) as n from countries').get()!.n
