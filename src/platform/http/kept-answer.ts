@@ -21,7 +21,7 @@ export class KeptAnswer {
    * The Blob is made from the text itself: one copy of its UTF-8 bytes, where `new Blob([encoder.encode(text)])` made
    * two (the encoded array, then the Blob's own copy of it). Fresh memory is dear here: each new 4 KB page a large
    * allocation touches is a page fault, about 20 µs on the 2-core machine (a 22 KB page of listings took 4-5 of them
-   * for each copy), and a busy process makes about 80 pages again per write (docs/decisions/080-kept-answer-bytes.md).
+   * for each copy), and a busy process makes about 80 pages again per write (docs/decisions/080-write-path-under-load.md).
    */
   constructor(text: string) {
     this.body = new Blob([text])
