@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Metrics, MetricJson } from '../../platform/metrics'
@@ -59,7 +59,26 @@ async function ask(socket: string): Promise<MetricJson[] | null> {
     return res.ok ? ((await res.json()) as MetricJson[]) : null
   } catch (e) {
     // Nobody listens there: a process killed before it could remove its socket (a restarted worker has a new one).
-    if ((e as { code?: string }).code === 'ECONNREFUSED') rmSync(socket, { force: true })
+    // Removed only when that process is gone: a worker just started has made its socket file but may not listen on it
+    // yet, and removing it then left the worker out of every scrape for good (a full run met it once, under load).
+    if ((e as { code?: string }).code === 'ECONNREFUSED' && gone(Number(/(\d+)\.sock$/.exec(socket)?.[1]))) rmSync(socket, { force: true })
     return null
+  }
+}
+
+/** Whether the process that made a socket has ended (or is a zombie its parent has not reaped yet). */
+function gone(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return true
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return stat[stat.lastIndexOf(')') + 2] === 'Z'
+  } catch {
+    // No such entry, or no /proc (not Linux): ask the kernel.
+  }
+  try {
+    process.kill(pid, 0)
+    return false
+  } catch (e) {
+    return (e as { code?: string }).code === 'ESRCH'
   }
 }
