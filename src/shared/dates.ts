@@ -2,8 +2,9 @@
  * One formatter per kind and time zone, made at first use and kept: making an Intl.DateTimeFormat costs about 80 µs
  * (ICU builds its patterns and the zone's rules), using one about 1 µs, and a listing's POST made one for its date
  * (issue 36). At most a thousand zones per kind are kept (an installation uses one; a user's own zone is validated).
+ * `kind` is the caller's own Map, one per set of options (quiet hours' clock and the deals' hour keep theirs).
  */
-function formatterOf(kind: Map<string, Intl.DateTimeFormat>, timeZone: string, make: (timeZone: string) => Intl.DateTimeFormat): Intl.DateTimeFormat {
+export function formatterOf(kind: Map<string, Intl.DateTimeFormat>, timeZone: string, make: (timeZone: string) => Intl.DateTimeFormat): Intl.DateTimeFormat {
   let f = kind.get(timeZone)
   if (!f) {
     f = make(timeZone)

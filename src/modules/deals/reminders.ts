@@ -1,6 +1,6 @@
 import type { AppContext } from '../../platform/context'
 import { inTurns } from '../../platform/turns'
-import { calendarDate, formatMoment } from '../../shared/dates'
+import { calendarDate, formatMoment, formatterOf } from '../../shared/dates'
 import { siteVisitReminder } from '../mail/templates'
 import { recipientsOf } from '../users/store'
 import { dealPush, entryAs, type DealPush } from './push'
@@ -17,7 +17,8 @@ export const DEAL_CHECK_MS = 5 * 60_000
 export const MORNING_HOUR = 7
 
 const day = calendarDate
-const hour = (at: number, timeZone: string) => Number(new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', hourCycle: 'h23' }).format(at))
+const hours = new Map<string, Intl.DateTimeFormat>()
+const hour = (at: number, timeZone: string) => Number(formatterOf(hours, timeZone, (timeZone) => new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', hourCycle: 'h23' })).format(at))
 
 /** One look: expiries, and the visits of today due their reminder. Returns how many deals were reminded. */
 type TimerCtx = Pick<AppContext, 'db' | 'mail' | 'config'> & { push?: DealPush }

@@ -1,6 +1,8 @@
 // Quiet hours (issue 33): a window of the day in the user's time zone, 22:00–07:00 unless they choose another or none.
 // Alerts raised inside it are held and summarised in one push at its end.
 
+import { formatterOf } from '../../shared/dates'
+
 /** Minutes of the day [from, to): to < from wraps past midnight; equal is an empty window. */
 export type QuietHours = { from: number; to: number }
 
@@ -22,14 +24,8 @@ export function knownTimeZone(timeZone: string): boolean {
 
 /** One formatter per zone, kept: making one costs more than using it, and a burst's thousand users share a few zones. */
 const clocks = new Map<string, Intl.DateTimeFormat>()
-function clockOf(timeZone: string): Intl.DateTimeFormat {
-  let clock = clocks.get(timeZone)
-  if (!clock) {
-    clock = new Intl.DateTimeFormat('en-US', { timeZone, hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' })
-    if (clocks.size < 1000) clocks.set(timeZone, clock)
-  }
-  return clock
-}
+const clockOf = (timeZone: string): Intl.DateTimeFormat =>
+  formatterOf(clocks, timeZone, (timeZone) => new Intl.DateTimeFormat('en-US', { timeZone, hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }))
 
 /** The wall clock in `timeZone` at `now`: minutes of the day and the seconds into the minute. */
 function wallClock(now: number, timeZone: string): { minutes: number; seconds: number } {
