@@ -249,13 +249,15 @@ describe('what a listing change can affect', () => {
     let judged = 0
     let moved = 0
     await fc.assert(
-      fc.asyncProperty(listingArb, listingArb, deepFilters, viewerArb, fc.constantFrom(1, 2, 3), fc.constantFrom(1, 2, 5), fc.array(fc.tuple(fc.constantFrom('insert', 'update', 'delete'), fc.nat()), { minLength: 1, maxLength: 4 }), async (first, second, f, v, limit, offset, changes) => {
+      fc.asyncProperty(listingArb, listingArb, deepFilters, viewerArb, fc.constantFrom(1, 2, 3), fc.constantFrom(1, 2, 5), fc.constantFrom(0, 1, 3), fc.array(fc.tuple(fc.constantFrom('insert', 'update', 'delete'), fc.nat()), { minLength: 1, maxLength: 4 }), async (first, second, f, v, limit, offset, wanted, changes) => {
         // Each change is to any listing there is (above the page, on it, below it or outside the set) or, an insert, a
-        // new one (above every page).
+        // new one (above every page). The run starts with a margin of up to 3 of the set's ids above the page, as
+        // `deepPageIds` reads it (there `DEEP_PAGE_MARGIN`): more inserts than it holds make the walk above it run.
         insert(first)
         const ids = page(v, f, limit, offset)
         if (ids.length === 0) return
-        let kept: ReturnType<typeof deepPageAfter> = { ids, above: 0 }
+        const margin = Math.min(wanted, offset)
+        let kept: ReturnType<typeof deepPageAfter> = { ids: page(v, f, limit + margin, offset - margin), above: -margin }
         const kinds = changes.map(([kind]) => kind)
         if (!replay(first, second, changes, (change) => (kept = deepPageAfter(v, f, kept!, change, limit)) !== null) || kept === null) return
         judged++
@@ -268,6 +270,26 @@ describe('what a listing change can affect', () => {
     expect(judged).toBeGreaterThan(1000)
     expect(moved).toBeGreaterThan(150)
   }, 180_000)
+
+  test('a deep page whose run has left it for the places above (its margin and more gone) is read again, not guessed from the run\'s end', async () => {
+    const reader = sqliteDb(db, { readThreads: 0 })
+    const master: Viewer = { id: 999, role: 'MASTER_ADMIN', cityId: null }
+    const f: ListingFilters = {}
+    const newest = (n: number) => db.$client.query<{ id: number }, [number]>('select id from listings where status <> \'EXPIRED\' order by id desc limit ?').all(n).map((r) => r.id)
+    for (let i = 0; i < 12; i++) insert({ postType: 'AVL', saleOrRent: 'SALE', propertyType: 'Flat', budget: 100, location: 'West', locality: 'Andheri', details: null, status: 'ACTIVE', date: '2026-11-24', owner: 0, city: 0 })
+    // Page 3 of 2 (places 4 and 5), read with a margin of 2: the run is places 2-5.
+    const set = newest(10)
+    let kept: ReturnType<typeof deepPageAfter> = { ids: set.slice(2, 6), above: -2 }
+    expect(await completeDeepPage(reader, master, f, kept, 2)).toEqual(set.slice(4, 6))
+    // Both listings above the run leave, then the run's first: the run is now places 1-3 of a page at 4-5.
+    for (const id of [set[0]!, set[1]!, set[2]!]) {
+      remove(id)
+      kept = kept && deepPageAfter(master, f, kept, lastChange(), 2)
+    }
+    expect(kept).toBeNull()
+    // What the page is now (places 4-5 of the set after three left: 7-8 before), which the run cannot give.
+    expect(newest(6).slice(4, 6)).toEqual(set.slice(7, 9))
+  })
 
   test('a search with a word of parts, or a change of places or of an owner\'s name, is never adjusted: only counting again can tell', () => {
     const { recorded } = insert({ postType: 'AVL', saleOrRent: 'SALE', propertyType: 'Flat', budget: 100, location: 'West', locality: 'Andheri', details: null, status: 'ACTIVE', date: '2026-11-24', owner: 0, city: 0 })

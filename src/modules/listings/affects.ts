@@ -208,18 +208,27 @@ export const windowAfter = (v: Viewer, f: ListingFilters, w: IdWindow, c: Change
 
 /**
  * A page beyond the kept windows, kept through writes: `ids`, a run of the set's members in the set's order (newest
- * first), and `above`, how many of the page's places come before the run's first id. The page's places after the run
- * (up to `limit`) and `above`'s places are read when it is served (`deepPageIds` in ./store/read.ts): two short walks
- * of the id index from the run's ends, where reading the page from its offset costs a walk to the offset (about 1.3 ms
- * at 1M, for each deep page of each process after each write; issue 36).
+ * first), and `above`, the place of the run's first id counted from the page's first place. Negative: the run begins
+ * that many places before the page, a margin read with it (`DEEP_PAGE_MARGIN`), so that each listing entering above
+ * moves the page onto an id already known. Positive: that many of the page's places come before the run. The page's
+ * places after the run (up to `limit`) and a positive `above`'s places are read when it is served (`completeDeepPage`
+ * in ./store/read.ts): short walks of the id index from the run's ends, where reading the page from its offset costs a
+ * walk to the offset (about 1.3 ms at 1M, for each deep page of each process after each write; issue 36).
  */
 export type DeepPage = { ids: number[]; above: number }
 
 /**
+ * How many of the set's ids just before a deep page are read with it: the listings that may enter above it before a
+ * walk is needed when it is served (a walk of the id index costs about 0.1 ms at 1M, each deep page of each process
+ * after each write; docs/decisions/082-deep-page-margin.md). 8 bytes each per kept deep page.
+ */
+export const DEEP_PAGE_MARGIN = 64
+
+/**
  * The page after a change: a listing entering or leaving the set above the run moves every place of the run down or
- * up one (a place before the run gained, or its first id leaving the page); one within it is put in or taken out; one
- * below it moves nothing the run says (the places after the run are read anyway). Null when only reading it again can
- * tell (as for windows), or when the run has left the page.
+ * up one; one within it (its margin included) is put in or taken out; one below it moves nothing the run says (the
+ * places after the run are read anyway). Ids that fall past the page's end are let go. Null when only reading it again
+ * can tell (as for windows), or when the run no longer reaches the page.
  */
 export const deepPageAfter = (v: Viewer, f: ListingFilters, p: DeepPage, c: Change, limit: number, dialect: Dialect = 'sqlite'): DeepPage | null => {
   const move = setMove(v, f, c, dialect)
@@ -240,13 +249,14 @@ export const deepPageAfter = (v: Viewer, f: ListingFilters, p: DeepPage, c: Chan
     }
     if (above + ids.length > limit) ids = ids.slice(0, Math.max(0, limit - above))
   } else if (id > first) {
-    if (above > 0) above--
-    else ids = ids.slice(1)
+    // At a negative `above` the run's first id goes into the margin (above the page), where it is still known.
+    above--
   } else {
     if (!ids.includes(id)) return null
     ids = ids.filter((x) => x !== id)
   }
-  return ids.length === 0 ? null : { ids, above }
+  // A run wholly above the page no longer says where the page starts.
+  return ids.length === 0 || above + ids.length <= 0 ? null : { ids, above }
 }
 
 /** A total (or any count) of these filters: only a listing entering or leaving the set changes it. */

@@ -7,7 +7,7 @@ import { paging } from '../../../platform/http/paging'
 import type { SnapshotCache } from '../../../../db/snapshot-cache'
 import { KeptRows } from '../../../../db/kept-rows'
 import type { Listing, ListingFilters, ListingPage, ListingQuery, ZoneCounts } from '../model'
-import { countAffectedBy, countDelta, listingRowsDroppedBy, ownListingsAffectedBy, pageAffectedBy, windowAfter, deepPageAfter, zonesAffectedBy, zonesAfter, type DeepPage, type IdWindow } from '../affects'
+import { countAffectedBy, countDelta, listingRowsDroppedBy, ownListingsAffectedBy, pageAffectedBy, windowAfter, deepPageAfter, DEEP_PAGE_MARGIN, zonesAffectedBy, zonesAfter, type DeepPage, type IdWindow } from '../affects'
 import { allOf, canEdit, FALSE, filtersKey, marketHour, filterWhere, onMarketLine, HIDDEN_STATUSES, listedWhere, listingScope, matching, narrowWhere, NOT_SHOWN_TO, searchPlan, searchWhere, TRUE, visibleTo, type Clause, type SearchPlan, type Viewer } from './where'
 import { hiddenFromOthers, scopeCity } from '../../../platform/policy/scope'
 import { photoUrl } from '../../../shared/photo-url'
@@ -551,14 +551,20 @@ async function deepPageIds(db: Queryable, cache: SnapshotCache, v: Viewer, f: Li
   const p = await cache.adjustable<DeepPage>(
     `deep|${offset}|${limit}|${scopeKey(v)}|${filtersKey(f)}`,
     db,
-    async (db) => ({ ids: await queryIds(db, v, f, total, limit, offset), above: 0 }),
+    async (db) => {
+      const margin = Math.min(DEEP_PAGE_MARGIN, offset)
+      return { ids: await queryIds(db, v, f, total, limit + margin, offset - margin), above: -margin }
+    },
     countAffectedBy(v, f),
     (p, c) => deepPageAfter(v, f, p, c, limit, db.dialect) ?? undefined,
   )
   return completeDeepPage(db, v, f, p, limit)
 }
 
-/** A kept deep page's ids with its places before and after the run read (exported for tests/unit/listing-affects.test.ts). */
+/**
+ * A kept deep page's ids: its part of the run (past the margin), with the places before and after the run read
+ * (exported for tests/unit/listing-affects.test.ts).
+ */
 export async function completeDeepPage(db: Queryable, v: Viewer, f: ListingFilters, p: DeepPage, limit: number): Promise<number[]> {
   const first = p.ids[0]
   const last = p.ids.at(-1)
@@ -569,9 +575,10 @@ export async function completeDeepPage(db: Queryable, v: Viewer, f: ListingFilte
     const where = allOf(rest, from)
     return (await db.all<{ id: number }>(`select listings.id as id from listings where ${where.sql} order by listings.id ${order} limit ?`, [...where.params, n])).map((r) => Number(r.id))
   }
+  const shown = p.above < 0 ? p.ids.slice(-p.above, -p.above + limit) : p.ids
   const before = await walk({ sql: 'listings.id > ?', params: [first] }, 'asc', p.above)
-  const after = await walk({ sql: 'listings.id < ?', params: [last] }, 'desc', limit - p.above - p.ids.length)
-  return [...before.reverse(), ...p.ids, ...after]
+  const after = await walk({ sql: 'listings.id < ?', params: [last] }, 'desc', limit - Math.max(0, p.above) - shown.length)
+  return [...before.reverse(), ...shown, ...after]
 }
 
 /** The newest `size` ids a viewer sees with these filters (all of them when fewer), kept through writes. */
