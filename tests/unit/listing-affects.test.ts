@@ -252,7 +252,7 @@ describe('what a listing change can affect', () => {
       fc.asyncProperty(listingArb, listingArb, deepFilters, viewerArb, fc.constantFrom(1, 2, 3), fc.constantFrom(1, 2, 5), fc.constantFrom(0, 1, 3), fc.array(fc.tuple(fc.constantFrom('insert', 'update', 'delete'), fc.nat()), { minLength: 1, maxLength: 4 }), async (first, second, f, v, limit, offset, wanted, changes) => {
         // Each change is to any listing there is (above the page, on it, below it or outside the set) or, an insert, a
         // new one (above every page). The run starts with a margin of up to 3 of the set's ids above the page, as
-        // `deepPageIds` reads it (there `DEEP_PAGE_MARGIN`): more inserts than it holds make the walk above it run.
+        // `deepPageIds` reads it (there `DEEP_PAGE_MARGIN`): more inserts above than it holds make the page read again.
         insert(first)
         const ids = page(v, f, limit, offset)
         if (ids.length === 0) return

@@ -208,19 +208,18 @@ export const windowAfter = (v: Viewer, f: ListingFilters, w: IdWindow, c: Change
 
 /**
  * A page beyond the kept windows, kept through writes: `ids`, a run of the set's members in the set's order (newest
- * first), and `above`, the place of the run's first id counted from the page's first place. Negative: the run begins
+ * first), and `above`, the place of the run's first id counted from the page's first place, 0 or less: the run begins
  * that many places before the page, a margin read with it (`DEEP_PAGE_MARGIN`), so that each listing entering above
- * moves the page onto an id already known. Positive: that many of the page's places come before the run. The page's
- * places after the run (up to `limit`) and a positive `above`'s places are read when it is served (`completeDeepPage`
- * in ./store/read.ts): short walks of the id index from the run's ends, where reading the page from its offset costs a
- * walk to the offset (about 1.3 ms at 1M, for each deep page of each process after each write; issue 36).
+ * moves the page onto an id already known. The page's places after the run (up to `limit`) are read when it is served
+ * (`completeDeepPage` in ./store/read.ts): a short walk of the id index from the run's end, where reading the page from
+ * its offset costs a walk to the offset (about 1.3 ms at 1M, for each deep page of each process after each write;
+ * issue 36).
  */
 export type DeepPage = { ids: number[]; above: number }
 
 /**
- * How many of the set's ids just before a deep page are read with it: the listings that may enter above it before a
- * walk is needed when it is served (a walk of the id index costs about 0.1 ms at 1M, each deep page of each process
- * after each write; docs/decisions/082-deep-page-margin.md). 8 bytes each per kept deep page.
+ * How many of the set's ids just before a deep page are read with it: how many listings may enter above it before it
+ * is read again from its offset (docs/decisions/082-deep-page-margin.md). 8 bytes each per kept deep page.
  */
 export const DEEP_PAGE_MARGIN = 64
 
@@ -228,7 +227,8 @@ export const DEEP_PAGE_MARGIN = 64
  * The page after a change: a listing entering or leaving the set above the run moves every place of the run down or
  * up one; one within it (its margin included) is put in or taken out; one below it moves nothing the run says (the
  * places after the run are read anyway). Ids that fall past the page's end are let go. Null when only reading it again
- * can tell (as for windows), or when the run no longer reaches the page.
+ * can tell (as for windows), when a listing enters above a run with no margin left (the page's first id is then one
+ * the run does not hold), or when the run no longer reaches the page.
  */
 export const deepPageAfter = (v: Viewer, f: ListingFilters, p: DeepPage, c: Change, limit: number, dialect: Dialect = 'sqlite'): DeepPage | null => {
   const move = setMove(v, f, c, dialect)
@@ -241,15 +241,17 @@ export const deepPageAfter = (v: Viewer, f: ListingFilters, p: DeepPage, c: Chan
   let { ids, above } = p
   if (id < last) return p
   if (move.enters) {
-    if (id > first) above++
-    else if (ids.includes(id)) return null
+    if (id > first) {
+      if (above >= 0) return null
+      above++
+    } else if (ids.includes(id)) return null
     else {
       const at = ids.findIndex((x) => x < id)
       ids = [...ids.slice(0, at), id, ...ids.slice(at)]
     }
-    if (above + ids.length > limit) ids = ids.slice(0, Math.max(0, limit - above))
+    if (above + ids.length > limit) ids = ids.slice(0, limit - above)
   } else if (id > first) {
-    // At a negative `above` the run's first id goes into the margin (above the page), where it is still known.
+    // The run's first id goes into the margin (above the page), where it is still known.
     above--
   } else {
     if (!ids.includes(id)) return null

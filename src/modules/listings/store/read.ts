@@ -562,23 +562,17 @@ async function deepPageIds(db: Queryable, cache: SnapshotCache, v: Viewer, f: Li
 }
 
 /**
- * A kept deep page's ids: its part of the run (past the margin), with the places before and after the run read
- * (exported for tests/unit/listing-affects.test.ts).
+ * A kept deep page's ids: its part of the run (past the margin), and the places after the run read when it ends before
+ * the page does (exported for tests/unit/listing-affects.test.ts).
  */
 export async function completeDeepPage(db: Queryable, v: Viewer, f: ListingFilters, p: DeepPage, limit: number): Promise<number[]> {
-  const first = p.ids[0]
   const last = p.ids.at(-1)
-  if (first === undefined || last === undefined) return p.ids
-  const rest = allOf(visibleTo(v), filterWhere(f))
-  const walk = async (from: Clause, order: 'asc' | 'desc', n: number) => {
-    if (n <= 0) return []
-    const where = allOf(rest, from)
-    return (await db.all<{ id: number }>(`select listings.id as id from listings where ${where.sql} order by listings.id ${order} limit ?`, [...where.params, n])).map((r) => Number(r.id))
-  }
-  const shown = p.above < 0 ? p.ids.slice(-p.above, -p.above + limit) : p.ids
-  const before = await walk({ sql: 'listings.id > ?', params: [first] }, 'asc', p.above)
-  const after = await walk({ sql: 'listings.id < ?', params: [last] }, 'desc', limit - Math.max(0, p.above) - shown.length)
-  return [...before.reverse(), ...shown, ...after]
+  if (last === undefined) return p.ids
+  const shown = p.ids.slice(-p.above, -p.above + limit)
+  if (shown.length === limit) return shown
+  const where = allOf(visibleTo(v), filterWhere(f), { sql: 'listings.id < ?', params: [last] })
+  const after = await db.all<{ id: number }>(`select listings.id as id from listings where ${where.sql} order by listings.id desc limit ?`, [...where.params, limit - shown.length])
+  return [...shown, ...after.map((r) => Number(r.id))]
 }
 
 /** The newest `size` ids a viewer sees with these filters (all of them when fewer), kept through writes. */
