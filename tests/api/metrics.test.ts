@@ -3,7 +3,7 @@
 // and the token are tested there. Over HTTP to the binary (BROKERNET_BINARY) the tests' requests come from 127.0.0.1,
 // and requests to this machine's own network address come from a caller that is not loopback.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { existsSync, readdirSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { networkInterfaces, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openDatabase } from '../../db/client'
@@ -390,6 +390,15 @@ describe('several processes (WORKERS=2)', () => {
         expect(value(samples, 'brokernet_metrics_processes')).toBe(2)
         expect(value(samples, 'brokernet_mail_outbox_pending')).toBe(0) // read once, not once per process
       }
+
+      // A socket that refuses while its process lives (a worker just started, not listening yet) is skipped and kept:
+      // removing it would leave that worker out of every later scrape. Here a file nobody listens on, named for this
+      // test's own process.
+      const notYet = join(dir, `${process.pid}.sock`)
+      writeFileSync(notYet, '')
+      expect(value(parse(await (await app.request('/metrics', { headers: { connection: 'close' } })).text()), 'brokernet_metrics_processes')).toBe(2)
+      expect(existsSync(notYet)).toBe(true)
+      rmSync(notYet)
 
       // A sibling killed outright leaves its socket behind: the scrape skips it (and removes it) and answers at once.
       const workerSocket = sockets.find((s) => !s.endsWith(`/${pid}.sock`))!
