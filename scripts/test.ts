@@ -16,8 +16,12 @@ ensureChromium() // browser tests fail with its message when it is missing; the 
 
 type Run = { passed: number; failed: number; ok: boolean }
 
-// The names of failed tests, repeated just above the summary: a long run's log is often read from its tail only.
-const failures: string[] = []
+// The failed tests, repeated just above the summary with what bun printed about each (the error, the expectation and
+// the lines of the test that threw): a long run's log is often read from its tail only, and a failure that does not
+// come again on a second run is understood from that tail or not at all.
+const failures = new Map<string, string[]>()
+/** At most this many lines of a failure's account are repeated (an error's stack and source excerpt fit). */
+const FAILURE_LINES = 30
 
 // The type check counts as one more test: a type error fails the run like any other.
 const typecheck = Bun.spawnSync([process.execPath, 'x', 'tsc', '--noEmit', '-p', '.'], { cwd: root, stdout: 'inherit', stderr: 'inherit' })
@@ -35,13 +39,25 @@ async function bunTest(testArgs: string[], env: Record<string, string> = {}): Pr
   async function relay(stream: ReadableStream<Uint8Array>, out: NodeJS.WriteStream) {
     const decoder = new TextDecoder()
     let partial = ''
+    // What bun printed since the last test's result: the account of the next test, if it fails.
+    let account: string[] = []
     for await (const chunk of stream) {
       const text = decoder.decode(chunk, { stream: true })
       out.write(text)
       tail = (tail + text).slice(-4000)
       const lines = (partial + text).split('\n')
       partial = lines.pop()!
-      for (const line of lines) if (line.startsWith('(fail)')) failures.push(line)
+      for (const line of lines) {
+        const result = /^\((pass|fail|skip|todo)\)/.exec(line)
+        if (!result) {
+          account.push(line)
+          if (account.length > FAILURE_LINES) account.shift()
+          continue
+        }
+        // bun names each failure twice (as it happens, and in its own summary, without the account): the first is kept.
+        if (result[1] === 'fail' && !failures.has(line)) failures.set(line, account.filter((l) => l.trim() !== ''))
+        account = []
+      }
     }
   }
   await Promise.all([relay(proc.stdout, process.stdout), relay(proc.stderr, process.stderr)])
@@ -84,7 +100,7 @@ try {
   await pg?.stop()
 }
 
-if (failures.length) console.log(`\nFailed:\n${failures.join('\n')}`)
+if (failures.size) console.log(`\nFailed:\n${[...failures].map(([name, account]) => [name, ...account.map((l) => `    ${l}`)].join('\n')).join('\n')}`)
 const passed = runs.reduce((n, r) => n + r.passed, 0) + (typecheckPassed ? 1 : 0)
 const failed = runs.reduce((n, r) => n + r.failed, 0) + (typecheckPassed ? 0 : 1)
 console.log(`${passed} passed, ${failed} failed`)
