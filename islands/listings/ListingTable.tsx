@@ -6,6 +6,7 @@ import { formatSize } from '../../src/shared/currency'
 import { InCard } from '../shared/ContactButtons'
 import { Budget, CARD_FIELDS, TruncatedText, COLUMN_BY_ID, EnvContext, isOwn, listingFit, type CardField, type ListingColumnDef, type ListingTableEnv } from './listing-columns'
 import { daysOnMarketLabel } from '../../src/shared/days-on-market'
+import type { MatchCountsState } from '../matches/useMatchCounts'
 
 // The listing table of the broker dashboard, My Listings and the admin grid: the one table (DataTable) with the
 // listing columns (listing-columns.tsx). Which columns, and what each row's actions are, come from the screen.
@@ -53,7 +54,7 @@ export type ListingTableProps = {
   /** Remembers the user's column choice in this browser under this name; without it the Columns menu is not offered. */
   storageKey?: string
   /** Counts of matches by listing id (useMatchCounts); with `onShowMatches`, each row shows its "3 matches". */
-  matchCounts?: Readonly<Record<string, number>>
+  matchCounts?: MatchCountsState
   onShowMatches?: (listing: Listing) => void
   /** Under a card, at full width: e.g. Call and WhatsApp for another broker's listing (issue 32). */
   cardFooter?: (listing: Listing) => ReactNode

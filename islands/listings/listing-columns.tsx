@@ -4,6 +4,7 @@ import type { Listing } from '../../src/modules/listings/model'
 import { formatSize, listingCurrency } from '../../src/shared/currency'
 import { formatMoney, formatMoneyShort, moneyWithCode } from '../../src/shared/money'
 import { MatchCount } from '../matches/MatchCount'
+import type { MatchCountsState } from '../matches/useMatchCounts'
 import { columnId, tableColumns, type TableColumn } from '../shared/table/DataTable'
 import type { ColumnFit } from '../shared/table/column-fit'
 import { HotTag } from './HotTag'
@@ -23,8 +24,8 @@ export type ListingTableEnv = {
   viewerId: number | null
   highlightOwn: boolean
   actions?: (listing: Listing) => ReactNode
-  /** Each listing's count of matches by id (useMatchCounts), shown under the entry ID once known. */
-  matchCounts?: Readonly<Record<string, number>>
+  /** Each listing's count of matches by id (useMatchCounts), shown under the entry ID, its place kept while it loads. */
+  matchCounts?: MatchCountsState
   /** What a click on a row's "3 matches" does: open the details on their Matches tab. */
   onShowMatches?: (listing: Listing) => void
 }

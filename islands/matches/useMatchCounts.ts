@@ -5,6 +5,9 @@ import type { MatchCounts } from '../../src/modules/matches/model'
 import { fetchJson } from '../shared/query'
 import { MATCH_QUERY_KEYS } from './match-format'
 
+/** Each listing's count of matches by id; 'loading' while asked for; undefined when none will be shown. */
+export type MatchCountsState = Readonly<Record<string, number>> | 'loading' | undefined
+
 /** The API takes at most this many ids a call. */
 const BATCH = 100
 
@@ -12,8 +15,9 @@ const BATCH = 100
  * The "3 matches" of each shown listing, asked once the table is on screen (never on the server: the rows render
  * without them, and the counts join a moment later), in one call per page of up to 100 rows (My Listings, which is
  * not paged, may need more than one). Only ACTIVE listings match, so only theirs are asked for.
+ * 'loading' while they are asked for (each row keeps their place: MatchCount); undefined when there are none to show.
  */
-export function useMatchCounts(listings: readonly Listing[]): Readonly<Record<string, number>> | undefined {
+export function useMatchCounts(listings: readonly Listing[]): MatchCountsState {
   const ids = useMemo(() => listings.filter((l) => l.status === 'ACTIVE').map((l) => l.id), [listings])
   const query = useQuery({
     queryKey: [...MATCH_QUERY_KEYS.counts, ids],
@@ -25,5 +29,6 @@ export function useMatchCounts(listings: readonly Listing[]): Readonly<Record<st
     },
     enabled: ids.length > 0,
   })
-  return query.data
+  if (query.data) return query.data
+  return query.fetchStatus === 'fetching' ? 'loading' : undefined
 }

@@ -188,6 +188,30 @@ describe('a listing row and its Matches tab', () => {
       await done(w)
     })
 
+  test('at 390 px the counts come into a place kept for them: the server draws it, and no card moves when they arrive', async () => {
+    const { page } = await world.page(asha, { viewport: SIZES.phone })
+    // The counts are held back (then passed on to the server, not answered here) until the cards have been measured.
+    let release!: () => void
+    const held = new Promise<void>((r) => (release = r))
+    await page.route('**/api/listings/match-counts?*', async (route) => (await held, await route.continue()))
+    const response = (await page.goto(world.url + '/dashboard/listings'))!
+    // Both listings are ACTIVE: each card's place for its count is in the server's HTML, so hydration moves nothing.
+    const html = await response.text()
+    const drawn = [...html.matchAll(/<article[^>]*data-listing-card="([^"]+)"[\s\S]*?<\/article>/g)].map(([card, entry]) => `${entry} ${card.includes('data-match-count-pending')}`)
+    expect(drawn.sort()).toEqual([`${offered.entry_id} true`, `${wanted.entry_id} true`].sort())
+    await hydrated(page)
+    const cards = page.locator('[data-listing-card]')
+    const boxes = () => cards.evaluateAll((els) => els.map((el) => { const r = el.getBoundingClientRect(); return `${el.getAttribute('data-listing-card')} ${r.top} ${r.height}` }))
+    expect(await cards.locator('[data-match-count-pending]').count()).toBe(2)
+    const before = await boxes()
+    release()
+    await page.locator(`[data-listing-card="${offered.entry_id}"] [data-match-count]`).waitFor()
+    await page.locator(`[data-listing-card="${wanted.entry_id}"] [data-match-count]`).waitFor()
+    expect(await page.locator('[data-match-count-pending]').count()).toBe(0)
+    expect(await boxes()).toEqual(before)
+    await page.context().close()
+  })
+
   test('the broker dashboard: both rows count their match; another broker\'s listing has a Matches tab too', async () => {
     const w = await open(asha, '/dashboard/listings')
     const { page } = w
