@@ -12,10 +12,11 @@ export type MatchCountsState = Readonly<Record<string, number>> | 'loading' | un
 const BATCH = 100
 
 /**
- * The "3 matches" of each shown listing, asked once the table is on screen (never on the server: the rows render
- * without them, and the counts join a moment later), in one call per page of up to 100 rows (My Listings, which is
- * not paged, may need more than one). Only ACTIVE listings match, so only theirs are asked for.
- * 'loading' while they are asked for (each row keeps their place: MatchCount); undefined when there are none to show.
+ * The "3 matches" of each shown listing, asked once the table is on screen (never on the server: the server draws
+ * each row with the count's place, empty, and the counts fill it a moment later), in one call per page of up to 100
+ * rows (My Listings, which is not paged, may need more than one). Only ACTIVE listings match, so only theirs are asked
+ * for. 'loading' while they are asked for (and on the server, whose render is the first one); undefined when there are
+ * none to show (none ACTIVE, or the request failed).
  */
 export function useMatchCounts(listings: readonly Listing[]): MatchCountsState {
   const ids = useMemo(() => listings.filter((l) => l.status === 'ACTIVE').map((l) => l.id), [listings])
