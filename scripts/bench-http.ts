@@ -106,12 +106,21 @@ const HEALTH_VS_ELYSIA_GOAL = 0.6
 /** Issue 36: p99 ≤ 25 ms in every mix, first touches included. */
 const FIRST_TOUCH_P99_GOAL = 25
 const WARM_SECONDS = 5
+/** The most wrk passes of a warm-up (warm(): repeated until a pass misses under 1 % of the caches' lookups). */
+const WARM_PASSES = 6
+/** The mixes (by token) whose warm-up ended with the caches still missing: their rows say so. */
+const notWarm = new Set<string | undefined>()
 const QUICK_WARM = args.includes('--quick-warm')
 const COLD_REPS = 40
-const SQLITE_GOAL = { readsAlone: 5000, p99Alone: 25, readsWithWrites: 2000, p99WithWrites: 50, writeP50: 10, writeP99: 50, insertMedian: 5, coldP99: 25, inboxP99: 10, announceMs: 1000 }
-// PostgreSQL's (issue 16): with the writer on ≥ 1,500 mixed reads/s at p99 ≤ 50 ms, every cold listing read ≤ 40 ms
-// p99; the mixes with nobody writing have no goal of their own there (context); the writes' goals stay the same.
-const GOAL = POSTGRES ? { ...SQLITE_GOAL, readsAlone: null, p99Alone: null, readsWithWrites: 1500, p99WithWrites: 50, coldP99: 40 } : SQLITE_GOAL
+/** Issue 36: the warm mixes (nobody writing) at ≥ 30 % of the bare `Bun.serve` rate of the same run, both backends. */
+const WARM_VS_BUN_GOAL = 0.3
+// Issues 15–16's rates and issue 36's tails: p99 ≤ 25 ms in every mix with the writer on, its writes p50 ≤ 10 ms and
+// p99 ≤ 50 ms, a single insert ≤ 5 ms.
+const SQLITE_GOAL = { readsAlone: 5000, p99Alone: 25, readsWithWrites: 2000, p99WithWrites: 25, writeP50: 10, writeP99: 50, insertMedian: 5, coldP99: 25, inboxP99: 10, announceMs: 1000 }
+// PostgreSQL's: issue 16's ≥ 1,500 mixed reads/s with the writer on and every cold listing read ≤ 40 ms p99; issue 36's
+// two instances on one database: writer-on p99 ≤ 50 ms, writes p50 ≤ 20 ms and p99 ≤ 100 ms, a single insert ≤ 5 ms;
+// the mixes with nobody writing keep issue 36's general p99 ≤ 25 ms (no rate of their own: the ratio above).
+const GOAL = POSTGRES ? { ...SQLITE_GOAL, readsAlone: 0, readsWithWrites: 1500, p99WithWrites: 50, writeP50: 20, writeP99: 100, coldP99: 40 } : SQLITE_GOAL
 const PASSWORD = DEMO_PASSWORD // every bench user's, the master admin's too (scripts/seed-bench.ts)
 
 function fail(message: string): never {
@@ -496,13 +505,16 @@ const errorCell = (bad: number, socket: number, n: number, sample: string) =>
  * the row is their sum (rates added; p50 and p99 the worst instance's: percentiles of separate runs do not add up)
  * and a row per instance follows it. `goal` undefined: the floor; null: no goal for this backend (context).
  */
-async function throughput(what: string, paths: string[], token: string | undefined, goal: { reads: number; p99: number } | null | undefined, writerToken?: string) {
+async function throughput(what: string, paths: string[], token: string | undefined, goal: Goal | null | undefined, writerToken?: string) {
   const { rate } = await measure(what, paths, token, goal, writerToken)
   return rate
 }
 
+/** A mix's goal: a rate, a p99, and (issue 36) a rate as a fraction of the bare `Bun.serve` of this run, when measured. */
+type Goal = { reads: number; p99: number; vsBun?: number }
+
 /** throughput()'s measurement: its row is pushed; the rate and the row returned (the floor pass reworks its rows). */
-async function measure(what: string, paths: string[], token: string | undefined, goal: { reads: number; p99: number } | null | undefined, writerToken?: string, targets?: { base: string }[]) {
+async function measure(what: string, paths: string[], token: string | undefined, goal: Goal | null | undefined, writerToken?: string, targets?: { base: string }[]) {
   await settle()
   console.log(`  ${what}: ${wrkCommand} over ${new Set(paths).size} URLs${writerToken ? ', writer on' : ''}...`)
   const before = targets ? undefined : await serverCounters()
@@ -528,10 +540,13 @@ async function measure(what: string, paths: string[], token: string | undefined,
   const rate = sum(rateOf)
   const writeNote = writes.length ? ` (writer: ${writes.length} writes, p99 ${fmt(percentile(writes.map((w) => w.ms), 99))}, ${writes.filter((w) => !ok(w)).length} refused)` : ''
   const errors = r.non2xx + r.socket + r.timeouts
-  const goalText = goal ? `${goal.reads ? `≥ ${goal.reads.toLocaleString('en')} reads/s, ` : ''}p99 ≤ ${goal.p99} ms` : goal === null ? '(none on PostgreSQL)' : '(the floor)'
-  const met = goal ? rate >= goal.reads && r.p99 <= goal.p99 && errors === 0 : null
+  // The ratio is judged only when this run measured the bare floor (--only without `floor`: the rate and p99 alone).
+  const vsBun = goal?.vsBun && bareRate.bun ? goal.vsBun : undefined
+  const goalText = goal ? `${goal.reads ? `≥ ${goal.reads.toLocaleString('en')} reads/s, ` : ''}${vsBun ? `≥ ${vsBun.toFixed(2)}× bare Bun, ` : ''}p99 ≤ ${goal.p99} ms` : goal === null ? '(none on PostgreSQL)' : '(the floor)'
+  const met = goal ? rate >= goal.reads && (!vsBun || rate / bareRate.bun! >= vsBun) && r.p99 <= goal.p99 && errors === 0 : null
   const several = results.length > 1 ? `; ${results.length} instances, total (p50, p99: the worst instance's)` : ''
-  const row: Row = { what: what + writeNote + several, rate, p50: r.p50, p99: r.p99, errors: errorCell(r.non2xx, r.socket + r.timeouts, r.requests, r.sample), goal: goalText, met }
+  const cold = notWarm.has(token) && !writerToken ? ' (**not warm**: its warm-up passes still missed over 1 % of cache lookups)' : ''
+  const row: Row = { what: what + writeNote + several + cold, rate, p50: r.p50, p99: r.p99, errors: errorCell(r.non2xx, r.socket + r.timeouts, r.requests, r.sample), goal: goalText, met }
   rows.push(row)
   if (!targets) memory.mark(`after ${what.replace(/ \(.*$/, '')}`) // the floors are other processes
   if (results.length > 1)
@@ -559,6 +574,19 @@ async function serverCounters(): Promise<Map<string, number>> {
     }
   }
   return counters
+}
+
+/** The pages and counts caches' misses and lookups between two readings of serverCounters(). */
+function cacheMisses(before: Map<string, number>, after: Map<string, number>): { missed: number; lookups: number } {
+  const delta = (key: string) => (after.get(key) ?? 0) - (before.get(key) ?? 0)
+  let missed = 0
+  let lookups = 0
+  for (const cache of ['counts', 'pages']) {
+    const miss = delta(`brokernet_cache_lookups_total{cache="${cache}",result="miss"}`)
+    missed += miss
+    lookups += miss + delta(`brokernet_cache_lookups_total{cache="${cache}",result="hit"}`)
+  }
+  return { missed, lookups }
 }
 
 function spentDuring(before: Map<string, number>, after: Map<string, number>): string {
@@ -610,8 +638,24 @@ async function warm(paths: string[], token: string) {
   // One connection reaches one process only: a short unmeasured wrk run warms every process (each has its own caches,
   // docs/decisions/006-processes.md), as a server in service has long been warm when anybody measures it; as long for
   // each process as for one (the server starts one per core unless --workers says otherwise).
-  await runWrk(paths, token, WARM_SECONDS * INSTANCES * Number(WORKERS ?? cpus().length))
-  await settle()
+  // Repeated until a pass misses under 1 % of its cache lookups (at most WARM_PASSES): where a cold answer costs
+  // hundreds of milliseconds (PostgreSQL, several instances), one pass left half the lookups missing, and the row
+  // measured as warm was not (README, PostgreSQL, 2026-11-29). A row whose warm-up never got there says so.
+  const seconds = WARM_SECONDS * INSTANCES * Number(WORKERS ?? cpus().length)
+  for (let pass = 1; ; pass++) {
+    const before = await serverCounters()
+    await runWrk(paths, token, seconds)
+    await settle()
+    const { missed, lookups } = cacheMisses(before, await serverCounters())
+    const share = missed / Math.max(1, lookups)
+    console.log(`    warm-up pass ${pass} (${seconds} s of wrk): caches missed ${missed.toLocaleString('en')} of ${lookups.toLocaleString('en')} lookups (${(share * 100).toFixed(1)} %)`)
+    if (share < 0.01) break
+    if (pass === WARM_PASSES) {
+      notWarm.add(token)
+      console.log(`    still ${(share * 100).toFixed(1)} % missed after ${pass} passes: its rows are marked "not warm"`)
+      break
+    }
+  }
   // --pg-stats: the statements of what is measured next, not of the warm-up's first answers.
   if (PG_STATS && pg) await resetStatements(pg.url)
 }
@@ -802,7 +846,7 @@ try {
     }
     warmed.add(who)
     const label = `${what} (${who === 'broker' ? `broker #${typical.id}, ${typical.n} listings` : 'master admin'}; ${MIX_URLS} list URLs + /zones, /my)`
-    await throughput(label, mixes[who], tokens[who], writing ? { reads: GOAL.readsWithWrites, p99: GOAL.p99WithWrites } : GOAL.readsAlone === null || GOAL.p99Alone === null ? null : { reads: GOAL.readsAlone, p99: GOAL.p99Alone }, writing ? writerToken : undefined)
+    await throughput(label, mixes[who], tokens[who], writing ? { reads: GOAL.readsWithWrites, p99: GOAL.p99WithWrites } : { reads: GOAL.readsAlone, p99: GOAL.p99Alone, vsBun: WARM_VS_BUN_GOAL }, writing ? writerToken : undefined)
   }
 
   // 6. The writes of 4 and 5, and a single insert on an idle server.
