@@ -770,8 +770,9 @@ async function floorPass() {
   for (let round = 1; round <= FLOOR_ROUNDS; round++)
     for (const k of kinds) {
       const label = FLOOR_ROUNDS > 1 ? `${k.label} [round ${round} of ${FLOOR_ROUNDS}]` : k.label
+      const pushed = rows.length
       const m = await measure(label, ['/api/health'], undefined, undefined, undefined, k.targets)
-      rows.pop() // pushed again below: one row per kind
+      rows.splice(pushed) // pushed again below: one row per kind (with several instances measure() adds one per instance)
       rounds.set(k.label, [...(rounds.get(k.label) ?? []), m])
     }
   await Promise.all(floors.splice(0).map((f) => f.stop()))
