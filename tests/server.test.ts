@@ -1,4 +1,6 @@
 import { expect, test } from 'bun:test'
+import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { WORKER_ENV } from '../src/platform/processes'
 import { startServer } from './support/server'
 
@@ -24,6 +26,28 @@ test('a first start creates the master admin from ADMIN_EMAIL/ADMIN_PASSWORD onc
   expect(second.output()).toContain('Master admin: owner@example.com')
   expect(second.output()).not.toContain('Demo data loaded')
   expect(await second.stop()).toBe(0)
+})
+
+test('identity documents no user refers to are swept after the start, once the server answers (issue 36)', async () => {
+  const first = await startServer({ env: { ADMIN_PASSWORD: 'Owner@12345' } })
+  const dataDir = first.dataDir
+  expect(await first.stop()).toBe(0)
+  // A crash between a document's write and its user's row leaves such a file; two minutes old, and one just written.
+  const documents = join(dataDir, 'documents')
+  mkdirSync(documents, { recursive: true })
+  const [orphan, fresh] = [join(documents, `${'a'.repeat(32)}.png`), join(documents, `${'b'.repeat(32)}.png`)]
+  for (const path of [orphan, fresh]) writeFileSync(path, 'not referenced')
+  const old = new Date(Date.now() - 120_000)
+  utimesSync(orphan, old, old)
+  const second = await startServer({ env: { ADMIN_PASSWORD: 'Owner@12345' }, dataDir })
+  try {
+    for (let i = 0; i < 250 && existsSync(orphan); i++) await Bun.sleep(20)
+    expect(existsSync(orphan)).toBe(false)
+    expect(existsSync(fresh)).toBe(true)
+    expect(second.output()).toContain('Removed 1 identity document(s) that no user refers to')
+  } finally {
+    expect(await second.stop()).toBe(0)
+  }
 })
 
 test('without ADMIN_PASSWORD a password is generated, printed once, and it satisfies the password rules', async () => {

@@ -1,6 +1,7 @@
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Queryable } from '../../db/sql'
+import { Turns } from './turns'
 
 /** A document type the app accepts, known by the file's first bytes (its name and declared type are not trusted). */
 export type DocumentType = { mime: 'image/jpeg' | 'image/png' | 'application/pdf'; ext: 'jpg' | 'png' | 'pdf' }
@@ -83,13 +84,21 @@ export class FileDocumentStore implements DocumentStore {
     await rm(join(this.dir, name), { force: true })
   }
 
-  /** Also removes unfinished writes (`.part`) of that age. */
+  /**
+   * Also removes unfinished writes (`.part`) of that age. An empty folder asks nothing of the database (the users'
+   * documents are one full read of `users`); a full one is walked in turns (./turns.ts), a stat per file, as the server
+   * runs it after it has started answering.
+   */
   async sweepOrphans(db: Queryable): Promise<number> {
+    const entries = readdirSync(this.dir)
+    if (entries.length === 0) return 0
     const rows = await db.all<{ doc: string }>('select id_card_document as doc from users where id_card_document is not null')
     const referenced = new Set(rows.map((r) => r.doc))
     const cutoff = Date.now() - ORPHAN_AGE_MS
+    const turns = new Turns()
     let removed = 0
-    for (const entry of readdirSync(this.dir)) {
+    for (const entry of entries) {
+      await turns.pass()
       if (referenced.has(entry)) continue
       const path = join(this.dir, entry)
       try {
