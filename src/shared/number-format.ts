@@ -20,6 +20,12 @@ export function numberFormat(locale: string, options: Intl.NumberFormatOptions =
   return f
 }
 
+/**
+ * 1000000 -> '1,000,000' for a whole number, as `toLocaleString('en-US')` writes it, without ICU: for text made when a
+ * module loads (schemas' messages, API descriptions), which would otherwise load ICU's number data at every start.
+ */
+export const groupThousands = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',')
+
 const PLAIN: Intl.NumberFormatOptions = {}
 /** 1500000 -> '1,500,000', as `toLocaleString('en-US')` writes it (counts, sizes), from the cached formatter. */
 export const grouped = (n: number) => numberFormat('en-US', PLAIN).format(n)

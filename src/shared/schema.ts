@@ -1,6 +1,7 @@
 import { FormatRegistry, Kind, TypeRegistry, type TString } from '@sinclair/typebox'
 import { t } from 'elysia'
 import { MAX_PAGE } from './constants'
+import { groupThousands } from './number-format'
 
 // Every model imports this module, so what it registers is in place before any route is compiled.
 
@@ -81,8 +82,6 @@ export const text = ({ min, max, pattern, messages, description, examples, multi
 export const id = (messages: RuleMessages, description?: string) =>
   t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, errorMessage: { type: messages.required, minimum: messages.required, maximum: messages.required, ...messages }, description })
 
-/** 1000000 -> '1,000,000' (what toLocaleString('en-US') writes, without loading ICU's number formats at start). */
-const grouped = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',')
 
 /**
  * `page` of every paginated list: a whole number from 1 to MAX_PAGE, so no offset arithmetic can overflow. Written out
@@ -91,13 +90,13 @@ const grouped = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',')
  */
 export const PAGE_PATTERN = `^(?:[1-9][0-9]{0,${String(MAX_PAGE).length - 2}}|${MAX_PAGE})$`
 if (!/^10*$/.test(String(MAX_PAGE))) throw new Error('PAGE_PATTERN assumes MAX_PAGE is a power of ten')
-const PAGE_MESSAGE = `page must be a whole number from 1 to ${grouped(MAX_PAGE)}`
+const PAGE_MESSAGE = `page must be a whole number from 1 to ${groupThousands(MAX_PAGE)}`
 export const pageNumber = t
   .Transform(
     // A query string holds text only; the OpenAPI document shows it as the integer it stands for (docs/document.ts).
     t.String({
       pattern: PAGE_PATTERN,
-      description: `From 1 (the default) to ${grouped(MAX_PAGE)}`,
+      description: `From 1 (the default) to ${groupThousands(MAX_PAGE)}`,
       errorMessage: { pattern: PAGE_MESSAGE, type: PAGE_MESSAGE },
     }),
   )

@@ -2,6 +2,7 @@ import { Elysia, t } from 'elysia'
 import { authGuard } from '../../platform/http/auth'
 import type { AppContext } from '../../platform/context'
 import { PASTE_BUDGET } from '../../shared/constants'
+import { groupThousands } from '../../shared/number-format'
 import { ErrorDetail as Detail } from '../../shared/schema'
 import { ListingIdParams } from '../listings/model'
 import { importForUser } from './import'
@@ -26,7 +27,7 @@ export const intakeApi = (ctx: AppContext, publicLink?: PublicLink) =>
         detail: {
           tags,
           summary: 'Read pasted WhatsApp messages into listing drafts',
-          description: `Up to ${PASTE_MAX.toLocaleString('en-US')} characters: one message or many (a chat export with its \`[date, time] Name:\` or \`date, time - Name:\` headers, messages separated by blank lines, numbered items). One draft per listing found, in order; greetings and other messages that are not listings give none. Shorthand understood: Req / Avl / Looking for / To let…, rent / lease / L&L / sale / outright, \`2BHK\`, \`1RK\`, studio, office, shop, plot…, \`45k\`, \`₹45,000/-\`, \`85 lac\`, \`1.2 Cr\`, \`1,20,000\`, ranges (a REQ keeps the upper bound, an AVL the lower), \`650 sqft\` / \`650 carpet\`, Indian phone numbers, and the localities the network already knows in the city (spacing, W/E and small typos aside). Nothing is posted. A user may have ${PASTE_BUDGET.chars.toLocaleString('en-US')} characters read a minute (429 with Retry-After beyond).`,
+          description: `Up to ${groupThousands(PASTE_MAX)} characters: one message or many (a chat export with its \`[date, time] Name:\` or \`date, time - Name:\` headers, messages separated by blank lines, numbered items). One draft per listing found, in order; greetings and other messages that are not listings give none. Shorthand understood: Req / Avl / Looking for / To let…, rent / lease / L&L / sale / outright, \`2BHK\`, \`1RK\`, studio, office, shop, plot…, \`45k\`, \`₹45,000/-\`, \`85 lac\`, \`1.2 Cr\`, \`1,20,000\`, ranges (a REQ keeps the upper bound, an AVL the lower), \`650 sqft\` / \`650 carpet\`, Indian phone numbers, and the localities the network already knows in the city (spacing, W/E and small typos aside). Nothing is posted. A user may have ${groupThousands(PASTE_BUDGET.chars)} characters read a minute (429 with Retry-After beyond).`,
         },
       })
       .post('/import', ({ body, user }) => importForUser(ctx, user, body), {

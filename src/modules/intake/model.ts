@@ -1,6 +1,7 @@
 import { t } from 'elysia'
 import { Nullable } from '../../shared/schema'
 import { LOCATION_ZONES } from '../../shared/constants'
+import { groupThousands } from '../../shared/number-format'
 
 // Issue 18: WhatsApp in and out. The parse route's body and answer, and the share route's answer.
 
@@ -14,7 +15,7 @@ export const ParseBody = t.Object({
     minLength: 1,
     maxLength: PASTE_MAX,
     description: 'What was pasted: one message or many (a WhatsApp chat export, messages separated by blank lines, numbered items)',
-    errorMessage: { minLength: 'Paste at least one message', maxLength: `A paste is at most ${PASTE_MAX.toLocaleString('en-US')} characters`, type: 'text must be a string' },
+    errorMessage: { minLength: 'Paste at least one message', maxLength: `A paste is at most ${groupThousands(PASTE_MAX)} characters`, type: 'text must be a string' },
   }),
   city_id: t.Optional(
     t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Master admins: the city whose localities to recognise. Others: their own city is used.' }),

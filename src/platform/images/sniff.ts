@@ -2,6 +2,7 @@
 // enough to refuse a bomb, an animation or an unknown type before any decoder sees the file. Plain JavaScript over the
 // headers only (no pixel is decoded), so the server runs it before handing the file to the image process, and that
 // process runs it again right before decoding.
+import { groupThousands } from '../../shared/number-format'
 import { MAX_PIXELS, MAX_SIDE, MAX_UPLOAD_BYTES } from './limits'
 import { ImageRefused } from './refusal'
 
@@ -25,7 +26,7 @@ export function sniffImage(bytes: Uint8Array): Sniffed {
   if (width > MAX_SIDE || height > MAX_SIDE || width * height > MAX_PIXELS)
     throw new ImageRefused(
       'too-many-pixels',
-      `The image is ${width} × ${height} pixels: at most ${MAX_PIXELS / 1e6} megapixels and ${thousands(MAX_SIDE)} pixels a side are accepted.`,
+      `The image is ${width} × ${height} pixels: at most ${MAX_PIXELS / 1e6} megapixels and ${groupThousands(MAX_SIDE)} pixels a side are accepted.`,
     )
   return found
 }
@@ -175,8 +176,6 @@ function findBox(b: Uint8Array, from: number, to: number, type: string): Box | u
 
 // --- bytes
 
-/** 20000 → '20,000' without toLocaleString (which loads ICU's data: docs/decisions/004-lazy-start.md). */
-const thousands = (n: number) => String(n).replace(/\B(?=(\d{3})+$)/g, ',')
 
 const truncated = (kind: string) => new ImageRefused('undecodable', `The ${kind} file ends before its header does: it is truncated or damaged.`)
 const startsWith = (b: Uint8Array, sig: number[]) => sig.every((v, i) => b[i] === v)
