@@ -503,9 +503,9 @@ const errorCell = (bad: number, socket: number, n: number, sample: string) =>
 /**
  * One throughput scenario: wrk over the URLs (with the writer meanwhile, if given), one row; with several instances,
  * the row is their sum (rates added; p50 and p99 the worst instance's: percentiles of separate runs do not add up)
- * and a row per instance follows it. `goal` undefined: the floor; null: no goal for this backend (context).
+ * and a row per instance follows it. `goal` undefined: the floor (no goal).
  */
-async function throughput(what: string, paths: string[], token: string | undefined, goal: Goal | null | undefined, writerToken?: string) {
+async function throughput(what: string, paths: string[], token: string | undefined, goal: Goal | undefined, writerToken?: string) {
   const { rate } = await measure(what, paths, token, goal, writerToken)
   return rate
 }
@@ -514,7 +514,7 @@ async function throughput(what: string, paths: string[], token: string | undefin
 type Goal = { reads: number; p99: number; vsBun?: number }
 
 /** throughput()'s measurement: its row is pushed; the rate and the row returned (the floor pass reworks its rows). */
-async function measure(what: string, paths: string[], token: string | undefined, goal: Goal | null | undefined, writerToken?: string, targets?: { base: string }[]) {
+async function measure(what: string, paths: string[], token: string | undefined, goal: Goal | undefined, writerToken?: string, targets?: { base: string }[]) {
   await settle()
   console.log(`  ${what}: ${wrkCommand} over ${new Set(paths).size} URLs${writerToken ? ', writer on' : ''}...`)
   const before = targets ? undefined : await serverCounters()
@@ -542,7 +542,7 @@ async function measure(what: string, paths: string[], token: string | undefined,
   const errors = r.non2xx + r.socket + r.timeouts
   // The ratio is judged only when this run measured the bare floor (--only without `floor`: the rate and p99 alone).
   const vsBun = goal?.vsBun && bareRate.bun ? goal.vsBun : undefined
-  const goalText = goal ? `${goal.reads ? `≥ ${goal.reads.toLocaleString('en')} reads/s, ` : ''}${vsBun ? `≥ ${vsBun.toFixed(2)}× bare Bun, ` : ''}p99 ≤ ${goal.p99} ms` : goal === null ? '(none on PostgreSQL)' : '(the floor)'
+  const goalText = goal ? `${goal.reads ? `≥ ${goal.reads.toLocaleString('en')} reads/s, ` : ''}${vsBun ? `≥ ${vsBun.toFixed(2)}× bare Bun, ` : ''}p99 ≤ ${goal.p99} ms` : '(the floor)'
   const met = goal ? rate >= goal.reads && (!vsBun || rate / bareRate.bun! >= vsBun) && r.p99 <= goal.p99 && errors === 0 : null
   const several = results.length > 1 ? `; ${results.length} instances, total (p50, p99: the worst instance's)` : ''
   const cold = notWarm.has(token) && !writerToken ? ' (**not warm**: its warm-up passes still missed over 1 % of cache lookups)' : ''
@@ -576,25 +576,27 @@ async function serverCounters(): Promise<Map<string, number>> {
   return counters
 }
 
-/** The pages and counts caches' misses and lookups between two readings of serverCounters(). */
+const CACHES = ['counts', 'pages'] as const
+const counterDelta = (before: Map<string, number>, after: Map<string, number>) => (key: string) => (after.get(key) ?? 0) - (before.get(key) ?? 0)
+
+/** One cache's misses and lookups between two readings of serverCounters(). */
+function cacheLookups(before: Map<string, number>, after: Map<string, number>, cache: (typeof CACHES)[number]): { missed: number; lookups: number } {
+  const delta = counterDelta(before, after)
+  const missed = delta(`brokernet_cache_lookups_total{cache="${cache}",result="miss"}`)
+  return { missed, lookups: missed + delta(`brokernet_cache_lookups_total{cache="${cache}",result="hit"}`) }
+}
+
+/** The pages and counts caches' misses and lookups together (the warm-up's measure). */
 function cacheMisses(before: Map<string, number>, after: Map<string, number>): { missed: number; lookups: number } {
-  const delta = (key: string) => (after.get(key) ?? 0) - (before.get(key) ?? 0)
-  let missed = 0
-  let lookups = 0
-  for (const cache of ['counts', 'pages']) {
-    const miss = delta(`brokernet_cache_lookups_total{cache="${cache}",result="miss"}`)
-    missed += miss
-    lookups += miss + delta(`brokernet_cache_lookups_total{cache="${cache}",result="hit"}`)
-  }
-  return { missed, lookups }
+  const each = CACHES.map((cache) => cacheLookups(before, after, cache))
+  return { missed: each.reduce((n, c) => n + c.missed, 0), lookups: each.reduce((n, c) => n + c.lookups, 0) }
 }
 
 function spentDuring(before: Map<string, number>, after: Map<string, number>): string {
-  const delta = (key: string) => (after.get(key) ?? 0) - (before.get(key) ?? 0)
-  const caches = ['counts', 'pages'].map((cache) => {
-    const miss = delta(`brokernet_cache_lookups_total{cache="${cache}",result="miss"}`)
-    const all = miss + delta(`brokernet_cache_lookups_total{cache="${cache}",result="hit"}`)
-    return `${cache} ${miss.toLocaleString('en')} missed of ${all.toLocaleString('en')}`
+  const delta = counterDelta(before, after)
+  const caches = CACHES.map((cache) => {
+    const { missed, lookups } = cacheLookups(before, after, cache)
+    return `${cache} ${missed.toLocaleString('en')} missed of ${lookups.toLocaleString('en')}`
   })
   const statements = ['read', 'write', 'transaction'].map((kind) => {
     const n = delta(`brokernet_db_statement_duration_seconds_count{kind="${kind}"}`)

@@ -107,7 +107,7 @@ try {
 }
 
 // Documents a crash left unreferenced, swept once the server answers: the sweep reads every user's document name (on
-// the 5,000,000-listing bench database, 100,000 users: 13 ms of the start before it moved here, issue 36).
+// the 5,000,000-listing bench database, 100,000 users: about 20 ms of the start before it moved here, issue 36).
 if (!worker)
   ctx.documents
     .sweepOrphans(ctx.db)

@@ -82,7 +82,6 @@ export const text = ({ min, max, pattern, messages, description, examples, multi
 export const id = (messages: RuleMessages, description?: string) =>
   t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, errorMessage: { type: messages.required, minimum: messages.required, maximum: messages.required, ...messages }, description })
 
-
 /**
  * `page` of every paginated list: a whole number from 1 to MAX_PAGE, so no offset arithmetic can overflow. Written out
  * rather than `t.Integer({ maximum })`: Elysia checks a query integer's bounds after converting it, and a failure

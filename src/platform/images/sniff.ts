@@ -176,7 +176,6 @@ function findBox(b: Uint8Array, from: number, to: number, type: string): Box | u
 
 // --- bytes
 
-
 const truncated = (kind: string) => new ImageRefused('undecodable', `The ${kind} file ends before its header does: it is truncated or damaged.`)
 const startsWith = (b: Uint8Array, sig: number[]) => sig.every((v, i) => b[i] === v)
 const ascii = (b: Uint8Array, at: number, n: number) => (at + n <= b.length ? String.fromCharCode(...b.subarray(at, at + n)) : '')
