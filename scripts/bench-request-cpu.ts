@@ -14,7 +14,13 @@
 // --header (repeatable) is sent with every request (a signed-in GET: a session's bearer token). --database-url serves
 // every binary on that PostgreSQL database instead of a SQLite file of its own (all at once, on the one database: the
 // caller prepares it, and the session a --header names; docs/decisions/072-read-after-write.md measured this way).
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
+//
+// --db <file> starts each binary on a copy of that SQLite database (the bench's: `bun run seed:bench`) instead of an
+// empty one, and --email <address> signs that user in on each binary (the bench password) and sends its bearer token:
+// a broker's warm read of the bench database, e.g. --path '/api/listings/?per_page=25&city_id=1' (the first wrk pass,
+// the warm-up, fills the caches).
+import { DEMO_PASSWORD } from '../src/bootstrap'
+import { closeSync, copyFileSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { startFloor, type Floor } from './bench-floors'
@@ -32,10 +38,12 @@ const CONNECTIONS = Number(one('connections', '32'))
 const FLOOR = !args.includes('--no-floor')
 const HEADERS = values('header').flatMap((h) => ['-H', h])
 const DATABASE_URL = one('database-url', '')
+const DB = one('db', '')
+const EMAIL = one('email', '')
 const root = new URL('..', import.meta.url).pathname
 const TICK_US = 1e6 / 100 // USER_HZ: /proc counts CPU time in hundredths of a second on Linux
 
-type Target = { label: string; base: string; pid: () => number[]; stop: () => Promise<void> }
+type Target = { label: string; base: string; pid: () => number[]; stop: () => Promise<void>; headers?: string[] }
 
 /** utime + stime of the processes, µs (all their threads: the GC's and the runtime's count too). */
 function cpuMicros(pids: number[]): number {
@@ -49,8 +57,8 @@ function cpuMicros(pids: number[]): number {
   return ticks * TICK_US
 }
 
-async function wrk(base: string, seconds: number): Promise<number> {
-  const proc = Bun.spawn(['wrk', '-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--timeout', '10s', ...HEADERS, base + PATH], { stdout: 'pipe', stderr: 'pipe' })
+async function wrk(target: Target, seconds: number): Promise<number> {
+  const proc = Bun.spawn(['wrk', '-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--timeout', '10s', ...HEADERS, ...(target.headers ?? []), target.base + PATH], { stdout: 'pipe', stderr: 'pipe' })
   const [text, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited])
   const requests = Number(/(\d+) requests in/.exec(text)?.[1])
   const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(text)?.[1] ?? 0)
@@ -61,6 +69,10 @@ async function wrk(base: string, seconds: number): Promise<number> {
 
 async function startBinary(binary: string, n: number): Promise<Target> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-request-cpu-'))
+  if (DB) {
+    copyFileSync(DB, join(dataDir, 'brokernet.db'))
+    if (existsSync(`${DB}-wal`) && statSync(`${DB}-wal`).size > 0) copyFileSync(`${DB}-wal`, join(dataDir, 'brokernet.db-wal'))
+  }
   const port = benchPort()
   const log = openSync(join(dataDir, 'server.log'), 'a')
   const server = Bun.spawn([binary], {
@@ -74,9 +86,16 @@ async function startBinary(binary: string, n: number): Promise<Target> {
     if ((await fetch(base + '/api/health').catch(() => null))?.ok) break
     if (server.exitCode !== null || performance.now() > deadline) throw new Error(`${binary} did not answer (log: ${dataDir}/server.log)`)
   }
+  let headers: string[] | undefined
+  if (EMAIL) {
+    const res = await fetch(base + '/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: EMAIL, password: DEMO_PASSWORD }) })
+    if (res.status !== 200) throw new Error(`sign-in of ${EMAIL} answered ${res.status}: ${(await res.text()).slice(0, 200)}`)
+    headers = ['-H', `Authorization: Bearer ${((await res.json()) as { token: string }).token}`]
+  }
   return {
     label: `${n}. ${binary}`,
     base,
+    headers,
     pid: () => [server.pid],
     stop: async () => {
       server.kill('SIGTERM')
@@ -97,12 +116,12 @@ try {
     targets.push({ label: 'a bare Elysia app, one route', base: floor.base, pid: () => pids, stop: async () => {} })
   }
   // Warm-up: the binary's JIT is held back at start (scripts/build-binary.ts), and every JIT needs a few seconds' load.
-  for (const t of targets) await wrk(t.base, 3)
+  for (const t of targets) await wrk(t, 3)
   const rounds = new Map<Target, number[]>(targets.map((t) => [t, []]))
   for (let r = 0; r < ROUNDS; r++)
     for (const t of targets) {
       const before = cpuMicros(t.pid())
-      const requests = await wrk(t.base, SECONDS)
+      const requests = await wrk(t, SECONDS)
       rounds.get(t)!.push((cpuMicros(t.pid()) - before) / requests)
     }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
