@@ -3,8 +3,9 @@ import { MAX_BODY_BYTES } from '../../src/platform/http/body-limit'
 import { SECURITY_HEADERS } from '../../src/platform/http/security'
 import { createTestApp, jsonBody } from '../support/app'
 import { signIn, type SignedIn } from '../support/auth'
+import { decodedText } from '../support/encoding'
 import { eventually } from '../support/eventually'
-import { insertUser, seedPlace } from '../support/fixtures'
+import { insertListing, insertUser, seedPlace } from '../support/fixtures'
 import { rawRequest } from '../support/raw-http'
 
 // Issue 36: a 200 JSON answer is made whole by the compression hook, its headers copied from prebuilt security headers
@@ -63,6 +64,31 @@ describe('the headers of every kind of answer', () => {
     await expectWhole(await h.request('/api/nothing-here'), 404)
     const wrong = await h.request('/api/auth/login', jsonBody({ email: 'heads@example.com' }))
     await expectWhole(wrong, 422)
+  })
+
+  test('a kept answer (a page of listings; cold, then warm from the cache; small and large; each encoding): the same headers', async () => {
+    const cityId = (await seedPlace(h.ctx.db, ['Kept Answer Town'])).cities[0]!.id
+    const broker = await signIn(h.ctx.db, 'BROKER', { cityId })
+    const page = (perPage: number) => `/api/listings/?per_page=${perPage}&city_id=${cityId}`
+    // Nothing listed yet: under the size worth compressing, so no Vary.
+    for (const round of ['cold', 'warm']) {
+      const res = await h.request(page(10), { headers: broker.bearer })
+      await expectWhole(res, 200)
+      expect([round, res.headers.get('content-type'), res.headers.get('vary'), res.headers.get('content-encoding')]).toEqual([round, 'application/json', null, null])
+      expect((await res.json()).total).toBe(0)
+    }
+    for (let i = 0; i < 12; i++)
+      await insertListing(h.ctx.db, {
+        entryId: `AVL-KEPT-${i}`, postType: 'AVL', saleOrRent: 'RENT', propertyType: 'Flat', contactValue: '9876543210', contactName: 'Direct',
+        status: 'ACTIVE', date: '2026-11-24', details: `A kept answer's listing ${i}, long enough that a page of them is worth compressing`, ownerUserId: broker.user.id, cityId,
+      })
+    for (const [n, encoding, rows] of [[10, undefined, 10], [25, 'gzip', 12], [50, 'br', 12]] as const)
+      for (const round of ['cold', 'warm']) {
+        const res = await h.request(page(n), { headers: { ...broker.bearer, ...(encoding ? { 'accept-encoding': encoding } : {}) } })
+        await expectWhole(res, 200)
+        expect([round, res.headers.get('content-type'), res.headers.get('vary'), res.headers.get('content-encoding')]).toEqual([round, 'application/json', 'accept-encoding', encoding ?? null])
+        expect(JSON.parse(await decodedText(res)).listings).toHaveLength(rows)
+      }
   })
 
   test('a declared body over the limit: the JSON 413 with the security headers, and logged (a thrown refusal)', async () => {

@@ -4,10 +4,10 @@
 // admin (who may edit what a broker may not). And the first read after a write shows it, whoever wrote it and however
 // the answer is encoded. Each caller asks the SAME addresses, in turns, so every answer but the first is a warm one.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { brotliDecompressSync } from 'node:zlib'
 import { Database as SQLite } from 'bun:sqlite'
 import { join } from 'node:path'
 import { createTestApp } from '../support/app'
+import { decodedText } from '../support/encoding'
 import { eventually } from '../support/eventually'
 import { signIn, withJson, type SignedIn } from '../support/auth'
 import { seedPlace } from '../support/fixtures'
@@ -84,10 +84,7 @@ type Page = { listings: { id: number; is_editable: boolean }[]; total: number }
 async function read(who: Who, path: string, encoding?: string): Promise<{ text: string; res: Response }> {
   const res = await h.request(path, { headers: { ...callers()[who].bearer, ...(encoding ? { 'accept-encoding': encoding } : {}) } })
   expect(res.status).toBe(200)
-  const body = new Uint8Array(await res.arrayBuffer())
-  const coding = res.headers.get('content-encoding')
-  const plain = coding === 'br' ? new Uint8Array(brotliDecompressSync(body)) : coding === 'gzip' ? Bun.gunzipSync(body) : body
-  return { text: new TextDecoder().decode(plain), res }
+  return { text: await decodedText(res), res }
 }
 
 // Addresses of our listings only (the test's cities), asked by everyone; ours are the newest, so page 1 holds them.

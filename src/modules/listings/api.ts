@@ -42,7 +42,7 @@ export const listingsApi = (ctx: AppContext, written: AfterListingWrite) => {
     .use(authGuard(ctx))
     .group('/api/listings', (app) =>
       app
-        .get('/', async ({ request, query, user }) => (await listPageAnswer(db, ctx.counts, ctx.pages, user, query)).response(request), {
+        .get('/', async ({ request, set, query, user }) => (await listPageAnswer(db, ctx.counts, ctx.pages, user, query)).response(request, set), {
           permission: 'read:listing:own',
           query: ListingQuery,
           response: { 200: ListingPage, ...errors },
@@ -53,7 +53,7 @@ export const listingsApi = (ctx: AppContext, written: AfterListingWrite) => {
               'Brokers see the whole network except other brokers’ SUSPENDED and EXPIRED listings (their own in every status: `status=EXPIRED` lists only theirs); a module admin sees their city; a master admin everything. With no `status` filter, EXPIRED listings are left out for everyone. `search` matches word prefixes of the entry ID, broker name, locality, property type and details, in any case (an entry ID typed in part, e.g. `MUM-0001`, finds it).',
           },
         })
-        .get('/zones', async ({ request, query, user }) => (await zoneCountsAnswer(db, ctx.counts, ctx.pages, user, query)).response(request), {
+        .get('/zones', async ({ request, set, query, user }) => (await zoneCountsAnswer(db, ctx.counts, ctx.pages, user, query)).response(request, set), {
           permission: 'read:listing:own',
           query: ListingFiltersQuery,
           response: { 200: ZoneCounts, ...errors },
@@ -75,7 +75,7 @@ export const listingsApi = (ctx: AppContext, written: AfterListingWrite) => {
               'Among the ACTIVE listings the caller sees in the city the draft would go to, with its post type and sale/rent: those with the same contact (spaces and punctuation aside) and similar details (the words of both details overlap by 0.6 or more: shared words over all words), and those in the same locality with a size within 5 % and a budget within 10 %. Posting a near-copy of one’s own is refused (409) unless `confirm_duplicate` is sent; of another broker’s it is allowed and marked for admins (the `possible_duplicates` filter).',
           },
         })
-        .get('/my', async ({ request, user }) => (await myListingsAnswer(db, ctx.pages, user)).response(request), {
+        .get('/my', async ({ request, set, user }) => (await myListingsAnswer(db, ctx.pages, user)).response(request, set), {
           permission: 'read:listing:own',
           response: { 200: t.Array(Listing), ...errors },
           detail: { tags, summary: 'The caller’s own listings, every status' },

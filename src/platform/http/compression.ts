@@ -66,7 +66,7 @@ export function sentAsIs(response: Response): Response {
   return response
 }
 
-const withVary = (vary: string | null) =>
+export const withVary = (vary: string | null) =>
   !vary ? 'accept-encoding' : /(?:^|,)\s*(?:accept-encoding|\*)\s*(?:,|$)/i.test(vary) ? vary : `${vary}, accept-encoding`
 
 const statusCode = (status: unknown) => (typeof status === 'number' ? status : ((StatusMap as Record<string, number>)[String(status)] ?? 200))
@@ -115,7 +115,13 @@ export const compression = new Elysia({ name: 'compression' })
     return encoded(request, set, bytes, bytes.byteLength >= COMPRESSION.minBytes, new Headers(responseValue.headers), responseValue.status)
   })
 
-type Answering = { headers: Record<string, unknown>; status?: unknown; cookie?: Record<string, unknown> }
+export type Answering = { headers: Record<string, unknown>; status?: unknown; cookie?: Record<string, unknown> }
+
+/**
+ * The headers of an answer of this type made whole by its route (./kept-answer.ts), as this hook makes a JSON answer
+ * whole (below), `set` emptied; null when it cannot be (another status, a cookie): Elysia then adds `set` to it.
+ */
+export const wholeAnswerHeaders = (set: Answering, type: string): Headers | null => (whole(set) ? answerHeaders(set, type) : null)
 
 /** Whether an answer of this `set` can be made whole here: a 200 that sets no cookie (Elysia's cookie jar writes those). */
 function whole(set: Answering): boolean {

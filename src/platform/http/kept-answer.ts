@@ -1,4 +1,4 @@
-import { COMPRESSION, compress, negotiateEncoding, sentAsIs, type Encoding } from './compression'
+import { COMPRESSION, compress, negotiateEncoding, sentAsIs, wholeAnswerHeaders, withVary, type Answering, type Encoding } from './compression'
 
 const JSON_TYPE = 'application/json'
 
@@ -36,21 +36,25 @@ export class KeptAnswer {
     return this.size * 1.5 + 200
   }
 
-  /** The answer to this request, in the encoding it accepts (a compressed copy's first request waits for it). */
-  response(request: Request, status = 200): Response | Promise<Response> {
-    if (this.size < COMPRESSION.minBytes) return sentAsIs(new Response(this.body, { status, headers: { 'content-type': JSON_TYPE } }))
+  /**
+   * The answer to this request, in the encoding it accepts (a compressed copy's first request waits for it). Given the
+   * request's `set`, it is made whole here, headers and all, and `set` emptied, as the compression hook makes a JSON
+   * answer: Elysia otherwise made a second Response of every kept answer (its body read as a stream, each header of
+   * `set` copied in one by one), which cost a warm read more than its lookup (issue 36).
+   */
+  response(request: Request, set?: Answering): Response | Promise<Response> {
+    const headers = (set && wholeAnswerHeaders(set, JSON_TYPE)) || new Headers({ 'content-type': JSON_TYPE })
+    if (this.size < COMPRESSION.minBytes) return sentAsIs(new Response(this.body, { headers }))
+    headers.set('vary', withVary(headers.get('vary')))
     const encoding = negotiateEncoding(request.headers.get('accept-encoding'))
-    if (!encoding) return sentAsIs(new Response(this.body, { status, headers: { 'content-type': JSON_TYPE, vary: 'accept-encoding' } }))
+    if (!encoding) return sentAsIs(new Response(this.body, { headers }))
+    headers.set('content-encoding', encoding)
     const copy = this.copies[encoding]
-    return copy ? this.encoded(copy, encoding, status) : this.compressed(encoding, status)
+    return copy ? sentAsIs(new Response(copy, { headers })) : this.compressed(encoding, headers)
   }
 
-  private encoded(body: Blob, encoding: Encoding, status: number): Response {
-    return sentAsIs(new Response(body, { status, headers: { 'content-type': JSON_TYPE, vary: 'accept-encoding', 'content-encoding': encoding } }))
-  }
-
-  private async compressed(encoding: Encoding, status: number): Promise<Response> {
+  private async compressed(encoding: Encoding, headers: Headers): Promise<Response> {
     const copy = (this.copies[encoding] ??= new Blob([compress(await this.body.bytes(), encoding)]))
-    return this.encoded(copy, encoding, status)
+    return sentAsIs(new Response(copy, { headers }))
   }
 }
