@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
 import { SESSION_COOKIE, type Actor } from '../../src/platform/http/auth'
+import { RENEW_WITHIN_MS } from '../../src/platform/sessions'
 import { approveUser, rejectUser, setUserActive } from '../../src/modules/users/service'
 import { createTestApp, jsonBody, ON_POSTGRES } from '../support/app'
 import { eventually } from '../support/eventually'
@@ -81,6 +82,40 @@ describe('sessions', () => {
     expect(res.headers.get('set-cookie')).toContain(`${SESSION_COOKIE}=${token}`)
     expect((await me(old)).status).toBe(401)
     expect((await me(token)).status).toBe(200)
+  })
+
+  test('a session in its second half is extended when used: by cookie, the API and a page set the cookie again with the new end; by bearer, no cookie', async () => {
+    const user = await createUser(h.ctx.db, { email: 'renew@example.com' })
+    // Each session's end moved into its second half before its first use (a session already answered from memory
+    // keeps what it was read with for a few seconds).
+    const aged = async () => {
+      const token = await signIn('renew@example.com')
+      await h.ctx.db.run('update sessions set expires_at = ? where id = ?', [Date.now() + RENEW_WITHIN_MS - 3_600_000, new Bun.CryptoHasher('sha256').update(token).digest('hex')])
+      return token
+    }
+    const endOf = async (token: string) => Number((await sessionsOf(user.id)).find((r) => r.id === new Bun.CryptoHasher('sha256').update(token).digest('hex'))!.expiresAt)
+    const renewedCookie = (res: Response, token: string) => {
+      const cookie = res.headers.get('set-cookie') ?? ''
+      expect(cookie).toContain(`${SESSION_COOKIE}=${token}`)
+      expect(cookie).toContain('HttpOnly')
+      expect(Date.parse(/Expires=([^;]+)/i.exec(cookie)![1]!) - Date.now()).toBeGreaterThan(29 * 86_400_000)
+    }
+    const api = await aged()
+    const res = await h.request('/api/auth/me', { headers: { cookie: `${SESSION_COOKIE}=${api}` } })
+    expect(res.status).toBe(200)
+    renewedCookie(res, api)
+    expect((await endOf(api)) - Date.now()).toBeGreaterThan(29 * 86_400_000)
+
+    const page = await aged()
+    const shown = await h.request('/dashboard', { headers: { cookie: `${SESSION_COOKIE}=${page}` } })
+    expect(shown.status).toBe(200)
+    renewedCookie(shown, page)
+
+    const bearer = await aged()
+    const plain = await me(bearer)
+    expect(plain.status).toBe(200)
+    expect(plain.headers.get('set-cookie')).toBeNull()
+    expect((await endOf(bearer)) - Date.now()).toBeGreaterThan(29 * 86_400_000)
   })
 
   test('the cookie is Secure when PUBLIC_URL is https', async () => {

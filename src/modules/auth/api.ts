@@ -1,5 +1,6 @@
 import { Elysia, t } from 'elysia'
 import { authGuard, endSession, readToken, SESSION_COOKIE, sessionCookieOptions } from '../../platform/http/auth'
+import { elysiaCredentials } from '../../platform/http/credentials'
 import { clientAddress } from '../../platform/http/client-address'
 import type { AppContext } from '../../platform/context'
 import { describeUser } from '../../platform/http/page-auth'
@@ -121,7 +122,7 @@ export const authApi = (ctx: AppContext, push?: RaisePush) =>
       '/refresh',
       async ({ user, enrolmentOnly, headers, cookie, request }) => {
         // A new token replaces the presented one, which stops working at once; an enrolment-only session stays one.
-        const old = readToken(headers, cookie)!
+        const old = readToken(elysiaCredentials(headers, cookie))!
         await invalidateSession(ctx.db, sessionIdOf(old.token))
         const next = await createSession(ctx.db, user.id, { userAgent: request.headers.get('user-agent'), enrolmentOnly })
         if (old.viaCookie) cookie[SESSION_COOKIE]!.set({ value: next.token, ...sessionCookieOptions(ctx.config.publicUrl, next.session.expiresAt) })
@@ -136,7 +137,7 @@ export const authApi = (ctx: AppContext, push?: RaisePush) =>
     .post(
       '/logout',
       async ({ cookie, headers, request, set }) => {
-        await endSession(ctx, request, headers, cookie)
+        await endSession(ctx, request, elysiaCredentials(headers, cookie))
         set.status = 204
       },
       {

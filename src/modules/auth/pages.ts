@@ -1,6 +1,7 @@
 import { Elysia, t } from 'elysia'
 import type { AppContext } from '../../platform/context'
 import { endSession } from '../../platform/http/auth'
+import { elysiaCredentials } from '../../platform/http/credentials'
 import { safeRedirectPath } from './redirect'
 
 const page = { detail: { hide: true } }
@@ -27,7 +28,7 @@ export const authPages = (ctx: AppContext) =>
     .post(
       '/logout',
       async ({ cookie, headers, request, redirect }) => {
-        await endSession(ctx, request, headers, cookie)
+        await endSession(ctx, request, elysiaCredentials(headers, cookie))
         return redirect('/login', 303)
       },
       page,

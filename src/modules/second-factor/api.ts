@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import { t } from 'elysia'
 import { authGuard, readToken, SESSION_COOKIE, sessionCookieOptions } from '../../platform/http/auth'
+import { elysiaCredentials } from '../../platform/http/credentials'
 import { clientAddress } from '../../platform/http/client-address'
 import type { AppContext } from '../../platform/context'
 import { ENROLMENT_PERMISSION } from '../../platform/policy/permissions'
@@ -37,7 +38,7 @@ export const secondFactorApi = (ctx: AppContext) =>
     .post(
       '/api/auth/second-factor/confirm',
       async ({ user, body, headers, cookie, request, ipAddress }) => {
-        const presented = readToken(headers, cookie)
+        const presented = readToken(elysiaCredentials(headers, cookie))
         const done = await confirmEnrolment(ctx, user, body.code, { userAgent: request.headers.get('user-agent'), ipAddress })
         if (presented?.viaCookie) cookie[SESSION_COOKIE]!.set({ value: done.token, ...sessionCookieOptions(ctx.config.publicUrl, done.session.expiresAt) })
         return { recovery_codes: done.recovery_codes, token: done.token }

@@ -1,9 +1,10 @@
-import { Elysia, type Cookie } from 'elysia'
+import { Elysia } from 'elysia'
 import { can, ENROLMENT_PERMISSION, grantFor, type Access, type Permission } from '../policy/permissions'
 import type { SessionUser } from '../sessions'
 import { invalidateSession, sessionIdOf } from '../sessions'
 import type { AppContext } from '../context'
 import { forbidden, unauthenticated } from '../errors'
+import { requestCredentials, type Credentials } from './credentials'
 import { markWrite, readAfterWrite } from './read-after'
 
 export const SESSION_COOKIE = 'brokernet_session'
@@ -19,15 +20,15 @@ export type Actor = SessionUser & { access: Access }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
-type Headers = Record<string, string | undefined>
-type CookieJar = Record<string, Cookie<unknown>>
+/** What hooks are handed of the answer being made: its headers, status and cookies to set. */
+type Answering = { headers: Record<string, unknown>; status?: unknown; cookie?: Record<string, unknown> }
 
 /** Where a session token came from: the browser cookie, or `Authorization: Bearer` from scripts. */
-export function readToken(headers: Headers, cookie: CookieJar): { token: string; viaCookie: boolean } | null {
-  const bearer = /^Bearer\s+(\S+)$/i.exec(headers.authorization ?? '')?.[1]
+export function readToken(credentials: Credentials): { token: string; viaCookie: boolean } | null {
+  const bearer = /^Bearer\s+(\S+)$/i.exec(credentials.header('authorization') ?? '')?.[1]
   if (bearer) return { token: bearer, viaCookie: false }
-  const value = cookie[SESSION_COOKIE]?.value
-  if (typeof value === 'string' && value) return { token: value, viaCookie: true }
+  const value = credentials.cookie(SESSION_COOKIE)
+  if (value) return { token: value, viaCookie: true }
   return null
 }
 
@@ -37,15 +38,14 @@ export function readToken(headers: Headers, cookie: CookieJar): { token: string;
  * On PostgreSQL, a request that names a write (./read-after.ts) first waits for this process to have heard it: the
  * session and everything read after it show that write.
  */
-export async function resumeSession({ db, config, sessions, feed }: AppContext, headers: Headers, cookie: CookieJar) {
-  const found = readToken(headers, cookie)
+export async function resumeSession({ db, config, sessions, feed }: AppContext, credentials: Credentials) {
+  const found = readToken(credentials)
   if (!found) return null
-  const reaching = readAfterWrite(feed, headers, cookie)
+  const reaching = readAfterWrite(feed, credentials)
   if (reaching) await reaching
   const result = await sessions.validate(db, found.token)
   if (!result) return { ...found, user: null, enrolmentOnly: false }
-  if (found.viaCookie && result.renewed)
-    cookie[SESSION_COOKIE]!.set({ value: found.token, ...sessionCookieOptions(config.publicUrl, result.session.expiresAt) })
+  if (found.viaCookie && result.renewed) credentials.setCookie(SESSION_COOKIE, { value: found.token, ...sessionCookieOptions(config.publicUrl, result.session.expiresAt) })
   return { ...found, user: result.user, enrolmentOnly: result.session.enrolmentOnly }
 }
 
@@ -53,9 +53,9 @@ export async function resumeSession({ db, config, sessions, feed }: AppContext, 
  * A cookie rides along with any request the browser sends, including one another site makes it send; a mutation that
  * authenticates by cookie must therefore come from our own origin (scripts with a bearer token are not at risk).
  */
-export function refuseCrossSite(request: Request, headers: Headers, viaCookie: boolean, allowedOrigins: Set<string>): void {
+export function refuseCrossSite(request: Request, credentials: Credentials, viaCookie: boolean, allowedOrigins: Set<string>): void {
   if (!viaCookie || SAFE_METHODS.has(request.method)) return
-  const origin = headers.origin
+  const origin = credentials.header('origin')
   if (!origin || (origin !== new URL(request.url).origin && !allowedOrigins.has(origin))) throw forbidden('Cross-site request refused: it must come from this site')
 }
 
@@ -66,13 +66,14 @@ export const allowedOriginsOf = (ctx: AppContext) => new Set([new URL(ctx.config
  * Ends the session the request carries, if any, and clears the cookie: sign-out from the API and the user menu.
  * A cookie-borne sign-out from another site is refused like any other cross-site mutation.
  */
-export async function endSession(ctx: AppContext, request: Request, headers: Headers, cookie: CookieJar): Promise<void> {
-  const found = readToken(headers, cookie)
+export async function endSession(ctx: AppContext, request: Request, credentials: Credentials): Promise<void> {
+  const found = readToken(credentials)
   if (found) {
-    refuseCrossSite(request, headers, found.viaCookie, allowedOriginsOf(ctx))
+    refuseCrossSite(request, credentials, found.viaCookie, allowedOriginsOf(ctx))
     await invalidateSession(ctx.db, sessionIdOf(found.token))
   }
-  cookie[SESSION_COOKIE]?.remove()
+  // As Elysia's jar removes one it was sent: an empty value that expired long ago.
+  if (credentials.cookie(SESSION_COOKIE) !== undefined) credentials.setCookie(SESSION_COOKIE, { value: '', expires: new Date(0), maxAge: 0 })
 }
 
 /**
@@ -94,27 +95,28 @@ export const authGuard = (ctx: AppContext) => {
   const secure = ctx.config.publicUrl.startsWith('https://')
   const marking = ctx.feed.reach
     ? {
-        afterHandle({ request, set, cookie, responseValue }: { request: Request; set: { headers: Record<string, unknown>; status?: unknown }; cookie: CookieJar; responseValue: unknown }) {
-          markWrite(ctx.feed, request.method, set, cookie, responseValue, secure)
+        afterHandle({ request, set, responseValue }: { request: Request; set: Answering; responseValue: unknown }) {
+          markWrite(ctx.feed, request.method, set, requestCredentials(request, set), responseValue, secure)
         },
       }
     : {}
   // One check per request, whichever stage runs it first (one session query); the request object is the key, so
-  // nothing outlives it. The later stages await the same answer.
+  // nothing outlives it. The later stages await the same answer. The hooks name neither `headers` nor `cookie`: they
+  // read the request itself (./credentials.ts), so Elysia copies and parses neither for a route that does not ask.
   const checked = new WeakMap<Request, Promise<Caller>>()
   type Caller = { user: SessionUser; enrolmentOnly: boolean }
 
-  function authenticate(request: Request, headers: Headers, cookie: CookieJar, permission?: Permission, enrolling = false): Promise<Caller> {
+  function authenticate(request: Request, set: Answering, permission?: Permission, enrolling = false): Promise<Caller> {
     let outcome = checked.get(request)
-    if (!outcome) checked.set(request, (outcome = authenticateNow(request, headers, cookie, permission, enrolling)))
+    if (!outcome) checked.set(request, (outcome = authenticateNow(request, requestCredentials(request, set), permission, enrolling)))
     return outcome
   }
 
-  async function authenticateNow(request: Request, headers: Headers, cookie: CookieJar, permission: Permission | undefined, enrolling: boolean): Promise<Caller> {
-    const found = await resumeSession(ctx, headers, cookie)
+  async function authenticateNow(request: Request, credentials: Credentials, permission: Permission | undefined, enrolling: boolean): Promise<Caller> {
+    const found = await resumeSession(ctx, credentials)
     if (!found) throw unauthenticated()
     if (!found.user) throw unauthenticated('Your session has expired. Please log in again.')
-    refuseCrossSite(request, headers, found.viaCookie, allowedOrigins)
+    refuseCrossSite(request, credentials, found.viaCookie, allowedOrigins)
     if (!found.user.isActive) throw forbidden(ACCOUNT_INACTIVE)
     if (found.enrolmentOnly && !enrolling && permission !== ENROLMENT_PERMISSION) throw forbidden(SECOND_FACTOR_SETUP_REQUIRED)
     if (permission && !can(found.user.role, permission)) throw forbidden("You don't have permission to do this")
@@ -126,15 +128,15 @@ export const authGuard = (ctx: AppContext) => {
     signedIn: (enabled: boolean | 'enrolling') => ({
       detail: (enabled ? { 'x-signed-in': true } : {}) as Record<string, unknown>,
       // Nothing returned: a parse hook's value would be taken as the body.
-      async parse({ request, headers, cookie }) {
-        if (enabled) await authenticate(request, headers, cookie, undefined, enabled === 'enrolling')
+      async parse({ request, set }) {
+        if (enabled) await authenticate(request, set, undefined, enabled === 'enrolling')
       },
-      async transform({ request, headers, cookie }) {
-        if (enabled) await authenticate(request, headers, cookie, undefined, enabled === 'enrolling')
+      async transform({ request, set }) {
+        if (enabled) await authenticate(request, set, undefined, enabled === 'enrolling')
       },
-      async resolve({ request, headers, cookie }) {
+      async resolve({ request, set }) {
         if (!enabled) return
-        const caller = await authenticate(request, headers, cookie, undefined, enabled === 'enrolling')
+        const caller = await authenticate(request, set, undefined, enabled === 'enrolling')
         return { user: caller.user, enrolmentOnly: caller.enrolmentOnly }
       },
       ...(enabled ? marking : {}),
@@ -142,14 +144,14 @@ export const authGuard = (ctx: AppContext) => {
     permission: (permission: Permission) => ({
       // Named in the OpenAPI document too (`x-permission`), where tests/api/route-permissions.test.ts checks every route has one.
       detail: { 'x-permission': permission } as Record<string, unknown>,
-      async parse({ request, headers, cookie }) {
-        await authenticate(request, headers, cookie, permission)
+      async parse({ request, set }) {
+        await authenticate(request, set, permission)
       },
-      async transform({ request, headers, cookie }) {
-        await authenticate(request, headers, cookie, permission)
+      async transform({ request, set }) {
+        await authenticate(request, set, permission)
       },
-      async resolve({ request, headers, cookie }) {
-        const { user } = await authenticate(request, headers, cookie, permission)
+      async resolve({ request, set }) {
+        const { user } = await authenticate(request, set, permission)
         return { user: { ...user, access: grantFor(user.role, permission)! } as Actor }
       },
       ...marking,

@@ -3,6 +3,7 @@ import type { users } from '../../../db/schema'
 import type { Queryable } from '../../../db/sql'
 import type { SessionUser } from '../sessions'
 import { resumeSession } from './auth'
+import { elysiaCredentials } from './credentials'
 import type { AppContext } from '../context'
 
 export type PageUser = {
@@ -51,7 +52,8 @@ export const viewerOf = (u: Pick<PageUser, 'id' | 'role' | 'city_id'>) => ({ id:
  * null when signed out or the session has expired.
  */
 export async function pageSession(ctx: AppContext, cookie: Record<string, Cookie<unknown>>): Promise<{ user: PageUser; enrolmentOnly: boolean } | null> {
-  const found = await resumeSession(ctx, {}, cookie)
+  // Pages are a browser's: the session cookie only (no bearer token, no read-after header).
+  const found = await resumeSession(ctx, elysiaCredentials({}, cookie))
   return found?.user ? { user: await describeUser(ctx.db, found.user), enrolmentOnly: found.enrolmentOnly } : null
 }
 

@@ -1,5 +1,5 @@
-import type { Cookie } from 'elysia'
 import type { Feed } from '../../../db/change-feed'
+import type { Credentials } from './credentials'
 
 // Read-after-write across instances (issue 36; docs/decisions/072-read-after-write.md). On PostgreSQL each process's
 // caches hear of another instance's write a moment after its commit (db/pg-feed.ts). A signed-in write's answer names
@@ -17,16 +17,13 @@ export const READ_AFTER_COOKIE = 'brokernet_read_after'
  */
 export const READ_AFTER_MAX_AGE_S = 60
 
-type Headers = Record<string, string | undefined>
-type CookieJar = Record<string, Cookie<unknown>>
-
 /** Digits only, as a write's answer writes them; anything else is ignored (never refused). */
 const POSITION = /^\d{1,16}$/
 
 /** The position a request carries (the header first, then the cookie), or null when none, or not a number. */
-export function positionOf(headers: Headers, cookie: CookieJar): number | null {
-  const value = headers[READ_AFTER_HEADER] ?? cookie[READ_AFTER_COOKIE]?.value
-  return typeof value === 'string' && POSITION.test(value) ? Number(value) : null
+export function positionOf(credentials: Credentials): number | null {
+  const value = credentials.header(READ_AFTER_HEADER) ?? credentials.cookie(READ_AFTER_COOKIE)
+  return value !== undefined && POSITION.test(value) ? Number(value) : null
 }
 
 /**
@@ -34,9 +31,9 @@ export function positionOf(headers: Headers, cookie: CookieJar): number | null {
  * its caches serve nobody until it catches up): what the request reads next shows the write it names. Null (nothing to
  * await) without a position, or on SQLite.
  */
-export function readAfterWrite(feed: Feed, headers: Headers, cookie: CookieJar): Promise<void> | null {
+export function readAfterWrite(feed: Feed, credentials: Credentials): Promise<void> | null {
   if (!feed.reach) return null
-  const position = positionOf(headers, cookie)
+  const position = positionOf(credentials)
   return position === null ? null : feed.reach(position)
 }
 
@@ -52,11 +49,11 @@ function succeeded(set: Answering, response: unknown): boolean {
  * Names the feed position on a successful write's answer (any method but GET, HEAD and OPTIONS), after its work is
  * done: its transactions have committed and this process has heard them, so the position is theirs or later.
  */
-export function markWrite(feed: Feed, method: string, set: Answering, cookie: CookieJar, response: unknown, secure: boolean): void {
+export function markWrite(feed: Feed, method: string, set: Answering, credentials: Credentials, response: unknown, secure: boolean): void {
   if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return
   const position = feed.position
   if (!position || !succeeded(set, response)) return
   const value = String(position)
   set.headers[READ_AFTER_HEADER] = value
-  cookie[READ_AFTER_COOKIE]!.set({ value, httpOnly: true, sameSite: 'lax', path: '/', maxAge: READ_AFTER_MAX_AGE_S, secure })
+  credentials.setCookie(READ_AFTER_COOKIE, { value, httpOnly: true, sameSite: 'lax', path: '/', maxAge: READ_AFTER_MAX_AGE_S, secure })
 }

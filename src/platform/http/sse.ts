@@ -3,6 +3,7 @@ import type { Cookie } from 'elysia'
 import type { SessionWatch } from '../session-watch'
 import { sessionIdOf } from '../sessions'
 import { readToken, type Actor } from './auth'
+import { elysiaCredentials } from './credentials'
 
 const KEEP_ALIVE_MS = 25_000
 const encoder = new TextEncoder()
@@ -15,7 +16,7 @@ export type StreamCaller = { sessionId: string; user: Pick<Actor, 'id' | 'role' 
 
 /** The caller of an authenticated request (the route's `user`, and the token the guard accepted it by). */
 export function streamCaller(user: StreamCaller['user'], headers: Record<string, string | undefined>, cookie: Record<string, Cookie<unknown>>): StreamCaller {
-  const found = readToken(headers, cookie)
+  const found = readToken(elysiaCredentials(headers, cookie))
   // The guard let the request in by this token: there is one.
   if (!found) throw new Error('streamCaller: an authenticated request carries a token')
   return { sessionId: sessionIdOf(found.token), user: { id: user.id, role: user.role, cityId: user.cityId } }
