@@ -38,6 +38,13 @@ describe('query decoding (patched Elysia)', () => {
     expect((await ask('page=2x')).status).toBe(422)
   })
 
+  test('a query too long to keep (junk parameters past 512 characters) is decoded each time, as right; a long search still is right', async () => {
+    const junk = Array.from({ length: 60 }, (_, i) => `junk${i}=${'x'.repeat(20)}`).join('&')
+    for (let i = 0; i < 3; i++) expect((await ask(`city_id=5&${junk}`)).body).toEqual({ city_id: 5, per_page: 50 })
+    const long = 'sea view '.repeat(22).trim()
+    for (let i = 0; i < 3; i++) expect((await ask(`search=${encodeURIComponent(long)}&page=3`)).body).toEqual({ search: long, page: 3, per_page: 50 })
+  })
+
   test('more distinct queries than are kept: every one still right', async () => {
     for (let round = 0; round < 2; round++)
       for (let n = 1; n <= 1300; n += 7) expect((await ask(`city_id=${n}&page=${(n % 9) + 1}`)).body).toEqual({ city_id: n, page: (n % 9) + 1, per_page: 50 })
