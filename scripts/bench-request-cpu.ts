@@ -43,7 +43,8 @@ const EMAIL = one('email', '')
 const root = new URL('..', import.meta.url).pathname
 const TICK_US = 1e6 / 100 // USER_HZ: /proc counts CPU time in hundredths of a second on Linux
 
-type Target = { label: string; base: string; pid: () => number[]; stop: () => Promise<void>; headers?: string[] }
+/** `path`: what wrk asks of it (the bare floor has one route, /api/health, whatever --path is). */
+type Target = { label: string; base: string; pid: () => number[]; stop: () => Promise<void>; headers?: string[]; path?: string }
 
 /** utime + stime of the processes, µs (all their threads: the GC's and the runtime's count too). */
 function cpuMicros(pids: number[]): number {
@@ -58,7 +59,7 @@ function cpuMicros(pids: number[]): number {
 }
 
 async function wrk(target: Target, seconds: number): Promise<number> {
-  const proc = Bun.spawn(['wrk', '-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--timeout', '10s', ...HEADERS, ...(target.headers ?? []), target.base + PATH], { stdout: 'pipe', stderr: 'pipe' })
+  const proc = Bun.spawn(['wrk', '-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--timeout', '10s', ...HEADERS, ...(target.headers ?? []), target.base + (target.path ?? PATH)], { stdout: 'pipe', stderr: 'pipe' })
   const [text, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited])
   const requests = Number(/(\d+) requests in/.exec(text)?.[1])
   const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(text)?.[1] ?? 0)
@@ -113,7 +114,7 @@ try {
     const workDir = mkdtempSync(join(tmpdir(), 'bench-request-cpu-floor-'))
     floor = await startFloor('elysia', { root, workDir, processes: 1 })
     const pids = Bun.spawnSync(['pgrep', '-f', join(workDir, 'floor-elysia.ts')]).stdout.toString().trim().split('\n').map(Number)
-    targets.push({ label: 'a bare Elysia app, one route', base: floor.base, pid: () => pids, stop: async () => {} })
+    targets.push({ label: 'a bare Elysia app, one route (GET /api/health)', base: floor.base, pid: () => pids, stop: async () => {}, path: '/api/health' })
   }
   // Warm-up: the binary's JIT is held back at start (scripts/build-binary.ts), and every JIT needs a few seconds' load.
   for (const t of targets) await wrk(t, 3)
