@@ -4,6 +4,7 @@ import type { SessionUser } from '../sessions'
 import { invalidateSession, sessionIdOf } from '../sessions'
 import type { AppContext } from '../context'
 import { forbidden, unauthenticated } from '../errors'
+import type { Answering } from './compression'
 import { requestCredentials, type Credentials } from './credentials'
 import { markWrite, readAfterWrite } from './read-after'
 
@@ -19,9 +20,6 @@ export const SECOND_FACTOR_SETUP_REQUIRED = 'Set up two-factor sign-in first: op
 export type Actor = SessionUser & { access: Access }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
-
-/** What hooks are handed of the answer being made: its headers, status and cookies to set. */
-type Answering = { headers: Record<string, unknown>; status?: unknown; cookie?: Record<string, unknown> }
 
 /** Where a session token came from: the browser cookie, or `Authorization: Bearer` from scripts. */
 export function readToken(credentials: Credentials): { token: string; viaCookie: boolean } | null {

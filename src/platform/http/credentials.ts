@@ -22,7 +22,7 @@ type Answering = { cookie?: Record<string, unknown> }
  * Set as Elysia's jar sets one: an entry of `set.cookie`, serialised into `Set-Cookie` when the answer is made (for
  * every route, whether or not it parsed the request's cookies).
  */
-export function setCookie(set: Answering, name: string, setting: CookieSetting): void {
+function setCookie(set: Answering, name: string, setting: CookieSetting): void {
   ;(set.cookie ??= Object.create(null) as Record<string, unknown>)[name] = { path: '/', ...setting }
 }
 

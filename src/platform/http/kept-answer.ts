@@ -37,13 +37,14 @@ export class KeptAnswer {
   }
 
   /**
-   * The answer to this request, in the encoding it accepts (a compressed copy's first request waits for it). Given the
-   * request's `set`, it is made whole here, headers and all, and `set` emptied, as the compression hook makes a JSON
-   * answer: Elysia otherwise made a second Response of every kept answer (its body read as a stream, each header of
-   * `set` copied in one by one), which cost a warm read more than its lookup (issue 36).
+   * The answer to this request, in the encoding it accepts (a compressed copy's first request waits for it). It is
+   * made whole here, headers and all, and the request's `set` emptied, as the compression hook makes a JSON answer:
+   * Elysia otherwise made a second Response of every kept answer (its body read as a stream, each header of `set`
+   * copied in one by one), which cost a warm read more than its lookup (issue 36). An answer that cannot be made
+   * whole (a cookie to set) carries its type, and Elysia adds `set`.
    */
-  response(request: Request, set?: Answering): Response | Promise<Response> {
-    const headers = (set && wholeAnswerHeaders(set, JSON_TYPE)) || new Headers({ 'content-type': JSON_TYPE })
+  response(request: Request, set: Answering): Response | Promise<Response> {
+    const headers = wholeAnswerHeaders(set, JSON_TYPE) ?? new Headers({ 'content-type': JSON_TYPE })
     if (this.size < COMPRESSION.minBytes) return sentAsIs(new Response(this.body, { headers }))
     headers.set('vary', withVary(headers.get('vary')))
     const encoding = negotiateEncoding(request.headers.get('accept-encoding'))
