@@ -1,5 +1,5 @@
 // The database's refusals the application answers for (issue 29; docs/decisions/028-database-faults.md): each driver's
-// error is turned here, once, into one of two errors every store and service may know, whichever the backend. The one
+// error is turned here, once, into one of the errors every store and service may know, whichever the backend. The one
 // error handler (src/platform/http/errors.ts) answers them: 409 and 503.
 
 export const NOT_ANSWERING = 'The database is not answering: try again in a moment'
@@ -44,6 +44,17 @@ export class UniqueViolation extends Error {
     super(message, options)
   }
 }
+
+/**
+ * A write made only if its row is still as it was read (`… where id = ? and status = ?`) found no such row: another
+ * write came between the read and this one. A 409 with the message the store gave. On PostgreSQL the statement raises
+ * it itself (SQLSTATE `STALE_WRITE_STATE`, db/pg/migrations/0039_stale_write.sql), so the statements sent behind it in
+ * the same round trip fail with its transaction; on SQLite the store throws it once the statement has answered.
+ */
+export class StaleWrite extends Error {}
+
+/** The SQLSTATE `brokernet_expect_rows` raises (an implementation-defined class, ZS). */
+export const STALE_WRITE_STATE = 'ZS409'
 
 type DriverError = { code?: unknown; message?: unknown }
 const codeOf = (e: unknown): string => String((e as DriverError | null)?.code ?? '')
@@ -110,8 +121,9 @@ type PgError = DriverError & { table_name?: string; constraint_name?: string; de
  * it starts (db/pg-outage.ts), not by each request it fails.
  */
 export function postgresFault(e: unknown): unknown {
-  if (e instanceof UniqueViolation || e instanceof DatabaseUnavailable) return e
+  if (e instanceof UniqueViolation || e instanceof DatabaseUnavailable || e instanceof StaleWrite) return e
   const code = codeOf(e)
+  if (code === STALE_WRITE_STATE) return new StaleWrite(String((e as PgError).message), { cause: e })
   if (code === '23505') {
     const pg = e as PgError
     return new UniqueViolation(String(pg.message), code, pg.table_name ?? null, keyColumns(pg.detail), pg.constraint_name ?? null, { cause: e })

@@ -152,6 +152,9 @@ export type WriteFeed = { ping(): Ping | null }
 
 const FAILED_TRANSACTION = '25P02'
 
+/** "current transaction is aborted": refused only because a statement before it in its transaction was. */
+const failedBefore = (f: unknown) => (f as { driverCode?: string; code?: string } | null)?.driverCode === FAILED_TRANSACTION || (f as { code?: string } | null)?.code === FAILED_TRANSACTION
+
 /**
  * A transaction on a reserved connection whose statements are pipelined (issue 36): BEGIN goes out with the first
  * statement, each statement is sent when it is issued (not when the one before it answered), and COMMIT follows the
@@ -222,12 +225,18 @@ class PgPipelinedTx extends PgQueryable {
     for (const work of this.deferred) await work
   }
 
-  /** After the work failed: ROLLBACK, once everything sent before it has been answered. */
-  async rollback(): Promise<void> {
+  /**
+   * After the work failed with `error`: ROLLBACK, once everything sent before it has been answered. Answers the error
+   * to throw: `error`, unless it is only that the transaction had already failed (a statement the work awaited after
+   * one it did not, which refused: `updateListingAsRead`'s stale write); then that first refusal.
+   */
+  async rollback(error: unknown): Promise<unknown> {
     this.ended = true
     const rollback = this.connection.unsafe('rollback')
     const results = await Promise.allSettled([...this.sent, rollback, ...this.deferred])
     if (results.some((r) => r.status === 'rejected' && postgresFault(r.reason) instanceof DatabaseUnavailable)) this.lost = true
+    if (!failedBefore(error)) return error
+    return results.map((r) => (r.status === 'rejected' ? postgresFault(r.reason) : null)).find((f) => f !== null && !failedBefore(f)) ?? error
   }
 
   /** Whether the connection itself failed (it is the pool's again, not ours to release). */
@@ -238,7 +247,7 @@ class PgPipelinedTx extends PgQueryable {
     const failures = results.flatMap((r) => (r.status === 'rejected' ? [postgresFault(r.reason)] : []))
     if (failures.length === 0) return
     if (failures.some((f) => f instanceof DatabaseUnavailable)) this.lost = true
-    throw failures.find((f) => (f as { driverCode?: string; code?: string }).driverCode !== FAILED_TRANSACTION && (f as { code?: string }).code !== FAILED_TRANSACTION) ?? failures[0]
+    throw failures.find((f) => !failedBefore(f)) ?? failures[0]
   }
 }
 
@@ -395,8 +404,7 @@ export class PostgresDb extends PgQueryable implements Db {
       try {
         value = await work(tx)
       } catch (e) {
-        await tx.rollback()
-        throw e
+        throw await tx.rollback(e)
       }
       await tx.commit(ping)
       return value

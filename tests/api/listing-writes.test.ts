@@ -6,7 +6,9 @@ import { createTestApp } from '../support/app'
 import { signIn, withJson, type SignedIn } from '../support/auth'
 import { eventually } from '../support/eventually'
 import { auditTrail, seedPlace } from '../support/fixtures'
-import { listingRow } from '../../src/modules/listings/store'
+import { CHANGED_MEANWHILE, listingRow, updatedRow, updateListingAsRead } from '../../src/modules/listings/store'
+import { StaleWrite } from '../../db/faults'
+import { Conflict } from '../../src/platform/errors'
 
 const h = await createTestApp()
 afterAll(() => h.close())
@@ -101,4 +103,67 @@ test("a post's audit records the row exactly as stored: every field sent, or onl
     expect(after).toEqual({ ...(await listingRow(h.ctx.db, id))! })
     expect(private_fields_changed).toEqual(id === full.id ? ['owner_name', 'bottom_price'] : undefined)
   }
+})
+
+// Issue 36: an edit and a renewal send their audit row with the update, not after its answer, so the row they record
+// is the row as read with the changes on it (updatedRow in src/modules/listings/store.ts). It must be the row stored.
+test("an edit's, a suspension's and a renewal's audit record the row exactly as stored", async () => {
+  const admin = await signIn(h.ctx.db, 'MODULE_ADMIN', { cityId: asha.user.cityId!, fullName: 'Meera Admin' })
+  const circle = (await (await h.request('/api/circles', withJson(asha.browser, { name: 'Edit circle' }))).json()) as { id: number }
+  const { id } = await post(asha, { locality: 'Khar', budget: 3_000_000 })
+  const patch = async (as: SignedIn, body: Record<string, unknown>) => {
+    const res = await h.request(`/api/listings/${id}`, withJson(as.browser, body, 'PATCH'))
+    expect(res.status).toBe(200)
+  }
+  await patch(asha, { budget: 3_100_000.5, size: 777.25, location: 'West', details: 'Edited', comments: null, status: 'ON_HOLD', visibility: 'CIRCLE', circle_id: circle.id })
+  await patch(asha, { status: 'ACTIVE', visibility: 'NETWORK', expires_at: new Date(Date.now() + 3 * 86_400_000).toISOString(), onward_sharing: 'NAMED' })
+  await patch(admin, { status: 'SUSPENDED', suspension_reason: 'Wrong price' })
+  await patch(admin, { status: 'ACTIVE' })
+  expect((await h.request(`/api/listings/${id}/renew`, { method: 'POST', headers: asha.browser })).status).toBe(200)
+  const trail = (await auditTrail(h.ctx.db, { entityId: id })).filter((a) => a.action !== 'listing.create')
+  expect(trail.map((a) => a.action)).toEqual(['listing.update', 'listing.update', 'listing.suspend', 'listing.reactivate', 'listing.renew'])
+  // Each write's `after` is the next one's `before`, and the last is the row as it is now.
+  for (let i = 1; i < trail.length; i++) expect(trail[i]!.before).toEqual(trail[i - 1]!.after)
+  const { via, ...last } = trail.at(-1)!.after as Record<string, unknown>
+  expect(via).toBe('api')
+  expect(last).toEqual({ ...(await listingRow(h.ctx.db, id))! })
+})
+
+// The update goes out with the rest of its transaction (PostgreSQL: one round trip); when the listing changed since it
+// was read, it refuses, and nothing sent with it or after it commits, whether the work awaited a later statement or not.
+for (const awaited of [false, true])
+  test(`a change of a listing read before another write refuses whole (StaleWrite), a later statement ${awaited ? 'awaited' : 'not awaited'}`, async () => {
+    const { id } = await post(asha, { locality: `Stale ${awaited}` })
+    const read = (await listingRow(h.ctx.db, id))!
+    await h.ctx.db.run("update listings set status = 'CLOSED' where id = ?", [id])
+    const marker = `stale.${awaited}`
+    const attempt = h.ctx.db.tx(async (tx) => {
+      const stored = updateListingAsRead(tx, id, { budget: 1 }, { status: read.status, suspendedBy: read.suspendedBy })
+      tx.defer(stored)
+      const later = tx.run("insert into audit_events (action, entity_type, entity_id, created_at) values (?, 'listing', ?, ?)", [marker, String(id), Date.now()])
+      if (awaited) await later
+      else tx.defer(later)
+    })
+    const refused = await attempt.then(() => null, (e: unknown) => e)
+    expect(refused).toBeInstanceOf(StaleWrite)
+    expect((refused as Error).message).toBe(CHANGED_MEANWHILE)
+    expect(await auditTrail(h.ctx.db, { action: marker })).toEqual([])
+    expect(await listingRow(h.ctx.db, id)).toEqual({ ...read, status: 'CLOSED' })
+    // And the same change of the listing as it now is goes through.
+    const now = (await listingRow(h.ctx.db, id))!
+    const stored = await h.ctx.db.tx((tx) => updateListingAsRead(tx, id, { budget: 2 }, { status: now.status, suspendedBy: now.suspendedBy }))
+    expect(stored).toEqual(updatedRow(now, { budget: 2 }))
+  })
+
+test('an edit racing another refuses with 409 and the detail the stale write gives', async () => {
+  const { id } = await post(asha, { locality: 'Race' })
+  const read = (await listingRow(h.ctx.db, id))!
+  await h.ctx.db.run("update listings set status = 'CLOSED' where id = ?", [id])
+  const { renew } = await import('../../src/modules/listings/service')
+  const refused = await renew(h.ctx, { within: async () => {}, committed: () => {} }, { id: asha.user.id, fullName: 'Asha Verma' }, read, 'api').then(
+    () => null,
+    (e: unknown) => e,
+  )
+  expect(refused).toBeInstanceOf(Conflict)
+  expect((refused as Error).message).toBe(CHANGED_MEANWHILE)
 })

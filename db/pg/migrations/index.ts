@@ -39,6 +39,7 @@ import m35 from './0035_month_counts.sql' with { type: 'text' }
 import m36 from './0036_budget_counts_table.sql' with { type: 'text' }
 import m37 from './0037_budget_counts.sql' with { type: 'text' }
 import m38 from './0038_duplicate_locality_budget.sql' with { type: 'text' }
+import m39 from './0039_stale_write.sql' with { type: 'text' }
 
 export const migrationJournal = journal
 export const migrationFiles: Record<string, string> = {
@@ -81,4 +82,5 @@ export const migrationFiles: Record<string, string> = {
   '0036_budget_counts_table': m36,
   '0037_budget_counts': m37,
   '0038_duplicate_locality_budget': m38,
+  '0039_stale_write': m39,
 }

@@ -1,3 +1,4 @@
+import { StaleWrite } from '../../../db/faults'
 import type { Param, Queryable } from '../../../db/sql'
 import type { AppContext } from '../../platform/context'
 import { conflict, fieldError, forbidden, notFound, invalid } from '../../platform/errors'
@@ -9,7 +10,7 @@ import { formatEntryId } from '../../shared/entry-id'
 import type { CreateListingBody, Listing, ReviewRequestBody, UpdateListingBody } from './model'
 import { assertMayChangeStatus, liftRefusal, moderates, moderationStep, tellAdmins, underModeration } from './moderation'
 import { countListings, getListing } from './store/read'
-import { deleteListingRow, insertedRow, insertListing, listingIdAhead, listingRowWhere, markReviewRequested, nextListingId, updateListingAsRead, type Row } from './store'
+import { deleteListingRow, insertedRow, insertListing, listingIdAhead, listingRowWhere, markReviewRequested, nextListingId, updatedRow, updateListingAsRead, type Row } from './store'
 import { allOf, canEdit, listingIs, listingScope, visibleTo, type Viewer } from './store/where'
 import { circleOwnedBy } from './store/circles'
 import { PRIVATE_FIELDS, writePrivate, type PrivateFields } from './store/private'
@@ -201,9 +202,7 @@ export async function createListing(ctx: AppContext, written: AfterListingWrite,
   // What follows the commit reads the row as the database answered it; a difference from the one the audit recorded
   // would be a column insertedRow does not know (a new default): said loudly, the post itself stands.
   const stored = await inserted!
-  if (!Bun.deepEquals(stored, write.after)) ctx.logger.error({ listing: stored.id, expected: write.after, stored }, 'a new listing’s row differs from the one its audit recorded (insertedRow)')
-  write.after = stored
-  written.committed(write)
+  written.committed(asStored(ctx, write, stored))
   return stored
 }
 
@@ -287,20 +286,43 @@ export async function updateListing(ctx: AppContext, written: AfterListingWrite,
   // The hotsheet (issue 17): a new budget, or a return to ACTIVE, is news.
   if (changes.status === 'ACTIVE' && before.status !== 'ACTIVE') Object.assign(changes, { hot_event: 'BACK_ON_MARKET', hot_at: now })
   else if (changes.budget !== undefined && changes.budget !== before.budget) Object.assign(changes, { hot_event: 'PRICE_CHANGED', hot_at: now })
-  const write = await ctx.db.tx(async (tx) => {
-    // Only the listing as read: a change racing an admin's suspension (or its lifting) must not undo it unseen.
-    const after = await updateListingAsRead(tx, id, changes, { status: before.status, suspendedBy: before.suspendedBy })
-    if (!after) throw conflict('This listing changed meanwhile: look at it again')
-    const statusAction =
-      changes.status === 'SUSPENDED' && before.status !== 'SUSPENDED' ? 'listing.suspend' : before.status === 'SUSPENDED' && changes.status === 'ACTIVE' ? 'listing.reactivate' : 'listing.update'
-    if (privateChanged.length && !(await writePrivate(tx, actor, id, privateOf(body), now))) throw forbidden('You can only change your own listings')
-    const w = { action: moderation.action ?? statusAction, actor: actorOf(actor), before, after, now, reason: moderation.reason, moderation, privateChanged }
-    await written.within(tx, w)
-    shown?.(tx, id)
-    return w
-  })
-  written.committed(write)
-  return write.after
+  const { w: write, stored } = await staleAsConflict(
+    ctx.db.tx(async (tx) => {
+      // Only the listing as read: a change racing an admin's suspension (or its lifting) must not undo it unseen. Not
+      // awaited: the rest goes out with it (issue 36), and fails with it when it finds the listing changed.
+      const stored = updateListingAsRead(tx, id, changes, { status: before.status, suspendedBy: before.suspendedBy })
+      tx.defer(stored)
+      const statusAction =
+        changes.status === 'SUSPENDED' && before.status !== 'SUSPENDED' ? 'listing.suspend' : before.status === 'SUSPENDED' && changes.status === 'ACTIVE' ? 'listing.reactivate' : 'listing.update'
+      if (privateChanged.length && !(await writePrivate(tx, actor, id, privateOf(body), now))) throw forbidden('You can only change your own listings')
+      const w = { action: moderation.action ?? statusAction, actor: actorOf(actor), before, after: updatedRow(before, changes), now, reason: moderation.reason, moderation, privateChanged }
+      await written.within(tx, w)
+      shown?.(tx, id)
+      return { w, stored }
+    }),
+  )
+  written.committed(asStored(ctx, write, await stored))
+  return write.after!
+}
+
+/** A write's transaction, its refusal as stale (the listing changed since it was read: `updateListingAsRead`) a 409. */
+async function staleAsConflict<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work
+  } catch (e) {
+    throw e instanceof StaleWrite ? conflict(e.message) : e
+  }
+}
+
+/**
+ * The write with its row as the database answered it. It was known before (`insertedRow`, `updatedRow`) so that the
+ * audit went out with the statement; a difference would be a column those do not know (a new default, a trigger):
+ * said loudly, the write itself stands.
+ */
+function asStored(ctx: AppContext, write: ListingWrite, stored: Row): ListingWrite {
+  if (!Bun.deepEquals(stored, write.after)) ctx.logger.error({ listing: stored.id, expected: write.after, stored }, 'a listing’s written row differs from the one its audit recorded')
+  write.after = stored
+  return write
 }
 
 /**
@@ -337,16 +359,19 @@ export async function renew(ctx: AppContext, written: AfterListingWrite, actor: 
   const city = await cityOf(ctx.db, before.cityId)
   const changes: Record<string, Param> = { expires_at: now + stayMs(city, before.saleOrRent), updated_at: now }
   if (before.status === 'EXPIRED') Object.assign(changes, { status: 'ACTIVE', hot_event: 'BACK_ON_MARKET', hot_at: now })
-  const write = await ctx.db.tx(async (tx) => {
-    // Only the listing as read: a renewal racing another (a renew link clicked twice) or the clock expiring it is refused.
-    const after = await updateListingAsRead(tx, before.id, changes, { status: before.status, expiresAt: before.expiresAt })
-    if (!after) throw conflict('This listing changed meanwhile: look at it again')
-    const w = { action: 'listing.renew', actor, before, after, now, via }
-    await written.within(tx, w)
-    return w
-  })
-  written.committed(write)
-  return write.after
+  const { w: write, stored } = await staleAsConflict(
+    ctx.db.tx(async (tx) => {
+      // Only the listing as read: a renewal racing another (a renew link clicked twice) or the clock expiring it is
+      // refused; not awaited, as an edit's.
+      const stored = updateListingAsRead(tx, before.id, changes, { status: before.status, expiresAt: before.expiresAt })
+      tx.defer(stored)
+      const w = { action: 'listing.renew', actor, before, after: updatedRow(before, changes), now, via }
+      await written.within(tx, w)
+      return { w, stored }
+    }),
+  )
+  written.committed(asStored(ctx, write, await stored))
+  return write.after!
 }
 
 /**

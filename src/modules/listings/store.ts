@@ -1,4 +1,5 @@
 import { idsIn, indexedBy } from '../../../db/dialect'
+import { StaleWrite } from '../../../db/faults'
 import type { Clause, Dialect, Param, Queryable } from '../../../db/sql'
 import type { ListingStatus } from '../../shared/constants'
 
@@ -180,22 +181,43 @@ export async function insertListing(tx: Queryable, fields: Record<string, Param>
 /** A listing's row if the clause (its id and the viewer's scope) lets it through. */
 export const listingRowWhere = async (db: Queryable, where: Clause): Promise<Row | null> => (await db.get<Row>(`select ${ROW} from listings where ${where.sql}`, where.params)) ?? null
 
+/** What a change of a listing refused as stale says (a 409: the caller read the listing before another write). */
+export const CHANGED_MEANWHILE = 'This listing changed meanwhile: look at it again'
+
 /**
  * Sets columns of a listing, only as read: `asRead` names what must still hold (its status, and who suspended it or
- * when it ends); answers the new row, or undefined when the listing changed meanwhile.
+ * when it ends); answers the new row. When the listing changed meanwhile it refuses with StaleWrite, and the
+ * transaction fails with it. On PostgreSQL the statement refuses itself (db/pg/migrations/0039_stale_write.sql), so a
+ * caller may send the rest of its transaction without waiting for this answer (issue 36: one round trip, not two);
+ * nothing sent behind it commits. Its row is known before the answer (`updatedRow`).
  */
 export async function updateListingAsRead(
   tx: Queryable,
   id: number,
   changes: Record<string, Param>,
   asRead: { status: string; suspendedBy: number | null } | { status: string; expiresAt: number | null },
-): Promise<Row | undefined> {
+): Promise<Row> {
   const set = Object.keys(changes).map((c) => `${c} = ?`)
   const [condition, value] =
     'suspendedBy' in asRead
       ? ['where id = ? and status = ? and suspended_by is not distinct from ?', asRead.suspendedBy]
       : ['where id = ? and status = ? and expires_at is not distinct from ?', asRead.expiresAt]
-  return (await tx.run<Row>(`update listings set ${set.join(', ')} ${condition} returning ${ROW}`, [...Object.values(changes), id, asRead.status, value])).rows[0]
+  const update = `update listings set ${set.join(', ')} ${condition} returning ${ROW}`
+  const params = [...Object.values(changes), id, asRead.status, value]
+  if (tx.dialect === 'postgres') {
+    const sql = `with changed as (${update}) select changed.* from changed where brokernet_expect_rows((select count(*) from changed), ?) > 0`
+    return (await tx.run<Row>(sql, [...params, CHANGED_MEANWHILE])).rows[0]!
+  }
+  const row = (await tx.run<Row>(update, params)).rows[0]
+  if (!row) throw new StaleWrite(CHANGED_MEANWHILE)
+  return row
+}
+
+/** The row `updateListingAsRead(tx, before.id, changes, …)` answers, known before the database does (as `insertedRow`). */
+export function updatedRow(before: Row, changes: Record<string, Param>): Row {
+  const row: Record<string, unknown> = { ...before }
+  for (const [column, key] of ROW_NAMES) if (changes[column] !== undefined) row[key] = changes[column]
+  return row as Row
 }
 
 /** Marks a review asked for, only of a listing an admin suspended with none pending; undefined when that changed. */
