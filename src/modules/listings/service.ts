@@ -405,7 +405,8 @@ export async function requestReview(ctx: AppContext, written: AfterListingWrite,
 export async function deleteListing(ctx: AppContext, written: AfterListingWrite, actor: Actor, id: number): Promise<void> {
   const before = await changeable(ctx.db, actor, id)
   const write = await ctx.db.tx(async (tx) => {
-    await deleteListingRow(tx, id)
+    // Not awaited: what follows goes out with it (issue 36); a failure of it fails the whole write.
+    tx.defer(deleteListingRow(tx, id))
     const w = { action: 'listing.delete', actor: actorOf(actor), before, after: null, now: Date.now() }
     await written.within(tx, w)
     return w
