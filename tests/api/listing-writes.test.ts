@@ -167,3 +167,27 @@ test('an edit racing another refuses with 409 and the detail the stale write giv
   expect(refused).toBeInstanceOf(Conflict)
   expect((refused as Error).message).toBe(CHANGED_MEANWHILE)
 })
+
+// An edit's audit is the row as it read it with its changes: a column another write changed in between is not its
+// doing, and the caches are given the row as stored. Only a difference in what it changed is a fault worth an error.
+test('a renewal after another write changed other columns: audited as read, answered as stored, no fault logged', async () => {
+  // An app of its own that logs its errors (the shared one logs nothing).
+  const logged = await createTestApp({ LOG_LEVEL: 'error' })
+  try {
+    const place = await seedPlace(logged.ctx.db, ['Pune'])
+    const owner = await signIn(logged.ctx.db, 'BROKER', { cityId: place.cities[0]!.id, fullName: 'Nita Rao' })
+    const res = await logged.request('/api/listings', withJson(owner.browser, { ...draft, locality: 'Between', details: 'First words' }))
+    const { id } = (await res.json()) as { id: number }
+    const read = (await listingRow(logged.ctx.db, id))!
+    await logged.ctx.db.run("update listings set details = 'Changed meanwhile' where id = ?", [id])
+    const { renew } = await import('../../src/modules/listings/service')
+    const renewed = await renew(logged.ctx, { within: async () => {}, committed: () => {} }, { id: owner.user.id, fullName: 'Nita Rao' }, read, 'api')
+    expect(renewed).toEqual({ ...(await listingRow(logged.ctx.db, id))! })
+    expect(renewed.details).toBe('Changed meanwhile')
+    // The column another write changed is not this one's: no fault (comparing every column would log one).
+    const faults = () => logged.logLines().filter((l) => l.msg === 'a listing’s written row differs from the one its audit recorded').length
+    expect(faults()).toBe(0)
+  } finally {
+    await logged.close()
+  }
+})

@@ -213,12 +213,20 @@ export async function updateListingAsRead(
   return row
 }
 
-/** The row `updateListingAsRead(tx, before.id, changes, …)` answers, known before the database does (as `insertedRow`). */
+/**
+ * The row `updateListingAsRead(tx, before.id, changes, …)` answers, as far as this write decides it: the row as read
+ * with the changes on it (as `insertedRow`, known before the database answers). Another write between the read and
+ * this one may have changed other columns (only status and suspension are held to what was read): the database's row
+ * then differs in those, which are not this write's doing (`changedKeys`).
+ */
 export function updatedRow(before: Row, changes: Record<string, Param>): Row {
   const row: Record<string, unknown> = { ...before }
   for (const [column, key] of ROW_NAMES) if (changes[column] !== undefined) row[key] = changes[column]
   return row as Row
 }
+
+/** The keys of `Row` that `changes` (columns) sets. */
+export const changedKeys = (changes: Record<string, Param>): (keyof Row)[] => ROW_NAMES.filter(([column]) => changes[column] !== undefined).map(([, key]) => key as keyof Row)
 
 /** Marks a review asked for, only of a listing an admin suspended with none pending; undefined when that changed. */
 export const markReviewRequested = async (tx: Queryable, id: number, now: number, note: string | null): Promise<Row | undefined> =>
