@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { Elysia } from 'elysia'
 import { UniqueViolation } from '../../db/faults'
 import { errorHandler } from '../../src/platform/http/errors'
+import { CHANGED_MEANWHILE, updateListingAsRead } from '../../src/modules/listings/store'
 import { signIn, withJson, type SignedIn } from '../support/auth'
 import { createTestApp, ON_POSTGRES } from '../support/app'
 import { seedPlace, type Place } from '../support/fixtures'
@@ -62,6 +63,20 @@ describe('the data layer: a unique key refused is a UniqueViolation naming its t
     const res = await app.handle(new Request('http://localhost/api/raw-insert', { method: 'POST' }))
     expect(res.status).toBe(409)
     expect(await res.json()).toEqual({ detail: 'Already exists: another record has the same name' })
+  })
+})
+
+describe('a write whose row changed since it was read is a StaleWrite (issue 36)', () => {
+  test('the error handler answers one that no service explained: 409 with the store’s detail', async () => {
+    const res0 = await h.request('/api/listings', withJson(broker.browser, { post_type: 'REQ', sale_or_rent: 'SALE', contact_value: '9876543210', property_type: 'Shop', budget: 100 }))
+    const { id } = (await res0.json()) as { id: number }
+    const app = new Elysia().use(errorHandler).post('/api/raw-update', () =>
+      // Read as ON_HOLD, though it is ACTIVE: the update finds no such row.
+      h.ctx.db.tx((tx) => updateListingAsRead(tx, id, { budget: 200 }, { status: 'ON_HOLD', suspendedBy: null })),
+    )
+    const res = await app.handle(new Request('http://localhost/api/raw-update', { method: 'POST' }))
+    expect(res.status).toBe(409)
+    expect(await res.json()).toEqual({ detail: CHANGED_MEANWHILE })
   })
 })
 

@@ -216,7 +216,7 @@ export async function updateListingAsRead(
 /**
  * The row `updateListingAsRead(tx, before.id, changes, …)` answers, as far as this write decides it: the row as read
  * with the changes on it (as `insertedRow`, known before the database answers). Another write between the read and
- * this one may have changed other columns (only status and suspension are held to what was read): the database's row
+ * this one may have changed other columns (only those `asRead` names are held to what was read): the database's row
  * then differs in those, which are not this write's doing (`changedKeys`).
  */
 export function updatedRow(before: Row, changes: Record<string, Param>): Row {

@@ -1,5 +1,5 @@
 import { Kind } from '@sinclair/typebox'
-import { DatabaseUnavailable, UniqueViolation } from '../../../db/faults'
+import { DatabaseUnavailable, StaleWrite, UniqueViolation } from '../../../db/faults'
 import { ValueErrorType } from '@sinclair/typebox/errors'
 import { brokenTextRule, TEXT_KIND } from '../../shared/schema'
 import { Elysia, ValidationError } from 'elysia'
@@ -133,7 +133,7 @@ function unavailable(error: DatabaseUnavailable, { request, path, set }: Answeri
  * never a stack trace. Unknown pages (not /api) send the browser home instead.
  */
 export const errorHandler = new Elysia({ name: 'error-handler' })
-  .error({ HttpError, DomainError, DatabaseUnavailable, UniqueViolation, ImageRefused, ImagesUnavailable })
+  .error({ HttpError, DomainError, DatabaseUnavailable, UniqueViolation, StaleWrite, ImageRefused, ImagesUnavailable })
   .onError({ as: 'global' }, ({ code, error, request, set, path }) => {
     switch (code) {
       case 'DatabaseUnavailable':
@@ -141,6 +141,10 @@ export const errorHandler = new Elysia({ name: 'error-handler' })
       case 'UniqueViolation':
         set.status = 409
         return { detail: duplicateDetail(error) }
+      // A write whose row changed since it was read (a service usually answers it as its own conflict first).
+      case 'StaleWrite':
+        set.status = 409
+        return { detail: error.message }
       case 'DomainError':
         return domainAnswer(error, set)
       // A photo refused by its bytes (413, 415, 422), or the image processes busy or unable to start (503): issue 34.
