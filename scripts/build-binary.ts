@@ -20,7 +20,7 @@ const root = new URL('..', import.meta.url).pathname
 /** Tier-up thresholds ×100 during start-up: in effect no JIT until src/server.ts calls Bun.unsafe.setJITPolicy(1). */
 const START_JIT_POLICY = 100
 const outfile = resolve(root, process.argv[2] ?? 'dist/brokernet')
-const entry = process.argv[3] ? resolve(process.argv[3]) : 'src/server.ts'
+const entry = process.argv[3] ? resolve(process.argv[3]) : 'src/main.ts'
 /**
  * Workers' entry files, bundled beside the server (a Worker's code must be an entry point of the executable). Their
  * place inside it is relative to src/, the folder the entries share: src/modules/notifications/plugin.ts names it so.

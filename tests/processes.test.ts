@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { closeDatabase, openDatabase, type Database } from '../db/client'
 import { WORKER_ENV } from '../src/platform/processes'
+import { HEAP_RAM_BYTES, HEAP_RAM_VARIABLE } from '../src/platform/heap-budget'
 import { sessionFor, signIn, type SignedIn } from './support/auth'
 import { createUser, dataLayer, seedPlace } from './support/fixtures'
 import { sessionIdOf } from '../src/platform/sessions'
@@ -92,6 +93,27 @@ describe('WORKERS', () => {
       expect(server.output()).not.toContain('Could not raise')
     } finally {
       await server.stop()
+    }
+  })
+
+  // Issue 36 (docs/decisions/087-heap-budget.md): JavaScriptCore sizes its collector from the memory it is told of,
+  // read from the environment at start. The binary starts itself again with it set; its workers inherit it.
+  test("the primary and its workers tell JavaScriptCore the heap's budget; an operator's own value is kept", async () => {
+    const budgetOf = (pid: number) => readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').find((v) => v.startsWith(`${HEAP_RAM_VARIABLE}=`))
+    for (const [given, expected] of [
+      [undefined, String(HEAP_RAM_BYTES)],
+      ['0', '0'],
+    ] as const) {
+      const server = await startServer({ command: [binary], env: { WORKERS: '2', ...(given === undefined ? {} : { [HEAP_RAM_VARIABLE]: given }) } })
+      try {
+        await eventually('a worker', () => childrenOf(server.proc.pid).length === 1)
+        // The same pid: the program replaced itself, it did not start a child to do so.
+        expect(budgetOf(server.proc.pid)).toBe(`${HEAP_RAM_VARIABLE}=${expected}`)
+        expect(budgetOf(childrenOf(server.proc.pid)[0]!)).toBe(`${HEAP_RAM_VARIABLE}=${expected}`)
+        expect((await fetch(`${server.url}/api/health`)).status).toBe(200)
+      } finally {
+        await server.stop()
+      }
     }
   })
 
