@@ -8,7 +8,6 @@ import { eventually } from '../support/eventually'
 import { auditTrail, seedPlace } from '../support/fixtures'
 import { CHANGED_MEANWHILE, listingRow, updatedRow, updateListingAsRead } from '../../src/modules/listings/store'
 import { StaleWrite } from '../../db/faults'
-import { Conflict } from '../../src/platform/errors'
 
 const h = await createTestApp()
 afterAll(() => h.close())
@@ -155,7 +154,7 @@ for (const awaited of [false, true])
     expect(stored).toEqual(updatedRow(now, { budget: 2 }))
   })
 
-test('an edit racing another refuses with 409 and the detail the stale write gives', async () => {
+test('a renewal racing another write refuses as stale, with the detail the handler answers with its 409', async () => {
   const { id } = await post(asha, { locality: 'Race' })
   const read = (await listingRow(h.ctx.db, id))!
   await h.ctx.db.run("update listings set status = 'CLOSED' where id = ?", [id])
@@ -164,7 +163,7 @@ test('an edit racing another refuses with 409 and the detail the stale write giv
     () => null,
     (e: unknown) => e,
   )
-  expect(refused).toBeInstanceOf(Conflict)
+  expect(refused).toBeInstanceOf(StaleWrite)
   expect((refused as Error).message).toBe(CHANGED_MEANWHILE)
 })
 

@@ -1,3 +1,4 @@
+import { StaleWrite } from '../../../db/faults'
 import type { AppContext } from '../../platform/context'
 import { Conflict } from '../../platform/errors'
 import { RENEW_LINK_MS } from '../../shared/constants'
@@ -47,8 +48,9 @@ export async function renewByLink(ctx: AppContext, written: AfterListingWrite, t
     const renewed = await renew(ctx, written, offer.owner, offer.row, 'link')
     return { entryId: renewed.entryId, until: Number(renewed.expiresAt) }
   } catch (e) {
-    // The same link clicked twice at once, or the clock expiring the listing in between: the other one won.
-    if (e instanceof Conflict) return { status: 410, reason: USED }
+    // The same link clicked twice at once, or the clock expiring the listing in between: the other one won (seen
+    // before the write, a Conflict; by the write itself, a StaleWrite).
+    if (e instanceof Conflict || e instanceof StaleWrite) return { status: 410, reason: USED }
     throw e
   }
 }

@@ -1,4 +1,3 @@
-import { StaleWrite } from '../../../db/faults'
 import type { Param, Queryable } from '../../../db/sql'
 import type { AppContext } from '../../platform/context'
 import { conflict, fieldError, forbidden, notFound, invalid } from '../../platform/errors'
@@ -202,7 +201,7 @@ export async function createListing(ctx: AppContext, written: AfterListingWrite,
   // What follows the commit reads the row as the database answered it; a difference from the one the audit recorded
   // would be a column insertedRow does not know (a new default): said loudly, the post itself stands.
   const stored = await inserted!
-  written.committed(asStored(ctx, write, stored))
+  written.committed(asStored(ctx, write, stored, Object.keys(write.after!) as (keyof Row)[]))
   return stored
 }
 
@@ -286,44 +285,34 @@ export async function updateListing(ctx: AppContext, written: AfterListingWrite,
   // The hotsheet (issue 17): a new budget, or a return to ACTIVE, is news.
   if (changes.status === 'ACTIVE' && before.status !== 'ACTIVE') Object.assign(changes, { hot_event: 'BACK_ON_MARKET', hot_at: now })
   else if (changes.budget !== undefined && changes.budget !== before.budget) Object.assign(changes, { hot_event: 'PRICE_CHANGED', hot_at: now })
-  const { w: write, stored } = await staleAsConflict(
-    ctx.db.tx(async (tx) => {
-      // Only the listing as read: a change racing an admin's suspension (or its lifting) must not undo it unseen. Not
-      // awaited: the rest goes out with it (issue 36), and fails with it when it finds the listing changed.
-      const stored = updateListingAsRead(tx, id, changes, { status: before.status, suspendedBy: before.suspendedBy })
-      tx.defer(stored)
-      const statusAction =
-        changes.status === 'SUSPENDED' && before.status !== 'SUSPENDED' ? 'listing.suspend' : before.status === 'SUSPENDED' && changes.status === 'ACTIVE' ? 'listing.reactivate' : 'listing.update'
-      if (privateChanged.length && !(await writePrivate(tx, actor, id, privateOf(body), now))) throw forbidden('You can only change your own listings')
-      const w = { action: moderation.action ?? statusAction, actor: actorOf(actor), before, after: updatedRow(before, changes), now, reason: moderation.reason, moderation, privateChanged }
-      await written.within(tx, w)
-      shown?.(tx, id)
-      return { w, stored }
-    }),
-  )
-  written.committed(asStored(ctx, write, await stored, changes))
+  // Its refusal as stale (StaleWrite) is answered 409 by the error handler.
+  const { w: write, stored } = await ctx.db.tx(async (tx) => {
+    // Only the listing as read: a change racing an admin's suspension (or its lifting) must not undo it unseen. Not
+    // awaited: the rest goes out with it (issue 36), and fails with it when it finds the listing changed.
+    const stored = updateListingAsRead(tx, id, changes, { status: before.status, suspendedBy: before.suspendedBy })
+    tx.defer(stored)
+    const statusAction =
+      changes.status === 'SUSPENDED' && before.status !== 'SUSPENDED' ? 'listing.suspend' : before.status === 'SUSPENDED' && changes.status === 'ACTIVE' ? 'listing.reactivate' : 'listing.update'
+    if (privateChanged.length && !(await writePrivate(tx, actor, id, privateOf(body), now))) throw forbidden('You can only change your own listings')
+    const w = { action: moderation.action ?? statusAction, actor: actorOf(actor), before, after: updatedRow(before, changes), now, reason: moderation.reason, moderation, privateChanged }
+    await written.within(tx, w)
+    shown?.(tx, id)
+    return { w, stored }
+  })
+  written.committed(asStored(ctx, write, await stored, changedKeys(changes)))
   return write.after!
-}
-
-/** A write's transaction, its refusal as stale (the listing changed since it was read: `updateListingAsRead`) a 409. */
-async function staleAsConflict<T>(work: Promise<T>): Promise<T> {
-  try {
-    return await work
-  } catch (e) {
-    throw e instanceof StaleWrite ? conflict(e.message) : e
-  }
 }
 
 /**
  * The write with its row as the database answered it, for what follows the commit (caches, matching). The audit went
  * out with the statement, so it records the row as this write made it (`insertedRow`; an edit's: `updatedRow`). A
- * difference in what the write decides (every column of a new listing, an edit's changed ones) would be something
- * those do not know (a new default, a trigger): said loudly, the write itself stands. An edit's other columns may
- * differ rightly: another write came between its read and its update, and the audit does not claim them.
+ * difference in the columns the write `decided` (every column of a new listing; an edit's changed ones, `changedKeys`)
+ * would be something those do not know (a new default, a trigger): said loudly, the write itself stands. An edit's
+ * other columns may differ rightly: another write came between its read and its update, and the audit does not claim
+ * them.
  */
-function asStored(ctx: AppContext, write: ListingWrite, stored: Row, changes?: Record<string, Param>): ListingWrite {
+function asStored(ctx: AppContext, write: ListingWrite, stored: Row, decided: readonly (keyof Row)[]): ListingWrite {
   const expected = write.after!
-  const decided = changes ? changedKeys(changes) : (Object.keys(expected) as (keyof Row)[])
   if (decided.some((k) => !Bun.deepEquals(stored[k], expected[k]))) ctx.logger.error({ listing: stored.id, expected, stored }, 'a listing’s written row differs from the one its audit recorded')
   write.after = stored
   return write
@@ -363,18 +352,16 @@ export async function renew(ctx: AppContext, written: AfterListingWrite, actor: 
   const city = await cityOf(ctx.db, before.cityId)
   const changes: Record<string, Param> = { expires_at: now + stayMs(city, before.saleOrRent), updated_at: now }
   if (before.status === 'EXPIRED') Object.assign(changes, { status: 'ACTIVE', hot_event: 'BACK_ON_MARKET', hot_at: now })
-  const { w: write, stored } = await staleAsConflict(
-    ctx.db.tx(async (tx) => {
-      // Only the listing as read: a renewal racing another (a renew link clicked twice) or the clock expiring it is
-      // refused; not awaited, as an edit's.
-      const stored = updateListingAsRead(tx, before.id, changes, { status: before.status, expiresAt: before.expiresAt })
-      tx.defer(stored)
-      const w = { action: 'listing.renew', actor, before, after: updatedRow(before, changes), now, via }
-      await written.within(tx, w)
-      return { w, stored }
-    }),
-  )
-  written.committed(asStored(ctx, write, await stored, changes))
+  const { w: write, stored } = await ctx.db.tx(async (tx) => {
+    // Only the listing as read: a renewal racing another (a renew link clicked twice) or the clock expiring it is
+    // refused (StaleWrite, a 409); not awaited, as an edit's.
+    const stored = updateListingAsRead(tx, before.id, changes, { status: before.status, expiresAt: before.expiresAt })
+    tx.defer(stored)
+    const w = { action: 'listing.renew', actor, before, after: updatedRow(before, changes), now, via }
+    await written.within(tx, w)
+    return { w, stored }
+  })
+  written.committed(asStored(ctx, write, await stored, changedKeys(changes)))
   return write.after!
 }
 
