@@ -35,8 +35,8 @@ export async function settle(page: Page) {
  * - `content-visibility: auto` (a phone's cards out of view, DataTable's CARD_OFFSCREEN): as axe scrolls to judge a
  *   card, the cards around it are laid out for the first time and move, while axe still holds their places from
  *   before, and judges a text against what is now under its old place (dequelabs/axe-core#2768, open). A full run
- *   once judged an own card's grey text at 2.57:1 against #516784: the Co-broke button's colour (btn-secondary) under
- *   the own listing's tint, a colour no own card has. Every card is laid out before axe starts; what it then judges is what a broker
+ *   once judged an own card's grey text at 2.57:1 against #516784: the secondary colour (a hot tag's, the Co-broke
+ *   button's) under the own listing's tint, where nothing behind that text has it. Every card is laid out before axe starts; what it then judges is what a broker
  *   sees once scrolled there.
  */
 const AXE_PROBE_CSS = `
