@@ -6,7 +6,6 @@ import { allOf, filterWhere, visibleTo } from '../../src/modules/listings/store/
 import { createTestApp } from '../support/app'
 import { signIn, type SignedIn } from '../support/auth'
 import { insertListing, seedPlace } from '../support/fixtures'
-import { READ_AFTER_HEADER } from '../../src/platform/http/read-after'
 
 const h = await createTestApp()
 afterAll(() => h.close())
@@ -44,20 +43,6 @@ beforeAll(async () => {
   await h.ctx.db.run("DELETE FROM listings WHERE entry_id LIKE 'REQ-DEP-%' AND (CAST(substr(entry_id, 9) AS INTEGER) % 13) = 0")
 })
 
-/**
- * The test's own writes reach the answering process. In process they are the app's own; against a binary on
- * PostgreSQL they come from another instance, which the binary hears a moment after each commit (db/pg-feed.ts), so
- * one request names a position past them (the product's read-after-write, docs/decisions/072-read-after-write.md): it
- * is answered once the binary has heard everything committed before it. The last full run read a page kept from
- * before the writes without this. On SQLite the next read sees another connection's commit by itself.
- */
-async function heardByTheServer() {
-  if (h.inProcess || !h.config.databaseUrl) return
-  const [{ position }] = (await h.ctx.db.all('SELECT pg_current_xact_id()::text AS position')) as [{ position: string }]
-  const res = await h.request('/api/listings/', { headers: { ...master.bearer, [READ_AFTER_HEADER]: position } })
-  expect(res.status).toBe(200)
-}
-
 const ids = async (as: SignedIn, query: string) => ((await (await h.request(`/api/listings/?${query}`, { headers: as.bearer })).json()).listings as { id: number }[]).map((l) => l.id)
 const expected = async (as: SignedIn, f: { city_id?: number }, perPage: number, page: number) => {
   const where = allOf(visibleTo({ id: as.user.id, role: as.user.role, cityId: as.user.cityId }), filterWhere(f))
@@ -90,7 +75,8 @@ describe('deep pages', () => {
     await h.ctx.db.run("UPDATE listings SET status = 'ACTIVE' WHERE entry_id LIKE 'REQ-DEP-%' AND id % 27 = 0")
     await h.ctx.db.run('UPDATE listings SET city_id = ? WHERE entry_id LIKE ? AND id % 11 = 0', [pune, 'REQ-DEP-%'])
     await h.ctx.db.run("DELETE FROM listings WHERE entry_id LIKE 'REQ-DEP-%' AND id % 19 = 0")
-    await heardByTheServer()
+    // Against a binary on PostgreSQL these are another instance's writes: a full run once read a page kept from before.
+    await h.heard(master.bearer)
     await everyDeepPage()
     // The kept counts agree with grouping the rows (a kept row's n summed over its key: PostgreSQL splits the
     // network's rows, city 0, in shards).

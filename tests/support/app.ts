@@ -8,6 +8,7 @@ import { createApp } from '../../src/app'
 import { loadConfig, type Config } from '../../src/platform/config'
 import { createContext, type AppContext } from '../../src/platform/context'
 import { createLogger } from '../../src/platform/http/request-log'
+import { READ_AFTER_HEADER } from '../../src/platform/http/read-after'
 import { sharedCluster } from './postgres'
 import { startServer } from './server'
 import { startSmtp } from './smtp'
@@ -48,6 +49,14 @@ export type TestApp = {
   /** Resolves once the app has delivered (or given up on) every mail it queued. */
   mailIdle: () => Promise<void>
   /**
+   * Resolves once the answering process has heard every write committed through `ctx.db` so far. In process they are
+   * the app's own, and on SQLite another connection's commit is seen at the next read: at once. Against a binary on
+   * PostgreSQL they are another instance's, heard a moment after each commit (db/pg-feed.ts): one request, signed in
+   * with `headers`, names a position past them (read-after-write, docs/decisions/072-read-after-write.md) and is
+   * answered once the binary has heard everything committed before it.
+   */
+  heard: (headers: Record<string, string>) => Promise<void>
+  /**
    * The JSON log lines written so far (parsed). Tests start with LOG_LEVEL=silent (none); pass `{ LOG_LEVEL: 'info' }`
    * to see them. In process they are kept by the app's logger; from a binary they are read off its stdout.
    */
@@ -79,6 +88,7 @@ export async function createTestApp(env: Record<string, string> = {}, overrides:
       request: (path, init) => app.handle(new Request(`http://localhost${path}`, init)),
       logLines: () => jsonLines(written.join('')),
       mailIdle: () => ctx.mail.idle(),
+      heard: async () => {},
       close: async () => {
         // What the features armed (a listing's end) stops with the app; the server starts the rest, tests none.
         await ctx.features.stop()
@@ -108,6 +118,12 @@ export async function createTestApp(env: Record<string, string> = {}, overrides:
       return fetch(base127 + path, { ...init, headers, redirect: 'manual', decompress: false })
     },
     mailIdle: () => outboxSettled(ctx.db),
+    heard: async (headers) => {
+      if (!databaseUrl) return
+      const [{ position }] = (await ctx.db.all('SELECT pg_current_xact_id()::text AS position')) as [{ position: string }]
+      const res = await fetch(`${base127}/api/listings/`, { headers: { ...headers, [READ_AFTER_HEADER]: position } })
+      if (res.status !== 200) throw new Error(`the request naming a position answered ${res.status}: ${await res.text()}`)
+    },
     logLines: () => jsonLines(server.output()),
     close: async () => {
       await ctx.mail.close()
